@@ -1,0 +1,75 @@
+// swift-tools-version:6.0
+// Lodestone: a Wayland compositor with the iPadOS adaptive pointer.
+import PackageDescription
+
+let package = Package(
+    name: "Lodestone",
+    products: [
+        .executable(name: "lodestone", targets: ["lodestone"]),
+        .library(name: "PointerEngine", targets: ["PointerEngine"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // C libraries, through pkg-config.
+        .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
+        .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+
+        // Committed wayland-scanner output (Scripts/generate-protocols): every
+        // protocol's private code, compiled exactly once.
+        .target(name: "CWaylandProtocols"),
+        // libwayland headers plus the few shims Swift cannot express.
+        .target(
+            name: "CWaylandServer",
+            dependencies: ["CWaylandProtocols"],
+            linkerSettings: [.linkedLibrary("wayland-server")]
+        ),
+        .target(
+            name: "CWaylandClient",
+            dependencies: ["CWaylandProtocols"],
+            linkerSettings: [.linkedLibrary("wayland-client")]
+        ),
+
+        // Typed Swift wrappers over libwayland.
+        .target(name: "WaylandServer", dependencies: ["CWaylandServer", "CWaylandProtocols"]),
+        .target(name: "WaylandClient", dependencies: ["CWaylandClient", "CWaylandProtocols"]),
+
+        // The adaptive pointer as a pure model: no Wayland, no C.
+        .target(name: "PointerEngine"),
+
+        // Compositing with pixman, PNG output with libpng.
+        .target(name: "Rendering", dependencies: ["CPixman", "CPNG"]),
+        // Protocol handlers, surfaces, seat, window management.
+        .target(
+            name: "Compositor",
+            dependencies: [
+                "WaylandServer", "Rendering", "CXKBCommon", "PointerEngine",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Where frames go and input comes from: headless, nested, ...
+        .target(
+            name: "Backends",
+            dependencies: ["Compositor", "Rendering", "WaylandServer", .product(name: "Logging", package: "swift-log")]
+        ),
+        .executableTarget(
+            name: "lodestone",
+            dependencies: [
+                "Compositor", "Backends",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(name: "lodestone-bench", dependencies: ["Compositor", "Backends", "Rendering"]),
+
+        .testTarget(name: "PointerEngineTests", dependencies: ["PointerEngine"]),
+        .testTarget(
+            name: "LodestoneTests",
+            dependencies: ["WaylandClient", "CWaylandClient", "Rendering"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

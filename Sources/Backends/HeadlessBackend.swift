@@ -1,0 +1,21 @@
+import Compositor
+import Logging
+import Rendering
+
+/// An offscreen output: frames are composed into memory and kept there, for
+/// tests, screenshots and the demo tour. Input comes from the test protocol.
+public final class HeadlessBackend: Backend {
+    public let name = "headless"
+    private let log: Logger
+    /// Called after each composed frame with the running frame count.
+    public var frameComposed: ((Image, Int) -> Void)?
+
+    public init(logger: Logger) { log = logger }
+
+    public func start(_ compositor: Compositor) throws {
+        compositor.framePresented = { [unowned self, unowned compositor] image, _ in
+            self.frameComposed?(image, compositor.frameCount)
+        }
+        log.info("headless output \(compositor.output.width)×\(compositor.output.height) @\(compositor.output.scale)x")
+    }
+}

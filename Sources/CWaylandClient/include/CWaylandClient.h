@@ -1,0 +1,18 @@
+#ifndef CWAYLAND_CLIENT_H
+#define CWAYLAND_CLIENT_H
+
+#include <wayland-client.h>
+#include "protocols/xdg-shell-client-protocol.h"
+#include "protocols/xdg-decoration-unstable-v1-client-protocol.h"
+#include "protocols/relative-pointer-unstable-v1-client-protocol.h"
+#include "protocols/lodestone-test-v1-client-protocol.h"
+
+/* glibc 2.36 declares memfd_create only under _GNU_SOURCE. */
+int cwc_memfd_create(const char *name, unsigned int flags);
+
+/* wl_proxy_marshal_flags is variadic: request senders Swift needs beyond the
+ * generated inline ones go through these. */
+struct wl_proxy *cwc_registry_bind(struct wl_registry *registry, uint32_t name,
+                                   const struct wl_interface *interface, uint32_t version);
+
+#endif

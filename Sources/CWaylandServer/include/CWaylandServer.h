@@ -1,0 +1,34 @@
+#ifndef CWAYLAND_SERVER_H
+#define CWAYLAND_SERVER_H
+
+/* Without this Swift sees two different wl_resource types. */
+#define WL_HIDE_DEPRECATED 1
+#include <wayland-server.h>
+#include "protocols/xdg-shell-server-protocol.h"
+#include "protocols/xdg-decoration-unstable-v1-server-protocol.h"
+#include "protocols/relative-pointer-unstable-v1-server-protocol.h"
+#include "protocols/lodestone-test-v1-server-protocol.h"
+
+/* wl_resource_post_error is variadic, which Swift cannot call. */
+void cws_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message);
+
+/* wl_container_of is a macro, so a listener keeps its Swift owner beside it.
+ * Heap-allocated so its address stays valid while it sits in a signal list. */
+struct cws_listener {
+	struct wl_listener listener;
+	void *owner;
+	void (*notify)(void *owner, void *data);
+};
+struct cws_listener *cws_listener_create(void *owner, void (*notify)(void *owner, void *data));
+void cws_listener_add(struct cws_listener *listener, struct wl_signal *signal);
+/* Removes the listener from its signal (if any) and frees it. */
+void cws_listener_destroy(struct cws_listener *listener);
+/* Client destroy listeners go through wl_client_add_destroy_listener. */
+void cws_client_add_destroy_listener(struct wl_client *client, struct cws_listener *listener);
+
+/* A read-only, sealed memfd holding `size` bytes of `data` (the keymap every
+ * client maps). memfd_create and the seal constants need _GNU_SOURCE, which
+ * Swift's Glibc module does not define. Returns -1 on failure. */
+int cws_sealed_memfd(const char *name, const void *data, size_t size);
+
+#endif

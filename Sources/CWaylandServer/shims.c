@@ -1,0 +1,58 @@
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include "CWaylandServer.h"
+
+void cws_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message) {
+	wl_resource_post_error(resource, code, "%s", message);
+}
+
+static void cws_listener_notify(struct wl_listener *listener, void *data) {
+	struct cws_listener *l = wl_container_of(listener, l, listener);
+	l->notify(l->owner, data);
+}
+
+struct cws_listener *cws_listener_create(void *owner, void (*notify)(void *owner, void *data)) {
+	struct cws_listener *l = calloc(1, sizeof(*l));
+	if (!l) return NULL;
+	l->listener.notify = cws_listener_notify;
+	wl_list_init(&l->listener.link);
+	l->owner = owner;
+	l->notify = notify;
+	return l;
+}
+
+void cws_listener_add(struct cws_listener *listener, struct wl_signal *signal) {
+	wl_list_remove(&listener->listener.link);
+	wl_signal_add(signal, &listener->listener);
+}
+
+void cws_client_add_destroy_listener(struct wl_client *client, struct cws_listener *listener) {
+	wl_list_remove(&listener->listener.link);
+	wl_client_add_destroy_listener(client, &listener->listener);
+}
+
+void cws_listener_destroy(struct cws_listener *listener) {
+	if (!listener) return;
+	wl_list_remove(&listener->listener.link);
+	wl_list_init(&listener->listener.link);
+	free(listener);
+}
+
+int cws_sealed_memfd(const char *name, const void *data, size_t size) {
+	int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0) return -1;
+	if (ftruncate(fd, (off_t)size) < 0) goto fail;
+	void *map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED) goto fail;
+	memcpy(map, data, size);
+	munmap(map, size);
+	fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
+	return fd;
+fail:
+	close(fd);
+	return -1;
+}

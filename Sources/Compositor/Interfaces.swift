@@ -1,0 +1,31 @@
+import CWaylandProtocols
+import CWaylandServer
+
+/// Stable interface addresses (see DESIGN.md: never `withUnsafePointer` on an
+/// imported C global).
+enum Interface {
+    static var compositor: UnsafePointer<wl_interface> { cwp_wl_compositor_interface() }
+    static var surface: UnsafePointer<wl_interface> { cwp_wl_surface_interface() }
+    static var region: UnsafePointer<wl_interface> { cwp_wl_region_interface() }
+    static var callback: UnsafePointer<wl_interface> { cwp_wl_callback_interface() }
+    static var subcompositor: UnsafePointer<wl_interface> { cwp_wl_subcompositor_interface() }
+    static var subsurface: UnsafePointer<wl_interface> { cwp_wl_subsurface_interface() }
+    static var output: UnsafePointer<wl_interface> { cwp_wl_output_interface() }
+    static var seat: UnsafePointer<wl_interface> { cwp_wl_seat_interface() }
+    static var pointer: UnsafePointer<wl_interface> { cwp_wl_pointer_interface() }
+    static var keyboard: UnsafePointer<wl_interface> { cwp_wl_keyboard_interface() }
+    static var touch: UnsafePointer<wl_interface> { cwp_wl_touch_interface() }
+    static var dataDeviceManager: UnsafePointer<wl_interface> { cwp_wl_data_device_manager_interface() }
+    static var dataDevice: UnsafePointer<wl_interface> { cwp_wl_data_device_interface() }
+    static var dataSource: UnsafePointer<wl_interface> { cwp_wl_data_source_interface() }
+    static var dataOffer: UnsafePointer<wl_interface> { cwp_wl_data_offer_interface() }
+    static var xdgWmBase: UnsafePointer<wl_interface> { cwp_xdg_wm_base_interface() }
+    static var xdgPositioner: UnsafePointer<wl_interface> { cwp_xdg_positioner_interface() }
+    static var xdgSurface: UnsafePointer<wl_interface> { cwp_xdg_surface_interface() }
+    static var xdgToplevel: UnsafePointer<wl_interface> { cwp_xdg_toplevel_interface() }
+    static var xdgPopup: UnsafePointer<wl_interface> { cwp_xdg_popup_interface() }
+    static var test: UnsafePointer<wl_interface> { cwp_lodestone_test_v1_interface() }
+}
+
+/// Milliseconds on the compositor's clock, as Wayland timestamps carry them.
+public typealias Milliseconds = UInt32

@@ -1,0 +1,59 @@
+import CWaylandServer
+import CXKBCommon
+import Glibc
+
+/// The keyboard's xkbcommon keymap and state, and the keymap file shared with clients.
+final class Keymap {
+    private let context: OpaquePointer
+    private let keymap: OpaquePointer
+    private let state: OpaquePointer
+    /// A sealed memfd holding the keymap text; libwayland dups it for each client.
+    let fd: Int32
+    let size: UInt32
+
+    struct Modifiers: Equatable {
+        var depressed: UInt32 = 0, latched: UInt32 = 0, locked: UInt32 = 0, group: UInt32 = 0
+    }
+
+    init?(layout: String = "us") {
+        guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else { return nil }
+        var names = xkb_rule_names()
+        guard let keymap = layout.withCString({ l -> OpaquePointer? in
+            names.layout = l
+            return xkb_keymap_new_from_names(context, &names, XKB_KEYMAP_COMPILE_NO_FLAGS)
+        }), let state = xkb_state_new(keymap), let text = xkb_keymap_get_as_string(keymap, XKB_KEYMAP_FORMAT_TEXT_V1) else {
+            xkb_context_unref(context)
+            return nil
+        }
+        defer { free(text) }
+        let length = strlen(text) + 1
+        // Sealed so no client can change what every other client reads.
+        let fd = cws_sealed_memfd("lodestone-keymap", text, length)
+        guard fd >= 0 else { return nil }
+        self.context = context
+        self.keymap = keymap
+        self.state = state
+        self.fd = fd
+        size = UInt32(length)
+    }
+
+    deinit {
+        close(fd)
+        xkb_state_unref(state)
+        xkb_keymap_unref(keymap)
+        xkb_context_unref(context)
+    }
+
+    /// Updates the state for an evdev key; returns the new modifiers.
+    func update(key: UInt32, pressed: Bool) -> Modifiers {
+        xkb_state_update_key(state, key + 8, pressed ? XKB_KEY_DOWN : XKB_KEY_UP)
+        return modifiers
+    }
+
+    var modifiers: Modifiers {
+        Modifiers(depressed: xkb_state_serialize_mods(state, XKB_STATE_MODS_DEPRESSED),
+                  latched: xkb_state_serialize_mods(state, XKB_STATE_MODS_LATCHED),
+                  locked: xkb_state_serialize_mods(state, XKB_STATE_MODS_LOCKED),
+                  group: xkb_state_serialize_layout(state, XKB_STATE_LAYOUT_EFFECTIVE))
+    }
+}

@@ -1,0 +1,116 @@
+import CWaylandServer
+import Rendering
+import WaylandServer
+
+/// `lodestone_test_v1`: lets a test inject input, drive the clock and read
+/// the screen. Offered only with --test-control. Every request is answered
+/// by exactly one event (window lists end with windows_done).
+final class LodestoneTest: Resource {
+    static let version: Int32 = 1
+    unowned let compositor: Compositor
+
+    enum Request: UInt32 {
+        case destroy, movePointer, movePointerRelative, button, axis, key, advanceClock
+        case getPointerState, getKeyboardState, listWindows, moveWindow, activateWindow, capture, capturePng
+    }
+
+    init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
+        self.compositor = compositor
+        super.init(client: client, interface: Interface.test, version: version, id: id)
+    }
+
+    private var seat: Seat { compositor.seat }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .destroy: destroy()
+        case .movePointer:
+            seat.pointerMotion(toX: a.fixed(0), y: a.fixed(1))
+            sendPointerState()
+        case .movePointerRelative:
+            seat.pointerMotion(dx: a.fixed(0), dy: a.fixed(1))
+            sendPointerState()
+        case .button:
+            seat.pointerButton(a.uint(0), pressed: a.uint(1) == WL_POINTER_BUTTON_STATE_PRESSED.rawValue)
+            sendPointerState()
+        case .axis:
+            seat.pointerAxis(a.uint(0), value: a.fixed(1), discrete: a.int(2), source: a.uint(3))
+            sendPointerState()
+        case .key:
+            seat.key(a.uint(0), pressed: a.uint(1) == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue)
+            sendKeyboardState()
+        case .advanceClock:
+            guard compositor.clock.mode == .manual else { return failed("advance_clock needs --manual-clock") }
+            compositor.clock.advance(by: a.uint(0))
+            lodestone_test_v1_send_clock(pointer, compositor.clock.now, UInt32(truncatingIfNeeded: compositor.frameCount))
+        case .getPointerState: sendPointerState()
+        case .getKeyboardState: sendKeyboardState()
+        case .listWindows:
+            for window in compositor.windows.reversed() { sendWindow(window) }
+            lodestone_test_v1_send_windows_done(pointer)
+        case .moveWindow:
+            guard let window = find(a.string(0)) else { return failed("no window named '\(a.string(0) ?? "")'") }
+            compositor.move(window.xdgSurface, to: a.int(1), a.int(2))
+            sendWindow(window)
+        case .activateWindow:
+            guard let window = find(a.string(0)) else { return failed("no window named '\(a.string(0) ?? "")'") }
+            compositor.activate(window)
+            sendWindow(window)
+        case .capture: capture(into: a.object(0))
+        case .capturePng:
+            compositor.composeIfNeeded()
+            let path = a.string(0) ?? ""
+            do {
+                try PNG.write(compositor.output.image, to: path)
+                lodestone_test_v1_send_captured(pointer, compositor.output.pixelWidth, compositor.output.pixelHeight)
+            } catch {
+                failed(error.description)
+            }
+        case nil: break
+        }
+    }
+
+    private func find(_ name: String?) -> XdgToplevel? {
+        compositor.windows.reversed().first { $0.title == name || $0.appID == name }
+    }
+
+    private func failed(_ reason: String) { lodestone_test_v1_send_failed(pointer, reason) }
+
+    private func sendPointerState() {
+        var title = "", appID = "", sx = 0.0, sy = 0.0
+        if let focus = seat.pointerFocus, let local = seat.focusedSurfaceLocal {
+            (sx, sy) = local
+            if let t = seat.toplevel(of: focus) { title = t.title; appID = t.appID }
+        }
+        lodestone_test_v1_send_pointer_state(pointer, wl_fixed_from_double(seat.x), wl_fixed_from_double(seat.y), title, appID,
+                                            wl_fixed_from_double(sx), wl_fixed_from_double(sy), UInt32(seat.buttonsHeld))
+    }
+
+    private func sendKeyboardState() {
+        let t = seat.keyboardFocus.flatMap { seat.toplevel(of: $0) }
+        let m = seat.keyboardModifiers
+        lodestone_test_v1_send_keyboard_state(pointer, t?.title ?? "", t?.appID ?? "", m.depressed, m.latched, m.locked)
+    }
+
+    private func sendWindow(_ w: XdgToplevel) {
+        let g = w.xdgSurface.geometry
+        lodestone_test_v1_send_window(pointer, w.title, w.appID, w.xdgSurface.position.x, w.xdgSurface.position.y,
+                                      g.width, g.height, w.isActivated ? 1 : 0)
+    }
+
+    private func capture(into buffer: OpaquePointer?) {
+        guard let buffer, let shm = ShmBuffer(resource: buffer) else { return failed("capture needs a wl_shm buffer") }
+        let output = compositor.output
+        guard shm.width >= output.pixelWidth, shm.height >= output.pixelHeight,
+              shm.format == WL_SHM_FORMAT_ARGB8888.rawValue || shm.format == WL_SHM_FORMAT_XRGB8888.rawValue else {
+            return failed("capture buffer \(shm.width)×\(shm.height) is smaller than the output \(output.pixelWidth)×\(output.pixelHeight) or not (a|x)rgb8888")
+        }
+        compositor.composeIfNeeded()
+        shm.withPixels { data in
+            if let target = Image(borrowing: data, width: shm.width, height: shm.height, stride: shm.stride, format: .argb8888) {
+                target.copy(from: output.image, rect: Rect(x: 0, y: 0, width: output.pixelWidth, height: output.pixelHeight))
+            }
+        }
+        lodestone_test_v1_send_captured(pointer, output.pixelWidth, output.pixelHeight)
+    }
+}

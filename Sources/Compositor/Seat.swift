@@ -1,0 +1,400 @@
+import CWaylandServer
+import Rendering
+import WaylandServer
+
+/// Routes input to clients: pointer focus, implicit and interactive grabs,
+/// popup grabs, keyboard focus and the cursor.
+public final class Seat {
+    unowned let compositor: Compositor
+    var pointers: [WlPointer] = []
+    var keyboards: [WlKeyboard] = []
+    let keymap: Keymap
+
+    /// The pointer in global logical coordinates.
+    public private(set) var x: Double = 0, y: Double = 0
+    private(set) weak var pointerFocus: WlSurface?
+    private var focusOrigin: (x: Double, y: Double) = (0, 0)
+    private(set) var pressedButtons: [UInt32] = []
+    private(set) weak var keyboardFocus: WlSurface?
+    private(set) var pressedKeys: [UInt32] = []
+    private(set) var modifiers = Keymap.Modifiers()
+
+    private enum Grab {
+        case none
+        case move(XdgToplevel, dx: Double, dy: Double)
+        case resize(XdgToplevel, edges: UInt32, startX: Double, startY: Double, width: Int32, height: Int32)
+    }
+    private var grab = Grab.none
+    /// Popups holding an explicit grab, bottom first.
+    private var popupGrabs: [XdgPopup] = []
+
+    // The cursor: a client's cursor surface, hidden, or Lodestone's own.
+    private(set) weak var cursorSurface: WlSurface?
+    private var hotspot: (x: Int32, y: Int32) = (0, 0)
+    private var cursorHidden = false
+    private var cursorRole: CursorRole?
+    private var defaultCursor: Image?
+    private var lastCursorBounds: Rect?
+
+    init(compositor: Compositor) {
+        self.compositor = compositor
+        guard let keymap = Keymap() else { fatalError("xkbcommon could not compile the default 'us' keymap (is xkb-data installed?)") }
+        self.keymap = keymap
+        x = Double(compositor.output.width) / 2
+        y = Double(compositor.output.height) / 2
+    }
+
+    private var time: UInt32 { compositor.clock.now }
+    private func serial() -> UInt32 { compositor.display.nextSerial() }
+    private func pointers(of surface: WlSurface) -> [WlPointer] { pointers.filter { $0.client == surface.client } }
+    private func keyboards(of surface: WlSurface) -> [WlKeyboard] { keyboards.filter { $0.client == surface.client } }
+
+    public var focusedSurfaceLocal: (x: Double, y: Double)? {
+        pointerFocus.map { _ in (x - focusOrigin.x, y - focusOrigin.y) }
+    }
+    public var buttonsHeld: Int { pressedButtons.count }
+
+    // MARK: Binding
+
+    func pointerBound(_ pointer: WlPointer) {
+        pointers.append(pointer)
+        if let focus = pointerFocus, focus.client == pointer.client {
+            pointer.enter(serial: serial(), surface: focus, x: x - focusOrigin.x, y: y - focusOrigin.y)
+            pointer.frame()
+        }
+    }
+
+    func keyboardBound(_ keyboard: WlKeyboard) {
+        keyboards.append(keyboard)
+        keyboard.keymap(keymap)
+        keyboard.repeatInfo()
+        if let focus = keyboardFocus, focus.client == keyboard.client {
+            keyboard.enter(serial: serial(), surface: focus, keys: pressedKeys)
+            keyboard.modifiers(serial: serial(), modifiers)
+        }
+    }
+
+    // MARK: Pointer input
+
+    /// Moves the pointer to a global position (clamped to the output).
+    public func pointerMotion(toX newX: Double, y newY: Double) {
+        let bounds = compositor.output.bounds
+        x = min(max(newX, 0), Double(bounds.width) - 1 / 256)
+        y = min(max(newY, 0), Double(bounds.height) - 1 / 256)
+        damageCursor()
+        switch grab {
+        case .move(let toplevel, let dx, let dy):
+            compositor.move(toplevel.xdgSurface, to: Int32((x - dx).rounded()), Int32((y - dy).rounded()))
+            return
+        case .resize(let toplevel, let edges, let sx, let sy, let w, let h):
+            resize(toplevel, edges: edges, dx: x - sx, dy: y - sy, width: w, height: h)
+            return
+        case .none: break
+        }
+        updatePointerFocus()
+        if let focus = pointerFocus {
+            for p in pointers(of: focus) {
+                p.motion(time: time, x: x - focusOrigin.x, y: y - focusOrigin.y)
+                p.frame()
+            }
+        }
+    }
+
+    public func pointerMotion(dx: Double, dy: Double) { pointerMotion(toX: x + dx, y: y + dy) }
+
+    /// Re-evaluates what is under the pointer after the scene changed.
+    func sceneChanged() {
+        guard case .none = grab else { return }
+        updatePointerFocus()
+    }
+
+    private func updatePointerFocus() {
+        // While buttons are held the surface that got the press keeps the pointer.
+        if !pressedButtons.isEmpty, let focus = pointerFocus, compositor.origin(of: focus) != nil {
+            if let (ox, oy) = compositor.origin(of: focus) { focusOrigin = (Double(ox), Double(oy)) }
+            return
+        }
+        var hit = compositor.surfaceAt(x: x, y: y)
+        // A popup grab keeps pointer events within the grabbing client.
+        if let top = popupGrabs.last, let h = hit, h.surface.client != top.client { hit = nil }
+        if hit?.surface !== pointerFocus {
+            if let old = pointerFocus {
+                let s = serial()
+                for p in pointers(of: old) { p.leave(serial: s, surface: old); p.frame() }
+            }
+            pointerFocus = hit?.surface
+            resetCursor()
+            if let h = hit {
+                focusOrigin = (x - h.sx, y - h.sy)
+                let s = serial()
+                for p in pointers(of: h.surface) { p.enter(serial: s, surface: h.surface, x: h.sx, y: h.sy); p.frame() }
+            }
+        } else if let h = hit {
+            focusOrigin = (x - h.sx, y - h.sy)
+        }
+    }
+
+    public func pointerButton(_ button: UInt32, pressed: Bool) {
+        if pressed {
+            guard !pressedButtons.contains(button) else { return }
+            if pressedButtons.isEmpty { pressStarted() }
+            pressedButtons.append(button)
+        } else {
+            guard pressedButtons.contains(button) else { return }
+            pressedButtons.removeAll { $0 == button }
+            if pressedButtons.isEmpty { endGrab() }
+        }
+        if case .none = grab, let focus = pointerFocus {
+            let s = serial()
+            lastButtonSerial = s
+            for p in pointers(of: focus) {
+                p.button(serial: s, time: time, button: button, pressed: pressed)
+                p.frame()
+            }
+        }
+        if pressedButtons.isEmpty { updatePointerFocus() }
+    }
+
+    private(set) var lastButtonSerial: UInt32 = 0
+
+    /// The first button goes down: click-to-focus, and popups close on outside clicks.
+    private func pressStarted() {
+        updatePointerFocus()
+        if !popupGrabs.isEmpty {
+            let inside = pointerFocus.map { f in compositor.popups.contains { $0.xdgSurface.surface.map { root in isInTree(f, root) } ?? false } } ?? false
+            if !inside || pointerFocus?.client != popupGrabs.last?.client {
+                popupGrabs.first?.dismiss()
+                popupGrabs.removeAll()
+                updatePointerFocus()
+            }
+        }
+        guard let focus = pointerFocus, let toplevel = toplevel(of: focus) else { return }
+        if popupGrabs.isEmpty { compositor.activate(toplevel) }
+    }
+
+    public func pointerAxis(_ axis: UInt32, value: Double, discrete: Int32, source: UInt32) {
+        guard let focus = pointerFocus, case .none = grab else { return }
+        for p in pointers(of: focus) {
+            p.axis(time: time, axis: axis, value: value, discrete: discrete, source: source)
+            p.frame()
+        }
+    }
+
+    // MARK: Interactive move and resize
+
+    func startMove(_ toplevel: XdgToplevel, serial: UInt32) {
+        guard !pressedButtons.isEmpty, case .none = grab, let focus = pointerFocus, self.toplevel(of: focus) === toplevel else { return }
+        leaveFocusForGrab()
+        let p = toplevel.xdgSurface.position
+        grab = .move(toplevel, dx: x - Double(p.x), dy: y - Double(p.y))
+    }
+
+    func startResize(_ toplevel: XdgToplevel, serial: UInt32, edges: UInt32) {
+        guard edges != 0, !pressedButtons.isEmpty, case .none = grab, let focus = pointerFocus, self.toplevel(of: focus) === toplevel else { return }
+        leaveFocusForGrab()
+        let g = toplevel.xdgSurface.geometry
+        let p = toplevel.xdgSurface.position
+        toplevel.resizeAnchor = (edges, p.x + g.width, p.y + g.height)
+        toplevel.setResizing(true)
+        grab = .resize(toplevel, edges: edges, startX: x, startY: y, width: g.width, height: g.height)
+    }
+
+    private func resize(_ toplevel: XdgToplevel, edges: UInt32, dx: Double, dy: Double, width: Int32, height: Int32) {
+        var w = Double(width), h = Double(height)
+        if edges & XDG_TOPLEVEL_RESIZE_EDGE_LEFT.rawValue != 0 { w -= dx }
+        if edges & XDG_TOPLEVEL_RESIZE_EDGE_RIGHT.rawValue != 0 { w += dx }
+        if edges & XDG_TOPLEVEL_RESIZE_EDGE_TOP.rawValue != 0 { h -= dy }
+        if edges & XDG_TOPLEVEL_RESIZE_EDGE_BOTTOM.rawValue != 0 { h += dy }
+        var nw = max(Int32(w.rounded()), max(1, toplevel.minSize.width))
+        var nh = max(Int32(h.rounded()), max(1, toplevel.minSize.height))
+        if toplevel.maxSize.width > 0 { nw = min(nw, toplevel.maxSize.width) }
+        if toplevel.maxSize.height > 0 { nh = min(nh, toplevel.maxSize.height) }
+        toplevel.configure(width: nw, height: nh)
+    }
+
+    /// Interactive grabs take the pointer away from the client.
+    private func leaveFocusForGrab() {
+        if let old = pointerFocus {
+            let s = serial()
+            for p in pointers(of: old) { p.leave(serial: s, surface: old); p.frame() }
+        }
+        pointerFocus = nil
+    }
+
+    private func endGrab() {
+        if case .resize(let toplevel, _, _, _, _, _) = grab {
+            toplevel.setResizing(false)
+            toplevel.reconfigure()
+        }
+        grab = .none
+    }
+
+    // MARK: Popup grabs
+
+    func popupGrabbed(_ popup: XdgPopup) {
+        popupGrabs.append(popup)
+        if let s = popup.xdgSurface.surface { setKeyboardFocus(s) }
+        updatePointerFocus()
+    }
+
+    func popupUnmapped(_ popup: XdgPopup) {
+        guard let index = popupGrabs.firstIndex(where: { $0 === popup }) else { return }
+        popupGrabs.remove(at: index)
+        if let below = popupGrabs.last?.xdgSurface.surface { setKeyboardFocus(below) }
+        else if let top = popup.rootToplevel, top.xdgSurface.isMapped, let s = top.xdgSurface.surface { setKeyboardFocus(s) }
+    }
+
+    // MARK: Keyboard
+
+    public func key(_ key: UInt32, pressed: Bool) {
+        if pressed { guard !pressedKeys.contains(key) else { return }; pressedKeys.append(key) }
+        else { guard pressedKeys.contains(key) else { return }; pressedKeys.removeAll { $0 == key } }
+        let newModifiers = keymap.update(key: key, pressed: pressed)
+        guard let focus = keyboardFocus else { modifiers = newModifiers; return }
+        let s = serial()
+        for k in keyboards(of: focus) { k.key(serial: s, time: time, key: key, pressed: pressed) }
+        if newModifiers != modifiers {
+            modifiers = newModifiers
+            for k in keyboards(of: focus) { k.modifiers(serial: s, modifiers) }
+        }
+    }
+
+    public var keyboardModifiers: (depressed: UInt32, latched: UInt32, locked: UInt32) { (modifiers.depressed, modifiers.latched, modifiers.locked) }
+
+    func setKeyboardFocus(_ surface: WlSurface?) {
+        guard surface !== keyboardFocus else { return }
+        let s = serial()
+        if let old = keyboardFocus { for k in keyboards(of: old) { k.leave(serial: s, surface: old) } }
+        keyboardFocus = surface
+        if let surface {
+            for k in keyboards(of: surface) {
+                k.enter(serial: s, surface: surface, keys: pressedKeys)
+                k.modifiers(serial: s, modifiers)
+            }
+        }
+        compositor.selection.keyboardFocusChanged(to: surface?.client)
+    }
+
+    // MARK: Surfaces going away
+
+    func surfaceDestroyed(_ surface: WlSurface) {
+        if pointerFocus === surface { pointerFocus = nil; resetCursor() }
+        if keyboardFocus === surface { keyboardFocus = nil; compositor.selection.keyboardFocusChanged(to: nil) }
+        if cursorSurface === surface { cursorSurface = nil; cursorRole = nil; cursorHidden = true }
+        if case .move(let t, _, _) = grab, t.xdgSurface.surface === surface { grab = .none }
+        if case .resize(let t, _, _, _, _, _) = grab, t.xdgSurface.surface === surface { grab = .none }
+    }
+
+    /// The toplevel a surface belongs to (through subsurfaces and popups).
+    func toplevel(of surface: WlSurface) -> XdgToplevel? {
+        var s: WlSurface? = surface
+        while let current = s {
+            if let sub = current.role as? WlSubsurface { s = sub.parent; continue }
+            if let xdg = current.role as? XdgSurface { return xdg.toplevel ?? xdg.popup?.rootToplevel }
+            return nil
+        }
+        return nil
+    }
+
+    private func isInTree(_ surface: WlSurface, _ root: WlSurface) -> Bool {
+        var s: WlSurface? = surface
+        while let current = s {
+            if current === root { return true }
+            s = (current.role as? WlSubsurface)?.parent
+        }
+        return false
+    }
+
+    // MARK: Cursor
+
+    func setCursor(from pointer: WlPointer, serial: UInt32, surface: WlSurface?, hotspotX: Int32, hotspotY: Int32) {
+        // Only the client under the pointer may set its image.
+        guard let focus = pointerFocus, focus.client == pointer.client else { return }
+        damageCursor()
+        guard let surface else {
+            cursorSurface = nil
+            cursorHidden = true
+            return
+        }
+        if surface !== cursorSurface {
+            let role = CursorRole(seat: self)
+            guard surface.assignRole(role, error: (pointer, WL_POINTER_ERROR_ROLE.rawValue)) else { return }
+            cursorRole = role
+        }
+        cursorSurface = surface
+        cursorHidden = false
+        hotspot = (hotspotX, hotspotY)
+        damageCursor()
+    }
+
+    func cursorOffset(dx: Int32, dy: Int32) { hotspot = (hotspot.x - dx, hotspot.y - dy) }
+
+    var cursorOrigin: (Int32, Int32) { (Int32(x.rounded(.down)) - hotspot.x, Int32(y.rounded(.down)) - hotspot.y) }
+
+    private func resetCursor() {
+        damageCursor()
+        cursorSurface = nil
+        cursorHidden = false
+        damageCursor()
+    }
+
+    /// Where the cursor is drawn, in global logical coordinates.
+    private var cursorBounds: Rect? {
+        if let s = cursorSurface, s.hasContent {
+            let (ox, oy) = cursorOrigin
+            return Rect(x: ox, y: oy, width: s.width, height: s.height)
+        }
+        if cursorHidden { return nil }
+        let d = Self.defaultCursorDiameter
+        return Rect(x: Int32(x.rounded(.down)) - d / 2, y: Int32(y.rounded(.down)) - d / 2, width: d, height: d)
+    }
+
+    func damageCursor() {
+        if let last = lastCursorBounds { compositor.output.damage(logical: last) }
+        lastCursorBounds = cursorBounds
+        if let now = lastCursorBounds { compositor.output.damage(logical: now) }
+        compositor.scheduleFrame()
+    }
+
+    /// Lodestone's own pointer until the adaptive pointer draws it: a 19 pt circle.
+    static let defaultCursorDiameter: Int32 = 19
+
+    func cursorElement(scale: Int32) -> RenderElement? {
+        guard let bounds = cursorBounds else { return nil }
+        if let s = cursorSurface, let texture = s.texture {
+            let toImage = s.surfaceToBuffer.concatenating(.translation(-Double(bounds.x), -Double(bounds.y)))
+                .concatenating(.scale(1 / Double(scale), 1 / Double(scale)))
+            return RenderElement(image: texture, bounds: bounds.scaled(by: scale), outputToImage: toImage)
+        }
+        if defaultCursor?.width != Self.defaultCursorDiameter * scale { defaultCursor = Self.drawCircle(diameter: Self.defaultCursorDiameter * scale) }
+        let px = bounds.scaled(by: scale)
+        return RenderElement(image: defaultCursor!, bounds: px, outputToImage: .translation(-Double(px.x), -Double(px.y)))
+    }
+
+    /// A grey, semi-transparent antialiased disc with a light rim.
+    private static func drawCircle(diameter: Int32) -> Image {
+        let image = Image(width: diameter, height: diameter, format: .argb8888)
+        let r = Double(diameter) / 2
+        let stride = Int(image.stride / 4)
+        for py in 0..<Int(diameter) {
+            for px in 0..<Int(diameter) {
+                let d = ((Double(px) + 0.5 - r) * (Double(px) + 0.5 - r) + (Double(py) + 0.5 - r) * (Double(py) + 0.5 - r)).squareRoot()
+                let coverage = max(0, min(1, r - d + 0.5))
+                let rim = max(0, min(1, 1.5 - abs(r - 1 - d)))
+                let grey = 0.45 + 0.5 * rim
+                let a = coverage * (0.7 + 0.3 * rim)
+                let A = UInt32(a * 255), C = UInt32(grey * a * 255)
+                image.data[py * stride + px] = A << 24 | C << 16 | C << 8 | C
+            }
+        }
+        return image
+    }
+}
+
+/// The role a surface gets from `wl_pointer.set_cursor`.
+final class CursorRole: SurfaceRole {
+    unowned let seat: Seat
+    let roleName = "wl_pointer cursor"
+    init(seat: Seat) { self.seat = seat }
+    func surfaceCommitted() { seat.damageCursor() }
+}

@@ -1,0 +1,15 @@
+import CWaylandServer
+import WaylandServer
+
+/// `wl_callback`: a one-shot "done" notification (frame callbacks).
+final class WlCallback: Resource {
+    init?(client: Client, id: UInt32) {
+        super.init(client: client, interface: Interface.callback, version: 1, id: id)
+    }
+
+    /// Sends done and destroys the callback, as the protocol requires.
+    func done(_ data: UInt32) {
+        wl_callback_send_done(pointer, data)
+        destroy()
+    }
+}

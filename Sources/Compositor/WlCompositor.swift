@@ -1,0 +1,26 @@
+import CWaylandServer
+import WaylandServer
+
+/// `wl_compositor`: makes surfaces and regions.
+final class WlCompositor: Resource {
+    static let version: Int32 = 5
+    unowned let compositor: Compositor
+
+    enum Request: UInt32 { case createSurface, createRegion }
+
+    init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
+        self.compositor = compositor
+        super.init(client: client, interface: Interface.compositor, version: version, id: id)
+    }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .createSurface:
+            if let surface = WlSurface(compositor: compositor, client: client, version: version, id: a.newID(0)) {
+                compositor.surfaceCreated(surface)
+            }
+        case .createRegion: _ = WlRegion(client: client, version: 1, id: a.newID(0))
+        case nil: break
+        }
+    }
+}

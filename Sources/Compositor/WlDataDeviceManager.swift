@@ -1,0 +1,124 @@
+import Glibc
+import CWaylandServer
+import WaylandServer
+
+/// `wl_data_device_manager`: makes data sources and per-seat data devices.
+final class WlDataDeviceManager: Resource {
+    static let version: Int32 = 3
+    unowned let selection: DataSelection
+
+    enum Request: UInt32 { case createDataSource, getDataDevice }
+
+    init?(selection: DataSelection, client: Client, version: UInt32, id: UInt32) {
+        self.selection = selection
+        super.init(client: client, interface: Interface.dataDeviceManager, version: version, id: id)
+    }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .createDataSource: _ = WlDataSource(selection: selection, client: client, version: version, id: a.newID(0))
+        case .getDataDevice:
+            if let device = WlDataDevice(selection: selection, client: client, version: version, id: a.newID(0)) {
+                selection.deviceBound(device)
+            }
+        case nil: break
+        }
+    }
+}
+
+/// `wl_data_device`: a client's clipboard and drag-and-drop endpoint.
+final class WlDataDevice: Resource {
+    unowned let selection: DataSelection
+
+    enum Request: UInt32 { case startDrag, setSelection, release }
+
+    init?(selection: DataSelection, client: Client, version: UInt32, id: UInt32) {
+        self.selection = selection
+        super.init(client: client, interface: Interface.dataDevice, version: version, id: id)
+    }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .startDrag:
+            // Drag-and-drop is not implemented yet: the drag ends at once,
+            // so the client cleans up instead of waiting forever.
+            WlDataSource.from(a.object(0))?.cancelled()
+        case .setSelection:
+            let source = WlDataSource.from(a.object(0))
+            if let source {
+                guard !source.usedForSelection else {
+                    return source.postError(WL_DATA_SOURCE_ERROR_INVALID_SOURCE.rawValue, "this wl_data_source was already used for a selection")
+                }
+                source.usedForSelection = true
+            }
+            selection.setSelection(source)
+        case .release: destroy()
+        case nil: break
+        }
+    }
+
+    /// Introduces a new offer for `source` (or clears the selection).
+    func sendSelection(_ source: WlDataSource?) {
+        guard let source else { return wl_data_device_send_selection(pointer, nil) }
+        guard let offer = WlDataOffer(source: source, device: self) else { return }
+        wl_data_device_send_data_offer(pointer, offer.pointer)
+        for mime in source.mimeTypes { wl_data_offer_send_offer(offer.pointer, mime) }
+        wl_data_device_send_selection(pointer, offer.pointer)
+    }
+
+    override func destroyed() { selection.devices.removeAll { $0 === self } }
+}
+
+/// `wl_data_source`: what one client offers to paste.
+final class WlDataSource: Resource {
+    unowned let selection: DataSelection
+    private(set) var mimeTypes: [String] = []
+    var usedForSelection = false
+
+    enum Request: UInt32 { case offer, destroy, setActions }
+
+    init?(selection: DataSelection, client: Client, version: UInt32, id: UInt32) {
+        self.selection = selection
+        super.init(client: client, interface: Interface.dataSource, version: version, id: id)
+    }
+
+    static func from(_ pointer: OpaquePointer?) -> WlDataSource? { Resource.from(pointer, interface: Interface.dataSource) }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .offer: if let mime = a.string(0), !mimeTypes.contains(mime) { mimeTypes.append(mime) }
+        case .destroy: destroy()
+        case .setActions: break  // actions only matter for drag-and-drop
+        case nil: break
+        }
+    }
+
+    func send(mime: String, fd: Int32) { wl_data_source_send_send(pointer, mime, fd) }
+    func cancelled() { wl_data_source_send_cancelled(pointer) }
+
+    override func destroyed() { selection.sourceDestroyed(self) }
+}
+
+/// `wl_data_offer`: one client's view of another client's source.
+final class WlDataOffer: Resource {
+    private weak var source: WlDataSource?
+
+    enum Request: UInt32 { case accept, receive, destroy, finish, setActions }
+
+    init?(source: WlDataSource, device: WlDataDevice) {
+        self.source = source
+        super.init(client: device.client, interface: Interface.dataOffer, version: device.version, id: 0)
+    }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .receive:
+            let fd = a.fd(1)
+            // The source writes into the pipe; our copy of the fd is closed here.
+            if let source, let mime = a.string(0) { source.send(mime: mime, fd: fd) }
+            close(fd)
+        case .destroy: destroy()
+        case .accept, .finish, .setActions, nil: break
+        }
+    }
+}

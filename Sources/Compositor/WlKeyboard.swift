@@ -1,0 +1,47 @@
+import CWaylandServer
+import WaylandServer
+
+/// `wl_keyboard`: key events for one client.
+final class WlKeyboard: Resource {
+    unowned let seat: Seat
+
+    enum Request: UInt32 { case release }
+
+    init?(seat: Seat, client: Client, version: UInt32, id: UInt32) {
+        self.seat = seat
+        super.init(client: client, interface: Interface.keyboard, version: version, id: id)
+    }
+
+    override func dispatch(opcode: UInt32, arguments: Arguments) {
+        if Request(rawValue: opcode) == .release { destroy() }
+    }
+
+    override func destroyed() { seat.keyboards.removeAll { $0 === self } }
+
+    // Events
+
+    func keymap(_ keymap: Keymap) {
+        wl_keyboard_send_keymap(pointer, WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, keymap.fd, keymap.size)
+    }
+
+    func enter(serial: UInt32, surface: WlSurface, keys: [UInt32]) {
+        var array = wl_array()
+        wl_array_init(&array)
+        defer { wl_array_release(&array) }
+        for key in keys { wl_array_add(&array, 4)!.storeBytes(of: key, as: UInt32.self) }
+        wl_keyboard_send_enter(pointer, serial, surface.pointer, &array)
+    }
+
+    func leave(serial: UInt32, surface: WlSurface) { wl_keyboard_send_leave(pointer, serial, surface.pointer) }
+
+    func key(serial: UInt32, time: UInt32, key: UInt32, pressed: Bool) {
+        wl_keyboard_send_key(pointer, serial, time, key, pressed ? WL_KEYBOARD_KEY_STATE_PRESSED.rawValue : WL_KEYBOARD_KEY_STATE_RELEASED.rawValue)
+    }
+
+    func modifiers(serial: UInt32, _ m: Keymap.Modifiers) {
+        wl_keyboard_send_modifiers(pointer, serial, m.depressed, m.latched, m.locked, m.group)
+    }
+
+    /// Since 4: 25 keys per second after 600 ms, the common desktop default.
+    func repeatInfo() { if has(4) { wl_keyboard_send_repeat_info(pointer, 25, 600) } }
+}

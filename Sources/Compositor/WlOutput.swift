@@ -1,0 +1,41 @@
+import CWaylandServer
+import WaylandServer
+
+/// `wl_output`: tells clients the output's geometry, mode, scale and name.
+final class WlOutput: Resource {
+    static let version: Int32 = 4
+    weak var output: Output?
+
+    enum Request: UInt32 { case release }
+
+    init?(output: Output, client: Client, version: UInt32, id: UInt32) {
+        self.output = output
+        super.init(client: client, interface: Interface.output, version: version, id: id)
+        output.resources.append(self)
+        sendAll()
+    }
+
+    override func dispatch(opcode: UInt32, arguments: Arguments) {
+        if Request(rawValue: opcode) == .release { destroy() }
+    }
+
+    override func destroyed() { output?.resources.removeAll { $0 === self } }
+
+    /// The whole description, ended by done.
+    func sendAll() {
+        guard let output else { return }
+        // A virtual output: no physical size, so clients fall back to the scale.
+        wl_output_send_geometry(pointer, 0, 0, 0, 0, Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue),
+                                "Lodestone", output.name, Int32(WL_OUTPUT_TRANSFORM_NORMAL.rawValue))
+        wl_output_send_mode(pointer, WL_OUTPUT_MODE_CURRENT.rawValue | WL_OUTPUT_MODE_PREFERRED.rawValue,
+                            output.pixelWidth, output.pixelHeight, output.refreshMilliHz)
+        // Since 2
+        if has(2) { wl_output_send_scale(pointer, output.scale) }
+        // Since 4
+        if has(4) {
+            wl_output_send_name(pointer, output.name)
+            wl_output_send_description(pointer, output.description)
+        }
+        if has(2) { wl_output_send_done(pointer) }
+    }
+}

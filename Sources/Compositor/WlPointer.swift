@@ -1,0 +1,54 @@
+import CWaylandServer
+import WaylandServer
+
+/// `wl_pointer`: pointer events for one client.
+final class WlPointer: Resource {
+    unowned let seat: Seat
+
+    enum Request: UInt32 { case setCursor, release }
+
+    init?(seat: Seat, client: Client, version: UInt32, id: UInt32) {
+        self.seat = seat
+        super.init(client: client, interface: Interface.pointer, version: version, id: id)
+    }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .setCursor: seat.setCursor(from: self, serial: a.uint(0), surface: WlSurface.from(a.object(1)), hotspotX: a.int(2), hotspotY: a.int(3))
+        case .release: destroy()
+        case nil: break
+        }
+    }
+
+    override func destroyed() { seat.pointers.removeAll { $0 === self } }
+
+    // Events
+
+    func enter(serial: UInt32, surface: WlSurface, x: Double, y: Double) {
+        wl_pointer_send_enter(pointer, serial, surface.pointer, wl_fixed_from_double(x), wl_fixed_from_double(y))
+    }
+    func leave(serial: UInt32, surface: WlSurface) { wl_pointer_send_leave(pointer, serial, surface.pointer) }
+    func motion(time: UInt32, x: Double, y: Double) { wl_pointer_send_motion(pointer, time, wl_fixed_from_double(x), wl_fixed_from_double(y)) }
+    func button(serial: UInt32, time: UInt32, button: UInt32, pressed: Bool) {
+        wl_pointer_send_button(pointer, serial, time, button, pressed ? WL_POINTER_BUTTON_STATE_PRESSED.rawValue : WL_POINTER_BUTTON_STATE_RELEASED.rawValue)
+    }
+
+    /// One scroll step with its source and discrete count, in the form this version understands.
+    func axis(time: UInt32, axis: UInt32, value: Double, discrete: Int32, source: UInt32) {
+        // Since 5
+        if has(5) { wl_pointer_send_axis_source(pointer, source) }
+        if value == 0 && has(5) {
+            wl_pointer_send_axis_stop(pointer, time, axis)
+            return
+        }
+        if discrete != 0 {
+            // Since 8 value120 replaces discrete.
+            if has(8) { wl_pointer_send_axis_value120(pointer, axis, discrete * 120) }
+            else if has(5) { wl_pointer_send_axis_discrete(pointer, axis, discrete) }
+        }
+        wl_pointer_send_axis(pointer, time, axis, wl_fixed_from_double(value))
+    }
+
+    /// Since 5: ends a group of events.
+    func frame() { if has(5) { wl_pointer_send_frame(pointer) } }
+}

@@ -1,0 +1,25 @@
+import CWaylandServer
+import Rendering
+import WaylandServer
+
+/// `wl_region`: a client-built set of rectangles used for input and opaque regions.
+final class WlRegion: Resource {
+    let region = Region()
+
+    enum Request: UInt32 { case destroy, add, subtract }
+
+    init?(client: Client, version: UInt32, id: UInt32) {
+        super.init(client: client, interface: Interface.region, version: version, id: id)
+    }
+
+    static func from(_ pointer: OpaquePointer?) -> WlRegion? { Resource.from(pointer, interface: Interface.region) }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .destroy: destroy()
+        case .add: region.add(Rect(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)))
+        case .subtract: region.subtract(Rect(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)))
+        case nil: break
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import CWaylandServer
+import WaylandServer
+
+/// `wl_seat`: hands out the pointer and keyboard.
+final class WlSeat: Resource {
+    static let version: Int32 = 8
+    unowned let seat: Seat
+
+    enum Request: UInt32 { case getPointer, getKeyboard, getTouch, release }
+
+    init?(seat: Seat, client: Client, version: UInt32, id: UInt32) {
+        self.seat = seat
+        super.init(client: client, interface: Interface.seat, version: version, id: id)
+        wl_seat_send_capabilities(pointer, WL_SEAT_CAPABILITY_POINTER.rawValue | WL_SEAT_CAPABILITY_KEYBOARD.rawValue)
+        // Since 2
+        if has(2) { wl_seat_send_name(pointer, "seat0") }
+    }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .getPointer:
+            if let p = WlPointer(seat: seat, client: client, version: version, id: a.newID(0)) { seat.pointerBound(p) }
+        case .getKeyboard:
+            if let k = WlKeyboard(seat: seat, client: client, version: version, id: a.newID(0)) { seat.keyboardBound(k) }
+        case .getTouch:
+            // No touch device: the object exists but never sends anything.
+            _ = WlTouch(client: client, version: version, id: a.newID(0))
+        case .release: destroy()
+        case nil: break
+        }
+    }
+}
+
+/// `wl_touch` without a touch device: inert.
+final class WlTouch: Resource {
+    init?(client: Client, version: UInt32, id: UInt32) {
+        super.init(client: client, interface: Interface.touch, version: version, id: id)
+    }
+
+    override func dispatch(opcode: UInt32, arguments: Arguments) {
+        if opcode == 0 { destroy() }  // release
+    }
+}

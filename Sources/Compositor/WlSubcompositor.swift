@@ -1,0 +1,130 @@
+import CWaylandServer
+import WaylandServer
+
+/// `wl_subcompositor`: turns surfaces into subsurfaces of others.
+final class WlSubcompositor: Resource {
+    static let version: Int32 = 1
+    unowned let compositor: Compositor
+
+    enum Request: UInt32 { case destroy, getSubsurface }
+
+    init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
+        self.compositor = compositor
+        super.init(client: client, interface: Interface.subcompositor, version: version, id: id)
+    }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .destroy: destroy()
+        case .getSubsurface: getSubsurface(id: a.newID(0), surface: WlSurface.from(a.object(1)), parent: WlSurface.from(a.object(2)))
+        case nil: break
+        }
+    }
+
+    private func getSubsurface(id: UInt32, surface: WlSurface?, parent: WlSurface?) {
+        let badSurface = WL_SUBCOMPOSITOR_ERROR_BAD_SURFACE.rawValue
+        guard let surface, let parent else { return postError(badSurface, "get_subsurface needs a surface and a parent") }
+        guard surface !== parent else { return postError(badSurface, "a surface cannot be its own subsurface parent") }
+        // The parent must not be a descendant of the surface (no cycles).
+        var ancestor: WlSurface? = parent
+        while let a = ancestor {
+            if a === surface { return postError(badSurface, "wl_surface@\(wl_resource_get_id(parent.pointer)) is a descendant of the new subsurface") }
+            ancestor = (a.role as? WlSubsurface)?.parent
+        }
+        guard let sub = WlSubsurface(compositor: compositor, client: client, id: id, surface: surface, parent: parent) else { return }
+        guard surface.assignRole(sub, error: (self, badSurface)) else { return }
+        parent.stack.append(.child(sub))
+        // A new subsurface's place takes effect with the parent's next commit,
+        // but appending now keeps the default (top of the parent) stable.
+    }
+}
+
+/// `wl_subsurface`: a surface drawn relative to its parent.
+final class WlSubsurface: Resource, SurfaceRole {
+    unowned let compositor: Compositor
+    /// nil once the surface is gone (the subsurface is then inert).
+    private(set) weak var surfaceObject: WlSurface?
+    private(set) weak var parent: WlSurface?
+    /// Position relative to the parent, current and pending (applied on parent commit).
+    private(set) var x: Int32 = 0, y: Int32 = 0
+    private var pendingPosition: (Int32, Int32)?
+    var synchronized = true
+    let roleName = "wl_subsurface"
+
+    enum Request: UInt32 { case destroy, setPosition, placeAbove, placeBelow, setSync, setDesync }
+
+    init?(compositor: Compositor, client: Client, id: UInt32, surface: WlSurface, parent: WlSurface) {
+        self.compositor = compositor
+        surfaceObject = surface
+        self.parent = parent
+        super.init(client: client, interface: Interface.subsurface, version: 1, id: id)
+    }
+
+    var surface: WlSurface { surfaceObject! }
+
+    /// Synchronized if it, or any ancestor subsurface, is.
+    var effectivelySynchronized: Bool {
+        if synchronized { return true }
+        return (parent?.role as? WlSubsurface)?.effectivelySynchronized ?? false
+    }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        let request = Request(rawValue: opcode)
+        if request == .destroy { return destroy() }
+        guard surfaceObject != nil, let parent else { return }  // inert
+        switch request {
+        case .setPosition: pendingPosition = (a.int(0), a.int(1))
+        case .placeAbove, .placeBelow:
+            guard let sibling = WlSurface.from(a.object(0)) else { return }
+            place(relativeTo: sibling, above: request == .placeAbove, in: parent)
+        case .setSync: synchronized = true
+        case .setDesync:
+            synchronized = false
+            if !effectivelySynchronized { surface.parentCommitted() }
+        default: break
+        }
+    }
+
+    private func place(relativeTo sibling: WlSurface, above: Bool, in parent: WlSurface) {
+        var stack = parent.pending.stack ?? parent.stack
+        let target: StackEntry
+        if sibling === parent {
+            target = .parent
+        } else if let sub = sibling.role as? WlSubsurface, sub.parent === parent {
+            target = .child(sub)
+        } else {
+            return postError(WL_SUBSURFACE_ERROR_BAD_SURFACE.rawValue, "place_\(above ? "above" : "below"): the sibling is neither the parent nor a sibling subsurface")
+        }
+        guard target != .child(self) else {
+            return postError(WL_SUBSURFACE_ERROR_BAD_SURFACE.rawValue, "a subsurface cannot be placed relative to itself")
+        }
+        stack.removeAll { $0 == .child(self) }
+        guard let index = stack.firstIndex(of: target) else { return }
+        stack.insert(.child(self), at: above ? index + 1 : index)
+        parent.pending.stack = stack
+    }
+
+    /// The parent committed: the pending position takes effect.
+    func applyPendingPosition() {
+        guard let (nx, ny) = pendingPosition else { return }
+        pendingPosition = nil
+        compositor.damageSurfaceTree(surface)
+        x = nx; y = ny
+        compositor.damageSurfaceTree(surface)
+    }
+
+    func surfaceCommitted() { compositor.surfaceMapStateMayHaveChanged(surface) }
+
+    override func destroyed() {
+        if let parent {
+            compositor.damageSurfaceTree(surface)
+            parent.stack.removeAll { $0 == .child(self) }
+            if var pendingStack = parent.pending.stack {
+                pendingStack.removeAll { $0 == .child(self) }
+                parent.pending.stack = pendingStack
+            }
+        }
+        surfaceObject = nil
+        parent = nil
+    }
+}

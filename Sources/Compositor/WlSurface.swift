@@ -1,0 +1,320 @@
+import CWaylandServer
+import Rendering
+import WaylandServer
+
+/// What gives a surface its meaning; a surface gets at most one role, for life.
+protocol SurfaceRole: AnyObject {
+    /// Used in "already has the role X" errors.
+    var roleName: String { get }
+    /// New state was applied to the surface.
+    func surfaceCommitted()
+    /// Called before the state is applied, so a role can veto a commit with a protocol error.
+    func surfaceWillCommit() -> Bool
+}
+
+extension SurfaceRole {
+    func surfaceWillCommit() -> Bool { true }
+}
+
+/// The double-buffered part of a surface (wl_surface "pending" and "current").
+struct SurfaceState {
+    /// nil: no attach since the last commit. Some(nil): a null buffer was attached.
+    var buffer: AttachedBuffer??
+    var dx: Int32 = 0, dy: Int32 = 0
+    var surfaceDamage: [Rect] = []
+    var bufferDamage: [Rect] = []
+    var frameCallbacks: [WlCallback] = []
+    /// nil: unchanged since last commit; Some(nil): reset to the default.
+    var opaque: Region??
+    var input: Region??
+    var scale: Int32?
+    var transform: Int32?
+    /// Subsurface stacking asked for since the last commit.
+    var stack: [StackEntry]?
+
+    mutating func merge(_ newer: inout SurfaceState) {
+        if let b = newer.buffer { buffer = b; dx += newer.dx; dy += newer.dy }
+        surfaceDamage += newer.surfaceDamage
+        bufferDamage += newer.bufferDamage
+        frameCallbacks += newer.frameCallbacks
+        if let o = newer.opaque { opaque = o }
+        if let i = newer.input { input = i }
+        if let s = newer.scale { scale = s }
+        if let t = newer.transform { transform = t }
+        if let s = newer.stack { stack = s }
+        newer = SurfaceState()
+    }
+}
+
+/// A wl_buffer attached to a surface; forgets the buffer if the client destroys it.
+final class AttachedBuffer {
+    private(set) var resource: OpaquePointer?
+    private let listener: Listener
+
+    init(_ resource: OpaquePointer) {
+        self.resource = resource
+        var forget: (() -> Void)?
+        listener = Listener { _ in forget?() }
+        forget = { [unowned self] in self.resource = nil; self.listener.detach() }
+        listener.attach(toDestroyOf: resource)
+    }
+
+    deinit { listener.detach() }
+
+    func release() { if let resource { wl_buffer_send_release(resource) } }
+}
+
+/// One entry of a surface's paint order: itself or one of its subsurfaces.
+enum StackEntry: Equatable {
+    case parent
+    case child(WlSubsurface)
+
+    static func == (a: StackEntry, b: StackEntry) -> Bool {
+        switch (a, b) {
+        case (.parent, .parent): true
+        case (.child(let x), .child(let y)): x === y
+        default: false
+        }
+    }
+}
+
+/// `wl_surface`: a rectangle of pixels with double-buffered state.
+final class WlSurface: Resource {
+    unowned let compositor: Compositor
+    var pending = SurfaceState()
+    /// State a synchronized subsurface committed, applied when its parent commits.
+    var cached = SurfaceState()
+    var hasCached = false
+
+    // Current state.
+    private(set) var texture: Image?
+    private(set) var bufferWidth: Int32 = 0, bufferHeight: Int32 = 0
+    private(set) var opaqueRegion: Region?
+    /// nil means "everywhere" (the default input region).
+    private(set) var inputRegion: Region?
+    private(set) var scale: Int32 = 1
+    private(set) var transform: Int32 = 0
+    private(set) var frameCallbacks: [WlCallback] = []
+    /// Paint order of this surface and its subsurfaces, bottom first.
+    var stack: [StackEntry] = [.parent]
+    /// Outputs the client was told this surface is on.
+    var enteredOutputs: [WlOutput] = []
+
+    weak var role: SurfaceRole?
+    /// Set when a role was ever assigned, even if the role object is gone.
+    private(set) var roleName: String?
+    /// Incremented every commit; lets tests and roles notice new content.
+    private(set) var commits = 0
+
+    enum Request: UInt32 {
+        case destroy, attach, damage, frame, setOpaqueRegion, setInputRegion, commit
+        case setBufferTransform, setBufferScale, damageBuffer, offset
+    }
+
+    init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
+        self.compositor = compositor
+        super.init(client: client, interface: Interface.surface, version: version, id: id)
+    }
+
+    static func from(_ pointer: OpaquePointer?) -> WlSurface? { Resource.from(pointer, interface: Interface.surface) }
+
+    /// Size in surface-local (logical) coordinates.
+    var width: Int32 { (transform & 1 == 1 ? bufferHeight : bufferWidth) / max(scale, 1) }
+    var height: Int32 { (transform & 1 == 1 ? bufferWidth : bufferHeight) / max(scale, 1) }
+    var hasContent: Bool { texture != nil }
+
+    /// Gives the surface a role; posts `error` and returns false if it has another.
+    func assignRole(_ role: SurfaceRole, error: (resource: Resource, code: UInt32)) -> Bool {
+        if let roleName, roleName != role.roleName || self.role != nil {
+            error.resource.postError(error.code, "wl_surface@\(wl_resource_get_id(pointer)) already has the role \(roleName)")
+            return false
+        }
+        self.role = role
+        roleName = role.roleName
+        return true
+    }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .destroy: destroy()
+        case .attach: attach(buffer: a.object(0), dx: a.int(1), dy: a.int(2))
+        case .damage: pending.surfaceDamage.append(Rect(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)))
+        case .damageBuffer: pending.bufferDamage.append(Rect(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)))
+        case .frame:
+            if let callback = WlCallback(client: client, id: a.newID(0)) { pending.frameCallbacks.append(callback) }
+        case .setOpaqueRegion: pending.opaque = .some(WlRegion.from(a.object(0))?.region.copy())
+        case .setInputRegion: pending.input = .some(WlRegion.from(a.object(0))?.region.copy())
+        case .commit: commit()
+        case .setBufferTransform:
+            let t = a.int(0)
+            guard (0...7).contains(t) else {
+                return postError(WL_SURFACE_ERROR_INVALID_TRANSFORM.rawValue, "buffer transform \(t) is not a wl_output.transform value")
+            }
+            pending.transform = t
+        case .setBufferScale:
+            let s = a.int(0)
+            guard s >= 1 else { return postError(WL_SURFACE_ERROR_INVALID_SCALE.rawValue, "buffer scale \(s) is not positive") }
+            pending.scale = s
+        case .offset:
+            pending.dx += a.int(0)
+            pending.dy += a.int(1)
+        case nil: break
+        }
+    }
+
+    private func attach(buffer: OpaquePointer?, dx: Int32, dy: Int32) {
+        if version >= 5 && (dx != 0 || dy != 0) {
+            return postError(WL_SURFACE_ERROR_INVALID_OFFSET.rawValue, "attach with a non-zero offset; use wl_surface.offset since version 5")
+        }
+        pending.buffer = .some(buffer.map(AttachedBuffer.init))
+        pending.dx += dx
+        pending.dy += dy
+    }
+
+    /// Whether this surface's commits are cached for its parent (sync subsurface).
+    var isSynchronized: Bool { (role as? WlSubsurface)?.effectivelySynchronized ?? false }
+
+    private func commit() {
+        if let role, !role.surfaceWillCommit() { return }
+        if isSynchronized {
+            cached.merge(&pending)
+            hasCached = true
+            return
+        }
+        if hasCached {
+            cached.merge(&pending)
+            hasCached = false
+            apply(&cached)
+        } else {
+            apply(&pending)
+        }
+    }
+
+    /// A synchronized child applies its cached state when the parent commits.
+    func parentCommitted() {
+        guard hasCached else { return }
+        hasCached = false
+        apply(&cached)
+    }
+
+    private func apply(_ state: inout SurfaceState) {
+        let oldBounds = (width, height)
+        var damage: [Rect] = []
+        if let s = state.scale { scale = s }
+        if let t = state.transform { transform = t }
+        if let attached = state.buffer {
+            if let buffer = attached, let resource = buffer.resource {
+                if !upload(resource, damage: state) { state = SurfaceState(); return }
+                buffer.release()
+            } else {
+                texture = nil
+                bufferWidth = 0; bufferHeight = 0
+            }
+            damage.append(Rect(x: 0, y: 0, width: max(width, oldBounds.0), height: max(height, oldBounds.1)))
+        }
+        if state.dx != 0 || state.dy != 0 { role.map { _ in compositor.surfaceMoved(self, dx: state.dx, dy: state.dy) } }
+        damage += state.surfaceDamage
+        for r in state.bufferDamage { damage.append(bufferRectToSurface(r)) }
+        if let o = state.opaque { opaqueRegion = o }
+        if let i = state.input { inputRegion = i }
+        if let s = state.stack { stack = s }
+        frameCallbacks += state.frameCallbacks
+        commits += 1
+        state = SurfaceState()
+
+        for case .child(let sub) in stack {
+            sub.applyPendingPosition()
+            sub.surfaceObject?.parentCommitted()
+        }
+        compositor.surfaceDamaged(self, damage.map { $0.intersection(Rect(x: 0, y: 0, width: width, height: height)) })
+        role?.surfaceCommitted()
+        if !frameCallbacks.isEmpty { compositor.scheduleFrame() }
+    }
+
+    /// Copies the buffer's pixels into our texture so the client may reuse the
+    /// buffer at once. Returns false after posting an error.
+    private func upload(_ resource: OpaquePointer, damage state: SurfaceState) -> Bool {
+        guard let shm = ShmBuffer(resource: resource) else {
+            // Only wl_shm buffers exist here; anything else is not ours to read.
+            postError(WL_SURFACE_ERROR_INVALID_SIZE.rawValue, "buffer is not a wl_shm buffer")
+            return false
+        }
+        let w = shm.width, h = shm.height
+        if w % scale != 0 || h % scale != 0 {
+            postError(WL_SURFACE_ERROR_INVALID_SIZE.rawValue, "buffer size \(w)×\(h) is not a multiple of the buffer scale \(scale)")
+            return false
+        }
+        let format: Image.Format = shm.format == WL_SHM_FORMAT_XRGB8888.rawValue ? .xrgb8888 : .argb8888
+        let full = texture == nil || w != bufferWidth || h != bufferHeight || texture?.format != format
+        if full { texture = Image(width: w, height: h, format: format) }
+        bufferWidth = w; bufferHeight = h
+        let bounds = Rect(x: 0, y: 0, width: w, height: h)
+        var region = bounds
+        if !full {
+            var r = Rect(x: 0, y: 0, width: 0, height: 0)
+            for d in state.bufferDamage { r = r.union(d) }
+            for d in state.surfaceDamage { r = r.union(surfaceRectToBuffer(d)) }
+            region = r.intersection(bounds)
+        }
+        guard !region.isEmpty, let texture else { return true }
+        shm.withPixels { data in
+            if let source = Image(borrowing: data, width: w, height: h, stride: shm.stride, format: format) {
+                texture.copy(from: source, rect: region)
+            }
+        }
+        return true
+    }
+
+    /// Surface-local rect covering a buffer rect (whole surface when rotated).
+    private func bufferRectToSurface(_ r: Rect) -> Rect {
+        guard transform == 0 else { return Rect(x: 0, y: 0, width: width, height: height) }
+        let s = max(scale, 1)
+        let x0 = r.x / s, y0 = r.y / s
+        return Rect(x: x0, y: y0, width: (r.maxX + s - 1) / s - x0, height: (r.maxY + s - 1) / s - y0)
+    }
+
+    private func surfaceRectToBuffer(_ r: Rect) -> Rect {
+        guard transform == 0 else { return Rect(x: 0, y: 0, width: bufferWidth, height: bufferHeight) }
+        return r.scaled(by: max(scale, 1))
+    }
+
+    /// Maps surface-local coordinates to buffer pixels (wl_output.transform
+    /// semantics: the buffer holds content already turned by `transform`).
+    var surfaceToBuffer: Affine {
+        Affine.scale(Double(scale), Double(scale))
+            .concatenating(Self.bufferTransform(transform, width: Double(width), height: Double(height)))
+    }
+
+    /// Surface-local to unscaled buffer coordinates, for a surface of size w×h.
+    static func bufferTransform(_ transform: Int32, width w: Double, height h: Double) -> Affine {
+        // x' = a x + c y + tx, y' = b x + d y + ty
+        switch transform {
+        case 1: Affine(a: 0, b: -1, c: 1, d: 0, tx: 0, ty: w)    // 90
+        case 2: Affine(a: -1, b: 0, c: 0, d: -1, tx: w, ty: h)   // 180
+        case 3: Affine(a: 0, b: 1, c: -1, d: 0, tx: h, ty: 0)    // 270
+        case 4: Affine(a: -1, b: 0, c: 0, d: 1, tx: w, ty: 0)    // flipped
+        case 5: Affine(a: 0, b: 1, c: 1, d: 0, tx: 0, ty: 0)     // flipped 90
+        case 6: Affine(a: 1, b: 0, c: 0, d: -1, tx: 0, ty: h)    // flipped 180
+        case 7: Affine(a: 0, b: -1, c: -1, d: 0, tx: h, ty: w)   // flipped 270
+        default: .identity
+        }
+    }
+
+    /// Point (x, y) surface-local is in the input region and on the surface.
+    func acceptsInput(x: Double, y: Double) -> Bool {
+        guard hasContent, x >= 0, y >= 0, x < Double(width), y < Double(height) else { return false }
+        guard let inputRegion else { return true }
+        return inputRegion.contains(x: Int32(x.rounded(.down)), y: Int32(y.rounded(.down)))
+    }
+
+    /// Hands out this surface's frame callbacks, to be answered after a repaint.
+    func takeFrameCallbacks() -> [WlCallback] {
+        defer { frameCallbacks = [] }
+        return frameCallbacks
+    }
+
+    override func destroyed() {
+        compositor.surfaceDestroyed(self)
+    }
+}
+

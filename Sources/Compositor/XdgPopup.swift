@@ -1,0 +1,114 @@
+import CWaylandServer
+import Rendering
+import WaylandServer
+
+/// `xdg_popup`: a menu or tooltip placed relative to a parent by positioner rules.
+final class XdgPopup: Resource {
+    unowned let compositor: Compositor
+    let xdgSurface: XdgSurface
+    private(set) weak var parent: XdgSurface?
+    private var rules: PositionerRules
+    /// The popup's box relative to the parent's window geometry.
+    private(set) var box = Rect(x: 0, y: 0, width: 0, height: 0)
+    private var sentInitialConfigure = false
+    private(set) var grabbed = false
+    private var dismissed = false
+
+    enum Request: UInt32 { case destroy, grab, reposition }
+
+    init?(xdgSurface: XdgSurface, parent: XdgSurface?, rules: PositionerRules, id: UInt32) {
+        compositor = xdgSurface.compositor
+        self.xdgSurface = xdgSurface
+        self.parent = parent
+        self.rules = rules
+        super.init(client: xdgSurface.client, interface: Interface.xdgPopup, version: xdgSurface.version, id: id)
+    }
+
+    /// The toplevel at the root of this popup's parent chain.
+    var rootToplevel: XdgToplevel? {
+        var p = parent
+        while let current = p {
+            if let t = current.toplevel { return t }
+            p = current.popup?.parent
+        }
+        return nil
+    }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .destroy:
+            if compositor.popups.contains(where: { $0.parent === xdgSurface }) {
+                return xdgSurface.postWmBaseError(XDG_WM_BASE_ERROR_NOT_THE_TOPMOST_POPUP.rawValue,
+                                                       "xdg_popup destroyed while a child popup is still mapped")
+            }
+            destroy()
+        case .grab:
+            if xdgSurface.isMapped {
+                return postError(XDG_POPUP_ERROR_INVALID_GRAB.rawValue, "grab requested after the popup was mapped")
+            }
+            grabbed = true
+        case .reposition:
+            guard let positioner = XdgPositioner.from(a.object(0)) else { return }
+            rules = positioner.rules
+            // Since 3
+            xdg_popup_send_repositioned(pointer, a.uint(1))
+            sendConfigure()
+        case nil: break
+        }
+    }
+
+    /// Places the popup inside the output, as its constraint adjustments allow.
+    private func sendConfigure() {
+        guard let parent else { return }
+        let parentOrigin = parent.position
+        let area = compositor.output.bounds.offsetBy(dx: -parentOrigin.x, dy: -parentOrigin.y)
+        box = rules.place(within: area)
+        xdg_popup_send_configure(pointer, box.x, box.y, box.width, box.height)
+        xdgSurface.sendConfigure()
+        if xdgSurface.isMapped { updatePosition() }
+    }
+
+    private func updatePosition() {
+        guard let parent else { return }
+        compositor.move(xdgSurface, to: parent.position.x + box.x, parent.position.y + box.y)
+    }
+
+    func committed() {
+        guard let surface = xdgSurface.surface, !dismissed else { return }
+        if !sentInitialConfigure {
+            sentInitialConfigure = true
+            sendConfigure()
+            return
+        }
+        if surface.hasContent && !xdgSurface.isMapped {
+            guard let parent, parent.isMapped else { return dismiss() }
+            xdgSurface.position = (parent.position.x + box.x, parent.position.y + box.y)
+            xdgSurface.isMapped = true
+            compositor.popupMapped(self)
+            if grabbed { compositor.seat.popupGrabbed(self) }
+        } else if !surface.hasContent && xdgSurface.isMapped {
+            unmap()
+        }
+    }
+
+    /// Closes the popup from the compositor's side (outside click, parent gone).
+    func dismiss() {
+        guard !dismissed else { return }
+        dismissed = true
+        // Children go first, topmost first.
+        for child in compositor.popups.reversed() where child.parent === xdgSurface { child.dismiss() }
+        xdg_popup_send_popup_done(pointer)
+        unmap()
+    }
+
+    private func unmap() {
+        guard xdgSurface.isMapped else { return }
+        xdgSurface.isMapped = false
+        compositor.popupUnmapped(self)
+    }
+
+    override func destroyed() {
+        unmap()
+        xdgSurface.popup = nil
+    }
+}

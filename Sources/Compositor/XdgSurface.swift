@@ -1,0 +1,144 @@
+import CWaylandServer
+import Rendering
+import WaylandServer
+
+/// `xdg_surface`: a desktop window surface; becomes a toplevel or a popup.
+final class XdgSurface: Resource, SurfaceRole {
+    unowned let compositor: Compositor
+    private weak var wmBase: XdgWmBase?
+    private(set) weak var surface: WlSurface?
+    weak var toplevel: XdgToplevel?
+    weak var popup: XdgPopup?
+    let roleName = "xdg_surface"
+
+    /// Where the window geometry's top-left is, in global coordinates.
+    var position: (x: Int32, y: Int32) = (0, 0)
+    private var explicitGeometry: Rect?
+    private var pendingGeometry: Rect?
+    /// Serials sent and not yet acknowledged, oldest first.
+    private var unackedSerials: [UInt32] = []
+    private(set) var configured = false
+    /// The serial of the last configure the client acknowledged.
+    private(set) var ackedSerial: UInt32?
+    /// Shown on screen (mapped by the role, with a buffer).
+    var isMapped = false
+
+    enum Request: UInt32 { case destroy, getToplevel, getPopup, setWindowGeometry, ackConfigure }
+
+    init?(wmBase: XdgWmBase, surface: WlSurface, id: UInt32) {
+        compositor = wmBase.compositor
+        self.wmBase = wmBase
+        self.surface = surface
+        super.init(client: wmBase.client, interface: Interface.xdgSurface, version: wmBase.version, id: id)
+    }
+
+    static func from(_ pointer: OpaquePointer?) -> XdgSurface? { Resource.from(pointer, interface: Interface.xdgSurface) }
+
+    /// The window geometry in surface-local coordinates.
+    var geometry: Rect {
+        if let explicitGeometry { return explicitGeometry }
+        guard let surface, let bounds = compositor.treeBounds(surface) ?? treeBoundsUnmapped(surface) else { return Rect(x: 0, y: 0, width: 0, height: 0) }
+        return bounds
+    }
+
+    private func treeBoundsUnmapped(_ surface: WlSurface) -> Rect? {
+        var r = Rect(x: 0, y: 0, width: 0, height: 0)
+        compositor.walk(surface, x: 0, y: 0) { s, x, y in r = r.union(Rect(x: x, y: y, width: s.width, height: s.height)) }
+        return r
+    }
+
+    /// The surface's top-left in global coordinates.
+    var surfaceOrigin: (Int32, Int32) {
+        let g = explicitGeometry ?? Rect(x: 0, y: 0, width: 0, height: 0)
+        return (position.x - g.x, position.y - g.y)
+    }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        let request = Request(rawValue: opcode)
+        if request == .destroy {
+            if toplevel != nil || popup != nil {
+                return postError(XDG_SURFACE_ERROR_DEFUNCT_ROLE_OBJECT.rawValue, "xdg_surface destroyed before its role object")
+            }
+            return destroy()
+        }
+        guard let surface else { return }  // inert: its wl_surface is gone
+        switch request {
+        case .getToplevel:
+            guard toplevel == nil && popup == nil else {
+                return postError(XDG_SURFACE_ERROR_ALREADY_CONSTRUCTED.rawValue, "xdg_surface already has a role object")
+            }
+            toplevel = XdgToplevel(xdgSurface: self, id: a.newID(0))
+            _ = surface
+        case .getPopup:
+            guard toplevel == nil && popup == nil else {
+                return postError(XDG_SURFACE_ERROR_ALREADY_CONSTRUCTED.rawValue, "xdg_surface already has a role object")
+            }
+            let parent = XdgSurface.from(a.object(1))
+            guard let positioner = XdgPositioner.from(a.object(2)) else { return }
+            guard positioner.rules.isComplete else {
+                return wmBase.map { $0.postError(XDG_WM_BASE_ERROR_INVALID_POSITIONER.rawValue, "get_popup with a positioner lacking a size or anchor rect") } ?? ()
+            }
+            popup = XdgPopup(xdgSurface: self, parent: parent, rules: positioner.rules, id: a.newID(0))
+        case .setWindowGeometry:
+            guard a.int(2) > 0, a.int(3) > 0 else {
+                return postError(XDG_SURFACE_ERROR_INVALID_SIZE.rawValue, "window geometry \(a.int(2))×\(a.int(3)) must be positive")
+            }
+            pendingGeometry = Rect(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3))
+        case .ackConfigure: ackConfigure(a.uint(0))
+        default: break
+        }
+    }
+
+    private func ackConfigure(_ serial: UInt32) {
+        guard let index = unackedSerials.firstIndex(of: serial) else {
+            return postError(XDG_SURFACE_ERROR_INVALID_SERIAL.rawValue, "ack_configure with serial \(serial), which was never sent or is already acknowledged")
+        }
+        unackedSerials.removeFirst(index + 1)
+        configured = true
+        ackedSerial = serial
+        toplevel?.configureAcknowledged(serial)
+    }
+
+    /// Sends xdg_surface.configure after the role's configure; returns the serial.
+    @discardableResult
+    func sendConfigure() -> UInt32 {
+        let serial = compositor.display.nextSerial()
+        unackedSerials.append(serial)
+        xdg_surface_send_configure(pointer, serial)
+        return serial
+    }
+
+    func surfaceWillCommit() -> Bool {
+        guard let surface else { return true }
+        if toplevel == nil && popup == nil {
+            if case .some(.some) = surface.pending.buffer {
+                postError(XDG_SURFACE_ERROR_NOT_CONSTRUCTED.rawValue, "commit with a buffer before the xdg_surface has a role")
+                return false
+            }
+        }
+        if !configured, case .some(.some) = surface.pending.buffer {
+            postError(XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue, "commit with a buffer before acknowledging a configure")
+            return false
+        }
+        return true
+    }
+
+    func surfaceCommitted() {
+        if let g = pendingGeometry {
+            if isMapped, let s = surface { compositor.damageSurfaceTree(s) }
+            explicitGeometry = g
+            pendingGeometry = nil
+        }
+        toplevel?.committed()
+        popup?.committed()
+    }
+
+    /// Errors that belong to the shell, posted on the xdg_wm_base.
+    func postWmBaseError(_ code: UInt32, _ message: String) {
+        (wmBase ?? self as Resource).postError(code, message)
+    }
+
+    override func destroyed() {
+        surface = nil
+    }
+}

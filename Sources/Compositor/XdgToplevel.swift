@@ -1,0 +1,211 @@
+import CWaylandServer
+import Rendering
+import WaylandServer
+
+/// `xdg_toplevel`: an application window.
+final class XdgToplevel: Resource {
+    unowned let compositor: Compositor
+    let xdgSurface: XdgSurface
+    private(set) var title = ""
+    private(set) var appID = ""
+    private(set) var minSize = (width: Int32(0), height: Int32(0))
+    private(set) var maxSize = (width: Int32(0), height: Int32(0))
+    private(set) var isActivated = false
+    private(set) var isMaximized = false
+    private(set) var isFullscreen = false
+    private(set) var isResizing = false
+    /// Size asked for in the last configure (0: client decides).
+    private var configuredSize = (width: Int32(0), height: Int32(0))
+    /// Size to go back to when leaving maximized/fullscreen.
+    private var restoreGeometry: (x: Int32, y: Int32, width: Int32, height: Int32)?
+    var placed = false
+    private var sentInitialConfigure = false
+    /// While resizing from the left or top, the opposite edge stays put.
+    var resizeAnchor: (edges: UInt32, right: Int32, bottom: Int32)?
+
+    enum Request: UInt32 {
+        case destroy, setParent, setTitle, setAppId, showWindowMenu, move, resize
+        case setMaxSize, setMinSize, setMaximized, unsetMaximized, setFullscreen, unsetFullscreen, setMinimized
+    }
+
+    init?(xdgSurface: XdgSurface, id: UInt32) {
+        compositor = xdgSurface.compositor
+        self.xdgSurface = xdgSurface
+        super.init(client: xdgSurface.client, interface: Interface.xdgToplevel, version: xdgSurface.version, id: id)
+    }
+
+    static func from(_ pointer: OpaquePointer?) -> XdgToplevel? { Resource.from(pointer, interface: Interface.xdgToplevel) }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .destroy: destroy()
+        case .setParent:
+            if let parent = XdgToplevel.from(a.object(0)), parent === self {
+                postError(XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE.rawValue, "a toplevel cannot be its own parent")
+            }
+        case .setTitle: title = a.string(0) ?? ""
+        case .setAppId: appID = a.string(0) ?? ""
+        case .showWindowMenu: break  // no window menu in Lodestone
+        case .move: compositor.seat.startMove(self, serial: a.uint(1))
+        case .resize:
+            guard a.uint(2) <= 10, a.uint(2) != 3, a.uint(2) != 7 else {
+                return postError(XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE.rawValue, "resize edge \(a.uint(2)) is not an xdg_toplevel.resize_edge value")
+            }
+            compositor.seat.startResize(self, serial: a.uint(1), edges: a.uint(2))
+        case .setMaxSize:
+            guard a.int(0) >= 0, a.int(1) >= 0 else { return postError(XDG_TOPLEVEL_ERROR_INVALID_SIZE.rawValue, "max size \(a.int(0))×\(a.int(1)) is negative") }
+            maxSize = (a.int(0), a.int(1))
+        case .setMinSize:
+            guard a.int(0) >= 0, a.int(1) >= 0 else { return postError(XDG_TOPLEVEL_ERROR_INVALID_SIZE.rawValue, "min size \(a.int(0))×\(a.int(1)) is negative") }
+            minSize = (a.int(0), a.int(1))
+        case .setMaximized: setMaximized(true)
+        case .unsetMaximized: setMaximized(false)
+        case .setFullscreen: setFullscreen(true)
+        case .unsetFullscreen: setFullscreen(false)
+        case .setMinimized: break  // nowhere to minimize to; the request is a hint
+        case nil: break
+        }
+    }
+
+    // MARK: Configure
+
+    /// Sends configure with the current states and a size (0×0: client picks).
+    func configure(width: Int32, height: Int32) {
+        configuredSize = (width, height)
+        var states: [UInt32] = []
+        if isMaximized { states.append(XDG_TOPLEVEL_STATE_MAXIMIZED.rawValue) }
+        if isFullscreen { states.append(XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue) }
+        if isResizing { states.append(XDG_TOPLEVEL_STATE_RESIZING.rawValue) }
+        if isActivated { states.append(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue) }
+        if isMaximized {
+            // Since 2: a maximized window has no free edges.
+            if has(2) {
+                states += [XDG_TOPLEVEL_STATE_TILED_LEFT, XDG_TOPLEVEL_STATE_TILED_RIGHT,
+                           XDG_TOPLEVEL_STATE_TILED_TOP, XDG_TOPLEVEL_STATE_TILED_BOTTOM].map(\.rawValue)
+            }
+        }
+        var array = wl_array()
+        wl_array_init(&array)
+        defer { wl_array_release(&array) }
+        for state in states {
+            let slot = wl_array_add(&array, MemoryLayout<UInt32>.size)!
+            slot.storeBytes(of: state, as: UInt32.self)
+        }
+        xdg_toplevel_send_configure(pointer, width, height, &array)
+        xdgSurface.sendConfigure()
+    }
+
+    /// Re-sends the current configure (state change only).
+    func reconfigure() { configure(width: configuredSize.width, height: configuredSize.height) }
+
+    func configureAcknowledged(_ serial: UInt32) {}
+
+    func setActivated(_ on: Bool) {
+        guard on != isActivated else { return }
+        isActivated = on
+        if sentInitialConfigure { reconfigure() }
+    }
+
+    func setResizing(_ on: Bool) { isResizing = on }
+
+    private func setMaximized(_ on: Bool) {
+        guard sentInitialConfigure else { isMaximized = on; return }
+        if on && !isMaximized && !isFullscreen { rememberGeometry() }
+        isMaximized = on
+        applySizeState()
+    }
+
+    private func setFullscreen(_ on: Bool) {
+        guard sentInitialConfigure else { isFullscreen = on; return }
+        if on && !isFullscreen && !isMaximized { rememberGeometry() }
+        isFullscreen = on
+        applySizeState()
+    }
+
+    private func rememberGeometry() {
+        let g = xdgSurface.geometry
+        restoreGeometry = (xdgSurface.position.x, xdgSurface.position.y, g.width, g.height)
+    }
+
+    /// Maximized and fullscreen windows fill the output; leaving restores the old size.
+    private func applySizeState() {
+        if isMaximized || isFullscreen {
+            configure(width: compositor.output.width, height: compositor.output.height)
+        } else if let r = restoreGeometry {
+            restoreGeometry = nil
+            configure(width: r.width, height: r.height)
+            pendingMoveTo = (r.x, r.y)
+        } else {
+            configure(width: 0, height: 0)
+        }
+    }
+
+    /// The output changed size: maximized and fullscreen windows follow.
+    func outputResized() {
+        if isMaximized || isFullscreen { configure(width: compositor.output.width, height: compositor.output.height) }
+    }
+
+    /// Position to take once the client commits the restored size.
+    private var pendingMoveTo: (Int32, Int32)?
+
+    // MARK: Commit
+
+    func committed() {
+        guard let surface = xdgSurface.surface else { return }
+        if !sentInitialConfigure {
+            // The initial commit carries no buffer; answer with the first configure.
+            sentInitialConfigure = true
+            // Since 4 / 5
+            if has(4) { xdg_toplevel_send_configure_bounds(pointer, compositor.output.width, compositor.output.height) }
+            if has(5) {
+                var caps = wl_array()
+                wl_array_init(&caps)
+                for c in [XDG_TOPLEVEL_WM_CAPABILITIES_MAXIMIZE, XDG_TOPLEVEL_WM_CAPABILITIES_FULLSCREEN] {
+                    wl_array_add(&caps, 4)!.storeBytes(of: c.rawValue, as: UInt32.self)
+                }
+                xdg_toplevel_send_wm_capabilities(pointer, &caps)
+                wl_array_release(&caps)
+            }
+            if isMaximized || isFullscreen { applySizeState() } else { configure(width: 0, height: 0) }
+            return
+        }
+        if surface.hasContent && !xdgSurface.isMapped {
+            xdgSurface.isMapped = true
+            if isMaximized || isFullscreen { xdgSurface.position = (0, 0); placed = true }
+            compositor.toplevelMapped(self)
+        } else if !surface.hasContent && xdgSurface.isMapped {
+            unmap()
+            // A null buffer resets the window to its pre-initial-commit state.
+            sentInitialConfigure = false
+            placed = false
+        } else if xdgSurface.isMapped {
+            if isMaximized || isFullscreen, xdgSurface.position != (0, 0) {
+                compositor.move(xdgSurface, to: 0, 0)
+            } else if let (x, y) = pendingMoveTo {
+                pendingMoveTo = nil
+                compositor.move(xdgSurface, to: x, y)
+            } else if let anchor = resizeAnchor {
+                let g = xdgSurface.geometry
+                var (x, y) = xdgSurface.position
+                if anchor.edges & XDG_TOPLEVEL_RESIZE_EDGE_LEFT.rawValue != 0 { x = anchor.right - g.width }
+                if anchor.edges & XDG_TOPLEVEL_RESIZE_EDGE_TOP.rawValue != 0 { y = anchor.bottom - g.height }
+                if (x, y) != xdgSurface.position { compositor.move(xdgSurface, to: x, y) }
+            }
+        }
+    }
+
+    func unmap() {
+        guard xdgSurface.isMapped else { return }
+        xdgSurface.isMapped = false
+        isActivated = false
+        compositor.toplevelUnmapped(self)
+    }
+
+    /// Asks the client to close (used when the session ends or a test asks).
+    func sendClose() { xdg_toplevel_send_close(pointer) }
+
+    override func destroyed() {
+        unmap()
+        xdgSurface.toplevel = nil
+    }
+}

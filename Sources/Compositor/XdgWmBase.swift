@@ -1,0 +1,47 @@
+import CWaylandServer
+import WaylandServer
+
+/// `xdg_wm_base`: the desktop shell; makes xdg_surfaces and positioners, pings.
+final class XdgWmBase: Resource {
+    static let version: Int32 = 5
+    unowned let compositor: Compositor
+    /// xdg_surfaces made through this object; destroying it while any live is an error.
+    var surfaces: [ObjectIdentifier: Weak<XdgSurface>] = [:]
+
+    enum Request: UInt32 { case destroy, createPositioner, getXdgSurface, pong }
+
+    init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
+        self.compositor = compositor
+        super.init(client: client, interface: Interface.xdgWmBase, version: version, id: id)
+    }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .destroy:
+            if surfaces.values.contains(where: { $0.value != nil }) {
+                return postError(XDG_WM_BASE_ERROR_DEFUNCT_SURFACES.rawValue, "xdg_wm_base destroyed while it still has xdg_surfaces")
+            }
+            destroy()
+        case .createPositioner: _ = XdgPositioner(client: client, version: version, id: a.newID(0))
+        case .getXdgSurface: getXdgSurface(id: a.newID(0), surface: WlSurface.from(a.object(1)))
+        case .pong: break  // Lodestone never declares a client unresponsive.
+        case nil: break
+        }
+    }
+
+    private func getXdgSurface(id: UInt32, surface: WlSurface?) {
+        guard let surface else { return }
+        if surface.hasContent || surface.pending.buffer != nil {
+            return postError(XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue, "get_xdg_surface on a surface that already has a buffer")
+        }
+        guard let xdg = XdgSurface(wmBase: self, surface: surface, id: id) else { return }
+        guard surface.assignRole(xdg, error: (self, XDG_WM_BASE_ERROR_ROLE.rawValue)) else { return }
+        surfaces[ObjectIdentifier(xdg)] = Weak(xdg)
+    }
+}
+
+/// A weak reference to keep in collections.
+struct Weak<T: AnyObject> {
+    weak var value: T?
+    init(_ value: T) { self.value = value }
+}

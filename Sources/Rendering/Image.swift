@@ -1,0 +1,66 @@
+import CPixman
+
+/// A `pixman_image_t` that owns its pixels (or wraps borrowed ones).
+public final class Image {
+    /// The `pixman_image_t *`.
+    public let pointer: OpaquePointer
+    public let width: Int32
+    public let height: Int32
+    public let format: Format
+
+    /// Pixel formats Lodestone composes: 32-bit ARGB, premultiplied, and the
+    /// same with the alpha byte ignored.
+    public enum Format: Sendable {
+        case argb8888, xrgb8888
+        var pixman: pixman_format_code_t { self == .argb8888 ? PIXMAN_a8r8g8b8 : PIXMAN_x8r8g8b8 }
+    }
+
+    /// A new image with pixman-allocated, zeroed pixels.
+    public init(width: Int32, height: Int32, format: Format) {
+        precondition(width > 0 && height > 0)
+        guard let image = pixman_image_create_bits(format.pixman, width, height, nil, 0) else {
+            fatalError("out of memory creating a \(width)×\(height) image")
+        }
+        pointer = image
+        self.width = width
+        self.height = height
+        self.format = format
+    }
+
+    /// Wraps pixels someone else owns; valid only while they stay mapped.
+    public init?(borrowing data: UnsafeMutableRawPointer, width: Int32, height: Int32, stride: Int32, format: Format) {
+        guard width > 0, height > 0, stride >= width * 4,
+              let image = pixman_image_create_bits(format.pixman, width, height, data.assumingMemoryBound(to: UInt32.self), stride)
+        else { return nil }
+        pointer = image
+        self.width = width
+        self.height = height
+        self.format = format
+    }
+
+    deinit { pixman_image_unref(pointer) }
+
+    public var stride: Int32 { pixman_image_get_stride(pointer) }
+    public var data: UnsafeMutablePointer<UInt32> { pixman_image_get_data(pointer) }
+
+    /// The pixel at (x, y) as 0xAARRGGBB (premultiplied).
+    public func pixel(x: Int32, y: Int32) -> UInt32 {
+        precondition(x >= 0 && y >= 0 && x < width && y < height)
+        return data[Int(y) * Int(stride / 4) + Int(x)]
+    }
+
+    /// Copies `rect` of `source` into the same place of this image (SRC).
+    public func copy(from source: Image, rect: Rect) {
+        pixman_image_composite32(PIXMAN_OP_SRC, source.pointer, nil, pointer,
+                                 rect.x, rect.y, 0, 0, rect.x, rect.y, rect.width, rect.height)
+    }
+
+    /// Fills `rect` with a solid colour (0xAARRGGBB, premultiplied).
+    public func fill(_ rect: Rect, color: UInt32, operator op: pixman_op_t = PIXMAN_OP_SRC) {
+        var c = pixman_color_t(red: UInt16((color >> 16) & 0xff) * 257, green: UInt16((color >> 8) & 0xff) * 257,
+                               blue: UInt16(color & 0xff) * 257, alpha: UInt16(color >> 24) * 257)
+        var box = pixman_rectangle16_t(x: Int16(clamping: rect.x), y: Int16(clamping: rect.y),
+                                       width: UInt16(clamping: rect.width), height: UInt16(clamping: rect.height))
+        pixman_image_fill_rectangles(op, pointer, &c, 1, &box)
+    }
+}

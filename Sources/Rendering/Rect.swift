@@ -1,0 +1,87 @@
+import CPixman
+
+/// An integer rectangle in some pixel space.
+public struct Rect: Hashable, Sendable, CustomStringConvertible {
+    public var x: Int32, y: Int32, width: Int32, height: Int32
+
+    public init(x: Int32, y: Int32, width: Int32, height: Int32) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+
+    public var isEmpty: Bool { width <= 0 || height <= 0 }
+    public var maxX: Int32 { x + width }
+    public var maxY: Int32 { y + height }
+    public var description: String { "\(x),\(y) \(width)×\(height)" }
+
+    public func contains(x px: Double, y py: Double) -> Bool {
+        px >= Double(x) && py >= Double(y) && px < Double(maxX) && py < Double(maxY)
+    }
+
+    public func intersection(_ o: Rect) -> Rect {
+        let x0 = max(x, o.x), y0 = max(y, o.y), x1 = min(maxX, o.maxX), y1 = min(maxY, o.maxY)
+        return x1 > x0 && y1 > y0 ? Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : Rect(x: 0, y: 0, width: 0, height: 0)
+    }
+
+    public func union(_ o: Rect) -> Rect {
+        if isEmpty { return o }
+        if o.isEmpty { return self }
+        let x0 = min(x, o.x), y0 = min(y, o.y)
+        return Rect(x: x0, y: y0, width: max(maxX, o.maxX) - x0, height: max(maxY, o.maxY) - y0)
+    }
+
+    public func offsetBy(dx: Int32, dy: Int32) -> Rect { Rect(x: x + dx, y: y + dy, width: width, height: height) }
+
+    /// Every side multiplied by `s` (logical to output pixels).
+    public func scaled(by s: Int32) -> Rect { Rect(x: x * s, y: y * s, width: width * s, height: height * s) }
+}
+
+/// A set of rectangles: `pixman_region32_t`, owned.
+public final class Region {
+    /// Heap-allocated so pixman always sees one stable address.
+    let raw = UnsafeMutablePointer<pixman_region32_t>.allocate(capacity: 1)
+
+    public init() { pixman_region32_init(raw) }
+    public convenience init(_ rect: Rect) {
+        self.init()
+        add(rect)
+    }
+    deinit {
+        pixman_region32_fini(raw)
+        raw.deallocate()
+    }
+
+    public var isEmpty: Bool { pixman_region32_not_empty(raw) == 0 }
+    public var extents: Rect {
+        let e = pixman_region32_extents(raw)!.pointee
+        return Rect(x: e.x1, y: e.y1, width: e.x2 - e.x1, height: e.y2 - e.y1)
+    }
+    public var rects: [Rect] {
+        var n: Int32 = 0
+        guard let boxes = pixman_region32_rectangles(raw, &n) else { return [] }
+        return (0..<Int(n)).map { Rect(x: boxes[$0].x1, y: boxes[$0].y1, width: boxes[$0].x2 - boxes[$0].x1, height: boxes[$0].y2 - boxes[$0].y1) }
+    }
+    /// Total area in pixels, for damage statistics.
+    public var area: Int { rects.reduce(0) { $0 + Int($1.width) * Int($1.height) } }
+
+    public func add(_ rect: Rect) {
+        guard !rect.isEmpty else { return }
+        pixman_region32_union_rect(raw, raw, rect.x, rect.y, UInt32(rect.width), UInt32(rect.height))
+    }
+    public func add(_ other: Region) { pixman_region32_union(raw, raw, other.raw) }
+    public func subtract(_ rect: Rect) {
+        var r = pixman_region32_t()
+        pixman_region32_init_rect(&r, rect.x, rect.y, UInt32(max(0, rect.width)), UInt32(max(0, rect.height)))
+        pixman_region32_subtract(raw, raw, &r)
+        pixman_region32_fini(&r)
+    }
+    public func intersect(_ rect: Rect) { pixman_region32_intersect_rect(raw, raw, rect.x, rect.y, UInt32(max(0, rect.width)), UInt32(max(0, rect.height))) }
+    public func contains(x: Int32, y: Int32) -> Bool { pixman_region32_contains_point(raw, x, y, nil) != 0 }
+    public func clear() {
+        pixman_region32_clear(raw)
+    }
+    public func copy() -> Region {
+        let r = Region()
+        pixman_region32_copy(r.raw, raw)
+        return r
+    }
+}

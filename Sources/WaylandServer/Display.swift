@@ -1,0 +1,64 @@
+import CWaylandServer
+
+/// The server's `wl_display`: the socket clients connect to and the owner of
+/// every global and client.
+public final class Display {
+    /// The `wl_display *`.
+    public let pointer: OpaquePointer
+    public let eventLoop: EventLoop
+
+    public init() throws(WaylandError) {
+        guard let display = wl_display_create() else { throw .call("wl_display_create") }
+        pointer = display
+        eventLoop = EventLoop(pointer: wl_display_get_event_loop(display))
+    }
+
+    deinit {
+        wl_display_destroy_clients(pointer)
+        wl_display_destroy(pointer)
+    }
+
+    /// Listens on `$XDG_RUNTIME_DIR/name`, or on the first free `wayland-N`
+    /// when `name` is nil. Returns the socket's name.
+    @discardableResult
+    public func addSocket(_ name: String?) throws(WaylandError) -> String {
+        if let name {
+            guard wl_display_add_socket(pointer, name) == 0 else { throw .socket(name) }
+            return name
+        }
+        guard let auto = wl_display_add_socket_auto(pointer) else { throw .socket("wayland-N") }
+        return String(cString: auto)
+    }
+
+    /// Serves `wl_shm` with libwayland's own implementation, which already
+    /// guards pool access against SIGBUS from truncated files.
+    public func initShm() throws(WaylandError) {
+        guard wl_display_init_shm(pointer) == 0 else { throw .call("wl_display_init_shm") }
+    }
+
+    public func run() { wl_display_run(pointer) }
+    public func terminate() { wl_display_terminate(pointer) }
+    public func flushClients() { wl_display_flush_clients(pointer) }
+    public func nextSerial() -> UInt32 { wl_display_next_serial(pointer) }
+    public func destroyClients() { wl_display_destroy_clients(pointer) }
+
+    /// Wraps an already connected socket as a client (wlcs, tests, spawned children).
+    public func createClient(fd: Int32) -> Client? {
+        wl_client_create(pointer, fd).map(Client.init(pointer:))
+    }
+}
+
+/// Failures of libwayland calls, with the reason in words.
+public enum WaylandError: Error, CustomStringConvertible {
+    case call(String)
+    case socket(String)
+    case connect(String)
+
+    public var description: String {
+        switch self {
+        case .call(let name): "\(name) failed"
+        case .socket(let name): "cannot listen on Wayland socket '\(name)' (is XDG_RUNTIME_DIR set and the name free?)"
+        case .connect(let name): "cannot connect to Wayland display '\(name)'"
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import CWaylandServer
+
+/// A `wl_global`: an interface advertised in every client's registry.
+public final class Global {
+    private var pointer: OpaquePointer?
+    private let bind: (Client, UInt32, UInt32) -> Void
+
+    /// `bind` gets the client, the version it asked for and the new object's id.
+    public init(display: Display, interface: UnsafePointer<wl_interface>, version: Int32,
+                bind: @escaping (_ client: Client, _ version: UInt32, _ id: UInt32) -> Void) {
+        self.bind = bind
+        pointer = wl_global_create(display.pointer, interface, version, nil) { client, data, version, id in
+            Unmanaged<Global>.fromOpaque(data!).takeUnretainedValue()
+                .bind(Client(pointer: client!), version, id)
+        }
+        precondition(pointer != nil, "wl_global_create failed for \(String(cString: interface.pointee.name))")
+        wl_global_set_user_data(pointer, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    deinit { if let pointer { wl_global_destroy(pointer) } }
+}

@@ -1,0 +1,86 @@
+import CWaylandServer
+
+/// A `wl_resource` whose requests a Swift object handles.
+///
+/// The resource owns its Swift object: it is retained as the resource's user
+/// data and released in the resource's destroy callback, so the object lives
+/// exactly as long as the client's protocol object. Requests arrive through one
+/// dispatcher as (opcode, arguments), which libwayland has already checked
+/// against the interface's signature.
+open class Resource {
+    /// The `wl_resource *`.
+    public let pointer: OpaquePointer
+    public let client: Client
+    public let version: UInt32
+
+    /// Creates the client's object `id`; nil (after posting no_memory) when
+    /// libwayland cannot allocate it.
+    public init?(client: Client, interface: UnsafePointer<wl_interface>, version: UInt32, id: UInt32) {
+        guard let pointer = wl_resource_create(client.pointer, interface, Int32(version), id) else {
+            client.postNoMemory()
+            return nil
+        }
+        self.pointer = pointer
+        self.client = client
+        self.version = version
+        // The interface address doubles as our implementation tag, so
+        // `Resource.from` can tell our resources from libwayland's own.
+        wl_resource_set_dispatcher(
+            pointer,
+            { _, target, opcode, _, args in
+                let resource = OpaquePointer(target!)
+                guard let data = wl_resource_get_user_data(resource) else { return 0 }
+                Unmanaged<Resource>.fromOpaque(data).takeUnretainedValue()
+                    .dispatch(opcode: opcode, arguments: Arguments(base: args!))
+                return 0
+            },
+            UnsafeRawPointer(interface),
+            Unmanaged.passRetained(self).toOpaque(),
+            { resource in
+                guard let data = wl_resource_get_user_data(resource) else { return }
+                wl_resource_set_user_data(resource, nil)
+                Unmanaged<Resource>.fromOpaque(data).takeRetainedValue().destroyed()
+            })
+    }
+
+    /// Handles request `opcode`. Subclasses switch over their request enum.
+    open func dispatch(opcode: UInt32, arguments: Arguments) {}
+
+    /// The resource is being destroyed (by request, by the client leaving or by
+    /// the compositor). Subclasses unlink themselves from compositor state here.
+    open func destroyed() {}
+
+    /// Destroys the resource, as a destructor request does.
+    public func destroy() { wl_resource_destroy(pointer) }
+
+    /// Posts a protocol error; libwayland then disconnects the client.
+    public func postError(_ code: UInt32, _ message: String) {
+        cws_resource_post_error(pointer, code, message)
+    }
+
+    /// The Swift object behind `pointer` if it is ours, of `interface` and of type `T`.
+    public static func from<T: Resource>(_ pointer: OpaquePointer?, interface: UnsafePointer<wl_interface>, as type: T.Type = T.self) -> T? {
+        guard let pointer, wl_resource_instance_of(pointer, interface, UnsafeRawPointer(interface)) != 0,
+              let data = wl_resource_get_user_data(pointer) else { return nil }
+        return Unmanaged<Resource>.fromOpaque(data).takeUnretainedValue() as? T
+    }
+
+    /// Whether the client bound a version that has an event introduced in `since`.
+    public func has(_ since: UInt32) -> Bool { version >= since }
+}
+
+/// The arguments of one request: `union wl_argument[]`.
+public struct Arguments {
+    let base: UnsafeMutablePointer<wl_argument>
+
+    public func int(_ i: Int) -> Int32 { base[i].i }
+    public func uint(_ i: Int) -> UInt32 { base[i].u }
+    public func fixed(_ i: Int) -> Double { wl_fixed_to_double(base[i].f) }
+    public func string(_ i: Int) -> String? { base[i].s.map { String(cString: $0) } }
+    /// An object argument: the `wl_resource *` (nil when the request allows null).
+    public func object(_ i: Int) -> OpaquePointer? { base[i].o }
+    public func newID(_ i: Int) -> UInt32 { base[i].n }
+    /// A file descriptor the handler now owns and must close.
+    public func fd(_ i: Int) -> Int32 { base[i].h }
+    public func array(_ i: Int) -> UnsafeMutablePointer<wl_array>? { base[i].a }
+}

@@ -1,0 +1,173 @@
+// Lodestone: a Wayland compositor with the iPadOS adaptive pointer.
+//
+// This file is the whole setup, top to bottom: parse the command line, create
+// the display and its socket, the compositor state with its globals, the
+// backend, optionally a client to run; then run the event loop until told to
+// stop.
+import ArgumentParser
+import Backends
+import Compositor
+import Glibc
+import Logging
+import Rendering
+import WaylandServer
+
+@main
+struct Lodestone: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lodestone",
+        abstract: "A Wayland compositor with the iPadOS adaptive pointer.",
+        discussion: "With a COMMAND, Lodestone starts it inside the session and exits with its status when it ends.")
+
+    enum BackendKind: String, ExpressibleByArgument, CaseIterable { case headless }
+
+    @Option(help: "Where frames go: \(BackendKind.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var backend: BackendKind = .headless
+
+    @Option(help: "Output size in logical pixels, WIDTHxHEIGHT.")
+    var size: OutputSize = OutputSize(width: 1280, height: 800)
+
+    @Option(help: "Integer output scale (1-4).")
+    var scale: Int32 = 1
+
+    @Option(help: "Frames per second of the frame clock.")
+    var refresh: Int32 = 60
+
+    @Option(help: "Wayland socket name in XDG_RUNTIME_DIR (default: first free wayland-N).")
+    var socket: String?
+
+    @Flag(help: "Offer the lodestone_test_v1 protocol (input injection, screen capture). Never use in a real session.")
+    var testControl = false
+
+    @Flag(help: "Frames happen only when a test advances the clock (needs --test-control).")
+    var manualClock = false
+
+    @Option(help: "Write a PNG of the output to this file, then exit.")
+    var screenshot: String?
+
+    @Option(help: "With --screenshot: how many composed frames to wait for.")
+    var afterFrames: Int = 1
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: Logger.Level = .info
+
+    @Argument(parsing: .postTerminator, help: "A command to run inside Lodestone.")
+    var command: [String] = []
+
+    func validate() throws {
+        guard (1...4).contains(scale) else { throw ValidationError("--scale must be between 1 and 4, not \(scale)") }
+        guard (1...1000).contains(refresh) else { throw ValidationError("--refresh must be between 1 and 1000 Hz, not \(refresh)") }
+        guard afterFrames >= 1 else { throw ValidationError("--after-frames must be at least 1") }
+        if manualClock && !testControl { throw ValidationError("--manual-clock needs --test-control: nothing else can advance the clock") }
+        if let socket, socket.isEmpty || socket.contains("/") { throw ValidationError("--socket must be a plain name like 'wayland-5'") }
+    }
+
+    func run() throws {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .trace
+            return handler
+        }
+        var log = Logger(label: "lodestone")
+        log.logLevel = logLevel
+        ensureRuntimeDirectory(log)
+
+        // The display: libwayland's socket and event loop. Everything runs on this loop.
+        let display: Display
+        let socketName: String
+        do {
+            display = try Display()
+            socketName = try display.addSocket(socket)
+        } catch {
+            throw CleanExit.message("error: \(error)")
+        }
+
+        // The compositor's state and its globals.
+        var options = Compositor.Options()
+        options.width = size.width; options.height = size.height; options.scale = scale
+        options.refreshHz = refresh
+        options.clock = manualClock ? .manual : .realtime
+        options.testControl = testControl
+        let compositor = try Compositor(display: display, options: options, logger: log)
+
+        // The backend: where frames go.
+        let headless = HeadlessBackend(logger: log)
+        try headless.start(compositor)
+        log.info("listening on WAYLAND_DISPLAY=\(socketName)\(testControl ? " with test control" : "")")
+
+        var status: Int32 = 0
+        if let screenshot {
+            headless.frameComposed = { image, frames in
+                guard frames >= afterFrames else { return }
+                do {
+                    try PNG.write(image, to: screenshot)
+                    print("screenshot: \(screenshot)")
+                } catch {
+                    log.error("\(error)")
+                    status = 1
+                }
+                headless.frameComposed = nil
+                display.terminate()
+            }
+        }
+
+        // Stop cleanly on SIGINT/SIGTERM: the loop reads them through a signalfd.
+        let stop = { log.info("shutting down"); display.terminate() }
+        let signals = [display.eventLoop.addSignal(SIGINT, stop), display.eventLoop.addSignal(SIGTERM, stop)]
+
+        // The command, if any: Lodestone lives as long as it does.
+        var child: ChildProcess?
+        var childWatch: EventSource?
+        if !command.isEmpty {
+            do {
+                child = try ChildProcess(command, environment: ["WAYLAND_DISPLAY": socketName])
+            } catch {
+                throw CleanExit.message("error: \(error)")
+            }
+            childWatch = display.eventLoop.addSignal(SIGCHLD) {
+                if let code = child?.reap() {
+                    log.info("'\(command[0])' exited with status \(code)")
+                    status = code
+                    child = nil
+                    display.terminate()
+                }
+            }
+            // It may have died before the signal source existed.
+            if let code = child?.reap() { status = code; child = nil; display.terminate() }
+        }
+
+        display.run()
+
+        // Orderly teardown: the child first, then clients, then the display.
+        child?.terminate()
+        _ = (signals, childWatch)
+        display.destroyClients()
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// libwayland puts its socket in XDG_RUNTIME_DIR; make a private one when it is unset.
+    private func ensureRuntimeDirectory(_ log: Logger) {
+        if let dir = getenv("XDG_RUNTIME_DIR"), access(dir, W_OK) == 0 { return }
+        let dir = "/tmp/lodestone-runtime-\(getuid())"
+        mkdir(dir, 0o700)
+        setenv("XDG_RUNTIME_DIR", dir, 1)
+        log.notice("XDG_RUNTIME_DIR was not usable; using \(dir)")
+    }
+}
+
+/// WIDTHxHEIGHT on the command line.
+struct OutputSize: ExpressibleByArgument {
+    var width: Int32, height: Int32
+
+    init(width: Int32, height: Int32) { self.width = width; self.height = height }
+
+    init?(argument: String) {
+        let parts = argument.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int32(parts[0]), let h = Int32(parts[1]), (16...16384).contains(w), (16...16384).contains(h) else { return nil }
+        width = w; height = h
+    }
+
+    var defaultValueDescription: String { "\(width)x\(height)" }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}
