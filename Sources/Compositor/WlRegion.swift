@@ -17,8 +17,8 @@ final class WlRegion: Resource {
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
         switch Request(rawValue: opcode) {
         case .destroy: destroy()
-        case .add: region.add(Rect(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)))
-        case .subtract: region.subtract(Rect(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)))
+        case .add: region.add(.sanitized(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)))
+        case .subtract: region.subtract(.sanitized(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)))
         case nil: break
         }
     }

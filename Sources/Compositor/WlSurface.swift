@@ -138,8 +138,8 @@ final class WlSurface: Resource {
         switch Request(rawValue: opcode) {
         case .destroy: destroy()
         case .attach: attach(buffer: a.object(0), dx: a.int(1), dy: a.int(2))
-        case .damage: pending.surfaceDamage.append(Rect(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)))
-        case .damageBuffer: pending.bufferDamage.append(Rect(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)))
+        case .damage: pending.surfaceDamage.append(.sanitized(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)))
+        case .damageBuffer: pending.bufferDamage.append(.sanitized(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)))
         case .frame:
             if let callback = WlCallback(client: client, id: a.newID(0)) { pending.frameCallbacks.append(callback) }
         case .setOpaqueRegion: pending.opaque = .some(WlRegion.from(a.object(0))?.region.copy())

@@ -50,8 +50,14 @@ final class ChildProcess {
         return 128 + (status & 0x7f)
     }
 
+    /// SIGTERM, then SIGKILL if it is still there after two seconds.
     func terminate() {
         kill(pid, SIGTERM)
+        for _ in 0..<200 {
+            if reap() != nil { return }
+            usleep(10_000)
+        }
+        kill(pid, SIGKILL)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
     }

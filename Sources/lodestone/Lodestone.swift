@@ -138,10 +138,11 @@ struct Lodestone: ParsableCommand {
 
         display.run()
 
-        // Orderly teardown: the child first, then clients, then the display.
+        // Orderly teardown: clients are disconnected (most exit on their own),
+        // then the command is stopped, then the display goes.
+        display.destroyClients()
         child?.terminate()
         _ = (signals, childWatch)
-        display.destroyClients()
         if status != 0 { throw ExitCode(status) }
     }
 
