@@ -38,7 +38,9 @@ let package = Package(
         .target(name: "WaylandClient", dependencies: ["CWaylandClient", "CWaylandProtocols"]),
 
         // The adaptive pointer as a pure model: no Wayland, no C.
-        .target(name: "PointerEngine"),
+        // (libm: rounded()/squareRoot() need it linked in debug builds.)
+        .target(name: "PointerEngine", linkerSettings: [.linkedLibrary("m")]),
+        .executableTarget(name: "PointerEngineBenchmark", dependencies: ["PointerEngine"]),
 
         // Compositing with pixman, PNG output with libpng.
         .target(name: "Rendering", dependencies: ["CPixman", "CPNG"]),
@@ -63,12 +65,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Drives a headless Lodestone through lodestone_test_v1: used by the
+        // tests and by the demo tour.
+        .target(name: "LodestoneTesting", dependencies: ["WaylandClient", "CWaylandClient", "CWaylandProtocols", "Rendering"]),
         .executableTarget(name: "lodestone-bench", dependencies: ["Compositor", "Backends", "Rendering"]),
 
         .testTarget(name: "PointerEngineTests", dependencies: ["PointerEngine"]),
         .testTarget(
             name: "LodestoneTests",
-            dependencies: ["WaylandClient", "CWaylandClient", "Rendering"]
+            dependencies: ["LodestoneTesting", "WaylandClient", "CWaylandClient", "CWaylandProtocols", "Rendering"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -10,9 +10,4 @@
 /* glibc 2.36 declares memfd_create only under _GNU_SOURCE. */
 int cwc_memfd_create(const char *name, unsigned int flags);
 
-/* wl_proxy_marshal_flags is variadic: request senders Swift needs beyond the
- * generated inline ones go through these. */
-struct wl_proxy *cwc_registry_bind(struct wl_registry *registry, uint32_t name,
-                                   const struct wl_interface *interface, uint32_t version);
-
 #endif

@@ -1,0 +1,134 @@
+import Foundation
+import WaylandClient
+
+/// A headless Lodestone on its own socket with test control, plus the
+/// clients a test starts inside it. Everything is torn down by `stop()`.
+public final class Session {
+    public let socket: String
+    public let runtimeDirectory: String
+    public let control: TestControl
+    private let compositor: Process
+    private var clients: [Process] = []
+    public let logPath: String
+
+    public struct Failure: Error, CustomStringConvertible { public let description: String }
+
+    /// The lodestone executable built beside the test bundle.
+    public static var executable: String {
+        let argv0 = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for dir in [argv0, argv0.deletingLastPathComponent()] {
+            let candidate = dir.appendingPathComponent("lodestone").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        if let env = ProcessInfo.processInfo.environment["LODESTONE"] { return env }
+        return ".build/debug/lodestone"
+    }
+
+    public init(size: String = "1280x800", scale: Int = 1, manualClock: Bool = false, extraArguments: [String] = []) throws {
+        let id = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        runtimeDirectory = NSTemporaryDirectory() + "lodestone-test-\(id)"
+        try FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        socket = "lodestone-test-\(id)"
+        logPath = runtimeDirectory + "/lodestone.log"
+        FileManager.default.createFile(atPath: logPath, contents: nil)
+        compositor = Process()
+        compositor.executableURL = URL(fileURLWithPath: Session.executable)
+        compositor.arguments = ["--backend", "headless", "--size", size, "--scale", "\(scale)", "--socket", socket, "--test-control", "--log-level", "debug"]
+            + (manualClock ? ["--manual-clock"] : []) + extraArguments
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = runtimeDirectory
+        env.removeValue(forKey: "WAYLAND_DISPLAY")
+        compositor.environment = env
+        let log = FileHandle(forWritingAtPath: logPath)
+        compositor.standardOutput = log
+        compositor.standardError = log
+        try compositor.run()
+
+        let socketPath = runtimeDirectory + "/" + socket
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socketPath) {
+            guard compositor.isRunning, Date() < deadline else {
+                throw Failure(description: "lodestone did not start: \((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "")")
+            }
+            usleep(10_000)
+        }
+        setenv("XDG_RUNTIME_DIR", runtimeDirectory, 1)
+        control = try TestControl(connection: try Connection(name: socketPath))
+    }
+
+    deinit { stop() }
+
+    /// The environment a client inside this session needs.
+    public var clientEnvironment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = runtimeDirectory
+        env["WAYLAND_DISPLAY"] = socket
+        env.removeValue(forKey: "DISPLAY")
+        return env
+    }
+
+    /// A new connection to this session (for test-written clients).
+    public func connect() throws -> Connection { try Connection(name: runtimeDirectory + "/" + socket) }
+
+    /// Starts a client; its output goes to `output` (a file path) if given.
+    @discardableResult
+    public func launch(_ arguments: [String], environment extra: [String: String] = [:], output: String? = nil) throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = arguments
+        p.environment = clientEnvironment.merging(extra) { $1 }
+        if let output {
+            FileManager.default.createFile(atPath: output, contents: nil)
+            let handle = FileHandle(forWritingAtPath: output)
+            p.standardOutput = handle
+            p.standardError = handle
+        } else {
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+        }
+        try p.run()
+        clients.append(p)
+        return p
+    }
+
+    /// Waits (wall time, for another process to start) until a window with
+    /// this title or app_id is mapped, and returns it.
+    public func waitForWindow(_ name: String, timeout: TimeInterval = 20, where condition: (TestControl.Window) -> Bool = { _ in true }) throws -> TestControl.Window {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let w = try control.windows().first(where: { ($0.title == name || $0.appID == name) && condition($0) }) { return w }
+            usleep(50_000)
+        }
+        throw Failure(description: "no window '\(name)' appeared within \(timeout) s; windows: \((try? control.windows()) ?? [])")
+    }
+
+    /// Polls `condition` with round trips until it holds or `timeout` passes.
+    public func wait(timeout: TimeInterval = 10, for condition: () throws -> Bool) throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(50_000)
+        }
+        return try condition()
+    }
+
+    /// Captures the output and loads it.
+    public func screenshot(_ name: String = "capture") throws -> Screenshot {
+        let path = runtimeDirectory + "/\(name).png"
+        try control.capturePNG(to: path)
+        return try Screenshot(png: path)
+    }
+
+    public var compositorIsRunning: Bool { compositor.isRunning }
+    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    public func stop() {
+        for c in clients where c.isRunning { c.terminate() }
+        for c in clients { c.waitUntilExit() }
+        clients = []
+        if compositor.isRunning {
+            compositor.terminate()
+            compositor.waitUntilExit()
+        }
+    }
+}

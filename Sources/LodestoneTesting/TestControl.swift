@@ -1,0 +1,163 @@
+import CWaylandClient
+import CWaylandProtocols
+import WaylandClient
+
+/// The test side of `lodestone_test_v1`: each call sends one request, does one
+/// round trip and returns the event that answered it (weston's test-protocol style).
+public final class TestControl {
+    public struct PointerState: Equatable, Sendable {
+        public var x: Double, y: Double, title: String, appID: String, sx: Double, sy: Double, buttons: UInt32
+    }
+    public struct KeyboardState: Equatable, Sendable {
+        public var title: String, appID: String, depressed: UInt32, latched: UInt32, locked: UInt32
+    }
+    public struct Window: Equatable, Sendable {
+        public var title: String, appID: String, x: Int32, y: Int32, width: Int32, height: Int32, activated: Bool
+    }
+    public struct Failed: Error, CustomStringConvertible { public let description: String }
+
+    public let connection: Connection
+    private let proxy: Proxy
+    private var pointerState: PointerState?
+    private var keyboardState: KeyboardState?
+    private var windowsSeen: [Window] = []
+    private var clock: (time: UInt32, frames: UInt32)?
+    private var captured: (Int32, Int32)?
+    private var failure: String?
+
+    public init(connection: Connection) throws {
+        self.connection = connection
+        let registry = connection.registry()
+        guard let control = registry.bind(cwp_lodestone_test_v1_interface(), version: 1) else {
+            throw Failed(description: "the compositor does not offer lodestone_test_v1 (start it with --test-control)")
+        }
+        proxy = Proxy(control)
+        proxy.onEvent = { [unowned self] opcode, a in
+            switch opcode {
+            case 0: self.pointerState = PointerState(x: a.fixed(0), y: a.fixed(1), title: a.string(2), appID: a.string(3), sx: a.fixed(4), sy: a.fixed(5), buttons: a.uint(6))
+            case 1: self.keyboardState = KeyboardState(title: a.string(0), appID: a.string(1), depressed: a.uint(2), latched: a.uint(3), locked: a.uint(4))
+            case 2: self.clock = (a.uint(0), a.uint(1))
+            case 3: self.windowsSeen.append(Window(title: a.string(0), appID: a.string(1), x: a.int(2), y: a.int(3), width: a.int(4), height: a.int(5), activated: a.uint(6) != 0))
+            case 4: break  // windows_done
+            case 5: self.captured = (a.int(0), a.int(1))
+            case 6: self.failure = a.string(0)
+            default: break
+            }
+        }
+    }
+
+    private func answer<T>(_ slot: () -> T?) throws -> T {
+        failure = nil
+        try connection.roundtrip()
+        if let failure { throw Failed(description: failure) }
+        guard let value = slot() else { throw Failed(description: "the compositor sent no answer") }
+        return value
+    }
+
+    @discardableResult
+    public func movePointer(x: Double, y: Double) throws -> PointerState {
+        pointerState = nil
+        lodestone_test_v1_move_pointer(proxy.pointer, wl_fixed_from_double(x), wl_fixed_from_double(y))
+        return try answer { pointerState }
+    }
+
+    @discardableResult
+    public func movePointer(dx: Double, dy: Double) throws -> PointerState {
+        pointerState = nil
+        lodestone_test_v1_move_pointer_relative(proxy.pointer, wl_fixed_from_double(dx), wl_fixed_from_double(dy))
+        return try answer { pointerState }
+    }
+
+    public static let leftButton: UInt32 = 0x110
+
+    @discardableResult
+    public func button(_ button: UInt32 = leftButton, pressed: Bool) throws -> PointerState {
+        pointerState = nil
+        lodestone_test_v1_button(proxy.pointer, button, pressed ? 1 : 0)
+        return try answer { pointerState }
+    }
+
+    /// Press and release.
+    public func click(_ button: UInt32 = leftButton) throws {
+        try self.button(button, pressed: true)
+        try self.button(button, pressed: false)
+    }
+
+    @discardableResult
+    public func axis(vertical: Bool = true, value: Double, discrete: Int32 = 0, source: UInt32 = 0) throws -> PointerState {
+        pointerState = nil
+        lodestone_test_v1_axis(proxy.pointer, vertical ? 0 : 1, wl_fixed_from_double(value), discrete, source)
+        return try answer { pointerState }
+    }
+
+    @discardableResult
+    public func key(_ key: UInt32, pressed: Bool) throws -> KeyboardState {
+        keyboardState = nil
+        lodestone_test_v1_key(proxy.pointer, key, pressed ? 1 : 0)
+        return try answer { keyboardState }
+    }
+
+    /// Press and release.
+    public func tap(_ key: UInt32) throws {
+        try self.key(key, pressed: true)
+        try self.key(key, pressed: false)
+    }
+
+    @discardableResult
+    public func advanceClock(milliseconds: UInt32) throws -> (time: UInt32, frames: UInt32) {
+        clock = nil
+        lodestone_test_v1_advance_clock(proxy.pointer, milliseconds)
+        return try answer { clock }
+    }
+
+    public func pointer() throws -> PointerState {
+        pointerState = nil
+        lodestone_test_v1_get_pointer_state(proxy.pointer)
+        return try answer { pointerState }
+    }
+
+    public func keyboard() throws -> KeyboardState {
+        keyboardState = nil
+        lodestone_test_v1_get_keyboard_state(proxy.pointer)
+        return try answer { keyboardState }
+    }
+
+    /// Mapped toplevels, topmost first.
+    public func windows() throws -> [Window] {
+        windowsSeen = []
+        lodestone_test_v1_list_windows(proxy.pointer)
+        failure = nil
+        try connection.roundtrip()
+        return windowsSeen
+    }
+
+    @discardableResult
+    public func moveWindow(_ name: String, x: Int32, y: Int32) throws -> Window {
+        windowsSeen = []
+        lodestone_test_v1_move_window(proxy.pointer, name, x, y)
+        return try answer { windowsSeen.first }
+    }
+
+    @discardableResult
+    public func activateWindow(_ name: String) throws -> Window {
+        windowsSeen = []
+        lodestone_test_v1_activate_window(proxy.pointer, name)
+        return try answer { windowsSeen.first }
+    }
+
+    /// Writes the output to a PNG on the compositor's side; returns its size.
+    @discardableResult
+    public func capturePNG(to path: String) throws -> (width: Int32, height: Int32) {
+        captured = nil
+        lodestone_test_v1_capture_png(proxy.pointer, path)
+        return try answer { captured }
+    }
+
+    /// Copies the output into a client buffer.
+    @discardableResult
+    public func capture(into buffer: ClientShmBuffer) throws -> (width: Int32, height: Int32) {
+        captured = nil
+        lodestone_test_v1_capture(proxy.pointer, buffer.buffer.pointer)
+        return try answer { captured }
+    }
+}

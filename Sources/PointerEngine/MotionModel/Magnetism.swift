@@ -1,0 +1,187 @@
+/// The targeted region with its decisions made once (not every frame): which effect
+/// `automatic` became and whether it attracts the pointer under the current settings.
+struct EngagedRegion: Sendable {
+    var region: Region
+    var version: UInt64
+    var effect: ResolvedEffect
+    var attracts: Bool
+    /// A custom shape, already scaled by the size multiplier (scaling allocates: do it once).
+    var path: Path<PointerLocal>?
+}
+
+/// Where one axis of the pointer's centre is going: with the device, or to a fixed coordinate.
+enum AxisTarget: Hashable, Sendable {
+    case device
+    case fixed(Double)
+}
+
+/// Which spring moves a fixed axis.
+enum PositionSpring: Hashable, Sendable {
+    case shape
+    case text
+}
+
+/// Identifies "the same shape" across frames; reduce motion fades instead of morphing when it changes.
+struct ShapeKey: Hashable, Sendable {
+    var region: RegionID?
+    var band: Bool
+}
+
+/// What the pointer should become for the current state; the morph springs toward it.
+struct PointerTarget: Sendable {
+    var logical: Point<Global>
+    var x: AxisTarget
+    var y: AxisTarget
+    var xSpring: PositionSpring = .shape
+    var ySpring: PositionSpring = .shape
+    var width: Double
+    var height: Double
+    var radius: Double
+    var alpha: Double = 1
+    var path: Path<PointerLocal>? = nil
+    var beneathContent = false
+    var isPlatter = false
+    /// Geometry must track exactly (band selection), no spring.
+    var snap = false
+    var key: ShapeKey
+}
+
+/// Text magnetism: the beam rests on the centre of a text line and only moves to the next line
+/// when the device strays well into it, further still while selecting (button held), so
+/// vertical wobble during a selection drag does not jump lines.
+struct TextLineSnap: Sendable {
+    private(set) var region: RegionID?
+    private(set) var line = 0
+
+    mutating func reset() { region = nil }
+
+    /// `coordinate` is the device's y (x for a horizontal beam); `start`/`extent` the frame's
+    /// span on that axis; `pitch` the line height.
+    mutating func update(region id: RegionID, coordinate: Double, start: Double, extent: Double,
+                         pitch: Double, selecting: Bool, tuning: PointerTuning) {
+        let lines = max(1, Int((extent / pitch).rounded(.down)))
+        let position = (coordinate - start) / pitch
+        let candidate = min(max(Int(position.rounded(.down).clamped(-1e9, 1e9)), 0), lines - 1)
+        guard region == id else {
+            region = id
+            line = candidate
+            return
+        }
+        let slack = selecting ? tuning.textSelectingHysteresis : tuning.textHysteresis
+        if position < Double(line) - slack || position >= Double(line + 1) + slack {
+            line = candidate
+        }
+    }
+
+    func center(start: Double, pitch: Double) -> Double {
+        start + (Double(line) + 0.5) * pitch
+    }
+}
+
+extension Double {
+    func clamped(_ lo: Double, _ hi: Double) -> Double { Swift.min(Swift.max(self, lo), hi) }
+}
+
+/// Magnetism: what the pointer becomes over a region and where clients see it.
+/// The pointer engages at the hit region (before it touches the element), its shape is pulled
+/// onto the element, and the logical position moves onto the element so a click lands there.
+enum Magnetism {
+    static func target(engaged: EngagedRegion?, device: Point<Global>, textLine: TextLineSnap,
+                       settings: PointerSettings) -> PointerTarget {
+        let t = settings.tuning
+        let size = settings.size
+        let diameter = t.pointerDiameter * size
+        guard let e = engaged else {
+            return PointerTarget(logical: device, x: .device, y: .device, width: diameter,
+                                 height: diameter, radius: diameter / 2, key: ShapeKey(region: nil, band: false))
+        }
+        let r = e.region
+        let frame = r.frame
+        let c = frame.center
+        let offset = device - c
+        let motion = settings.reduceMotion ? 0.0 : 1.0
+        let parallax = (offset * (t.parallax * motion)).clamped(toLength: t.maximumSlip)
+        let slip = (offset * (t.slipFactor * motion)).clamped(toLength: t.maximumSlip)
+        let inner = frame.outset(by: -min(1, frame.width / 2, frame.height / 2))
+
+        var target = PointerTarget(logical: device, x: .device, y: .device, width: diameter,
+                                   height: diameter, radius: diameter / 2, key: ShapeKey(region: r.id, band: false))
+        if e.attracts { target.logical = inner.clamp(c + parallax) }
+
+        switch r.style.shape {
+        case .effectDefault:
+            switch e.effect {
+            case .highlight:
+                let p = c + parallax
+                target.x = .fixed(p.x); target.y = .fixed(p.y)
+                target.width = frame.width + t.platterGrowth
+                target.height = frame.height + t.platterGrowth
+                target.radius = r.cornerRadius
+                target.beneathContent = true
+                target.isPlatter = true
+            case .lift:
+                // The pointer becomes the lifted element's outline and fades out beneath it.
+                let p = c + slip
+                let growth = t.liftGrowth
+                let scale = (max(frame.width, frame.height) + growth) / max(frame.width, frame.height, 1)
+                target.x = .fixed(p.x); target.y = .fixed(p.y)
+                target.width = frame.width * scale
+                target.height = frame.height * scale
+                target.radius = r.cornerRadius * scale
+                target.alpha = 0
+                target.beneathContent = true
+            case .none, .hover:
+                break // the circle, following the device
+            }
+        case .circle:
+            break
+        case .hidden:
+            target.alpha = 0
+        case .roundedRect(let radius):
+            let p = c + parallax
+            target.x = .fixed(p.x); target.y = .fixed(p.y)
+            target.width = frame.width
+            target.height = frame.height
+            target.radius = radius
+        case .verticalBeam(let length):
+            target.width = t.beamWidth * size
+            target.height = length.clamped(t.beamMinimumLength, t.beamMaximumLength)
+            target.radius = target.width / 2
+            target.logical = device
+            if e.attracts {
+                let y = textLine.center(start: frame.minY, pitch: length)
+                target.y = .fixed(y)
+                target.ySpring = .text
+                target.logical = inner.clamp(Point(x: device.x, y: y))
+            }
+        case .horizontalBeam(let length):
+            target.width = length.clamped(t.beamMinimumLength, t.beamMaximumLength)
+            target.height = t.beamWidth * size
+            target.radius = target.height / 2
+            target.logical = device
+            if e.attracts {
+                let x = textLine.center(start: frame.minX, pitch: length)
+                target.x = .fixed(x)
+                target.xSpring = .text
+                target.logical = inner.clamp(Point(x: x, y: device.y))
+            }
+        case .path(let path):
+            let b = path.bounds
+            target.path = e.path ?? path
+            target.width = b.width * size
+            target.height = b.height * size
+            target.radius = min(target.width, target.height) / 2
+        }
+
+        // Constrained axes recentre the pointer (and what clients see) on the region's centre.
+        if r.constrainedAxes.contains(.horizontal) {
+            if case .device = target.x { target.x = .fixed(c.x) }
+            target.logical.x = c.x
+        }
+        if r.constrainedAxes.contains(.vertical) {
+            if case .device = target.y { target.y = .fixed(c.y) }
+            target.logical.y = c.y
+        }
+        return target
+    }
+}

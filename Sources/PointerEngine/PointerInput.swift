@@ -1,0 +1,37 @@
+/// Which kind of device moves the pointer; it changes auto-hide and recentering.
+public enum DeviceKind: Hashable, Sendable {
+    case mouse
+    case trackpad
+}
+
+public enum ButtonState: Hashable, Sendable {
+    case pressed
+    case released
+}
+
+/// Input the compositor feeds to `PointerEngine.handle(_:at:)`.
+public enum PointerInput: Hashable, Sendable {
+    /// An absolute device position (nested backend, tablets, tests).
+    case motion(to: Point<Global>)
+    /// A relative device motion (libinput).
+    case relativeMotion(Vector<Global>)
+    /// The primary button.
+    case button(ButtonState)
+    /// A key press: the pointer hides while typing.
+    case keyTyped
+    /// The device that produced the following motion.
+    case device(DeviceKind)
+    /// Pointer lock (games, 3D views): hidden pointer, only relative motion is reported.
+    case pointerLock(Bool)
+}
+
+/// Things clients must hear about; drained with `PointerEngine.drainEvents()`.
+public enum PointerEvent: Hashable, Sendable {
+    case entered(RegionID, identifier: UInt32)
+    case left(RegionID, identifier: UInt32)
+    case bandBegan(RegionID, identifier: UInt32, rect: Rect<Global>)
+    case bandChanged(RegionID, identifier: UInt32, rect: Rect<Global>)
+    case bandEnded(RegionID, identifier: UInt32, rect: Rect<Global>)
+    /// Motion while the pointer is locked.
+    case lockedMotion(Vector<Global>)
+}

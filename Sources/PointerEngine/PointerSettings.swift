@@ -1,0 +1,128 @@
+/// An RGBA colour, components in 0…1 (straight alpha).
+public struct PointerColor: Hashable, Sendable {
+    public var red, green, blue, alpha: Double
+
+    public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
+    }
+
+    /// The translucent grey of the iPadOS pointer.
+    public static let standard = PointerColor(red: 0.33, green: 0.33, blue: 0.35, alpha: 0.72)
+    public static let white = PointerColor(red: 1, green: 1, blue: 1)
+    public static let black = PointerColor(red: 0, green: 0, blue: 0)
+}
+
+/// A stroke around the pointer (accessibility: border / increased contrast).
+public struct PointerBorder: Hashable, Sendable {
+    public var width: Double
+    public var color: PointerColor
+
+    public init(width: Double, color: PointerColor) {
+        self.width = width
+        self.color = color
+    }
+}
+
+/// The user's accessibility choices. Change them with `PointerEngine.updateSettings(_:)`.
+public struct PointerSettings: Hashable, Sendable {
+    /// Scales the circle, beam width and accessories (1…4).
+    public var sizeMultiplier: Double
+    public var color: PointerColor
+    /// Draw `border` around the pointer.
+    public var showsBorder: Bool
+    public var border: PointerBorder
+    /// Opaque pointer colour and always a border.
+    public var increaseContrast: Bool
+    /// No overshoot, no parallax or slip, quick fades instead of shape morphs.
+    public var reduceMotion: Bool
+    /// Off: no pull on entry, no flick capture, no text snapping; regions engage at their frames.
+    public var magnetismEnabled: Bool
+    /// Hide after inactivity and while typing.
+    public var autoHide: Bool
+    /// Reference defaults; tests and experiments adjust them here.
+    public var tuning: PointerTuning
+
+    public init(sizeMultiplier: Double = 1, color: PointerColor = .standard, showsBorder: Bool = false,
+                border: PointerBorder = PointerBorder(width: 1.5, color: .white),
+                increaseContrast: Bool = false, reduceMotion: Bool = false,
+                magnetismEnabled: Bool = true, autoHide: Bool = true, tuning: PointerTuning = PointerTuning()) {
+        self.sizeMultiplier = sizeMultiplier
+        self.color = color
+        self.showsBorder = showsBorder
+        self.border = border
+        self.increaseContrast = increaseContrast
+        self.reduceMotion = reduceMotion
+        self.magnetismEnabled = magnetismEnabled
+        self.autoHide = autoHide
+        self.tuning = tuning
+    }
+
+    /// `sizeMultiplier` limited to what the renderer supports.
+    var size: Double { sizeMultiplier.isFinite ? min(max(sizeMultiplier, 1), 4) : 1 }
+}
+
+/// The reference defaults observed in iPadOS 18 (DESIGN.md, "Reference defaults"), in points
+/// and seconds. One place, so the numbers are not scattered through the motion code.
+public struct PointerTuning: Hashable, Sendable {
+    public var pointerDiameter = 19.0
+    public var pressedScale = 0.9
+    public var beamWidth = 3.0
+    public var beamMinimumLength = 24.0
+    public var beamMaximumLength = 100.0
+    /// Highlight platter = element + 4 (2 per side).
+    public var platterGrowth = 4.0
+    public var parallax = 0.3
+    public var slipFactor = 0.1
+    public var maximumSlip = 15.0
+    public var liftGrowth = 7.6
+    public var hoverGrowth = 6.0
+    public var specularMinimumOpacity = 0.05
+    public var specularMaximumOpacity = 0.08
+    public var shadowOpacity = 0.22
+    public var shadowRadius = 12.0
+    public var shadowOffsetY = 5.0
+    public var tintOpacity = 0.1
+
+    public var shapeSpring = Spring.shape
+    public var customMorphSpring = Spring.customMorph
+    public var accessorySpring = Spring.accessory
+    public var textSpring = Spring.text
+    /// The pointer catching up with the device after magnetism lets go: quick for a mouse,
+    /// softer for a trackpad whose flicks carry momentum.
+    public var mouseRecenterSpring = Spring(response: 0.12, dampingRatio: 1)
+    public var trackpadRecenterSpring = Spring(response: 0.22, dampingRatio: 1)
+    public var pressSpring = Spring(response: 0.1, dampingRatio: 1)
+    public var visibilitySpring = Spring(response: 0.2, dampingRatio: 1)
+    /// Reduce motion replaces morphs by this quick fade.
+    public var quickFadeSpring = Spring(response: 0.08, dampingRatio: 1)
+
+    public var flickSpeedThreshold = 250.0
+    public var velocitySmoothing = 0.75
+    public var flickSearchRadius = 60.0
+    /// Full opening angle of the search cone, degrees.
+    public var flickConeAngle = 30.0
+
+    public var regionExitDelay = 0.2
+    public var trackpadAutoHideDelay = 3.25
+    public var mouseAutoHideDelay = 8.0
+
+    public var accessorySize = 11.0
+    public var accessoryGap = 2.0
+    public var annotationCharacterWidth = 7.0
+    public var annotationHeight = 22.0
+    public var annotationGap = 6.0
+
+    /// Drag distance before a press in a band region becomes a band selection.
+    public var bandActivationDistance = 4.0
+    /// Elements larger than this on a side get hover under `automatic`.
+    public var largeElementSide = 120.0
+    /// Fraction of a line the pointer may stray into the next line before the beam follows…
+    public var textHysteresis = 0.15
+    /// …and while selecting (button held), where wobble must not jump lines.
+    public var textSelectingHysteresis = 0.6
+
+    public init() {}
+}

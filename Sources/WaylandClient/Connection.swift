@@ -1,0 +1,119 @@
+import CWaylandClient
+import Glibc
+
+/// A client connection: `struct wl_display *` on the client side.
+public final class Connection {
+    public let pointer: OpaquePointer
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Connects to `name` (or $WAYLAND_DISPLAY when nil).
+    public init(name: String? = nil) throws(Failure) {
+        guard let display = wl_display_connect(name) else {
+            throw Failure(description: "cannot connect to Wayland display '\(name ?? String(cString: getenv("WAYLAND_DISPLAY") ?? strdup("wayland-0")))'")
+        }
+        pointer = display
+    }
+
+    deinit { wl_display_disconnect(pointer) }
+
+    /// Sends everything queued and waits until the server has answered it all.
+    public func roundtrip() throws(Failure) {
+        if wl_display_roundtrip(pointer) < 0 { throw failure() }
+    }
+
+    /// Blocks until at least one event is dispatched.
+    public func dispatch() throws(Failure) {
+        if wl_display_dispatch(pointer) < 0 { throw failure() }
+    }
+
+    public func flush() { wl_display_flush(pointer) }
+    public var fileDescriptor: Int32 { wl_display_get_fd(pointer) }
+
+    /// The protocol error that ended the connection, if any: (interface, object id, code).
+    public var protocolError: (interface: String, id: UInt32, code: UInt32)? {
+        var interface: UnsafePointer<wl_interface>?
+        var id: UInt32 = 0
+        let code = wl_display_get_protocol_error(pointer, &interface, &id)
+        guard let interface else { return nil }
+        return (String(cString: interface.pointee.name), id, code)
+    }
+
+    private func failure() -> Failure {
+        if let e = protocolError { return Failure(description: "protocol error \(e.code) on \(e.interface)@\(e.id)") }
+        return Failure(description: "connection lost: \(String(cString: strerror(wl_display_get_error(pointer))))")
+    }
+
+    public func registry() -> Registry { Registry(connection: self) }
+}
+
+/// A client-side protocol object (`struct wl_proxy *`) whose events reach a closure.
+open class Proxy {
+    public let pointer: OpaquePointer
+    private var alive = true
+    /// Receives (opcode, arguments) for each event.
+    public var onEvent: ((UInt32, EventArguments) -> Void)?
+
+    /// Adopts a proxy a request just created.
+    public init(_ pointer: OpaquePointer) {
+        self.pointer = pointer
+        wl_proxy_add_dispatcher(pointer, { _, target, opcode, _, args in
+            guard let data = wl_proxy_get_user_data(OpaquePointer(target)) else { return 0 }
+            let proxy = Unmanaged<Proxy>.fromOpaque(data).takeUnretainedValue()
+            proxy.onEvent?(opcode, EventArguments(base: args!))
+            return 0
+        }, nil, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    deinit { if alive { wl_proxy_destroy(pointer) } }
+
+    /// For destructor requests: `send` marshals the request that destroys the proxy.
+    public func destroy(_ send: (OpaquePointer) -> Void) {
+        guard alive else { return }
+        alive = false
+        send(pointer)
+    }
+
+    public var id: UInt32 { wl_proxy_get_id(pointer) }
+    public var version: UInt32 { wl_proxy_get_version(pointer) }
+}
+
+/// The arguments of one event: `union wl_argument[]`.
+public struct EventArguments {
+    let base: UnsafeMutablePointer<wl_argument>
+    public func int(_ i: Int) -> Int32 { base[i].i }
+    public func uint(_ i: Int) -> UInt32 { base[i].u }
+    public func fixed(_ i: Int) -> Double { wl_fixed_to_double(base[i].f) }
+    public func string(_ i: Int) -> String { base[i].s.map { String(cString: $0) } ?? "" }
+    public func object(_ i: Int) -> OpaquePointer? { base[i].o }
+    public func fd(_ i: Int) -> Int32 { base[i].h }
+    public func array(_ i: Int) -> [UInt32] {
+        guard let a = base[i].a, a.pointee.size > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: a.pointee.data.assumingMemoryBound(to: UInt32.self), count: a.pointee.size / 4))
+    }
+}
+
+/// `wl_registry`: the globals the server offers.
+public final class Registry: Proxy {
+    public private(set) var globals: [(name: UInt32, interface: String, version: UInt32)] = []
+
+    init(connection: Connection) {
+        super.init(wl_display_get_registry(connection.pointer))
+        onEvent = { [unowned self] opcode, a in
+            if opcode == 0 { self.globals.append((a.uint(0), a.string(1), a.uint(2))) }
+            else { self.globals.removeAll { $0.name == a.uint(0) } }
+        }
+        try? connection.roundtrip()
+    }
+
+    /// Binds the first global of `interface` at min(version, offered); nil if absent.
+    public func bind(_ interface: UnsafePointer<wl_interface>, version: UInt32) -> OpaquePointer? {
+        let name = String(cString: interface.pointee.name)
+        guard let g = globals.first(where: { $0.interface == name }) else { return nil }
+        return OpaquePointer(wl_registry_bind(pointer, g.name, interface, min(version, g.version)))
+    }
+
+    public func has(_ interface: String) -> Bool { globals.contains { $0.interface == interface } }
+}

@@ -1,0 +1,193 @@
+import XCTest
+@testable import PointerEngine
+
+final class MagnetismTests: XCTestCase {
+    let button = rect(400, 300, 40, 30)
+
+    func testMagnetismPullsThePointerOntoTheElementOnEnteringTheHitRegion() {
+        var h = Harness(regions: [region(1, button)], at: point(300, 315))
+        h.move(to: point(392, 315))
+        XCTAssertEqual(h.engine.targetRegion, RegionID(1), "engages in the padding, before touching the element")
+        XCTAssertTrue(button.contains(h.engine.logicalPosition), "clients see the pointer on the element")
+        h.run(1)
+        XCTAssertGreaterThan(h.last.pointer.shape.center.x, 392 + 5, "shape pulled toward the centre")
+        XCTAssertEqual(h.events, [.entered(RegionID(1), identifier: 1)])
+    }
+
+    func testFastFlickTowardAButtonEndsCapturedByIt() {
+        var h = Harness(regions: [region(1, button)], at: point(100, 315))
+        h.glide(to: point(330, 315), steps: 46, interval: 0.01)   // 500 pt/s, stops 58 pt short
+        h.run(0.5)
+        XCTAssertEqual(h.last.targetRegion, RegionID(1))
+        XCTAssertTrue(button.contains(h.last.logicalPosition))
+        XCTAssertEqual(h.last.pointer.shape.rect.width, 44, accuracy: 0.01)
+    }
+
+    func testTheSameMotionMadeSlowlyIsNotCaptured() {
+        var h = Harness(regions: [region(1, button)], at: point(100, 315))
+        h.glide(to: point(330, 315), steps: 46, interval: 0.05)   // 100 pt/s
+        h.run(0.5)
+        XCTAssertNil(h.last.targetRegion)
+        XCTAssertEqual(h.last.logicalPosition, point(330, 315))
+    }
+
+    func testFlickAwayFromTheTrajectoryIsNotCaptured() {
+        var h = Harness(regions: [region(1, button)], at: point(100, 200))
+        h.glide(to: point(330, 200), steps: 46, interval: 0.01)   // fast, but the button is far off-axis
+        h.run(0.5)
+        XCTAssertNil(h.last.targetRegion)
+    }
+
+    func testAFlickCaptureLetsGoWhenThePointerMovesAway() {
+        var h = Harness(regions: [region(1, button)], at: point(100, 315))
+        h.glide(to: point(330, 315), steps: 46, interval: 0.01)
+        h.run(0.2)
+        h.glide(to: point(250, 315), steps: 20, interval: 0.05)
+        h.run(0.5)
+        XCTAssertNil(h.last.targetRegion)
+    }
+
+    func testCrossingAdjacentBarButtonsNeverShowsTheCircle() {
+        let bar = (0..<5).map { i in region(UInt64(i + 1), rect(400 + Double(i) * 48, 300, 44, 30)) }
+        var h = Harness(regions: bar, at: point(410, 315))
+        h.run(0.5)
+        let frames = h.glide(to: point(620, 318), steps: 90, interval: 1.0 / 60)
+        for f in frames {
+            XCTAssertNotNil(f.targetRegion)
+            XCTAssertGreaterThan(f.pointer.shape.rect.width, 40, "reverted toward the circle at \(f.devicePosition)")
+        }
+        XCTAssertEqual(Set(frames.compactMap(\.targetRegion)).count, 5)
+    }
+
+    func testGapsBetweenBarButtonsAreBridgedByTheExitDelay() {
+        // No padding and 6-point gaps: the hit regions are not contiguous.
+        let bar = (0..<4).map { i in region(UInt64(i + 1), rect(400 + Double(i) * 50, 300, 44, 30), hitArea: .padding(0)) }
+        var h = Harness(regions: bar, at: point(410, 315))
+        h.run(0.5)
+        for f in h.glide(to: point(580, 315), steps: 60, interval: 1.0 / 60) {
+            XCTAssertGreaterThan(f.pointer.shape.rect.width, 40)
+        }
+    }
+
+    func testLeavingARegionWaitsForTheExitDelay() {
+        var h = Harness(regions: [region(1, button)], at: point(415, 315))
+        h.run(0.5)
+        h.events = []
+        let left = h.now
+        h.move(to: point(700, 600))
+        h.run(0.15)
+        XCTAssertEqual(h.last.targetRegion, RegionID(1), "still engaged inside 0.2 s")
+        XCTAssertEqual(h.engine.nextDeadline?.seconds ?? 0, left.seconds + 0.2, accuracy: 1e-9)
+        h.run(0.1)
+        XCTAssertNil(h.last.targetRegion)
+        XCTAssertEqual(h.events, [.left(RegionID(1), identifier: 1)])
+    }
+
+    func testTextMagnetismKeepsVerticalWobbleOnTheLineWhileSelecting() {
+        let text = region(1, rect(100, 100, 600, 200), effect: .automatic, shape: .verticalBeam(length: 20))
+        var h = Harness(regions: [text], at: point(300, 150))   // line 2: 140…160
+        h.send(.button(.pressed))
+        h.move(to: point(310, 164))                               // 4 pt into line 3
+        h.run(0.5)
+        XCTAssertEqual(h.last.logicalPosition.y, 150)
+        XCTAssertEqual(h.last.pointer.shape.center.y, 150, accuracy: 1e-6)
+        XCTAssertEqual(h.last.logicalPosition.x, 310)
+        h.move(to: point(320, 175))                               // well into line 3
+        h.run(0.5)
+        XCTAssertEqual(h.last.logicalPosition.y, 170)
+    }
+
+    func testWithoutTheButtonTheBeamFollowsTheLineUnderTheDevice() {
+        let text = region(1, rect(100, 100, 600, 200), effect: .automatic, shape: .verticalBeam(length: 20))
+        var h = Harness(regions: [text], at: point(300, 150))
+        h.move(to: point(310, 164))
+        h.run(0.5)
+        XCTAssertEqual(h.last.logicalPosition.y, 170)
+    }
+
+    func testLatchingAxisKeepsTheRegionWhileTheButtonIsHeld() {
+        let slider = region(1, rect(100, 100, 200, 20)) { $0.latchingAxes = .horizontal }
+        var h = Harness(regions: [slider], at: point(150, 110))
+        h.send(.button(.pressed))
+        h.move(to: point(700, 112))
+        h.run(1)
+        XCTAssertEqual(h.last.targetRegion, RegionID(1))
+        h.move(to: point(700, 400))       // off the other axis: latch breaks
+        h.run(1)
+        XCTAssertNil(h.last.targetRegion)
+    }
+
+    func testWithoutLatchingTheSameDragLeavesTheRegion() {
+        var h = Harness(regions: [region(1, rect(100, 100, 200, 20))], at: point(150, 110))
+        h.send(.button(.pressed))
+        h.move(to: point(700, 112))
+        h.run(1)
+        XCTAssertNil(h.last.targetRegion)
+    }
+
+    func testConstrainedAxisRecentresThePointerOnTheRegion() {
+        let track = region(1, rect(100, 100, 300, 40), effect: .none) { $0.constrainedAxes = .vertical }
+        var h = Harness(regions: [track], at: point(150, 108))
+        h.run(1)
+        XCTAssertEqual(h.last.logicalPosition, point(150, 120))
+        XCTAssertEqual(h.last.pointer.shape.center.y, 120, accuracy: 1e-6)
+        XCTAssertEqual(h.last.pointer.shape.center.x, 150, accuracy: 1e-6)
+    }
+
+    /// Offset between pointer and device 0.08 s after magnetism lets go.
+    func recenterLag(_ device: DeviceKind) -> Double {
+        var h = Harness(regions: [region(1, button)], at: point(392, 315))
+        h.send(.device(device))
+        h.run(0.5)
+        h.move(to: point(600, 315))
+        h.run(0.25)        // exit delay passes, recentering starts
+        h.run(0.08)
+        return h.last.pointer.shape.center.distance(to: point(600, 315))
+    }
+
+    func testRecenteringSpringIsStifferForAMouseThanForATrackpad() {
+        let mouse = recenterLag(.mouse), trackpad = recenterLag(.trackpad)
+        XCTAssertGreaterThan(trackpad, mouse * 1.5)
+        XCTAssertGreaterThan(mouse, 0.5, "recenters smoothly, no jump")
+    }
+
+    func testFreePointerTracksTheDeviceExactly() {
+        var h = Harness(at: point(100, 100))
+        for f in h.glide(to: point(500, 400), steps: 30, interval: 1.0 / 60) {
+            XCTAssertEqual(f.pointer.shape.center, f.devicePosition)
+        }
+    }
+
+    func testMagnetismOffEngagesOnlyOnTheElementAndReportsTheDevicePosition() {
+        var settings = PointerSettings()
+        settings.magnetismEnabled = false
+        var h = Harness(settings: settings, regions: [region(1, button)], at: point(300, 315))
+        h.move(to: point(392, 315))
+        XCTAssertNil(h.engine.targetRegion)
+        h.move(to: point(405, 312))
+        XCTAssertEqual(h.engine.targetRegion, RegionID(1))
+        XCTAssertEqual(h.engine.logicalPosition, point(405, 312))
+        h.run(0.1)
+        h.glide(to: point(100, 312), steps: 10, interval: 0.01)   // fast flick back: no capture logic
+        h.run(0.5)
+        XCTAssertNil(h.last.targetRegion)
+    }
+
+    func testRemovingTheTargetedRegionReportsLeftAtOnce() throws {
+        var h = Harness(regions: [region(1, button)], at: point(415, 315))
+        h.run(0.2)
+        h.engine.regions.remove(id: RegionID(1))
+        h.run(1.0 / 60)
+        XCTAssertNil(h.last.targetRegion)
+        XCTAssertEqual(h.events.last, .left(RegionID(1), identifier: 1))
+    }
+
+    func testMovingTheTargetedRegionMovesThePlatter() throws {
+        var h = Harness(regions: [region(1, button)], at: point(415, 315))
+        h.run(1)
+        try h.engine.regions.upsert(region(1, rect(410, 300, 40, 30)))
+        h.run(1)
+        XCTAssertEqual(h.last.pointer.shape.center.x, 430 + (415 - 430) * 0.3, accuracy: 1e-6)
+        XCTAssertEqual(h.events, [.entered(RegionID(1), identifier: 1)], "an update is not a re-entry")
+    }
+}
