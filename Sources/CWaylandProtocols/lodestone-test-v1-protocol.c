@@ -46,6 +46,7 @@ static const struct wl_message lodestone_test_v1_requests[] = {
 	{ "activate_window", "s", lodestone_test_v1_types + 0 },
 	{ "capture", "o", lodestone_test_v1_types + 7 },
 	{ "capture_png", "s", lodestone_test_v1_types + 0 },
+	{ "resize_window", "sii", lodestone_test_v1_types + 0 },
 };
 
 static const struct wl_message lodestone_test_v1_events[] = {
@@ -60,7 +61,7 @@ static const struct wl_message lodestone_test_v1_events[] = {
 
 WL_PRIVATE const struct wl_interface lodestone_test_v1_interface = {
 	"lodestone_test_v1", 1,
-	14, lodestone_test_v1_requests,
+	15, lodestone_test_v1_requests,
 	7, lodestone_test_v1_events,
 };
 

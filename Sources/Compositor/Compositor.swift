@@ -12,6 +12,8 @@ public final class Compositor {
     let log: Logger
     var renderer = Renderer()
     private var globals: [Global] = []
+    /// (interface name, version) of each global in `globals`; see Harness.swift.
+    private(set) var advertised: [(name: String, version: Int32)] = []
 
     /// Mapped toplevels, bottom first.
     var windows: [XdgToplevel] = []
@@ -64,6 +66,8 @@ public final class Compositor {
 
     private func addGlobal(_ interface: UnsafePointer<wl_interface>, _ version: Int32, bind: @escaping (Client, UInt32, UInt32) -> Void) {
         globals.append(Global(display: display, interface: interface, version: version, bind: bind))
+        // Remembered for harnesses that must list what we offer (wlcs' extension descriptor).
+        advertised.append((String(cString: interface.pointee.name), version))
     }
 
     // MARK: Surfaces
@@ -245,6 +249,20 @@ public final class Compositor {
             wl_surface_send_enter(surface.pointer, resource.pointer)
             surface.enteredOutputs.append(resource)
         }
+    }
+
+    // MARK: Output
+
+    /// A new output mode (the nested window was resized, or moved to an
+    /// output of another scale): maximized and fullscreen windows follow, the
+    /// pointer stays on the output, and everything is redrawn.
+    public func reconfigureOutput(width: Int32, height: Int32, scale: Int32) {
+        guard width != output.width || height != output.height || scale != output.scale else { return }
+        output.reconfigure(width: width, height: height, scale: scale)
+        for window in windows { window.outputResized() }
+        if seat.x >= Double(width) || seat.y >= Double(height) { seat.pointerMotion(toX: seat.x, y: seat.y) }
+        seat.damageCursor()
+        scheduleFrame()
     }
 
     // MARK: Frames

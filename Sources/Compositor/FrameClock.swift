@@ -14,6 +14,9 @@ public final class FrameClock {
     private let start: UInt64
     private(set) var scheduled = false
     var onFrame: () -> Void = {}
+    /// Set by a backend whose display paces frames (the nested backend, until
+    /// the parent's frame callback arrives): due frames wait for `resume()`.
+    public private(set) var isHeld = false
 
     init(mode: Mode, refreshHz: Int32, loop: EventLoop) {
         self.mode = mode
@@ -33,14 +36,25 @@ public final class FrameClock {
     func schedule() {
         guard !scheduled else { return }
         scheduled = true
-        if mode == .realtime {
+        if mode == .realtime && !isHeld {
             let next = interval - now % interval
             timer?.arm(milliseconds: Int32(max(1, next)))
         }
     }
 
+    /// Frames wait until `resume()`: the presenter cannot take one yet.
+    public func hold() { isHeld = true }
+
+    /// The presenter can take a frame again: a frame already due runs now,
+    /// so frames follow the parent's pace rather than the timer's.
+    public func resume() {
+        guard isHeld else { return }
+        isHeld = false
+        if scheduled { fire() }
+    }
+
     private func fire() {
-        guard scheduled else { return }
+        guard scheduled, !isHeld else { return }
         scheduled = false
         onFrame()
     }

@@ -15,13 +15,28 @@ final class Keymap {
         var depressed: UInt32 = 0, latched: UInt32 = 0, locked: UInt32 = 0, group: UInt32 = 0
     }
 
-    init?(layout: String = "us") {
+    convenience init?(layout: String = "us") {
         guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else { return nil }
         var names = xkb_rule_names()
-        guard let keymap = layout.withCString({ l -> OpaquePointer? in
+        let keymap = layout.withCString { l -> OpaquePointer? in
             names.layout = l
             return xkb_keymap_new_from_names(context, &names, XKB_KEYMAP_COMPILE_NO_FLAGS)
-        }), let state = xkb_state_new(keymap), let text = xkb_keymap_get_as_string(keymap, XKB_KEYMAP_FORMAT_TEXT_V1) else {
+        }
+        self.init(context: context, keymap: keymap)
+    }
+
+    /// A keymap in xkb text format, as a parent compositor sends it in
+    /// `wl_keyboard.keymap` (the nested backend passes the parent's layout on).
+    convenience init?(text: String) {
+        guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else { return nil }
+        let keymap = xkb_keymap_new_from_string(context, text, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS)
+        self.init(context: context, keymap: keymap)
+    }
+
+    /// Takes ownership of `context` and `keymap` (nil: compilation failed).
+    private init?(context: OpaquePointer, keymap: OpaquePointer?) {
+        guard let keymap, let state = xkb_state_new(keymap), let text = xkb_keymap_get_as_string(keymap, XKB_KEYMAP_FORMAT_TEXT_V1) else {
+            if let keymap { xkb_keymap_unref(keymap) }
             xkb_context_unref(context)
             return nil
         }
@@ -29,7 +44,10 @@ final class Keymap {
         let length = strlen(text) + 1
         // Sealed so no client can change what every other client reads.
         let fd = cws_sealed_memfd("lodestone-keymap", text, length)
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else {
+            xkb_state_unref(state); xkb_keymap_unref(keymap); xkb_context_unref(context)
+            return nil
+        }
         self.context = context
         self.keymap = keymap
         self.state = state
@@ -47,6 +65,13 @@ final class Keymap {
     /// Updates the state for an evdev key; returns the new modifiers.
     func update(key: UInt32, pressed: Bool) -> Modifiers {
         xkb_state_update_key(state, key + 8, pressed ? XKB_KEY_DOWN : XKB_KEY_UP)
+        return modifiers
+    }
+
+    /// Sets the modifier state directly (a parent compositor's
+    /// `wl_keyboard.modifiers`: locks and latches made outside our window).
+    func update(_ m: Modifiers) -> Modifiers {
+        xkb_state_update_mask(state, m.depressed, m.latched, m.locked, 0, 0, m.group)
         return modifiers
     }
 

@@ -12,6 +12,7 @@ final class LodestoneTest: Resource {
     enum Request: UInt32 {
         case destroy, movePointer, movePointerRelative, button, axis, key, advanceClock
         case getPointerState, getKeyboardState, listWindows, moveWindow, activateWindow, capture, capturePng
+        case resizeWindow
     }
 
     init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
@@ -66,6 +67,11 @@ final class LodestoneTest: Resource {
             } catch {
                 failed(error.description)
             }
+        case .resizeWindow:
+            guard let window = find(a.string(0)) else { return failed("no window named '\(a.string(0) ?? "")'") }
+            guard a.int(1) > 0, a.int(2) > 0 else { return failed("window size \(a.int(1))×\(a.int(2)) is not positive") }
+            window.configure(width: a.int(1), height: a.int(2))
+            sendWindow(window)
         case nil: break
         }
     }

@@ -8,7 +8,10 @@ public final class Seat {
     unowned let compositor: Compositor
     var pointers: [WlPointer] = []
     var keyboards: [WlKeyboard] = []
-    let keymap: Keymap
+    private(set) var keymap: Keymap
+    /// Key repeat sent to clients: keys per second and delay in ms (the
+    /// common desktop default until a backend passes the parent's on).
+    private(set) var repeatRate: Int32 = 25, repeatDelay: Int32 = 600
 
     /// The pointer in global logical coordinates.
     public private(set) var x: Double = 0, y: Double = 0
@@ -257,6 +260,40 @@ public final class Seat {
             modifiers = newModifiers
             for k in keyboards(of: focus) { k.modifiers(serial: s, modifiers) }
         }
+    }
+
+    /// Replaces the keymap with one in xkb text format (a nested parent's
+    /// layout) and sends it to every keyboard. False when it does not compile.
+    @discardableResult
+    public func useKeymap(text: String) -> Bool {
+        guard let new = Keymap(text: text) else { return false }
+        keymap = new
+        // Keys held now were pressed under the old keymap; the parent sends
+        // the modifiers that stay in effect.
+        modifiers = Keymap.Modifiers()
+        for k in keyboards { k.keymap(new) }
+        if let focus = keyboardFocus {
+            let s = serial()
+            for k in keyboards(of: focus) { k.modifiers(serial: s, modifiers) }
+        }
+        return true
+    }
+
+    /// Modifier state decided elsewhere (the parent compositor's
+    /// `wl_keyboard.modifiers`: a Caps Lock turned on outside our window).
+    public func keyboardModifiers(depressed: UInt32, latched: UInt32, locked: UInt32, group: UInt32) {
+        let newModifiers = keymap.update(Keymap.Modifiers(depressed: depressed, latched: latched, locked: locked, group: group))
+        guard newModifiers != modifiers else { return }
+        modifiers = newModifiers
+        guard let focus = keyboardFocus else { return }
+        let s = serial()
+        for k in keyboards(of: focus) { k.modifiers(serial: s, modifiers) }
+    }
+
+    /// Key repeat clients should use (the parent's, when nested).
+    public func setKeyRepeat(rate: Int32, delay: Int32) {
+        repeatRate = max(0, rate); repeatDelay = max(0, delay)
+        for k in keyboards { k.repeatInfo() }
     }
 
     public var keyboardModifiers: (depressed: UInt32, latched: UInt32, locked: UInt32) { (modifiers.depressed, modifiers.latched, modifiers.locked) }

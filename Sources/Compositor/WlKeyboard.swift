@@ -42,6 +42,6 @@ final class WlKeyboard: Resource {
         wl_keyboard_send_modifiers(pointer, serial, m.depressed, m.latched, m.locked, m.group)
     }
 
-    /// Since 4: 25 keys per second after 600 ms, the common desktop default.
-    func repeatInfo() { if has(4) { wl_keyboard_send_repeat_info(pointer, 25, 600) } }
+    /// Since 4: the seat's repeat rate (keys per second) and delay (ms).
+    func repeatInfo() { if has(4) { wl_keyboard_send_repeat_info(pointer, seat.repeatRate, seat.repeatDelay) } }
 }

@@ -31,7 +31,7 @@ public final class TestControl {
         guard let control = registry.bind(cwp_lodestone_test_v1_interface(), version: 1) else {
             throw Failed(description: "the compositor does not offer lodestone_test_v1 (start it with --test-control)")
         }
-        proxy = Proxy(control)
+        proxy = Proxy(control, on: connection)
         proxy.onEvent = { [unowned self] opcode, a in
             switch opcode {
             case 0: self.pointerState = PointerState(x: a.fixed(0), y: a.fixed(1), title: a.string(2), appID: a.string(3), sx: a.fixed(4), sy: a.fixed(5), buttons: a.uint(6))
@@ -142,6 +142,15 @@ public final class TestControl {
     public func activateWindow(_ name: String) throws -> Window {
         windowsSeen = []
         lodestone_test_v1_activate_window(proxy.pointer, name)
+        return try answer { windowsSeen.first }
+    }
+
+    /// Sends the window a configure of this size; answers its geometry before
+    /// the client has followed (poll `windows()` for the new size).
+    @discardableResult
+    public func resizeWindow(_ name: String, width: Int32, height: Int32) throws -> Window {
+        windowsSeen = []
+        lodestone_test_v1_resize_window(proxy.pointer, name, width, height)
         return try answer { windowsSeen.first }
     }
 

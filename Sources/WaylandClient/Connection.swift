@@ -52,13 +52,16 @@ public final class Connection {
 /// A client-side protocol object (`struct wl_proxy *`) whose events reach a closure.
 open class Proxy {
     public let pointer: OpaquePointer
+    /// Kept alive so the display outlives every proxy made on it.
+    public let connection: Connection
     private var alive = true
     /// Receives (opcode, arguments) for each event.
     public var onEvent: ((UInt32, EventArguments) -> Void)?
 
-    /// Adopts a proxy a request just created.
-    public init(_ pointer: OpaquePointer) {
+    /// Adopts a proxy a request on `connection` just created.
+    public init(_ pointer: OpaquePointer, on connection: Connection) {
         self.pointer = pointer
+        self.connection = connection
         wl_proxy_add_dispatcher(pointer, { _, target, opcode, _, args in
             guard let data = wl_proxy_get_user_data(OpaquePointer(target)) else { return 0 }
             let proxy = Unmanaged<Proxy>.fromOpaque(data).takeUnretainedValue()
@@ -100,7 +103,7 @@ public final class Registry: Proxy {
     public private(set) var globals: [(name: UInt32, interface: String, version: UInt32)] = []
 
     init(connection: Connection) {
-        super.init(wl_display_get_registry(connection.pointer))
+        super.init(wl_display_get_registry(connection.pointer), on: connection)
         onEvent = { [unowned self] opcode, a in
             if opcode == 0 { self.globals.append((a.uint(0), a.string(1), a.uint(2))) }
             else { self.globals.removeAll { $0.name == a.uint(0) } }

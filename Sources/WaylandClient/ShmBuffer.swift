@@ -10,7 +10,7 @@ public final class ClientShmBuffer {
     private let fd: Int32
     private let size: Int
 
-    public init?(shm: OpaquePointer, width: Int32, height: Int32, format: UInt32 = WL_SHM_FORMAT_ARGB8888.rawValue) {
+    public init?(shm: Proxy, width: Int32, height: Int32, format: UInt32 = WL_SHM_FORMAT_ARGB8888.rawValue) {
         self.width = width; self.height = height
         stride = width * 4
         size = Int(stride) * Int(height)
@@ -18,8 +18,8 @@ public final class ClientShmBuffer {
         guard fd >= 0, ftruncate(fd, off_t(size)) == 0,
               let map = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), map != MAP_FAILED else { return nil }
         data = map.assumingMemoryBound(to: UInt32.self)
-        let pool = wl_shm_create_pool(shm, fd, Int32(size))!
-        buffer = Proxy(wl_shm_pool_create_buffer(pool, 0, width, height, stride, format)!)
+        let pool = wl_shm_create_pool(shm.pointer, fd, Int32(size))!
+        buffer = Proxy(wl_shm_pool_create_buffer(pool, 0, width, height, stride, format)!, on: shm.connection)
         wl_shm_pool_destroy(pool)
     }
 

@@ -170,6 +170,7 @@ lodestone_test_v1_add_listener(struct lodestone_test_v1 *lodestone_test_v1,
 #define LODESTONE_TEST_V1_ACTIVATE_WINDOW 11
 #define LODESTONE_TEST_V1_CAPTURE 12
 #define LODESTONE_TEST_V1_CAPTURE_PNG 13
+#define LODESTONE_TEST_V1_RESIZE_WINDOW 14
 
 /**
  * @ingroup iface_lodestone_test_v1
@@ -256,6 +257,10 @@ lodestone_test_v1_add_listener(struct lodestone_test_v1 *lodestone_test_v1,
  * @ingroup iface_lodestone_test_v1
  */
 #define LODESTONE_TEST_V1_CAPTURE_PNG_SINCE_VERSION 1
+/**
+ * @ingroup iface_lodestone_test_v1
+ */
+#define LODESTONE_TEST_V1_RESIZE_WINDOW_SINCE_VERSION 1
 
 /** @ingroup iface_lodestone_test_v1 */
 static inline void
@@ -456,6 +461,23 @@ lodestone_test_v1_capture_png(struct lodestone_test_v1 *lodestone_test_v1, const
 {
 	wl_proxy_marshal_flags((struct wl_proxy *) lodestone_test_v1,
 			 LODESTONE_TEST_V1_CAPTURE_PNG, NULL, wl_proxy_get_version((struct wl_proxy *) lodestone_test_v1), 0, path);
+}
+
+/**
+ * @ingroup iface_lodestone_test_v1
+ *
+ * Sends the first mapped toplevel whose title or app_id equals name a
+ * configure event of width × height (logical), as an interactive
+ * resize or a tiling layout would. The window takes the size when its
+ * client acknowledges and commits, so list_windows shows it only
+ * after that. Answered by window with the geometry it has now, or
+ * failed when no window matches or the size is not positive.
+ */
+static inline void
+lodestone_test_v1_resize_window(struct lodestone_test_v1 *lodestone_test_v1, const char *name, int32_t width, int32_t height)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) lodestone_test_v1,
+			 LODESTONE_TEST_V1_RESIZE_WINDOW, NULL, wl_proxy_get_version((struct wl_proxy *) lodestone_test_v1), 0, name, width, height);
 }
 
 #ifdef  __cplusplus

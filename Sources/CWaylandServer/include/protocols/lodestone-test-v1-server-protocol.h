@@ -201,6 +201,22 @@ struct lodestone_test_v1_interface {
 	void (*capture_png)(struct wl_client *client,
 			    struct wl_resource *resource,
 			    const char *path);
+	/**
+	 * ask a toplevel to take a size
+	 *
+	 * Sends the first mapped toplevel whose title or app_id equals
+	 * name a configure event of width × height (logical), as an
+	 * interactive resize or a tiling layout would. The window takes
+	 * the size when its client acknowledges and commits, so
+	 * list_windows shows it only after that. Answered by window with
+	 * the geometry it has now, or failed when no window matches or the
+	 * size is not positive.
+	 */
+	void (*resize_window)(struct wl_client *client,
+			      struct wl_resource *resource,
+			      const char *name,
+			      int32_t width,
+			      int32_t height);
 };
 
 #define LODESTONE_TEST_V1_POINTER_STATE 0
@@ -296,6 +312,10 @@ struct lodestone_test_v1_interface {
  * @ingroup iface_lodestone_test_v1
  */
 #define LODESTONE_TEST_V1_CAPTURE_PNG_SINCE_VERSION 1
+/**
+ * @ingroup iface_lodestone_test_v1
+ */
+#define LODESTONE_TEST_V1_RESIZE_WINDOW_SINCE_VERSION 1
 
 /**
  * @ingroup iface_lodestone_test_v1

@@ -1,0 +1,54 @@
+import Foundation
+import LodestoneTesting
+import XCTest
+
+/// The repository root, for scripts and test clients.
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+/// Lodestone's background colour, as captures show it.
+let backgroundColor: UInt32 = 0x30_3446
+
+extension XCTestCase {
+    /// Skips when a client program is not installed (make deps installs them all).
+    func requireProgram(_ name: String) throws {
+        let found = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+            .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
+        if !found {
+            if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("\(name) is not installed; run make deps") }
+            throw XCTSkip("\(name) is not installed; run make deps")
+        }
+    }
+
+    /// Runs a command to completion, returning status and combined output.
+    @discardableResult
+    func run(_ arguments: [String], environment: [String: String]? = nil, directory: String? = nil) throws -> (status: Int32, output: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = arguments
+        if let environment { p.environment = environment }
+        if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = pipe
+        try p.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// The window's pixels differ from the background (real content drawn
+    /// where the compositor says the window is) and the area around does not.
+    func assertWindowDrawn(_ shot: Screenshot, _ w: TestControl.Window, minDistinctColors: Int = 2, file: StaticString = #filePath, line: UInt = #line) {
+        let inside = shot.countDiffering(from: backgroundColor, x: Int(w.x), y: Int(w.y), width: Int(w.width), height: Int(w.height))
+        XCTAssertGreaterThan(inside.total, 0, "window \(w) is off screen", file: file, line: line)
+        XCTAssertGreaterThan(Double(inside.differing), 0.95 * Double(inside.total), "window \(w.title) is not drawn where it is placed", file: file, line: line)
+        XCTAssertGreaterThanOrEqual(shot.distinctColors(x: Int(w.x), y: Int(w.y), width: Int(w.width), height: Int(w.height)), minDistinctColors,
+                                    "window \(w.title) shows no content", file: file, line: line)
+        // A strip to the right of the window (if on screen) is background.
+        let rightX = Int(w.x + w.width) + 48  // beyond client-side shadows
+        if rightX + 16 < shot.width {
+            let outside = shot.countDiffering(from: backgroundColor, x: rightX, y: Int(w.y) + 30, width: 16, height: 16)
+            XCTAssertEqual(outside.differing, 0, "pixels right of \(w.title) are not background", file: file, line: line)
+        }
+    }
+}
