@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .executable(name: "lodestone", targets: ["lodestone"]),
         .library(name: "PointerEngine", targets: ["PointerEngine"]),
+        // The module the wlcs conformance runner dlopen()s (Scripts/run-wlcs).
+        .library(name: "LodestoneWLCS", type: .dynamic, targets: ["LodestoneWLCS"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -17,6 +19,8 @@ let package = Package(
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // Antialiased pointer shapes, effects and annotation text (fontconfig + freetype).
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
 
         // Committed wayland-scanner output (Scripts/generate-protocols): every
         // protocol's private code, compiled exactly once.
@@ -43,7 +47,7 @@ let package = Package(
         .executableTarget(name: "PointerEngineBenchmark", dependencies: ["PointerEngine"]),
 
         // Compositing with pixman, PNG output with libpng.
-        .target(name: "Rendering", dependencies: ["CPixman", "CPNG"]),
+        .target(name: "Rendering", dependencies: ["CPixman", "CPNG", "CCairo", "PointerEngine"]),
         // Protocol handlers, surfaces, seat, window management.
         .target(
             name: "Compositor",
@@ -55,7 +59,12 @@ let package = Package(
         // Where frames go and input comes from: headless, nested, ...
         .target(
             name: "Backends",
-            dependencies: ["Compositor", "Rendering", "WaylandServer", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "Compositor", "Rendering", "WaylandServer",
+                // The nested backend is a Wayland client of the parent session.
+                "WaylandClient", "CWaylandClient", "CWaylandProtocols",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .executableTarget(
             name: "lodestone",
@@ -68,12 +77,21 @@ let package = Package(
         // Drives a headless Lodestone through lodestone_test_v1: used by the
         // tests and by the demo tour.
         .target(name: "LodestoneTesting", dependencies: ["WaylandClient", "CWaylandClient", "CWaylandProtocols", "Rendering"]),
-        .executableTarget(name: "lodestone-bench", dependencies: ["Compositor", "Backends", "Rendering"]),
+        // wlcs integration: CWLCS holds the `wlcs_server_integration` data symbol
+        // and the C hook tables; LodestoneWLCS runs a compositor per test.
+        .target(name: "CWLCS", linkerSettings: [.linkedLibrary("wayland-client")]),
+        .target(
+            name: "LodestoneWLCS",
+            dependencies: ["CWLCS", "Compositor", "WaylandServer", "CWaylandServer", .product(name: "Logging", package: "swift-log")]
+        ),
+        // Declaring adaptive_pointer_v1 regions from Swift clients in a few lines.
+        .target(name: "AdaptivePointerClient", dependencies: ["WaylandClient", "CWaylandClient", "CWaylandProtocols"]),
+        .executableTarget(name: "lodestone-bench", dependencies: ["Rendering", "LodestoneTesting"]),
 
         .testTarget(name: "PointerEngineTests", dependencies: ["PointerEngine"]),
         .testTarget(
             name: "LodestoneTests",
-            dependencies: ["LodestoneTesting", "WaylandClient", "CWaylandClient", "CWaylandProtocols", "Rendering"]
+            dependencies: ["LodestoneTesting", "WaylandClient", "CWaylandClient", "CWaylandProtocols", "Rendering", "AdaptivePointerClient"]
         ),
     ],
     swiftLanguageModes: [.v6]

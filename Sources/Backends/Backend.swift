@@ -1,10 +1,14 @@
 import Compositor
+import Rendering
 
-/// Where frames go and input comes from. One implementation per file:
-/// headless today; nested Wayland and DRM later.
+/// Where frames go and input comes from. One implementation per file or
+/// folder: headless, nested Wayland (`Wayland/`); DRM later.
 public protocol Backend: AnyObject {
     /// A short name for logs ("headless", "wayland").
     var name: String { get }
+    /// Called after each composed frame with the running frame count
+    /// (--screenshot waits for it).
+    var frameComposed: ((Image, Int) -> Void)? { get set }
     /// Hooks the backend to the compositor's output and starts it.
     func start(_ compositor: Compositor) throws
 }

@@ -63,5 +63,11 @@ extern const struct wl_interface zwp_relative_pointer_manager_v1_interface;
 const struct wl_interface *cwp_zwp_relative_pointer_manager_v1_interface(void) { return &zwp_relative_pointer_manager_v1_interface; }
 extern const struct wl_interface zwp_relative_pointer_v1_interface;
 const struct wl_interface *cwp_zwp_relative_pointer_v1_interface(void) { return &zwp_relative_pointer_v1_interface; }
+extern const struct wl_interface adaptive_pointer_manager_v1_interface;
+const struct wl_interface *cwp_adaptive_pointer_manager_v1_interface(void) { return &adaptive_pointer_manager_v1_interface; }
+extern const struct wl_interface adaptive_pointer_surface_v1_interface;
+const struct wl_interface *cwp_adaptive_pointer_surface_v1_interface(void) { return &adaptive_pointer_surface_v1_interface; }
+extern const struct wl_interface adaptive_pointer_region_v1_interface;
+const struct wl_interface *cwp_adaptive_pointer_region_v1_interface(void) { return &adaptive_pointer_region_v1_interface; }
 extern const struct wl_interface lodestone_test_v1_interface;
 const struct wl_interface *cwp_lodestone_test_v1_interface(void) { return &lodestone_test_v1_interface; }

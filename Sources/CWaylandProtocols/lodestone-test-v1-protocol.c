@@ -28,6 +28,15 @@ static const struct wl_interface *lodestone_test_v1_types[] = {
 	NULL,
 	NULL,
 	NULL,
+	NULL,
+	NULL,
+	NULL,
+	NULL,
+	NULL,
+	NULL,
+	NULL,
+	NULL,
+	NULL,
 	&wl_buffer_interface,
 };
 
@@ -44,9 +53,11 @@ static const struct wl_message lodestone_test_v1_requests[] = {
 	{ "list_windows", "", lodestone_test_v1_types + 0 },
 	{ "move_window", "sii", lodestone_test_v1_types + 0 },
 	{ "activate_window", "s", lodestone_test_v1_types + 0 },
-	{ "capture", "o", lodestone_test_v1_types + 7 },
+	{ "capture", "o", lodestone_test_v1_types + 16 },
 	{ "capture_png", "s", lodestone_test_v1_types + 0 },
 	{ "resize_window", "sii", lodestone_test_v1_types + 0 },
+	{ "close_window", "s", lodestone_test_v1_types + 0 },
+	{ "get_pointer_shape", "", lodestone_test_v1_types + 0 },
 };
 
 static const struct wl_message lodestone_test_v1_events[] = {
@@ -57,11 +68,12 @@ static const struct wl_message lodestone_test_v1_events[] = {
 	{ "windows_done", "", lodestone_test_v1_types + 0 },
 	{ "captured", "ii", lodestone_test_v1_types + 0 },
 	{ "failed", "s", lodestone_test_v1_types + 0 },
+	{ "pointer_shape", "uffffffuffuuffas", lodestone_test_v1_types + 0 },
 };
 
 WL_PRIVATE const struct wl_interface lodestone_test_v1_interface = {
 	"lodestone_test_v1", 1,
-	15, lodestone_test_v1_requests,
-	7, lodestone_test_v1_events,
+	17, lodestone_test_v1_requests,
+	8, lodestone_test_v1_events,
 };
 

@@ -20,6 +20,8 @@ public final class Compositor {
     /// Mapped popups, bottom first; always above every window.
     var popups: [XdgPopup] = []
     public private(set) var seat: Seat!
+    /// The adaptive pointer: regions, engine, drawing.
+    private(set) var pointerController: PointerController!
     private(set) var selection: DataSelection!
     /// Frames composed so far (frames with damage).
     public private(set) var frameCount = 0
@@ -27,24 +29,34 @@ public final class Compositor {
     public var framePresented: ((Image, Region) -> Void)?
     /// Where the next new window goes.
     private var cascade = 0
+    /// See `Options.acceptsBufferBeforeInitialAck`.
+    let acceptsBufferBeforeInitialAck: Bool
 
     public struct Options: Sendable {
         public var width: Int32 = 1280, height: Int32 = 800, scale: Int32 = 1
         public var refreshHz: Int32 = 60
         public var clock: FrameClock.Mode = .realtime
         public var testControl = false
+        /// The pointer over surfaces without adaptive_pointer_v1 regions.
+        public var pointerMode = PointerMode.client
         public var outputName = "HEADLESS-1"
+        /// Treats a buffer committed after the initial xdg_surface.configure was
+        /// sent, but before it was acknowledged, as acknowledging it. wlcs 1.5's
+        /// create_visible_surface does this (fixed in later wlcs); off by default.
+        public var acceptsBufferBeforeInitialAck = false
         public init() {}
     }
 
     public init(display: Display, options: Options, logger: Logger) throws(WaylandError) {
         self.display = display
+        acceptsBufferBeforeInitialAck = options.acceptsBufferBeforeInitialAck
         log = logger
         output = Output(name: options.outputName, description: "Lodestone \(options.outputName)",
                         width: options.width, height: options.height, scale: options.scale,
                         refreshMilliHz: options.refreshHz * 1000)
         clock = FrameClock(mode: options.clock, refreshHz: options.refreshHz, loop: display.eventLoop)
         seat = Seat(compositor: self)
+        pointerController = PointerController(compositor: self, mode: options.pointerMode)
         selection = DataSelection(compositor: self)
         clock.onFrame = { [unowned self] in self.repaint() }
 
@@ -56,6 +68,9 @@ public final class Compositor {
         addGlobal(Interface.seat, WlSeat.version) { [unowned self] in _ = WlSeat(seat: self.seat, client: $0, version: $1, id: $2) }
         addGlobal(Interface.dataDeviceManager, WlDataDeviceManager.version) { [unowned self] in
             _ = WlDataDeviceManager(selection: self.selection, client: $0, version: $1, id: $2)
+        }
+        addGlobal(Interface.adaptivePointerManager, AdaptivePointerManager.version) { [unowned self] in
+            _ = AdaptivePointerManager(compositor: self, client: $0, version: $1, id: $2)
         }
         if options.testControl {
             // Never offered by default: whoever binds it can inject input and read the screen.
@@ -89,6 +104,7 @@ public final class Compositor {
 
     /// New content in surface-local rects.
     func surfaceDamaged(_ surface: WlSurface, _ rects: [Rect]) {
+        pointerController.sceneChanged()
         guard let (x, y) = origin(of: surface) else { return }
         for r in rects { output.damage(logical: r.offsetBy(dx: x, dy: y)) }
         if !output.damage.isEmpty { scheduleFrame() }
@@ -107,6 +123,7 @@ public final class Compositor {
 
     /// Damages the surface and everything drawn relative to it, where they are now.
     func damageSurfaceTree(_ surface: WlSurface) {
+        pointerController.sceneChanged()  // regions follow their surfaces
         guard let (x, y) = origin(of: surface) else { return }
         walk(surface, x: x, y: y) { s, sx, sy in output.damage(logical: Rect(x: sx, y: sy, width: s.width, height: s.height)) }
         scheduleFrame()
@@ -179,6 +196,7 @@ public final class Compositor {
         guard windows.contains(where: { $0 === toplevel }) else { return }
         if let s = toplevel.xdgSurface.surface, let b = treeBounds(s) { output.damage(logical: b) }
         windows.removeAll { $0 === toplevel }
+        pointerController.sceneChanged()
         popups.filter { $0.rootToplevel === toplevel }.reversed().forEach { $0.dismiss() }
         if seat.keyboardFocus === toplevel.xdgSurface.surface || seat.keyboardFocus == nil {
             if let next = windows.last { activate(next) } else { seat.setKeyboardFocus(nil) }
@@ -239,6 +257,7 @@ public final class Compositor {
         guard popups.contains(where: { $0 === popup }) else { return }
         if let s = popup.xdgSurface.surface, let b = treeBounds(s) { output.damage(logical: b) }
         popups.removeAll { $0 === popup }
+        pointerController.sceneChanged()
         seat.popupUnmapped(popup)
         seat.sceneChanged()
         scheduleFrame()
@@ -272,11 +291,17 @@ public final class Compositor {
     /// Composes what changed, then answers frame callbacks.
     func repaint() {
         let now = clock.now
+        pointerController.prepareFrame()
         if !output.damage.isEmpty {
             var elements: [RenderElement] = []
-            forEachMappedSurface { s, x, y in if let e = element(for: s, x: x, y: y) { elements.append(e) } }
+            forEachMappedSurface { s, x, y in
+                // A preview surface under an effect is drawn by the effect (moved, scaled).
+                if s === pointerController.activePreview { return }
+                if let e = element(for: s, x: x, y: y) { elements.append(e) }
+            }
             if let cursor = seat.cursorElement(scale: output.scale) { elements.append(cursor) }
             renderer.render(elements, into: output.image, damage: output.damage)
+            pointerController.draw(into: output.image, damage: output.damage, scale: output.scale)
             frameCount += 1
             framePresented?(output.image, output.damage)
             output.damage.clear()
@@ -287,6 +312,7 @@ public final class Compositor {
 
     /// Composes now if anything is damaged (captures must show the latest state).
     public func composeIfNeeded() {
+        pointerController.prepareFrame()
         if !output.damage.isEmpty { repaint() }
     }
 

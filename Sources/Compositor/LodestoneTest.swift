@@ -12,7 +12,7 @@ final class LodestoneTest: Resource {
     enum Request: UInt32 {
         case destroy, movePointer, movePointerRelative, button, axis, key, advanceClock
         case getPointerState, getKeyboardState, listWindows, moveWindow, activateWindow, capture, capturePng
-        case resizeWindow
+        case resizeWindow, closeWindow, getPointerShape
     }
 
     init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
@@ -41,8 +41,10 @@ final class LodestoneTest: Resource {
             seat.key(a.uint(0), pressed: a.uint(1) == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue)
             sendKeyboardState()
         case .advanceClock:
-            guard compositor.clock.mode == .manual else { return failed("advance_clock needs --manual-clock") }
-            compositor.clock.advance(by: a.uint(0))
+            if a.uint(0) > 0 {
+                guard compositor.clock.mode == .manual else { return failed("advance_clock needs --manual-clock") }
+                compositor.clock.advance(by: a.uint(0))
+            }
             lodestone_test_v1_send_clock(pointer, compositor.clock.now, UInt32(truncatingIfNeeded: compositor.frameCount))
         case .getPointerState: sendPointerState()
         case .getKeyboardState: sendKeyboardState()
@@ -72,6 +74,11 @@ final class LodestoneTest: Resource {
             guard a.int(1) > 0, a.int(2) > 0 else { return failed("window size \(a.int(1))×\(a.int(2)) is not positive") }
             window.configure(width: a.int(1), height: a.int(2))
             sendWindow(window)
+        case .closeWindow:
+            guard let window = find(a.string(0)) else { return failed("no window named '\(a.string(0) ?? "")'") }
+            window.sendClose()
+            sendWindow(window)
+        case .getPointerShape: sendPointerShape()
         case nil: break
         }
     }
@@ -90,7 +97,11 @@ final class LodestoneTest: Resource {
         }
         lodestone_test_v1_send_pointer_state(pointer, wl_fixed_from_double(seat.x), wl_fixed_from_double(seat.y), title, appID,
                                             wl_fixed_from_double(sx), wl_fixed_from_double(sy), UInt32(seat.buttonsHeld))
+        sendPointerShape()
     }
+
+    /// The adaptive pointer as presented (see AdaptivePointerShape.swift).
+    private func sendPointerShape() { sendAdaptivePointerShape(compositor.pointerController) }
 
     private func sendKeyboardState() {
         let t = seat.keyboardFocus.flatMap { seat.toplevel(of: $0) }

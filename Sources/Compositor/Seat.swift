@@ -82,18 +82,34 @@ public final class Seat {
     /// Moves the pointer to a global position (clamped to the output).
     public func pointerMotion(toX newX: Double, y newY: Double) {
         let bounds = compositor.output.bounds
-        x = min(max(newX, 0), Double(bounds.width) - 1 / 256)
-        y = min(max(newY, 0), Double(bounds.height) - 1 / 256)
+        let px = min(max(newX, 0), Double(bounds.width) - 1 / 256)
+        let py = min(max(newY, 0), Double(bounds.height) - 1 / 256)
+        // Clients get the adaptive pointer's logical position: magnetism may hold it on an
+        // element, so a click lands there. Grabs follow the device itself.
+        (x, y) = compositor.pointerController.deviceMoved(toX: px, y: py)
         damageCursor()
         switch grab {
         case .move(let toplevel, let dx, let dy):
-            compositor.move(toplevel.xdgSurface, to: Int32((x - dx).rounded()), Int32((y - dy).rounded()))
+            compositor.move(toplevel.xdgSurface, to: Int32((px - dx).rounded()), Int32((py - dy).rounded()))
             return
         case .resize(let toplevel, let edges, let sx, let sy, let w, let h):
-            resize(toplevel, edges: edges, dx: x - sx, dy: y - sy, width: w, height: h)
+            resize(toplevel, edges: edges, dx: px - sx, dy: py - sy, width: w, height: h)
             return
         case .none: break
         }
+        deliverMotion()
+    }
+
+    /// The adaptive pointer moved the logical position without device motion (magnetism
+    /// settling, a region appearing under the pointer).
+    func logicalPositionChanged(toX newX: Double, y newY: Double) {
+        guard case .none = grab else { return }
+        x = newX; y = newY
+        damageCursor()
+        deliverMotion()
+    }
+
+    private func deliverMotion() {
         updatePointerFocus()
         if let focus = pointerFocus {
             for p in pointers(of: focus) {
@@ -103,12 +119,20 @@ public final class Seat {
         }
     }
 
-    public func pointerMotion(dx: Double, dy: Double) { pointerMotion(toX: x + dx, y: y + dy) }
+    public func pointerMotion(dx: Double, dy: Double) {
+        let device = compositor.pointerController.devicePosition
+        pointerMotion(toX: device.x + dx, y: device.y + dy)
+    }
 
     /// Re-evaluates what is under the pointer after the scene changed.
     func sceneChanged() {
         guard case .none = grab else { return }
+        let old = pointerFocus, oldLocal = focusedSurfaceLocal
         updatePointerFocus()
+        // The surface under a still pointer moved: its client hears the new local position.
+        if let focus = pointerFocus, focus === old, let local = focusedSurfaceLocal, let oldLocal, local != oldLocal {
+            for p in pointers(of: focus) { p.motion(time: time, x: local.x, y: local.y); p.frame() }
+        }
     }
 
     private func updatePointerFocus() {
@@ -140,12 +164,18 @@ public final class Seat {
     public func pointerButton(_ button: UInt32, pressed: Bool) {
         if pressed {
             guard !pressedButtons.contains(button) else { return }
-            if pressedButtons.isEmpty { pressStarted() }
+            if pressedButtons.isEmpty {
+                compositor.pointerController.buttonChanged(pressed: true)
+                pressStarted()
+            }
             pressedButtons.append(button)
         } else {
             guard pressedButtons.contains(button) else { return }
             pressedButtons.removeAll { $0 == button }
-            if pressedButtons.isEmpty { endGrab() }
+            if pressedButtons.isEmpty {
+                compositor.pointerController.buttonChanged(pressed: false)
+                endGrab()
+            }
         }
         if case .none = grab, let focus = pointerFocus {
             let s = serial()
@@ -189,7 +219,8 @@ public final class Seat {
         guard !pressedButtons.isEmpty, case .none = grab, let focus = pointerFocus, self.toplevel(of: focus) === toplevel else { return }
         leaveFocusForGrab()
         let p = toplevel.xdgSurface.position
-        grab = .move(toplevel, dx: x - Double(p.x), dy: y - Double(p.y))
+        let device = compositor.pointerController.devicePosition
+        grab = .move(toplevel, dx: device.x - Double(p.x), dy: device.y - Double(p.y))
     }
 
     func startResize(_ toplevel: XdgToplevel, serial: UInt32, edges: UInt32) {
@@ -199,7 +230,8 @@ public final class Seat {
         let p = toplevel.xdgSurface.position
         toplevel.resizeAnchor = (edges, p.x + g.width, p.y + g.height)
         toplevel.setResizing(true)
-        grab = .resize(toplevel, edges: edges, startX: x, startY: y, width: g.width, height: g.height)
+        let device = compositor.pointerController.devicePosition
+        grab = .resize(toplevel, edges: edges, startX: device.x, startY: device.y, width: g.width, height: g.height)
     }
 
     private func resize(_ toplevel: XdgToplevel, edges: UInt32, dx: Double, dy: Double, width: Int32, height: Int32) {
@@ -250,7 +282,11 @@ public final class Seat {
     // MARK: Keyboard
 
     public func key(_ key: UInt32, pressed: Bool) {
-        if pressed { guard !pressedKeys.contains(key) else { return }; pressedKeys.append(key) }
+        if pressed {
+            guard !pressedKeys.contains(key) else { return }
+            pressedKeys.append(key)
+            compositor.pointerController.keyTyped()
+        }
         else { guard pressedKeys.contains(key) else { return }; pressedKeys.removeAll { $0 == key } }
         let newModifiers = keymap.update(key: key, pressed: pressed)
         guard let focus = keyboardFocus else { modifiers = newModifiers; return }
@@ -267,6 +303,20 @@ public final class Seat {
     @discardableResult
     public func useKeymap(text: String) -> Bool {
         guard let new = Keymap(text: text) else { return false }
+        use(new)
+        return true
+    }
+
+    /// Replaces the keymap with an xkb layout by name ("de", "fr"). False
+    /// when xkbcommon does not know it.
+    @discardableResult
+    public func useKeymap(layout: String) -> Bool {
+        guard let new = Keymap(layout: layout) else { return false }
+        use(new)
+        return true
+    }
+
+    private func use(_ new: Keymap) {
         keymap = new
         // Keys held now were pressed under the old keymap; the parent sends
         // the modifiers that stay in effect.
@@ -276,7 +326,6 @@ public final class Seat {
             let s = serial()
             for k in keyboards(of: focus) { k.modifiers(serial: s, modifiers) }
         }
-        return true
     }
 
     /// Modifier state decided elsewhere (the parent compositor's
@@ -375,8 +424,13 @@ public final class Seat {
         damageCursor()
     }
 
-    /// Where the cursor is drawn, in global logical coordinates.
+    /// Whether the focused client chose its own cursor image (or none) with set_cursor.
+    var showsClientCursor: Bool { cursorSurface != nil || cursorHidden }
+
+    /// Where the cursor is drawn, in global logical coordinates; nil while the adaptive
+    /// pointer (PointerController) draws the pointer instead.
     private var cursorBounds: Rect? {
+        if compositor.pointerController.drawsAdaptivePointer { return nil }
         if let s = cursorSurface, s.hasContent {
             let (ox, oy) = cursorOrigin
             return Rect(x: ox, y: oy, width: s.width, height: s.height)

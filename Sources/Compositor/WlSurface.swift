@@ -10,10 +10,14 @@ protocol SurfaceRole: AnyObject {
     func surfaceCommitted()
     /// Called before the state is applied, so a role can veto a commit with a protocol error.
     func surfaceWillCommit() -> Bool
+    /// Called on a non-null attach, so a role can refuse it with a protocol error
+    /// (xdg_surface: no buffer before the first configure).
+    func surfaceWillAttach() -> Bool
 }
 
 extension SurfaceRole {
     func surfaceWillCommit() -> Bool { true }
+    func surfaceWillAttach() -> Bool { true }
 }
 
 /// The double-buffered part of a surface (wl_surface "pending" and "current").
@@ -31,6 +35,8 @@ struct SurfaceState {
     var transform: Int32?
     /// Subsurface stacking asked for since the last commit.
     var stack: [StackEntry]?
+    /// adaptive_pointer_v1 regions snapshot at commit; nil: unchanged.
+    var regions: [RegionSpec]?
 
     mutating func merge(_ newer: inout SurfaceState) {
         if let b = newer.buffer { buffer = b; dx += newer.dx; dy += newer.dy }
@@ -42,6 +48,7 @@ struct SurfaceState {
         if let s = newer.scale { scale = s }
         if let t = newer.transform { transform = t }
         if let s = newer.stack { stack = s }
+        if let r = newer.regions { regions = r }
         newer = SurfaceState()
     }
 }
@@ -101,6 +108,8 @@ final class WlSurface: Resource {
     var enteredOutputs: [WlOutput] = []
 
     weak var role: SurfaceRole?
+    /// The adaptive_pointer_surface_v1 of this surface; it adds region state at commit.
+    weak var regionSource: AdaptivePointerSurface?
     /// Set when a role was ever assigned, even if the role object is gone.
     private(set) var roleName: String?
     /// Incremented every commit; lets tests and roles notice new content.
@@ -166,6 +175,7 @@ final class WlSurface: Resource {
         if version >= 5 && (dx != 0 || dy != 0) {
             return postError(WL_SURFACE_ERROR_INVALID_OFFSET.rawValue, "attach with a non-zero offset; use wl_surface.offset since version 5")
         }
+        if buffer != nil, let role, !role.surfaceWillAttach() { return }
         pending.buffer = .some(buffer.map(AttachedBuffer.init))
         pending.dx += dx
         pending.dy += dy
@@ -176,6 +186,7 @@ final class WlSurface: Resource {
 
     private func commit() {
         if let role, !role.surfaceWillCommit() { return }
+        regionSource?.surfaceCommitting(into: &pending)
         if isSynchronized {
             cached.merge(&pending)
             hasCached = true
@@ -216,8 +227,10 @@ final class WlSurface: Resource {
         damage += state.surfaceDamage
         for r in state.bufferDamage { damage.append(bufferRectToSurface(r)) }
         if let o = state.opaque { opaqueRegion = o }
+        let inputChanged = state.input != nil
         if let i = state.input { inputRegion = i }
         if let s = state.stack { stack = s }
+        if let r = state.regions { compositor.pointerController.regionsCommitted(self, r) }
         frameCallbacks += state.frameCallbacks
         commits += 1
         state = SurfaceState()
@@ -228,6 +241,8 @@ final class WlSurface: Resource {
         }
         compositor.surfaceDamaged(self, damage.map { $0.intersection(Rect(x: 0, y: 0, width: width, height: height)) })
         role?.surfaceCommitted()
+        // A new size or input region can change what is under the pointer.
+        if inputChanged || (width, height) != oldBounds { compositor.seat.sceneChanged() }
         if !frameCallbacks.isEmpty { compositor.scheduleFrame() }
     }
 

@@ -117,7 +117,21 @@ final class XdgSurface: Resource, SurfaceRole {
             }
         }
         if !configured, case .some(.some) = surface.pending.buffer {
-            postError(XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue, "commit with a buffer before acknowledging a configure")
+            if compositor.acceptsBufferBeforeInitialAck, let sent = unackedSerials.last {
+                ackConfigure(sent)
+            } else {
+                postError(XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue, "commit with a buffer before acknowledging a configure")
+                return false
+            }
+        }
+        return true
+    }
+
+    func surfaceWillAttach() -> Bool {
+        // "Any attempts by a client to attach or manipulate a buffer prior to the
+        // first xdg_surface.configure call must also be treated as errors."
+        guard configured || !unackedSerials.isEmpty else {
+            postError(XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue, "attach before the first configure")
             return false
         }
         return true

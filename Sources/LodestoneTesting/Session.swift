@@ -53,10 +53,23 @@ public final class Session {
             usleep(10_000)
         }
         setenv("XDG_RUNTIME_DIR", runtimeDirectory, 1)
-        control = try TestControl(connection: try Connection(name: socketPath))
+        control = try TestControl(connection: try Session.connect(socketPath, until: deadline, while: compositor))
     }
 
     deinit { stop() }
+
+    /// Connects to a compositor that is starting. Its socket file appears at
+    /// bind(), a moment before listen(): until then connect() is refused.
+    public static func connect(_ socketPath: String, until deadline: Date, while process: Process) throws -> Connection {
+        while true {
+            do {
+                return try Connection(name: socketPath)
+            } catch {
+                guard process.isRunning, Date() < deadline else { throw error }
+                usleep(10_000)
+            }
+        }
+    }
 
     /// The environment a client inside this session needs.
     public var clientEnvironment: [String: String] {
@@ -120,6 +133,7 @@ public final class Session {
     }
 
     public var compositorIsRunning: Bool { compositor.isRunning }
+    public var compositorPID: Int32 { compositor.processIdentifier }
     public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
     public func stop() {

@@ -110,6 +110,9 @@ public final class TestControl {
         return try answer { clock }
     }
 
+    /// Frames composed so far (advance_clock 0 reads the clock without moving it).
+    public func frameCount() throws -> UInt32 { try advanceClock(milliseconds: 0).frames }
+
     public func pointer() throws -> PointerState {
         pointerState = nil
         lodestone_test_v1_get_pointer_state(proxy.pointer)
@@ -151,6 +154,14 @@ public final class TestControl {
     public func resizeWindow(_ name: String, width: Int32, height: Int32) throws -> Window {
         windowsSeen = []
         lodestone_test_v1_resize_window(proxy.pointer, name, width, height)
+        return try answer { windowsSeen.first }
+    }
+
+    /// Sends the window xdg_toplevel.close.
+    @discardableResult
+    public func closeWindow(_ name: String) throws -> Window {
+        windowsSeen = []
+        lodestone_test_v1_close_window(proxy.pointer, name)
         return try answer { windowsSeen.first }
     }
 

@@ -3,13 +3,15 @@
 // here keeps state of its own.
 import CWLCS
 import CWaylandServer
+import Glibc
 
 @_cdecl("lodestone_wlcs_create_server")
 func createServer(argc: Int32, argv: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> UnsafeMutableRawPointer? {
     do {
         return try WLCSServer().raw
     } catch {
-        fputs("lodestone-wlcs: cannot create the compositor: \(error)\n", stderr)
+        let message = "lodestone-wlcs: cannot create the compositor: \(error)\n"
+        _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
         return nil
     }
 }

@@ -33,6 +33,7 @@ final class WLCSServer {
         var options = Compositor.Options()
         // Frame callbacks must fire on their own: wlcs waits for them.
         options.clock = .realtime
+        options.acceptsBufferBeforeInitialAck = true  // see its doc comment
         compositor = try Compositor(display: display, options: options, logger: log)
         self.display = display
 

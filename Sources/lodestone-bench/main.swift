@@ -1,1 +1,68 @@
-print("x")
+// lodestone-bench: what composing costs. Prints milliseconds per frame for a
+// full-damage and a 32×32-damage repaint of a 1280×800 scene of several
+// surfaces (their ratio shows what damage tracking saves), then the CPU a
+// real headless Lodestone uses over 10 s with a still client (target: none).
+import Foundation
+import LodestoneTesting
+import Rendering
+
+func milliseconds(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
+
+// A scene like a desktop: five overlapping windows, opaque and translucent.
+var generator = SystemRandomNumberGenerator()
+let target = Image(width: 1280, height: 800, format: .xrgb8888)
+var elements: [RenderElement] = []
+for i in 0..<5 {
+    let w: Int32 = 520, h: Int32 = 380
+    let image = Image(width: w, height: h, format: i % 2 == 0 ? .xrgb8888 : .argb8888)
+    for p in 0..<Int(w * h) { image.data[p] = (i % 2 == 0 ? 0xff00_0000 : 0xc000_0000) | UInt32.random(in: 0...0x00c0_c0c0, using: &generator) }
+    let x = Int32(60 + i * 150), y = Int32(40 + i * 80)
+    elements.append(RenderElement(image: image, bounds: Rect(x: x, y: y, width: w, height: h),
+                                  outputToImage: .translation(-Double(x), -Double(y)), opaque: i % 2 == 0))
+}
+let renderer = Renderer()
+
+@MainActor func measure(frames: Int, damage: () -> Region) -> Double {
+    let clock = ContinuousClock()
+    let start = clock.now
+    for _ in 0..<frames { renderer.render(elements, into: target, damage: damage()) }
+    return milliseconds(clock.now - start) / Double(frames)
+}
+
+_ = measure(frames: 10) { Region(Rect(x: 0, y: 0, width: 1280, height: 800)) }  // warm up
+let full = measure(frames: 200) { Region(Rect(x: 0, y: 0, width: 1280, height: 800)) }
+var k: Int32 = 0
+let small = measure(frames: 20_000) {
+    k = (k + 37) % 1200
+    return Region(Rect(x: k, y: (k * 7) % 760, width: 32, height: 32))
+}
+print("compose 1280×800, 5 surfaces, full damage:  \(String(format: "%.3f", full)) ms/frame")
+print("compose 1280×800, 5 surfaces, 32×32 damage: \(String(format: "%.4f", small)) ms/frame")
+print("ratio small/full: \(String(format: "%.4f", small / full)) (\(String(format: "%.0f", full / small))× cheaper)")
+
+// Idle: a real compositor with a still client for 10 s.
+func cpuTicks(_ pid: Int32) -> Int? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = stat.lastIndex(of: ")") else { return nil }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 13, let u = Int(fields[11]), let s = Int(fields[12]) else { return nil }
+    return u + s
+}
+
+do {
+    let session = try Session()
+    try session.launch(["foot", "--override=shell=/bin/sh", "--override=cursor.blink=no"])
+    _ = try session.waitForWindow("foot")
+    Thread.sleep(forTimeInterval: 2)  // let the shell print its prompt
+    let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+    let framesBefore = try session.control.frameCount()
+    let before = cpuTicks(session.compositorPID) ?? 0
+    Thread.sleep(forTimeInterval: 10)
+    let after = cpuTicks(session.compositorPID) ?? 0
+    let framesAfter = try session.control.frameCount()
+    print("idle 10 s with a still foot window: \(framesAfter - framesBefore) frames composed, CPU \(String(format: "%.2f", Double(after - before) / ticksPerSecond * 1000)) ms")
+    session.stop()
+} catch {
+    print("idle measurement failed: \(error)")
+    exit(1)
+}

@@ -19,16 +19,19 @@ struct Lodestone: ParsableCommand {
         abstract: "A Wayland compositor with the iPadOS adaptive pointer.",
         discussion: "With a COMMAND, Lodestone starts it inside the session and exits with its status when it ends.")
 
-    enum BackendKind: String, ExpressibleByArgument, CaseIterable { case headless }
+    enum BackendKind: String, ExpressibleByArgument, CaseIterable { case headless, wayland }
 
-    @Option(help: "Where frames go: \(BackendKind.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var backend: BackendKind = .headless
+    @Option(help: "Where frames go: \(BackendKind.allCases.map(\.rawValue).joined(separator: ", ")) (default: wayland, a window in the session, when WAYLAND_DISPLAY is set; else headless).")
+    var backend: BackendKind?
 
     @Option(help: "Output size in logical pixels, WIDTHxHEIGHT.")
     var size: OutputSize = OutputSize(width: 1280, height: 800)
 
     @Option(help: "Integer output scale (1-4).")
     var scale: Int32 = 1
+
+    @Option(help: "xkb keyboard layout, e.g. 'de' (default: 'us'; nested, the parent's keymap).")
+    var keyboardLayout: String?
 
     @Option(help: "Frames per second of the frame clock.")
     var refresh: Int32 = 60
@@ -48,6 +51,12 @@ struct Lodestone: ParsableCommand {
     @Option(help: "With --screenshot: how many composed frames to wait for.")
     var afterFrames: Int = 1
 
+    @Option(help: "Exit after this many seconds (writing the --screenshot first, if any).")
+    var timeout: Double?
+
+    @Option(help: "Pointer over surfaces that declare no adaptive regions: 'client' shows a legacy client's own cursor, 'adaptive' the adaptive circle everywhere.")
+    var pointer: PointerMode = .client
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
 
@@ -57,6 +66,7 @@ struct Lodestone: ParsableCommand {
     func validate() throws {
         guard (1...4).contains(scale) else { throw ValidationError("--scale must be between 1 and 4, not \(scale)") }
         guard (1...1000).contains(refresh) else { throw ValidationError("--refresh must be between 1 and 1000 Hz, not \(refresh)") }
+        if let timeout, !(timeout > 0 && timeout < 86400) { throw ValidationError("--timeout must be a positive number of seconds") }
         guard afterFrames >= 1 else { throw ValidationError("--after-frames must be at least 1") }
         if manualClock && !testControl { throw ValidationError("--manual-clock needs --test-control: nothing else can advance the clock") }
         if let socket, socket.isEmpty || socket.contains("/") { throw ValidationError("--socket must be a plain name like 'wayland-5'") }
@@ -70,6 +80,18 @@ struct Lodestone: ParsableCommand {
         }
         var log = Logger(label: "lodestone")
         log.logLevel = logLevel
+
+        // Nested in a Wayland session when there is one: connect to the parent
+        // now, before anything (our command) can see our own WAYLAND_DISPLAY.
+        let kind = backend ?? (getenv("WAYLAND_DISPLAY") != nil ? .wayland : .headless)
+        var nested: WaylandBackend?
+        if kind == .wayland {
+            do {
+                nested = try WaylandBackend(logger: log)
+            } catch {
+                throw CleanExit.message("error: \(error)")
+            }
+        }
         ensureRuntimeDirectory(log)
 
         // The display: libwayland's socket and event loop. Everything runs on this loop.
@@ -88,16 +110,29 @@ struct Lodestone: ParsableCommand {
         options.refreshHz = refresh
         options.clock = manualClock ? .manual : .realtime
         options.testControl = testControl
+        options.pointerMode = pointer
+        if nested != nil { options.outputName = "WL-1" }
         let compositor = try Compositor(display: display, options: options, logger: log)
+        if let keyboardLayout, !compositor.seat.useKeymap(layout: keyboardLayout) {
+            throw CleanExit.message("error: xkbcommon has no keyboard layout '\(keyboardLayout)'")
+        }
 
-        // The backend: where frames go.
-        let headless = HeadlessBackend(logger: log)
-        try headless.start(compositor)
+        // The backend: where frames go and input comes from.
+        let backend: Backend = nested ?? HeadlessBackend(logger: log)
+        do {
+            try backend.start(compositor)
+        } catch {
+            throw CleanExit.message("error: \(error)")
+        }
         log.info("listening on WAYLAND_DISPLAY=\(socketName)\(testControl ? " with test control" : "")")
 
         var status: Int32 = 0
+        // Nested: closing the window ends the session normally; losing the
+        // parent ends it with an error.
+        nested?.windowClosed = { log.info("shutting down"); display.terminate() }
+        nested?.parentLost = { _ in status = 1; display.terminate() }
         if let screenshot {
-            headless.frameComposed = { image, frames in
+            backend.frameComposed = { image, frames in
                 guard frames >= afterFrames else { return }
                 do {
                     try PNG.write(image, to: screenshot)
@@ -106,9 +141,28 @@ struct Lodestone: ParsableCommand {
                     log.error("\(error)")
                     status = 1
                 }
-                headless.frameComposed = nil
+                backend.frameComposed = nil
                 display.terminate()
             }
+        }
+
+        // A deadline for scripted runs: take the screenshot as it is, then stop.
+        var deadline: EventSource?
+        if let timeout {
+            deadline = display.eventLoop.addTimer {
+                if let screenshot, backend.frameComposed != nil {
+                    compositor.composeIfNeeded()
+                    do {
+                        try PNG.write(compositor.output.image, to: screenshot)
+                        print("screenshot: \(screenshot)")
+                    } catch {
+                        log.error("\(error)")
+                        status = 1
+                    }
+                }
+                display.terminate()
+            }
+            deadline?.arm(milliseconds: Int32(timeout * 1000))
         }
 
         // Stop cleanly on SIGINT/SIGTERM: the loop reads them through a signalfd.
@@ -142,7 +196,8 @@ struct Lodestone: ParsableCommand {
         // then the command is stopped, then the display goes.
         display.destroyClients()
         child?.terminate()
-        _ = (signals, childWatch)
+        _ = (signals, childWatch, deadline)
+        withExtendedLifetime(backend) {}
         if status != 0 { throw ExitCode(status) }
     }
 
@@ -172,3 +227,5 @@ struct OutputSize: ExpressibleByArgument {
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+extension PointerMode: ExpressibleByArgument {}

@@ -35,6 +35,9 @@ const struct wl_interface *cwp_zxdg_decoration_manager_v1_interface(void);
 const struct wl_interface *cwp_zxdg_toplevel_decoration_v1_interface(void);
 const struct wl_interface *cwp_zwp_relative_pointer_manager_v1_interface(void);
 const struct wl_interface *cwp_zwp_relative_pointer_v1_interface(void);
+const struct wl_interface *cwp_adaptive_pointer_manager_v1_interface(void);
+const struct wl_interface *cwp_adaptive_pointer_surface_v1_interface(void);
+const struct wl_interface *cwp_adaptive_pointer_region_v1_interface(void);
 const struct wl_interface *cwp_lodestone_test_v1_interface(void);
 
 #endif

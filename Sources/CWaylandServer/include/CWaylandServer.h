@@ -8,6 +8,7 @@
 #include "protocols/xdg-decoration-unstable-v1-server-protocol.h"
 #include "protocols/relative-pointer-unstable-v1-server-protocol.h"
 #include "protocols/lodestone-test-v1-server-protocol.h"
+#include "protocols/adaptive-pointer-v1-server-protocol.h"
 
 /* wl_resource_post_error is variadic, which Swift cannot call. */
 void cws_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message);

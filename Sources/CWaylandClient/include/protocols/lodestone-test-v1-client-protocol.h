@@ -59,6 +59,45 @@ struct wl_buffer;
 extern const struct wl_interface lodestone_test_v1_interface;
 #endif
 
+#ifndef LODESTONE_TEST_V1_SHAPE_KIND_ENUM
+#define LODESTONE_TEST_V1_SHAPE_KIND_ENUM
+enum lodestone_test_v1_shape_kind {
+	LODESTONE_TEST_V1_SHAPE_KIND_CIRCLE = 0,
+	LODESTONE_TEST_V1_SHAPE_KIND_VERTICAL_BEAM = 1,
+	LODESTONE_TEST_V1_SHAPE_KIND_HORIZONTAL_BEAM = 2,
+	/**
+	 * a platter or an element outline
+	 */
+	LODESTONE_TEST_V1_SHAPE_KIND_ROUNDED_RECT = 3,
+	/**
+	 * a custom path
+	 */
+	LODESTONE_TEST_V1_SHAPE_KIND_CUSTOM = 4,
+	/**
+	 * nothing drawn (lifted-over, auto-hidden, hidden shape)
+	 */
+	LODESTONE_TEST_V1_SHAPE_KIND_HIDDEN = 5,
+	/**
+	 * the band selection rectangle
+	 */
+	LODESTONE_TEST_V1_SHAPE_KIND_BAND = 6,
+	/**
+	 * a legacy client's wl_pointer.set_cursor image is shown
+	 */
+	LODESTONE_TEST_V1_SHAPE_KIND_CLIENT_CURSOR = 7,
+};
+#endif /* LODESTONE_TEST_V1_SHAPE_KIND_ENUM */
+
+#ifndef LODESTONE_TEST_V1_EFFECT_KIND_ENUM
+#define LODESTONE_TEST_V1_EFFECT_KIND_ENUM
+enum lodestone_test_v1_effect_kind {
+	LODESTONE_TEST_V1_EFFECT_KIND_NONE = 0,
+	LODESTONE_TEST_V1_EFFECT_KIND_HIGHLIGHT = 1,
+	LODESTONE_TEST_V1_EFFECT_KIND_LIFT = 2,
+	LODESTONE_TEST_V1_EFFECT_KIND_HOVER = 3,
+};
+#endif /* LODESTONE_TEST_V1_EFFECT_KIND_ENUM */
+
 /**
  * @ingroup iface_lodestone_test_v1
  * @struct lodestone_test_v1_listener
@@ -143,6 +182,48 @@ struct lodestone_test_v1_listener {
 	void (*failed)(void *data,
 		       struct lodestone_test_v1 *lodestone_test_v1,
 		       const char *reason);
+	/**
+	 * the presented adaptive pointer
+	 *
+	 * The adaptive pointer as last presented, in global logical
+	 * coordinates: its kind, its rectangle after scaling (pressed
+	 * scale included), corner radius and opacity; the content effect
+	 * and the identifier of the targeted region (targeted is 0 when
+	 * the pointer targets no region); the device position before
+	 * magnetism (x and y of pointer_state are the logical position
+	 * clients receive); the accessories; and the annotation text
+	 * (empty when none).
+	 *
+	 * accessories is an array of 4 words per accessory: the shape
+	 * (adaptive_pointer_region_v1.accessory, 5 for a custom outline),
+	 * the centre x and y and the opacity, the last three as wl_fixed.
+	 *
+	 * Sent after pointer_state for movement, button, axis and
+	 * get_pointer_state requests, and in answer to get_pointer_shape.
+	 * State is read after any frames due have run, so with a manual
+	 * clock advance the clock first for animations to settle.
+	 * @param effect_progress 0 no effect, 1 fully applied
+	 * @param effect_scale the element's scale under lift and hover
+	 * @param targeted 1 when the pointer targets a region
+	 */
+	void (*pointer_shape)(void *data,
+			      struct lodestone_test_v1 *lodestone_test_v1,
+			      uint32_t kind,
+			      wl_fixed_t x,
+			      wl_fixed_t y,
+			      wl_fixed_t width,
+			      wl_fixed_t height,
+			      wl_fixed_t corner_radius,
+			      wl_fixed_t alpha,
+			      uint32_t effect,
+			      wl_fixed_t effect_progress,
+			      wl_fixed_t effect_scale,
+			      uint32_t targeted,
+			      uint32_t region_identifier,
+			      wl_fixed_t device_x,
+			      wl_fixed_t device_y,
+			      struct wl_array *accessories,
+			      const char *annotation);
 };
 
 /**
@@ -171,6 +252,8 @@ lodestone_test_v1_add_listener(struct lodestone_test_v1 *lodestone_test_v1,
 #define LODESTONE_TEST_V1_CAPTURE 12
 #define LODESTONE_TEST_V1_CAPTURE_PNG 13
 #define LODESTONE_TEST_V1_RESIZE_WINDOW 14
+#define LODESTONE_TEST_V1_CLOSE_WINDOW 15
+#define LODESTONE_TEST_V1_GET_POINTER_SHAPE 16
 
 /**
  * @ingroup iface_lodestone_test_v1
@@ -200,6 +283,10 @@ lodestone_test_v1_add_listener(struct lodestone_test_v1 *lodestone_test_v1,
  * @ingroup iface_lodestone_test_v1
  */
 #define LODESTONE_TEST_V1_FAILED_SINCE_VERSION 1
+/**
+ * @ingroup iface_lodestone_test_v1
+ */
+#define LODESTONE_TEST_V1_POINTER_SHAPE_SINCE_VERSION 1
 
 /**
  * @ingroup iface_lodestone_test_v1
@@ -261,6 +348,14 @@ lodestone_test_v1_add_listener(struct lodestone_test_v1 *lodestone_test_v1,
  * @ingroup iface_lodestone_test_v1
  */
 #define LODESTONE_TEST_V1_RESIZE_WINDOW_SINCE_VERSION 1
+/**
+ * @ingroup iface_lodestone_test_v1
+ */
+#define LODESTONE_TEST_V1_CLOSE_WINDOW_SINCE_VERSION 1
+/**
+ * @ingroup iface_lodestone_test_v1
+ */
+#define LODESTONE_TEST_V1_GET_POINTER_SHAPE_SINCE_VERSION 1
 
 /** @ingroup iface_lodestone_test_v1 */
 static inline void
@@ -362,7 +457,8 @@ lodestone_test_v1_key(struct lodestone_test_v1 *lodestone_test_v1, uint32_t key,
  *
  * With a manual clock (--manual-clock), advances it by msec and runs
  * every frame that falls due, sending frame callbacks. Answered by
- * clock. With a real clock it is answered by failed.
+ * clock. With a real clock it is answered by failed, except that msec 0
+ * (which only reads the clock and the frame count) works with both.
  */
 static inline void
 lodestone_test_v1_advance_clock(struct lodestone_test_v1 *lodestone_test_v1, uint32_t msec)
@@ -478,6 +574,34 @@ lodestone_test_v1_resize_window(struct lodestone_test_v1 *lodestone_test_v1, con
 {
 	wl_proxy_marshal_flags((struct wl_proxy *) lodestone_test_v1,
 			 LODESTONE_TEST_V1_RESIZE_WINDOW, NULL, wl_proxy_get_version((struct wl_proxy *) lodestone_test_v1), 0, name, width, height);
+}
+
+/**
+ * @ingroup iface_lodestone_test_v1
+ *
+ * Sends the first mapped toplevel whose title or app_id equals name
+ * xdg_toplevel.close, as a click on its close button would. Answered
+ * by window, or failed when no window matches.
+ */
+static inline void
+lodestone_test_v1_close_window(struct lodestone_test_v1 *lodestone_test_v1, const char *name)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) lodestone_test_v1,
+			 LODESTONE_TEST_V1_CLOSE_WINDOW, NULL, wl_proxy_get_version((struct wl_proxy *) lodestone_test_v1), 0, name);
+}
+
+/**
+ * @ingroup iface_lodestone_test_v1
+ *
+ * Answered by pointer_shape. (pointer_shape also follows every
+ * pointer_state event, so a move or button request needs no extra
+ * round trip.)
+ */
+static inline void
+lodestone_test_v1_get_pointer_shape(struct lodestone_test_v1 *lodestone_test_v1)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) lodestone_test_v1,
+			 LODESTONE_TEST_V1_GET_POINTER_SHAPE, NULL, wl_proxy_get_version((struct wl_proxy *) lodestone_test_v1), 0);
 }
 
 #ifdef  __cplusplus

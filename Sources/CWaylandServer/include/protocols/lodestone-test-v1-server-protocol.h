@@ -62,6 +62,45 @@ struct wl_buffer;
 extern const struct wl_interface lodestone_test_v1_interface;
 #endif
 
+#ifndef LODESTONE_TEST_V1_SHAPE_KIND_ENUM
+#define LODESTONE_TEST_V1_SHAPE_KIND_ENUM
+enum lodestone_test_v1_shape_kind {
+	LODESTONE_TEST_V1_SHAPE_KIND_CIRCLE = 0,
+	LODESTONE_TEST_V1_SHAPE_KIND_VERTICAL_BEAM = 1,
+	LODESTONE_TEST_V1_SHAPE_KIND_HORIZONTAL_BEAM = 2,
+	/**
+	 * a platter or an element outline
+	 */
+	LODESTONE_TEST_V1_SHAPE_KIND_ROUNDED_RECT = 3,
+	/**
+	 * a custom path
+	 */
+	LODESTONE_TEST_V1_SHAPE_KIND_CUSTOM = 4,
+	/**
+	 * nothing drawn (lifted-over, auto-hidden, hidden shape)
+	 */
+	LODESTONE_TEST_V1_SHAPE_KIND_HIDDEN = 5,
+	/**
+	 * the band selection rectangle
+	 */
+	LODESTONE_TEST_V1_SHAPE_KIND_BAND = 6,
+	/**
+	 * a legacy client's wl_pointer.set_cursor image is shown
+	 */
+	LODESTONE_TEST_V1_SHAPE_KIND_CLIENT_CURSOR = 7,
+};
+#endif /* LODESTONE_TEST_V1_SHAPE_KIND_ENUM */
+
+#ifndef LODESTONE_TEST_V1_EFFECT_KIND_ENUM
+#define LODESTONE_TEST_V1_EFFECT_KIND_ENUM
+enum lodestone_test_v1_effect_kind {
+	LODESTONE_TEST_V1_EFFECT_KIND_NONE = 0,
+	LODESTONE_TEST_V1_EFFECT_KIND_HIGHLIGHT = 1,
+	LODESTONE_TEST_V1_EFFECT_KIND_LIFT = 2,
+	LODESTONE_TEST_V1_EFFECT_KIND_HOVER = 3,
+};
+#endif /* LODESTONE_TEST_V1_EFFECT_KIND_ENUM */
+
 /**
  * @ingroup iface_lodestone_test_v1
  * @struct lodestone_test_v1_interface
@@ -132,7 +171,9 @@ struct lodestone_test_v1_interface {
 	 *
 	 * With a manual clock (--manual-clock), advances it by msec and
 	 * runs every frame that falls due, sending frame callbacks.
-	 * Answered by clock. With a real clock it is answered by failed.
+	 * Answered by clock. With a real clock it is answered by failed,
+	 * except that msec 0 (which only reads the clock and the frame
+	 * count) works with both.
 	 */
 	void (*advance_clock)(struct wl_client *client,
 			      struct wl_resource *resource,
@@ -217,6 +258,25 @@ struct lodestone_test_v1_interface {
 			      const char *name,
 			      int32_t width,
 			      int32_t height);
+	/**
+	 * ask a toplevel to close
+	 *
+	 * Sends the first mapped toplevel whose title or app_id equals
+	 * name xdg_toplevel.close, as a click on its close button would.
+	 * Answered by window, or failed when no window matches.
+	 */
+	void (*close_window)(struct wl_client *client,
+			     struct wl_resource *resource,
+			     const char *name);
+	/**
+	 * what the adaptive pointer looks like
+	 *
+	 * Answered by pointer_shape. (pointer_shape also follows every
+	 * pointer_state event, so a move or button request needs no extra
+	 * round trip.)
+	 */
+	void (*get_pointer_shape)(struct wl_client *client,
+				  struct wl_resource *resource);
 };
 
 #define LODESTONE_TEST_V1_POINTER_STATE 0
@@ -226,6 +286,7 @@ struct lodestone_test_v1_interface {
 #define LODESTONE_TEST_V1_WINDOWS_DONE 4
 #define LODESTONE_TEST_V1_CAPTURED 5
 #define LODESTONE_TEST_V1_FAILED 6
+#define LODESTONE_TEST_V1_POINTER_SHAPE 7
 
 /**
  * @ingroup iface_lodestone_test_v1
@@ -255,6 +316,10 @@ struct lodestone_test_v1_interface {
  * @ingroup iface_lodestone_test_v1
  */
 #define LODESTONE_TEST_V1_FAILED_SINCE_VERSION 1
+/**
+ * @ingroup iface_lodestone_test_v1
+ */
+#define LODESTONE_TEST_V1_POINTER_SHAPE_SINCE_VERSION 1
 
 /**
  * @ingroup iface_lodestone_test_v1
@@ -316,6 +381,14 @@ struct lodestone_test_v1_interface {
  * @ingroup iface_lodestone_test_v1
  */
 #define LODESTONE_TEST_V1_RESIZE_WINDOW_SINCE_VERSION 1
+/**
+ * @ingroup iface_lodestone_test_v1
+ */
+#define LODESTONE_TEST_V1_CLOSE_WINDOW_SINCE_VERSION 1
+/**
+ * @ingroup iface_lodestone_test_v1
+ */
+#define LODESTONE_TEST_V1_GET_POINTER_SHAPE_SINCE_VERSION 1
 
 /**
  * @ingroup iface_lodestone_test_v1
@@ -394,6 +467,20 @@ static inline void
 lodestone_test_v1_send_failed(struct wl_resource *resource_, const char *reason)
 {
 	wl_resource_post_event(resource_, LODESTONE_TEST_V1_FAILED, reason);
+}
+
+/**
+ * @ingroup iface_lodestone_test_v1
+ * Sends an pointer_shape event to the client owning the resource.
+ * @param resource_ The client's resource
+ * @param effect_progress 0 no effect, 1 fully applied
+ * @param effect_scale the element's scale under lift and hover
+ * @param targeted 1 when the pointer targets a region
+ */
+static inline void
+lodestone_test_v1_send_pointer_shape(struct wl_resource *resource_, uint32_t kind, wl_fixed_t x, wl_fixed_t y, wl_fixed_t width, wl_fixed_t height, wl_fixed_t corner_radius, wl_fixed_t alpha, uint32_t effect, wl_fixed_t effect_progress, wl_fixed_t effect_scale, uint32_t targeted, uint32_t region_identifier, wl_fixed_t device_x, wl_fixed_t device_y, struct wl_array *accessories, const char *annotation)
+{
+	wl_resource_post_event(resource_, LODESTONE_TEST_V1_POINTER_SHAPE, kind, x, y, width, height, corner_radius, alpha, effect, effect_progress, effect_scale, targeted, region_identifier, device_x, device_y, accessories, annotation);
 }
 
 #ifdef  __cplusplus

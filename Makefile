@@ -1,0 +1,43 @@
+# Lodestone: everything a fresh Debian 12 machine with Swift 6.3 needs.
+#   make demo   install what is missing, build, run the demo
+#   make test   install what is missing, build, run every test
+SWIFT ?= swift
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# Build: libwayland, protocols, xkbcommon, pixman, libinput, libpng, cairo.
+# Tests and demo: real clients (weston's demo clients, foot, GTK 4, wl-clipboard),
+# fonts, keymaps, and pywayland for the Python clients.
+APT_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev xkb-data \
+	libpixman-1-dev libinput-dev libpng-dev libcairo2-dev fonts-dejavu-core \
+	weston foot gtk-4-examples wl-clipboard coreutils python3 python3-pip
+PIP_PACKAGES := pywayland
+
+.PHONY: deps build test demo bench wlcs clean
+
+deps:
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing:" $$missing; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
+	fi
+	@python3 -c 'import pywayland' 2>/dev/null || python3 -m pip install -q $(PIP_PACKAGES) \
+		|| python3 -m pip install -q --break-system-packages $(PIP_PACKAGES)
+
+build: deps
+	$(SWIFT) build --build-tests
+
+test: build
+	$(SWIFT) test
+
+demo: build
+	@Scripts/demo
+
+bench: deps
+	$(SWIFT) build -c release --product lodestone-bench
+	$(SWIFT) build -c release --product lodestone
+	$(SWIFT) build -c release --product PointerEngineBenchmark
+	.build/release/lodestone-bench
+	.build/release/PointerEngineBenchmark
+
+clean:
+	rm -rf .build .build-*

@@ -1,0 +1,226 @@
+import CWaylandClient
+import CWaylandProtocols
+import WaylandClient
+
+/// Declares `adaptive_pointer_v1` regions from a Swift client in a few lines:
+///
+/// ```swift
+/// let pointer = try AdaptivePointer(registry: connection.registry())
+/// let regions = pointer.regions(on: surface)            // a wl_surface *
+/// let button = regions.add(RegionDescription(frame: (20, 20, 88, 32), effect: .lift, identifier: 1))
+/// button.onEnter = { print("hovering", $0) }
+/// wl_surface_commit(surface)                            // regions are double-buffered
+/// ```
+public final class AdaptivePointer {
+    public struct Unavailable: Error, CustomStringConvertible {
+        public var description: String { "the compositor does not offer adaptive_pointer_manager_v1" }
+    }
+
+    let manager: Proxy
+
+    public init(registry: Registry) throws {
+        guard let m = registry.bind(cwp_adaptive_pointer_manager_v1_interface(), version: 1) else { throw Unavailable() }
+        manager = Proxy(m, on: registry.connection)
+    }
+
+    deinit { manager.destroy { adaptive_pointer_manager_v1_destroy($0) } }
+
+    /// The region holder of a `wl_surface` (one per surface; keep it as long as the regions).
+    public func regions(on surface: OpaquePointer) -> SurfaceRegions {
+        SurfaceRegions(adaptive_pointer_manager_v1_get_surface(manager.pointer, surface)!, on: manager.connection)
+    }
+}
+
+/// `adaptive_pointer_surface_v1`: creates the regions of one surface.
+public final class SurfaceRegions {
+    let proxy: Proxy
+    public private(set) var regions: [PointerRegion] = []
+
+    init(_ pointer: OpaquePointer, on connection: Connection) { proxy = Proxy(pointer, on: connection) }
+
+    deinit { proxy.destroy { adaptive_pointer_surface_v1_destroy($0) } }
+
+    /// A new region set up from `description`; it takes effect with the next `wl_surface.commit`.
+    @discardableResult
+    public func add(_ description: RegionDescription) -> PointerRegion {
+        let region = PointerRegion(adaptive_pointer_surface_v1_create_region(proxy.pointer)!, on: proxy.connection)
+        region.apply(description)
+        regions.append(region)
+        return region
+    }
+
+    /// Destroys a region (effective with the next commit).
+    public func remove(_ region: PointerRegion) {
+        regions.removeAll { $0 === region }
+        region.destroy()
+    }
+}
+
+/// Everything a region can say, with the protocol's defaults.
+public struct RegionDescription {
+    public enum Effect: UInt32, Sendable { case automatic, none, highlight, lift, hover }
+    public enum Tint: UInt32, Sendable { case none, overlay, underlay }
+    public enum Shape: Sendable {
+        case effectDefault, circle, roundedRect(radius: Double), verticalBeam(lineHeight: Double)
+        case horizontalBeam(columnWidth: Double), hidden, custom([PathVerb])
+    }
+    public enum HitArea: Sendable { case bezelled, bezelless, padding(Double), rect(x: Int32, y: Int32, width: Int32, height: Int32) }
+    public enum Magnetism: UInt32, Sendable { case automatic, on, off }
+    public enum AccessoryShape: Sendable { case arrow, plus, minus, circleSlash, checkmark, custom([PathVerb]) }
+    public struct Accessory: Sendable {
+        public var shape: AccessoryShape
+        /// Degrees clockwise from the top of the pointer.
+        public var angle: Double
+        public var offset: Double
+        public var rotatesWithMotion: Bool
+        public init(_ shape: AccessoryShape, angle: Double, offset: Double = 0, rotatesWithMotion: Bool = false) {
+            self.shape = shape; self.angle = angle; self.offset = offset; self.rotatesWithMotion = rotatesWithMotion
+        }
+    }
+    public struct Axes: OptionSet, Sendable {
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+        public static let horizontal = Axes(rawValue: 1)
+        public static let vertical = Axes(rawValue: 2)
+    }
+
+    public var frame: (x: Int32, y: Int32, width: Int32, height: Int32)
+    public var hitArea = HitArea.bezelled
+    public var cornerRadius = 8.0
+    public var effect = Effect.automatic
+    public var hover: (tint: Tint, shadow: Bool, scale: Bool) = (.overlay, false, true)
+    public var opaque = false
+    public var shape = Shape.effectDefault
+    public var magnetism = Magnetism.automatic
+    public var latchingAxes: Axes = []
+    public var constrainedAxes: Axes = []
+    public var accessories: [Accessory] = []
+    /// A subsurface (`wl_surface *`) holding the element's pixels.
+    public var preview: OpaquePointer?
+    public var annotation: String?
+    public var bandSelection = false
+    public var identifier: UInt32 = 0
+    public var stackingOrder: Int32 = 0
+
+    public init(frame: (x: Int32, y: Int32, width: Int32, height: Int32), effect: Effect = .automatic,
+                shape: Shape = .effectDefault, identifier: UInt32 = 0) {
+        self.frame = frame
+        self.effect = effect
+        self.shape = shape
+        self.identifier = identifier
+    }
+}
+
+/// One element of a custom path, relative to the pointer's centre (points, y down).
+public enum PathVerb: Sendable {
+    case move(Double, Double), line(Double, Double), quad(Double, Double, Double, Double)
+    case cubic(Double, Double, Double, Double, Double, Double), close
+
+    /// The wire encoding: a verb word followed by wl_fixed coordinates.
+    static func encode(_ verbs: [PathVerb]) -> [Int32] {
+        var words: [Int32] = []
+        for v in verbs {
+            switch v {
+            case .move(let x, let y): words += [0, wl_fixed_from_double(x), wl_fixed_from_double(y)]
+            case .line(let x, let y): words += [1, wl_fixed_from_double(x), wl_fixed_from_double(y)]
+            case .quad(let a, let b, let c, let d): words += [2] + [a, b, c, d].map(wl_fixed_from_double)
+            case .cubic(let a, let b, let c, let d, let e, let f): words += [3] + [a, b, c, d, e, f].map(wl_fixed_from_double)
+            case .close: words.append(4)
+            }
+        }
+        return words
+    }
+}
+
+/// `adaptive_pointer_region_v1`: a declared element and its events.
+public final class PointerRegion: Proxy {
+    public enum BandState: UInt32, Sendable { case began, changed, ended }
+
+    /// The pointer engaged the region (argument: its identifier).
+    public var onEnter: ((UInt32) -> Void)?
+    public var onLeave: ((UInt32) -> Void)?
+    /// Band selection, in surface-local coordinates.
+    public var onBand: ((UInt32, BandState, (x: Double, y: Double, width: Double, height: Double)) -> Void)?
+
+    override init(_ pointer: OpaquePointer, on connection: Connection) {
+        super.init(pointer, on: connection)
+        onEvent = { [unowned self] opcode, a in
+            switch opcode {
+            case 0: self.onEnter?(a.uint(0))
+            case 1: self.onLeave?(a.uint(0))
+            case 2:
+                self.onBand?(a.uint(0), BandState(rawValue: a.uint(1)) ?? .changed, (a.fixed(2), a.fixed(3), a.fixed(4), a.fixed(5)))
+            default: break
+            }
+        }
+    }
+
+    func destroy() { destroy { adaptive_pointer_region_v1_destroy($0) } }
+
+    /// Sends every field of `d` (the region changes with the next commit).
+    public func apply(_ d: RegionDescription) {
+        let p = pointer, f = wl_fixed_from_double
+        adaptive_pointer_region_v1_set_frame(p, d.frame.x, d.frame.y, d.frame.width, d.frame.height)
+        switch d.hitArea {
+        case .bezelled: adaptive_pointer_region_v1_set_hit_area(p, 0, 0)
+        case .bezelless: adaptive_pointer_region_v1_set_hit_area(p, 1, 0)
+        case .padding(let v): adaptive_pointer_region_v1_set_hit_area(p, 2, f(v))
+        case .rect(let x, let y, let w, let h): adaptive_pointer_region_v1_set_hit_rect(p, x, y, w, h)
+        }
+        adaptive_pointer_region_v1_set_corner_radius(p, f(d.cornerRadius))
+        adaptive_pointer_region_v1_set_effect(p, d.effect.rawValue)
+        adaptive_pointer_region_v1_set_hover(p, d.hover.tint.rawValue, (d.hover.shadow ? 1 : 0) | (d.hover.scale ? 2 : 0))
+        adaptive_pointer_region_v1_set_background(p, d.opaque ? 1 : 0)
+        switch d.shape {
+        case .effectDefault: adaptive_pointer_region_v1_set_shape(p, 0, 0)
+        case .circle: adaptive_pointer_region_v1_set_shape(p, 1, 0)
+        case .roundedRect(let r): adaptive_pointer_region_v1_set_shape(p, 2, f(r))
+        case .verticalBeam(let l): adaptive_pointer_region_v1_set_shape(p, 3, f(l))
+        case .horizontalBeam(let l): adaptive_pointer_region_v1_set_shape(p, 4, f(l))
+        case .hidden: adaptive_pointer_region_v1_set_shape(p, 5, 0)
+        case .custom(let verbs): withArray(PathVerb.encode(verbs)) { adaptive_pointer_region_v1_set_custom_shape(p, $0) }
+        }
+        adaptive_pointer_region_v1_set_magnetism(p, d.magnetism.rawValue)
+        adaptive_pointer_region_v1_set_latching_axes(p, d.latchingAxes.rawValue)
+        adaptive_pointer_region_v1_set_constrained_axes(p, d.constrainedAxes.rawValue)
+        adaptive_pointer_region_v1_clear_accessories(p)
+        for a in d.accessories { addAccessory(a) }
+        adaptive_pointer_region_v1_set_preview(p, d.preview)
+        adaptive_pointer_region_v1_set_annotation(p, d.annotation)
+        adaptive_pointer_region_v1_set_band_selection(p, d.bandSelection ? 1 : 0)
+        adaptive_pointer_region_v1_set_identifier(p, d.identifier)
+        adaptive_pointer_region_v1_set_stacking_order(p, d.stackingOrder)
+    }
+
+    /// Adds one accessory (a fifth is a protocol error).
+    public func addAccessory(_ a: RegionDescription.Accessory) {
+        let f = wl_fixed_from_double, flags: UInt32 = a.rotatesWithMotion ? 1 : 0
+        switch a.shape {
+        case .arrow: adaptive_pointer_region_v1_add_accessory(pointer, 0, f(a.angle), f(a.offset), flags)
+        case .plus: adaptive_pointer_region_v1_add_accessory(pointer, 1, f(a.angle), f(a.offset), flags)
+        case .minus: adaptive_pointer_region_v1_add_accessory(pointer, 2, f(a.angle), f(a.offset), flags)
+        case .circleSlash: adaptive_pointer_region_v1_add_accessory(pointer, 3, f(a.angle), f(a.offset), flags)
+        case .checkmark: adaptive_pointer_region_v1_add_accessory(pointer, 4, f(a.angle), f(a.offset), flags)
+        case .custom(let verbs):
+            withArray(PathVerb.encode(verbs)) { adaptive_pointer_region_v1_add_custom_accessory(pointer, $0, f(a.angle), f(a.offset), flags) }
+        }
+    }
+
+    public func setFrame(x: Int32, y: Int32, width: Int32, height: Int32) {
+        adaptive_pointer_region_v1_set_frame(pointer, x, y, width, height)
+    }
+    public func setAnnotation(_ text: String?) { adaptive_pointer_region_v1_set_annotation(pointer, text) }
+    public func setIdentifier(_ identifier: UInt32) { adaptive_pointer_region_v1_set_identifier(pointer, identifier) }
+
+    /// Raw words as a path array (for tests that send malformed paths on purpose).
+    public func setCustomShape(words: [Int32]) { withArray(words) { adaptive_pointer_region_v1_set_custom_shape(pointer, $0) } }
+}
+
+/// Passes `words` as a `wl_array` for the duration of one request.
+private func withArray(_ words: [Int32], _ body: (UnsafeMutablePointer<wl_array>) -> Void) {
+    var copy = words
+    copy.withUnsafeMutableBytes { bytes in
+        var array = wl_array(size: bytes.count, alloc: bytes.count, data: bytes.baseAddress)
+        body(&array)
+    }
+}

@@ -1,0 +1,196 @@
+import CWaylandClient
+import Compositor
+import Glibc
+import Logging
+import WaylandClient
+
+/// Input from the parent's `wl_seat`, turned into calls on Lodestone's seat.
+///
+/// - Pointer: events are grouped by `wl_pointer.frame` (seat 5+) and applied
+///   together, so an axis event carries its source and discrete steps. Over
+///   the window the parent's cursor is hidden: only Lodestone's own (adaptive)
+///   pointer shows. Window-local coordinates are the nested output's global
+///   logical coordinates.
+/// - Relative motion (`zwp_relative_pointer_v1`, when the parent has it)
+///   moves the pointer when a frame has no absolute motion: the parent's
+///   pointer is held at a screen edge or confined, but the hand still moves.
+/// - Keyboard: the parent's keymap, modifiers and repeat rate become the
+///   nested seat's, so clients inside type what the user's layout says.
+final class ParentInput {
+    private let seat: Proxy
+    private let relativePointerManager: Proxy?
+    private unowned let window: ParentWindow
+    private unowned let target: Seat
+    private let log: Logger
+    private var pointer: Proxy?
+    private var relativePointer: Proxy?
+    private var keyboard: Proxy?
+    /// Keys we pressed in the nested seat, released if the parent takes the keyboard away.
+    private var pressedKeys: Set<UInt32> = []
+    private var frame = PointerFrame()
+
+    /// Pointer events between two `wl_pointer.frame`s.
+    private struct PointerFrame {
+        var position: (x: Double, y: Double)?
+        var relative: (dx: Double, dy: Double)?
+        var buttons: [(button: UInt32, pressed: Bool)] = []
+        var source: UInt32 = WL_POINTER_AXIS_SOURCE_WHEEL.rawValue
+        /// Per axis (0 vertical, 1 horizontal): value, discrete steps, stop.
+        var axes: [UInt32: (value: Double, discrete: Int32, stop: Bool)] = [:]
+        var isEmpty: Bool { position == nil && relative == nil && buttons.isEmpty && axes.isEmpty }
+    }
+
+    init(seat: Proxy, globals: ParentGlobals, window: ParentWindow, target: Seat, logger: Logger) {
+        self.seat = seat
+        relativePointerManager = globals.relativePointerManager
+        self.window = window
+        self.target = target
+        log = logger
+        seat.onEvent = { [unowned self] opcode, a in
+            if opcode == 0 { self.capabilitiesChanged(a.uint(0)) }
+        }
+    }
+
+    deinit {
+        relativePointer?.destroy { zwp_relative_pointer_v1_destroy($0) }
+        releasePointer()
+        releaseKeyboard()
+    }
+
+    private func capabilitiesChanged(_ caps: UInt32) {
+        let hasPointer = caps & WL_SEAT_CAPABILITY_POINTER.rawValue != 0
+        let hasKeyboard = caps & WL_SEAT_CAPABILITY_KEYBOARD.rawValue != 0
+        if hasPointer && pointer == nil {
+            let p = Proxy(wl_seat_get_pointer(seat.pointer)!, on: seat.connection)
+            p.onEvent = { [unowned self] opcode, a in self.pointerEvent(opcode, a) }
+            pointer = p
+            if let manager = relativePointerManager {
+                let r = Proxy(zwp_relative_pointer_manager_v1_get_relative_pointer(manager.pointer, p.pointer)!, on: seat.connection)
+                r.onEvent = { [unowned self] opcode, a in
+                    // relative_motion: utime_hi, utime_lo, dx, dy, dx_unaccel, dy_unaccel
+                    if opcode == 0 { self.relativeMotion(dx: a.fixed(2), dy: a.fixed(3)) }
+                }
+                relativePointer = r
+            }
+        } else if !hasPointer && pointer != nil {
+            relativePointer?.destroy { zwp_relative_pointer_v1_destroy($0) }
+            relativePointer = nil
+            releasePointer()
+        }
+        if hasKeyboard && keyboard == nil {
+            let k = Proxy(wl_seat_get_keyboard(seat.pointer)!, on: seat.connection)
+            k.onEvent = { [unowned self] opcode, a in self.keyboardEvent(opcode, a) }
+            keyboard = k
+        } else if !hasKeyboard && keyboard != nil {
+            keyboardLeft()
+            releaseKeyboard()
+        }
+    }
+
+    private func releasePointer() {
+        guard let p = pointer else { return }
+        if p.version >= 3 { p.destroy { wl_pointer_release($0) } }
+        pointer = nil
+    }
+
+    private func releaseKeyboard() {
+        guard let k = keyboard else { return }
+        if k.version >= 3 { k.destroy { wl_keyboard_release($0) } }
+        keyboard = nil
+    }
+
+    // MARK: Pointer
+
+    private func pointerEvent(_ opcode: UInt32, _ a: EventArguments) {
+        switch opcode {
+        case 0:  // enter(serial, surface, sx, sy)
+            guard a.object(1) == window.surface.pointer else { return }
+            // Hide the parent's cursor: Lodestone draws its own pointer.
+            wl_pointer_set_cursor(pointer?.pointer, a.uint(0), nil, 0, 0)
+            frame.position = (a.fixed(2), a.fixed(3))
+        case 1: break  // leave: the nested pointer stays where it left
+        case 2: frame.position = (a.fixed(1), a.fixed(2))  // motion(time, sx, sy)
+        case 3:  // button(serial, time, button, state)
+            frame.buttons.append((a.uint(2), a.uint(3) == WL_POINTER_BUTTON_STATE_PRESSED.rawValue))
+        case 4:  // axis(time, axis, value)
+            frame.axes[a.uint(1), default: (0, 0, false)].value += a.fixed(2)
+        case 5: applyFrame()  // frame
+        case 6: frame.source = a.uint(0)  // axis_source
+        case 7: frame.axes[a.uint(1), default: (0, 0, false)].stop = true  // axis_stop(time, axis)
+        case 8: frame.axes[a.uint(0), default: (0, 0, false)].discrete += a.int(1)  // axis_discrete
+        case 9:  // axis_value120: whole steps only; a high-resolution wheel's fractions add up in `value`
+            let steps = a.int(1) / 120
+            if steps != 0 { frame.axes[a.uint(0), default: (0, 0, false)].discrete += steps }
+        default: break
+        }
+        // Before wl_pointer 5 there are no frames: every event stands alone.
+        if let p = pointer, p.version < 5, opcode != 5 { applyFrame() }
+    }
+
+    private func relativeMotion(dx: Double, dy: Double) {
+        let r = frame.relative ?? (0, 0)
+        frame.relative = (r.dx + dx, r.dy + dy)
+    }
+
+    private func applyFrame() {
+        let f = frame
+        frame = PointerFrame()
+        guard !f.isEmpty else { return }
+        if let p = f.position {
+            target.pointerMotion(toX: p.x, y: p.y)
+        } else if let r = f.relative {
+            target.pointerMotion(dx: r.dx, dy: r.dy)
+        }
+        for b in f.buttons { target.pointerButton(b.button, pressed: b.pressed) }
+        for (axis, v) in f.axes.sorted(by: { $0.key < $1.key }) {
+            // A stop is a zero value (the seat sends axis_stop for it).
+            target.pointerAxis(axis, value: v.stop && v.value == 0 ? 0 : v.value, discrete: v.discrete, source: f.source)
+        }
+    }
+
+    // MARK: Keyboard
+
+    private func keyboardEvent(_ opcode: UInt32, _ a: EventArguments) {
+        switch opcode {
+        case 0: keymapReceived(format: a.uint(0), fd: a.fd(1), size: a.uint(2))
+        case 1: break  // enter: keys already down were pressed elsewhere; modifiers follow
+        case 2: keyboardLeft()
+        case 3:  // key(serial, time, key, state)
+            let key = a.uint(2), pressed = a.uint(3) == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue
+            if pressed { pressedKeys.insert(key) } else if pressedKeys.remove(key) == nil { return }
+            target.key(key, pressed: pressed)
+        case 4:  // modifiers(serial, depressed, latched, locked, group)
+            target.keyboardModifiers(depressed: a.uint(1), latched: a.uint(2), locked: a.uint(3), group: a.uint(4))
+        case 5: target.setKeyRepeat(rate: a.int(0), delay: a.int(1))  // repeat_info
+        default: break
+        }
+    }
+
+    private func keymapReceived(format: UInt32, fd: Int32, size: UInt32) {
+        defer { close(fd) }
+        guard format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, size > 1 else {
+            log.notice("the parent sent no xkb keymap; keeping the default layout")
+            return
+        }
+        // Since wl_seat 7 the fd must be mapped private.
+        guard let map = mmap(nil, Int(size), PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED else {
+            log.error("cannot map the parent's keymap: \(String(cString: strerror(errno)))")
+            return
+        }
+        defer { munmap(map, Int(size)) }
+        let bytes = UnsafeRawBufferPointer(start: map, count: Int(size))
+        let text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        if target.useKeymap(text: text) {
+            log.debug("using the parent's keymap (\(size) bytes)")
+        } else {
+            log.error("the parent's keymap does not compile; keeping the default layout")
+        }
+    }
+
+    /// The parent took the keyboard away: keys held now will never be
+    /// released to us, so release them in the nested session.
+    private func keyboardLeft() {
+        for key in pressedKeys.sorted() { target.key(key, pressed: false) }
+        pressedKeys.removeAll()
+    }
+}

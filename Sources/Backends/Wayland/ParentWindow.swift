@@ -1,0 +1,154 @@
+import CWaylandClient
+import CWaylandProtocols
+import Logging
+import WaylandClient
+
+/// Lodestone's window in the parent session: a `wl_surface` with the
+/// `xdg_toplevel` role, titled "Lodestone", with server-side decorations when
+/// the parent offers `zxdg_decoration_manager_v1`. Its size (logical) and the
+/// scale of the parent outputs it is on make the nested output's mode.
+final class ParentWindow {
+    let surface: Proxy
+    private let xdgSurface: Proxy
+    private let toplevel: Proxy
+    private let decoration: Proxy?
+    private let outputs: [ParentOutput]
+    private let log: Logger
+
+    /// The mode the nested output has: logical size and integer scale.
+    private(set) var width: Int32, height: Int32, scale: Int32
+    /// The parent acknowledged the window with a first configure: until then
+    /// attaching a buffer is a protocol error.
+    private(set) var isConfigured = false
+    /// Size from the last xdg_toplevel.configure, applied on xdg_surface.configure.
+    private var pendingSize: (width: Int32, height: Int32) = (0, 0)
+    /// The parent outputs the surface is on (wl_surface.enter/leave).
+    private var entered: [ParentOutput] = []
+
+    /// The mode changed: (width, height, scale).
+    var resized: (Int32, Int32, Int32) -> Void = { _, _, _ in }
+    var closed: () -> Void = {}
+    /// A configure was acknowledged: the presenter may commit.
+    var configured: () -> Void = {}
+
+    init(globals: ParentGlobals, width: Int32, height: Int32, scale: Int32, logger: Logger) {
+        self.width = width
+        self.height = height
+        self.scale = scale
+        log = logger
+        outputs = globals.outputs
+        let connection = globals.connection
+        surface = Proxy(wl_compositor_create_surface(globals.compositor.pointer)!, on: connection)
+        xdgSurface = Proxy(xdg_wm_base_get_xdg_surface(globals.wmBase.pointer, surface.pointer)!, on: connection)
+        toplevel = Proxy(xdg_surface_get_toplevel(xdgSurface.pointer)!, on: connection)
+        xdg_toplevel_set_title(toplevel.pointer, "Lodestone")
+        xdg_toplevel_set_app_id(toplevel.pointer, "org.lodestone.Lodestone")
+        // Decorations drawn by the parent: Lodestone's whole surface is the output.
+        if let manager = globals.decorationManager {
+            let decoration = Proxy(zxdg_decoration_manager_v1_get_toplevel_decoration(manager.pointer, toplevel.pointer)!, on: connection)
+            zxdg_toplevel_decoration_v1_set_mode(decoration.pointer, ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue)
+            decoration.onEvent = { [log] _, a in
+                if a.uint(0) != ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue {
+                    log.notice("the parent wants client-side decorations; Lodestone's window has none")
+                }
+            }
+            self.decoration = decoration
+        } else {
+            decoration = nil
+        }
+
+        surface.onEvent = { [unowned self] opcode, a in
+            switch opcode {
+            case 0: self.surfaceEntered(a.object(0))
+            case 1: self.surfaceLeft(a.object(0))
+            default: break
+            }
+        }
+        toplevel.onEvent = { [unowned self] opcode, a in
+            switch opcode {
+            case 0: self.pendingSize = (a.int(0), a.int(1))  // configure; applied with xdg_surface.configure
+            case 1: self.closed()
+            default: break  // configure_bounds, wm_capabilities
+            }
+        }
+        xdgSurface.onEvent = { [unowned self] opcode, a in
+            if opcode == 0 { self.surfaceConfigured(serial: a.uint(0)) }
+        }
+        for output in outputs {
+            output.scaleChanged = { [unowned self] in self.updateMode() }
+        }
+        // The initial commit without a buffer asks for the first configure.
+        wl_surface_commit(surface.pointer)
+    }
+
+    deinit {
+        decoration?.destroy { zxdg_toplevel_decoration_v1_destroy($0) }
+        toplevel.destroy { xdg_toplevel_destroy($0) }
+        xdgSurface.destroy { xdg_surface_destroy($0) }
+        surface.destroy { wl_surface_destroy($0) }
+    }
+
+    // MARK: Configure
+
+    private func surfaceConfigured(serial: UInt32) {
+        xdg_surface_ack_configure(xdgSurface.pointer, serial)
+        let first = !isConfigured
+        isConfigured = true
+        // 0×0: the parent leaves the size to us; keep the current one.
+        if pendingSize.width > 0 && pendingSize.height > 0 {
+            width = pendingSize.width
+            height = pendingSize.height
+        }
+        updateMode(force: first)
+        configured()
+    }
+
+    // MARK: Scale
+
+    private func surfaceEntered(_ output: OpaquePointer?) {
+        guard let output = outputs.first(where: { $0.proxy.pointer == output }), !entered.contains(where: { $0 === output }) else { return }
+        entered.append(output)
+        updateMode()
+    }
+
+    private func surfaceLeft(_ output: OpaquePointer?) {
+        entered.removeAll { $0.proxy.pointer == output }
+        updateMode()
+    }
+
+    /// The largest scale of the outputs we are on, so the window is sharp on
+    /// the best of them (the parent scales it down elsewhere).
+    private func updateMode(force: Bool = false) {
+        let newScale = entered.map(\.scale).max() ?? scale
+        guard force || newScale != scale || width != lastWidth || height != lastHeight else { return }
+        if newScale != scale { log.info("the parent output scale is \(newScale)") }
+        scale = newScale
+        lastWidth = width
+        lastHeight = height
+        resized(width, height, scale)
+    }
+    private var lastWidth: Int32 = 0, lastHeight: Int32 = 0
+}
+
+/// A `wl_output` of the parent, for its scale.
+final class ParentOutput {
+    let proxy: Proxy
+    private(set) var scale: Int32 = 1
+    private var pendingScale: Int32 = 1
+    var scaleChanged: () -> Void = {}
+
+    init(_ proxy: Proxy) {
+        self.proxy = proxy
+        proxy.onEvent = { [unowned self] opcode, a in
+            switch opcode {
+            case 2:  // done: the description is complete
+                if self.pendingScale != self.scale {
+                    self.scale = self.pendingScale
+                    self.scaleChanged()
+                }
+            case 3: self.pendingScale = max(1, a.int(0))  // scale, since 2
+            default: break
+            }
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import CWaylandClient
+import Compositor
+import Logging
+import Rendering
+import WaylandClient
+
+/// Sends composed frames to the parent through `wl_shm` buffers.
+///
+/// - Buffers: at least two; a buffer the parent holds (attached, no
+///   `wl_buffer.release` yet) is never written. When all are held a new one
+///   is made, up to `maximumBuffers`; past that the frame waits for a release.
+/// - Copies: each buffer remembers which output pixels changed since it was
+///   last written (its "stale" region), so a frame copies only those.
+/// - Damage: `wl_surface.damage_buffer` with the rectangles that changed
+///   since the previous commit, nothing more.
+/// - Pacing: after a commit the frame clock is held until the parent's
+///   `wl_surface.frame` callback, so Lodestone draws at the parent's pace and
+///   not at all while its window is hidden; an idle Lodestone arms no timer.
+final class Presenter {
+    private unowned let window: ParentWindow
+    private let shm: Proxy
+    private let clock: FrameClock
+    private let output: Output
+    private let log: Logger
+    private var buffers: [Slot] = []
+    /// Output pixels changed since the last commit (what the parent must redraw).
+    private let pendingDamage = Region()
+    private var frameCallback: Proxy?
+    /// Buffer scale last sent with `wl_surface.set_buffer_scale`.
+    private var committedScale: Int32 = 1
+    static let maximumBuffers = 4
+
+    /// Counters for the benchmark and the log.
+    private(set) var commits = 0
+
+    /// One `wl_buffer` with its pixels and what of them is out of date.
+    private final class Slot {
+        let buffer: ClientShmBuffer
+        let image: Image
+        /// Attached and not yet released by the parent.
+        var busy = false
+        let stale: Region
+        init?(shm: Proxy, width: Int32, height: Int32) {
+            // XRGB: the output is opaque, and the parent may skip blending.
+            guard let buffer = ClientShmBuffer(shm: shm, width: width, height: height, format: WL_SHM_FORMAT_XRGB8888.rawValue),
+                  let image = Image(borrowing: UnsafeMutableRawPointer(buffer.data), width: width, height: height, stride: buffer.stride, format: .xrgb8888)
+            else { return nil }
+            self.buffer = buffer
+            self.image = image
+            stale = Region(Rect(x: 0, y: 0, width: width, height: height))
+        }
+    }
+
+    init(window: ParentWindow, shm: Proxy, clock: FrameClock, output: Output, logger: Logger) {
+        self.window = window
+        self.shm = shm
+        self.clock = clock
+        self.output = output
+        log = logger
+    }
+
+    /// A frame was composed with `damage` (output pixels).
+    func present(damage: Region) {
+        pendingDamage.add(damage)
+        for slot in buffers { slot.stale.add(damage) }
+        commitIfPossible()
+    }
+
+    /// The window's (new) configure is acknowledged; the first frame may go.
+    func windowConfigured() {
+        commitIfPossible()
+    }
+
+    private var waitingForFrame: Bool { frameCallback != nil }
+
+    private func commitIfPossible() {
+        guard window.isConfigured, !waitingForFrame, !pendingDamage.isEmpty else { return }
+        let width = output.pixelWidth, height = output.pixelHeight
+        // A new mode: buffers of the old size are of no use any more.
+        if let first = buffers.first, first.image.width != width || first.image.height != height {
+            buffers.removeAll()
+        }
+        guard let slot = freeSlot(width: width, height: height) else {
+            log.debug("all \(buffers.count) parent buffers are held; the frame waits for a release")
+            return
+        }
+
+        // Bring the buffer up to date: only what changed since it was last written.
+        let bounds = Rect(x: 0, y: 0, width: width, height: height)
+        slot.stale.intersect(bounds)
+        for rect in slot.stale.rects { slot.image.copy(from: output.image, rect: rect) }
+        slot.stale.clear()
+
+        let surface = window.surface.pointer
+        if committedScale != output.scale {
+            wl_surface_set_buffer_scale(surface, output.scale)
+            committedScale = output.scale
+        }
+        wl_surface_attach(surface, slot.buffer.buffer.pointer, 0, 0)
+        pendingDamage.intersect(bounds)
+        for rect in pendingDamage.rects {
+            wl_surface_damage_buffer(surface, rect.x, rect.y, rect.width, rect.height)
+        }
+        pendingDamage.clear()
+        slot.busy = true
+
+        let callback = Proxy(wl_surface_frame(surface)!, on: shm.connection)
+        callback.onEvent = { [unowned self] _, _ in self.frameDone() }
+        frameCallback = callback
+        clock.hold()
+        wl_surface_commit(surface)
+        commits += 1
+        // The loop flushes only Lodestone's own clients; the parent must see
+        // the commit now. A lost connection shows up on the next read.
+        shm.connection.flush()
+    }
+
+    /// A released buffer, or a new one while there are fewer than the maximum.
+    private func freeSlot(width: Int32, height: Int32) -> Slot? {
+        if let slot = buffers.first(where: { !$0.busy }) { return slot }
+        guard buffers.count < Self.maximumBuffers, let slot = Slot(shm: shm, width: width, height: height) else { return nil }
+        slot.buffer.buffer.onEvent = { [unowned self, unowned slot] opcode, _ in
+            guard opcode == 0 else { return }  // release
+            slot.busy = false
+            // A frame may have been waiting for a buffer.
+            self.commitIfPossible()
+        }
+        buffers.append(slot)
+        return slot
+    }
+
+    /// The parent drew our last commit: time for the next frame.
+    private func frameDone() {
+        frameCallback = nil
+        // Frames that were due run now and present through `present`.
+        clock.resume()
+        // A frame composed while we waited (a capture) still has to go out.
+        commitIfPossible()
+    }
+}

@@ -1,0 +1,173 @@
+import CWaylandClient
+import CWaylandProtocols
+import Compositor
+import Logging
+import Rendering
+import WaylandClient
+import WaylandServer
+
+/// The nested backend: Lodestone is an `xdg_toplevel` window in a parent
+/// Wayland session. The window is the output (its size is the mode, the
+/// parent's scale is the scale), frames go to the parent through `wl_shm`
+/// buffers paced by its frame callbacks, and input comes from the parent's
+/// seat.
+///
+/// Single thread: the parent connection's fd is one more source on
+/// Lodestone's `wl_event_loop`, read with prepare_read/read_events so nothing
+/// ever blocks.
+public final class WaylandBackend: Backend {
+    public let name = "wayland"
+    public var frameComposed: ((Image, Int) -> Void)?
+    /// The parent closed the window (xdg_toplevel.close): time to stop.
+    public var windowClosed: (() -> Void)?
+    /// The parent connection ended (parent exited or killed us with a
+    /// protocol error); the argument says why.
+    public var parentLost: ((String) -> Void)?
+
+    private let log: Logger
+    private let connection: Connection
+    private let registry: Registry
+    /// The parent's globals we need or use.
+    let globals: ParentGlobals
+    private var window: ParentWindow?
+    private var presenter: Presenter?
+    private var input: ParentInput?
+    private var watch: EventSource?
+    private var size: (width: Int32, height: Int32)
+
+    /// Connects to the parent: $WAYLAND_DISPLAY, or `display` when given.
+    /// Must run before Lodestone points WAYLAND_DISPLAY at its own socket.
+    public init(display: String? = nil, logger: Logger) throws {
+        log = logger
+        do {
+            connection = try Connection(name: display)
+        } catch {
+            throw Failure(description: "\(error) (is a Wayland session running? Use --backend headless without one)")
+        }
+        registry = connection.registry()
+        globals = try ParentGlobals(registry: registry, connection: connection)
+        size = (0, 0)
+    }
+
+    public struct Failure: Error, CustomStringConvertible { public let description: String }
+
+    public func start(_ compositor: Compositor) throws {
+        let output = compositor.output
+        size = (output.width, output.height)
+
+        // The window, with the output's size until the parent says otherwise.
+        let window = ParentWindow(globals: globals, width: output.width, height: output.height, scale: output.scale, logger: log)
+        window.resized = { [unowned compositor] width, height, scale in
+            compositor.reconfigureOutput(width: width, height: height, scale: scale)
+        }
+        window.closed = { [unowned self] in
+            self.log.info("the parent closed Lodestone's window")
+            self.windowClosed?()
+        }
+        self.window = window
+
+        // Frames: each composed frame's damage goes to the parent.
+        let presenter = Presenter(window: window, shm: globals.shm, clock: compositor.clock, output: output, logger: log)
+        self.presenter = presenter
+        compositor.framePresented = { [unowned self, unowned compositor] image, damage in
+            presenter.present(damage: damage)
+            self.frameComposed?(image, compositor.frameCount)
+        }
+        window.configured = { [unowned presenter] in presenter.windowConfigured() }
+
+        // Input from the parent's seat.
+        if let seat = globals.seat {
+            input = ParentInput(seat: seat, globals: globals, window: window, target: compositor.seat, logger: log)
+        } else {
+            log.notice("the parent offers no wl_seat: no input reaches Lodestone")
+        }
+
+        // Map: the initial commit, then the first configure (size, scale).
+        do {
+            try connection.roundtrip()
+            try connection.roundtrip()
+        } catch {
+            throw Failure(description: "the parent Wayland session failed while mapping the window: \(error)")
+        }
+
+        watch = compositor.display.eventLoop.addFileDescriptor(connection.fileDescriptor) { [unowned self] _ in
+            do {
+                try self.connection.readAndDispatch()
+            } catch {
+                self.disconnected("\(error)")
+            }
+        }
+        // Requests queued while starting (acks, the first frame).
+        try? connection.flushChecked()
+        let extras = [globals.decorationManager != nil ? "server-side decorations" : nil,
+                      globals.relativePointerManager != nil ? "relative pointer" : nil].compactMap { $0 }
+        log.info("nested in the parent session as a \(output.width)×\(output.height) @\(output.scale)x window\(extras.isEmpty ? "" : " with " + extras.joined(separator: ", "))")
+    }
+
+    private func disconnected(_ reason: String) {
+        // The fd would stay readable (hung up) and spin the loop.
+        watch?.remove()
+        watch = nil
+        log.error("lost the parent Wayland session: \(reason)")
+        parentLost?(reason)
+    }
+
+    deinit {
+        // Children before parents: the input and the presenter's buffers
+        // reference the window's surface.
+        input = nil
+        presenter = nil
+        window = nil
+        watch?.remove()
+        connection.flush()
+    }
+}
+
+/// The parent's globals, bound at the versions this backend speaks.
+final class ParentGlobals {
+    let connection: Connection
+    let compositor: Proxy
+    let shm: Proxy
+    let wmBase: Proxy
+    let seat: Proxy?
+    let decorationManager: Proxy?
+    let relativePointerManager: Proxy?
+    /// Every wl_output, for the scale of the ones the window is on.
+    let outputs: [ParentOutput]
+
+    init(registry: Registry, connection: Connection) throws {
+        self.connection = connection
+        func bind(_ interface: UnsafePointer<wl_interface>, _ version: UInt32) -> Proxy? {
+            registry.bind(interface, version: version).map { Proxy($0, on: connection) }
+        }
+        func missing(_ name: String) -> WaylandBackend.Failure {
+            WaylandBackend.Failure(description: "the parent Wayland session has no \(name); Lodestone cannot open a window in it")
+        }
+        // wl_compositor 4: damage_buffer.
+        guard let compositor = bind(cwp_wl_compositor_interface(), 4) else { throw missing("wl_compositor") }
+        guard let shm = bind(cwp_wl_shm_interface(), 1) else { throw missing("wl_shm") }
+        guard let wmBase = bind(cwp_xdg_wm_base_interface(), 2) else { throw missing("xdg_wm_base") }
+        self.compositor = compositor
+        self.shm = shm
+        self.wmBase = wmBase
+        wmBase.onEvent = { [unowned wmBase] opcode, a in
+            // ping: answer, or the parent thinks we hang.
+            if opcode == 0 { xdg_wm_base_pong(wmBase.pointer, a.uint(0)); wmBase.connection.flush() }
+        }
+        // wl_seat 8: axis_value120 as well as discrete steps.
+        seat = bind(cwp_wl_seat_interface(), 8)
+        decorationManager = bind(cwp_zxdg_decoration_manager_v1_interface(), 1)
+        relativePointerManager = bind(cwp_zwp_relative_pointer_manager_v1_interface(), 1)
+        outputs = registry.globals.filter { $0.interface == "wl_output" }.compactMap { global in
+            let version = min(global.version, 2)
+            guard let raw = wl_registry_bind(registry.pointer, global.name, cwp_wl_output_interface(), version) else { return nil }
+            return ParentOutput(Proxy(OpaquePointer(raw), on: connection))
+        }
+    }
+
+    deinit {
+        wmBase.destroy { xdg_wm_base_destroy($0) }
+        decorationManager?.destroy { zxdg_decoration_manager_v1_destroy($0) }
+        relativePointerManager?.destroy { zwp_relative_pointer_manager_v1_destroy($0) }
+    }
+}

@@ -1,0 +1,41 @@
+import CWaylandProtocols
+import CWaylandServer
+import WaylandServer
+
+extension Interface {
+    static var adaptivePointerManager: UnsafePointer<wl_interface> { cwp_adaptive_pointer_manager_v1_interface() }
+    static var adaptivePointerSurface: UnsafePointer<wl_interface> { cwp_adaptive_pointer_surface_v1_interface() }
+    static var adaptivePointerRegion: UnsafePointer<wl_interface> { cwp_adaptive_pointer_region_v1_interface() }
+}
+
+/// `adaptive_pointer_manager_v1`: the global through which clients declare regions.
+final class AdaptivePointerManager: Resource {
+    static let version: Int32 = 1
+    unowned let compositor: Compositor
+
+    enum Request: UInt32 { case destroy, getSurface }
+
+    init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
+        self.compositor = compositor
+        super.init(client: client, interface: Interface.adaptivePointerManager, version: version, id: id)
+    }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .destroy: destroy()
+        case .getSurface: getSurface(id: a.newID(0), surface: WlSurface.from(a.object(1)))
+        case nil: break
+        }
+    }
+
+    private func getSurface(id: UInt32, surface: WlSurface?) {
+        guard let surface else { return }
+        // One extension object per surface, as with wp_viewport: two would fight over the regions.
+        guard surface.regionSource == nil else {
+            return postError(ADAPTIVE_POINTER_MANAGER_V1_ERROR_SURFACE_EXISTS.rawValue,
+                             "wl_surface@\(wl_resource_get_id(surface.pointer)) already has an adaptive_pointer_surface_v1")
+        }
+        guard let extensionObject = AdaptivePointerSurface(compositor: compositor, client: client, version: version, id: id, surface: surface) else { return }
+        surface.regionSource = extensionObject
+    }
+}

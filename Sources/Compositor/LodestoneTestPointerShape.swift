@@ -1,0 +1,50 @@
+import CWaylandServer
+import Glibc
+import PointerEngine
+import WaylandServer
+
+extension LodestoneTest {
+    /// `lodestone_test_v1.pointer_shape`: the adaptive pointer's presented state, stepped to
+    /// the clock's current time first so a test sees the effect of its last request.
+    func sendAdaptivePointerShape(_ controller: PointerController) {
+        controller.step()
+        let p = controller.presentation
+        let report = controller.shapeReport
+        let effect = p.contentEffect
+        var kind: UInt32 = 0
+        if let e = effect {
+            switch e.kind {
+            case .highlight: kind = 1
+            case .lift: kind = 2
+            case .hover: kind = 3
+            case .none: kind = 0
+            }
+        }
+        // 4 words per accessory: shape, x, y, alpha (see the XML).
+        var words: [Int32] = []
+        for a in p.accessories {
+            let shape: Int32
+            switch a.shape {
+            case .arrow: shape = 0
+            case .plus: shape = 1
+            case .minus: shape = 2
+            case .circleSlash: shape = 3
+            case .checkmark: shape = 4
+            case .path: shape = 5
+            }
+            words += [shape, wl_fixed_from_double(a.center.x), wl_fixed_from_double(a.center.y), wl_fixed_from_double(a.alpha)]
+        }
+        var array = wl_array()
+        wl_array_init(&array)
+        defer { wl_array_release(&array) }
+        if !words.isEmpty, let data = wl_array_add(&array, words.count * 4) {
+            words.withUnsafeBytes { data.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        }
+        let f = wl_fixed_from_double
+        lodestone_test_v1_send_pointer_shape(
+            pointer, report.kind.rawValue, f(report.rect.minX), f(report.rect.minY), f(report.rect.width), f(report.rect.height),
+            f(report.cornerRadius), f(report.alpha), kind, f(effect?.progress ?? 0), f(effect?.scale ?? 1),
+            controller.targetIdentifier == nil ? 0 : 1, controller.targetIdentifier ?? 0,
+            f(p.devicePosition.x), f(p.devicePosition.y), &array, p.annotation?.text ?? "")
+    }
+}

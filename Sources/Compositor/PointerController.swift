@@ -1,0 +1,296 @@
+import CWaylandServer
+import PointerEngine
+import Rendering
+import WaylandServer
+
+/// Which pointer is shown over surfaces that declare no adaptive_pointer_v1 regions.
+public enum PointerMode: String, Sendable, CaseIterable {
+    /// A client's `wl_pointer.set_cursor` image, as today, so existing apps are never worse off.
+    case client
+    /// The adaptive circle everywhere.
+    case adaptive
+}
+
+/// The bridge between Wayland and the pure `PointerEngine`: keeps the engine's regions in
+/// global coordinates as surfaces commit, move, stack and map; feeds it device input with the
+/// frame clock's time; steps it each frame, turns its presentation into damage and pixels,
+/// and delivers its events to the clients' region objects.
+final class PointerController {
+    unowned let compositor: Compositor
+    let mode: PointerMode
+    private(set) var engine: PointerEngine
+    /// The last presentation; `step()` refreshes it.
+    private(set) var presentation: PointerPresentation
+    private let painter = PointerRenderer()
+
+    /// Committed regions per surface (surface-local).
+    private struct SurfaceRegions {
+        weak var surface: WlSurface?
+        let owner: SurfaceID
+        var specs: [RegionSpec]
+    }
+    /// A region the engine knows, with what is needed to route its events.
+    private struct Installed {
+        var region: EngineRegion
+        var spec: RegionSpec
+        var placement: SurfacePlacement
+    }
+    private var committed: [ObjectIdentifier: SurfaceRegions] = [:]
+    private var installed: [RegionID: Installed] = [:]
+    private var nextRegion: UInt64 = 1
+    private var nextOwner: UInt64 = 1
+    private var regionsDirty = false
+    private var needsStep = true
+    /// Whether the last step drew the adaptive pointer (so switching to a client cursor repaints).
+    private var wasAdaptive = true
+    /// The preview surface an effect is acting on; it is drawn by the effect, not the scene.
+    private(set) weak var activePreview: WlSurface?
+    private var deadlineTimer: EventSource?
+
+    init(compositor: Compositor, mode: PointerMode, settings: PointerSettings = PointerSettings()) {
+        self.compositor = compositor
+        self.mode = mode
+        let out = compositor.output
+        let bounds = EngineRect<GlobalSpace>(x: 0, y: 0, width: Double(out.width), height: Double(out.height))
+        engine = PointerEngine(outputBounds: bounds, settings: settings)
+        presentation = engine.step(to: Instant(seconds: Double(compositor.clock.now) / 1000))
+        if compositor.clock.mode == .realtime {
+            deadlineTimer = compositor.display.eventLoop.addTimer { [unowned self] in self.compositor.scheduleFrame() }
+        }
+    }
+
+    private var now: Instant { Instant(seconds: Double(compositor.clock.now) / 1000) }
+
+    func allocateRegionID() -> RegionID {
+        defer { nextRegion += 1 }
+        return RegionID(nextRegion)
+    }
+
+    // MARK: Input (Seat calls these)
+
+    /// Where the device is, before magnetism (relative motion and grabs start from here).
+    var devicePosition: (x: Double, y: Double) { (engine.devicePosition.x, engine.devicePosition.y) }
+
+    /// The device moved; returns the logical position clients should receive.
+    func deviceMoved(toX x: Double, y: Double) -> (x: Double, y: Double) {
+        prepareEngine()
+        engine.handle(.motion(to: EnginePoint(x: x, y: y)), at: now)
+        inputArrived()
+        return (engine.logicalPosition.x, engine.logicalPosition.y)
+    }
+
+    /// The first button went down or the last one came up.
+    func buttonChanged(pressed: Bool) {
+        prepareEngine()
+        engine.handle(.button(pressed ? .pressed : .released), at: now)
+        inputArrived()
+    }
+
+    /// Typing hides the pointer until it moves again.
+    func keyTyped() {
+        engine.handle(.keyTyped, at: now)
+        inputArrived()
+    }
+
+    private func inputArrived() {
+        needsStep = true
+        compositor.scheduleFrame()
+    }
+
+    // MARK: Regions
+
+    /// A surface committed new region state (already double-buffered by `WlSurface`).
+    func regionsCommitted(_ surface: WlSurface, _ specs: [RegionSpec]) {
+        let key = ObjectIdentifier(surface)
+        if var entry = committed[key], entry.surface === surface {
+            entry.specs = specs
+            committed[key] = entry
+        } else {
+            committed[key] = SurfaceRegions(surface: surface, owner: SurfaceID(nextOwner), specs: specs)
+            nextOwner += 1
+        }
+        sceneChanged()
+    }
+
+    /// Something moved, stacked, mapped, committed or went away: remap before the next use.
+    func sceneChanged() {
+        regionsDirty = true
+        needsStep = true
+        compositor.scheduleFrame()
+    }
+
+    private func prepareEngine() {
+        let out = compositor.output
+        if engine.outputBounds.width != Double(out.width) || engine.outputBounds.height != Double(out.height) {
+            engine.setOutputBounds(EngineRect(x: 0, y: 0, width: Double(out.width), height: Double(out.height)))
+        }
+        syncRegions()
+    }
+
+    /// Brings the engine's regions in line with the committed, mapped surfaces. Only changed
+    /// regions are touched, so a client committing every frame does not re-enter its region.
+    private func syncRegions() {
+        guard regionsDirty else { return }
+        regionsDirty = false
+        var wanted: [RegionID: Installed] = [:]
+        var layer: Int32 = 0
+        committed = committed.filter { $0.value.surface != nil }
+        compositor.forEachMappedSurface { surface, x, y in
+            layer += 1
+            guard let entry = committed[ObjectIdentifier(surface)], entry.surface === surface, !entry.specs.isEmpty else { return }
+            let placement = SurfacePlacement(origin: EnginePoint(x: Double(x), y: Double(y)))
+            let root = rootSurface(surface)
+            for spec in entry.specs {
+                var region = placement.toGlobal(spec.localRegion(owner: entry.owner))
+                // Higher surfaces win over lower ones whatever the clients' own orders.
+                let order = Int64(min(max(spec.stackingOrder, -32768), 32767))
+                region.stackingOrder = Int32(clamping: Int64(min(layer, 32767)) << 16 + order)
+                // A region hidden under another window must not capture the pointer.
+                let c = region.frame.center
+                if let top = compositor.surfaceAt(x: c.x, y: c.y), rootSurface(top.surface) !== root { continue }
+                wanted[spec.id] = Installed(region: region, spec: spec, placement: placement)
+            }
+        }
+        for id in installed.keys where wanted[id] == nil { _ = engine.regions.remove(id: id) }
+        for (id, entry) in wanted where installed[id]?.region != entry.region {
+            do { try engine.regions.upsert(entry.region) } catch {
+                compositor.log.warning("region \(id) refused by the pointer engine: \(error)")
+                wanted[id] = nil
+            }
+        }
+        installed = wanted
+    }
+
+    private func rootSurface(_ surface: WlSurface) -> WlSurface {
+        var s = surface
+        while let parent = (s.role as? WlSubsurface)?.parent { s = parent }
+        return s
+    }
+
+    /// Whether the surface's tree (its toplevel and subsurfaces) declares regions.
+    private func treeHasRegions(_ surface: WlSurface) -> Bool {
+        let root = rootSurface(surface)
+        return committed.values.contains { entry in
+            guard !entry.specs.isEmpty, let s = entry.surface else { return false }
+            return rootSurface(s) === root
+        }
+    }
+
+    /// The adaptive pointer is drawn unless a legacy client's cursor applies (see `PointerMode`).
+    var drawsAdaptivePointer: Bool {
+        if mode == .adaptive { return true }
+        let seat = compositor.seat!
+        guard seat.showsClientCursor, let focus = seat.pointerFocus else { return true }
+        return treeHasRegions(focus)
+    }
+
+    // MARK: Frames
+
+    /// Steps the engine if anything changed or is animating, adding its damage.
+    /// Called before each compose and before answering state queries.
+    func prepareFrame() {
+        if needsStep || presentation.isAnimating || deadlinePassed { step() }
+        // Effects redraw the scene's pixels of their element: whenever anything is composed,
+        // make sure the whole pointer/effect area is, so no half-updated snapshot is drawn.
+        if wasAdaptive && !compositor.output.damage.isEmpty { damage(presentation.bounds) }
+    }
+
+    private var deadlinePassed: Bool { engine.nextDeadline.map { $0 <= now } ?? false }
+
+    @discardableResult
+    func step() -> PointerPresentation {
+        prepareEngine()
+        let p = engine.step(to: now)
+        presentation = p
+        needsStep = false
+        let adaptive = drawsAdaptivePointer
+        if adaptive || wasAdaptive { damage(p.damage) }
+        if adaptive != wasAdaptive { compositor.seat.damageCursor() }
+        wasAdaptive = adaptive
+        activePreview = p.contentEffect.flatMap { installed[$0.region]?.spec.preview }.flatMap { $0.hasContent ? $0 : nil }
+        deliverEvents()
+        if p.isAnimating { compositor.scheduleFrame() }
+        armDeadline()
+        // Magnetism or a region appearing under a still pointer moves the logical position.
+        let l = engine.logicalPosition
+        if l.x != compositor.seat.x || l.y != compositor.seat.y { compositor.seat.logicalPositionChanged(toX: l.x, y: l.y) }
+        return p
+    }
+
+    private func damage(_ r: EngineRect<GlobalSpace>) {
+        guard r.isFinite, !r.isEmpty else { return }
+        let i = r.integral
+        compositor.output.damage(logical: Rendering.Rect(x: Int32(clamping: Int(i.minX)), y: Int32(clamping: Int(i.minY)),
+                                                         width: Int32(clamping: Int(i.width)), height: Int32(clamping: Int(i.height))))
+    }
+
+    /// Region exit delay and auto-hide happen without input: wake up for them.
+    private func armDeadline() {
+        guard let deadline = engine.nextDeadline else { return }
+        let ms = max(1, Int32(clamping: Int(((deadline.seconds - now.seconds) * 1000).rounded(.up))))
+        if let deadlineTimer {
+            deadlineTimer.arm(milliseconds: ms)
+        } else {
+            // Manual clock: frames only run as a test advances time; keep one due.
+            compositor.scheduleFrame()
+        }
+    }
+
+    private func deliverEvents() {
+        engine.drainEvents { event in
+            switch event {
+            case .entered(let id, _): installed[id]?.spec.object?.sendEntered()
+            case .left(let id, _): installed[id]?.spec.object?.sendLeft()
+            case .bandBegan(let id, _, let r): band(id, 0, r)
+            case .bandChanged(let id, _, let r): band(id, 1, r)
+            case .bandEnded(let id, _, let r): band(id, 2, r)
+            case .lockedMotion: break
+            }
+        }
+    }
+
+    private func band(_ id: RegionID, _ state: UInt32, _ r: EngineRect<GlobalSpace>) {
+        guard let entry = installed[id] else { return }
+        entry.spec.object?.sendBand(state, entry.placement.toLocal(r))
+    }
+
+    /// Draws the adaptive pointer and content effects over the composed scene.
+    func draw(into image: Image, damage: Rendering.Region, scale: Int32) {
+        guard wasAdaptive else { return }
+        var preview: PreviewContent?
+        if let s = activePreview, let texture = s.texture, let (x, y) = compositor.origin(of: s) {
+            preview = PreviewContent(image: texture, x: Double(x), y: Double(y), width: Double(s.width), height: Double(s.height))
+        }
+        painter.draw(presentation, into: image, scale: Double(scale), clip: damage, preview: preview)
+    }
+
+    /// What the test protocol reports.
+    var shapeReport: PointerShapeReport { PointerShapeReport(presentation, clientCursor: !wasAdaptive, tuning: engine.settings.tuning) }
+    var targetIdentifier: UInt32? { presentation.targetRegion.flatMap { installed[$0]?.spec.identifier } }
+}
+
+/// The presented pointer in the terms of `lodestone_test_v1.pointer_shape`.
+struct PointerShapeReport {
+    enum Kind: UInt32 { case circle, verticalBeam, horizontalBeam, roundedRect, custom, hidden, band, clientCursor }
+    var kind: Kind
+    var rect: EngineRect<GlobalSpace>
+    var cornerRadius: Double
+    var alpha: Double
+
+    init(_ p: PointerPresentation, clientCursor: Bool, tuning: PointerTuning) {
+        let g = p.pointer
+        let shape = g.shape.scaled(by: g.scale)
+        rect = shape.rect
+        cornerRadius = shape.cornerRadius
+        alpha = g.alpha
+        let w = g.shape.rect.width, h = g.shape.rect.height
+        if clientCursor { kind = .clientCursor }
+        else if p.bandRect != nil { kind = .band }
+        else if g.customPath != nil && g.pathAlpha >= 0.5 { kind = .custom; alpha = g.pathAlpha }
+        else if g.alpha < 0.01 { kind = .hidden }
+        else if abs(w - h) < 0.5 && g.shape.cornerRadius >= w / 2 - 0.25 { kind = .circle }
+        else if abs(w - tuning.beamWidth) < 0.5 && h > w { kind = .verticalBeam }
+        else if abs(h - tuning.beamWidth) < 0.5 && w > h { kind = .horizontalBeam }
+        else { kind = .roundedRect }
+    }
+}

@@ -1,0 +1,291 @@
+import CCairo
+import CPixman
+import PointerEngine
+
+/// A preview surface's pixels and where the surface sits (global logical coordinates).
+public struct PreviewContent {
+    public var image: Image
+    public var x: Double, y: Double, width: Double, height: Double
+
+    public init(image: Image, x: Double, y: Double, width: Double, height: Double) {
+        self.image = image
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+}
+
+/// Draws one `PointerPresentation` over an already composed scene: content effects, the
+/// pointer, accessories, annotation and band. cairo works directly on the pixman image's
+/// pixels (both are premultiplied 32-bit ARGB), antialiased, clipped to the frame's damage.
+///
+/// Paint order, bottom to top, is what makes the effects read right:
+/// shadow and underlay → the pointer when it belongs beneath content (highlight platter,
+/// fading lift pointer) → the element's pixels, moved and scaled → specular and overlay tint
+/// → the pointer otherwise → band outline, accessories, annotation.
+public final class PointerRenderer {
+    public init() {}
+
+    public func draw(_ p: PointerPresentation, into target: Image, scale: Double, clip: Region, preview: PreviewContent?) {
+        guard !clip.isEmpty, let surface = Cairo.surface(for: target) else { return }
+        defer { cairo_surface_destroy(surface) }
+        guard let cr = cairo_create(surface) else { return }
+        defer { cairo_destroy(cr) }
+        for r in clip.rects { cairo_rectangle(cr, Double(r.x), Double(r.y), Double(r.width), Double(r.height)) }
+        cairo_clip(cr)
+        cairo_scale(cr, scale, scale)
+
+        // The scene's pixels of each element whose pixels an effect moves, taken before anything
+        // is drawn over them.
+        let exiting = p.exitingContentEffect.map { EffectLayer($0, preview: nil, scene: target, scale: scale) }
+        let current = p.contentEffect.map { EffectLayer($0, preview: preview, scene: target, scale: scale) }
+
+        exiting?.drawUnderlays(cr)
+        current?.drawUnderlays(cr)
+        if p.pointer.drawsBeneathContent { drawPointer(p.pointer, cr) }
+        exiting?.drawContent(cr)
+        current?.drawContent(cr)
+        if !p.pointer.drawsBeneathContent { drawPointer(p.pointer, cr) }
+        if let band = p.bandRect {
+            Cairo.roundedRect(cr, x: band.minX + 0.5, y: band.minY + 0.5, width: max(0, band.width - 1),
+                              height: max(0, band.height - 1), radius: 2)
+            cairo_set_source_rgba(cr, 1, 1, 1, 0.7 * p.pointer.alpha)
+            cairo_set_line_width(cr, 1)
+            cairo_stroke(cr)
+        }
+        for a in p.accessories { drawAccessory(a, color: p.pointer.color, cr) }
+        if let note = p.annotation { drawAnnotation(note, cr) }
+    }
+
+    // MARK: Pointer
+
+    private func drawPointer(_ g: PointerGeometry, _ cr: OpaquePointer) {
+        let shape = g.shape.scaled(by: g.scale)
+        let c = g.color
+        if g.alpha > 0.001 {
+            Cairo.roundedRect(cr, shape)
+            cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha * g.alpha)
+            if let border = g.border, border.width > 0 {
+                cairo_fill_preserve(cr)
+                cairo_set_line_width(cr, border.width)
+                cairo_set_source_rgba(cr, border.color.red, border.color.green, border.color.blue, border.color.alpha * g.alpha)
+                cairo_stroke(cr)
+            } else {
+                cairo_fill(cr)
+            }
+        }
+        if let path = g.customPath, g.pathAlpha > 0.001 {
+            cairo_save(cr)
+            cairo_translate(cr, shape.center.x, shape.center.y)
+            cairo_scale(cr, g.scale, g.scale)
+            Cairo.path(cr, path)
+            cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+            cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha * g.pathAlpha)
+            cairo_fill(cr)
+            cairo_restore(cr)
+        }
+    }
+
+    // MARK: Accessories and annotation
+
+    private func drawAccessory(_ a: AccessoryPresentation, color c: PointerColor, _ cr: OpaquePointer) {
+        func glyph(_ shape: AccessoryShape, alpha: Double) {
+            guard alpha > 0.001 else { return }
+            cairo_save(cr)
+            cairo_translate(cr, a.center.x, a.center.y)
+            cairo_rotate(cr, a.rotation)
+            cairo_scale(cr, a.scale, a.scale)
+            Cairo.path(cr, shape.outline(size: a.size))
+            cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+            // Accessories read as part of the pointer: its colour, a little more solid.
+            cairo_set_source_rgba(cr, c.red, c.green, c.blue, min(1, c.alpha + 0.15) * alpha)
+            cairo_fill(cr)
+            cairo_restore(cr)
+        }
+        glyph(a.shape, alpha: a.alpha * a.morphProgress)
+        if let previous = a.previousShape { glyph(previous, alpha: a.alpha * (1 - a.morphProgress)) }
+    }
+
+    private func drawAnnotation(_ note: AnnotationPresentation, _ cr: OpaquePointer) {
+        guard note.alpha > 0.001 else { return }
+        let f = note.frame
+        cairo_save(cr)
+        Cairo.roundedRect(cr, x: f.minX, y: f.minY, width: f.width, height: f.height, radius: min(6, f.height / 2))
+        cairo_set_source_rgba(cr, 0.12, 0.12, 0.14, 0.86 * note.alpha)
+        cairo_fill_preserve(cr)
+        // The box is the engine's estimate and the damage is computed from it: never draw outside.
+        cairo_clip(cr)
+        cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        var size = min(13, f.height * 0.62)
+        cairo_set_font_size(cr, size)
+        var extents = cairo_text_extents_t()
+        note.text.withCString { cairo_text_extents(cr, $0, &extents) }
+        let room = f.width - 8
+        if extents.x_advance > room && extents.x_advance > 0 {
+            size *= room / extents.x_advance
+            cairo_set_font_size(cr, size)
+            note.text.withCString { cairo_text_extents(cr, $0, &extents) }
+        }
+        var font = cairo_font_extents_t()
+        cairo_font_extents(cr, &font)
+        let x = f.midX - extents.x_advance / 2
+        let y = f.midY + (font.ascent - font.descent) / 2
+        cairo_move_to(cr, x, y)
+        cairo_set_source_rgba(cr, 1, 1, 1, note.alpha)
+        note.text.withCString { cairo_show_text(cr, $0) }
+        cairo_restore(cr)
+    }
+}
+
+/// One content effect ready to draw: the effect plus the pixels it moves (a preview surface
+/// or a snapshot of the scene under the element).
+private struct EffectLayer {
+    let effect: ContentEffect
+    let pixels: (image: Image, x: Double, y: Double, width: Double, height: Double)?
+    let isPreview: Bool
+
+    init(_ effect: ContentEffect, preview: PreviewContent?, scene: Image, scale: Double) {
+        self.effect = effect
+        if let preview {
+            pixels = (preview.image, preview.x, preview.y, preview.width, preview.height)
+            isPreview = true
+        } else if effect.kind != .highlight && (effect.scale != 1 || effect.translation != .zero) {
+            // Without a preview the highlight platter is blended over the element's pixels
+            // where they are; lift and hover move and scale a snapshot of them.
+            pixels = Self.snapshot(scene, effect.frame.minX, effect.frame.minY, effect.frame.width, effect.frame.height, scale)
+            isPreview = false
+        } else {
+            pixels = nil
+            isPreview = false
+        }
+    }
+
+    /// Copies the scene's pixels of the element (output pixels, so scaled outputs stay sharp).
+    private static func snapshot(_ scene: Image, _ x: Double, _ y: Double, _ w: Double, _ h: Double, _ s: Double)
+        -> (image: Image, x: Double, y: Double, width: Double, height: Double)? {
+        let x0 = max(0, Int32((x * s).rounded(.down))), y0 = max(0, Int32((y * s).rounded(.down)))
+        let x1 = min(scene.width, Int32(((x + w) * s).rounded(.up))), y1 = min(scene.height, Int32(((y + h) * s).rounded(.up)))
+        guard x1 > x0, y1 > y0 else { return nil }
+        let image = Image(width: x1 - x0, height: y1 - y0, format: .argb8888)
+        // pixman reads xrgb as opaque, so the copy of an xrgb scene is opaque argb.
+        pixman_image_composite32(PIXMAN_OP_SRC, scene.pointer, nil, image.pointer, x0, y0, 0, 0, 0, 0, x1 - x0, y1 - y0)
+        return (image, Double(x0) / s, Double(y0) / s, Double(x1 - x0) / s, Double(y1 - y0) / s)
+    }
+
+    private var radius: Double { effect.platter?.cornerRadius ?? min(8, effect.frame.width / 2, effect.frame.height / 2) }
+
+    /// Shadow and underlay tint: beneath the pointer and the element.
+    func drawUnderlays(_ cr: OpaquePointer) {
+        guard effect.progress > 0.001 else { return }
+        let t = effect.transformedFrame
+        if let s = effect.shadow, s.opacity > 0.001 {
+            // A soft shadow as stacked translucent rounded rects: cheap, antialiased, and
+            // its falloff reads like a blur at these radii.
+            let layers = 8
+            for k in 0..<layers {
+                let spread = s.radius * (1 - Double(k) / Double(layers))
+                let r = t.offset(by: s.offset).outset(by: spread - s.radius / 2)
+                Cairo.roundedRect(cr, x: r.minX, y: r.minY, width: r.width, height: r.height, radius: radius + max(0, spread - s.radius / 2))
+                cairo_set_source_rgba(cr, 0, 0, 0, s.opacity / Double(layers) * 1.6)
+                cairo_fill(cr)
+            }
+        }
+        if let tint = effect.tint, tint.mode == .underlay, tint.opacity > 0.001 {
+            let r = effect.platter?.rect ?? t.outset(by: 4)
+            Cairo.roundedRect(cr, x: r.minX, y: r.minY, width: r.width, height: r.height, radius: radius)
+            cairo_set_source_rgba(cr, 0.33, 0.33, 0.35, min(1, tint.opacity * 2.5))
+            cairo_fill(cr)
+        }
+    }
+
+    /// The element's pixels (moved and scaled), then specular and overlay tint.
+    func drawContent(_ cr: OpaquePointer) {
+        let t = effect.transformedFrame
+        if let px = pixels, let source = Cairo.surface(for: px.image) {
+            cairo_save(cr)
+            let c = effect.frame.center
+            cairo_translate(cr, c.x + effect.translation.dx, c.y + effect.translation.dy)
+            cairo_scale(cr, effect.scale, effect.scale)
+            cairo_translate(cr, -c.x, -c.y)
+            if !isPreview {
+                // Only the element moves; the clip keeps the background corners of the snapshot.
+                Cairo.roundedRect(cr, x: effect.frame.minX, y: effect.frame.minY, width: effect.frame.width,
+                                  height: effect.frame.height, radius: radius)
+                cairo_clip(cr)
+            }
+            cairo_translate(cr, px.x, px.y)
+            cairo_scale(cr, px.width / Double(px.image.width), px.height / Double(px.image.height))
+            cairo_set_source_surface(cr, source, 0, 0)
+            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+            cairo_paint(cr)
+            cairo_restore(cr)
+            cairo_surface_destroy(source)
+        }
+        if let s = effect.specular, s.opacity > 0.001, s.radius > 0 {
+            cairo_save(cr)
+            Cairo.roundedRect(cr, x: t.minX, y: t.minY, width: t.width, height: t.height, radius: radius)
+            cairo_clip(cr)
+            let g = cairo_pattern_create_radial(s.center.x, s.center.y, 0, s.center.x, s.center.y, s.radius)
+            cairo_pattern_add_color_stop_rgba(g, 0, 1, 1, 1, s.opacity)
+            cairo_pattern_add_color_stop_rgba(g, 1, 1, 1, 1, 0)
+            cairo_set_source(cr, g)
+            cairo_paint(cr)
+            cairo_pattern_destroy(g)
+            cairo_restore(cr)
+        }
+        if let tint = effect.tint, tint.mode == .overlay, tint.opacity > 0.001 {
+            Cairo.roundedRect(cr, x: t.minX, y: t.minY, width: t.width, height: t.height, radius: radius)
+            cairo_set_source_rgba(cr, 0.33, 0.33, 0.35, min(1, tint.opacity * 2.5))
+            cairo_fill(cr)
+        }
+    }
+}
+
+/// Small cairo helpers: surfaces over pixman images, rounded rects and engine paths.
+enum Cairo {
+    /// A cairo surface over an image's pixels (no copy); destroy it before the image goes.
+    static func surface(for image: Image) -> OpaquePointer? {
+        let format = image.format == .argb8888 ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_RGB24
+        guard let s = cairo_image_surface_create_for_data(UnsafeMutableRawPointer(image.data).assumingMemoryBound(to: UInt8.self),
+                                                          format, image.width, image.height, image.stride) else { return nil }
+        guard cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(s)
+            return nil
+        }
+        return s
+    }
+
+    static func roundedRect<S>(_ cr: OpaquePointer, _ r: RoundedRect<S>) {
+        roundedRect(cr, x: r.rect.minX, y: r.rect.minY, width: r.rect.width, height: r.rect.height, radius: r.cornerRadius)
+    }
+
+    static func roundedRect(_ cr: OpaquePointer, x: Double, y: Double, width w: Double, height h: Double, radius: Double) {
+        let r = max(0, min(radius, w / 2, h / 2))
+        cairo_new_sub_path(cr)
+        if r <= 0 {
+            cairo_rectangle(cr, x, y, w, h)
+            return
+        }
+        cairo_arc(cr, x + w - r, y + r, r, -Double.pi / 2, 0)
+        cairo_arc(cr, x + w - r, y + h - r, r, 0, Double.pi / 2)
+        cairo_arc(cr, x + r, y + h - r, r, Double.pi / 2, Double.pi)
+        cairo_arc(cr, x + r, y + r, r, Double.pi, 3 * Double.pi / 2)
+        cairo_close_path(cr)
+    }
+
+    static func path<S>(_ cr: OpaquePointer, _ path: Path<S>) {
+        cairo_new_path(cr)
+        for element in path.elements {
+            switch element {
+            case .move(let p): cairo_move_to(cr, p.x, p.y)
+            case .line(let p): cairo_line_to(cr, p.x, p.y)
+            case .quad(let c, let p):
+                // cairo has only cubics: raise the quadratic's degree.
+                var x0 = 0.0, y0 = 0.0
+                cairo_get_current_point(cr, &x0, &y0)
+                cairo_curve_to(cr, x0 + 2 / 3 * (c.x - x0), y0 + 2 / 3 * (c.y - y0),
+                               p.x + 2 / 3 * (c.x - p.x), p.y + 2 / 3 * (c.y - p.y), p.x, p.y)
+            case .cubic(let c1, let c2, let p): cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
+            case .close: cairo_close_path(cr)
+            }
+        }
+    }
+}

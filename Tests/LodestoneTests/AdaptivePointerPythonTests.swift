@@ -1,0 +1,130 @@
+import Foundation
+import LodestoneTesting
+import XCTest
+
+/// The end-to-end scenarios again, with the region declared by the pywayland example client
+/// (Examples/python/adaptive_pointer_client.py, bindings generated from the XML at start-up).
+final class AdaptivePointerPythonTests: XCTestCase {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Examples/python/adaptive_pointer_client.py").path
+    static let blue: UInt32 = 0x2060d0
+    static let background: UInt32 = 0xe0e0e0
+
+    private var fixture: AdaptiveFixture!
+    private var output = ""
+
+    override func setUpWithError() throws {
+        guard Process.canRun("python3", ["-c", "import pywayland"]) else {
+            throw XCTSkip("pywayland is not installed (pip install pywayland)")
+        }
+        fixture = try AdaptiveFixture()
+    }
+
+    override func tearDown() { fixture = nil }
+
+    /// Starts the client with `arguments` and places its window at (100, 100).
+    private func launch(_ title: String, _ arguments: [String]) throws {
+        output = fixture.session.runtimeDirectory + "/\(title).out"
+        try fixture.session.launch(["python3", Self.script, "--title", title] + arguments, output: output)
+        _ = try fixture.session.waitForWindow(title, timeout: 30)
+        try fixture.control.moveWindow(title, x: 100, y: 100)
+    }
+
+    private func lines() -> [String] {
+        ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    /// Waits (wall time: the client is another process) for a line starting with `prefix`.
+    private func waitForLine(_ prefix: String) throws -> String? {
+        var found: String?
+        _ = try fixture.session.wait(timeout: 10) {
+            found = lines().first { $0.hasPrefix(prefix) }
+            return found != nil
+        }
+        return found
+    }
+
+    func testCircleOverPlainContent() throws {
+        try launch("py-circle", ["--effect", "highlight"])
+        let s = try fixture.move(to: 100 + 300, 100 + 250)
+        XCTAssertEqual(s.kind, .circle)
+        XCTAssertFalse(s.targeted)
+        XCTAssertGreaterThan(distance(try fixture.screenshot()[400, 350], Self.background), 60)
+    }
+
+    func testBeamOverText() throws {
+        try launch("py-beam", ["--frame", "20,150,300,100", "--effect", "none", "--beam", "30", "--identifier", "7"])
+        let s = try fixture.move(to: 100 + 100, 100 + 200)
+        XCTAssertEqual(s.kind, .verticalBeam)
+        XCTAssertEqual(s.height, 30, accuracy: 2)
+        XCTAssertEqual(s.identifier, 7)
+    }
+
+    func testHighlightAndClickWhileCaptured() throws {
+        try launch("py-highlight", ["--effect", "highlight", "--identifier", "1"])
+        let s = try fixture.move(to: 100 + 140, 100 + 94)  // in the hit padding, above the element
+        XCTAssertEqual(s.effect, .highlight)
+        XCTAssertTrue(s.targeted)
+        XCTAssertEqual(s.identifier, 1)
+        XCTAssertGreaterThan(distance(try fixture.screenshot()[204, 204], Self.blue), 20, "the platter's tint")
+        try fixture.control.click()
+        XCTAssertNotNil(try waitForLine("entered 1"))
+        let press = try XCTUnwrap(try waitForLine("button pressed")).split(separator: " ").compactMap { Double($0) }
+        XCTAssertTrue((100..<180).contains(press[0]) && (100..<140).contains(press[1]), "click at \(press) lands on the element")
+    }
+
+    func testLift() throws {
+        try launch("py-lift", ["--effect", "lift", "--identifier", "2"])
+        let s = try fixture.move(to: 100 + 140, 100 + 120)
+        XCTAssertEqual(s.effect, .lift)
+        XCTAssertGreaterThan(s.effectScale, 1.05)
+        XCTAssertLessThan(s.alpha, 0.1)
+        let shot = try fixture.screenshot()
+        XCTAssertLessThan(distance(shot[240, 220], Self.blue), 40, "no pointer over the lifted element")
+        XCTAssertLessThan(distance(shot[198, 220], Self.blue), 60, "its edge moved outward")
+        XCTAssertLessThan(brightness(shot[240, 248]), brightness(Self.background) - 15, "its shadow")
+    }
+
+    func testHover() throws {
+        try launch("py-hover", ["--effect", "hover", "--identifier", "3"])
+        let s = try fixture.move(to: 100 + 140, 100 + 120)
+        XCTAssertEqual(s.effect, .hover)
+        XCTAssertGreaterThan(s.effectScale, 1.02)
+    }
+
+    func testAccessoriesAndAnnotation() throws {
+        try launch("py-accessories", ["--frame", "20,150,300,100", "--effect", "hover", "--accessory", "arrow@90",
+                                      "--accessory", "arrow@270", "--annotation", "3 × 4"])
+        let s = try fixture.move(to: 100 + 150, 100 + 200)
+        XCTAssertEqual(s.accessories.count, 2)
+        XCTAssertEqual(s.annotation, "3 × 4")
+        let right = try XCTUnwrap(s.accessories.first { $0.x > s.midX })
+        XCTAssertGreaterThan(distance(try fixture.screenshot()[Int(right.x), Int(right.y)], Self.background), 40)
+    }
+
+    func testBandSelection() throws {
+        try launch("py-band", ["--frame", "20,150,300,130", "--effect", "none", "--band"])
+        try fixture.move(to: 100 + 40, 100 + 170, settle: 100)
+        try fixture.control.button(pressed: true)
+        try fixture.control.movePointer(x: 100 + 100, y: 100 + 210)
+        try fixture.control.advanceClock(milliseconds: 100)
+        XCTAssertEqual(try fixture.probe.shape().kind, .band)
+        try fixture.control.button(pressed: false)
+        let ended = try XCTUnwrap(try waitForLine("band ended")).split(separator: " ").compactMap { Double($0) }
+        XCTAssertEqual(ended, [40, 170, 60, 40])
+    }
+}
+
+extension Process {
+    /// Whether `command arguments` runs and exits 0 (a tool check before a test needs it).
+    static func canRun(_ command: String, _ arguments: [String]) -> Bool {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = [command] + arguments
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        guard (try? p.run()) != nil else { return false }
+        p.waitUntilExit()
+        return p.terminationStatus == 0
+    }
+}

@@ -1,0 +1,238 @@
+import AdaptivePointerClient
+import CWaylandClient
+import CWaylandProtocols
+import Foundation
+import LodestoneTesting
+import WaylandClient
+import XCTest
+
+/// What `lodestone_test_v1.pointer_shape` reported.
+struct PointerShape {
+    enum Kind: UInt32 { case circle, verticalBeam, horizontalBeam, roundedRect, custom, hidden, band, clientCursor }
+    enum Effect: UInt32 { case none, highlight, lift, hover }
+    var kind: Kind
+    var x = 0.0, y = 0.0, width = 0.0, height = 0.0, cornerRadius = 0.0, alpha = 0.0
+    var effect = Effect.none
+    var effectProgress = 0.0, effectScale = 1.0
+    var targeted = false
+    var identifier: UInt32 = 0
+    var deviceX = 0.0, deviceY = 0.0
+    var accessories: [(shape: UInt32, x: Double, y: Double, alpha: Double)] = []
+    var annotation = ""
+    var midX: Double { x + width / 2 }
+    var midY: Double { y + height / 2 }
+}
+
+/// Reads `pointer_shape` through its own binding of the test protocol, so `TestControl`
+/// stays untouched.
+final class PointerShapeProbe {
+    let connection: Connection
+    private let proxy: Proxy
+    private var last: PointerShape?
+
+    init(session: Session) throws {
+        connection = try session.connect()
+        let registry = connection.registry()
+        guard let control = registry.bind(cwp_lodestone_test_v1_interface(), version: 1) else {
+            throw TestFailure( "no lodestone_test_v1")
+        }
+        proxy = Proxy(control, on: connection)
+        proxy.onEvent = { [unowned self] opcode, a in
+            // pointer_shape is the test protocol's 8th event (opcode 7).
+            guard opcode == 7 else { return }
+            var s = PointerShape(kind: PointerShape.Kind(rawValue: a.uint(0)) ?? .hidden)
+            (s.x, s.y, s.width, s.height) = (a.fixed(1), a.fixed(2), a.fixed(3), a.fixed(4))
+            (s.cornerRadius, s.alpha) = (a.fixed(5), a.fixed(6))
+            s.effect = PointerShape.Effect(rawValue: a.uint(7)) ?? .none
+            (s.effectProgress, s.effectScale) = (a.fixed(8), a.fixed(9))
+            s.targeted = a.uint(10) != 0
+            s.identifier = a.uint(11)
+            (s.deviceX, s.deviceY) = (a.fixed(12), a.fixed(13))
+            let words = a.array(14)
+            var i = 0
+            while i + 3 < words.count {
+                let f = { (w: UInt32) in Double(Int32(bitPattern: w)) / 256 }
+                s.accessories.append((words[i], f(words[i + 1]), f(words[i + 2]), f(words[i + 3])))
+                i += 4
+            }
+            s.annotation = a.string(15)
+            self.last = s
+        }
+    }
+
+    func shape() throws -> PointerShape {
+        last = nil
+        lodestone_test_v1_get_pointer_shape(proxy.pointer)
+        try connection.roundtrip()
+        guard let last else { throw TestFailure( "no pointer_shape answer") }
+        return last
+    }
+}
+
+/// A test client: one xdg_toplevel filled with a background colour and coloured boxes, with
+/// its wl_pointer events recorded and adaptive_pointer_v1 at hand.
+final class RegionClient {
+    let connection: Connection
+    let registry: Registry
+    let compositor: OpaquePointer
+    let shm: OpaquePointer
+    private let shmProxy: Proxy
+    let seat: OpaquePointer
+    let surface: OpaquePointer
+    private let wmBase: Proxy
+    private let xdgSurface: Proxy
+    private let toplevel: Proxy
+    private let pointer: Proxy
+    let adaptive: AdaptivePointer
+    private(set) var regions: SurfaceRegions!
+    private var buffers: [ClientShmBuffer] = []
+    let width: Int32, height: Int32
+    private var configured = false
+
+    /// Pointer events in surface-local coordinates.
+    private(set) var motions: [(x: Double, y: Double)] = []
+    private(set) var buttons: [(x: Double, y: Double, pressed: Bool)] = []
+    private(set) var lastSerial: UInt32 = 0
+    private var pointerAt = (x: 0.0, y: 0.0)
+    private(set) var entered: [UInt32] = []
+    private(set) var left: [UInt32] = []
+    private(set) var bands: [(PointerRegion.BandState, Double, Double, Double, Double)] = []
+
+    init(session: Session, title: String, width: Int32 = 400, height: Int32 = 300, background: UInt32 = 0xffe0_e0e0,
+         boxes: [(x: Int32, y: Int32, width: Int32, height: Int32, color: UInt32)] = []) throws {
+        self.width = width; self.height = height
+        connection = try session.connect()
+        registry = connection.registry()
+        guard let c = registry.bind(cwp_wl_compositor_interface(), version: 4),
+              let s = registry.bind(cwp_wl_shm_interface(), version: 1),
+              let seat = registry.bind(cwp_wl_seat_interface(), version: 5),
+              let wm = registry.bind(cwp_xdg_wm_base_interface(), version: 2) else {
+            throw TestFailure( "missing globals")
+        }
+        compositor = c; shm = s; self.seat = seat
+        shmProxy = Proxy(s, on: connection)
+        adaptive = try AdaptivePointer(registry: registry)
+        wmBase = Proxy(wm, on: connection)
+        surface = wl_compositor_create_surface(c)!
+        xdgSurface = Proxy(xdg_wm_base_get_xdg_surface(wm, surface)!, on: connection)
+        toplevel = Proxy(xdg_surface_get_toplevel(xdgSurface.pointer)!, on: connection)
+        pointer = Proxy(wl_seat_get_pointer(seat)!, on: connection)
+        wmBase.onEvent = { [unowned self] _, a in xdg_wm_base_pong(self.wmBase.pointer, a.uint(0)) }
+        xdgSurface.onEvent = { [unowned self] _, a in
+            xdg_surface_ack_configure(self.xdgSurface.pointer, a.uint(0))
+            self.configured = true
+        }
+        pointer.onEvent = { [unowned self] opcode, a in
+            switch opcode {
+            case 0: self.pointerAt = (a.fixed(2), a.fixed(3)); self.lastSerial = a.uint(0)
+            case 2: self.pointerAt = (a.fixed(1), a.fixed(2)); self.motions.append(self.pointerAt)
+            case 3:
+                self.lastSerial = a.uint(0)
+                self.buttons.append((self.pointerAt.x, self.pointerAt.y, a.uint(3) == 1))
+            default: break
+            }
+        }
+        xdg_toplevel_set_title(toplevel.pointer, title)
+        regions = adaptive.regions(on: surface)
+        wl_surface_commit(surface)
+        try connection.roundtrip()
+        guard configured else { throw TestFailure( "no configure") }
+        try draw(background: background, boxes: boxes)
+        _ = try session.waitForWindow(title)
+    }
+
+    /// Attaches a new buffer (at `scale`) and commits.
+    func draw(background: UInt32 = 0xffe0_e0e0, boxes: [(x: Int32, y: Int32, width: Int32, height: Int32, color: UInt32)] = [],
+              scale: Int32 = 1) throws {
+        guard let buffer = ClientShmBuffer(shm: shmProxy, width: width * scale, height: height * scale) else {
+            throw TestFailure( "no buffer")
+        }
+        buffer.fill(background)
+        for b in boxes {
+            for y in (b.y * scale)..<((b.y + b.height) * scale) {
+                for x in (b.x * scale)..<((b.x + b.width) * scale) { buffer.data[Int(y * buffer.width + x)] = b.color }
+            }
+        }
+        buffers.append(buffer)
+        wl_surface_set_buffer_scale(surface, scale)
+        wl_surface_attach(surface, buffer.buffer.pointer, 0, 0)
+        wl_surface_damage(surface, 0, 0, width, height)
+        wl_surface_commit(surface)
+        try connection.roundtrip()
+    }
+
+    /// Declares a region, recording its events, and commits.
+    @discardableResult
+    func declare(_ d: RegionDescription, commit: Bool = true) throws -> PointerRegion {
+        let region = regions.add(d)
+        region.onEnter = { [unowned self] in self.entered.append($0) }
+        region.onLeave = { [unowned self] in self.left.append($0) }
+        region.onBand = { [unowned self] _, state, r in self.bands.append((state, r.x, r.y, r.width, r.height)) }
+        if commit { try self.commit() }
+        return region
+    }
+
+    func commit() throws {
+        wl_surface_commit(surface)
+        try connection.roundtrip()
+    }
+
+    /// Reads the events the compositor sent since the last call.
+    func sync() throws { try connection.roundtrip() }
+
+    /// Starts an interactive move with the last button serial.
+    func startMove() throws {
+        xdg_toplevel_move(toplevel.pointer, seat, lastSerial)
+        try connection.roundtrip()
+    }
+
+    /// Sets a legacy cursor image (a 16×16 magenta square).
+    func setLegacyCursor() throws {
+        let cursor = wl_compositor_create_surface(compositor)!
+        guard let buffer = ClientShmBuffer(shm: shmProxy, width: 16, height: 16) else { return }
+        buffer.fill(0xffff_00ff)
+        buffers.append(buffer)
+        wl_surface_attach(cursor, buffer.buffer.pointer, 0, 0)
+        wl_surface_damage(cursor, 0, 0, 16, 16)
+        wl_surface_commit(cursor)
+        wl_pointer_set_cursor(pointer.pointer, lastSerial, cursor, 0, 0)
+        try connection.roundtrip()
+    }
+}
+
+/// A session with a manual clock, its control and a shape probe.
+final class AdaptiveFixture {
+    let session: Session
+    let probe: PointerShapeProbe
+    var control: TestControl { session.control }
+
+    init(extraArguments: [String] = []) throws {
+        session = try Session(manualClock: true, extraArguments: extraArguments)
+        probe = try PointerShapeProbe(session: session)
+    }
+
+    /// Moves, then lets every animation settle on the manual clock.
+    @discardableResult
+    func move(to x: Double, _ y: Double, settle: UInt32 = 1000) throws -> PointerShape {
+        try control.movePointer(x: x, y: y)
+        if settle > 0 { try control.advanceClock(milliseconds: settle) }
+        return try probe.shape()
+    }
+
+    func screenshot() throws -> Screenshot { try session.screenshot() }
+
+    deinit { session.stop() }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Channel helpers for 0xRRGGBB pixels.
+func channels(_ p: UInt32) -> (r: Int, g: Int, b: Int) { (Int(p >> 16 & 0xff), Int(p >> 8 & 0xff), Int(p & 0xff)) }
+func brightness(_ p: UInt32) -> Int { let c = channels(p); return c.r + c.g + c.b }
+func distance(_ a: UInt32, _ b: UInt32) -> Int {
+    let x = channels(a), y = channels(b)
+    return abs(x.r - y.r) + abs(x.g - y.g) + abs(x.b - y.b)
+}

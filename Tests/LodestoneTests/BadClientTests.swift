@@ -1,0 +1,90 @@
+import Foundation
+import LodestoneTesting
+import XCTest
+
+/// Misbehaving clients (pywayland, Tests/clients/bad_client.py) get a protocol
+/// error or are dropped; the compositor and a well-behaved client carry on.
+final class BadClientTests: XCTestCase {
+    private var session: Session!
+    private var goodWindow: TestControl.Window!
+
+    override func setUpWithError() throws {
+        try requireProgram("weston-simple-shm")
+        let (status, _) = try run(["python3", "-c", "import pywayland"])
+        if status != 0 {
+            if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("pywayland is missing; run make deps") }
+            throw XCTSkip("pywayland is missing; run make deps")
+        }
+        session = try Session()
+        try session.launch(["weston-simple-shm"])
+        goodWindow = try session.waitForWindow("simple-shm")
+    }
+
+    override func tearDown() { session?.stop() }
+
+    /// Runs the bad client to its end and returns its RESULT line; for a
+    /// protocol error, with the interface and code libwayland logged
+    /// ("protocol-error wl_surface 0").
+    private func badClient(_ mode: String) throws -> String {
+        let (status, output) = try run(["python3", repositoryRoot + "/Tests/clients/bad_client.py", mode], environment: session.clientEnvironment)
+        XCTAssertEqual(status, 0, "bad_client.py \(mode) crashed:\n\(output)")
+        guard let result = output.split(separator: "\n").last(where: { $0.hasPrefix("RESULT: ") }).map({ String($0.dropFirst(8)) }) else {
+            return "no result:\n\(output)"
+        }
+        guard result == "protocol-error" else { return result }
+        // libwayland-client: "wl_surface#6: error 0: buffer scale 0 is not positive"
+        let line = output.split(separator: "\n").first { $0.contains(": error ") && $0.contains("#") }
+        guard let line, let hash = line.firstIndex(of: "#"), let e = line.range(of: ": error ") else { return "protocol-error (unlogged)" }
+        let code = line[e.upperBound...].prefix { $0.isNumber }
+        return "protocol-error \(line[..<hash]) \(code)"
+    }
+
+    /// The good client still animates (it only redraws on frame callbacks) and the compositor lives.
+    private func assertGoodClientAlive(file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertTrue(session.compositorIsRunning, "the compositor died:\n\(session.log)", file: file, line: line)
+        let before = try session.screenshot("before")
+        let changed = try session.wait(timeout: 5) {
+            let now = try session.screenshot("after")
+            return now.pixels != before.pixels
+        }
+        XCTAssertTrue(changed, "simple-shm stopped receiving frame callbacks", file: file, line: line)
+        let windows = try session.control.windows()
+        XCTAssertTrue(windows.contains { $0.title == "simple-shm" }, "the good client's window is gone: \(windows)", file: file, line: line)
+    }
+
+    func testClientVanishingMidFrameHarmsNoOne() throws {
+        XCTAssertEqual(try badClient("disconnect-mid-frame"), "vanished")
+        try assertGoodClientAlive()
+    }
+
+    func testBufferDestroyedWhileAttachedIsSurvived() throws {
+        XCTAssertEqual(try badClient("destroy-attached-buffer"), "ok")
+        try assertGoodClientAlive()
+    }
+
+    func testTruncatedPoolGetsAnShmError() throws {
+        // libwayland's SIGBUS guard turns the fault into wl_shm.error.invalid_fd on the buffer.
+        XCTAssertEqual(try badClient("truncate-pool"), "protocol-error wl_buffer 2")
+        try assertGoodClientAlive()
+    }
+
+    func testInvalidBufferScaleIsAProtocolError() throws {
+        XCTAssertEqual(try badClient("invalid-scale"), "protocol-error wl_surface 0")
+        try assertGoodClientAlive()
+    }
+
+    func testInvalidBufferTransformIsAProtocolError() throws {
+        XCTAssertEqual(try badClient("invalid-transform"), "protocol-error wl_surface 1")
+        try assertGoodClientAlive()
+    }
+
+    func testAckOfUnknownSerialIsAProtocolError() throws {
+        XCTAssertEqual(try badClient("bad-ack"), "protocol-error xdg_surface 4")
+        try assertGoodClientAlive()
+    }
+
+    func testBufferBeforeFirstConfigureIsAProtocolError() throws {
+        XCTAssertEqual(try badClient("buffer-before-configure"), "protocol-error xdg_surface 3")
+        try assertGoodClientAlive()
+    }
+}

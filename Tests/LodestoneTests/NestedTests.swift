@@ -1,0 +1,553 @@
+import Foundation
+import LodestoneTesting
+import WaylandClient
+import XCTest
+
+/// Lodestone as a window inside another Wayland session: a headless
+/// Lodestone with test control as the parent (input, resize, close, pacing),
+/// or headless weston (a compositor no one here wrote).
+final class NestedTests: XCTestCase {
+    // MARK: In weston
+
+    func testNestedWindowAppearsInWestonScreenshotWithClientInside() throws {
+        for program in ["weston", "weston-screenshooter", "weston-simple-shm"] { try requireProgram(program) }
+        let weston = try Weston()
+        defer { weston.stop() }
+        // The client-side protocol trace shows which buffers go to weston and when they come back.
+        let nested = try NestedLodestone(runtimeDirectory: weston.runtimeDirectory, parentSocket: weston.socket,
+                                         size: "400x300", environment: ["WAYLAND_DEBUG": "client"])
+        defer { nested.stop() }
+        try nested.launch(["weston-simple-shm"])
+        let inner = try nested.waitForWindow("simple-shm")
+
+        // weston places the window where it likes: find Lodestone's background in its capture.
+        var found: (box: (x: Int, y: Int, width: Int, height: Int), shot: Screenshot)?
+        _ = try wait(timeout: 20) {
+            let shot = try weston.screenshot()
+            guard let box = shot.boundingBox(of: backgroundColor), box.width == 400, box.height == 300 else { return false }
+            found = (box, shot)
+            return shot.distinctColors(x: box.x + Int(inner.x), y: box.y + Int(inner.y), width: Int(inner.width), height: Int(inner.height)) > 50
+        }
+        guard let (box, shot) = found else { return XCTFail("no 400×300 Lodestone window in weston's capture; weston log:\n\(weston.log)\nnested log:\n\(nested.log.suffix(3000))") }
+        XCTAssertGreaterThan(shot.distinctColors(x: box.x + Int(inner.x), y: box.y + Int(inner.y), width: Int(inner.width), height: Int(inner.height)), 50,
+                             "weston shows Lodestone's window, but not simple-shm running inside it")
+        // Around simple-shm, inside Lodestone's window: Lodestone's background.
+        XCTAssertEqual(shot.countDiffering(from: backgroundColor, x: box.x + 4, y: box.y + 4, width: 30, height: 30).differing, 0)
+
+        // weston holds the buffer it shows until the next one arrives: Lodestone
+        // must alternate between buffers and never reuse one still held.
+        let trace = try BufferTrace(nested.log)
+        XCTAssertGreaterThan(trace.commits, 3, "simple-shm animates, so Lodestone commits frames")
+        XCTAssertGreaterThanOrEqual(trace.buffersAttached, 2, "at least double-buffered")
+        XCTAssertEqual(trace.attachedWhileHeld, [], "attached buffers weston had not released")
+    }
+
+    // MARK: In Lodestone: input
+
+    func testParentInputReachesClientInsideAtTheRightCoordinates() throws {
+        try requireProgram("weston-eventdemo")
+        let parent = try Session(size: "800x600")
+        defer { parent.stop() }
+        let nested = try NestedLodestone(inside: parent, size: "400x300")
+        defer { nested.stop() }
+        let outputFile = nested.runtimeDirectory + "/eventdemo-\(nested.socket).txt"
+        try nested.launch(["stdbuf", "-oL", "weston-eventdemo", "-b", "--width=200", "--height=150",
+                           "--log-motion", "--log-button", "--log-key", "--log-axis"], output: outputFile)
+        // Without a border eventdemo sets no title: it is the 200×150 window.
+        let demo = try nested.waitForWindow(nil) { $0.width == 200 && $0.height == 150 }
+        let window = try parent.waitForWindow("Lodestone")
+        XCTAssertEqual(window.width, 400)
+        XCTAssertEqual(window.height, 300)
+        let events = ClientLog(path: outputFile)
+
+        // Motion: parent coordinates minus the window's place, minus the client's place.
+        let state = try parent.control.movePointer(x: Double(window.x + demo.x) + 30, y: Double(window.y + demo.y) + 40)
+        XCTAssertEqual(state.title, "Lodestone")
+        XCTAssertTrue(try nested.wait { try nested.control.pointer().x == Double(demo.x) + 30 }, "the motion did not reach the nested seat")
+        let inner = try nested.control.pointer()
+        XCTAssertEqual(inner.y, Double(demo.y) + 40, accuracy: 0.01)
+        XCTAssertEqual(inner.sx, 30, accuracy: 0.01)
+        XCTAssertEqual(inner.sy, 40, accuracy: 0.01)
+        try events.waitFor("motion time: ", containing: "x: 30.000000, y: 40.000000")
+
+        try parent.control.movePointer(dx: 5, dy: 7)
+        try events.waitFor("motion time: ", containing: "x: 35.000000, y: 47.000000")
+
+        // Buttons, at the pointer's position.
+        try parent.control.click()
+        try events.waitFor("button time: ", containing: "button: 272, state: pressed, x: 35, y: 47")
+        try events.waitFor("button time: ", containing: "button: 272, state: released, x: 35, y: 47")
+        try parent.control.click(0x111)
+        try events.waitFor("button time: ", containing: "button: 273, state: pressed")
+
+        // Scroll, with its discrete steps and source.
+        try parent.control.axis(vertical: true, value: 15, discrete: 1, source: 0)
+        try events.waitFor("axis discrete axis: 0 value: 1")
+        try events.waitFor("axis time: ", containing: "axis: vertical, value: 15.000000")
+        try events.waitFor("axis source: wheel")
+        try parent.control.axis(vertical: false, value: -7.5, discrete: 0, source: 1)
+        try events.waitFor("axis time: ", containing: "axis: horizontal, value: -7.500000")
+        try events.waitFor("axis source: finger")
+
+        // Keys: the parent gives Lodestone's window the keyboard, Lodestone gives it to the client.
+        try parent.control.activateWindow("Lodestone")
+        try parent.control.tap(30)  // KEY_A
+        try events.waitFor("key key: 30, unicode: 97, state: pressed")
+        try events.waitFor("key key: 30, unicode: 97, state: released")
+        // Shift held in the parent is a modifier inside.
+        try parent.control.key(42, pressed: true)  // KEY_LEFTSHIFT
+        try parent.control.tap(30)
+        try parent.control.key(42, pressed: false)
+        try events.waitFor("key key: 30, unicode: 65, state: pressed")
+    }
+
+    func testKeyboardUsesTheParentsKeymap() throws {
+        try requireProgram("weston-eventdemo")
+        // A German parent: the key labelled Y on a US keyboard types z.
+        let parent = try Session(size: "800x600", extraArguments: ["--keyboard-layout", "de"])
+        defer { parent.stop() }
+        let nested = try NestedLodestone(inside: parent, size: "400x300")
+        defer { nested.stop() }
+        let outputFile = nested.runtimeDirectory + "/eventdemo-keys-\(nested.socket).txt"
+        try nested.launch(["stdbuf", "-oL", "weston-eventdemo", "-b", "--width=200", "--height=150", "--log-key"], output: outputFile)
+        _ = try nested.waitForWindow(nil) { $0.width == 200 && $0.height == 150 }
+        try parent.control.activateWindow("Lodestone")
+        try parent.control.tap(21)  // KEY_Y
+        try ClientLog(path: outputFile).waitFor("key key: 21, unicode: 122, state: pressed")
+    }
+
+    // MARK: In Lodestone: the window
+
+    func testResizingTheParentWindowReconfiguresTheNestedOutput() throws {
+        try requireProgram("foot")
+        let parent = try Session(size: "800x600")
+        defer { parent.stop() }
+        let nested = try NestedLodestone(inside: parent, size: "400x300")
+        defer { nested.stop() }
+        try nested.launch(["foot", "--maximized", "--override=shell=/bin/sh"])
+        XCTAssertNotNil(try? nested.waitForWindow("foot") { $0.width == 400 && $0.height == 300 }, "foot is not maximized to the output")
+        XCTAssertEqual(try nested.captureSize(), Size(width: 400, height: 300))
+
+        try parent.control.resizeWindow("Lodestone", width: 520, height: 330)
+        // The nested output takes the new size, and the maximized client follows it.
+        XCTAssertTrue(try nested.wait { try nested.captureSize() == Size(width: 520, height: 330) }, "nested output is \((try? nested.captureSize())?.description ?? "?")")
+        XCTAssertNotNil(try? nested.waitForWindow("foot") { $0.width == 520 && $0.height == 330 }, "the maximized client did not follow: \((try? nested.control.windows()) ?? [])")
+        // And the parent shows a window of the new size.
+        XCTAssertNotNil(try? parent.waitForWindow("Lodestone") { $0.width == 520 && $0.height == 330 })
+    }
+
+    func testParentScaleBecomesTheOutputScaleAndTheParentCursorIsHidden() throws {
+        let parent = try Session(size: "640x480", scale: 2)
+        defer { parent.stop() }
+        let nested = try NestedLodestone(inside: parent, size: "300x200")
+        defer { nested.stop() }
+        let window = try parent.waitForWindow("Lodestone")
+        XCTAssertTrue(try nested.wait { try nested.captureSize() == Size(width: 600, height: 400) },
+                      "the nested output did not take the parent's scale 2: capture is \((try? nested.captureSize())?.description ?? "?")")
+
+        // Over the window the parent draws no cursor of its own: the parent's
+        // pixels there are exactly the nested output's (buffer scale 2, so 1:1).
+        try parent.control.movePointer(x: Double(window.x) + 100, y: Double(window.y) + 80)
+        XCTAssertTrue(try nested.wait { try nested.control.pointer().x == 100 }, "motion did not reach the nested seat")
+        var last = ""
+        let identical = try nested.wait {
+            let inner = try nested.screenshot()
+            let outer = try parent.screenshot()
+            let differing = outer.countDiffering(from: inner, atX: Int(window.x) * 2, y: Int(window.y) * 2)
+            last = "\(differing) pixels differ"
+            return differing == 0
+        }
+        XCTAssertTrue(identical, "the parent's capture of the window is not the nested output (\(last)): parent cursor shown, or scale wrong")
+    }
+
+    // MARK: In Lodestone: pacing and damage
+
+    func testFramesArePacedByTheParentsFrameCallbacks() throws {
+        try requireProgram("weston-simple-shm")
+        // The parent draws (and sends frame callbacks) only when the test advances its clock.
+        let parent = try Session(size: "800x600", manualClock: true)
+        defer { parent.stop() }
+        let nested = try NestedLodestone(inside: parent, size: "400x300")
+        defer { nested.stop() }
+        try nested.launch(["weston-simple-shm"])
+        _ = try nested.waitForWindow("simple-shm")
+        // Let simple-shm get going: it draws once per nested frame.
+        XCTAssertTrue(try nested.wait {
+            try parent.control.advanceClock(milliseconds: 16)
+            return try nested.control.frameCount() > 5
+        })
+
+        // No parent frame callback, no nested frame, however long simple-shm waits.
+        let held = try nested.control.frameCount()
+        usleep(400_000)  // a nested frame timer would have fired ~24 times
+        XCTAssertEqual(try nested.control.frameCount(), held, "Lodestone composed frames the parent had not asked for")
+
+        // One parent frame: one nested frame.
+        try parent.control.advanceClock(milliseconds: 16)
+        XCTAssertTrue(try nested.wait { try nested.control.frameCount() == held + 1 }, "a parent frame callback did not release the next frame")
+        usleep(200_000)
+        XCTAssertEqual(try nested.control.frameCount(), held + 1)
+    }
+
+    func testIdleNestedSessionUsesNoCPUAndPointerFramesSendOnlyTheirDamage() throws {
+        let parent = try Session(size: "800x600")
+        defer { parent.stop() }
+        let nested = try NestedLodestone(inside: parent, size: "400x300", environment: ["WAYLAND_DEBUG": "client"])
+        defer { nested.stop() }
+        let window = try parent.waitForWindow("Lodestone")
+        try parent.control.movePointer(x: Double(window.x) + 200, y: Double(window.y) + 150)
+        XCTAssertTrue(try nested.wait { try nested.control.pointer().x == 200 })
+        // Settle: the first full frame and the pointer frame are out.
+        XCTAssertTrue(try nested.wait { try BufferTrace(nested.log).commits >= 2 })
+
+        // Idle: no frames and (next to) no CPU time, so no timer is ticking.
+        let frames = try nested.control.frameCount()
+        let cpu = try nested.cpuTicks()
+        usleep(1_000_000)
+        XCTAssertEqual(try nested.control.frameCount(), frames, "an idle nested Lodestone composed frames")
+        XCTAssertLessThanOrEqual(try nested.cpuTicks() - cpu, 2, "an idle nested Lodestone used CPU (ticks of 10 ms)")
+
+        // A pointer-only frame sends the parent only the pointer's rectangles.
+        let before = try BufferTrace(nested.log).commits
+        try parent.control.movePointer(dx: 3, dy: 2)
+        XCTAssertTrue(try nested.wait { try BufferTrace(nested.log).commits > before }, "the motion produced no commit")
+        let trace = try BufferTrace(nested.log)
+        let area = trace.lastCommitDamage.reduce(0) { $0 + $1.width * $1.height }
+        XCTAssertGreaterThan(area, 0)
+        XCTAssertLessThan(area, 2 * 24 * 24, "a pointer move sent \(trace.lastCommitDamage) instead of the pointer's rects")
+        XCTAssertEqual(trace.attachedWhileHeld, [])
+    }
+
+    // MARK: In Lodestone: ending
+
+    func testClosingTheParentWindowShutsLodestoneDownCleanly() throws {
+        let parent = try Session(size: "800x600")
+        defer { parent.stop() }
+        let nested = try NestedLodestone(inside: parent, size: "320x240")
+        defer { nested.stop() }
+        _ = try parent.waitForWindow("Lodestone")
+        try parent.control.closeWindow("Lodestone")
+        let status = try nested.waitForExit()
+        XCTAssertEqual(status.reason, .exit, "nested Lodestone crashed:\n\(nested.log.suffix(2000))")
+        XCTAssertEqual(status.code, 0, nested.log.suffix(2000).description)
+        XCTAssertTrue(try parent.wait { try parent.control.windows().isEmpty }, "the window is still mapped in the parent")
+    }
+
+    func testKillingTheParentEndsLodestoneWithAClearMessage() throws {
+        let parent = try Session(size: "800x600")
+        let nested = try NestedLodestone(inside: parent, size: "320x240")
+        defer { nested.stop() }
+        _ = try parent.waitForWindow("Lodestone")
+        parent.stop()
+        let status = try nested.waitForExit()
+        XCTAssertEqual(status.reason, .exit, "nested Lodestone crashed:\n\(nested.log.suffix(2000))")
+        XCTAssertEqual(status.code, 1)
+        XCTAssertTrue(nested.log.contains("lost the parent Wayland session"), nested.log.suffix(2000).description)
+    }
+
+    // MARK: Helpers
+
+    /// Polls with wall time (for other processes) until `condition` holds.
+    private func wait(timeout: TimeInterval, _ condition: () throws -> Bool) throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(100_000)
+        }
+        return try condition()
+    }
+}
+
+struct NestedFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+struct Size: Equatable, CustomStringConvertible {
+    var width: Int32, height: Int32
+    var description: String { "\(width)×\(height)" }
+}
+
+/// A Lodestone started inside a parent session with its default backend
+/// choice (WAYLAND_DISPLAY is set, so: nested), and test control of its own.
+final class NestedLodestone {
+    let socket: String
+    let runtimeDirectory: String
+    let logPath: String
+    let control: TestControl
+    private let process: Process
+    private var clients: [Process] = []
+
+    convenience init(inside parent: Session, size: String, environment extra: [String: String] = [:]) throws {
+        try self.init(runtimeDirectory: parent.runtimeDirectory, parentSocket: parent.socket, size: size, environment: extra)
+    }
+
+    init(runtimeDirectory: String, parentSocket: String, size: String, environment extra: [String: String] = [:]) throws {
+        self.runtimeDirectory = runtimeDirectory
+        socket = "nested-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        logPath = runtimeDirectory + "/\(socket).log"
+        FileManager.default.createFile(atPath: logPath, contents: nil)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: Session.executable)
+        // No --backend: with WAYLAND_DISPLAY set, Lodestone runs nested.
+        process.arguments = ["--socket", socket, "--size", size, "--test-control", "--log-level", "debug"]
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = runtimeDirectory
+        env["WAYLAND_DISPLAY"] = parentSocket
+        env.removeValue(forKey: "DISPLAY")
+        process.environment = env.merging(extra) { $1 }
+        let log = FileHandle(forWritingAtPath: logPath)
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+
+        let socketPath = runtimeDirectory + "/" + socket
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socketPath) {
+            guard process.isRunning, Date() < deadline else {
+                throw NestedFailure("nested lodestone did not start: \((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "")")
+            }
+            usleep(10_000)
+        }
+        control = try TestControl(connection: try Session.connect(socketPath, until: deadline, while: process))
+    }
+
+    deinit { stop() }
+
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// Starts a client inside the nested session.
+    func launch(_ arguments: [String], output: String? = nil) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = runtimeDirectory
+        env["WAYLAND_DISPLAY"] = socket
+        env.removeValue(forKey: "DISPLAY")
+        env.removeValue(forKey: "WAYLAND_DEBUG")
+        p.environment = env
+        if let output {
+            FileManager.default.createFile(atPath: output, contents: nil)
+            let handle = FileHandle(forWritingAtPath: output)
+            p.standardOutput = handle
+            p.standardError = handle
+        } else {
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+        }
+        try p.run()
+        clients.append(p)
+    }
+
+    /// Waits for a window by title or app_id (nil: any) that meets `condition`.
+    func waitForWindow(_ name: String?, timeout: TimeInterval = 20, where condition: (TestControl.Window) -> Bool = { _ in true }) throws -> TestControl.Window {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let w = try control.windows().first(where: { (name == nil || $0.title == name || $0.appID == name) && condition($0) }) { return w }
+            usleep(50_000)
+        }
+        throw NestedFailure("no window '\(name)' in the nested session within \(timeout) s; windows: \((try? control.windows()) ?? [])")
+    }
+
+    func wait(timeout: TimeInterval = 10, for condition: () throws -> Bool) throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(50_000)
+        }
+        return try condition()
+    }
+
+    func captureSize() throws -> Size {
+        let s = try control.capturePNG(to: runtimeDirectory + "/\(socket)-size.png")
+        return Size(width: s.width, height: s.height)
+    }
+
+    func screenshot() throws -> Screenshot {
+        let path = runtimeDirectory + "/\(socket)-capture.png"
+        try control.capturePNG(to: path)
+        return try Screenshot(png: path)
+    }
+
+    /// User plus system CPU time of the nested Lodestone, in clock ticks.
+    func cpuTicks() throws -> Int {
+        let stat = try String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)
+        // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+        let fields = stat[stat.range(of: ")")!.upperBound...].split(separator: " ")
+        return Int(fields[11])! + Int(fields[12])!
+    }
+
+    /// Waits (for another process) until Lodestone exits.
+    func waitForExit(timeout: TimeInterval = 10) throws -> (reason: Process.TerminationReason, code: Int32) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning {
+            guard Date() < deadline else { throw NestedFailure("nested lodestone did not exit:\n\(log.suffix(2000))") }
+            usleep(20_000)
+        }
+        return (process.terminationReason, process.terminationStatus)
+    }
+
+    func stop() {
+        for c in clients where c.isRunning { c.terminate() }
+        for c in clients { c.waitUntilExit() }
+        clients = []
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+}
+
+/// Headless weston with the pixman renderer (its default headless renderer
+/// never sends frame callbacks) and --debug for weston-screenshooter.
+final class Weston {
+    let runtimeDirectory: String
+    let socket: String
+    private let process: Process
+    private let logPath: String
+
+    init() throws {
+        let id = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        runtimeDirectory = NSTemporaryDirectory() + "lodestone-weston-\(id)"
+        try FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        socket = "weston-\(id)"
+        logPath = runtimeDirectory + "/weston.log"
+        FileManager.default.createFile(atPath: logPath, contents: nil)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["weston", "--backend=headless-backend.so", "--use-pixman", "--debug", "--socket=\(socket)",
+                             "--width=800", "--height=600", "--idle-time=0"]
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = runtimeDirectory
+        env.removeValue(forKey: "WAYLAND_DISPLAY")
+        env.removeValue(forKey: "DISPLAY")
+        process.environment = env
+        let log = FileHandle(forWritingAtPath: logPath)
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+        let deadline = Date().addingTimeInterval(15)
+        while !FileManager.default.fileExists(atPath: runtimeDirectory + "/" + socket) {
+            guard process.isRunning, Date() < deadline else { throw NestedFailure("weston did not start:\n\(self.log)") }
+            usleep(20_000)
+        }
+    }
+
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// weston-screenshooter writes wayland-screenshot-*.png into its working directory.
+    func screenshot() throws -> Screenshot {
+        let dir = runtimeDirectory + "/shot-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["weston-screenshooter"]
+        p.currentDirectoryURL = URL(fileURLWithPath: dir)
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = runtimeDirectory
+        env["WAYLAND_DISPLAY"] = socket
+        p.environment = env
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        guard let file = try FileManager.default.contentsOfDirectory(atPath: dir).first(where: { $0.hasSuffix(".png") }) else {
+            throw NestedFailure("weston-screenshooter wrote no PNG (status \(p.terminationStatus))")
+        }
+        return try Screenshot(png: dir + "/" + file)
+    }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+}
+
+/// A client's stdout, read as it grows.
+struct ClientLog {
+    let path: String
+
+    /// Waits (for the client process) until a line starts with `prefix` and contains `text`.
+    func waitFor(_ prefix: String, containing text: String = "", timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        var contents = ""
+        repeat {
+            contents = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            if contents.split(separator: "\n").contains(where: { $0.hasPrefix(prefix) && (text.isEmpty || $0.contains(text)) }) { return }
+            usleep(50_000)
+        } while Date() < deadline
+        XCTFail("no line '\(prefix)…\(text)' from the client; it printed:\n\(contents.suffix(1500))", file: file, line: line)
+    }
+}
+
+/// What the nested Lodestone sent its parent, read from its WAYLAND_DEBUG=client trace.
+struct BufferTrace {
+    /// Commits that attached a buffer.
+    var commits = 0
+    var buffersAttached = 0
+    /// Buffers attached again before the parent released them.
+    var attachedWhileHeld: [String] = []
+    /// damage_buffer rects of the last commit.
+    var lastCommitDamage: [(x: Int, y: Int, width: Int, height: Int)] = []
+
+    init(_ log: String) throws {
+        var held = Set<String>()
+        var attached = Set<String>()
+        var damage: [(x: Int, y: Int, width: Int, height: Int)] = []
+        var attachedThisCommit = false
+        let bufferID = try Regex(#"wl_buffer@(\d+)"#)
+        for line in log.split(separator: "\n") {
+            if line.contains(" -> wl_surface@") && line.contains(".attach(wl_buffer@") {
+                guard let match = line.split(separator: ".attach(").last?.firstMatch(of: bufferID) else { continue }
+                let id = String(match.output[1].substring ?? "")
+                if held.contains(id) { attachedWhileHeld.append(id) }
+                held.insert(id)
+                attached.insert(id)
+                attachedThisCommit = true
+            } else if line.contains(" -> wl_surface@") && line.contains(".damage_buffer(") {
+                let numbers = line.split(separator: "(").last!.dropLast().split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+                if numbers.count == 4 { damage.append((numbers[0], numbers[1], numbers[2], numbers[3])) }
+            } else if line.contains(" -> wl_surface@") && line.contains(".commit()") {
+                if attachedThisCommit {
+                    commits += 1
+                    lastCommitDamage = damage
+                }
+                damage = []
+                attachedThisCommit = false
+            } else if line.contains("wl_buffer@") && line.contains(".release()") && !line.contains(" -> ") {
+                if let match = line.firstMatch(of: bufferID) { held.remove(String(match.output[1].substring ?? "")) }
+            } else if line.contains(" -> wl_buffer@") && line.contains(".destroy()") {
+                if let match = line.firstMatch(of: bufferID) { held.remove(String(match.output[1].substring ?? "")) }
+            }
+        }
+        buffersAttached = attached.count
+    }
+}
+
+extension Screenshot {
+    /// The smallest rect holding every pixel of `color`, if any.
+    func boundingBox(of color: UInt32) -> (x: Int, y: Int, width: Int, height: Int)? {
+        var minX = width, minY = height, maxX = -1, maxY = -1
+        for y in 0..<height {
+            for x in 0..<width where self[x, y] == color & 0x00ff_ffff {
+                minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+            }
+        }
+        return maxX >= 0 ? (minX, minY, maxX - minX + 1, maxY - minY + 1) : nil
+    }
+
+    /// Pixels of `other` that differ from this capture with `other` placed at (x, y).
+    func countDiffering(from other: Screenshot, atX x: Int, y: Int) -> Int {
+        var differing = 0
+        for py in 0..<other.height {
+            for px in 0..<other.width {
+                let ox = x + px, oy = y + py
+                if ox < 0 || oy < 0 || ox >= width || oy >= height || self[ox, oy] != other[px, py] { differing += 1 }
+            }
+        }
+        return differing
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import LodestoneTesting
+import XCTest
+
+/// Two clients side by side: click-to-focus, raise, keyboard routing and the clipboard.
+final class TwoClientTests: XCTestCase {
+    private func eventDemo(_ session: Session, title: String) throws -> String {
+        let log = session.runtimeDirectory + "/\(title).txt"
+        try session.launch(["stdbuf", "-oL", "weston-eventdemo", "--title=\(title)", "--width=300", "--height=200",
+                            "--log-key", "--log-button", "--log-focus"], output: log)
+        _ = try session.waitForWindow(title)
+        return log
+    }
+
+    private func read(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+
+    func testClickFocusesAndRaisesAndKeysGoOnlyToTheFocusedClient() throws {
+        try requireProgram("weston-eventdemo")
+        let session = try Session()
+        let control = session.control
+        let leftLog = try eventDemo(session, title: "Left")
+        let rightLog = try eventDemo(session, title: "Right")
+        // Overlap them so raising is visible in the stacking order.
+        try control.moveWindow("Left", x: 100, y: 100)
+        try control.moveWindow("Right", x: 250, y: 150)
+        var windows = try control.windows()
+        XCTAssertEqual(windows.first?.title, "Right", "the newest window is on top")
+        XCTAssertEqual(windows.first?.activated, true)
+
+        // Click on a part of Left that Right does not cover.
+        try control.movePointer(x: 140, y: 130)
+        try control.click()
+        windows = try control.windows()
+        XCTAssertEqual(windows.first?.title, "Left", "clicking raises")
+        XCTAssertEqual(windows.first?.activated, true, "clicking focuses")
+        XCTAssertEqual(windows.last?.activated, false)
+        XCTAssertEqual(try control.keyboard().title, "Left")
+
+        try control.tap(30)  // A
+        XCTAssertTrue(try session.wait { self.read(leftLog).contains("key: 30") }, read(leftLog))
+
+        // Now click Right's bottom-right corner, which Left does not cover, and type there.
+        let right = try XCTUnwrap(windows.first { $0.title == "Right" })
+        let left = try XCTUnwrap(windows.first { $0.title == "Left" })
+        XCTAssertGreaterThan(right.x + right.width, left.x + left.width + 20, "\(windows)")
+        let state = try control.movePointer(x: Double(right.x + right.width - 10), y: Double(right.y + right.height - 10))
+        XCTAssertEqual(state.title, "Right", "\(windows)")
+        try control.click()
+        XCTAssertEqual(try control.windows().first?.title, "Right")
+        XCTAssertEqual(try control.keyboard().title, "Right")
+        try control.tap(48)  // B
+        XCTAssertTrue(try session.wait { self.read(rightLog).contains("key: 48") }, read(rightLog))
+
+        XCTAssertFalse(read(rightLog).contains("key: 30"), "Right got a key typed into Left")
+        XCTAssertFalse(read(leftLog).contains("key: 48"), "Left got a key typed into Right")
+    }
+
+    func testCopyInOneClientPasteInAnother() throws {
+        try requireProgram("wl-copy")
+        try requireProgram("wl-paste")
+        let session = try Session()
+        let text = "lodestone clipboard \(UInt32.random(in: 0...UInt32.max))"
+        // wl-copy takes the keyboard with a small surface, sets the selection and serves it.
+        try session.launch(["wl-copy", "--foreground", text])
+        Thread.sleep(forTimeInterval: 0.5)
+        let (status, pasted) = try run(["timeout", "10", "wl-paste", "--no-newline"], environment: session.clientEnvironment)
+        XCTAssertEqual(status, 0, pasted)
+        XCTAssertEqual(pasted, text)
+    }
+}

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""A misbehaving Wayland client, written with pywayland, for Lodestone's tests.
+
+Usage: bad_client.py MODE   (WAYLAND_DISPLAY and XDG_RUNTIME_DIR select the compositor)
+
+Modes:
+  disconnect-mid-frame    map a window, ask for a frame callback, commit, and vanish
+  destroy-attached-buffer attach a buffer, destroy it, commit; then again after commit
+  truncate-pool           commit a buffer from a pool whose file was truncated to 0
+  invalid-scale           wl_surface.set_buffer_scale(0)
+  invalid-transform       wl_surface.set_buffer_transform(42)
+  bad-ack                 xdg_surface.ack_configure with a serial never sent
+  buffer-before-configure commit a buffer on an xdg_surface before any configure
+
+Prints one line, 'RESULT: <what happened>', where what happened is
+'protocol-error', 'disconnected' or 'ok'; libwayland logs which error it was
+('wl_surface#6: error 0: ...') on stderr.
+"""
+import errno
+import mmap
+import os
+import sys
+
+from pywayland import ffi, lib
+from pywayland.client import Display
+from pywayland.protocol.wayland import WlCompositor, WlShm
+from pywayland.protocol.xdg_shell import XdgWmBase
+
+WIDTH, HEIGHT = 64, 48
+
+
+def outcome(display):
+    """What ended the connection. libwayland itself logs the protocol error
+    it received to stderr as 'interface#id: error code: message'."""
+    code = lib.wl_display_get_error(display._ptr)
+    if code == 0:
+        return "ok"
+    return "protocol-error" if code == errno.EPROTO else "disconnected"
+
+
+def settle(display):
+    for _ in range(3):
+        if display.roundtrip() < 0:
+            break
+
+
+class Client:
+    def __init__(self):
+        self.display = Display()
+        self.display.connect()
+        self.globals = {}
+        registry = self.display.get_registry()
+        registry.dispatcher["global"] = self.on_global
+        self.display.roundtrip()
+        self.compositor = registry.bind(self.globals["wl_compositor"][0], WlCompositor, 4)
+        self.shm = registry.bind(self.globals["wl_shm"][0], WlShm, 1)
+        self.wm = registry.bind(self.globals["xdg_wm_base"][0], XdgWmBase, 2)
+        self.configure_serial = None
+
+    def on_global(self, registry, name, interface, version):
+        self.globals[interface] = (name, version)
+
+    def pool(self, size):
+        fd = os.memfd_create("bad-client", 0)
+        os.ftruncate(fd, size)
+        return fd, self.shm.create_pool(fd, size)
+
+    def buffer(self):
+        fd, pool = self.pool(WIDTH * HEIGHT * 4)
+        with mmap.mmap(fd, WIDTH * HEIGHT * 4) as m:
+            m.write(b"\x40\x80\xc0\xff" * (WIDTH * HEIGHT))
+        buf = pool.create_buffer(0, WIDTH, HEIGHT, WIDTH * 4, WlShm.format.argb8888.value)
+        pool.destroy()
+        os.close(fd)
+        return buf
+
+    def window(self, title="bad-client"):
+        surface = self.compositor.create_surface()
+        xdg = self.wm.get_xdg_surface(surface)
+        toplevel = xdg.get_toplevel()
+        toplevel.set_title(title)
+
+        def on_configure(xdg_surface, serial):
+            self.configure_serial = serial
+
+        xdg.dispatcher["configure"] = on_configure
+        surface.commit()
+        self.display.roundtrip()
+        return surface, xdg, toplevel
+
+    def mapped_window(self):
+        surface, xdg, toplevel = self.window()
+        xdg.ack_configure(self.configure_serial)
+        surface.attach(self.buffer(), 0, 0)
+        surface.damage_buffer(0, 0, WIDTH, HEIGHT)
+        surface.commit()
+        self.display.roundtrip()
+        return surface, xdg, toplevel
+
+
+def main(mode):
+    c = Client()
+    d = c.display
+    if mode == "disconnect-mid-frame":
+        surface, _, _ = c.mapped_window()
+        surface.frame()
+        surface.attach(c.buffer(), 0, 0)
+        surface.damage_buffer(0, 0, WIDTH, HEIGHT)
+        surface.commit()
+        d.flush()
+        print("RESULT: vanished", flush=True)
+        os._exit(0)  # no clean disconnect: the socket just closes
+    elif mode == "destroy-attached-buffer":
+        surface, _, _ = c.mapped_window()
+        buf = c.buffer()
+        surface.attach(buf, 0, 0)
+        buf.destroy()  # destroyed while attached, before the commit
+        surface.commit()
+        settle(d)
+        buf2 = c.buffer()
+        surface.attach(buf2, 0, 0)
+        surface.damage_buffer(0, 0, WIDTH, HEIGHT)
+        surface.commit()
+        buf2.destroy()  # and after the commit
+        surface.frame()
+        surface.commit()
+        settle(d)
+    elif mode == "truncate-pool":
+        surface, xdg, _ = c.window()
+        xdg.ack_configure(c.configure_serial)
+        size = WIDTH * HEIGHT * 4
+        fd, pool = c.pool(size)
+        buf = pool.create_buffer(0, WIDTH, HEIGHT, WIDTH * 4, WlShm.format.argb8888.value)
+        os.ftruncate(fd, 0)  # the compositor's mapping now faults
+        surface.attach(buf, 0, 0)
+        surface.damage_buffer(0, 0, WIDTH, HEIGHT)
+        surface.commit()
+        settle(d)
+    elif mode == "invalid-scale":
+        surface = c.compositor.create_surface()
+        surface.set_buffer_scale(0)
+        settle(d)
+    elif mode == "invalid-transform":
+        surface = c.compositor.create_surface()
+        surface.set_buffer_transform(42)
+        settle(d)
+    elif mode == "bad-ack":
+        _, xdg, _ = c.window()
+        xdg.ack_configure(c.configure_serial + 1000)
+        settle(d)
+    elif mode == "buffer-before-configure":
+        surface = c.compositor.create_surface()
+        xdg = c.wm.get_xdg_surface(surface)
+        xdg.get_toplevel()
+        surface.attach(c.buffer(), 0, 0)
+        surface.commit()
+        settle(d)
+    else:
+        print("unknown mode " + mode, file=sys.stderr)
+        sys.exit(2)
+    print("RESULT: " + outcome(d), flush=True)
+    sys.stderr.flush()
+    # pywayland's finalizers touch proxies of a dead connection; skip them.
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
