@@ -147,12 +147,14 @@ void *cwlcs_pointer_create(void *owner) {
 
 static void *touch_owner(WlcsTouch *t) { return ((struct cwlcs_touch *)t)->owner; }
 
+/* Despite the wl_fixed_t in touch.h, wlcs passes whole pixels here (its
+ * Touch::down_at forwards plain ints; Mir's own integration reads ints). */
 static void touch_down(WlcsTouch *t, wl_fixed_t x, wl_fixed_t y) {
-	lodestone_wlcs_touch_down(touch_owner(t), wl_fixed_to_double(x), wl_fixed_to_double(y));
+	lodestone_wlcs_touch_down(touch_owner(t), (double)x, (double)y);
 }
 
 static void touch_move(WlcsTouch *t, wl_fixed_t x, wl_fixed_t y) {
-	lodestone_wlcs_touch_move(touch_owner(t), wl_fixed_to_double(x), wl_fixed_to_double(y));
+	lodestone_wlcs_touch_move(touch_owner(t), (double)x, (double)y);
 }
 
 static void touch_up(WlcsTouch *t) { lodestone_wlcs_touch_up(touch_owner(t)); }

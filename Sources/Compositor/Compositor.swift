@@ -20,6 +20,8 @@ public final class Compositor {
     /// Mapped popups, bottom first; always above every window.
     var popups: [XdgPopup] = []
     public private(set) var seat: Seat!
+    /// Touch routing; nil unless `Options.touch` (no backend has a touchscreen yet).
+    public private(set) var touchscreen: Touchscreen?
     /// The adaptive pointer: regions, engine, drawing.
     private(set) var pointerController: PointerController!
     private(set) var selection: DataSelection!
@@ -44,6 +46,8 @@ public final class Compositor {
         /// sent, but before it was acknowledged, as acknowledging it. wlcs 1.5's
         /// create_visible_surface does this (fixed in later wlcs); off by default.
         public var acceptsBufferBeforeInitialAck = false
+        /// Offer wl_touch and route touch points (the wlcs integration's fake touchscreen).
+        public var touch = false
         public init() {}
     }
 
@@ -56,6 +60,7 @@ public final class Compositor {
                         refreshMilliHz: options.refreshHz * 1000)
         clock = FrameClock(mode: options.clock, refreshHz: options.refreshHz, loop: display.eventLoop)
         seat = Seat(compositor: self)
+        if options.touch { touchscreen = Touchscreen(compositor: self) }
         pointerController = PointerController(compositor: self, mode: options.pointerMode)
         selection = DataSelection(compositor: self)
         clock.onFrame = { [unowned self] in self.repaint() }

@@ -11,21 +11,20 @@ extension Compositor {
         [("wl_shm", 1)] + advertised
     }
 
-    /// Puts the top-left of `client`'s surface `surfaceID` at global (x, y):
-    /// wlcs' `position_window_absolute`. Only xdg surfaces are windows here.
+    /// Puts the top-left of the window geometry of `client`'s surface
+    /// `surfaceID` at global (x, y): wlcs' `position_window_absolute` (its
+    /// SurfaceBuilder offsets by the geometry's offset, as Mir places windows).
+    /// Only xdg surfaces are windows here.
     /// Returns false when the id is not a surface with a window role.
     @discardableResult
     public func positionWindow(of client: Client, surfaceID: UInt32, x: Int32, y: Int32) -> Bool {
         guard let resource = wl_client_get_object(client.pointer, surfaceID),
               let surface = WlSurface.from(resource),
               let view = surface.role as? XdgSurface else { return false }
-        // `position` is where the window geometry starts; the surface origin
-        // sits the geometry's offset before it.
-        let (ox, oy) = view.surfaceOrigin
-        let gx = view.position.x - ox, gy = view.position.y - oy
         // Placed by the harness: mapping later must not cascade it elsewhere.
         view.toplevel?.placed = true
-        move(view, to: x + gx, y + gy)
+        view.toplevel?.keepsPlacement = true
+        move(view, to: x, y)
         return true
     }
 }

@@ -11,7 +11,9 @@ final class WlSeat: Resource {
     init?(seat: Seat, client: Client, version: UInt32, id: UInt32) {
         self.seat = seat
         super.init(client: client, interface: Interface.seat, version: version, id: id)
-        wl_seat_send_capabilities(pointer, WL_SEAT_CAPABILITY_POINTER.rawValue | WL_SEAT_CAPABILITY_KEYBOARD.rawValue)
+        var capabilities = WL_SEAT_CAPABILITY_POINTER.rawValue | WL_SEAT_CAPABILITY_KEYBOARD.rawValue
+        if seat.compositor.touchscreen != nil { capabilities |= WL_SEAT_CAPABILITY_TOUCH.rawValue }
+        wl_seat_send_capabilities(pointer, capabilities)
         // Since 2
         if has(2) { wl_seat_send_name(pointer, "seat0") }
     }
@@ -23,21 +25,10 @@ final class WlSeat: Resource {
         case .getKeyboard:
             if let k = WlKeyboard(seat: seat, client: client, version: version, id: a.newID(0)) { seat.keyboardBound(k) }
         case .getTouch:
-            // No touch device: the object exists but never sends anything.
-            _ = WlTouch(client: client, version: version, id: a.newID(0))
+            // Without a touchscreen the object exists but never sends anything.
+            _ = WlTouch(touchscreen: seat.compositor.touchscreen, client: client, version: version, id: a.newID(0))
         case .release: destroy()
         case nil: break
         }
-    }
-}
-
-/// `wl_touch` without a touch device: inert.
-final class WlTouch: Resource {
-    init?(client: Client, version: UInt32, id: UInt32) {
-        super.init(client: client, interface: Interface.touch, version: version, id: id)
-    }
-
-    override func dispatch(opcode: UInt32, arguments: Arguments) {
-        if opcode == 0 { destroy() }  // release
     }
 }

@@ -76,8 +76,7 @@ final class XdgPopup: Resource {
     func committed() {
         guard let surface = xdgSurface.surface, !dismissed else { return }
         if !sentInitialConfigure {
-            sentInitialConfigure = true
-            sendConfigure()
+            sendInitialConfigure()
             return
         }
         if surface.hasContent && !xdgSurface.isMapped {
@@ -89,6 +88,14 @@ final class XdgPopup: Resource {
         } else if !surface.hasContent && xdgSurface.isMapped {
             unmap()
         }
+    }
+
+    /// The answer to the initial commit; also sent when a buffer comes without
+    /// one under `Options.acceptsBufferBeforeInitialAck`.
+    func sendInitialConfigure() {
+        guard !sentInitialConfigure else { return }
+        sentInitialConfigure = true
+        sendConfigure()
     }
 
     /// Closes the popup from the compositor's side (outside click, parent gone).

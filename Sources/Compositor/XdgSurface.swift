@@ -116,13 +116,16 @@ final class XdgSurface: Resource, SurfaceRole {
                 return false
             }
         }
+        if case .some(.some) = surface.pending.buffer, compositor.acceptsBufferBeforeInitialAck, toplevel != nil || popup != nil {
+            // No initial commit (also after a null-buffer unmap), or its configure not
+            // yet acknowledged: as if both had happened.
+            toplevel?.sendInitialConfigure()
+            popup?.sendInitialConfigure()
+            if !configured, let sent = unackedSerials.last { ackConfigure(sent) }
+        }
         if !configured, case .some(.some) = surface.pending.buffer {
-            if compositor.acceptsBufferBeforeInitialAck, let sent = unackedSerials.last {
-                ackConfigure(sent)
-            } else {
-                postError(XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue, "commit with a buffer before acknowledging a configure")
-                return false
-            }
+            postError(XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue, "commit with a buffer before acknowledging a configure")
+            return false
         }
         return true
     }
@@ -130,7 +133,8 @@ final class XdgSurface: Resource, SurfaceRole {
     func surfaceWillAttach() -> Bool {
         // "Any attempts by a client to attach or manipulate a buffer prior to the
         // first xdg_surface.configure call must also be treated as errors."
-        guard configured || !unackedSerials.isEmpty else {
+        let lenient = compositor.acceptsBufferBeforeInitialAck && (toplevel != nil || popup != nil)
+        guard configured || !unackedSerials.isEmpty || lenient else {
             postError(XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue, "attach before the first configure")
             return false
         }

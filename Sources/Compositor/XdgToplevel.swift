@@ -19,6 +19,8 @@ final class XdgToplevel: Resource {
     /// Size to go back to when leaving maximized/fullscreen.
     private var restoreGeometry: (x: Int32, y: Int32, width: Int32, height: Int32)?
     var placed = false
+    /// Placed by a harness (wlcs position_window_absolute): stays put across unmap and remap.
+    var keepsPlacement = false
     private var sentInitialConfigure = false
     /// While resizing from the left or top, the opposite edge stays put.
     var resizeAnchor: (edges: UInt32, right: Int32, bottom: Int32)?
@@ -154,19 +156,7 @@ final class XdgToplevel: Resource {
         guard let surface = xdgSurface.surface else { return }
         if !sentInitialConfigure {
             // The initial commit carries no buffer; answer with the first configure.
-            sentInitialConfigure = true
-            // Since 4 / 5
-            if has(4) { xdg_toplevel_send_configure_bounds(pointer, compositor.output.width, compositor.output.height) }
-            if has(5) {
-                var caps = wl_array()
-                wl_array_init(&caps)
-                for c in [XDG_TOPLEVEL_WM_CAPABILITIES_MAXIMIZE, XDG_TOPLEVEL_WM_CAPABILITIES_FULLSCREEN] {
-                    wl_array_add(&caps, 4)!.storeBytes(of: c.rawValue, as: UInt32.self)
-                }
-                xdg_toplevel_send_wm_capabilities(pointer, &caps)
-                wl_array_release(&caps)
-            }
-            if isMaximized || isFullscreen { applySizeState() } else { configure(width: 0, height: 0) }
+            sendInitialConfigure()
             return
         }
         if surface.hasContent && !xdgSurface.isMapped {
@@ -177,7 +167,7 @@ final class XdgToplevel: Resource {
             unmap()
             // A null buffer resets the window to its pre-initial-commit state.
             sentInitialConfigure = false
-            placed = false
+            placed = keepsPlacement
         } else if xdgSurface.isMapped {
             if isMaximized || isFullscreen, xdgSurface.position != (0, 0) {
                 compositor.move(xdgSurface, to: 0, 0)
@@ -192,6 +182,25 @@ final class XdgToplevel: Resource {
                 if (x, y) != xdgSurface.position { compositor.move(xdgSurface, to: x, y) }
             }
         }
+    }
+
+    /// The answer to the initial commit; also sent when a buffer comes without
+    /// one under `Options.acceptsBufferBeforeInitialAck`.
+    func sendInitialConfigure() {
+        guard !sentInitialConfigure else { return }
+        sentInitialConfigure = true
+        // Since 4 / 5
+        if has(4) { xdg_toplevel_send_configure_bounds(pointer, compositor.output.width, compositor.output.height) }
+        if has(5) {
+            var caps = wl_array()
+            wl_array_init(&caps)
+            for c in [XDG_TOPLEVEL_WM_CAPABILITIES_MAXIMIZE, XDG_TOPLEVEL_WM_CAPABILITIES_FULLSCREEN] {
+                wl_array_add(&caps, 4)!.storeBytes(of: c.rawValue, as: UInt32.self)
+            }
+            xdg_toplevel_send_wm_capabilities(pointer, &caps)
+            wl_array_release(&caps)
+        }
+        if isMaximized || isFullscreen { applySizeState() } else { configure(width: 0, height: 0) }
     }
 
     func unmap() {

@@ -32,7 +32,7 @@ final class XdgWmBase: Resource {
     private func getXdgSurface(id: UInt32, surface: WlSurface?) {
         guard let surface else { return }
         if surface.hasContent || surface.pending.buffer != nil {
-            return postError(XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue, "get_xdg_surface on a surface that already has a buffer")
+            return postError(XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE.rawValue, "get_xdg_surface on a surface that already has a buffer")
         }
         guard let xdg = XdgSurface(wmBase: self, surface: surface, id: id) else { return }
         guard surface.assignRole(xdg, error: (self, XDG_WM_BASE_ERROR_ROLE.rawValue)) else { return }

@@ -30,9 +30,10 @@ final class FakePointer {
     }
 }
 
-/// wlcs' touchscreen (`WlcsTouch`): one touch point.
+/// wlcs' touchscreen (`WlcsTouch`): one touch point, id 0.
 final class FakeTouch {
     private weak var compositor: Compositor?
+    private var isDown = false
 
     init(compositor: Compositor?) { self.compositor = compositor }
 
@@ -40,10 +41,18 @@ final class FakeTouch {
         Unmanaged<FakeTouch>.fromOpaque(owner).takeUnretainedValue()
     }
 
-    // Lodestone has no touch input yet: the device exists so wlcs' touch
-    // variants fail cleanly instead of crashing the runner on a NULL device.
-    func down(x: Double, y: Double) {}
-    func move(x: Double, y: Double) {}
-    func up() {}
-    func destroy() {}
+    func down(x: Double, y: Double) {
+        isDown = true
+        compositor?.touchscreen?.down(id: 0, x: x, y: y)
+    }
+
+    func move(x: Double, y: Double) { compositor?.touchscreen?.motion(id: 0, x: x, y: y) }
+
+    func up() {
+        isDown = false
+        compositor?.touchscreen?.up(id: 0)
+    }
+
+    /// A finger still down when wlcs drops the device lifts.
+    func destroy() { if isDown { up() } }
 }

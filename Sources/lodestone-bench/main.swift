@@ -40,6 +40,9 @@ print("compose 1280×800, 5 surfaces, full damage:  \(String(format: "%.3f", ful
 print("compose 1280×800, 5 surfaces, 32×32 damage: \(String(format: "%.4f", small)) ms/frame")
 print("ratio small/full: \(String(format: "%.4f", small / full)) (\(String(format: "%.0f", full / small))× cheaper)")
 
+// Nested: present copy per frame and motion-to-commit latency (NestedBench.swift).
+benchmarkNestedBackend()
+
 // Idle: a real compositor with a still client for 10 s.
 func cpuTicks(_ pid: Int32) -> Int? {
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),

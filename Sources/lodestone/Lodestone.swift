@@ -89,20 +89,20 @@ struct Lodestone: ParsableCommand {
             do {
                 nested = try WaylandBackend(logger: log)
             } catch {
-                throw CleanExit.message("error: \(error)")
+                throw Failure("\(error)")
             }
         }
         ensureRuntimeDirectory(log)
 
         // The display: libwayland's socket and event loop. Everything runs on this loop.
         let display: Display
+        do { display = try Display() } catch { throw Failure("\(error)") }
+        // Stop cleanly on SIGINT/SIGTERM, read through a signalfd; set up
+        // before the socket exists so no early signal is lost.
+        let stop = { log.info("shutting down"); display.terminate() }
+        let signals = [display.eventLoop.addSignal(SIGINT, stop), display.eventLoop.addSignal(SIGTERM, stop)]
         let socketName: String
-        do {
-            display = try Display()
-            socketName = try display.addSocket(socket)
-        } catch {
-            throw CleanExit.message("error: \(error)")
-        }
+        do { socketName = try display.addSocket(socket) } catch { throw Failure("\(error)") }
 
         // The compositor's state and its globals.
         var options = Compositor.Options()
@@ -114,7 +114,7 @@ struct Lodestone: ParsableCommand {
         if nested != nil { options.outputName = "WL-1" }
         let compositor = try Compositor(display: display, options: options, logger: log)
         if let keyboardLayout, !compositor.seat.useKeymap(layout: keyboardLayout) {
-            throw CleanExit.message("error: xkbcommon has no keyboard layout '\(keyboardLayout)'")
+            throw Failure("xkbcommon has no keyboard layout '\(keyboardLayout)'")
         }
 
         // The backend: where frames go and input comes from.
@@ -122,7 +122,7 @@ struct Lodestone: ParsableCommand {
         do {
             try backend.start(compositor)
         } catch {
-            throw CleanExit.message("error: \(error)")
+            throw Failure("\(error)")
         }
         log.info("listening on WAYLAND_DISPLAY=\(socketName)\(testControl ? " with test control" : "")")
 
@@ -165,18 +165,16 @@ struct Lodestone: ParsableCommand {
             deadline?.arm(milliseconds: Int32(timeout * 1000))
         }
 
-        // Stop cleanly on SIGINT/SIGTERM: the loop reads them through a signalfd.
-        let stop = { log.info("shutting down"); display.terminate() }
-        let signals = [display.eventLoop.addSignal(SIGINT, stop), display.eventLoop.addSignal(SIGTERM, stop)]
 
         // The command, if any: Lodestone lives as long as it does.
+        var exitedEarly = false
         var child: ChildProcess?
         var childWatch: EventSource?
         if !command.isEmpty {
             do {
                 child = try ChildProcess(command, environment: ["WAYLAND_DISPLAY": socketName])
             } catch {
-                throw CleanExit.message("error: \(error)")
+                throw Failure("\(error)")
             }
             childWatch = display.eventLoop.addSignal(SIGCHLD) {
                 if let code = child?.reap() {
@@ -187,10 +185,11 @@ struct Lodestone: ParsableCommand {
                 }
             }
             // It may have died before the signal source existed.
-            if let code = child?.reap() { status = code; child = nil; display.terminate() }
+            // (wl_display_run would ignore a terminate issued before it starts.)
+            if let code = child?.reap() { status = code; child = nil; exitedEarly = true }
         }
 
-        display.run()
+        if !exitedEarly { display.run() }
 
         // Orderly teardown: clients are disconnected (most exit on their own),
         // then the command is stopped, then the display goes.
@@ -209,6 +208,13 @@ struct Lodestone: ParsableCommand {
         setenv("XDG_RUNTIME_DIR", dir, 1)
         log.notice("XDG_RUNTIME_DIR was not usable; using \(dir)")
     }
+}
+
+/// A failure at start-up: printed as "lodestone: error: ..." with exit status 1
+/// (127 for a command that cannot be started, as shells do), never a trace.
+struct Failure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }
 
 /// WIDTHxHEIGHT on the command line.

@@ -131,6 +131,10 @@ final class Presenter {
 
     /// The parent drew our last commit: time for the next frame.
     private func frameDone() {
+        // This runs inside the callback's own event: keep the proxy alive
+        // until we return (its deinit destroys the wl_callback).
+        let callback = frameCallback
+        defer { withExtendedLifetime(callback) {} }
         frameCallback = nil
         // Frames that were due run now and present through `present`.
         clock.resume()

@@ -1,0 +1,49 @@
+import WaylandServer
+
+/// Routes touch points: each point belongs to the surface it went down on
+/// until it lifts, wherever it moves (wl_touch has no enter/leave). Exists
+/// only when `Compositor.Options.touch` is set: no backend has a touchscreen
+/// yet, the wlcs integration drives it.
+public final class Touchscreen {
+    unowned let compositor: Compositor
+    var touches: [WlTouch] = []
+    private struct Point {
+        weak var surface: WlSurface?
+    }
+    private var points: [Int32: Point] = [:]
+
+    init(compositor: Compositor) { self.compositor = compositor }
+
+    private var time: UInt32 { compositor.clock.now }
+    private func touches(of surface: WlSurface) -> [WlTouch] { touches.filter { $0.client == surface.client } }
+
+    /// A finger touches global (x, y). Like a click, it raises and focuses the window.
+    public func down(id: Int32, x: Double, y: Double) {
+        guard points[id] == nil, let hit = compositor.surfaceAt(x: x, y: y) else { return }
+        points[id] = Point(surface: hit.surface)
+        if let toplevel = compositor.seat.toplevel(of: hit.surface) { compositor.activate(toplevel) }
+        let serial = compositor.display.nextSerial()
+        for t in touches(of: hit.surface) {
+            t.down(serial: serial, time: time, surface: hit.surface, id: id, x: hit.sx, y: hit.sy)
+            t.frame()
+        }
+    }
+
+    /// The finger moved to global (x, y); its surface hears it in its own coordinates.
+    public func motion(id: Int32, x: Double, y: Double) {
+        guard let surface = points[id]?.surface, let (ox, oy) = compositor.origin(of: surface) else { return }
+        for t in touches(of: surface) {
+            t.motion(time: time, id: id, x: x - Double(ox), y: y - Double(oy))
+            t.frame()
+        }
+    }
+
+    public func up(id: Int32) {
+        guard let point = points.removeValue(forKey: id), let surface = point.surface else { return }
+        let serial = compositor.display.nextSerial()
+        for t in touches(of: surface) {
+            t.up(serial: serial, time: time, id: id)
+            t.frame()
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import CWaylandServer
+import WaylandServer
+
+/// `wl_touch`: touch points for one client. Inert when the compositor has no
+/// touchscreen (the seat then never advertises the capability).
+final class WlTouch: Resource {
+    private weak var touchscreen: Touchscreen?
+
+    enum Request: UInt32 { case release }
+
+    init?(touchscreen: Touchscreen?, client: Client, version: UInt32, id: UInt32) {
+        self.touchscreen = touchscreen
+        super.init(client: client, interface: Interface.touch, version: version, id: id)
+        touchscreen?.touches.append(self)
+    }
+
+    override func dispatch(opcode: UInt32, arguments: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .release: destroy()
+        case nil: break
+        }
+    }
+
+    override func destroyed() { touchscreen?.touches.removeAll { $0 === self } }
+
+    // Events
+
+    func down(serial: UInt32, time: UInt32, surface: WlSurface, id: Int32, x: Double, y: Double) {
+        wl_touch_send_down(pointer, serial, time, surface.pointer, id, wl_fixed_from_double(x), wl_fixed_from_double(y))
+    }
+    func up(serial: UInt32, time: UInt32, id: Int32) { wl_touch_send_up(pointer, serial, time, id) }
+    func motion(time: UInt32, id: Int32, x: Double, y: Double) {
+        wl_touch_send_motion(pointer, time, id, wl_fixed_from_double(x), wl_fixed_from_double(y))
+    }
+    func frame() { wl_touch_send_frame(pointer) }
+    func cancel() { wl_touch_send_cancel(pointer) }
+}

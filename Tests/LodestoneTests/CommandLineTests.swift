@@ -1,0 +1,71 @@
+import Foundation
+import LodestoneTesting
+import XCTest
+
+/// The executable: clear messages for bad flags, the cage-like command mode, clean shutdown.
+final class CommandLineTests: XCTestCase {
+    private var runtime: String!
+
+    override func setUpWithError() throws {
+        runtime = NSTemporaryDirectory() + "lodestone-cli-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+    }
+
+    private func lodestone(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = runtime
+        env.removeValue(forKey: "WAYLAND_DISPLAY")
+        return try run([Session.executable] + arguments, environment: env)
+    }
+
+    func testBadFlagsGiveAMessageAndANonZeroExit() throws {
+        for (arguments, mention) in [(["--size", "12x"], "--size"), (["--scale", "9"], "--scale"), (["--bogus"], "--bogus"),
+                                     (["--manual-clock"], "--test-control"), (["--refresh", "0"], "--refresh"),
+                                     (["--socket", "a/b"], "--socket"), (["--backend", "drm9"], "--backend")] {
+            let (status, output) = try lodestone(arguments)
+            XCTAssertNotEqual(status, 0, "\(arguments) was accepted")
+            XCTAssertTrue(output.contains(mention), "\(arguments): message does not mention \(mention):\n\(output)")
+            XCTAssertFalse(output.contains("Fatal error") || output.contains("Backtrace"), "\(arguments) crashed:\n\(output)")
+        }
+    }
+
+    func testCommandRunsInsideAndItsStatusIsLodestones() throws {
+        let (status, output) = try lodestone(["--socket", "cli-1", "--", "sh", "-c", #"test -S "$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY" && exit 3"#])
+        XCTAssertEqual(status, 3, output)
+        let (ok, _) = try lodestone(["--socket", "cli-2", "--", "true"])
+        XCTAssertEqual(ok, 0)
+    }
+
+    func testMissingCommandIsAClearError() throws {
+        let (status, output) = try lodestone(["--socket", "cli-3", "--", "no-such-program-here"])
+        XCTAssertNotEqual(status, 0)
+        XCTAssertTrue(output.contains("no-such-program-here"), output)
+        XCTAssertFalse(output.contains("Fatal error"), output)
+    }
+
+    func testSigtermShutsDownCleanly() throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Session.executable)
+        p.arguments = ["--socket", "cli-4"]
+        p.environment = ["XDG_RUNTIME_DIR": runtime]
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        for _ in 0..<500 where !FileManager.default.fileExists(atPath: runtime + "/cli-4") { usleep(10_000) }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: runtime + "/cli-4"))
+        p.terminate()  // SIGTERM
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationReason, .exit)
+        XCTAssertEqual(p.terminationStatus, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: runtime + "/cli-4"), "the socket is removed on shutdown")
+    }
+
+    func testScreenshotAfterFrames() throws {
+        let path = runtime + "/shot.png"
+        let (status, output) = try lodestone(["--socket", "cli-5", "--size", "320x200", "--screenshot", path, "--after-frames", "1"])
+        XCTAssertEqual(status, 0, output)
+        XCTAssertTrue(output.contains(path))
+        let shot = try Screenshot(png: path)
+        XCTAssertEqual(shot.width, 320)
+        XCTAssertEqual(shot[5, 5], backgroundColor)
+    }
+}
