@@ -9,7 +9,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # fonts, keymaps, and pywayland for the Python clients.
 APT_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev xkb-data \
 	libpixman-1-dev libinput-dev libpng-dev libcairo2-dev fonts-dejavu-core \
-	weston foot gtk-4-examples wl-clipboard coreutils python3 python3-pip
+	weston foot gtk-4-examples wl-clipboard wlcs coreutils python3 python3-pip
 PIP_PACKAGES := pywayland
 
 .PHONY: deps build test demo bench wlcs clean
@@ -26,8 +26,14 @@ deps:
 build: deps
 	$(SWIFT) build --build-tests
 
+# The wlcs allowlist first (it reuses the debug build), then every Swift test.
 test: build
+	WLCS_SCRATCH=.build Scripts/run-wlcs
 	$(SWIFT) test
+
+# The wlcs conformance allowlist; `Scripts/run-wlcs --all` runs whole groups.
+wlcs: deps
+	Scripts/run-wlcs
 
 demo: build
 	@Scripts/demo
