@@ -87,11 +87,16 @@ let package = Package(
         // Declaring adaptive_pointer_v1 regions from Swift clients in a few lines.
         .target(name: "AdaptivePointerClient", dependencies: ["WaylandClient", "CWaylandClient", "CWaylandProtocols"]),
         .executableTarget(name: "lodestone-bench", dependencies: ["Rendering", "LodestoneTesting"]),
+        // The demo: sample surfaces for every pointer behaviour (cairo), and the
+        // scripted headless tour through them (`make demo`, DemoTourTests).
+        .executableTarget(name: "lodestone-demo", dependencies: ["AdaptivePointerClient", "WaylandClient", "CWaylandClient", "CWaylandProtocols", "CCairo"]),
+        .target(name: "LodestoneTour", dependencies: ["LodestoneTesting", "WaylandClient", "CWaylandClient", "CWaylandProtocols", "CCairo"]),
+        .executableTarget(name: "lodestone-tour", dependencies: ["LodestoneTour"]),
 
         .testTarget(name: "PointerEngineTests", dependencies: ["PointerEngine"]),
         .testTarget(
             name: "LodestoneTests",
-            dependencies: ["LodestoneTesting", "WaylandClient", "CWaylandClient", "CWaylandProtocols", "Rendering", "AdaptivePointerClient"]
+            dependencies: ["LodestoneTesting", "WaylandClient", "CWaylandClient", "CWaylandProtocols", "Rendering", "AdaptivePointerClient", "LodestoneTour"]
         ),
     ],
     swiftLanguageModes: [.v6]

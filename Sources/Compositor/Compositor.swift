@@ -186,6 +186,8 @@ public final class Compositor {
     // MARK: Windows
 
     func toplevelMapped(_ toplevel: XdgToplevel) {
+        // A new window takes the focus, so open menus of others close.
+        seat.dismissPopupGrabs()
         if !toplevel.placed {
             place(toplevel)
             toplevel.placed = true

@@ -193,13 +193,10 @@ public final class Seat {
     /// The first button goes down: click-to-focus, and popups close on outside clicks.
     private func pressStarted() {
         updatePointerFocus()
-        if !popupGrabs.isEmpty {
-            let inside = pointerFocus.map { f in compositor.popups.contains { $0.xdgSurface.surface.map { root in isInTree(f, root) } ?? false } } ?? false
-            if !inside || pointerFocus?.client != popupGrabs.last?.client {
-                popupGrabs.first?.dismiss()
-                popupGrabs.removeAll()
-                updatePointerFocus()
-            }
+        // Owner-events grab (xdg_popup.grab): presses on the grabbing client's
+        // own surfaces go through; a press anywhere else closes its popups.
+        if !popupGrabs.isEmpty, pointerFocus == nil || pointerFocus?.client != popupGrabs.last?.client {
+            dismissPopupGrabs()
         }
         guard let focus = pointerFocus, let toplevel = toplevel(of: focus) else { return }
         if popupGrabs.isEmpty { compositor.activate(toplevel) }
@@ -265,6 +262,14 @@ public final class Seat {
     }
 
     // MARK: Popup grabs
+
+    /// Closes every grabbing popup, topmost chain first.
+    func dismissPopupGrabs() {
+        guard let first = popupGrabs.first else { return }
+        first.dismiss()
+        popupGrabs.removeAll()
+        updatePointerFocus()
+    }
 
     func popupGrabbed(_ popup: XdgPopup) {
         popupGrabs.append(popup)

@@ -104,13 +104,16 @@ final class WlSubsurface: Resource, SurfaceRole {
         parent.pending.stack = stack
     }
 
-    /// The parent committed: the pending position takes effect.
-    func applyPendingPosition() {
-        guard let (nx, ny) = pendingPosition else { return }
+    /// The parent committed: the pending position takes effect. Returns whether it moved.
+    @discardableResult
+    func applyPendingPosition() -> Bool {
+        guard let (nx, ny) = pendingPosition else { return false }
         pendingPosition = nil
+        guard (nx, ny) != (x, y) else { return false }
         compositor.damageSurfaceTree(surface)
         x = nx; y = ny
         compositor.damageSurfaceTree(surface)
+        return true
     }
 
     func surfaceCommitted() { compositor.surfaceMapStateMayHaveChanged(surface) }

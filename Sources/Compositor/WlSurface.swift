@@ -229,20 +229,24 @@ final class WlSurface: Resource {
         if let o = state.opaque { opaqueRegion = o }
         let inputChanged = state.input != nil
         if let i = state.input { inputRegion = i }
+        let stackChanged = state.stack != nil && state.stack! != stack
         if let s = state.stack { stack = s }
         if let r = state.regions { compositor.pointerController.regionsCommitted(self, r) }
         frameCallbacks += state.frameCallbacks
         commits += 1
         state = SurfaceState()
 
+        var childMoved = false
         for case .child(let sub) in stack {
-            sub.applyPendingPosition()
+            childMoved = sub.applyPendingPosition() || childMoved
             sub.surfaceObject?.parentCommitted()
         }
         compositor.surfaceDamaged(self, damage.map { $0.intersection(Rect(x: 0, y: 0, width: width, height: height)) })
         role?.surfaceCommitted()
-        // A new size or input region can change what is under the pointer.
-        if inputChanged || (width, height) != oldBounds { compositor.seat.sceneChanged() }
+        if stackChanged { compositor.damageSurfaceTree(self) }
+        // A new size, input region, stacking or subsurface position can
+        // change what is under the pointer.
+        if inputChanged || stackChanged || childMoved || (width, height) != oldBounds { compositor.seat.sceneChanged() }
         if !frameCallbacks.isEmpty { compositor.scheduleFrame() }
     }
 
@@ -255,6 +259,13 @@ final class WlSurface: Resource {
             return false
         }
         let w = shm.width, h = shm.height
+        // libwayland's wl_shm accepts any stride >= width; a 32-bit format needs
+        // 4 bytes a pixel, or reading the buffer runs past the client's rows.
+        if Int(shm.stride) < Int(w) * 4 {
+            cws_resource_post_error(resource, WL_SHM_ERROR_INVALID_STRIDE.rawValue,
+                                    "wl_buffer stride \(shm.stride) is smaller than width \(w) × 4 bytes")
+            return false
+        }
         if w % scale != 0 || h % scale != 0 {
             postError(WL_SURFACE_ERROR_INVALID_SIZE.rawValue, "buffer size \(w)×\(h) is not a multiple of the buffer scale \(scale)")
             return false

@@ -1,0 +1,142 @@
+import AdaptivePointerClient
+import CWaylandClient
+import CWaylandProtocols
+import Glibc
+import WaylandClient
+
+/// The demo window: every sample panel on one xdg_toplevel, its regions on
+/// the toplevel's surface. Pointer events go to the panels; a panel that
+/// changed asks for a redraw, and the redraw commits buffer and regions together.
+final class DemoApp {
+    static let size = (width: Int32(1280), height: Int32(800))
+    static let title = "Lodestone demo"
+
+    let connection: Connection
+    let globals: Globals
+    let window: Window
+    let adaptive: AdaptivePointer
+    let regions: SurfaceRegions
+    let panels: [Panel]
+    private var needsRedraw = false
+    private var pointer = Point.outside
+    private var pressedPanel: Panel?
+    private(set) var redraws = 0
+
+    init(connection: Connection, tabletPresent: Bool) throws {
+        self.connection = connection
+        globals = try Globals(connection: connection)
+        adaptive = try AdaptivePointer(registry: globals.registry)
+        let toolbar = ToolbarPanel()
+        let text = TextAreaPanel(toolbar: toolbar)
+        panels = [
+            toolbar,
+            IconGridPanel(card: Box(20, 76, 400, 254)),
+            CardsPanel(card: Box(440, 76, 400, 254)),
+            text,
+            SplitViewPanel(card: Box(20, 346, 400, 186)),
+            DropTargetPanel(card: Box(440, 346, 400, 186)),
+            BandCanvasPanel(card: Box(860, 346, 400, 186)),
+            GraphPanel(card: Box(20, 548, 400, 176)),
+            SketchPanel(card: Box(440, 548, 820, 176), tabletPresent: tabletPresent),
+            HidingToolbarPanel(windowWidth: Double(Self.size.width), windowHeight: Double(Self.size.height)),
+        ]
+        var draw: (ClientShmBuffer) -> Void = { _ in }
+        window = try Window(globals, title: Self.title, width: Self.size.width, height: Self.size.height) { draw($0) }
+        regions = adaptive.regions(on: window.surface.pointer)
+        draw = { [unowned self] in self.draw(into: $0) }
+        for p in panels { p.declare(on: regions) { [unowned self] in self.needsRedraw = true } }
+        globals.onPointer = { [unowned self] opcode, a in self.pointerEvent(opcode, a) }
+        window.redraw()
+        try connection.roundtrip()
+    }
+
+    // MARK: Input
+
+    private func pointerEvent(_ opcode: UInt32, _ a: EventArguments) {
+        switch opcode {
+        case 0: moved(to: Point(a.fixed(2), a.fixed(3)))       // enter(serial, surface, x, y)
+        case 1: moved(to: .outside)                            // leave
+        case 2: moved(to: Point(a.fixed(1), a.fixed(2)))       // motion(time, x, y)
+        case 3 where a.uint(2) == 0x110:                       // button(serial, time, BTN_LEFT, state)
+            if a.uint(3) == 1 {
+                pressedPanel = panels.last { $0.contains(pointer) }
+                if pressedPanel?.pointerPressed(at: pointer) == true { needsRedraw = true }
+            } else {
+                if pressedPanel?.pointerReleased(at: pointer) == true { needsRedraw = true }
+                pressedPanel = nil
+            }
+        default: break
+        }
+    }
+
+    private func moved(to p: Point) {
+        pointer = p
+        for panel in panels where panel.pointerMoved(to: p, dragging: pressedPanel != nil && panel === pressedPanel) {
+            needsRedraw = true
+        }
+    }
+
+    // MARK: Drawing
+
+    private func draw(into buffer: ClientShmBuffer) {
+        redraws += 1
+        guard let c = Canvas(buffer, scale: Double(window.scale)) else { return }
+        c.fill(Box(0, 0, Double(window.width), Double(window.height)), .window)
+        for p in panels {
+            if let card = p.card {
+                c.shadow(card, radius: 14, depth: 4, opacity: 0.06)
+                c.fill(card, .panel, radius: 14)
+                c.text(p.caption, at: Point(card.x + 14, card.y + 20), .caption, .secondaryInk)
+            }
+            p.draw(c)
+        }
+    }
+
+    /// Draws and commits if anything changed.
+    func flush() {
+        guard needsRedraw else { connection.flush(); return }
+        needsRedraw = false
+        window.redraw()
+    }
+
+    // MARK: Running
+
+    /// Runs until the compositor goes away or the window is closed. With
+    /// `syncOnStdin`, each line `sync N` read from stdin is answered on stdout
+    /// with `synced N` once every event sent before it is handled and the
+    /// resulting commit has reached the compositor (the tour's handshake).
+    func run(syncOnStdin: Bool) throws {
+        let fd = connection.fileDescriptor
+        var pending = ""
+        while !window.closeRequested {
+            try connection.dispatchPending()
+            flush()
+            try connection.flushChecked()
+            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+            if syncOnStdin { fds.append(pollfd(fd: 0, events: Int16(POLLIN), revents: 0)) }
+            guard poll(&fds, nfds_t(fds.count), -1) >= 0 || errno == EINTR else { return }
+            if fds[0].revents & Int16(POLLHUP | POLLERR) != 0 { return }
+            if fds[0].revents & Int16(POLLIN) != 0 { try connection.readAndDispatch() }
+            if syncOnStdin, fds[1].revents != 0 {
+                var bytes = [UInt8](repeating: 0, count: 256)
+                let n = read(0, &bytes, bytes.count)
+                if n <= 0 { return }  // the tour is gone
+                pending += String(decoding: bytes[0..<n], as: UTF8.self)
+                while let newline = pending.firstIndex(of: "\n") {
+                    let line = String(pending[..<newline])
+                    pending = String(pending[pending.index(after: newline)...])
+                    try sync(line)
+                }
+            }
+        }
+    }
+
+    private func sync(_ line: String) throws {
+        guard line.hasPrefix("sync ") else { return }
+        try connection.roundtrip()  // every event sent before the request is dispatched
+        flush()
+        try connection.roundtrip()  // and the commit it caused is applied
+        print("synced \(line.dropFirst(5))")
+        fflush(stdout)
+    }
+}
