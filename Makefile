@@ -6,10 +6,12 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Build: libwayland, protocols, xkbcommon, pixman, libinput, libpng, cairo.
 # Tests and demo: real clients (weston's demo clients, foot, GTK 4, wl-clipboard),
-# fonts, keymaps, and pywayland for the Python clients.
+# fonts, keymaps, pywayland for the Python clients, and meson + ninja for the
+# C client built from meson-wrap/.
 APT_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev xkb-data \
 	libpixman-1-dev libinput-dev libpng-dev libcairo2-dev fonts-dejavu-core \
-	weston foot gtk-4-examples wl-clipboard wlcs coreutils python3 python3-pip
+	weston foot gtk-4-examples wl-clipboard wlcs coreutils python3 python3-pip \
+	meson ninja-build
 PIP_PACKAGES := pywayland
 
 .PHONY: deps build test demo bench wlcs clean

@@ -86,7 +86,14 @@ let package = Package(
         ),
         // Declaring adaptive_pointer_v1 regions from Swift clients in a few lines.
         .target(name: "AdaptivePointerClient", dependencies: ["WaylandClient", "CWaylandClient", "CWaylandProtocols"]),
-        .executableTarget(name: "lodestone-bench", dependencies: ["Rendering", "LodestoneTesting"]),
+        // PointerBench.swift runs a Compositor in-process with a Swift region client.
+        .executableTarget(
+            name: "lodestone-bench",
+            dependencies: [
+                "Rendering", "LodestoneTesting", "Compositor", "WaylandServer", "WaylandClient", "CWaylandClient",
+                "AdaptivePointerClient", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The demo: sample surfaces for every pointer behaviour (cairo), and the
         // scripted headless tour through them (`make demo`, DemoTourTests).
         .executableTarget(name: "lodestone-demo", dependencies: ["AdaptivePointerClient", "WaylandClient", "CWaylandClient", "CWaylandProtocols", "CCairo"]),

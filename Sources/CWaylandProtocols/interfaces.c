@@ -63,6 +63,12 @@ extern const struct wl_interface zwp_relative_pointer_manager_v1_interface;
 const struct wl_interface *cwp_zwp_relative_pointer_manager_v1_interface(void) { return &zwp_relative_pointer_manager_v1_interface; }
 extern const struct wl_interface zwp_relative_pointer_v1_interface;
 const struct wl_interface *cwp_zwp_relative_pointer_v1_interface(void) { return &zwp_relative_pointer_v1_interface; }
+extern const struct wl_interface zwp_pointer_constraints_v1_interface;
+const struct wl_interface *cwp_zwp_pointer_constraints_v1_interface(void) { return &zwp_pointer_constraints_v1_interface; }
+extern const struct wl_interface zwp_locked_pointer_v1_interface;
+const struct wl_interface *cwp_zwp_locked_pointer_v1_interface(void) { return &zwp_locked_pointer_v1_interface; }
+extern const struct wl_interface zwp_confined_pointer_v1_interface;
+const struct wl_interface *cwp_zwp_confined_pointer_v1_interface(void) { return &zwp_confined_pointer_v1_interface; }
 extern const struct wl_interface adaptive_pointer_manager_v1_interface;
 const struct wl_interface *cwp_adaptive_pointer_manager_v1_interface(void) { return &adaptive_pointer_manager_v1_interface; }
 extern const struct wl_interface adaptive_pointer_surface_v1_interface;

@@ -71,6 +71,12 @@ public final class Compositor {
         addGlobal(Interface.output, WlOutput.version) { [unowned self] in _ = WlOutput(output: self.output, client: $0, version: $1, id: $2) }
         addGlobal(Interface.xdgWmBase, XdgWmBase.version) { [unowned self] in _ = XdgWmBase(compositor: self, client: $0, version: $1, id: $2) }
         addGlobal(Interface.seat, WlSeat.version) { [unowned self] in _ = WlSeat(seat: self.seat, client: $0, version: $1, id: $2) }
+        addGlobal(Interface.relativePointerManager, ZwpRelativePointerManager.version) { [unowned self] in
+            _ = ZwpRelativePointerManager(seat: self.seat, client: $0, version: $1, id: $2)
+        }
+        addGlobal(Interface.pointerConstraints, ZwpPointerConstraints.version) { [unowned self] in
+            _ = ZwpPointerConstraints(seat: self.seat, client: $0, version: $1, id: $2)
+        }
         addGlobal(Interface.dataDeviceManager, WlDataDeviceManager.version) { [unowned self] in
             _ = WlDataDeviceManager(selection: self.selection, client: $0, version: $1, id: $2)
         }
@@ -83,6 +89,15 @@ public final class Compositor {
         }
         scheduleFrame()
     }
+
+    /// Disconnects every client and withdraws the globals while the display
+    /// still exists (a wl_global must go before its wl_display).
+    public func shutdown() {
+        display.destroyClients()
+        globals.removeAll()
+    }
+
+    deinit { globals.removeAll() }
 
     private func addGlobal(_ interface: UnsafePointer<wl_interface>, _ version: Int32, bind: @escaping (Client, UInt32, UInt32) -> Void) {
         globals.append(Global(display: display, interface: interface, version: version, bind: bind))
@@ -104,6 +119,7 @@ public final class Compositor {
             parent.stack.removeAll { $0 == .child(sub) }
         }
         seat.surfaceDestroyed(surface)
+        touchscreen?.surfaceDestroyed(surface)
         scheduleFrame()
     }
 
@@ -196,6 +212,8 @@ public final class Compositor {
         toplevel.xdgSurface.surface.map(enterOutput)
         if let s = toplevel.xdgSurface.surface { damageSurfaceTree(s) }
         activate(toplevel)
+        // The new window may now be under the pointer.
+        seat.sceneChanged()
         log.debug("mapped window '\(toplevel.title)' (\(toplevel.appID)) at \(toplevel.xdgSurface.position)")
     }
 

@@ -29,3 +29,11 @@ enum Interface {
 
 /// Milliseconds on the compositor's clock, as Wayland timestamps carry them.
 public typealias Milliseconds = UInt32
+
+extension Interface {
+    static var relativePointerManager: UnsafePointer<wl_interface> { cwp_zwp_relative_pointer_manager_v1_interface() }
+    static var relativePointer: UnsafePointer<wl_interface> { cwp_zwp_relative_pointer_v1_interface() }
+    static var pointerConstraints: UnsafePointer<wl_interface> { cwp_zwp_pointer_constraints_v1_interface() }
+    static var lockedPointer: UnsafePointer<wl_interface> { cwp_zwp_locked_pointer_v1_interface() }
+    static var confinedPointer: UnsafePointer<wl_interface> { cwp_zwp_confined_pointer_v1_interface() }
+}

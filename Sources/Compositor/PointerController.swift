@@ -86,6 +86,13 @@ final class PointerController {
         inputArrived()
     }
 
+    /// A client locked the pointer (zwp_locked_pointer_v1): it hides and only relative motion flows.
+    func setLocked(_ locked: Bool) {
+        prepareEngine()
+        engine.handle(.pointerLock(locked), at: now)
+        inputArrived()
+    }
+
     /// Typing hides the pointer until it moves again.
     func keyTyped() {
         engine.handle(.keyTyped, at: now)

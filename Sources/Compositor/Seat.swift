@@ -6,6 +6,8 @@ import WaylandServer
 /// popup grabs, keyboard focus and the cursor.
 public final class Seat {
     unowned let compositor: Compositor
+    /// Relative pointers and pointer locks/confinements.
+    private(set) lazy var constraints = PointerConstraints(seat: self)
     var pointers: [WlPointer] = []
     var keyboards: [WlKeyboard] = []
     private(set) var keymap: Keymap
@@ -81,6 +83,20 @@ public final class Seat {
 
     /// Moves the pointer to a global position (clamped to the output).
     public func pointerMotion(toX newX: Double, y newY: Double) {
+        // An absolute device under a lock or confinement moves by the same rules as a relative one.
+        if constraints.active != nil, case .none = grab {
+            let (cx, cy) = constraints.constrain(fromX: x, y: y, dx: newX - x, dy: newY - y)
+            if (cx, cy) != (x, y) { movePointer(toX: cx, y: cy) }
+            return
+        }
+        movePointer(toX: newX, y: newY)
+    }
+
+    /// Puts the pointer at a global position regardless of locks and
+    /// confinements: a harness teleport (wlcs' absolute fake pointer), not device motion.
+    public func warpPointer(toX newX: Double, y newY: Double) { movePointer(toX: newX, y: newY) }
+
+    private func movePointer(toX newX: Double, y newY: Double) {
         let bounds = compositor.output.bounds
         let px = min(max(newX, 0), Double(bounds.width) - 1 / 256)
         let py = min(max(newY, 0), Double(bounds.height) - 1 / 256)
@@ -117,11 +133,19 @@ public final class Seat {
                 p.frame()
             }
         }
+        constraints.reevaluate()
     }
 
     public func pointerMotion(dx: Double, dy: Double) {
+        // Relative listeners hear every step, even when the pointer cannot move.
+        constraints.relativeMotion(dx: dx, dy: dy, time: time)
+        if constraints.active != nil, case .none = grab {
+            let (cx, cy) = constraints.constrain(fromX: x, y: y, dx: dx, dy: dy)
+            if (cx, cy) != (x, y) { movePointer(toX: cx, y: cy) }
+            return
+        }
         let device = compositor.pointerController.devicePosition
-        pointerMotion(toX: device.x + dx, y: device.y + dy)
+        movePointer(toX: device.x + dx, y: device.y + dy)
     }
 
     /// Re-evaluates what is under the pointer after the scene changed.
@@ -133,6 +157,7 @@ public final class Seat {
         if let focus = pointerFocus, focus === old, let local = focusedSurfaceLocal, let oldLocal, local != oldLocal {
             for p in pointers(of: focus) { p.motion(time: time, x: local.x, y: local.y); p.frame() }
         }
+        constraints.reevaluate()
     }
 
     private func updatePointerFocus() {
@@ -364,6 +389,7 @@ public final class Seat {
             }
         }
         compositor.selection.keyboardFocusChanged(to: surface?.client)
+        constraints.reevaluate()
     }
 
     // MARK: Surfaces going away

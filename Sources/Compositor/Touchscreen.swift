@@ -46,4 +46,17 @@ public final class Touchscreen {
             t.frame()
         }
     }
+
+    /// A surface under a finger went away: its client hears the touch end
+    /// (wl_touch has no leave), and the point is forgotten.
+    func surfaceDestroyed(_ surface: WlSurface) {
+        for (id, point) in points where point.surface === surface || point.surface == nil {
+            points[id] = nil
+            let serial = compositor.display.nextSerial()
+            for t in touches(of: surface) {
+                t.up(serial: serial, time: time, id: id)
+                t.frame()
+            }
+        }
+    }
 }

@@ -14,7 +14,7 @@ final class FakePointer {
 
     func move(x: Double, y: Double, relative: Bool) {
         guard let seat = compositor?.seat else { return }
-        if relative { seat.pointerMotion(dx: x, dy: y) } else { seat.pointerMotion(toX: x, y: y) }
+        if relative { seat.pointerMotion(dx: x, dy: y) } else { seat.warpPointer(toX: x, y: y) }  // move_to is a harness teleport
     }
 
     /// `button` is a Linux input code (BTN_LEFT...), as wl_pointer carries it.

@@ -8,6 +8,8 @@ import Rendering
 
 func milliseconds(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
 
+benchmarkAdaptivePointer()  // PointerBench.swift; first: it re-runs this executable in child roles
+
 // A scene like a desktop: five overlapping windows, opaque and translucent.
 var generator = SystemRandomNumberGenerator()
 let target = Image(width: 1280, height: 800, format: .xrgb8888)

@@ -20,7 +20,6 @@ final class DemoApp {
     private var needsRedraw = false
     private var pointer = Point.outside
     private var pressedPanel: Panel?
-    private(set) var redraws = 0
 
     init(connection: Connection, tabletPresent: Bool) throws {
         self.connection = connection
@@ -52,7 +51,15 @@ final class DemoApp {
 
     // MARK: Input
 
+    /// `LODESTONE_DEMO_TRACE=1`: every pointer event on stderr.
+    private let trace = getenv("LODESTONE_DEMO_TRACE") != nil
+
     private func pointerEvent(_ opcode: UInt32, _ a: EventArguments) {
+        if trace {
+            let names = ["enter", "leave", "motion", "button", "axis", "frame"]
+            let line = "pointer \(opcode < names.count ? names[Int(opcode)] : "\(opcode)") at \(pointer)\n"
+            _ = line.withCString { write(2, $0, strlen($0)) }
+        }
         switch opcode {
         case 0: moved(to: Point(a.fixed(2), a.fixed(3)))       // enter(serial, surface, x, y)
         case 1: moved(to: .outside)                            // leave
@@ -79,7 +86,6 @@ final class DemoApp {
     // MARK: Drawing
 
     private func draw(into buffer: ClientShmBuffer) {
-        redraws += 1
         guard let c = Canvas(buffer, scale: Double(window.scale)) else { return }
         c.fill(Box(0, 0, Double(window.width), Double(window.height)), .window)
         for p in panels {
@@ -136,7 +142,7 @@ final class DemoApp {
         try connection.roundtrip()  // every event sent before the request is dispatched
         flush()
         try connection.roundtrip()  // and the commit it caused is applied
-        print("synced \(line.dropFirst(5))")
-        fflush(stdout)
+        let answer = "synced \(line.dropFirst(5))\n"
+        _ = answer.withCString { write(1, $0, strlen($0)) }
     }
 }

@@ -28,7 +28,7 @@ final class DropTargetPanel: Panel {
         z.hover = (.overlay, false, false)
         z.hitArea = .bezelless
         z.cornerRadius = 12
-        z.accessories = [.init(.plus, angle: 45, offset: 2)]
+        z.accessories = [.init(.plus, angle: 0, offset: 4)]
         zoneDescription = z
         zoneRegion = regions.add(z)
         regions.add(RegionDescription(frame: lockSwitch.frame, effect: .highlight, identifier: RegionID.lockSwitch))
@@ -36,7 +36,7 @@ final class DropTargetPanel: Panel {
 
     private func updateZone() {
         guard var z = zoneDescription else { return }
-        z.accessories = [.init(locked ? .circleSlash : .plus, angle: 45, offset: 2)]
+        z.accessories = [.init(locked ? .circleSlash : .plus, angle: 0, offset: 4)]
         zoneDescription = z
         zoneRegion?.apply(z)
     }
@@ -103,7 +103,7 @@ final class DropTargetPanel: Panel {
         c.text("Lock folder", at: Point(track.maxX + 8, s.midY + 5), Canvas.Font(size: 13))
         c.text(status, at: Point(content.x + 8, card!.maxY - 12), .small, .secondaryInk)
         if draggingChip {
-            drawChip(c, Box(pointer.x - 50, pointer.y - 14, 128, 36), alpha: 0.9)
+            drawChip(c, Box(pointer.x + 10, pointer.y + 8, 128, 36), alpha: 0.9)  // below-right: the pointer stays visible
         }
     }
 

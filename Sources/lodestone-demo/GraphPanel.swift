@@ -7,7 +7,11 @@ final class GraphPanel: Panel {
     let caption = "Graph · x/y annotation"
     let card: Box?
     /// Daily temperatures, one sample per day.
-    let samples: [Double] = (0..<31).map { d in 14 + 6 * sin(Double(d) / 4.2) + 2.5 * cos(Double(d) / 1.7) }
+    let samples: [Double] = (0..<31).map { (d: Int) -> Double in
+        let t = Double(d)
+        let wave: Double = 6 * sin(t / 4.2)
+        return 14 + wave + 2.5 * cos(t / 1.7)
+    }
     private(set) var hovered: Int?
     private var region: PointerRegion?
     private var description: RegionDescription?

@@ -23,7 +23,7 @@ final class ToolbarPanel: Panel {
     init() {
         let glyphs: [(String, Canvas.Font)] = [("★", Canvas.Font(size: 18)), ("B", Canvas.Font(size: 17, bold: true)),
                                                ("I", Canvas.Font(size: 17, italic: true)), ("U", Canvas.Font(size: 17))]
-        buttons = glyphs.enumerated().map { i, g in Button(glyph: g.0, font: g.1, frame: Box(240 + Double(i) * 44, 12, 40, 36)) }
+        buttons = glyphs.enumerated().map { i, g in Button(glyph: g.0, font: g.1, frame: Box(360 + Double(i) * 44, 12, 40, 36)) }
     }
 
     /// Segment `i`'s frame.

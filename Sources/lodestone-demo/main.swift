@@ -23,6 +23,7 @@ do {
     let app = try DemoApp(connection: connection, tabletPresent: tablet)
     try app.run(syncOnStdin: arguments.contains("--sync-stdin"))
 } catch {
-    fputs("lodestone-demo: \(error)\n", stderr)
+    let message = "lodestone-demo: \(error)\n"
+    _ = message.withCString { write(2, $0, strlen($0)) }
     exit(1)
 }

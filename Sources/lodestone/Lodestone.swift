@@ -193,7 +193,7 @@ struct Lodestone: ParsableCommand {
 
         // Orderly teardown: clients are disconnected (most exit on their own),
         // then the command is stopped, then the display goes.
-        display.destroyClients()
+        compositor.shutdown()
         child?.terminate()
         _ = (signals, childWatch, deadline)
         withExtendedLifetime(backend) {}

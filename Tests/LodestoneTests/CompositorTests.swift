@@ -130,7 +130,8 @@ final class CompositorTests: XCTestCase {
         let control = session.control
         try control.movePointer(x: Double(w.x + 20), y: Double(w.y + 20))
         try control.button(pressed: true)
-        try globals.connection.roundtrip()  // the client asks to move
+        try globals.connection.roundtrip()  // the client hears the press and asks to move...
+        try globals.connection.roundtrip()  // ...and the compositor has handled the request
         try control.movePointer(x: Double(w.x + 120), y: Double(w.y + 70))
         try control.button(pressed: false)
         try control.movePointer(x: Double(w.x + 300), y: Double(w.y + 300))  // after release nothing moves
@@ -148,7 +149,8 @@ final class CompositorTests: XCTestCase {
         let control = session.control
         try control.movePointer(x: Double(w.x + w.width - 5), y: Double(w.y + w.height - 5))
         try control.button(pressed: true)
-        try globals.connection.roundtrip()
+        try globals.connection.roundtrip()  // the client hears the press and asks to resize...
+        try globals.connection.roundtrip()  // ...and the compositor has handled the request
         try control.movePointer(dx: 60, dy: 40)
         try globals.connection.roundtrip()  // configure arrives; the window redraws at the new size
         XCTAssertTrue(window.lastStates.contains(3), "resizing state while dragging")

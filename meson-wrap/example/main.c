@@ -28,7 +28,7 @@
 
 enum { WIDTH = 320, HEIGHT = 200 };
 /* The button: where it is drawn is where its region is declared. */
-enum { BUTTON_X = 100, BUTTON_Y = 70, BUTTON_W = 120, BUTTON_H = 60, BUTTON_ID = 41 };
+enum { BUTTON_X = 100, BUTTON_Y = 70, BUTTON_W = 120, BUTTON_H = 60, BUTTON_ID = 42 };
 
 struct client {
 	struct wl_compositor *compositor;

@@ -5,6 +5,7 @@
 #include "protocols/xdg-shell-client-protocol.h"
 #include "protocols/xdg-decoration-unstable-v1-client-protocol.h"
 #include "protocols/relative-pointer-unstable-v1-client-protocol.h"
+#include "protocols/pointer-constraints-unstable-v1-client-protocol.h"
 #include "protocols/lodestone-test-v1-client-protocol.h"
 #include "protocols/adaptive-pointer-v1-client-protocol.h"
 

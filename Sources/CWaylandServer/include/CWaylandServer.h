@@ -7,6 +7,7 @@
 #include "protocols/xdg-shell-server-protocol.h"
 #include "protocols/xdg-decoration-unstable-v1-server-protocol.h"
 #include "protocols/relative-pointer-unstable-v1-server-protocol.h"
+#include "protocols/pointer-constraints-unstable-v1-server-protocol.h"
 #include "protocols/lodestone-test-v1-server-protocol.h"
 #include "protocols/adaptive-pointer-v1-server-protocol.h"
 

@@ -1,0 +1,46 @@
+import CWaylandServer
+import WaylandServer
+
+/// `zwp_relative_pointer_manager_v1`: hands out relative-motion listeners.
+final class ZwpRelativePointerManager: Resource {
+    static let version: Int32 = 1
+    unowned let seat: Seat
+
+    enum Request: UInt32 { case destroy, getRelativePointer }
+
+    init?(seat: Seat, client: Client, version: UInt32, id: UInt32) {
+        self.seat = seat
+        super.init(client: client, interface: Interface.relativePointerManager, version: version, id: id)
+    }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .destroy: destroy()
+        case .getRelativePointer:
+            if let relative = ZwpRelativePointer(seat: seat, client: client, id: a.newID(0)) { seat.constraints.relativePointers.append(relative) }
+        case nil: break
+        }
+    }
+}
+
+/// `zwp_relative_pointer_v1`: unaccelerated device motion, also while the pointer is locked.
+final class ZwpRelativePointer: Resource {
+    unowned let seat: Seat
+
+    init?(seat: Seat, client: Client, id: UInt32) {
+        self.seat = seat
+        super.init(client: client, interface: Interface.relativePointer, version: 1, id: id)
+    }
+
+    override func dispatch(opcode: UInt32, arguments: Arguments) {
+        if opcode == 0 { destroy() }  // destroy
+    }
+
+    override func destroyed() { seat.constraints.relativePointers.removeAll { $0 === self } }
+
+    /// Time in microseconds; Lodestone's devices are not accelerated, so both deltas agree.
+    func relativeMotion(microseconds: UInt64, dx: Double, dy: Double) {
+        let fx = wl_fixed_from_double(dx), fy = wl_fixed_from_double(dy)
+        zwp_relative_pointer_v1_send_relative_motion(pointer, UInt32(microseconds >> 32), UInt32(truncatingIfNeeded: microseconds), fx, fy, fx, fy)
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+extension DemoTour {
+    /// The README's pictures (`docs/`), cut from a tour's captures: the whole
+    /// window at half size, and three panels at full size. Each stays well
+    /// under 150 KB.
+    public static func writeDocsImages(_ results: [StepResult], to directory: String) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        func capture(_ name: String) throws -> String {
+            guard let r = results.first(where: { $0.step.name == name }) else {
+                throw ContactSheet.Failed(description: "the tour has no step '\(name)'")
+            }
+            return r.path
+        }
+        try ContactSheet.crop(capture("icon-lift"), x: 0, y: 0, width: 1280, height: 800, scale: 0.5,
+                              to: directory + "/demo-overview.png")
+        try ContactSheet.crop(capture("drop-unavailable"), x: 440, y: 346, width: 400, height: 186,
+                              to: directory + "/demo-drop.png")
+        try ContactSheet.crop(capture("split-drag"), x: 20, y: 346, width: 400, height: 186,
+                              to: directory + "/demo-resize.png")
+        try ContactSheet.crop(capture("band"), x: 860, y: 346, width: 400, height: 186,
+                              to: directory + "/demo-band.png")
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import LodestoneTesting
+
+/// `lodestone-demo --sync-stdin` running inside a session: `sync()` returns
+/// once the client has handled every event sent so far and its resulting
+/// commit has reached the compositor, so a capture shows what it drew.
+final class DemoClient {
+    let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private var counter = 0
+    private var buffered = ""
+
+    struct Failed: Error, CustomStringConvertible { let description: String }
+
+    /// `lodestone-demo` beside the lodestone executable (or `$LODESTONE_DEMO`).
+    static var executable: String {
+        if let env = ProcessInfo.processInfo.environment["LODESTONE_DEMO"] { return env }
+        return URL(fileURLWithPath: Session.executable).deletingLastPathComponent().appendingPathComponent("lodestone-demo").path
+    }
+
+    init(session: Session, log: String) throws {
+        process.executableURL = URL(fileURLWithPath: Self.executable)
+        process.arguments = ["--sync-stdin"]
+        process.environment = session.clientEnvironment
+        process.standardInput = input
+        process.standardOutput = output
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: log)
+        try process.run()
+    }
+
+    func sync(timeout: TimeInterval = 10) throws {
+        counter += 1
+        let expected = "synced \(counter)"
+        input.fileHandleForWriting.write(Data("sync \(counter)\n".utf8))
+        let fd = output.fileHandleForReading.fileDescriptor
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            while let newline = buffered.firstIndex(of: "\n") {
+                let line = String(buffered[..<newline])
+                buffered = String(buffered[buffered.index(after: newline)...])
+                if line == expected { return }
+            }
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0, process.isRunning else {
+                throw Failed(description: "lodestone-demo did not answer sync \(counter) (running: \(process.isRunning))")
+            }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, Int32(left * 1000)) > 0 else { continue }
+            var bytes = [UInt8](repeating: 0, count: 512)
+            let n = read(fd, &bytes, bytes.count)
+            if n <= 0 { throw Failed(description: "lodestone-demo closed its output") }
+            buffered += String(decoding: bytes[0..<n], as: UTF8.self)
+        }
+    }
+
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+}
+
+/// What a tour step does with the pointer, in the window's (= the output's) coordinates.
+public final class TourDriver {
+    let session: Session
+    let client: DemoClient
+    private(set) var position = (x: 0.0, y: 0.0)
+    var control: TestControl { session.control }
+
+    init(session: Session, client: DemoClient) {
+        self.session = session
+        self.client = client
+    }
+
+    public func move(_ x: Double, _ y: Double) throws {
+        try control.movePointer(x: x, y: y)
+        position = (x, y)
+        try client.sync()
+    }
+
+    /// Moves in several motion events (a drag the client can follow), a frame apart.
+    public func glide(_ x: Double, _ y: Double, steps: Int = 8) throws {
+        let start = position
+        for i in 1...steps {
+            let t = Double(i) / Double(steps)
+            try control.movePointer(x: start.x + (x - start.x) * t, y: start.y + (y - start.y) * t)
+            try control.advanceClock(milliseconds: 16)
+        }
+        position = (x, y)
+        try client.sync()
+    }
+
+    /// Lets time pass without input (the pointer's springs catch up), then syncs.
+    public func pause(milliseconds: UInt32 = 300) throws {
+        try control.advanceClock(milliseconds: milliseconds)
+        try control.movePointer(dx: 0, dy: 0)
+        try client.sync()
+    }
+
+    public func press() throws {
+        try control.button(pressed: true)
+        try client.sync()
+    }
+
+    public func release() throws {
+        try control.button(pressed: false)
+        try client.sync()
+    }
+
+    public func click() throws {
+        try press()
+        try control.advanceClock(milliseconds: 80)
+        try release()
+    }
+
+    /// Lets springs, exit delays and the client's answers to region events run their course.
+    func settle(milliseconds: UInt32 = 700) throws {
+        try client.sync()
+        try control.advanceClock(milliseconds: milliseconds)
+        try client.sync()  // entered/left/band events the frames sent, and what the client drew for them
+        try control.advanceClock(milliseconds: 50)
+        try client.sync()
+    }
+}

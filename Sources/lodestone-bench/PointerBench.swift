@@ -1,0 +1,397 @@
+// The adaptive pointer's costs, measured on a Compositor running in this
+// process (the setup of Sources/lodestone/Lodestone.swift, minus the backend)
+// with a real client: this executable again (--pointer-bench-client), which
+// maps a 1200×760 window on the 1280×800 output, draws 200 buttons on its
+// left part and declares them as regions (highlight, lift, hover, automatic).
+//
+//  1. A pointer-only frame (the pointer moving over still content) against a
+//     full-damage frame of the same scene, as a ratio (target ≤ 2%).
+//  2. Motion to frame ready with the 200 regions: `Seat.pointerMotion` (what
+//     every backend calls: engine input, hit test, focus, wl_pointer.motion)
+//     plus `composeIfNeeded` (engine step, damage, render). It leaves out the
+//     wait for the next refresh, which is the frame clock's and not work.
+//     Median and p99 (targets 150 µs, 1 ms).
+//  3. Heap allocations per motion event after warm-up, counted for real with
+//     glibc's malloc tracer in a child (--pointer-bench-allocations) run with
+//     libc_malloc_debug preloaded (the PointerEngineBenchmark method), split
+//     by whether libwayland (marshalling events) or Swift code asked for them.
+import AdaptivePointerClient
+import CWaylandClient
+import Compositor
+import Foundation
+import Glibc
+import Logging
+import Rendering
+import WaylandClient
+import WaylandServer
+
+private let clientFlag = "--pointer-bench-client"
+private let allocationsFlag = "--pointer-bench-allocations"
+
+/// Runs the pointer benchmark, or one of its child roles when started as one (those exit).
+func benchmarkAdaptivePointer() {
+    if CommandLine.arguments.contains(clientFlag) { runRegionClient() }
+    if CommandLine.arguments.contains(allocationsFlag) { countAllocationsAndExit() }
+    do {
+        let scene = try PointerScene()
+        defer { scene.stop() }
+        measureFrames(scene)
+        measureLatency(scene)
+    } catch {
+        print("pointer benchmark failed: \(error)")
+    }
+    if !PointerAllocations.runChild(flag: allocationsFlag) {
+        print("allocations per motion event: not measured (libc_malloc_debug.so.0 missing or the child failed)")
+    }
+}
+
+// MARK: The scene
+
+/// The region client's layout, in its surface: 20 × 10 buttons of 32×28 on a 40×60 grid,
+/// and plain content right of x = 840.
+private enum Layout {
+    static let window = (width: Int32(1200), height: Int32(760))
+    static let origin = (x: 40.0, y: 20.0)  // where the bench puts the window
+    static let columns = 20, rows = 10
+    static func button(_ i: Int) -> (x: Int32, y: Int32, width: Int32, height: Int32) {
+        (Int32(16 + (i % columns) * 40), Int32(16 + (i / columns) * 60), 32, 28)
+    }
+    /// A point of the sweep over the buttons, in global coordinates: back and forth along
+    /// each row, crossing buttons, gaps and hit paddings.
+    static func sweep(_ k: Int) -> (x: Double, y: Double) {
+        let perRow = 200  // 4 points per step over 800 points
+        let row = (k / perRow) % rows
+        let along = Double(k % perRow) * 4
+        let x = row % 2 == 0 ? along : 800 - along
+        return (origin.x + 16 + x, origin.y + 30 + Double(row) * 60)
+    }
+    /// A point over plain content (no region), moving 3 points a step.
+    static func plain(_ k: Int) -> (x: Double, y: Double) {
+        (origin.x + 900 + Double(k % 80) * 3, origin.y + 400)
+    }
+}
+
+/// A Compositor in this process and its region client in a child, connected by a socketpair.
+final class PointerScene {
+    let display: Display
+    let compositor: Compositor
+    private var child: pid_t = 0
+
+    struct Failure: Error, CustomStringConvertible { let description: String }
+
+    init() throws {
+        display = try Display()
+        var options = Compositor.Options()  // 1280×800, frame clock on real time
+        options.pointerMode = .adaptive
+        var log = Logger(label: "pointer-bench")
+        log.logLevel = .warning
+        compositor = try Compositor(display: display, options: options, logger: log)
+        // Kept until the process ends: Compositor releases its Display before its Globals, and
+        // wl_global_destroy on a destroyed display crashes (Lodestone itself exits instead).
+        _ = Unmanaged.passRetained(compositor)
+
+        var sockets: [Int32] = [0, 0], said: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0,
+              pipe(&said) == 0, fcntl(said[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(said[1], F_SETFD, FD_CLOEXEC) == 0 else { throw Failure(description: "socketpair/pipe: \(String(cString: strerror(errno)))") }
+        guard let client = display.createClient(fd: sockets[0]) else { throw Failure(description: "wl_client_create failed") }
+        // The child: WAYLAND_SOCKET=3 (its end of the socketpair), stdout into the pipe `said`.
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, sockets[1], 3)
+        posix_spawn_file_actions_adddup2(&actions, said[1], 1)
+        var env = ["WAYLAND_SOCKET=3"]
+        if let path = getenv("PATH") { env.append("PATH=\(String(cString: path))") }
+        let args = [CommandLine.arguments[0], clientFlag]
+        var cArgs = args.map { strdup($0) } + [nil]
+        var cEnv = env.map { strdup($0) } + [nil]
+        defer { (cArgs + cEnv).forEach { free($0) } }
+        let spawned = posix_spawn(&child, "/proc/self/exe", &actions, nil, &cArgs, &cEnv)
+        close(sockets[1])
+        close(said[1])
+        defer { close(said[0]) }
+        guard spawned == 0 else { throw Failure(description: "posix_spawn: \(String(cString: strerror(spawned)))") }
+
+        // Serve the client until it says "ready <surface id>": window mapped, regions committed.
+        var line: [UInt8] = []
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !line.contains(10) {
+            guard ContinuousClock.now < deadline else { throw Failure(description: "the region client did not get ready") }
+            display.eventLoop.dispatch(timeout: 10)
+            display.flushClients()
+            var poller = pollfd(fd: said[0], events: Int16(POLLIN), revents: 0)
+            if poll(&poller, 1, 0) > 0 {
+                var buffer = [UInt8](repeating: 0, count: 256)
+                let n = read(said[0], &buffer, buffer.count)
+                guard n > 0 else { throw Failure(description: "the region client exited") }
+                line += buffer[..<n]
+            }
+        }
+        let words = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+        guard words.count == 2, words[0] == "ready", let surfaceID = UInt32(words[1]) else {
+            throw Failure(description: "unexpected word from the region client: \(words)")
+        }
+        compositor.positionWindow(of: client, surfaceID: surfaceID, x: Int32(Layout.origin.x), y: Int32(Layout.origin.y))
+        compositor.seat.pointerMotion(toX: 10, y: 10)
+        pump(milliseconds: 200)
+    }
+
+    /// Runs the event loop (client requests, frame timers) and flushes events to the client.
+    func pump(milliseconds: Int = 0) {
+        let end = ContinuousClock.now + .milliseconds(milliseconds)
+        repeat {
+            display.eventLoop.dispatch(timeout: 0)
+            display.flushClients()
+            if milliseconds > 0 { usleep(200) }
+        } while ContinuousClock.now < end
+    }
+
+    /// Ends the client; its resources go while the compositor is still whole (their destroy
+    /// handlers call into it), as in Lodestone.swift's shutdown.
+    func stop() {
+        if child > 0 {
+            kill(child, SIGTERM)
+            var status: Int32 = 0
+            waitpid(child, &status, 0)
+            child = 0
+        }
+        display.destroyClients()
+    }
+
+}
+
+/// The child that declares the regions. Prints "ready <surface id>", then serves events.
+private func runRegionClient() -> Never {
+    do {
+        let connection = try Connection()  // WAYLAND_SOCKET
+        let globals = try Globals(connection: connection)
+        let adaptive = try AdaptivePointer(registry: globals.registry)
+        let window = try Window(globals, title: "pointer-bench", width: Layout.window.width, height: Layout.window.height) { buffer in
+            for y in 0..<Int(buffer.height) {
+                for x in 0..<Int(buffer.width) {
+                    buffer.data[y * Int(buffer.width) + x] = 0xff00_0000 | UInt32(0xd0 + (x / 8 + y / 8) % 2 * 0x10) &* 0x01_0101
+                }
+            }
+            for i in 0..<Layout.columns * Layout.rows {
+                let b = Layout.button(i)
+                for y in b.y..<(b.y + b.height) {
+                    for x in b.x..<(b.x + b.width) { buffer.data[Int(y * buffer.width + x)] = 0xff20_60d0 &+ UInt32(i) }
+                }
+            }
+        }
+        // Opaque, like most application windows: the cheapest full-damage frame, so the
+        // ratio is not flattered by blending.
+        if let opaque = wl_compositor_create_region(globals.compositor.pointer) {
+            wl_region_add(opaque, 0, 0, Layout.window.width, Layout.window.height)
+            wl_surface_set_opaque_region(window.surface.pointer, opaque)
+            wl_region_destroy(opaque)
+        }
+        let regions = adaptive.regions(on: window.surface.pointer)
+        let effects: [RegionDescription.Effect] = [.highlight, .lift, .hover, .automatic]
+        for i in 0..<Layout.columns * Layout.rows {
+            var d = RegionDescription(frame: Layout.button(i), effect: effects[i % effects.count], identifier: UInt32(i + 1))
+            d.opaque = true
+            regions.add(d)
+        }
+        wl_surface_commit(window.surface.pointer)
+        try connection.roundtrip()
+        print("ready \(window.surface.id)")
+        fflush(nil)
+        // Everything above must outlive the loop: the proxies' handlers refer to it.
+        try withExtendedLifetime((globals, adaptive, window, regions)) {
+            while true { try connection.dispatch() }
+        }
+        exit(0)
+    } catch {
+        exit(0)  // the compositor went away: the benchmark is over
+    }
+}
+
+// MARK: Measurements
+
+private func microseconds(_ d: Duration) -> Double {
+    Double(d.components.seconds) * 1e6 + Double(d.components.attoseconds) / 1e12
+}
+
+private func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.down)))]
+}
+
+private func format(_ v: Double, _ decimals: Int = 1) -> String { String(format: "%.\(decimals)f", v) }
+
+/// Compose time of full-damage frames and of pointer-only frames, over plain content and
+/// over the regions (effects repaint more than the pointer).
+private func measureFrames(_ scene: PointerScene) {
+    let c = scene.compositor
+    let clock = ContinuousClock()
+    func compose() -> Double {
+        let start = clock.now
+        c.composeIfNeeded()
+        return microseconds(clock.now - start)
+    }
+    // Full damage: the pointer still, everything repainted.
+    c.seat.pointerMotion(toX: Layout.plain(0).x, y: Layout.plain(0).y)
+    scene.pump(milliseconds: 100)
+    var full: [Double] = []
+    for i in 0..<210 {
+        c.output.damageAll()
+        let t = compose()
+        if i >= 10 { full.append(t) }
+        scene.pump()
+    }
+    // Pointer-only: the pointer moves 3 points a frame over a still window.
+    func pointerFrames(_ point: (Int) -> (x: Double, y: Double)) -> [Double] {
+        var times: [Double] = []
+        for k in 0..<1_100 {
+            let p = point(k)
+            c.seat.pointerMotion(toX: p.x, y: p.y)
+            let t = compose()
+            if k >= 100 { times.append(t) }
+            scene.pump()
+            usleep(500)  // the clock moves on, as between real motion events
+        }
+        return times.sorted()
+    }
+    let plain = pointerFrames(Layout.plain)
+    let overRegions = pointerFrames(Layout.sweep)
+    full.sort()
+    let f = percentile(full, 0.5), p = percentile(plain, 0.5), r = percentile(overRegions, 0.5)
+    print("pointer: full-damage frame 1280×800 (opaque 1200×760 window): median \(format(f)) µs")
+    print("pointer: pointer-only frame over still content:  median \(format(p)) µs, ratio \(format(p / f * 100, 2))% of full (target ≤ 2%)")
+    print("pointer: frame over the 200 regions (effects):   median \(format(r)) µs, ratio \(format(r / f * 100, 2))% of full")
+}
+
+/// Motion entering the compositor to frame ready, sweeping over the 200 regions.
+private func measureLatency(_ scene: PointerScene) {
+    let c = scene.compositor
+    let clock = ContinuousClock()
+    var samples: [Double] = []
+    for k in 0..<3_200 {
+        let p = Layout.sweep(k)
+        let start = clock.now
+        c.seat.pointerMotion(toX: p.x, y: p.y)
+        c.composeIfNeeded()
+        let t = microseconds(clock.now - start)
+        if k >= 200 { samples.append(t) }
+        scene.pump()
+        usleep(1_000)  // about 1000 Hz, a fast mouse
+    }
+    samples.sort()
+    print("pointer: motion → frame ready with 200 regions, \(samples.count) motions: median \(format(percentile(samples, 0.5))) µs, "
+        + "p99 \(format(percentile(samples, 0.99))) µs, max \(format(samples.last ?? 0)) µs (targets 150 µs, 1000 µs)")
+}
+
+// MARK: Allocations
+
+/// The child run under the malloc tracer: the same scene, warmed up, then counted.
+private func countAllocationsAndExit() -> Never {
+    do {
+        let scene = try PointerScene()
+        defer { scene.stop() }
+        let c = scene.compositor
+        guard let calibration = PointerAllocations.count({
+            var kept: [[Int]] = []
+            for i in 0..<100 { kept.append([Int](repeating: i, count: 16)) }
+            precondition(kept.count == 100)
+        }), calibration.swift >= 100 else {
+            print("allocations per motion event: the malloc tracer saw nothing of 100 deliberate allocations; not measured")
+            exit(1)
+        }
+        let baseline = PointerAllocations.count {} ?? (0, 0)
+        // Warm-up: every button entered and left at least once, effects run.
+        for k in 0..<2_400 {
+            let p = Layout.sweep(k)
+            c.seat.pointerMotion(toX: p.x, y: p.y)
+            c.composeIfNeeded()
+            if k % 8 == 0 { scene.pump() }
+        }
+        scene.pump(milliseconds: 50)
+        let n = 400
+        // Motion handling alone (no frame in between), then motion + frame.
+        guard let motion = PointerAllocations.count({
+            for k in 0..<n { let p = Layout.sweep(k); c.seat.pointerMotion(toX: p.x, y: p.y) }
+        }) else { exit(1) }
+        c.composeIfNeeded()
+        scene.pump(milliseconds: 50)
+        guard let frame = PointerAllocations.count({
+            for k in 0..<n {
+                let p = Layout.sweep(k)
+                c.seat.pointerMotion(toX: p.x, y: p.y)
+                c.composeIfNeeded()
+            }
+        }) else { exit(1) }
+        func per(_ v: Int, _ b: Int) -> String { format(Double(max(0, v - b)) / Double(n), 2) }
+        print("pointer: heap allocations per motion event after warm-up (\(n) motions, mtrace):")
+        print("pointer:   input handling only:   Swift \(per(motion.swift, baseline.swift)), libwayland \(per(motion.wayland, baseline.wayland))")
+        print("pointer:   input + frame composed: Swift \(per(frame.swift, baseline.swift)), libwayland \(per(frame.wayland, baseline.wayland)) (target 0)")
+        scene.stop()
+        exit(0)
+    } catch {
+        print("allocations per motion event: \(error)")
+        exit(1)
+    }
+}
+
+/// glibc's malloc tracer (`mtrace`), as Sources/PointerEngineBenchmark/AllocationCounter.swift
+/// uses it: since glibc 2.34 it lives in libc_malloc_debug.so, which must be preloaded, so the
+/// benchmark re-runs itself with LD_PRELOAD and MALLOC_TRACE. Allocation records ("+", and ">"
+/// for a realloc) are split by caller: libwayland's (it mallocs a closure for every event it
+/// sends) or everything else (Swift code and the runtime).
+enum PointerAllocations {
+    static let candidates = ["/lib/x86_64-linux-gnu/libc_malloc_debug.so.0", "/usr/lib/x86_64-linux-gnu/libc_malloc_debug.so.0",
+                             "/lib/aarch64-linux-gnu/libc_malloc_debug.so.0", "/usr/lib/aarch64-linux-gnu/libc_malloc_debug.so.0"]
+
+    static var traceFile: String {
+        if let name = getenv("MALLOC_TRACE") { return String(cString: name) }
+        return "/tmp/lodestone-bench-\(getpid()).mtrace"
+    }
+
+    /// Parent side: runs this executable with `flag` under the tracer; its output is ours.
+    static func runChild(flag: String) -> Bool {
+        guard let library = candidates.first(where: { access($0, R_OK) == 0 }) else { return false }
+        let trace = traceFile
+        var env = ["LD_PRELOAD=\(library)", "MALLOC_TRACE=\(trace)"]
+        if let path = getenv("PATH") { env.append("PATH=\(String(cString: path))") }
+        let args = [CommandLine.arguments[0], flag]
+        var cArgs = args.map { strdup($0) } + [nil]
+        var cEnv = env.map { strdup($0) } + [nil]
+        defer { (cArgs + cEnv).forEach { free($0) } }
+        fflush(nil)
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, "/proc/self/exe", nil, nil, &cArgs, &cEnv) == 0 else { return false }
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        unlink(trace)
+        return status == 0
+    }
+
+    /// Child side: allocations made while `body` runs, by caller, or nil without a tracer.
+    static func count(_ body: () -> Void) -> (swift: Int, wayland: Int)? {
+        typealias Toggle = @convention(c) () -> Void
+        typealias VersionedLookup = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>,
+                                                    UnsafePointer<CChar>) -> UnsafeMutableRawPointer?
+        // The debug library exports only `mtrace@GLIBC_2.2.5`; a plain dlsym finds libc's no-op.
+        guard let library = candidates.first(where: { access($0, R_OK) == 0 }),
+              let handle = dlopen(library, RTLD_NOW | RTLD_NOLOAD),
+              let dlvsymAddress = dlsym(nil, "dlvsym") else { return nil }
+        let dlvsym = unsafeBitCast(dlvsymAddress, to: VersionedLookup.self)
+        guard let on = dlvsym(handle, "mtrace", "GLIBC_2.2.5"), let off = dlvsym(handle, "muntrace", "GLIBC_2.2.5") else { return nil }
+        unlink(traceFile)
+        unsafeBitCast(on, to: Toggle.self)()
+        body()
+        unsafeBitCast(off, to: Toggle.self)()
+        return parse(traceFile)
+    }
+
+    /// Lines look like `@ /lib/…/libwayland-server.so.0:(wl_closure_marshal+0x4f)[0x…] + 0x… 0x30`.
+    private static func parse(_ path: String) -> (swift: Int, wayland: Int)? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        var swift = 0, wayland = 0
+        for line in text.split(separator: "\n") where line.hasPrefix("@ ") {
+            let fields = line.split(separator: " ")
+            guard fields.count >= 3, fields[2] == "+" || fields[2] == ">" else { continue }
+            if fields[1].contains("libwayland") { wayland += 1 } else { swift += 1 }
+        }
+        return (swift, wayland)
+    }
+}
