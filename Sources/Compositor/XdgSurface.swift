@@ -67,8 +67,9 @@ final class XdgSurface: Resource, SurfaceRole {
             guard toplevel == nil && popup == nil else {
                 return postError(XDG_SURFACE_ERROR_ALREADY_CONSTRUCTED.rawValue, "xdg_surface already has a role object")
             }
-            toplevel = XdgToplevel(xdgSurface: self, id: a.newID(0))
-            _ = surface
+            // The resource owns the new object; we only point at it.
+            let created = XdgToplevel(xdgSurface: self, id: a.newID(0))
+            toplevel = created
         case .getPopup:
             guard toplevel == nil && popup == nil else {
                 return postError(XDG_SURFACE_ERROR_ALREADY_CONSTRUCTED.rawValue, "xdg_surface already has a role object")
@@ -78,7 +79,8 @@ final class XdgSurface: Resource, SurfaceRole {
             guard positioner.rules.isComplete else {
                 return wmBase.map { $0.postError(XDG_WM_BASE_ERROR_INVALID_POSITIONER.rawValue, "get_popup with a positioner lacking a size or anchor rect") } ?? ()
             }
-            popup = XdgPopup(xdgSurface: self, parent: parent, rules: positioner.rules, id: a.newID(0))
+            let created = XdgPopup(xdgSurface: self, parent: parent, rules: positioner.rules, id: a.newID(0))
+            popup = created
         case .setWindowGeometry:
             guard a.int(2) > 0, a.int(3) > 0 else {
                 return postError(XDG_SURFACE_ERROR_INVALID_SIZE.rawValue, "window geometry \(a.int(2))×\(a.int(3)) must be positive")

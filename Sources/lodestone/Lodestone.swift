@@ -195,8 +195,9 @@ struct Lodestone: ParsableCommand {
         // then the command is stopped, then the display goes.
         compositor.shutdown()
         child?.terminate()
-        _ = (signals, childWatch, deadline)
-        withExtendedLifetime(backend) {}
+        // The optimizer may end a value's life at its last use; these sources
+        // must live until the loop has stopped.
+        withExtendedLifetime((signals, childWatch, deadline, backend)) {}
         if status != 0 { throw ExitCode(status) }
     }
 
