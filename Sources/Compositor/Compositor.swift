@@ -163,11 +163,15 @@ public final class Compositor {
 
     /// Visits every mapped surface bottom to top with its global origin.
     func forEachMappedSurface(_ body: (WlSurface, Int32, Int32) -> Void) {
-        for view in windows.map(\.xdgSurface) + popups.map(\.xdgSurface) {
-            guard let surface = view.surface, view.isMapped else { continue }
-            let (x, y) = view.surfaceOrigin
-            walk(surface, x: x, y: y, body)
-        }
+        // Two loops rather than a concatenated array: this runs every frame.
+        for window in windows { visit(window.xdgSurface, body) }
+        for popup in popups { visit(popup.xdgSurface, body) }
+    }
+
+    private func visit(_ view: XdgSurface, _ body: (WlSurface, Int32, Int32) -> Void) {
+        guard let surface = view.surface, view.isMapped else { return }
+        let (x, y) = view.surfaceOrigin
+        walk(surface, x: x, y: y, body)
     }
 
     /// Visits a surface tree in paint order; a subsurface without content hides its children.
@@ -347,11 +351,7 @@ public final class Compositor {
         let toImage = surface.surfaceToBuffer
             .concatenating(.translation(-Double(x), -Double(y)))
             .concatenating(.scale(1 / s, 1 / s))
-        let opaque = texture.format == .xrgb8888
-            || (surface.opaqueRegion.map { r in
-                let e = Rect(x: 0, y: 0, width: surface.width, height: surface.height)
-                let rest = Region(e); r.rects.forEach { rest.subtract($0) }; return rest.isEmpty } ?? false)
         return RenderElement(image: texture, bounds: Rect(x: x, y: y, width: surface.width, height: surface.height).scaled(by: output.scale),
-                             outputToImage: toImage, opaque: opaque)
+                             outputToImage: toImage, opaque: surface.isOpaque)
     }
 }

@@ -97,6 +97,9 @@ final class WlSurface: Resource {
     private(set) var texture: Image?
     private(set) var bufferWidth: Int32 = 0, bufferHeight: Int32 = 0
     private(set) var opaqueRegion: Region?
+    /// Every pixel is opaque (an xrgb buffer, or an opaque region covering the
+    /// surface), so it is drawn with SRC. Worked out on commit, not per frame.
+    private(set) var isOpaque = false
     /// nil means "everywhere" (the default input region).
     private(set) var inputRegion: Region?
     private(set) var scale: Int32 = 1
@@ -227,6 +230,13 @@ final class WlSurface: Resource {
         damage += state.surfaceDamage
         for r in state.bufferDamage { damage.append(bufferRectToSurface(r)) }
         if let o = state.opaque { opaqueRegion = o }
+        if state.opaque != nil || state.buffer != nil {
+            isOpaque = texture?.format == .xrgb8888 || (opaqueRegion.map { r in
+                let rest = Region(Rect(x: 0, y: 0, width: width, height: height))
+                r.rects.forEach { rest.subtract($0) }
+                return rest.isEmpty
+            } ?? false)
+        }
         let inputChanged = state.input != nil
         if let i = state.input { inputRegion = i }
         let stackChanged = state.stack != nil && state.stack! != stack

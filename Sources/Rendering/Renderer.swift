@@ -35,12 +35,18 @@ public struct Renderer {
             let area = element.bounds.intersection(extents)
             guard !area.isEmpty else { continue }
             let src = element.image.pointer
-            if element.outputToImage.isIdentity {
+            let t = element.outputToImage
+            // A whole-pixel shift is given to pixman as source coordinates, not as a
+            // transform: untransformed sources take pixman's fast blit paths.
+            var srcX = area.x, srcY = area.y
+            if let shift = t.integerTranslation {
                 pixman_image_set_transform(src, nil)
+                srcX += shift.x
+                srcY += shift.y
             } else {
-                var t = element.outputToImage.pixman
-                pixman_image_set_transform(src, &t)
-                let integral = element.outputToImage.a.rounded() == element.outputToImage.a && element.outputToImage.d.rounded() == element.outputToImage.d
+                var matrix = t.pixman
+                pixman_image_set_transform(src, &matrix)
+                let integral = t.a.rounded() == t.a && t.d.rounded() == t.d
                 pixman_image_set_filter(src, integral ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR, nil, 0)
             }
             var mask: OpaquePointer?
@@ -50,7 +56,7 @@ public struct Renderer {
             }
             let op = element.opaque && mask == nil ? PIXMAN_OP_SRC : PIXMAN_OP_OVER
             pixman_image_composite32(op, src, mask, target.pointer,
-                                     area.x, area.y, 0, 0, area.x, area.y, area.width, area.height)
+                                     srcX, srcY, 0, 0, area.x, area.y, area.width, area.height)
             if let mask { pixman_image_unref(mask) }
             pixman_image_set_transform(src, nil)
         }

@@ -26,6 +26,13 @@ public struct Affine: Sendable, Equatable {
 
     public var isIdentity: Bool { self == .identity }
 
+    /// (tx, ty) when this map only shifts by whole pixels.
+    public var integerTranslation: (x: Int32, y: Int32)? {
+        guard a == 1, b == 0, c == 0, d == 1, tx.rounded() == tx, ty.rounded() == ty,
+              abs(tx) < 1e9, abs(ty) < 1e9 else { return nil }
+        return (Int32(tx), Int32(ty))
+    }
+
     var pixman: pixman_transform_t {
         func f(_ v: Double) -> pixman_fixed_t { pixman_fixed_t(clamping: Int64((v * 65536).rounded())) }
         var t = pixman_transform_t()
