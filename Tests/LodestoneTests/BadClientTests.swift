@@ -87,4 +87,10 @@ final class BadClientTests: XCTestCase {
         XCTAssertEqual(try badClient("buffer-before-configure"), "protocol-error xdg_surface 3")
         try assertGoodClientAlive()
     }
+
+    func testDragAndDropIsCancelledNotCrashed() throws {
+        // Drag-and-drop is not implemented yet: the drag ends at once with wl_data_source.cancelled.
+        XCTAssertEqual(try badClient("start-drag"), "ok")
+        try assertGoodClientAlive()
+    }
 }

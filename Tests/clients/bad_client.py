@@ -11,6 +11,7 @@ Modes:
   invalid-transform       wl_surface.set_buffer_transform(42)
   bad-ack                 xdg_surface.ack_configure with a serial never sent
   buffer-before-configure commit a buffer on an xdg_surface before any configure
+  start-drag              start a drag-and-drop (not implemented: the source must be cancelled)
 
 Prints one line, 'RESULT: <what happened>', where what happened is
 'protocol-error', 'disconnected' or 'ok'; libwayland logs which error it was
@@ -23,7 +24,7 @@ import sys
 
 from pywayland import ffi, lib
 from pywayland.client import Display
-from pywayland.protocol.wayland import WlCompositor, WlShm
+from pywayland.protocol.wayland import WlCompositor, WlDataDeviceManager, WlSeat, WlShm
 from pywayland.protocol.xdg_shell import XdgWmBase
 
 WIDTH, HEIGHT = 64, 48
@@ -155,6 +156,23 @@ def main(mode):
         surface.attach(c.buffer(), 0, 0)
         surface.commit()
         settle(d)
+    elif mode == "start-drag":
+        surface, _, _ = c.mapped_window()
+        registry = d.get_registry()
+        manager_name = c.globals["wl_data_device_manager"][0]
+        seat_name = c.globals["wl_seat"][0]
+        manager = registry.bind(manager_name, WlDataDeviceManager, 3)
+        seat = registry.bind(seat_name, WlSeat, 5)
+        source = manager.create_data_source()
+        source.offer("text/plain")
+        cancelled = []
+        source.dispatcher["cancelled"] = lambda s: cancelled.append(True)
+        device = manager.get_data_device(seat)
+        device.start_drag(source, surface, None, 1)
+        settle(d)
+        if not cancelled:
+            print("RESULT: drag source was never cancelled", flush=True)
+            os._exit(0)
     else:
         print("unknown mode " + mode, file=sys.stderr)
         sys.exit(2)
