@@ -93,6 +93,13 @@ final class PointerController {
         inputArrived()
     }
 
+    /// The pointer left every output or came back (a nested window lost or regained the
+    /// parent's pointer): the adaptive pointer fades out or in.
+    func setOutsideOutputs(_ outside: Bool) {
+        engine.handle(.outsideOutputs(outside), at: now)
+        inputArrived()
+    }
+
     /// Typing hides the pointer until it moves again.
     func keyTyped() {
         engine.handle(.keyTyped, at: now)

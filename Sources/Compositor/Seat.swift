@@ -37,6 +37,8 @@ public final class Seat {
     private(set) weak var cursorSurface: WlSurface?
     private var hotspot: (x: Int32, y: Int32) = (0, 0)
     private var cursorHidden = false
+    /// The pointer is off every output (the parent's pointer left a nested window): no cursor is drawn.
+    private(set) var pointerOutside = false
     private var cursorRole: CursorRole?
     private var defaultCursor: Image?
     private var lastCursorBounds: Rect?
@@ -81,8 +83,11 @@ public final class Seat {
 
     // MARK: Pointer input
 
-    /// Moves the pointer to a global position (clamped to the output).
-    public func pointerMotion(toX newX: Double, y newY: Double) {
+    /// Moves the pointer to a global position (clamped to the output). `relative` is the hand's
+    /// own motion when the device reports it too (a nested parent's zwp_relative_pointer_v1):
+    /// relative listeners hear it as they would from a relative device.
+    public func pointerMotion(toX newX: Double, y newY: Double, relative: (dx: Double, dy: Double)? = nil) {
+        if let r = relative { constraints.relativeMotion(dx: r.dx, dy: r.dy, time: time) }
         // An absolute device under a lock or confinement moves by the same rules as a relative one.
         if constraints.active != nil, case .none = grab {
             let (cx, cy) = constraints.constrain(fromX: x, y: y, dx: newX - x, dy: newY - y)
@@ -146,6 +151,18 @@ public final class Seat {
         }
         let device = compositor.pointerController.devicePosition
         movePointer(toX: device.x + dx, y: device.y + dy)
+    }
+
+    /// The pointer left every output (the parent's pointer left a nested window), or came
+    /// back: no pointer is drawn meanwhile, so none stays frozen where the user's hand left.
+    public func pointerLeftOutputs() { setPointerOutside(true) }
+    public func pointerEnteredOutputs() { setPointerOutside(false) }
+
+    private func setPointerOutside(_ outside: Bool) {
+        guard outside != pointerOutside else { return }
+        pointerOutside = outside
+        compositor.pointerController.setOutsideOutputs(outside)
+        damageCursor()
     }
 
     /// Re-evaluates what is under the pointer after the scene changed.
@@ -461,7 +478,7 @@ public final class Seat {
     /// Where the cursor is drawn, in global logical coordinates; nil while the adaptive
     /// pointer (PointerController) draws the pointer instead.
     private var cursorBounds: Rect? {
-        if compositor.pointerController.drawsAdaptivePointer { return nil }
+        if pointerOutside || compositor.pointerController.drawsAdaptivePointer { return nil }
         if let s = cursorSurface, s.hasContent {
             let (ox, oy) = cursorOrigin
             return Rect(x: ox, y: oy, width: s.width, height: s.height)

@@ -133,6 +133,10 @@ public struct PointerEngine: Sendable {
                 visibility.noteActivity(at: time)
                 retarget(at: time, allowFlick: false)
             }
+        case .outsideOutputs(let outside):
+            visibility.setOutside(outside)
+            // Coming back is activity: the auto-hide delay starts again.
+            if !outside { visibility.noteActivity(at: time) }
         }
         updateLogical()
     }

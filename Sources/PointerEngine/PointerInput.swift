@@ -23,6 +23,9 @@ public enum PointerInput: Hashable, Sendable {
     case device(DeviceKind)
     /// Pointer lock (games, 3D views): hidden pointer, only relative motion is reported.
     case pointerLock(Bool)
+    /// The pointer left every output (true) or came back (false): a nested compositor's window
+    /// lost the parent's pointer. It hides until then instead of staying drawn where it left.
+    case outsideOutputs(Bool)
 }
 
 /// Things clients must hear about; drained with `PointerEngine.drainEvents()`.

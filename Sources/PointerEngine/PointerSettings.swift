@@ -121,8 +121,9 @@ public struct PointerTuning: Hashable, Sendable {
     public var largeElementSide = 120.0
     /// Fraction of a line the pointer may stray into the next line before the beam follows…
     public var textHysteresis = 0.15
-    /// …and while selecting (button held), where wobble must not jump lines.
-    public var textSelectingHysteresis = 0.6
+    /// …and while selecting (button held), where wobble must not jump lines. Both stay under
+    /// half a line (larger values act as 0.45): on a line's centre the pointer is on that line.
+    public var textSelectingHysteresis = 0.45
 
     public init() {}
 }

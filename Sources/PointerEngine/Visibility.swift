@@ -1,11 +1,12 @@
 /// Auto-hide and visibility: the pointer hides after inactivity (3.25 s after a trackpad, 8 s
 /// after a mouse), while typing and while locked, and shows again on motion or a click, fading
-/// both ways with its own spring.
+/// both ways with its own spring. It is also hidden while it is outside every output.
 struct Visibility: Sendable {
     private(set) var lastActivity = Instant.zero
     private(set) var device = DeviceKind.mouse
     private(set) var typing = false
     private(set) var locked = false
+    private(set) var outside = false
     var alpha = AnimatedValue(1)
 
     mutating func noteActivity(at time: Instant) {
@@ -19,19 +20,21 @@ struct Visibility: Sendable {
 
     mutating func setLocked(_ l: Bool) { locked = l }
 
+    mutating func setOutside(_ o: Bool) { outside = o }
+
     func autoHideDelay(_ t: PointerTuning) -> Double {
         device == .trackpad ? t.trackpadAutoHideDelay : t.mouseAutoHideDelay
     }
 
     func isShown(at time: Instant, settings: PointerSettings) -> Bool {
-        if locked { return false }
+        if locked || outside { return false }
         guard settings.autoHide else { return true }
         return !typing && time.since(lastActivity) < autoHideDelay(settings.tuning)
     }
 
     /// When the pointer will hide if nothing happens (so the compositor can wake up then).
     func hideDeadline(settings: PointerSettings) -> Instant? {
-        guard settings.autoHide, !locked, !typing else { return nil }
+        guard settings.autoHide, !locked, !outside, !typing else { return nil }
         return lastActivity.advanced(by: autoHideDelay(settings.tuning))
     }
 }

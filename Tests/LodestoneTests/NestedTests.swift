@@ -1,3 +1,5 @@
+import CWaylandClient
+import CWaylandProtocols
 import Foundation
 import LodestoneTesting
 import WaylandClient
@@ -99,6 +101,68 @@ final class NestedTests: XCTestCase {
         try parent.control.tap(30)
         try parent.control.key(42, pressed: false)
         try events.waitFor("key key: 30, unicode: 65, state: pressed")
+    }
+
+    func testPointerHidesWhileTheParentsPointerIsOffTheWindow() throws {
+        let parent = try Session(size: "800x600")
+        defer { parent.stop() }
+        let nested = try NestedLodestone(inside: parent, size: "400x300")
+        defer { nested.stop() }
+        let window = try parent.waitForWindow("Lodestone")
+        // Pointer pixels: anything but the bare background in a box around (x, y) (no clients run).
+        func pointerPixels(at x: Int, _ y: Int) throws -> Int {
+            try nested.screenshot().countDiffering(from: backgroundColor, x: x - 15, y: y - 15, width: 30, height: 30).differing
+        }
+        try parent.control.movePointer(x: Double(window.x) + 120, y: Double(window.y) + 150)
+        XCTAssertTrue(try nested.wait { try nested.control.pointer().x == 120 }, "motion did not reach the nested seat")
+        XCTAssertTrue(try nested.wait { try pointerPixels(at: 120, 150) > 20 }, "no pointer drawn where the parent's pointer is")
+
+        // Off the window, beside it: the parent sends leave and no motion, so the nested
+        // pointer is still at (120, 150), but nothing may be drawn there.
+        let besideX = window.x + window.width + 40 < 800 ? window.x + window.width + 40 : window.x - 40
+        let outside = try parent.control.movePointer(x: Double(besideX), y: Double(window.y) + 150)
+        XCTAssertNotEqual(outside.title, "Lodestone", "the test's point is not off the window")
+        // Within the fade, well before the 8 s auto-hide would hide it anyway.
+        var left = -1
+        XCTAssertTrue(try nested.wait(timeout: 2) { left = try pointerPixels(at: 120, 150); return left == 0 },
+                      "the nested pointer is still drawn where the parent's pointer left (\(left) pixels)")
+
+        // Back on, elsewhere: drawn where it came in, and still not where it left.
+        try parent.control.movePointer(x: Double(window.x) + 280, y: Double(window.y) + 80)
+        XCTAssertTrue(try nested.wait { try pointerPixels(at: 280, 80) > 20 }, "the pointer did not come back on enter")
+        XCTAssertEqual(try pointerPixels(at: 120, 150), 0)
+    }
+
+    func testRelativeMotionFromTheParentReachesAClientInside() throws {
+        let parent = try Session(size: "800x600")
+        defer { parent.stop() }
+        let nested = try NestedLodestone(inside: parent, size: "400x300")
+        defer { nested.stop() }
+        // A client of the nested session (this process) listening on zwp_relative_pointer_v1.
+        let connection = try Connection(name: nested.runtimeDirectory + "/" + nested.socket)
+        let globals = try Globals(connection: connection)
+        let client = try Window(globals, title: "relative", width: 200, height: 150)
+        guard let manager = globals.registry.bind(cwp_zwp_relative_pointer_manager_v1_interface(), version: 1),
+              let pointer = globals.pointer else { return XCTFail("the nested Lodestone offers no relative pointer manager or pointer") }
+        let relative = Proxy(zwp_relative_pointer_manager_v1_get_relative_pointer(manager, pointer.pointer)!, on: connection)
+        var motions: [String] = []
+        relative.onEvent = { opcode, a in
+            if opcode == 0 { motions.append("\(a.fixed(2)),\(a.fixed(3))") }  // relative_motion: time hi/lo, dx, dy, …
+        }
+        let inner = try nested.waitForWindow("relative")
+        let window = try parent.waitForWindow("Lodestone")
+
+        try parent.control.movePointer(x: Double(window.x + inner.x) + 50, y: Double(window.y + inner.y) + 50)
+        XCTAssertTrue(try nested.wait { try connection.roundtrip(); return try nested.control.pointer().title == "relative" },
+                      "the client never got the pointer")
+        motions.removeAll()  // an absolute warp in the parent is no hand motion
+
+        // The parent's seat sends relative_motion and wl_pointer.motion in one frame.
+        try parent.control.movePointer(dx: 6, dy: -4)
+        XCTAssertTrue(try nested.wait { try connection.roundtrip(); return motions == ["6.0,-4.0"] },
+                      "the client inside got relative motions \(motions), not one of (6, -4)")
+        XCTAssertEqual(try nested.control.pointer().sx, 56, accuracy: 0.01, "the absolute motion must still move the pointer")
+        withExtendedLifetime(client) {}
     }
 
     func testKeyboardUsesTheParentsKeymap() throws {

@@ -97,6 +97,20 @@ final class MagnetismTests: XCTestCase {
         XCTAssertEqual(h.last.logicalPosition.y, 170)
     }
 
+    func testSelectingOntoTheNextLineSnapsThereBeforeTheRelease() {
+        let text = region(1, rect(100, 100, 600, 200), effect: .automatic, shape: .verticalBeam(length: 20))
+        var h = Harness(regions: [text], at: point(300, 150))   // line 2: 140…160
+        h.send(.button(.pressed))
+        h.move(to: point(300, 170))                               // one line down: the centre of line 3
+        h.run(0.5)                                                // no further input; the text spring settles
+        XCTAssertEqual(h.last.logicalPosition.y, 170, "the app must get line 3 while the button is still held")
+        XCTAssertEqual(h.last.pointer.shape.center.y, 170, accuracy: 0.5)
+        // The release changes nothing: the drag ended where the beam showed.
+        h.send(.button(.released))
+        h.run(0.5)
+        XCTAssertEqual(h.last.logicalPosition.y, 170)
+    }
+
     func testWithoutTheButtonTheBeamFollowsTheLineUnderTheDevice() {
         let text = region(1, rect(100, 100, 600, 200), effect: .automatic, shape: .verticalBeam(length: 20))
         var h = Harness(regions: [text], at: point(300, 150))

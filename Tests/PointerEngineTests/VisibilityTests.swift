@@ -44,6 +44,21 @@ final class VisibilityTests: XCTestCase {
         XCTAssertTrue(h.last.isVisible)
     }
 
+    func testPointerOutsideTheOutputsFadesOutUntilItComesBack() {
+        var settings = PointerSettings()
+        settings.autoHide = false
+        var h = Harness(settings: settings)
+        h.move(to: point(300, 300))
+        h.send(.outsideOutputs(true))
+        h.run(1)
+        XCTAssertFalse(h.last.isVisible)
+        XCTAssertEqual(h.last.pointer.alpha, 0, accuracy: 1e-9, "hidden even with auto-hide off")
+        h.send(.outsideOutputs(false))
+        h.run(1)
+        XCTAssertTrue(h.last.isVisible)
+        XCTAssertEqual(h.last.pointer.alpha, 1, accuracy: 1e-9)
+    }
+
     func testAutoHideCanBeTurnedOff() {
         var settings = PointerSettings()
         settings.autoHide = false

@@ -11,9 +11,12 @@ import WaylandClient
 ///   the window the parent's cursor is hidden: only Lodestone's own (adaptive)
 ///   pointer shows. Window-local coordinates are the nested output's global
 ///   logical coordinates.
+///   Off the window (leave) Lodestone's pointer hides until the next enter,
+///   so it never stays drawn where the user's pointer left.
 /// - Relative motion (`zwp_relative_pointer_v1`, when the parent has it)
 ///   moves the pointer when a frame has no absolute motion: the parent's
 ///   pointer is held at a screen edge or confined, but the hand still moves.
+///   With absolute motion it still reaches relative listeners inside.
 /// - Keyboard: the parent's keymap, modifiers and repeat rate become the
 ///   nested seat's, so clients inside type what the user's layout says.
 final class ParentInput {
@@ -33,11 +36,13 @@ final class ParentInput {
     private struct PointerFrame {
         var position: (x: Double, y: Double)?
         var relative: (dx: Double, dy: Double)?
+        /// The pointer entered (true) or left (false) the window.
+        var presence: Bool?
         var buttons: [(button: UInt32, pressed: Bool)] = []
         var source: UInt32 = WL_POINTER_AXIS_SOURCE_WHEEL.rawValue
         /// Per axis (0 vertical, 1 horizontal): value, discrete steps, stop.
         var axes: [UInt32: (value: Double, discrete: Int32, stop: Bool)] = [:]
-        var isEmpty: Bool { position == nil && relative == nil && buttons.isEmpty && axes.isEmpty }
+        var isEmpty: Bool { position == nil && relative == nil && presence == nil && buttons.isEmpty && axes.isEmpty }
     }
 
     init(seat: Proxy, globals: ParentGlobals, window: ParentWindow, target: Seat, logger: Logger) {
@@ -108,7 +113,10 @@ final class ParentInput {
             // Hide the parent's cursor: Lodestone draws its own pointer.
             wl_pointer_set_cursor(pointer?.pointer, a.uint(0), nil, 0, 0)
             frame.position = (a.fixed(2), a.fixed(3))
-        case 1: break  // leave: the nested pointer stays where it left
+            frame.presence = true
+        case 1:  // leave(serial, surface): the user's pointer is elsewhere, so ours must not show
+            guard a.object(1) == window.surface.pointer else { return }
+            frame.presence = false
         case 2: frame.position = (a.fixed(1), a.fixed(2))  // motion(time, sx, sy)
         case 3:  // button(serial, time, button, state)
             frame.buttons.append((a.uint(2), a.uint(3) == WL_POINTER_BUTTON_STATE_PRESSED.rawValue))
@@ -136,11 +144,14 @@ final class ParentInput {
         let f = frame
         frame = PointerFrame()
         guard !f.isEmpty else { return }
+        if f.presence == false { target.pointerLeftOutputs() }
         if let p = f.position {
-            target.pointerMotion(toX: p.x, y: p.y)
+            target.pointerMotion(toX: p.x, y: p.y, relative: f.relative)
         } else if let r = f.relative {
             target.pointerMotion(dx: r.dx, dy: r.dy)
         }
+        // Shown only after the move, so it fades in where it entered, not where it left.
+        if f.presence == true { target.pointerEnteredOutputs() }
         for b in f.buttons { target.pointerButton(b.button, pressed: b.pressed) }
         for (axis, v) in f.axes.sorted(by: { $0.key < $1.key }) {
             // A stop is a zero value (the seat sends axis_stop for it).

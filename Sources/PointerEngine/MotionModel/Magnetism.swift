@@ -55,6 +55,9 @@ struct TextLineSnap: Sendable {
 
     mutating func reset() { region = nil }
 
+    /// The most a line's hysteresis may be, as a fraction of a line (see `update`).
+    static let maximumHysteresis = 0.45
+
     /// `coordinate` is the device's y (x for a horizontal beam); `start`/`extent` the frame's
     /// span on that axis; `pitch` the line height.
     mutating func update(region id: RegionID, coordinate: Double, start: Double, extent: Double,
@@ -67,7 +70,9 @@ struct TextLineSnap: Sendable {
             line = candidate
             return
         }
-        let slack = selecting ? tuning.textSelectingHysteresis : tuning.textHysteresis
+        // Under half a line: past that, a device resting on the next line's centre would stay
+        // on the old line until the release lowered the slack, and a drag would end a line short.
+        let slack = min(selecting ? tuning.textSelectingHysteresis : tuning.textHysteresis, Self.maximumHysteresis)
         if position < Double(line) - slack || position >= Double(line + 1) + slack {
             line = candidate
         }
