@@ -133,7 +133,9 @@ public final class Seat {
     private func deliverMotion() {
         updatePointerFocus()
         if let focus = pointerFocus {
-            for p in pointers(of: focus) {
+            // Not `pointers(of:)`: motion is the hot path and its filtered array would be
+            // allocated for every event.
+            for p in pointers where p.client == focus.client {
                 p.motion(time: time, x: x - focusOrigin.x, y: y - focusOrigin.y)
                 p.frame()
             }
@@ -163,6 +165,9 @@ public final class Seat {
         pointerOutside = outside
         compositor.pointerController.setOutsideOutputs(outside)
         damageCursor()
+        // Clients hear wl_pointer.leave when the pointer goes and enter when it is back,
+        // so their hover states end (unless a button holds the implicit grab).
+        if pressedButtons.isEmpty, case .none = grab { updatePointerFocus() }
     }
 
     /// Re-evaluates what is under the pointer after the scene changed.
@@ -183,7 +188,8 @@ public final class Seat {
             if let (ox, oy) = compositor.origin(of: focus) { focusOrigin = (Double(ox), Double(oy)) }
             return
         }
-        var hit = compositor.surfaceAt(x: x, y: y)
+        // Off the outputs (the nested window lost the parent's pointer) nothing is under it.
+        var hit = pointerOutside ? nil : compositor.surfaceAt(x: x, y: y)
         // A popup grab keeps pointer events within the grabbing client.
         if let top = popupGrabs.last, let h = hit, h.surface.client != top.client { hit = nil }
         if hit?.surface !== pointerFocus {

@@ -165,6 +165,37 @@ final class NestedTests: XCTestCase {
         withExtendedLifetime(client) {}
     }
 
+    func testClientsInsideHearLeaveWhenTheParentsPointerLeaves() throws {
+        let parent = try Session(size: "800x600")
+        defer { parent.stop() }
+        let nested = try NestedLodestone(inside: parent, size: "400x300")
+        defer { nested.stop() }
+        let connection = try Connection(name: nested.runtimeDirectory + "/" + nested.socket)
+        let globals = try Globals(connection: connection)
+        let client = try Window(globals, title: "hover", width: 200, height: 150)
+        var crossings: [String] = []
+        globals.onPointer = { opcode, _ in
+            if opcode == 0 { crossings.append("enter") }
+            if opcode == 1 { crossings.append("leave") }
+        }
+        let inner = try nested.waitForWindow("hover")
+        let window = try parent.waitForWindow("Lodestone")
+        try parent.control.movePointer(x: Double(window.x + inner.x) + 50, y: Double(window.y + inner.y) + 50)
+        XCTAssertTrue(try nested.wait { try connection.roundtrip(); let title = try nested.control.pointer().title; return crossings.last == "enter" && title == "hover" },
+                      "the client never got the pointer: \(crossings)")
+        crossings.removeAll()
+
+        // Off the Lodestone window: the client inside must end its hover.
+        let besideX = window.x + window.width + 40 < 800 ? window.x + window.width + 40 : window.x - 40
+        try parent.control.movePointer(x: Double(besideX), y: Double(window.y) + 50)
+        XCTAssertTrue(try nested.wait { try connection.roundtrip(); return crossings == ["leave"] }, "no leave: \(crossings)")
+
+        // Back over the client: enter again.
+        try parent.control.movePointer(x: Double(window.x + inner.x) + 60, y: Double(window.y + inner.y) + 60)
+        XCTAssertTrue(try nested.wait { try connection.roundtrip(); return crossings == ["leave", "enter"] }, "no second enter: \(crossings)")
+        withExtendedLifetime(client) {}
+    }
+
     func testKeyboardUsesTheParentsKeymap() throws {
         try requireProgram("weston-eventdemo")
         // A German parent: the key labelled Y on a US keyboard types z.
