@@ -31,7 +31,7 @@ build: deps
 # The wlcs allowlist first (it reuses the debug build), then every Swift test.
 test: build
 	WLCS_SCRATCH=.build Scripts/run-wlcs
-	$(SWIFT) test
+	$(SWIFT) test --disable-swift-testing
 
 # The wlcs conformance allowlist; `Scripts/run-wlcs --all` runs whole groups.
 wlcs: deps
