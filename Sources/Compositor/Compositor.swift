@@ -27,6 +27,9 @@ public final class Compositor {
     private(set) var selection: DataSelection!
     /// Frames composed so far (frames with damage).
     public private(set) var frameCount = 0
+    /// The scene's elements of the frame being composed, kept between frames so composing
+    /// does not allocate once its capacity has grown to the scene.
+    private var frameElements: [RenderElement] = []
     /// Called after each composed frame with the damaged output pixels.
     public var framePresented: ((Image, Region) -> Void)?
     /// Where the next new window goes.
@@ -322,14 +325,16 @@ public final class Compositor {
         let now = clock.now
         pointerController.prepareFrame()
         if !output.damage.isEmpty {
-            var elements: [RenderElement] = []
+            let preview = pointerController.activePreview
             forEachMappedSurface { s, x, y in
                 // A preview surface under an effect is drawn by the effect (moved, scaled).
-                if s === pointerController.activePreview { return }
-                if let e = element(for: s, x: x, y: y) { elements.append(e) }
+                if s === preview { return }
+                if let e = element(for: s, x: x, y: y) { frameElements.append(e) }
             }
-            if let cursor = seat.cursorElement(scale: output.scale) { elements.append(cursor) }
-            renderer.render(elements, into: output.image, damage: output.damage)
+            if let cursor = seat.cursorElement(scale: output.scale) { frameElements.append(cursor) }
+            renderer.render(frameElements, into: output.image, damage: output.damage)
+            // Emptied at once: no surface's pixels are kept alive until the next frame.
+            frameElements.removeAll(keepingCapacity: true)
             pointerController.draw(into: output.image, damage: output.damage, scale: output.scale)
             frameCount += 1
             framePresented?(output.image, output.damage)

@@ -46,6 +46,10 @@ final class PointerController {
     /// The preview surface an effect is acting on; it is drawn by the effect, not the scene.
     private(set) weak var activePreview: WlSurface?
     private var deadlineTimer: EventSource?
+    /// The frame clock's time of the last engine step (see `prepareFrame`).
+    private var lastStepAt: Milliseconds?
+    /// The deadline `deadlineTimer` was last armed for.
+    private var armedDeadline: Instant?
 
     init(compositor: Compositor, mode: PointerMode, settings: PointerSettings = PointerSettings()) {
         self.compositor = compositor
@@ -203,7 +207,10 @@ final class PointerController {
     /// Steps the engine if anything changed or is animating, adding its damage.
     /// Called before each compose and before answering state queries.
     func prepareFrame() {
-        if needsStep || presentation.isAnimating || deadlinePassed { step() }
+        // The frame clock counts whole milliseconds: a second call within the same one
+        // (composeIfNeeded, then repaint) has no time to advance, only input to take in.
+        let advanced = compositor.clock.now != lastStepAt
+        if needsStep || (advanced && (presentation.isAnimating || deadlinePassed)) { step() }
         // Effects redraw the scene's pixels of their element: whenever anything is composed,
         // make sure the whole pointer/effect area is, so no half-updated snapshot is drawn.
         if wasAdaptive && !compositor.output.damage.isEmpty { damage(presentation.bounds) }
@@ -214,6 +221,7 @@ final class PointerController {
     @discardableResult
     func step() -> PointerPresentation {
         prepareEngine()
+        lastStepAt = compositor.clock.now
         let p = engine.step(to: now)
         presentation = p
         needsStep = false
@@ -243,7 +251,11 @@ final class PointerController {
         guard let deadline = engine.nextDeadline else { return }
         let ms = max(1, Int32(clamping: Int(((deadline.seconds - now.seconds) * 1000).rounded(.up))))
         if let deadlineTimer {
+            // Still armed for this very deadline and it has not come: re-arming would only
+            // cost a timerfd syscall on every frame.
+            if deadline == armedDeadline && deadline > now { return }
             deadlineTimer.arm(milliseconds: ms)
+            armedDeadline = deadline
         } else {
             // Manual clock: frames only run as a test advances time; keep one due.
             compositor.scheduleFrame()

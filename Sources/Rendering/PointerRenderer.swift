@@ -22,21 +22,35 @@ public struct PreviewContent {
 /// fading lift pointer) → the element's pixels, moved and scaled → specular and overlay tint
 /// → the pointer otherwise → band outline, accessories, annotation.
 public final class PointerRenderer {
+    /// The cairo surfaces over the output image and the preview's pixels, and the snapshot
+    /// buffers of the two effects a frame can draw (one exiting, one current): kept from
+    /// frame to frame so drawing the pointer allocates nothing of its own after warm-up.
+    private let targetSurface = CairoSurfaceCache()
+    private let previewSurface = CairoSurfaceCache()
+    private let exitingSnapshot = SnapshotBuffer()
+    private let currentSnapshot = SnapshotBuffer()
+
     public init() {}
 
     public func draw(_ p: PointerPresentation, into target: Image, scale: Double, clip: Region, preview: PreviewContent?) {
-        guard !clip.isEmpty, let surface = Cairo.surface(for: target) else { return }
-        defer { cairo_surface_destroy(surface) }
+        guard !clip.isEmpty, let surface = targetSurface.surface(for: target) else { return }
+        // The scene was composed by pixman behind cairo's back.
+        cairo_surface_mark_dirty(surface)
+        defer { cairo_surface_flush(surface) }
         guard let cr = cairo_create(surface) else { return }
         defer { cairo_destroy(cr) }
-        for r in clip.rects { cairo_rectangle(cr, Double(r.x), Double(r.y), Double(r.width), Double(r.height)) }
+        clip.forEachRect { r in cairo_rectangle(cr, Double(r.x), Double(r.y), Double(r.width), Double(r.height)) }
         cairo_clip(cr)
         cairo_scale(cr, scale, scale)
 
         // The scene's pixels of each element whose pixels an effect moves, taken before anything
         // is drawn over them.
-        let exiting = p.exitingContentEffect.map { EffectLayer($0, preview: nil, scene: target, scale: scale) }
-        let current = p.contentEffect.map { EffectLayer($0, preview: preview, scene: target, scale: scale) }
+        let exiting = p.exitingContentEffect.map {
+            EffectLayer($0, preview: nil, previewSurface: previewSurface, scene: target, scale: scale, snapshot: exitingSnapshot)
+        }
+        let current = p.contentEffect.map {
+            EffectLayer($0, preview: preview, previewSurface: previewSurface, scene: target, scale: scale, snapshot: currentSnapshot)
+        }
 
         exiting?.drawUnderlays(cr)
         current?.drawUnderlays(cr)
@@ -139,35 +153,30 @@ public final class PointerRenderer {
 /// or a snapshot of the scene under the element).
 private struct EffectLayer {
     let effect: ContentEffect
-    let pixels: (image: Image, x: Double, y: Double, width: Double, height: Double)?
+    /// The pixels the effect moves, as a cairo surface of `pixelWidth`×`pixelHeight` (owned by
+    /// the renderer's caches), and where they sit in global logical coordinates.
+    let pixels: (surface: OpaquePointer, pixelWidth: Int32, pixelHeight: Int32, x: Double, y: Double, width: Double, height: Double)?
     let isPreview: Bool
 
-    init(_ effect: ContentEffect, preview: PreviewContent?, scene: Image, scale: Double) {
+    init(_ effect: ContentEffect, preview: PreviewContent?, previewSurface: CairoSurfaceCache, scene: Image, scale: Double,
+         snapshot: SnapshotBuffer) {
         self.effect = effect
         if let preview {
-            pixels = (preview.image, preview.x, preview.y, preview.width, preview.height)
+            pixels = previewSurface.surface(for: preview.image).map {
+                // The client may have drawn into a reused buffer since the last frame.
+                cairo_surface_mark_dirty($0)
+                return ($0, preview.image.width, preview.image.height, preview.x, preview.y, preview.width, preview.height)
+            }
             isPreview = true
         } else if effect.kind != .highlight && (effect.scale != 1 || effect.translation != .zero) {
             // Without a preview the highlight platter is blended over the element's pixels
             // where they are; lift and hover move and scale a snapshot of them.
-            pixels = Self.snapshot(scene, effect.frame.minX, effect.frame.minY, effect.frame.width, effect.frame.height, scale)
+            pixels = snapshot.take(scene, effect.frame.minX, effect.frame.minY, effect.frame.width, effect.frame.height, scale)
             isPreview = false
         } else {
             pixels = nil
             isPreview = false
         }
-    }
-
-    /// Copies the scene's pixels of the element (output pixels, so scaled outputs stay sharp).
-    private static func snapshot(_ scene: Image, _ x: Double, _ y: Double, _ w: Double, _ h: Double, _ s: Double)
-        -> (image: Image, x: Double, y: Double, width: Double, height: Double)? {
-        let x0 = max(0, Int32((x * s).rounded(.down))), y0 = max(0, Int32((y * s).rounded(.down)))
-        let x1 = min(scene.width, Int32(((x + w) * s).rounded(.up))), y1 = min(scene.height, Int32(((y + h) * s).rounded(.up)))
-        guard x1 > x0, y1 > y0 else { return nil }
-        let image = Image(width: x1 - x0, height: y1 - y0, format: .argb8888)
-        // pixman reads xrgb as opaque, so the copy of an xrgb scene is opaque argb.
-        pixman_image_composite32(PIXMAN_OP_SRC, scene.pointer, nil, image.pointer, x0, y0, 0, 0, 0, 0, x1 - x0, y1 - y0)
-        return (image, Double(x0) / s, Double(y0) / s, Double(x1 - x0) / s, Double(y1 - y0) / s)
     }
 
     private var radius: Double { effect.platter?.cornerRadius ?? min(8, effect.frame.width / 2, effect.frame.height / 2) }
@@ -199,7 +208,7 @@ private struct EffectLayer {
     /// The element's pixels (moved and scaled), then specular and overlay tint.
     func drawContent(_ cr: OpaquePointer) {
         let t = effect.transformedFrame
-        if let px = pixels, let source = Cairo.surface(for: px.image) {
+        if let px = pixels {
             cairo_save(cr)
             let c = effect.frame.center
             cairo_translate(cr, c.x + effect.translation.dx, c.y + effect.translation.dy)
@@ -212,12 +221,11 @@ private struct EffectLayer {
                 cairo_clip(cr)
             }
             cairo_translate(cr, px.x, px.y)
-            cairo_scale(cr, px.width / Double(px.image.width), px.height / Double(px.image.height))
-            cairo_set_source_surface(cr, source, 0, 0)
+            cairo_scale(cr, px.width / Double(px.pixelWidth), px.height / Double(px.pixelHeight))
+            cairo_set_source_surface(cr, px.surface, 0, 0)
             cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
             cairo_paint(cr)
             cairo_restore(cr)
-            cairo_surface_destroy(source)
         }
         if let s = effect.specular, s.opacity > 0.001, s.radius > 0 {
             cairo_save(cr)
@@ -236,6 +244,53 @@ private struct EffectLayer {
             cairo_set_source_rgba(cr, 0.33, 0.33, 0.35, min(1, tint.opacity * 2.5))
             cairo_fill(cr)
         }
+    }
+}
+
+/// A cairo surface over one image's pixels, made again only when the image changes (a new
+/// output mode, another preview buffer): creating one per frame costs two allocations.
+/// It keeps its image alive, so the surface never outlives the pixels it points at.
+final class CairoSurfaceCache {
+    private var image: Image?
+    private var cached: OpaquePointer?
+
+    func surface(for image: Image) -> OpaquePointer? {
+        if image !== self.image {
+            if let cached { cairo_surface_destroy(cached) }
+            cached = Cairo.surface(for: image)
+            self.image = cached == nil ? nil : image
+        }
+        return cached
+    }
+
+    deinit { if let cached { cairo_surface_destroy(cached) } }
+}
+
+/// A copy of the scene's pixels under an element, in an image reused while the element's
+/// size in pixels stays the same.
+final class SnapshotBuffer {
+    private var image: Image?
+    private let surfaceCache = CairoSurfaceCache()
+
+    /// Copies the scene's pixels of the element (output pixels, so scaled outputs stay sharp).
+    func take(_ scene: Image, _ x: Double, _ y: Double, _ w: Double, _ h: Double, _ s: Double)
+        -> (surface: OpaquePointer, pixelWidth: Int32, pixelHeight: Int32, x: Double, y: Double, width: Double, height: Double)? {
+        let x0 = max(0, Int32((x * s).rounded(.down))), y0 = max(0, Int32((y * s).rounded(.down)))
+        let x1 = min(scene.width, Int32(((x + w) * s).rounded(.up))), y1 = min(scene.height, Int32(((y + h) * s).rounded(.up)))
+        guard x1 > x0, y1 > y0 else { return nil }
+        let image: Image
+        if let kept = self.image, kept.width == x1 - x0, kept.height == y1 - y0 {
+            image = kept
+        } else {
+            image = Image(width: x1 - x0, height: y1 - y0, format: .argb8888)
+            self.image = image
+        }
+        // pixman reads xrgb as opaque, so the copy of an xrgb scene is opaque argb; SRC
+        // replaces every pixel, so what the reused image held before does not show.
+        pixman_image_composite32(PIXMAN_OP_SRC, scene.pointer, nil, image.pointer, x0, y0, 0, 0, 0, 0, x1 - x0, y1 - y0)
+        guard let surface = surfaceCache.surface(for: image) else { return nil }
+        cairo_surface_mark_dirty(surface)
+        return (surface, x1 - x0, y1 - y0, Double(x0) / s, Double(y0) / s, Double(x1 - x0) / s, Double(y1 - y0) / s)
     }
 }
 

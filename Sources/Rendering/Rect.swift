@@ -80,6 +80,14 @@ public final class Region {
         guard let boxes = pixman_region32_rectangles(raw, &n) else { return [] }
         return (0..<Int(n)).map { Rect(x: boxes[$0].x1, y: boxes[$0].y1, width: boxes[$0].x2 - boxes[$0].x1, height: boxes[$0].y2 - boxes[$0].y1) }
     }
+    /// Calls `body` with each rect, without building an array (per-frame paths must not allocate).
+    public func forEachRect(_ body: (Rect) -> Void) {
+        var n: Int32 = 0
+        guard let boxes = pixman_region32_rectangles(raw, &n) else { return }
+        for i in 0..<Int(n) {
+            body(Rect(x: boxes[i].x1, y: boxes[i].y1, width: boxes[i].x2 - boxes[i].x1, height: boxes[i].y2 - boxes[i].y1))
+        }
+    }
     /// Total area in pixels, for damage statistics.
     public var area: Int { rects.reduce(0) { $0 + Int($1.width) * Int($1.height) } }
 

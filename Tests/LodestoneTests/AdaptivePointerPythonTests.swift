@@ -30,8 +30,11 @@ final class AdaptivePointerPythonTests: XCTestCase {
         try fixture.control.moveWindow(title, x: 100, y: 100)
     }
 
+    /// Complete lines only: the client may be mid-write, and a line is whole once its newline is.
     private func lines() -> [String] {
-        ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        var parts = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+        parts.removeLast()
+        return parts.filter { !$0.isEmpty }.map(String.init)
     }
 
     /// Waits (wall time: the client is another process) for a line starting with `prefix`.
@@ -70,6 +73,7 @@ final class AdaptivePointerPythonTests: XCTestCase {
         try fixture.control.click()
         XCTAssertNotNil(try waitForLine("entered 1"))
         let press = try XCTUnwrap(try waitForLine("button pressed")).split(separator: " ").compactMap { Double($0) }
+        guard press.count == 2 else { return XCTFail("no coordinates in the press line: \(press)") }
         XCTAssertTrue((100..<180).contains(press[0]) && (100..<140).contains(press[1]), "click at \(press) lands on the element")
     }
 
