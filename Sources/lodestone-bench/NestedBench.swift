@@ -56,7 +56,7 @@ func benchmarkNestedBackend() {
         var latencies: [Double] = []
         var motionAt: Double?
         for line in ((try? String(contentsOfFile: trace, encoding: .utf8)) ?? "").split(separator: "\n") {
-            guard line.hasPrefix("["), let close = line.firstIndex(of: "]"), let t = Double(line[line.index(after: line.startIndex)..<close]) else { continue }
+            guard line.hasPrefix("["), let close = line.firstIndex(of: "]"), let t = Double(line[line.index(after: line.startIndex)..<close].trimmingCharacters(in: .whitespaces)) else { continue }
             if !line.contains(" -> ") && line.contains("wl_pointer@") && line.contains(".motion(") {
                 if motionAt == nil { motionAt = t }
             } else if line.contains(" -> wl_surface@") && line.contains(".commit()"), let m = motionAt {
