@@ -1,3 +1,4 @@
+import Foundation
 import LodestoneTesting
 import XCTest
 
@@ -43,5 +44,19 @@ final class RealClientTests: XCTestCase {
         let window = try session.waitForWindow("gtk4-widget-factory", timeout: 40)
         _ = try session.wait(timeout: 20) { try session.screenshot().distinctColors(x: Int(window.x), y: Int(window.y), width: Int(window.width), height: Int(window.height)) > 50 }
         assertWindowDrawn(try session.screenshot(), window, minDistinctColors: 50)
+    }
+
+    func testQt6LinguistDrawsItsWindow() throws {
+        // A Qt 6 Widgets app on Qt's own Wayland platform plugin.
+        let linguist = "/usr/lib/qt6/bin/linguist"
+        guard FileManager.default.isExecutableFile(atPath: linguist) else {
+            if ProcessInfo.processInfo.environment["CI"] != nil { return XCTFail("\(linguist) is not installed; run make deps") }
+            throw XCTSkip("\(linguist) is not installed; run make deps")
+        }
+        let session = try Session()
+        try session.launch([linguist], environment: ["QT_QPA_PLATFORM": "wayland"])
+        let window = try session.waitForWindow("Qt Linguist", timeout: 40)
+        _ = try session.wait(timeout: 20) { try session.screenshot().distinctColors(x: Int(window.x), y: Int(window.y), width: Int(window.width), height: Int(window.height)) > 20 }
+        assertWindowDrawn(try session.screenshot(), window, minDistinctColors: 20)
     }
 }
