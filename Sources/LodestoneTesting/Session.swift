@@ -1,8 +1,9 @@
 import Foundation
 import WaylandClient
 
-/// A headless Lodestone on its own socket with test control, plus the
-/// clients a test starts inside it. Everything is torn down by `stop()`.
+/// A Lodestone with test control on its own socket — headless, or nested in a
+/// parent Wayland session — plus the clients a test starts inside it.
+/// Everything is torn down by `stop()`.
 public final class Session {
     public let socket: String
     public let runtimeDirectory: String
@@ -24,21 +25,39 @@ public final class Session {
         return ".build/debug/lodestone"
     }
 
-    public init(size: String = "1280x800", scale: Int = 1, manualClock: Bool = false, extraArguments: [String] = []) throws {
+    /// A parent session to nest in: its XDG_RUNTIME_DIR and socket name.
+    public struct Parent: Sendable {
+        public var runtimeDirectory: String, socket: String
+        public init(runtimeDirectory: String, socket: String) { self.runtimeDirectory = runtimeDirectory; self.socket = socket }
+    }
+
+    /// Starts Lodestone headless, or nested in `parent` (then without --scale:
+    /// the parent's output scale applies). `environment` adds to Lodestone's own.
+    public init(size: String = "1280x800", scale: Int = 1, manualClock: Bool = false, extraArguments: [String] = [],
+                nestedIn parent: Parent? = nil, environment extra: [String: String] = [:]) throws {
         let id = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        runtimeDirectory = NSTemporaryDirectory() + "lodestone-test-\(id)"
-        try FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        socket = "lodestone-test-\(id)"
-        logPath = runtimeDirectory + "/lodestone.log"
+        if let parent {
+            runtimeDirectory = parent.runtimeDirectory
+            socket = "nested-\(id)"
+        } else {
+            runtimeDirectory = NSTemporaryDirectory() + "lodestone-test-\(id)"
+            try FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            socket = "lodestone-test-\(id)"
+        }
+        // Named after the socket: a nested session shares its parent's directory.
+        logPath = runtimeDirectory + "/\(socket).log"
         FileManager.default.createFile(atPath: logPath, contents: nil)
         compositor = Process()
         compositor.executableURL = URL(fileURLWithPath: Session.executable)
-        compositor.arguments = ["--backend", "headless", "--size", size, "--scale", "\(scale)", "--socket", socket, "--test-control", "--log-level", "debug"]
+        // No --backend when nested: with WAYLAND_DISPLAY set, Lodestone runs nested by default.
+        let backend = parent == nil ? ["--backend", "headless", "--scale", "\(scale)"] : []
+        compositor.arguments = backend + ["--size", size, "--socket", socket, "--test-control", "--log-level", "debug"]
             + (manualClock ? ["--manual-clock"] : []) + extraArguments
         var env = ProcessInfo.processInfo.environment
         env["XDG_RUNTIME_DIR"] = runtimeDirectory
-        env.removeValue(forKey: "WAYLAND_DISPLAY")
-        compositor.environment = env
+        env.removeValue(forKey: "DISPLAY")
+        if let parent { env["WAYLAND_DISPLAY"] = parent.socket } else { env.removeValue(forKey: "WAYLAND_DISPLAY") }
+        compositor.environment = env.merging(extra) { $1 }
         let log = FileHandle(forWritingAtPath: logPath)
         compositor.standardOutput = log
         compositor.standardError = log
@@ -77,6 +96,7 @@ public final class Session {
         env["XDG_RUNTIME_DIR"] = runtimeDirectory
         env["WAYLAND_DISPLAY"] = socket
         env.removeValue(forKey: "DISPLAY")
+        env.removeValue(forKey: "WAYLAND_DEBUG")  // a trace meant for Lodestone, not its clients
         return env
     }
 
@@ -105,14 +125,14 @@ public final class Session {
     }
 
     /// Waits (wall time, for another process to start) until a window with
-    /// this title or app_id is mapped, and returns it.
-    public func waitForWindow(_ name: String, timeout: TimeInterval = 20, where condition: (TestControl.Window) -> Bool = { _ in true }) throws -> TestControl.Window {
+    /// this title or app_id (nil: any window) that meets `condition` is mapped.
+    public func waitForWindow(_ name: String?, timeout: TimeInterval = 20, where condition: (TestControl.Window) -> Bool = { _ in true }) throws -> TestControl.Window {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if let w = try control.windows().first(where: { ($0.title == name || $0.appID == name) && condition($0) }) { return w }
+            if let w = try control.windows().first(where: { (name == nil || $0.title == name || $0.appID == name) && condition($0) }) { return w }
             usleep(50_000)
         }
-        throw Failure(description: "no window '\(name)' appeared within \(timeout) s; windows: \((try? control.windows()) ?? [])")
+        throw Failure(description: "no window '\(name ?? "any")' appeared within \(timeout) s; windows: \((try? control.windows()) ?? [])")
     }
 
     /// Polls `condition` with round trips until it holds or `timeout` passes.
@@ -127,12 +147,22 @@ public final class Session {
 
     /// Captures the output and loads it.
     public func screenshot(_ name: String = "capture") throws -> Screenshot {
-        let path = runtimeDirectory + "/\(name).png"
+        let path = runtimeDirectory + "/\(socket)-\(name).png"
         try control.capturePNG(to: path)
         return try Screenshot(png: path)
     }
 
     public var compositorIsRunning: Bool { compositor.isRunning }
+
+    /// Waits (for another process) until Lodestone exits; its termination reason and status.
+    public func waitForExit(timeout: TimeInterval = 10) throws -> (reason: Process.TerminationReason, code: Int32) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while compositor.isRunning {
+            guard Date() < deadline else { throw Failure(description: "lodestone did not exit:\n\(log.suffix(2000))") }
+            usleep(20_000)
+        }
+        return (compositor.terminationReason, compositor.terminationStatus)
+    }
     public var compositorPID: Int32 { compositor.processIdentifier }
     public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 

@@ -16,8 +16,8 @@ final class NestedTests: XCTestCase {
         let weston = try Weston()
         defer { weston.stop() }
         // The client-side protocol trace shows which buffers go to weston and when they come back.
-        let nested = try NestedLodestone(runtimeDirectory: weston.runtimeDirectory, parentSocket: weston.socket,
-                                         size: "400x300", environment: ["WAYLAND_DEBUG": "client"])
+        let nested = try Session(size: "400x300", nestedIn: Session.Parent(runtimeDirectory: weston.runtimeDirectory, socket: weston.socket),
+                                 environment: ["WAYLAND_DEBUG": "client"])
         defer { nested.stop() }
         try nested.launch(["weston-simple-shm"])
         let inner = try nested.waitForWindow("simple-shm")
@@ -50,7 +50,7 @@ final class NestedTests: XCTestCase {
         try requireProgram("weston-eventdemo")
         let parent = try Session(size: "800x600")
         defer { parent.stop() }
-        let nested = try NestedLodestone(inside: parent, size: "400x300")
+        let nested = try Session(nestedIn: parent, size: "400x300")
         defer { nested.stop() }
         let outputFile = nested.runtimeDirectory + "/eventdemo-\(nested.socket).txt"
         try nested.launch(["stdbuf", "-oL", "weston-eventdemo", "-b", "--width=200", "--height=150",
@@ -106,7 +106,7 @@ final class NestedTests: XCTestCase {
     func testPointerHidesWhileTheParentsPointerIsOffTheWindow() throws {
         let parent = try Session(size: "800x600")
         defer { parent.stop() }
-        let nested = try NestedLodestone(inside: parent, size: "400x300")
+        let nested = try Session(nestedIn: parent, size: "400x300")
         defer { nested.stop() }
         let window = try parent.waitForWindow("Lodestone")
         // Pointer pixels: anything but the bare background in a box around (x, y) (no clients run).
@@ -136,7 +136,7 @@ final class NestedTests: XCTestCase {
     func testRelativeMotionFromTheParentReachesAClientInside() throws {
         let parent = try Session(size: "800x600")
         defer { parent.stop() }
-        let nested = try NestedLodestone(inside: parent, size: "400x300")
+        let nested = try Session(nestedIn: parent, size: "400x300")
         defer { nested.stop() }
         // A client of the nested session (this process) listening on zwp_relative_pointer_v1.
         let connection = try Connection(name: nested.runtimeDirectory + "/" + nested.socket)
@@ -168,7 +168,7 @@ final class NestedTests: XCTestCase {
     func testClientsInsideHearLeaveWhenTheParentsPointerLeaves() throws {
         let parent = try Session(size: "800x600")
         defer { parent.stop() }
-        let nested = try NestedLodestone(inside: parent, size: "400x300")
+        let nested = try Session(nestedIn: parent, size: "400x300")
         defer { nested.stop() }
         let connection = try Connection(name: nested.runtimeDirectory + "/" + nested.socket)
         let globals = try Globals(connection: connection)
@@ -201,7 +201,7 @@ final class NestedTests: XCTestCase {
         // A German parent: the key labelled Y on a US keyboard types z.
         let parent = try Session(size: "800x600", extraArguments: ["--keyboard-layout", "de"])
         defer { parent.stop() }
-        let nested = try NestedLodestone(inside: parent, size: "400x300")
+        let nested = try Session(nestedIn: parent, size: "400x300")
         defer { nested.stop() }
         let outputFile = nested.runtimeDirectory + "/eventdemo-keys-\(nested.socket).txt"
         try nested.launch(["stdbuf", "-oL", "weston-eventdemo", "-b", "--width=200", "--height=150", "--log-key"], output: outputFile)
@@ -217,7 +217,7 @@ final class NestedTests: XCTestCase {
         try requireProgram("foot")
         let parent = try Session(size: "800x600")
         defer { parent.stop() }
-        let nested = try NestedLodestone(inside: parent, size: "400x300")
+        let nested = try Session(nestedIn: parent, size: "400x300")
         defer { nested.stop() }
         try nested.launch(["foot", "--maximized", "--override=shell=/bin/sh"])
         XCTAssertNotNil(try? nested.waitForWindow("foot") { $0.width == 400 && $0.height == 300 }, "foot is not maximized to the output")
@@ -234,7 +234,7 @@ final class NestedTests: XCTestCase {
     func testParentScaleBecomesTheOutputScaleAndTheParentCursorIsHidden() throws {
         let parent = try Session(size: "640x480", scale: 2)
         defer { parent.stop() }
-        let nested = try NestedLodestone(inside: parent, size: "300x200")
+        let nested = try Session(nestedIn: parent, size: "300x200")
         defer { nested.stop() }
         let window = try parent.waitForWindow("Lodestone")
         XCTAssertTrue(try nested.wait { try nested.captureSize() == Size(width: 600, height: 400) },
@@ -262,7 +262,7 @@ final class NestedTests: XCTestCase {
         // The parent draws (and sends frame callbacks) only when the test advances its clock.
         let parent = try Session(size: "800x600", manualClock: true)
         defer { parent.stop() }
-        let nested = try NestedLodestone(inside: parent, size: "400x300")
+        let nested = try Session(nestedIn: parent, size: "400x300")
         defer { nested.stop() }
         try nested.launch(["weston-simple-shm"])
         _ = try nested.waitForWindow("simple-shm")
@@ -287,7 +287,7 @@ final class NestedTests: XCTestCase {
     func testIdleNestedSessionUsesNoCPUAndPointerFramesSendOnlyTheirDamage() throws {
         let parent = try Session(size: "800x600")
         defer { parent.stop() }
-        let nested = try NestedLodestone(inside: parent, size: "400x300", environment: ["WAYLAND_DEBUG": "client"])
+        let nested = try Session(nestedIn: parent, size: "400x300", environment: ["WAYLAND_DEBUG": "client"])
         defer { nested.stop() }
         let window = try parent.waitForWindow("Lodestone")
         try parent.control.movePointer(x: Double(window.x) + 200, y: Double(window.y) + 150)
@@ -318,7 +318,7 @@ final class NestedTests: XCTestCase {
     func testClosingTheParentWindowShutsLodestoneDownCleanly() throws {
         let parent = try Session(size: "800x600")
         defer { parent.stop() }
-        let nested = try NestedLodestone(inside: parent, size: "320x240")
+        let nested = try Session(nestedIn: parent, size: "320x240")
         defer { nested.stop() }
         _ = try parent.waitForWindow("Lodestone")
         try parent.control.closeWindow("Lodestone")
@@ -330,7 +330,7 @@ final class NestedTests: XCTestCase {
 
     func testKillingTheParentEndsLodestoneWithAClearMessage() throws {
         let parent = try Session(size: "800x600")
-        let nested = try NestedLodestone(inside: parent, size: "320x240")
+        let nested = try Session(nestedIn: parent, size: "320x240")
         defer { nested.stop() }
         _ = try parent.waitForWindow("Lodestone")
         parent.stop()
@@ -365,132 +365,25 @@ struct Size: Equatable, CustomStringConvertible {
 
 /// A Lodestone started inside a parent session with its default backend
 /// choice (WAYLAND_DISPLAY is set, so: nested), and test control of its own.
-final class NestedLodestone {
-    let socket: String
-    let runtimeDirectory: String
-    let logPath: String
-    let control: TestControl
-    private let process: Process
-    private var clients: [Process] = []
-
-    convenience init(inside parent: Session, size: String, environment extra: [String: String] = [:]) throws {
-        try self.init(runtimeDirectory: parent.runtimeDirectory, parentSocket: parent.socket, size: size, environment: extra)
+/// Nested sessions are `Session`s started inside a parent; these are what the
+/// nested tests need beyond it.
+extension Session {
+    convenience init(nestedIn parent: Session, size: String, environment: [String: String] = [:]) throws {
+        try self.init(size: size, nestedIn: Parent(runtimeDirectory: parent.runtimeDirectory, socket: parent.socket), environment: environment)
     }
 
-    init(runtimeDirectory: String, parentSocket: String, size: String, environment extra: [String: String] = [:]) throws {
-        self.runtimeDirectory = runtimeDirectory
-        socket = "nested-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        logPath = runtimeDirectory + "/\(socket).log"
-        FileManager.default.createFile(atPath: logPath, contents: nil)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: Session.executable)
-        // No --backend: with WAYLAND_DISPLAY set, Lodestone runs nested.
-        process.arguments = ["--socket", socket, "--size", size, "--test-control", "--log-level", "debug"]
-        var env = ProcessInfo.processInfo.environment
-        env["XDG_RUNTIME_DIR"] = runtimeDirectory
-        env["WAYLAND_DISPLAY"] = parentSocket
-        env.removeValue(forKey: "DISPLAY")
-        process.environment = env.merging(extra) { $1 }
-        let log = FileHandle(forWritingAtPath: logPath)
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
-
-        let socketPath = runtimeDirectory + "/" + socket
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: socketPath) {
-            guard process.isRunning, Date() < deadline else {
-                throw NestedFailure("nested lodestone did not start: \((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "")")
-            }
-            usleep(10_000)
-        }
-        control = try TestControl(connection: try Session.connect(socketPath, until: deadline, while: process))
-    }
-
-    deinit { stop() }
-
-    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
-
-    /// Starts a client inside the nested session.
-    func launch(_ arguments: [String], output: String? = nil) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["XDG_RUNTIME_DIR"] = runtimeDirectory
-        env["WAYLAND_DISPLAY"] = socket
-        env.removeValue(forKey: "DISPLAY")
-        env.removeValue(forKey: "WAYLAND_DEBUG")
-        p.environment = env
-        if let output {
-            FileManager.default.createFile(atPath: output, contents: nil)
-            let handle = FileHandle(forWritingAtPath: output)
-            p.standardOutput = handle
-            p.standardError = handle
-        } else {
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-        }
-        try p.run()
-        clients.append(p)
-    }
-
-    /// Waits for a window by title or app_id (nil: any) that meets `condition`.
-    func waitForWindow(_ name: String?, timeout: TimeInterval = 20, where condition: (TestControl.Window) -> Bool = { _ in true }) throws -> TestControl.Window {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let w = try control.windows().first(where: { (name == nil || $0.title == name || $0.appID == name) && condition($0) }) { return w }
-            usleep(50_000)
-        }
-        throw NestedFailure("no window '\(name)' in the nested session within \(timeout) s; windows: \((try? control.windows()) ?? [])")
-    }
-
-    func wait(timeout: TimeInterval = 10, for condition: () throws -> Bool) throws -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(50_000)
-        }
-        return try condition()
-    }
-
+    /// The output's size in pixels, from a capture.
     func captureSize() throws -> Size {
         let s = try control.capturePNG(to: runtimeDirectory + "/\(socket)-size.png")
         return Size(width: s.width, height: s.height)
     }
 
-    func screenshot() throws -> Screenshot {
-        let path = runtimeDirectory + "/\(socket)-capture.png"
-        try control.capturePNG(to: path)
-        return try Screenshot(png: path)
-    }
-
-    /// User plus system CPU time of the nested Lodestone, in clock ticks.
+    /// User plus system CPU time of Lodestone, in clock ticks.
     func cpuTicks() throws -> Int {
-        let stat = try String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)
+        let stat = try String(contentsOfFile: "/proc/\(compositorPID)/stat", encoding: .utf8)
         // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
         let fields = stat[stat.range(of: ")")!.upperBound...].split(separator: " ")
         return Int(fields[11])! + Int(fields[12])!
-    }
-
-    /// Waits (for another process) until Lodestone exits.
-    func waitForExit(timeout: TimeInterval = 10) throws -> (reason: Process.TerminationReason, code: Int32) {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            guard Date() < deadline else { throw NestedFailure("nested lodestone did not exit:\n\(log.suffix(2000))") }
-            usleep(20_000)
-        }
-        return (process.terminationReason, process.terminationStatus)
-    }
-
-    func stop() {
-        for c in clients where c.isRunning { c.terminate() }
-        for c in clients { c.waitUntilExit() }
-        clients = []
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
     }
 }
 
