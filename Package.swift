@@ -44,7 +44,9 @@ let package = Package(
         // The adaptive pointer as a pure model: no Wayland, no C.
         // (libm: rounded()/squareRoot() need it linked in debug builds.)
         .target(name: "PointerEngine", linkerSettings: [.linkedLibrary("m")]),
-        .executableTarget(name: "PointerEngineBenchmark", dependencies: ["PointerEngine"]),
+        .executableTarget(name: "PointerEngineBenchmark", dependencies: ["PointerEngine", "MallocTrace"]),
+        // Heap allocation counting for the benchmarks (glibc's mtrace).
+        .target(name: "MallocTrace"),
 
         // Compositing with pixman, PNG output with libpng.
         .target(name: "Rendering", dependencies: ["CPixman", "CPNG", "CCairo", "PointerEngine"]),
@@ -90,7 +92,7 @@ let package = Package(
         .executableTarget(
             name: "lodestone-bench",
             dependencies: [
-                "Rendering", "LodestoneTesting", "Compositor", "WaylandServer", "WaylandClient", "CWaylandClient",
+                "Rendering", "LodestoneTesting", "MallocTrace", "Compositor", "WaylandServer", "WaylandClient", "CWaylandClient",
                 "AdaptivePointerClient", .product(name: "Logging", package: "swift-log"),
             ]
         ),

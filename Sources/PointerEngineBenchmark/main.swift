@@ -1,5 +1,9 @@
+import MallocTrace
 import PointerEngine
 import Glibc
+
+/// Re-run of this executable under glibc's malloc tracer.
+let allocationsFlag = "--count-allocations"
 
 // PointerEngineBenchmark: how fast the pointer engine answers the questions a compositor asks
 // on every input event and frame. Run with `swift run -c release PointerEngineBenchmark`.
@@ -41,19 +45,19 @@ var sink = 0   // keeps results alive so the optimiser cannot drop the work
     }
     for _ in 0..<20_000 { frame() }
     var control: [[Int]] = []
-    guard let check = AllocationCounter.count({ for k in 0..<1000 { control.append([k]) } }), check.allocations >= 1000 else {
+    guard let check = MallocTrace.record({ for k in 0..<1000 { control.append([k]) } }), check.allocations >= 1000 else {
         print("Heap allocations per steady-state frame: counter broken (control loop not seen)")
         exit(1)
     }
     sink &+= control.count
     let frames = 50_000
-    guard let counted = AllocationCounter.count({ for _ in 0..<frames { frame() } }) else { exit(1) }
+    guard let counted = MallocTrace.record({ for _ in 0..<frames { frame() } }) else { exit(1) }
     print("Heap allocations per steady-state frame: \(fmt(Double(counted.allocations) / Double(frames))) "
           + "(\(counted.allocations) mallocs, \(counted.frees) frees in \(frames) frames; "
           + "counter checked: \(check.allocations) for 1 000 arrays)")
 }
 
-if AllocationCounter.isChild {
+if CommandLine.arguments.contains(allocationsFlag) {
     countFrameAllocations()
     exit(0)
 }
@@ -127,7 +131,7 @@ print("Frame step (motion + step, 1 000 regions): \(fmt(frameCost)) ns")
 
 // Allocations in steady state: the same frames, in a child process under glibc's tracer.
 fflush(nil)   // flush everything before the child writes to the same stdout
-if !AllocationCounter.runChild() {
+if !MallocTrace.runChild(flag: allocationsFlag) {
     print("Heap allocations per steady-state frame: counter unavailable (no libc_malloc_debug.so)")
 }
 

@@ -21,6 +21,7 @@ import Compositor
 import Foundation
 import Glibc
 import Logging
+import MallocTrace
 import Rendering
 import WaylandClient
 import WaylandServer
@@ -40,7 +41,7 @@ func benchmarkAdaptivePointer() {
     } catch {
         print("pointer benchmark failed: \(error)")
     }
-    if !PointerAllocations.runChild(flag: allocationsFlag) {
+    if !MallocTrace.runChild(flag: allocationsFlag) {
         print("allocations per motion event: not measured (libc_malloc_debug.so.0 missing or the child failed)")
     }
 }
@@ -289,7 +290,7 @@ private func countAllocationsAndExit() -> Never {
         let scene = try PointerScene()
         defer { scene.stop() }
         let c = scene.compositor
-        guard let calibration = PointerAllocations.count({
+        guard let calibration = allocations({
             var kept: [[Int]] = []
             for i in 0..<100 { kept.append([Int](repeating: i, count: 16)) }
             precondition(kept.count == 100)
@@ -297,7 +298,7 @@ private func countAllocationsAndExit() -> Never {
             print("allocations per motion event: the malloc tracer saw nothing of 100 deliberate allocations; not measured")
             exit(1)
         }
-        let baseline = PointerAllocations.count {} ?? (0, 0)
+        let baseline = allocations {} ?? (0, 0)
         // Warm-up: every button entered and left at least once, effects run.
         for k in 0..<2_400 {
             let p = Layout.sweep(k)
@@ -308,12 +309,12 @@ private func countAllocationsAndExit() -> Never {
         scene.pump(milliseconds: 50)
         let n = 400
         // Motion handling alone (no frame in between), then motion + frame.
-        guard let motion = PointerAllocations.count({
+        guard let motion = allocations({
             for k in 0..<n { let p = Layout.sweep(k); c.seat.pointerMotion(toX: p.x, y: p.y) }
         }) else { exit(1) }
         c.composeIfNeeded()
         scene.pump(milliseconds: 50)
-        guard let frame = PointerAllocations.count({
+        guard let frame = allocations({
             for k in 0..<n {
                 let p = Layout.sweep(k)
                 c.seat.pointerMotion(toX: p.x, y: p.y)
@@ -332,66 +333,10 @@ private func countAllocationsAndExit() -> Never {
     }
 }
 
-/// glibc's malloc tracer (`mtrace`), as Sources/PointerEngineBenchmark/AllocationCounter.swift
-/// uses it: since glibc 2.34 it lives in libc_malloc_debug.so, which must be preloaded, so the
-/// benchmark re-runs itself with LD_PRELOAD and MALLOC_TRACE. Allocation records ("+", and ">"
-/// for a realloc) are split by caller: libwayland's (it mallocs a closure for every event it
-/// sends) or everything else (Swift code and the runtime).
-enum PointerAllocations {
-    static let candidates = ["/lib/x86_64-linux-gnu/libc_malloc_debug.so.0", "/usr/lib/x86_64-linux-gnu/libc_malloc_debug.so.0",
-                             "/lib/aarch64-linux-gnu/libc_malloc_debug.so.0", "/usr/lib/aarch64-linux-gnu/libc_malloc_debug.so.0"]
-
-    static var traceFile: String {
-        if let name = getenv("MALLOC_TRACE") { return String(cString: name) }
-        return "/tmp/lodestone-bench-\(getpid()).mtrace"
-    }
-
-    /// Parent side: runs this executable with `flag` under the tracer; its output is ours.
-    static func runChild(flag: String) -> Bool {
-        guard let library = candidates.first(where: { access($0, R_OK) == 0 }) else { return false }
-        let trace = traceFile
-        var env = ["LD_PRELOAD=\(library)", "MALLOC_TRACE=\(trace)"]
-        if let path = getenv("PATH") { env.append("PATH=\(String(cString: path))") }
-        let args = [CommandLine.arguments[0], flag]
-        var cArgs = args.map { strdup($0) } + [nil]
-        var cEnv = env.map { strdup($0) } + [nil]
-        defer { (cArgs + cEnv).forEach { free($0) } }
-        fflush(nil)
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, "/proc/self/exe", nil, nil, &cArgs, &cEnv) == 0 else { return false }
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        unlink(trace)
-        return status == 0
-    }
-
-    /// Child side: allocations made while `body` runs, by caller, or nil without a tracer.
-    static func count(_ body: () -> Void) -> (swift: Int, wayland: Int)? {
-        typealias Toggle = @convention(c) () -> Void
-        typealias VersionedLookup = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>,
-                                                    UnsafePointer<CChar>) -> UnsafeMutableRawPointer?
-        // The debug library exports only `mtrace@GLIBC_2.2.5`; a plain dlsym finds libc's no-op.
-        guard let library = candidates.first(where: { access($0, R_OK) == 0 }),
-              let handle = dlopen(library, RTLD_NOW | RTLD_NOLOAD),
-              let dlvsymAddress = dlsym(nil, "dlvsym") else { return nil }
-        let dlvsym = unsafeBitCast(dlvsymAddress, to: VersionedLookup.self)
-        guard let on = dlvsym(handle, "mtrace", "GLIBC_2.2.5"), let off = dlvsym(handle, "muntrace", "GLIBC_2.2.5") else { return nil }
-        unlink(traceFile)
-        unsafeBitCast(on, to: Toggle.self)()
-        body()
-        unsafeBitCast(off, to: Toggle.self)()
-        return parse(traceFile)
-    }
-
-    /// Lines look like `@ /lib/…/libwayland-server.so.0:(wl_closure_marshal+0x4f)[0x…] + 0x… 0x30`.
-    private static func parse(_ path: String) -> (swift: Int, wayland: Int)? {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
-        var swift = 0, wayland = 0
-        for line in text.split(separator: "\n") where line.hasPrefix("@ ") {
-            let fields = line.split(separator: " ")
-            guard fields.count >= 3, fields[2] == "+" || fields[2] == ">" else { continue }
-            if fields[1].contains("libwayland") { wayland += 1 } else { swift += 1 }
-        }
-        return (swift, wayland)
-    }
+/// Allocations of a traced run, split by caller: libwayland's (it mallocs a
+/// closure for every event it sends) or everything else (Swift code and the runtime).
+private func allocations(_ body: () -> Void) -> (swift: Int, wayland: Int)? {
+    guard let trace = MallocTrace.record(body) else { return nil }
+    let wayland = trace.allocationCallers.filter { $0.contains("libwayland") }.count
+    return (trace.allocations - wayland, wayland)
 }
