@@ -110,8 +110,6 @@ public final class Compositor {
 
     // MARK: Surfaces
 
-    func surfaceCreated(_ surface: WlSurface) {}
-
     func surfaceDestroyed(_ surface: WlSurface) {
         damageSurfaceTree(surface)
         if let xdg = surface.role as? XdgSurface {

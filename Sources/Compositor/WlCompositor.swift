@@ -16,9 +16,8 @@ final class WlCompositor: Resource {
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
         switch Request(rawValue: opcode) {
         case .createSurface:
-            if let surface = WlSurface(compositor: compositor, client: client, version: version, id: a.newID(0)) {
-                compositor.surfaceCreated(surface)
-            }
+            // The resource owns the surface; the compositor meets it when it gets a role.
+            _ = WlSurface(compositor: compositor, client: client, version: version, id: a.newID(0))
         case .createRegion: _ = WlRegion(client: client, version: 1, id: a.newID(0))
         case nil: break
         }

@@ -136,6 +136,8 @@ final class WlSurface: Resource {
     var hasContent: Bool { texture != nil }
 
     /// Gives the surface a role; posts `error` and returns false if it has another.
+    /// A surface keeps its role for life: once its role object is gone it may take
+    /// a new one of the same kind, never one of another kind.
     func assignRole(_ role: SurfaceRole, error: (resource: Resource, code: UInt32)) -> Bool {
         if let roleName, roleName != role.roleName || self.role != nil {
             error.resource.postError(error.code, "wl_surface@\(wl_resource_get_id(pointer)) already has the role \(roleName)")
