@@ -29,11 +29,16 @@ public final class PointerRenderer {
     private let previewSurface = CairoSurfaceCache()
     private let exitingSnapshot = SnapshotBuffer()
     private let currentSnapshot = SnapshotBuffer()
+    /// The plain pointer's coverage masks (see `RoundedRectMasks`).
+    private let masks = RoundedRectMasks()
 
     public init() {}
 
     public func draw(_ p: PointerPresentation, into target: Image, scale: Double, clip: Region, preview: PreviewContent?) {
-        guard !clip.isEmpty, let surface = targetSurface.surface(for: target) else { return }
+        guard !clip.isEmpty else { return }
+        // Most frames show just the pointer moving over still content: no cairo for those.
+        if drawPlainPointer(p, into: target, scale: scale, clip: clip) { return }
+        guard let surface = targetSurface.surface(for: target) else { return }
         // The scene was composed by pixman behind cairo's back.
         cairo_surface_mark_dirty(surface)
         defer { cairo_surface_flush(surface) }
@@ -70,6 +75,20 @@ public final class PointerRenderer {
     }
 
     // MARK: Pointer
+
+    /// Draws a presentation that is only a filled rounded rect (no effect, border, path,
+    /// band, accessory or annotation showing) from a cached mask; false if it is more than that.
+    private func drawPlainPointer(_ p: PointerPresentation, into target: Image, scale: Double, clip: Region) -> Bool {
+        let g = p.pointer
+        guard p.exitingContentEffect == nil, p.contentEffect == nil, p.bandRect == nil, p.accessories.isEmpty,
+              p.annotation.map({ $0.alpha <= 0.001 }) ?? true,
+              g.customPath == nil || g.pathAlpha <= 0.001, (g.border?.width ?? 0) <= 0 else { return false }
+        guard g.alpha > 0.001 else { return true }
+        let shape = g.shape.scaled(by: g.scale), c = g.color
+        return masks.fill(x: shape.rect.minX * scale, y: shape.rect.minY * scale, width: shape.rect.width * scale,
+                          height: shape.rect.height * scale, radius: shape.cornerRadius * scale,
+                          red: c.red, green: c.green, blue: c.blue, alpha: c.alpha * g.alpha, into: target, clip: clip)
+    }
 
     private func drawPointer(_ g: PointerGeometry, _ cr: OpaquePointer) {
         let shape = g.shape.scaled(by: g.scale)

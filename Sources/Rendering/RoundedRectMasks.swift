@@ -1,0 +1,142 @@
+import CCairo
+import CPixman
+
+/// The plain adaptive pointer (a filled rounded rect, the circle being the common case) drawn
+/// without cairo: an a8 coverage mask, rendered once by cairo per (size, radius, subpixel
+/// phase), is composited with pixman under a solid colour, OVER, clipped to the damage.
+///
+/// Why: a pointer-only frame touches a few hundred pixels, yet a cairo context, its clip and a
+/// path fill cost far more than that and allocate every frame. In steady state (the pointer
+/// moving at a fixed size) this path allocates nothing and does one pixman call per damage
+/// rect. Everything else (paths, borders, accessories, effects) stays on the cairo path.
+///
+/// Geometry is quantized to 1/8 device pixel, so an edge moves at most 1/16 px from where
+/// cairo would put it: visually the same pointer, and a moving pointer at integral logical
+/// positions (the usual case at scale 1 and 2) hits the same few masks.
+final class RoundedRectMasks {
+    /// Size, radius and subpixel phase in 1/8 device pixels.
+    private struct Key: Equatable {
+        var width, height, radius, phaseX, phaseY: Int32
+    }
+    private struct Entry {
+        var key: Key
+        /// An a8 `pixman_image_t` of the coverage, its rect starting at the pixel the shape's
+        /// origin falls in.
+        var mask: OpaquePointer
+        var width, height: Int32
+        var lastUse: UInt64
+    }
+
+    private static let steps = 8.0
+    /// Every subpixel phase (64) of the shape at rest; each mask is only a few hundred bytes
+    /// to a few kilobytes.
+    private static let capacity = 64
+
+    private var entries: [Entry] = []
+    private var uses: UInt64 = 0
+    /// The size and radius last asked for: a mask is only made for a shape that holds still
+    /// for two frames. While it morphs every frame has a new size, and making a mask (an
+    /// image, a cairo surface and context) would cost more than the cairo fill it replaces.
+    private var lastShape: (width: Int32, height: Int32, radius: Int32) = (0, 0, 0)
+    /// A 1×1 repeating image standing for the solid colour: its pixel is rewritten per draw,
+    /// where `pixman_image_create_solid_fill` would allocate on every colour or alpha change.
+    private let source: OpaquePointer
+    private let sourcePixel: UnsafeMutablePointer<UInt32>
+
+    init() {
+        sourcePixel = .allocate(capacity: 1)
+        sourcePixel.initialize(to: 0)
+        source = pixman_image_create_bits(PIXMAN_a8r8g8b8, 1, 1, sourcePixel, 4)!
+        pixman_image_set_repeat(source, PIXMAN_REPEAT_NORMAL)
+        entries.reserveCapacity(Self.capacity)
+    }
+
+    deinit {
+        for e in entries { pixman_image_unref(e.mask) }
+        pixman_image_unref(source)
+        sourcePixel.deallocate()
+    }
+
+    /// Fills the rounded rect (device pixels) with a colour (straight, not premultiplied,
+    /// components in 0…1) over `target`, only inside `clip`. Returns false if no mask was
+    /// drawn (the shape is changing, or no mask could be made): the caller falls back to cairo.
+    func fill(x: Double, y: Double, width: Double, height: Double, radius: Double,
+              red: Double, green: Double, blue: Double, alpha: Double, into target: Image, clip: Region) -> Bool {
+        guard x.isFinite, y.isFinite, width.isFinite, height.isFinite, radius.isFinite,
+              abs(x) < 1e6, abs(y) < 1e6, width < 8192, height < 8192 else { return false }
+        guard width > 0, height > 0, alpha > 0 else { return true }
+        func q(_ v: Double) -> Int32 { Int32((v * Self.steps).rounded()) }
+        var originX = x.rounded(.down), originY = y.rounded(.down)
+        var phaseX = q(x - originX), phaseY = q(y - originY)
+        if phaseX == Int32(Self.steps) { phaseX = 0; originX += 1 }
+        if phaseY == Int32(Self.steps) { phaseY = 0; originY += 1 }
+        let key = Key(width: q(width), height: q(height), radius: q(max(0, min(radius, width / 2, height / 2))),
+                      phaseX: phaseX, phaseY: phaseY)
+        guard key.width > 0, key.height > 0, let entry = entry(for: key) else { return key.width <= 0 || key.height <= 0 }
+
+        sourcePixel.pointee = Self.premultiplied(red, green, blue, alpha)
+        let ox = Int32(originX), oy = Int32(originY)
+        let bounds = Rect(x: ox, y: oy, width: entry.width, height: entry.height)
+            .intersection(Rect(x: 0, y: 0, width: target.width, height: target.height))
+        guard bounds.width > 0, bounds.height > 0 else { return true }
+        clip.forEachRect { r in
+            let d = r.intersection(bounds)
+            guard d.width > 0, d.height > 0 else { return }
+            pixman_image_composite32(PIXMAN_OP_OVER, source, entry.mask, target.pointer,
+                                     0, 0, d.x - ox, d.y - oy, d.x, d.y, d.width, d.height)
+        }
+        return true
+    }
+
+    /// 0xAARRGGBB premultiplied, rounded as cairo rounds a source colour.
+    private static func premultiplied(_ r: Double, _ g: Double, _ b: Double, _ a: Double) -> UInt32 {
+        let a = min(1, max(0, a))
+        func byte(_ v: Double) -> UInt32 { UInt32((min(1, max(0, v)) * 255).rounded()) }
+        return byte(a) << 24 | byte(r * a) << 16 | byte(g * a) << 8 | byte(b * a)
+    }
+
+    private func entry(for key: Key) -> Entry? {
+        uses &+= 1
+        if let i = entries.firstIndex(where: { $0.key == key }) {
+            entries[i].lastUse = uses
+            lastShape = (key.width, key.height, key.radius)
+            return entries[i]
+        }
+        let shape = (key.width, key.height, key.radius)
+        defer { lastShape = shape }
+        guard shape == lastShape, let made = Self.render(key) else { return nil }
+        let entry = Entry(key: key, mask: made.mask, width: made.width, height: made.height, lastUse: uses)
+        if entries.count < Self.capacity {
+            entries.append(entry)
+        } else if let i = entries.indices.min(by: { entries[$0].lastUse < entries[$1].lastUse }) {
+            pixman_image_unref(entries[i].mask)
+            entries[i] = entry
+        }
+        return entry
+    }
+
+    /// Rasterizes the shape with cairo, exactly as the cairo path would (same rounded-rect
+    /// path, default antialiasing), into a fresh a8 image.
+    private static func render(_ key: Key) -> (mask: OpaquePointer, width: Int32, height: Int32)? {
+        let fx = Double(key.phaseX) / steps, fy = Double(key.phaseY) / steps
+        let w = Double(key.width) / steps, h = Double(key.height) / steps, r = Double(key.radius) / steps
+        let pw = Int32((fx + w).rounded(.up)), ph = Int32((fy + h).rounded(.up))
+        guard pw > 0, ph > 0, let mask = pixman_image_create_bits(PIXMAN_a8, pw, ph, nil, 0) else { return nil }
+        let data = UnsafeMutableRawPointer(pixman_image_get_data(mask)).assumingMemoryBound(to: UInt8.self)
+        guard let surface = cairo_image_surface_create_for_data(data, CAIRO_FORMAT_A8, pw, ph, pixman_image_get_stride(mask)) else {
+            pixman_image_unref(mask)
+            return nil
+        }
+        defer { cairo_surface_destroy(surface) }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface) else {
+            pixman_image_unref(mask)
+            return nil
+        }
+        Cairo.roundedRect(cr, x: fx, y: fy, width: w, height: h, radius: r)
+        cairo_set_source_rgba(cr, 0, 0, 0, 1)
+        cairo_fill(cr)
+        cairo_destroy(cr)
+        cairo_surface_flush(surface)
+        return (mask, pw, ph)
+    }
+}
