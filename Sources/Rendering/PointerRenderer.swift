@@ -29,8 +29,14 @@ public final class PointerRenderer {
     private let previewSurface = CairoSurfaceCache()
     private let exitingSnapshot = SnapshotBuffer()
     private let currentSnapshot = SnapshotBuffer()
-    /// The plain pointer's coverage masks (see `RoundedRectMasks`).
+    /// The plain pointer's coverage masks (see `RoundedRectMasks`), also used for the pointer
+    /// drawn in effect frames; the effects' own solid fills have theirs, one cache per fill so
+    /// each keeps its own "same shape two frames running" rule.
     private let masks = RoundedRectMasks()
+    private let exitingMasks = EffectMasks()
+    private let currentMasks = EffectMasks()
+    /// How many stacked fills make the lift/hover shadow (cairo path and composed mask alike).
+    static let shadowLayers = 8
 
     public init() {}
 
@@ -41,28 +47,26 @@ public final class PointerRenderer {
         guard let surface = targetSurface.surface(for: target) else { return }
         // The scene was composed by pixman behind cairo's back.
         cairo_surface_mark_dirty(surface)
-        defer { cairo_surface_flush(surface) }
-        guard let cr = cairo_create(surface) else { return }
-        defer { cairo_destroy(cr) }
-        clip.forEachRect { r in cairo_rectangle(cr, Double(r.x), Double(r.y), Double(r.width), Double(r.height)) }
-        cairo_clip(cr)
-        cairo_scale(cr, scale, scale)
+        var canvas = Canvas(surface: surface, target: target, scale: scale, clip: clip)
 
         // The scene's pixels of each element whose pixels an effect moves, taken before anything
         // is drawn over them.
         let exiting = p.exitingContentEffect.map {
-            EffectLayer($0, preview: nil, previewSurface: previewSurface, scene: target, scale: scale, snapshot: exitingSnapshot)
+            EffectLayer($0, preview: nil, previewSurface: previewSurface, scene: target, scale: scale, snapshot: exitingSnapshot,
+                        masks: exitingMasks)
         }
         let current = p.contentEffect.map {
-            EffectLayer($0, preview: preview, previewSurface: previewSurface, scene: target, scale: scale, snapshot: currentSnapshot)
+            EffectLayer($0, preview: preview, previewSurface: previewSurface, scene: target, scale: scale, snapshot: currentSnapshot,
+                        masks: currentMasks)
         }
 
-        exiting?.drawUnderlays(cr)
-        current?.drawUnderlays(cr)
-        if p.pointer.drawsBeneathContent { drawPointer(p.pointer, cr) }
-        exiting?.drawContent(cr)
-        current?.drawContent(cr)
-        if !p.pointer.drawsBeneathContent { drawPointer(p.pointer, cr) }
+        exiting?.drawUnderlays(&canvas)
+        current?.drawUnderlays(&canvas)
+        if p.pointer.drawsBeneathContent { drawPointer(p.pointer, &canvas) }
+        exiting?.drawContent(&canvas)
+        current?.drawContent(&canvas)
+        if !p.pointer.drawsBeneathContent { drawPointer(p.pointer, &canvas) }
+        guard p.bandRect != nil || !p.accessories.isEmpty || p.annotation != nil, let cr = canvas.cairo else { return }
         if let band = p.bandRect {
             Cairo.roundedRect(cr, x: band.minX + 0.5, y: band.minY + 0.5, width: max(0, band.width - 1),
                               height: max(0, band.height - 1), radius: 2)
@@ -90,10 +94,17 @@ public final class PointerRenderer {
                           red: c.red, green: c.green, blue: c.blue, alpha: c.alpha * g.alpha, into: target, clip: clip)
     }
 
-    private func drawPointer(_ g: PointerGeometry, _ cr: OpaquePointer) {
+    private func drawPointer(_ g: PointerGeometry, _ canvas: inout Canvas) {
         let shape = g.shape.scaled(by: g.scale)
         let c = g.color
-        if g.alpha > 0.001 {
+        let scale = canvas.scale
+        // A borderless pointer (the highlight platter among them) is a solid fill: a cached mask
+        // once its shape holds still.
+        if g.alpha > 0.001, (g.border?.width ?? 0) > 0 || !canvas.fill({ target, clip in
+            masks.fill(x: shape.rect.minX * scale, y: shape.rect.minY * scale, width: shape.rect.width * scale,
+                       height: shape.rect.height * scale, radius: shape.cornerRadius * scale,
+                       red: c.red, green: c.green, blue: c.blue, alpha: c.alpha * g.alpha, into: target, clip: clip)
+        }), let cr = canvas.cairo {
             Cairo.roundedRect(cr, shape)
             cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha * g.alpha)
             if let border = g.border, border.width > 0 {
@@ -105,7 +116,7 @@ public final class PointerRenderer {
                 cairo_fill(cr)
             }
         }
-        if let path = g.customPath, g.pathAlpha > 0.001 {
+        if let path = g.customPath, g.pathAlpha > 0.001, let cr = canvas.cairo {
             cairo_save(cr)
             cairo_translate(cr, shape.center.x, shape.center.y)
             cairo_scale(cr, g.scale, g.scale)
@@ -176,10 +187,12 @@ private struct EffectLayer {
     /// the renderer's caches), and where they sit in global logical coordinates.
     let pixels: (surface: OpaquePointer, pixelWidth: Int32, pixelHeight: Int32, x: Double, y: Double, width: Double, height: Double)?
     let isPreview: Bool
+    let masks: EffectMasks
 
     init(_ effect: ContentEffect, preview: PreviewContent?, previewSurface: CairoSurfaceCache, scene: Image, scale: Double,
-         snapshot: SnapshotBuffer) {
+         snapshot: SnapshotBuffer, masks: EffectMasks) {
         self.effect = effect
+        self.masks = masks
         if let preview {
             pixels = previewSurface.surface(for: preview.image).map {
                 // The client may have drawn into a reused buffer since the last frame.
@@ -201,13 +214,18 @@ private struct EffectLayer {
     private var radius: Double { effect.platter?.cornerRadius ?? min(8, effect.frame.width / 2, effect.frame.height / 2) }
 
     /// Shadow and underlay tint: beneath the pointer and the element.
-    func drawUnderlays(_ cr: OpaquePointer) {
+    func drawUnderlays(_ canvas: inout Canvas) {
         guard effect.progress > 0.001 else { return }
-        let t = effect.transformedFrame
-        if let s = effect.shadow, s.opacity > 0.001 {
+        let t = effect.transformedFrame, scale = canvas.scale
+        if let s = effect.shadow, s.opacity > 0.001, !canvas.fill({ target, clip in
+            let o = t.offset(by: s.offset)
+            return masks.shadow.fillShadow(x: o.minX * scale, y: o.minY * scale, width: o.width * scale, height: o.height * scale,
+                                           radius: radius * scale, blur: s.radius * scale, opacity: s.opacity,
+                                           into: target, clip: clip)
+        }), let cr = canvas.cairo {
             // A soft shadow as stacked translucent rounded rects: cheap, antialiased, and
             // its falloff reads like a blur at these radii.
-            let layers = 8
+            let layers = PointerRenderer.shadowLayers
             for k in 0..<layers {
                 let spread = s.radius * (1 - Double(k) / Double(layers))
                 let r = t.offset(by: s.offset).outset(by: spread - s.radius / 2)
@@ -218,6 +236,8 @@ private struct EffectLayer {
         }
         if let tint = effect.tint, tint.mode == .underlay, tint.opacity > 0.001 {
             let r = effect.platter?.rect ?? t.outset(by: 4)
+            guard !canvas.fill({ masks.underlay.fillTint(x: r.minX, y: r.minY, width: r.width, height: r.height, radius: radius, opacity: tint.opacity, scale: scale, into: $0, clip: $1) }),
+                  let cr = canvas.cairo else { return }
             Cairo.roundedRect(cr, x: r.minX, y: r.minY, width: r.width, height: r.height, radius: radius)
             cairo_set_source_rgba(cr, 0.33, 0.33, 0.35, min(1, tint.opacity * 2.5))
             cairo_fill(cr)
@@ -225,9 +245,9 @@ private struct EffectLayer {
     }
 
     /// The element's pixels (moved and scaled), then specular and overlay tint.
-    func drawContent(_ cr: OpaquePointer) {
+    func drawContent(_ canvas: inout Canvas) {
         let t = effect.transformedFrame
-        if let px = pixels {
+        if let px = pixels, let cr = canvas.cairo {
             cairo_save(cr)
             let c = effect.frame.center
             cairo_translate(cr, c.x + effect.translation.dx, c.y + effect.translation.dy)
@@ -246,7 +266,7 @@ private struct EffectLayer {
             cairo_paint(cr)
             cairo_restore(cr)
         }
-        if let s = effect.specular, s.opacity > 0.001, s.radius > 0 {
+        if let s = effect.specular, s.opacity > 0.001, s.radius > 0, let cr = canvas.cairo {
             cairo_save(cr)
             Cairo.roundedRect(cr, x: t.minX, y: t.minY, width: t.width, height: t.height, radius: radius)
             cairo_clip(cr)
@@ -258,11 +278,75 @@ private struct EffectLayer {
             cairo_pattern_destroy(g)
             cairo_restore(cr)
         }
-        if let tint = effect.tint, tint.mode == .overlay, tint.opacity > 0.001 {
+        let scale = canvas.scale
+        if let tint = effect.tint, tint.mode == .overlay, tint.opacity > 0.001,
+           !canvas.fill({ masks.overlay.fillTint(x: t.minX, y: t.minY, width: t.width, height: t.height, radius: radius,
+                                                 opacity: tint.opacity, scale: scale, into: $0, clip: $1) }),
+           let cr = canvas.cairo {
             Cairo.roundedRect(cr, x: t.minX, y: t.minY, width: t.width, height: t.height, radius: radius)
             cairo_set_source_rgba(cr, 0.33, 0.33, 0.35, min(1, tint.opacity * 2.5))
             cairo_fill(cr)
         }
+    }
+}
+
+/// One effect layer's solid fills, each with its own mask cache (see `RoundedRectMasks`).
+final class EffectMasks {
+    let shadow = RoundedRectMasks()
+    let underlay = RoundedRectMasks()
+    let overlay = RoundedRectMasks()
+}
+
+extension RoundedRectMasks {
+    /// The hover tint (underlay or overlay) of a rect in logical coordinates: the colour the
+    /// cairo path uses, from a cached mask when its shape holds still.
+    func fillTint(x: Double, y: Double, width: Double, height: Double, radius: Double, opacity: Double, scale: Double,
+                  into target: Image, clip: Region) -> Bool {
+        fill(x: x * scale, y: y * scale, width: width * scale, height: height * scale, radius: radius * scale,
+             red: 0.33, green: 0.33, blue: 0.35, alpha: min(1, opacity * 2.5), into: target, clip: clip)
+    }
+}
+
+/// One frame's drawing target. Solid fills go straight into the image through pixman masks;
+/// the cairo context (with the damage clip and the output scale) is made only when something
+/// needs cairo, since making one and clipping it costs allocations a steady frame should not.
+struct Canvas: ~Copyable {
+    let surface: OpaquePointer
+    let target: Image
+    let scale: Double
+    let clip: Region
+    private var cr: OpaquePointer?
+
+    init(surface: OpaquePointer, target: Image, scale: Double, clip: Region) {
+        self.surface = surface; self.target = target; self.scale = scale; self.clip = clip
+    }
+
+    /// The cairo context, clipped to the damage and scaled to logical coordinates.
+    var cairo: OpaquePointer? {
+        mutating get {
+            if let cr { return cr }
+            guard let made = cairo_create(surface) else { return nil }
+            clip.forEachRect { r in cairo_rectangle(made, Double(r.x), Double(r.y), Double(r.width), Double(r.height)) }
+            cairo_clip(made)
+            cairo_scale(made, scale, scale)
+            cr = made
+            return made
+        }
+    }
+
+    /// Runs a pixman fill (device pixels, clipped to the damage) between what cairo drew before
+    /// and draws after: cairo's pixels are flushed first and it is told the image changed.
+    /// Returns what `body` returns (false: nothing drawn, use cairo).
+    mutating func fill(_ body: (Image, Region) -> Bool) -> Bool {
+        if cr != nil { cairo_surface_flush(surface) }
+        let drew = body(target, clip)
+        if cr != nil { cairo_surface_mark_dirty(surface) }
+        return drew
+    }
+
+    deinit {
+        if let cr { cairo_destroy(cr) }
+        cairo_surface_flush(surface)
     }
 }
 

@@ -8,15 +8,23 @@ import CPixman
 /// Why: a pointer-only frame touches a few hundred pixels, yet a cairo context, its clip and a
 /// path fill cost far more than that and allocate every frame. In steady state (the pointer
 /// moving at a fixed size) this path allocates nothing and does one pixman call per damage
-/// rect. Everything else (paths, borders, accessories, effects) stays on the cairo path.
+/// rect. The effects' solid fills (the composed lift/hover shadow, hover tints) and the pointer
+/// in effect frames use the same caches; paths, borders, content, specular and accessories stay on cairo.
 ///
 /// Geometry is quantized to 1/8 device pixel, so an edge moves at most 1/16 px from where
 /// cairo would put it: visually the same pointer, and a moving pointer at integral logical
 /// positions (the usual case at scale 1 and 2) hits the same few masks.
 final class RoundedRectMasks {
-    /// Size, radius and subpixel phase in 1/8 device pixels.
+    /// What a mask holds, apart from where it sits: size and radius in 1/8 device pixels and,
+    /// for a composed shadow, its blur radius (1/8 px) and opacity (1/1024); both 0 for a plain fill.
+    private struct Shape: Equatable {
+        var width, height, radius: Int32
+        var blur: Int32 = 0, opacity: Int32 = 0
+    }
+    /// A shape at one subpixel phase (1/8 device pixel) of the mask's origin.
     private struct Key: Equatable {
-        var width, height, radius, phaseX, phaseY: Int32
+        var shape: Shape
+        var phaseX, phaseY: Int32
     }
     private struct Entry {
         var key: Key
@@ -37,7 +45,7 @@ final class RoundedRectMasks {
     /// The size and radius last asked for: a mask is only made for a shape that holds still
     /// for two frames. While it morphs every frame has a new size, and making a mask (an
     /// image, a cairo surface and context) would cost more than the cairo fill it replaces.
-    private var lastShape: (width: Int32, height: Int32, radius: Int32) = (0, 0, 0)
+    private var lastShape = Shape(width: 0, height: 0, radius: 0)
     /// A 1×1 repeating image standing for the solid colour: its pixel is rewritten per draw,
     /// where `pixman_image_create_solid_fill` would allocate on every colour or alpha change.
     private let source: OpaquePointer
@@ -65,16 +73,39 @@ final class RoundedRectMasks {
         guard x.isFinite, y.isFinite, width.isFinite, height.isFinite, radius.isFinite,
               abs(x) < 1e6, abs(y) < 1e6, width < 8192, height < 8192 else { return false }
         guard width > 0, height > 0, alpha > 0 else { return true }
-        func q(_ v: Double) -> Int32 { Int32((v * Self.steps).rounded()) }
+        let shape = Shape(width: Self.q(width), height: Self.q(height), radius: Self.q(max(0, min(radius, width / 2, height / 2))))
+        guard shape.width > 0, shape.height > 0 else { return true }
+        return composite(shape, x: x, y: y, color: Self.premultiplied(red, green, blue, alpha), into: target, clip: clip)
+    }
+
+    /// Draws the lift/hover shadow: `layers` black rounded rects, each shrinking by `blur / layers`
+    /// from the rect outset by `blur / 2`, each at `opacity / layers × 1.6` (device pixels, the
+    /// rect already offset). The layers are composed once into one mask (a8 OVER a8 gives
+    /// 1 − ∏(1 − αₖcₖ), what the stacked fills leave), so a frame costs one pixman call per damage
+    /// rect instead of eight path fills. Returns false to make the caller draw it with cairo.
+    func fillShadow(x: Double, y: Double, width: Double, height: Double, radius: Double, blur: Double, opacity: Double,
+                    into target: Image, clip: Region) -> Bool {
+        guard x.isFinite, y.isFinite, width.isFinite, height.isFinite, radius.isFinite, blur.isFinite, opacity.isFinite,
+              abs(x) < 1e6, abs(y) < 1e6, width < 8192, height < 8192, blur >= 0, blur < 1024 else { return false }
+        guard opacity > 0 else { return true }
+        let shape = Shape(width: Self.q(width), height: Self.q(height), radius: Self.q(max(0, radius)),
+                          blur: Self.q(blur), opacity: Int32((min(1, opacity) * 1024).rounded()))
+        // The innermost layer is inset by 3/8 of the blur: a shape that small is left to cairo.
+        guard Double(min(shape.width, shape.height)) > Double(shape.blur) * 0.75 + 1 else { return false }
+        return composite(shape, x: x - blur / 2, y: y - blur / 2, color: 0xFF00_0000, into: target, clip: clip)
+    }
+
+    private static func q(_ v: Double) -> Int32 { Int32((v * steps).rounded()) }
+
+    /// Composites `color` (premultiplied) through the shape's mask, its origin at (x, y).
+    private func composite(_ shape: Shape, x: Double, y: Double, color: UInt32, into target: Image, clip: Region) -> Bool {
         var originX = x.rounded(.down), originY = y.rounded(.down)
-        var phaseX = q(x - originX), phaseY = q(y - originY)
+        var phaseX = Self.q(x - originX), phaseY = Self.q(y - originY)
         if phaseX == Int32(Self.steps) { phaseX = 0; originX += 1 }
         if phaseY == Int32(Self.steps) { phaseY = 0; originY += 1 }
-        let key = Key(width: q(width), height: q(height), radius: q(max(0, min(radius, width / 2, height / 2))),
-                      phaseX: phaseX, phaseY: phaseY)
-        guard key.width > 0, key.height > 0, let entry = entry(for: key) else { return key.width <= 0 || key.height <= 0 }
+        guard let entry = entry(for: Key(shape: shape, phaseX: phaseX, phaseY: phaseY)) else { return false }
 
-        sourcePixel.pointee = Self.premultiplied(red, green, blue, alpha)
+        sourcePixel.pointee = color
         let ox = Int32(originX), oy = Int32(originY)
         let bounds = Rect(x: ox, y: oy, width: entry.width, height: entry.height)
             .intersection(Rect(x: 0, y: 0, width: target.width, height: target.height))
@@ -99,12 +130,11 @@ final class RoundedRectMasks {
         uses &+= 1
         if let i = entries.firstIndex(where: { $0.key == key }) {
             entries[i].lastUse = uses
-            lastShape = (key.width, key.height, key.radius)
+            lastShape = key.shape
             return entries[i]
         }
-        let shape = (key.width, key.height, key.radius)
-        defer { lastShape = shape }
-        guard shape == lastShape, let made = Self.render(key) else { return nil }
+        defer { lastShape = key.shape }
+        guard key.shape == lastShape, let made = Self.render(key) else { return nil }
         let entry = Entry(key: key, mask: made.mask, width: made.width, height: made.height, lastUse: uses)
         if entries.count < Self.capacity {
             entries.append(entry)
@@ -119,8 +149,10 @@ final class RoundedRectMasks {
     /// path, default antialiasing), into a fresh a8 image.
     private static func render(_ key: Key) -> (mask: OpaquePointer, width: Int32, height: Int32)? {
         let fx = Double(key.phaseX) / steps, fy = Double(key.phaseY) / steps
-        let w = Double(key.width) / steps, h = Double(key.height) / steps, r = Double(key.radius) / steps
-        let pw = Int32((fx + w).rounded(.up)), ph = Int32((fy + h).rounded(.up))
+        let s = key.shape
+        let w = Double(s.width) / steps, h = Double(s.height) / steps, r = Double(s.radius) / steps
+        let blur = Double(s.blur) / steps
+        let pw = Int32((fx + w + blur).rounded(.up)), ph = Int32((fy + h + blur).rounded(.up))
         guard pw > 0, ph > 0, let mask = pixman_image_create_bits(PIXMAN_a8, pw, ph, nil, 0) else { return nil }
         let data = UnsafeMutableRawPointer(pixman_image_get_data(mask)).assumingMemoryBound(to: UInt8.self)
         guard let surface = cairo_image_surface_create_for_data(data, CAIRO_FORMAT_A8, pw, ph, pixman_image_get_stride(mask)) else {
@@ -132,9 +164,21 @@ final class RoundedRectMasks {
             pixman_image_unref(mask)
             return nil
         }
-        Cairo.roundedRect(cr, x: fx, y: fy, width: w, height: h, radius: r)
-        cairo_set_source_rgba(cr, 0, 0, 0, 1)
-        cairo_fill(cr)
+        if s.opacity == 0 {
+            Cairo.roundedRect(cr, x: fx, y: fy, width: w, height: h, radius: r)
+            cairo_set_source_rgba(cr, 0, 0, 0, 1)
+            cairo_fill(cr)
+        } else {
+            // The same layers as `PointerRenderer`'s cairo shadow, relative to the outermost one.
+            let layers = PointerRenderer.shadowLayers, alpha = Double(s.opacity) / 1024 / Double(layers) * 1.6
+            for k in 0..<layers {
+                let outset = blur * (1 - Double(k) / Double(layers)) - blur / 2
+                Cairo.roundedRect(cr, x: fx + blur / 2 - outset, y: fy + blur / 2 - outset, width: w + 2 * outset,
+                                  height: h + 2 * outset, radius: r + max(0, outset))
+                cairo_set_source_rgba(cr, 0, 0, 0, alpha)
+                cairo_fill(cr)
+            }
+        }
         cairo_destroy(cr)
         cairo_surface_flush(surface)
         return (mask, pw, ph)
