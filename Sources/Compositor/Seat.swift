@@ -33,14 +33,13 @@ public final class Seat {
     /// Popups holding an explicit grab, bottom first.
     private var popupGrabs: [XdgPopup] = []
 
-    // The cursor: a client's cursor surface, hidden, or Lodestone's own.
+    // A legacy client's cursor: its set_cursor surface, or hidden (the adaptive pointer is drawn otherwise).
     private(set) weak var cursorSurface: WlSurface?
     private var hotspot: (x: Int32, y: Int32) = (0, 0)
     private var cursorHidden = false
     /// The pointer is off every output (the parent's pointer left a nested window): no cursor is drawn.
     private(set) var pointerOutside = false
     private var cursorRole: CursorRole?
-    private var defaultCursor: Image?
     private var lastCursorBounds: Rect?
 
     init(compositor: Compositor) {
@@ -481,17 +480,14 @@ public final class Seat {
     /// Whether the focused client chose its own cursor image (or none) with set_cursor.
     var showsClientCursor: Bool { cursorSurface != nil || cursorHidden }
 
-    /// Where the cursor is drawn, in global logical coordinates; nil while the adaptive
-    /// pointer (PointerController) draws the pointer instead.
+    /// Where a client's cursor surface is drawn, in global logical coordinates; nil while
+    /// the adaptive pointer (PointerController) draws the pointer, and while the client's
+    /// cursor has no buffer (an empty cursor surface shows nothing).
     private var cursorBounds: Rect? {
         if pointerOutside || compositor.pointerController.drawsAdaptivePointer { return nil }
-        if let s = cursorSurface, s.hasContent {
-            let (ox, oy) = cursorOrigin
-            return Rect(x: ox, y: oy, width: s.width, height: s.height)
-        }
-        if cursorHidden { return nil }
-        let d = Self.defaultCursorDiameter
-        return Rect(x: Int32(x.rounded(.down)) - d / 2, y: Int32(y.rounded(.down)) - d / 2, width: d, height: d)
+        guard let s = cursorSurface, s.hasContent else { return nil }
+        let (ox, oy) = cursorOrigin
+        return Rect(x: ox, y: oy, width: s.width, height: s.height)
     }
 
     func damageCursor() {
@@ -501,38 +497,12 @@ public final class Seat {
         compositor.scheduleFrame()
     }
 
-    /// Lodestone's own pointer until the adaptive pointer draws it: a 19 pt circle.
-    static let defaultCursorDiameter: Int32 = 19
-
+    /// A client's cursor image, when it is the one to show.
     func cursorElement(scale: Int32) -> RenderElement? {
-        guard let bounds = cursorBounds else { return nil }
-        if let s = cursorSurface, let texture = s.texture {
-            let toImage = s.surfaceToBuffer.concatenating(.translation(-Double(bounds.x), -Double(bounds.y)))
-                .concatenating(.scale(1 / Double(scale), 1 / Double(scale)))
-            return RenderElement(image: texture, bounds: bounds.scaled(by: scale), outputToImage: toImage)
-        }
-        if defaultCursor?.width != Self.defaultCursorDiameter * scale { defaultCursor = Self.drawCircle(diameter: Self.defaultCursorDiameter * scale) }
-        let px = bounds.scaled(by: scale)
-        return RenderElement(image: defaultCursor!, bounds: px, outputToImage: .translation(-Double(px.x), -Double(px.y)))
-    }
-
-    /// A grey, semi-transparent antialiased disc with a light rim.
-    private static func drawCircle(diameter: Int32) -> Image {
-        let image = Image(width: diameter, height: diameter, format: .argb8888)
-        let r = Double(diameter) / 2
-        let stride = Int(image.stride / 4)
-        for py in 0..<Int(diameter) {
-            for px in 0..<Int(diameter) {
-                let d = ((Double(px) + 0.5 - r) * (Double(px) + 0.5 - r) + (Double(py) + 0.5 - r) * (Double(py) + 0.5 - r)).squareRoot()
-                let coverage = max(0, min(1, r - d + 0.5))
-                let rim = max(0, min(1, 1.5 - abs(r - 1 - d)))
-                let grey = 0.45 + 0.5 * rim
-                let a = coverage * (0.7 + 0.3 * rim)
-                let A = UInt32(a * 255), C = UInt32(grey * a * 255)
-                image.data[py * stride + px] = A << 24 | C << 16 | C << 8 | C
-            }
-        }
-        return image
+        guard let bounds = cursorBounds, let s = cursorSurface, let texture = s.texture else { return nil }
+        let toImage = s.surfaceToBuffer.concatenating(.translation(-Double(bounds.x), -Double(bounds.y)))
+            .concatenating(.scale(1 / Double(scale), 1 / Double(scale)))
+        return RenderElement(image: texture, bounds: bounds.scaled(by: scale), outputToImage: toImage)
     }
 }
 
