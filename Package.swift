@@ -38,7 +38,11 @@ let package = Package(
         ),
 
         // Typed Swift wrappers over libwayland.
-        .target(name: "WaylandServer", dependencies: ["CWaylandServer", "CWaylandProtocols"]),
+        .target(
+            name: "WaylandServer",
+            // Logging: every protocol error is logged with the client it disconnects.
+            dependencies: ["CWaylandServer", "CWaylandProtocols", .product(name: "Logging", package: "swift-log")]
+        ),
         .target(name: "WaylandClient", dependencies: ["CWaylandClient", "CWaylandProtocols"]),
 
         // The adaptive pointer as a pure model: no Wayland, no C.

@@ -456,7 +456,9 @@ public final class Seat {
             return
         }
         if surface !== cursorSurface {
-            let role = CursorRole(seat: self)
+            // Toolkits set the same cursor surface again after every enter: a surface that
+            // is already a cursor keeps its role object.
+            let role = surface.role as? CursorRole ?? CursorRole(seat: self)
             guard surface.assignRole(role, error: (pointer, WL_POINTER_ERROR_ROLE.rawValue)) else { return }
             cursorRole = role
         }

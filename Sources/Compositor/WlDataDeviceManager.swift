@@ -40,6 +40,12 @@ final class WlDataDevice: Resource {
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
         switch Request(rawValue: opcode) {
         case .startDrag:
+            // The icon takes its role even though no drag happens: the role is for
+            // life, and a surface with another role is still an error.
+            if let icon = WlSurface.from(a.object(2)) {
+                let role = icon.role as? DragIconRole ?? DragIconRole()
+                guard icon.assignRole(role, error: (self, WL_DATA_DEVICE_ERROR_ROLE.rawValue)) else { return }
+            }
             // Drag-and-drop is not implemented yet: the drag ends at once,
             // so the client cleans up instead of waiting forever.
             WlDataSource.from(a.object(0))?.cancelled()
@@ -121,4 +127,12 @@ final class WlDataOffer: Resource {
         case .accept, .finish, .setActions, nil: break
         }
     }
+}
+
+/// The role `wl_data_device.start_drag` gives its icon surface. Drags end at once
+/// (no drag-and-drop yet), so the icon is never drawn; the role only keeps the
+/// surface from taking another.
+final class DragIconRole: SurfaceRole {
+    let roleName = "wl_data_device icon"
+    func surfaceCommitted() {}
 }

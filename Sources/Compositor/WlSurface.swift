@@ -135,12 +135,22 @@ final class WlSurface: Resource {
     var height: Int32 { (transform & 1 == 1 ? bufferWidth : bufferHeight) / max(scale, 1) }
     var hasContent: Bool { texture != nil }
 
-    /// Gives the surface a role; posts `error` and returns false if it has another.
-    /// A surface keeps its role for life: once its role object is gone it may take
-    /// a new one of the same kind, never one of another kind.
+    /// Gives the surface a role; posts `error` and returns false if it cannot take it.
+    ///
+    /// A surface keeps its role for life (wl_surface: "a surface may only ever have
+    /// one role"), and may be given **the same role again**: a cursor set after each
+    /// wl_pointer.enter, a subsurface or xdg_surface made anew after the old one was
+    /// destroyed. Only a different role, or a second live role object of the same
+    /// kind, is an error. Roles without an object of their own (cursor, drag icon)
+    /// pass their existing role object back in, which is always accepted.
     func assignRole(_ role: SurfaceRole, error: (resource: Resource, code: UInt32)) -> Bool {
-        if let roleName, roleName != role.roleName || self.role != nil {
-            error.resource.postError(error.code, "wl_surface@\(wl_resource_get_id(pointer)) already has the role \(roleName)")
+        let id = wl_resource_get_id(pointer)
+        if let roleName, roleName != role.roleName {
+            error.resource.postError(error.code, "wl_surface@\(id) already has the role \(roleName); it cannot become a \(role.roleName)")
+            return false
+        }
+        if let current = self.role, current !== role {
+            error.resource.postError(error.code, "wl_surface@\(id) already has a live \(role.roleName) object")
             return false
         }
         self.role = role
@@ -274,7 +284,7 @@ final class WlSurface: Resource {
         // libwayland's wl_shm accepts any stride >= width; a 32-bit format needs
         // 4 bytes a pixel, or reading the buffer runs past the client's rows.
         if Int(shm.stride) < Int(w) * 4 {
-            cws_resource_post_error(resource, WL_SHM_ERROR_INVALID_STRIDE.rawValue,
+            Resource.postError(on: resource, WL_SHM_ERROR_INVALID_STRIDE.rawValue,
                                     "wl_buffer stride \(shm.stride) is smaller than width \(w) × 4 bytes")
             return false
         }

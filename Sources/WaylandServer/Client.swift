@@ -1,4 +1,5 @@
 import CWaylandServer
+import Glibc
 
 /// A connected client: `struct wl_client *`.
 public struct Client: Hashable {
@@ -10,6 +11,17 @@ public struct Client: Hashable {
         var pid: pid_t = 0
         wl_client_get_credentials(pointer, &pid, nil, nil)
         return pid
+    }
+
+    /// The client's program name (`/proc/PID/comm`), for log lines; "?" when unknown.
+    public var command: String {
+        let fd = open("/proc/\(pid)/comm", O_RDONLY)
+        guard fd >= 0 else { return "?" }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 64)
+        let n = read(fd, &bytes, bytes.count)
+        guard n > 0 else { return "?" }
+        return String(decoding: bytes[..<n], as: UTF8.self).trimmingSuffixNewline
     }
 
     public func flush() { wl_client_flush(pointer) }
@@ -24,4 +36,8 @@ public struct Client: Hashable {
         cws_client_add_destroy_listener(pointer, listener.raw)
         return listener
     }
+}
+
+private extension String {
+    var trimmingSuffixNewline: String { hasSuffix("\n") ? String(dropLast()) : self }
 }

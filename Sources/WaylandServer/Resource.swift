@@ -1,4 +1,5 @@
 import CWaylandServer
+import Logging
 
 /// A `wl_resource` whose requests a Swift object handles.
 ///
@@ -55,7 +56,19 @@ open class Resource {
 
     /// Posts a protocol error; libwayland then disconnects the client.
     public func postError(_ code: UInt32, _ message: String) {
-        cws_resource_post_error(pointer, code, message)
+        Resource.postError(on: pointer, code, message)
+    }
+
+    /// Every protocol error Lodestone posts goes through here, on our resources and on
+    /// libwayland's own (a wl_buffer): it is logged at warning level first, because
+    /// libwayland itself says no more than "error in client communication", and a user
+    /// must be able to see why an app died.
+    public static func postError(on resource: OpaquePointer, _ code: UInt32, _ message: String) {
+        let client = Client(pointer: wl_resource_get_client(resource))
+        let object = "\(String(cString: wl_resource_get_class(resource)))@\(wl_resource_get_id(resource))"
+        Logger(label: "lodestone.protocol").warning(
+            "protocol error, disconnecting client pid \(client.pid) (\(client.command)): \(object) error \(code): \(message)")
+        cws_resource_post_error(resource, code, message)
     }
 
     /// The Swift object behind `pointer` if it is ours, of `interface` and of type `T`.

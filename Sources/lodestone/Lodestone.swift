@@ -73,13 +73,14 @@ struct Lodestone: ParsableCommand {
     }
 
     func run() throws {
+        // Every logger (ours, and the protocol-error log in WaylandServer) at the chosen level.
+        let level = logLevel
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = .trace
+            handler.logLevel = level
             return handler
         }
-        var log = Logger(label: "lodestone")
-        log.logLevel = logLevel
+        let log = Logger(label: "lodestone")
 
         // Nested in a Wayland session when there is one: connect to the parent
         // now, before anything (our command) can see our own WAYLAND_DISPLAY.
@@ -132,7 +133,9 @@ struct Lodestone: ParsableCommand {
         nested?.windowClosed = { log.info("shutting down"); display.terminate() }
         nested?.parentLost = { _ in status = 1; display.terminate() }
         if let screenshot {
-            backend.frameComposed = { image, frames in
+            // Unowned: the backend keeps this closure, and a cycle would keep the display
+            // (and with it our socket and its .lock file) alive past exit.
+            backend.frameComposed = { [unowned backend] image, frames in
                 guard frames >= afterFrames else { return }
                 do {
                     try PNG.write(image, to: screenshot)
@@ -195,6 +198,10 @@ struct Lodestone: ParsableCommand {
         // then the command is stopped, then the display goes.
         compositor.shutdown()
         child?.terminate()
+        // Nothing may keep the display alive now: its deinit removes the socket and lock file.
+        backend.frameComposed = nil
+        nested?.windowClosed = nil
+        nested?.parentLost = nil
         // The optimizer may end a value's life at its last use; these sources
         // must live until the loop has stopped.
         withExtendedLifetime((signals, childWatch, deadline, backend)) {}

@@ -28,6 +28,11 @@ final class BadClientTests: XCTestCase {
     private func badClient(_ mode: String) throws -> String {
         let (status, output) = try run(["python3", repositoryRoot + "/Tests/clients/bad_client.py", mode], environment: session.clientEnvironment)
         XCTAssertEqual(status, 0, "bad_client.py \(mode) crashed:\n\(output)")
+        return Self.result(of: output)
+    }
+
+    /// The RESULT line of bad_client.py's output, as `badClient` returns it.
+    private static func result(of output: String) -> String {
         guard let result = output.split(separator: "\n").last(where: { $0.hasPrefix("RESULT: ") }).map({ String($0.dropFirst(8)) }) else {
             return "no result:\n\(output)"
         }
@@ -91,6 +96,73 @@ final class BadClientTests: XCTestCase {
     func testDragAndDropIsCancelledNotCrashed() throws {
         // Drag-and-drop is not implemented yet: the drag ends at once with wl_data_source.cancelled.
         XCTAssertEqual(try badClient("start-drag"), "ok")
+        try assertGoodClientAlive()
+    }
+
+    // MARK: Roles: the same role again is fine, another role is an error
+
+    /// Starts bad_client.py in the background (it waits for pointer events the test sends).
+    private func backgroundBadClient(_ arguments: [String]) throws -> (process: Process, output: String) {
+        let output = session.runtimeDirectory + "/bad-client-\(arguments[0]).out"
+        let process = try session.launch(["python3", repositoryRoot + "/Tests/clients/bad_client.py"] + arguments, output: output)
+        return (process, output)
+    }
+
+    private func finished(_ process: Process, _ output: String) throws -> String {
+        _ = try session.wait(timeout: 10) { !process.isRunning }
+        XCTAssertFalse(process.isRunning, "bad_client.py never finished")
+        return Self.result(of: (try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
+    }
+
+    func testSameCursorSurfaceAfterEveryEnterKeepsTheClient() throws {
+        // What foot, GTK, Qt, SDL, Firefox and Chromium do after each wl_pointer.enter.
+        let (process, output) = try backgroundBadClient(["cursor-reentry", "5"])
+        let window = try session.waitForWindow("bad-client")
+        for k in 1...5 {
+            try session.control.movePointer(x: Double(window.x + window.width / 2), y: Double(window.y + window.height / 2))
+            let entered = try session.wait {
+                ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("enter \(k)\n")
+            }
+            XCTAssertTrue(entered, "enter \(k) never reached the client; the log:\n\(session.log)")
+            try session.control.movePointer(x: 1270, y: 790)
+        }
+        XCTAssertEqual(try finished(process, output), "ok", "the log:\n\(session.log)")
+        XCTAssertFalse(session.log.contains("protocol error"), session.log)
+        try assertGoodClientAlive()
+    }
+
+    func testCursorSurfaceCannotBecomeAWindow() throws {
+        let (process, output) = try backgroundBadClient(["cursor-then-xdg"])
+        let window = try session.waitForWindow("bad-client")
+        try session.control.movePointer(x: Double(window.x + 10), y: Double(window.y + 10))
+        XCTAssertEqual(try finished(process, output), "protocol-error xdg_wm_base 0")
+        try assertGoodClientAlive()
+    }
+
+    func testSubsurfaceCannotBecomeTheCursor() throws {
+        let (process, output) = try backgroundBadClient(["subsurface-as-cursor"])
+        let window = try session.waitForWindow("bad-client")
+        try session.control.movePointer(x: Double(window.x + 10), y: Double(window.y + 10))
+        XCTAssertEqual(try finished(process, output), "protocol-error wl_pointer 0")
+        try assertGoodClientAlive()
+    }
+
+    func testSubsurfaceAndXdgSurfaceMayBeMadeAgain() throws {
+        XCTAssertEqual(try badClient("same-role-again"), "ok", session.log)
+        try assertGoodClientAlive()
+    }
+
+    func testDisconnectIsLoggedWithPidObjectCodeAndMessage() throws {
+        let (process, output) = try backgroundBadClient(["invalid-scale"])
+        XCTAssertEqual(try finished(process, output), "protocol-error wl_surface 0")
+        let line = session.log.split(separator: "\n").first { $0.contains("protocol error") }
+        XCTAssertNotNil(line, "no warning in the log:\n\(session.log)")
+        if let line {
+            XCTAssertTrue(line.contains("warning"), String(line))
+            XCTAssertTrue(line.contains("pid \(process.processIdentifier) (python3)"), String(line))
+            XCTAssertTrue(line.contains("wl_surface@"), String(line))
+            XCTAssertTrue(line.contains("error 0: buffer scale 0 is not positive"), String(line))
+        }
         try assertGoodClientAlive()
     }
 }

@@ -11,6 +11,13 @@ final class CommandLineTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
     }
 
+    /// Every exit path removes the socket and its lock file.
+    override func tearDownWithError() throws {
+        let left = try FileManager.default.contentsOfDirectory(atPath: runtime).filter { !$0.hasSuffix(".png") }
+        XCTAssertEqual(left, [], "left behind in XDG_RUNTIME_DIR")
+        try? FileManager.default.removeItem(atPath: runtime)
+    }
+
     private func lodestone(_ arguments: [String]) throws -> (status: Int32, output: String) {
         var env = ProcessInfo.processInfo.environment
         env["XDG_RUNTIME_DIR"] = runtime
@@ -67,5 +74,23 @@ final class CommandLineTests: XCTestCase {
         let shot = try Screenshot(png: path)
         XCTAssertEqual(shot.width, 320)
         XCTAssertEqual(shot[5, 5], backgroundColor)
+    }
+
+    func testTimeoutWithScreenshotExitsCleanly() throws {
+        // The deadline comes before the frames asked for: the screenshot is taken as it is.
+        let path = runtime + "/late.png"
+        let (status, output) = try lodestone(["--socket", "cli-6", "--size", "320x200", "--screenshot", path, "--after-frames", "100000", "--timeout", "0.3"])
+        XCTAssertEqual(status, 0, output)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path), output)
+        let (plain, _) = try lodestone(["--socket", "cli-7", "--timeout", "0.2"])
+        XCTAssertEqual(plain, 0)
+    }
+
+    func testStartUpFailureAfterTheSocketExitsCleanly() throws {
+        let (status, output) = try lodestone(["--socket", "cli-8", "--keyboard-layout", "no-such-layout"])
+        XCTAssertEqual(status, 1, output)
+        XCTAssertTrue(output.contains("no-such-layout"), output)
+        let (failing, _) = try lodestone(["--socket", "cli-9", "--", "false"])
+        XCTAssertEqual(failing, 1)
     }
 }

@@ -12,6 +12,13 @@ Modes:
   bad-ack                 xdg_surface.ack_configure with a serial never sent
   buffer-before-configure commit a buffer on an xdg_surface before any configure
   start-drag              start a drag-and-drop (not implemented: the source must be cancelled)
+  cursor-reentry N        map a window and set the same cursor surface after each of N
+                          wl_pointer.enter events (the test moves the pointer in and out);
+                          prints 'enter K' after each, flushed
+  cursor-then-xdg         set a cursor surface on enter, then make it an xdg_surface
+  subsurface-as-cursor    set a surface that is a subsurface as the cursor on enter
+  same-role-again         destroy a subsurface and an xdg_surface and give their surfaces
+                          the same role again (legal: a role is for life, not per object)
 
 Prints one line, 'RESULT: <what happened>', where what happened is
 'protocol-error', 'disconnected' or 'ok'; libwayland logs which error it was
@@ -24,7 +31,7 @@ import sys
 
 from pywayland import ffi, lib
 from pywayland.client import Display
-from pywayland.protocol.wayland import WlCompositor, WlDataDeviceManager, WlSeat, WlShm
+from pywayland.protocol.wayland import WlCompositor, WlDataDeviceManager, WlSeat, WlShm, WlSubcompositor
 from pywayland.protocol.xdg_shell import XdgWmBase
 
 WIDTH, HEIGHT = 64, 48
@@ -99,7 +106,21 @@ class Client:
         return surface, xdg, toplevel
 
 
-def main(mode):
+def pointer_of(c):
+    registry = c.display.get_registry()
+    seat = registry.bind(c.globals["wl_seat"][0], WlSeat, 5)
+    return seat.get_pointer()
+
+
+def wait_for_enter(c, pointer, then):
+    """Dispatches until the pointer enters our surface; calls then(serial)."""
+    entered = []
+    pointer.dispatcher["enter"] = lambda p, serial, surface, x, y: (entered.append(serial), then(serial))
+    while not entered and c.display.dispatch(block=True) >= 0:
+        pass
+
+
+def main(mode, arg=None):
     c = Client()
     d = c.display
     if mode == "disconnect-mid-frame":
@@ -173,6 +194,67 @@ def main(mode):
         if not cancelled:
             print("RESULT: drag source was never cancelled", flush=True)
             os._exit(0)
+    elif mode == "cursor-reentry":
+        c.mapped_window()
+        pointer = pointer_of(c)
+        cursor = c.compositor.create_surface()
+        cursor.attach(c.buffer(), 0, 0)
+        cursor.commit()
+        enters = []
+
+        def on_enter(p, serial, surface, x, y):
+            enters.append(serial)
+            # What every toolkit does: the same cursor surface, again, on every enter.
+            p.set_cursor(serial, cursor, 2, 2)
+            d.flush()
+            print("enter %d" % len(enters), flush=True)
+
+        pointer.dispatcher["enter"] = on_enter
+        while len(enters) < int(arg) and d.dispatch(block=True) >= 0:
+            pass
+        settle(d)
+    elif mode == "cursor-then-xdg":
+        c.mapped_window()
+        pointer = pointer_of(c)
+        cursor = c.compositor.create_surface()
+        wait_for_enter(c, pointer, lambda serial: pointer.set_cursor(serial, cursor, 0, 0))
+        settle(d)
+        c.wm.get_xdg_surface(cursor)
+        settle(d)
+    elif mode == "subsurface-as-cursor":
+        parent, _, _ = c.mapped_window()
+        sub_surface = c.compositor.create_surface()
+        registry = d.get_registry()
+        subcompositor = registry.bind(c.globals["wl_subcompositor"][0], WlSubcompositor, 1)
+        subcompositor.get_subsurface(sub_surface, parent)
+        pointer = pointer_of(c)
+        wait_for_enter(c, pointer, lambda serial: pointer.set_cursor(serial, sub_surface, 0, 0))
+        settle(d)
+    elif mode == "same-role-again":
+        parent, _, _ = c.mapped_window()
+        registry = d.get_registry()
+        subcompositor = registry.bind(c.globals["wl_subcompositor"][0], WlSubcompositor, 1)
+        child = c.compositor.create_surface()
+        for _ in range(3):
+            sub = subcompositor.get_subsurface(child, parent)
+            child.attach(c.buffer(), 0, 0)
+            child.commit()
+            parent.commit()
+            settle(d)
+            sub.destroy()
+            settle(d)
+        # A window unmapped with a null buffer, its role objects destroyed,
+        # then made a window again from the same wl_surface.
+        surface, xdg, toplevel = c.window("again")
+        for _ in range(2):
+            toplevel.destroy()
+            xdg.destroy()
+            settle(d)
+            xdg = c.wm.get_xdg_surface(surface)
+            toplevel = xdg.get_toplevel()
+            xdg.dispatcher["configure"] = lambda x, serial: setattr(c, "configure_serial", serial)
+            surface.commit()
+            settle(d)
     else:
         print("unknown mode " + mode, file=sys.stderr)
         sys.exit(2)
@@ -183,4 +265,4 @@ def main(mode):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else None)
