@@ -58,6 +58,8 @@ static const struct wl_message lodestone_test_v1_requests[] = {
 	{ "resize_window", "sii", lodestone_test_v1_types + 0 },
 	{ "close_window", "s", lodestone_test_v1_types + 0 },
 	{ "get_pointer_shape", "", lodestone_test_v1_types + 0 },
+	{ "list_popups", "2", lodestone_test_v1_types + 0 },
+	{ "get_cursor_state", "2", lodestone_test_v1_types + 0 },
 };
 
 static const struct wl_message lodestone_test_v1_events[] = {
@@ -69,11 +71,13 @@ static const struct wl_message lodestone_test_v1_events[] = {
 	{ "captured", "ii", lodestone_test_v1_types + 0 },
 	{ "failed", "s", lodestone_test_v1_types + 0 },
 	{ "pointer_shape", "uffffffuffuuffas", lodestone_test_v1_types + 0 },
+	{ "popup", "2ssiiii", lodestone_test_v1_types + 0 },
+	{ "cursor_state", "2uu", lodestone_test_v1_types + 0 },
 };
 
 WL_PRIVATE const struct wl_interface lodestone_test_v1_interface = {
-	"lodestone_test_v1", 1,
-	17, lodestone_test_v1_requests,
-	8, lodestone_test_v1_events,
+	"lodestone_test_v1", 2,
+	19, lodestone_test_v1_requests,
+	10, lodestone_test_v1_events,
 };
 

@@ -212,6 +212,7 @@ public final class Compositor {
         if !toplevel.placed {
             place(toplevel)
             toplevel.placed = true
+            fitToOutput(toplevel)
         }
         windows.append(toplevel)
         toplevel.xdgSurface.surface.map(enterOutput)
@@ -248,6 +249,17 @@ public final class Compositor {
         x = max(0, min(x, output.width - g.width))
         y = max(0, min(y, output.height - g.height))
         toplevel.xdgSurface.position = (x, y)
+    }
+
+    /// A window larger than the output (it ignored configure_bounds, or its client is
+    /// too old to get them) was placed at the origin; ask it to shrink to fit. A client
+    /// whose minimum size is larger keeps its size and stays at the origin.
+    private func fitToOutput(_ toplevel: XdgToplevel) {
+        guard !toplevel.isMaximized, !toplevel.isFullscreen else { return }
+        let g = toplevel.xdgSurface.geometry
+        guard g.width > output.width || g.height > output.height else { return }
+        toplevel.configure(width: min(g.width, output.width), height: min(g.height, output.height))
+        log.debug("window '\(toplevel.title)' is \(g.width)×\(g.height), larger than the output; asked it to fit")
     }
 
     /// Raises a window and gives it the keyboard.

@@ -6,13 +6,15 @@ import WaylandServer
 /// the screen. Offered only with --test-control. Every request is answered
 /// by exactly one event (window lists end with windows_done).
 final class LodestoneTest: Resource {
-    static let version: Int32 = 1
+    static let version: Int32 = 2
     unowned let compositor: Compositor
 
     enum Request: UInt32 {
         case destroy, movePointer, movePointerRelative, button, axis, key, advanceClock
         case getPointerState, getKeyboardState, listWindows, moveWindow, activateWindow, capture, capturePng
         case resizeWindow, closeWindow, getPointerShape
+        // Since 2
+        case listPopups, getCursorState
     }
 
     init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
@@ -79,6 +81,18 @@ final class LodestoneTest: Resource {
             window.sendClose()
             sendWindow(window)
         case .getPointerShape: sendPointerShape()
+        case .listPopups:
+            for popup in compositor.popups.reversed() {
+                let root = popup.rootToplevel
+                let g = popup.xdgSurface.geometry
+                lodestone_test_v1_send_popup(pointer, root?.title ?? "", root?.appID ?? "", popup.xdgSurface.position.x,
+                                             popup.xdgSurface.position.y, g.width, g.height)
+            }
+            lodestone_test_v1_send_windows_done(pointer)
+        case .getCursorState:
+            let kind = seat.cursorSurface != nil ? LODESTONE_TEST_V1_CURSOR_KIND_SURFACE
+                : seat.showsClientCursor ? LODESTONE_TEST_V1_CURSOR_KIND_HIDDEN : LODESTONE_TEST_V1_CURSOR_KIND_NONE
+            lodestone_test_v1_send_cursor_state(pointer, kind.rawValue, seat.cursorSets)
         case nil: break
         }
     }

@@ -40,6 +40,8 @@ public final class Seat {
     /// The pointer is off every output (the parent's pointer left a nested window): no cursor is drawn.
     private(set) var pointerOutside = false
     private var cursorRole: CursorRole?
+    /// set_cursor requests accepted so far (the test protocol's cursor_state).
+    private(set) var cursorSets: UInt32 = 0
     private var lastCursorBounds: Rect?
 
     init(compositor: Compositor) {
@@ -449,6 +451,7 @@ public final class Seat {
     func setCursor(from pointer: WlPointer, serial: UInt32, surface: WlSurface?, hotspotX: Int32, hotspotY: Int32) {
         // Only the client under the pointer may set its image.
         guard let focus = pointerFocus, focus.client == pointer.client else { return }
+        cursorSets &+= 1
         damageCursor()
         guard let surface else {
             cursorSurface = nil

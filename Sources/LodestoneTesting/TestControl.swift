@@ -14,6 +14,16 @@ public final class TestControl {
     public struct Window: Equatable, Sendable {
         public var title: String, appID: String, x: Int32, y: Int32, width: Int32, height: Int32, activated: Bool
     }
+    /// A mapped popup, with the toplevel it belongs to.
+    public struct Popup: Equatable, Sendable {
+        public var title: String, appID: String, x: Int32, y: Int32, width: Int32, height: Int32
+    }
+    /// The client cursor: whether the client under the pointer set one, and how many
+    /// set_cursor requests the compositor accepted so far.
+    public struct CursorState: Equatable, Sendable {
+        public enum Kind: UInt32, Sendable { case none, surface, hidden }
+        public var kind: Kind, sets: UInt32
+    }
     public struct Failed: Error, CustomStringConvertible { public let description: String }
 
     public let connection: Connection
@@ -21,6 +31,8 @@ public final class TestControl {
     private var pointerState: PointerState?
     private var keyboardState: KeyboardState?
     private var windowsSeen: [Window] = []
+    private var popupsSeen: [Popup] = []
+    private var cursorState: CursorState?
     private var clock: (time: UInt32, frames: UInt32)?
     private var captured: (Int32, Int32)?
     private var failure: String?
@@ -28,7 +40,7 @@ public final class TestControl {
     public init(connection: Connection) throws {
         self.connection = connection
         let registry = connection.registry()
-        guard let control = registry.bind(cwp_lodestone_test_v1_interface(), version: 1) else {
+        guard let control = registry.bind(cwp_lodestone_test_v1_interface(), version: 2) else {
             throw Failed(description: "the compositor does not offer lodestone_test_v1 (start it with --test-control)")
         }
         proxy = Proxy(control, on: connection)
@@ -41,6 +53,8 @@ public final class TestControl {
             case 4: break  // windows_done
             case 5: self.captured = (a.int(0), a.int(1))
             case 6: self.failure = a.string(0)
+            case 8: self.popupsSeen.append(Popup(title: a.string(0), appID: a.string(1), x: a.int(2), y: a.int(3), width: a.int(4), height: a.int(5)))
+            case 9: self.cursorState = CursorState(kind: CursorState.Kind(rawValue: a.uint(0)) ?? .none, sets: a.uint(1))
             default: break
             }
         }
@@ -132,6 +146,21 @@ public final class TestControl {
         failure = nil
         try connection.roundtrip()
         return windowsSeen
+    }
+
+    /// Mapped popups, topmost first.
+    public func popups() throws -> [Popup] {
+        popupsSeen = []
+        lodestone_test_v1_list_popups(proxy.pointer)
+        failure = nil
+        try connection.roundtrip()
+        return popupsSeen
+    }
+
+    public func cursor() throws -> CursorState {
+        cursorState = nil
+        lodestone_test_v1_get_cursor_state(proxy.pointer)
+        return try answer { cursorState }
     }
 
     @discardableResult

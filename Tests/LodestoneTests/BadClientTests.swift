@@ -165,4 +165,20 @@ final class BadClientTests: XCTestCase {
         }
         try assertGoodClientAlive()
     }
+
+    // MARK: Windows that fit
+
+    func testWindowLargerThanTheOutputIsPlacedAtTheOriginAndAskedToFit() throws {
+        let (_, output) = try backgroundBadClient(["oversized"])
+        let resized = try session.wait {
+            ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("resized")
+        }
+        let said = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        XCTAssertTrue(resized, "the client was never asked to fit:\n\(said)\n\(session.log)")
+        XCTAssertTrue(said.contains("resized 1280 800"), said)
+        let window = try XCTUnwrap(try session.control.windows().first { $0.title == "oversized" })
+        XCTAssertEqual([window.x, window.y, window.width, window.height], [0, 0, 1280, 800])
+        // It now covers simple-shm, whose pixels cannot show it is alive; its window can.
+        XCTAssertTrue(try session.control.windows().contains { $0.title == "simple-shm" })
+    }
 }

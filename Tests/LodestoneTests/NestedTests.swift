@@ -196,6 +196,33 @@ final class NestedTests: XCTestCase {
         withExtendedLifetime(client) {}
     }
 
+    func testFootInsideSurvivesTheParentsPointerLeavingAndComingBack() throws {
+        // The everyday gesture on a desktop: off the Lodestone window and back over the
+        // app inside, where foot sets its cursor surface again after each enter.
+        try requireProgram("foot")
+        let parent = try Session(size: "1000x700")
+        defer { parent.stop() }
+        let nested = try Session(nestedIn: parent, size: "800x560")
+        defer { nested.stop() }
+        let foot = try nested.launch(["foot", "--override=shell=/bin/sh"])
+        let inner = try nested.waitForWindow("foot")
+        let window = try parent.waitForWindow("Lodestone")
+        let over = (Double(window.x + inner.x + inner.width / 2), Double(window.y + inner.y + inner.height / 2))
+        let beside = (Double(window.x + window.width + 40 < 1000 ? window.x + window.width + 40 : window.x - 40), Double(window.y + 50))
+        let first = try nested.control.cursor().sets
+        for k in 1...5 {
+            let before = try nested.control.cursor().sets
+            try parent.control.movePointer(x: over.0, y: over.1)
+            XCTAssertTrue(try nested.wait { try nested.control.cursor().sets > before || !foot.isRunning }, "enter \(k): foot set no cursor")
+            XCTAssertTrue(foot.isRunning, "re-entry \(k) killed foot:\n\(nested.log)")
+            try parent.control.movePointer(x: beside.0, y: beside.1)
+            XCTAssertTrue(try nested.wait { try nested.control.pointer().title.isEmpty }, "leave \(k): foot still has the pointer")
+        }
+        XCTAssertGreaterThanOrEqual(try nested.control.cursor().sets - first, 5)
+        XCTAssertTrue(foot.isRunning)
+        XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
+    }
+
     func testKeyboardUsesTheParentsKeymap() throws {
         try requireProgram("weston-eventdemo")
         // A German parent: the key labelled Y on a US keyboard types z.

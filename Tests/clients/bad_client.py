@@ -17,6 +17,8 @@ Modes:
                           prints 'enter K' after each, flushed
   cursor-then-xdg         set a cursor surface on enter, then make it an xdg_surface
   subsurface-as-cursor    set a surface that is a subsurface as the cursor on enter
+  oversized               map a 1600×1000 window, follow the configure that asks it to fit,
+                          print 'resized W H', then stay until disconnected
   same-role-again         destroy a subsurface and an xdg_surface and give their surfaces
                           the same role again (legal: a role is for life, not per object)
 
@@ -73,11 +75,11 @@ class Client:
         os.ftruncate(fd, size)
         return fd, self.shm.create_pool(fd, size)
 
-    def buffer(self):
-        fd, pool = self.pool(WIDTH * HEIGHT * 4)
-        with mmap.mmap(fd, WIDTH * HEIGHT * 4) as m:
-            m.write(b"\x40\x80\xc0\xff" * (WIDTH * HEIGHT))
-        buf = pool.create_buffer(0, WIDTH, HEIGHT, WIDTH * 4, WlShm.format.argb8888.value)
+    def buffer(self, width=WIDTH, height=HEIGHT):
+        fd, pool = self.pool(width * height * 4)
+        with mmap.mmap(fd, width * height * 4) as m:
+            m.write(b"\x40\x80\xc0\xff" * (width * height))
+        buf = pool.create_buffer(0, width, height, width * 4, WlShm.format.argb8888.value)
         pool.destroy()
         os.close(fd)
         return buf
@@ -230,6 +232,24 @@ def main(mode, arg=None):
         pointer = pointer_of(c)
         wait_for_enter(c, pointer, lambda serial: pointer.set_cursor(serial, sub_surface, 0, 0))
         settle(d)
+    elif mode == "oversized":
+        sizes = []
+        surface, xdg, toplevel = c.window("oversized")
+        toplevel.dispatcher["configure"] = lambda t, w, h, states: sizes.append((w, h))
+        xdg.ack_configure(c.configure_serial)
+        surface.attach(c.buffer(1600, 1000), 0, 0)
+        surface.commit()
+        while not any(w > 0 for w, h in sizes) and d.dispatch(block=True) >= 0:
+            pass
+        w, h = next((w, h) for w, h in sizes if w > 0)
+        xdg.ack_configure(c.configure_serial)
+        surface.attach(c.buffer(w, h), 0, 0)
+        surface.damage_buffer(0, 0, w, h)
+        surface.commit()
+        d.roundtrip()
+        print("resized %d %d" % (w, h), flush=True)
+        while d.dispatch(block=True) >= 0:
+            pass
     elif mode == "same-role-again":
         parent, _, _ = c.mapped_window()
         registry = d.get_registry()

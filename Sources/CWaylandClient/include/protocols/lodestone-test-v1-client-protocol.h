@@ -59,6 +59,24 @@ struct wl_buffer;
 extern const struct wl_interface lodestone_test_v1_interface;
 #endif
 
+#ifndef LODESTONE_TEST_V1_CURSOR_KIND_ENUM
+#define LODESTONE_TEST_V1_CURSOR_KIND_ENUM
+enum lodestone_test_v1_cursor_kind {
+	/**
+	 * no client cursor: the compositor draws the pointer
+	 */
+	LODESTONE_TEST_V1_CURSOR_KIND_NONE = 0,
+	/**
+	 * the client's cursor surface
+	 */
+	LODESTONE_TEST_V1_CURSOR_KIND_SURFACE = 1,
+	/**
+	 * the client hid the cursor
+	 */
+	LODESTONE_TEST_V1_CURSOR_KIND_HIDDEN = 2,
+};
+#endif /* LODESTONE_TEST_V1_CURSOR_KIND_ENUM */
+
 #ifndef LODESTONE_TEST_V1_SHAPE_KIND_ENUM
 #define LODESTONE_TEST_V1_SHAPE_KIND_ENUM
 enum lodestone_test_v1_shape_kind {
@@ -224,6 +242,35 @@ struct lodestone_test_v1_listener {
 			      wl_fixed_t device_y,
 			      struct wl_array *accessories,
 			      const char *annotation);
+	/**
+	 * a popup
+	 *
+	 * A mapped popup's geometry in global logical coordinates, with
+	 * the title and app_id of the toplevel it belongs to.
+	 * @since 2
+	 */
+	void (*popup)(void *data,
+		      struct lodestone_test_v1 *lodestone_test_v1,
+		      const char *title,
+		      const char *app_id,
+		      int32_t x,
+		      int32_t y,
+		      int32_t width,
+		      int32_t height);
+	/**
+	 * the client cursor
+	 *
+	 * Whether the client under the pointer chose its own cursor
+	 * image with wl_pointer.set_cursor (kind), and how many set_cursor
+	 * requests the compositor has accepted since it started (sets), so
+	 * a test can wait until a real app has answered a
+	 * wl_pointer.enter.
+	 * @since 2
+	 */
+	void (*cursor_state)(void *data,
+			     struct lodestone_test_v1 *lodestone_test_v1,
+			     uint32_t kind,
+			     uint32_t sets);
 };
 
 /**
@@ -254,6 +301,8 @@ lodestone_test_v1_add_listener(struct lodestone_test_v1 *lodestone_test_v1,
 #define LODESTONE_TEST_V1_RESIZE_WINDOW 14
 #define LODESTONE_TEST_V1_CLOSE_WINDOW 15
 #define LODESTONE_TEST_V1_GET_POINTER_SHAPE 16
+#define LODESTONE_TEST_V1_LIST_POPUPS 17
+#define LODESTONE_TEST_V1_GET_CURSOR_STATE 18
 
 /**
  * @ingroup iface_lodestone_test_v1
@@ -287,6 +336,14 @@ lodestone_test_v1_add_listener(struct lodestone_test_v1 *lodestone_test_v1,
  * @ingroup iface_lodestone_test_v1
  */
 #define LODESTONE_TEST_V1_POINTER_SHAPE_SINCE_VERSION 1
+/**
+ * @ingroup iface_lodestone_test_v1
+ */
+#define LODESTONE_TEST_V1_POPUP_SINCE_VERSION 2
+/**
+ * @ingroup iface_lodestone_test_v1
+ */
+#define LODESTONE_TEST_V1_CURSOR_STATE_SINCE_VERSION 2
 
 /**
  * @ingroup iface_lodestone_test_v1
@@ -356,6 +413,14 @@ lodestone_test_v1_add_listener(struct lodestone_test_v1 *lodestone_test_v1,
  * @ingroup iface_lodestone_test_v1
  */
 #define LODESTONE_TEST_V1_GET_POINTER_SHAPE_SINCE_VERSION 1
+/**
+ * @ingroup iface_lodestone_test_v1
+ */
+#define LODESTONE_TEST_V1_LIST_POPUPS_SINCE_VERSION 2
+/**
+ * @ingroup iface_lodestone_test_v1
+ */
+#define LODESTONE_TEST_V1_GET_CURSOR_STATE_SINCE_VERSION 2
 
 /** @ingroup iface_lodestone_test_v1 */
 static inline void
@@ -602,6 +667,31 @@ lodestone_test_v1_get_pointer_shape(struct lodestone_test_v1 *lodestone_test_v1)
 {
 	wl_proxy_marshal_flags((struct wl_proxy *) lodestone_test_v1,
 			 LODESTONE_TEST_V1_GET_POINTER_SHAPE, NULL, wl_proxy_get_version((struct wl_proxy *) lodestone_test_v1), 0);
+}
+
+/**
+ * @ingroup iface_lodestone_test_v1
+ *
+ * Answered by one popup event per mapped xdg_popup, topmost first,
+ * then windows_done.
+ */
+static inline void
+lodestone_test_v1_list_popups(struct lodestone_test_v1 *lodestone_test_v1)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) lodestone_test_v1,
+			 LODESTONE_TEST_V1_LIST_POPUPS, NULL, wl_proxy_get_version((struct wl_proxy *) lodestone_test_v1), 0);
+}
+
+/**
+ * @ingroup iface_lodestone_test_v1
+ *
+ * Answered by cursor_state.
+ */
+static inline void
+lodestone_test_v1_get_cursor_state(struct lodestone_test_v1 *lodestone_test_v1)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) lodestone_test_v1,
+			 LODESTONE_TEST_V1_GET_CURSOR_STATE, NULL, wl_proxy_get_version((struct wl_proxy *) lodestone_test_v1), 0);
 }
 
 #ifdef  __cplusplus

@@ -62,6 +62,24 @@ struct wl_buffer;
 extern const struct wl_interface lodestone_test_v1_interface;
 #endif
 
+#ifndef LODESTONE_TEST_V1_CURSOR_KIND_ENUM
+#define LODESTONE_TEST_V1_CURSOR_KIND_ENUM
+enum lodestone_test_v1_cursor_kind {
+	/**
+	 * no client cursor: the compositor draws the pointer
+	 */
+	LODESTONE_TEST_V1_CURSOR_KIND_NONE = 0,
+	/**
+	 * the client's cursor surface
+	 */
+	LODESTONE_TEST_V1_CURSOR_KIND_SURFACE = 1,
+	/**
+	 * the client hid the cursor
+	 */
+	LODESTONE_TEST_V1_CURSOR_KIND_HIDDEN = 2,
+};
+#endif /* LODESTONE_TEST_V1_CURSOR_KIND_ENUM */
+
 #ifndef LODESTONE_TEST_V1_SHAPE_KIND_ENUM
 #define LODESTONE_TEST_V1_SHAPE_KIND_ENUM
 enum lodestone_test_v1_shape_kind {
@@ -277,6 +295,23 @@ struct lodestone_test_v1_interface {
 	 */
 	void (*get_pointer_shape)(struct wl_client *client,
 				  struct wl_resource *resource);
+	/**
+	 * list the mapped popups
+	 *
+	 * Answered by one popup event per mapped xdg_popup, topmost
+	 * first, then windows_done.
+	 * @since 2
+	 */
+	void (*list_popups)(struct wl_client *client,
+			    struct wl_resource *resource);
+	/**
+	 * the client cursor
+	 *
+	 * Answered by cursor_state.
+	 * @since 2
+	 */
+	void (*get_cursor_state)(struct wl_client *client,
+				 struct wl_resource *resource);
 };
 
 #define LODESTONE_TEST_V1_POINTER_STATE 0
@@ -287,6 +322,8 @@ struct lodestone_test_v1_interface {
 #define LODESTONE_TEST_V1_CAPTURED 5
 #define LODESTONE_TEST_V1_FAILED 6
 #define LODESTONE_TEST_V1_POINTER_SHAPE 7
+#define LODESTONE_TEST_V1_POPUP 8
+#define LODESTONE_TEST_V1_CURSOR_STATE 9
 
 /**
  * @ingroup iface_lodestone_test_v1
@@ -320,6 +357,14 @@ struct lodestone_test_v1_interface {
  * @ingroup iface_lodestone_test_v1
  */
 #define LODESTONE_TEST_V1_POINTER_SHAPE_SINCE_VERSION 1
+/**
+ * @ingroup iface_lodestone_test_v1
+ */
+#define LODESTONE_TEST_V1_POPUP_SINCE_VERSION 2
+/**
+ * @ingroup iface_lodestone_test_v1
+ */
+#define LODESTONE_TEST_V1_CURSOR_STATE_SINCE_VERSION 2
 
 /**
  * @ingroup iface_lodestone_test_v1
@@ -389,6 +434,14 @@ struct lodestone_test_v1_interface {
  * @ingroup iface_lodestone_test_v1
  */
 #define LODESTONE_TEST_V1_GET_POINTER_SHAPE_SINCE_VERSION 1
+/**
+ * @ingroup iface_lodestone_test_v1
+ */
+#define LODESTONE_TEST_V1_LIST_POPUPS_SINCE_VERSION 2
+/**
+ * @ingroup iface_lodestone_test_v1
+ */
+#define LODESTONE_TEST_V1_GET_CURSOR_STATE_SINCE_VERSION 2
 
 /**
  * @ingroup iface_lodestone_test_v1
@@ -481,6 +534,28 @@ static inline void
 lodestone_test_v1_send_pointer_shape(struct wl_resource *resource_, uint32_t kind, wl_fixed_t x, wl_fixed_t y, wl_fixed_t width, wl_fixed_t height, wl_fixed_t corner_radius, wl_fixed_t alpha, uint32_t effect, wl_fixed_t effect_progress, wl_fixed_t effect_scale, uint32_t targeted, uint32_t region_identifier, wl_fixed_t device_x, wl_fixed_t device_y, struct wl_array *accessories, const char *annotation)
 {
 	wl_resource_post_event(resource_, LODESTONE_TEST_V1_POINTER_SHAPE, kind, x, y, width, height, corner_radius, alpha, effect, effect_progress, effect_scale, targeted, region_identifier, device_x, device_y, accessories, annotation);
+}
+
+/**
+ * @ingroup iface_lodestone_test_v1
+ * Sends an popup event to the client owning the resource.
+ * @param resource_ The client's resource
+ */
+static inline void
+lodestone_test_v1_send_popup(struct wl_resource *resource_, const char *title, const char *app_id, int32_t x, int32_t y, int32_t width, int32_t height)
+{
+	wl_resource_post_event(resource_, LODESTONE_TEST_V1_POPUP, title, app_id, x, y, width, height);
+}
+
+/**
+ * @ingroup iface_lodestone_test_v1
+ * Sends an cursor_state event to the client owning the resource.
+ * @param resource_ The client's resource
+ */
+static inline void
+lodestone_test_v1_send_cursor_state(struct wl_resource *resource_, uint32_t kind, uint32_t sets)
+{
+	wl_resource_post_event(resource_, LODESTONE_TEST_V1_CURSOR_STATE, kind, sets);
 }
 
 #ifdef  __cplusplus
