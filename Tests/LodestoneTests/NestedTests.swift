@@ -209,6 +209,9 @@ final class NestedTests: XCTestCase {
         let window = try parent.waitForWindow("Lodestone")
         let over = (Double(window.x + inner.x + inner.width / 2), Double(window.y + inner.y + inner.height / 2))
         let beside = (Double(window.x + window.width + 40 < 1000 ? window.x + window.width + 40 : window.x - 40), Double(window.y + 50))
+        // Start beside the window: the parent's pointer may begin over it.
+        try parent.control.movePointer(x: beside.0, y: beside.1)
+        XCTAssertTrue(try nested.wait { try nested.control.pointer().title.isEmpty }, "foot kept the pointer")
         let first = try nested.control.cursor().sets
         for k in 1...5 {
             let before = try nested.control.cursor().sets
