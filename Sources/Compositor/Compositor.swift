@@ -62,7 +62,9 @@ public final class Compositor {
                         width: options.width, height: options.height, scale: options.scale,
                         refreshMilliHz: options.refreshHz * 1000)
         clock = FrameClock(mode: options.clock, refreshHz: options.refreshHz, loop: display.eventLoop)
-        seat = Seat(compositor: self)
+        // The default 'us' keymap; without xkb-data there is no keyboard to offer.
+        guard let keymap = Keymap() else { throw .call("xkbcommon could not compile the default 'us' keymap (is xkb-data installed?)") }
+        seat = Seat(compositor: self, keymap: keymap)
         if options.touch { touchscreen = Touchscreen(compositor: self) }
         pointerController = PointerController(compositor: self, mode: options.pointerMode)
         selection = DataSelection(compositor: self)
@@ -134,7 +136,7 @@ public final class Compositor {
 
     /// `wl_surface.offset` / attach offset: only cursors move with it.
     func surfaceMoved(_ surface: WlSurface, dx: Int32, dy: Int32) {
-        if surface === seat.cursorSurface { seat.cursorOffset(dx: dx, dy: dy) }
+        if surface === seat.cursor.surface { seat.cursor.offset(dx: dx, dy: dy) }
     }
 
     /// A subsurface may have gained or lost its buffer.
@@ -158,7 +160,7 @@ public final class Compositor {
             return (px + sub.x, py + sub.y)
         }
         if let xdg = surface.role as? XdgSurface, xdg.isMapped { return xdg.surfaceOrigin }
-        if surface === seat.cursorSurface { return seat.cursorOrigin }
+        if surface === seat.cursor.surface { return seat.cursor.origin }
         return nil
     }
 
@@ -229,8 +231,8 @@ public final class Compositor {
         windows.removeAll { $0 === toplevel }
         pointerController.sceneChanged()
         popups.filter { $0.rootToplevel === toplevel }.reversed().forEach { $0.dismiss() }
-        if seat.keyboardFocus === toplevel.xdgSurface.surface || seat.keyboardFocus == nil {
-            if let next = windows.last { activate(next) } else { seat.setKeyboardFocus(nil) }
+        if seat.keyboard.focus === toplevel.xdgSurface.surface || seat.keyboard.focus == nil {
+            if let next = windows.last { activate(next) } else { seat.keyboard.setFocus(nil) }
         }
         seat.sceneChanged()
         scheduleFrame()
@@ -268,7 +270,7 @@ public final class Compositor {
         let previous = windows.first { $0.isActivated && $0 !== toplevel }
         previous?.setActivated(false)
         toplevel.setActivated(true)
-        seat.setKeyboardFocus(toplevel.xdgSurface.surface)
+        seat.keyboard.setFocus(toplevel.xdgSurface.surface)
     }
 
     func raise(_ toplevel: XdgToplevel) {
@@ -321,8 +323,8 @@ public final class Compositor {
         guard width != output.width || height != output.height || scale != output.scale else { return }
         output.reconfigure(width: width, height: height, scale: scale)
         for window in windows { window.outputResized() }
-        if seat.x >= Double(width) || seat.y >= Double(height) { seat.pointerMotion(toX: seat.x, y: seat.y) }
-        seat.damageCursor()
+        if seat.x >= Double(width) || seat.y >= Double(height) { seat.handle(.pointerMotion(.absolute(x: seat.x, y: seat.y)), at: clock.now) }
+        seat.cursor.damage()
         scheduleFrame()
     }
 
@@ -341,7 +343,7 @@ public final class Compositor {
                 if s === preview { return }
                 if let e = element(for: s, x: x, y: y) { frameElements.append(e) }
             }
-            if let cursor = seat.cursorElement(scale: output.scale) { frameElements.append(cursor) }
+            if let cursor = seat.cursor.element(scale: output.scale) { frameElements.append(cursor) }
             renderer.render(frameElements, into: output.image, damage: output.damage)
             // Emptied at once: no surface's pixels are kept alive until the next frame.
             frameElements.removeAll(keepingCapacity: true)
@@ -351,13 +353,14 @@ public final class Compositor {
             output.damage.clear()
         }
         forEachMappedSurface { s, _, _ in for callback in s.takeFrameCallbacks() { callback.done(now) } }
-        if let cursor = seat.cursorSurface { for callback in cursor.takeFrameCallbacks() { callback.done(now) } }
+        if let cursor = seat.cursor.surface { for callback in cursor.takeFrameCallbacks() { callback.done(now) } }
+        pointerController.deliverLogicalMotion()
     }
 
     /// Composes now if anything is damaged (captures must show the latest state).
     public func composeIfNeeded() {
         pointerController.prepareFrame()
-        if !output.damage.isEmpty { repaint() }
+        if !output.damage.isEmpty { repaint() } else { pointerController.deliverLogicalMotion() }
     }
 
     private func element(for surface: WlSurface, x: Int32, y: Int32) -> RenderElement? {

@@ -23,24 +23,26 @@ final class LodestoneTest: Resource {
     }
 
     private var seat: Seat { compositor.seat }
+    /// Injected input happens now on the compositor's clock.
+    private var now: UInt32 { compositor.clock.now }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
         switch Request(rawValue: opcode) {
         case .destroy: destroy()
         case .movePointer:
-            seat.pointerMotion(toX: a.fixed(0), y: a.fixed(1))
+            seat.handle(.pointerMotion(.absolute(x: a.fixed(0), y: a.fixed(1))), at: now)
             sendPointerState()
         case .movePointerRelative:
-            seat.pointerMotion(dx: a.fixed(0), dy: a.fixed(1))
+            seat.handle(.pointerMotion(.relative(dx: a.fixed(0), dy: a.fixed(1))), at: now)
             sendPointerState()
         case .button:
-            seat.pointerButton(a.uint(0), pressed: a.uint(1) == WL_POINTER_BUTTON_STATE_PRESSED.rawValue)
+            seat.handle(.pointerButton(button: a.uint(0), pressed: a.uint(1) == WL_POINTER_BUTTON_STATE_PRESSED.rawValue), at: now)
             sendPointerState()
         case .axis:
-            seat.pointerAxis(a.uint(0), value: a.fixed(1), discrete: a.int(2), source: a.uint(3))
+            seat.handle(.pointerAxis(PointerAxis(axis: a.uint(0), value: a.fixed(1), discrete: a.int(2), source: a.uint(3))), at: now)
             sendPointerState()
         case .key:
-            seat.key(a.uint(0), pressed: a.uint(1) == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue)
+            seat.handle(.key(code: a.uint(0), pressed: a.uint(1) == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue), at: now)
             sendKeyboardState()
         case .advanceClock:
             if a.uint(0) > 0 {
@@ -90,9 +92,9 @@ final class LodestoneTest: Resource {
             }
             lodestone_test_v1_send_windows_done(pointer)
         case .getCursorState:
-            let kind = seat.cursorSurface != nil ? LODESTONE_TEST_V1_CURSOR_KIND_SURFACE
-                : seat.showsClientCursor ? LODESTONE_TEST_V1_CURSOR_KIND_HIDDEN : LODESTONE_TEST_V1_CURSOR_KIND_NONE
-            lodestone_test_v1_send_cursor_state(pointer, kind.rawValue, seat.cursorSets)
+            let kind = seat.cursor.surface != nil ? LODESTONE_TEST_V1_CURSOR_KIND_SURFACE
+                : seat.cursor.isHidden ? LODESTONE_TEST_V1_CURSOR_KIND_HIDDEN : LODESTONE_TEST_V1_CURSOR_KIND_NONE
+            lodestone_test_v1_send_cursor_state(pointer, kind.rawValue, seat.cursor.sets)
         case nil: break
         }
     }
@@ -118,8 +120,8 @@ final class LodestoneTest: Resource {
     private func sendPointerShape() { sendAdaptivePointerShape(compositor.pointerController) }
 
     private func sendKeyboardState() {
-        let t = seat.keyboardFocus.flatMap { seat.toplevel(of: $0) }
-        let m = seat.keyboardModifiers
+        let t = seat.keyboard.focus.flatMap { seat.toplevel(of: $0) }
+        let m = seat.keyboard.modifierState
         lodestone_test_v1_send_keyboard_state(pointer, t?.title ?? "", t?.appID ?? "", m.depressed, m.latched, m.locked)
     }
 

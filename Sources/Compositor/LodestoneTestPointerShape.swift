@@ -8,6 +8,7 @@ extension LodestoneTest {
     /// the clock's current time first so a test sees the effect of its last request.
     func sendAdaptivePointerShape(_ controller: PointerController) {
         controller.step()
+        controller.deliverLogicalMotion()
         let p = controller.presentation
         let report = controller.shapeReport
         let effect = p.contentEffect

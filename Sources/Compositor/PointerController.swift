@@ -198,7 +198,7 @@ final class PointerController {
     var drawsAdaptivePointer: Bool {
         if mode == .adaptive { return true }
         let seat = compositor.seat!
-        guard seat.showsClientCursor, let focus = seat.pointerFocus else { return true }
+        guard seat.cursor.isShown, let focus = seat.pointerFocus else { return true }
         return treeHasRegions(focus)
     }
 
@@ -227,16 +227,20 @@ final class PointerController {
         needsStep = false
         let adaptive = drawsAdaptivePointer
         if adaptive || wasAdaptive { damage(p.damage) }
-        if adaptive != wasAdaptive { compositor.seat.damageCursor() }
+        if adaptive != wasAdaptive { compositor.seat.cursor.damage() }
         wasAdaptive = adaptive
         activePreview = p.contentEffect.flatMap { installed[$0.region]?.spec.preview }.flatMap { $0.hasContent ? $0 : nil }
         deliverEvents()
         if p.isAnimating { compositor.scheduleFrame() }
         armDeadline()
-        // Magnetism or a region appearing under a still pointer moves the logical position.
-        let l = engine.logicalPosition
-        if l.x != compositor.seat.x || l.y != compositor.seat.y { compositor.seat.logicalPositionChanged(toX: l.x, y: l.y) }
         return p
+    }
+
+    /// Magnetism or a region appearing under a still pointer moved the logical position
+    /// during a step: clients hear it now, once, after the frame (composing sends no input).
+    func deliverLogicalMotion() {
+        let l = engine.logicalPosition, seat = compositor.seat!
+        if l.x != seat.x || l.y != seat.y { seat.logicalPositionChanged(toX: l.x, y: l.y) }
     }
 
     private func damage(_ r: EngineRect<GlobalSpace>) {

@@ -14,11 +14,10 @@ public final class Touchscreen {
 
     init(compositor: Compositor) { self.compositor = compositor }
 
-    private var time: UInt32 { compositor.clock.now }
     private func touches(of surface: WlSurface) -> [WlTouch] { touches.filter { $0.client == surface.client } }
 
     /// A finger touches global (x, y). Like a click, it raises and focuses the window.
-    public func down(id: Int32, x: Double, y: Double) {
+    func down(id: Int32, x: Double, y: Double, time: UInt32) {
         guard points[id] == nil, let hit = compositor.surfaceAt(x: x, y: y) else { return }
         points[id] = Point(surface: hit.surface)
         if let toplevel = compositor.seat.toplevel(of: hit.surface) { compositor.activate(toplevel) }
@@ -30,7 +29,7 @@ public final class Touchscreen {
     }
 
     /// The finger moved to global (x, y); its surface hears it in its own coordinates.
-    public func motion(id: Int32, x: Double, y: Double) {
+    func motion(id: Int32, x: Double, y: Double, time: UInt32) {
         guard let surface = points[id]?.surface, let (ox, oy) = compositor.origin(of: surface) else { return }
         for t in touches(of: surface) {
             t.motion(time: time, id: id, x: x - Double(ox), y: y - Double(oy))
@@ -38,7 +37,7 @@ public final class Touchscreen {
         }
     }
 
-    public func up(id: Int32) {
+    func up(id: Int32, time: UInt32) {
         guard let point = points.removeValue(forKey: id), let surface = point.surface else { return }
         let serial = compositor.display.nextSerial()
         for t in touches(of: surface) {
@@ -54,7 +53,7 @@ public final class Touchscreen {
             points[id] = nil
             let serial = compositor.display.nextSerial()
             for t in touches(of: surface) {
-                t.up(serial: serial, time: time, id: id)
+                t.up(serial: serial, time: compositor.clock.now, id: id)
                 t.frame()
             }
         }

@@ -16,7 +16,7 @@ final class WlKeyboard: Resource {
         if Request(rawValue: opcode) == .release { destroy() }
     }
 
-    override func destroyed() { seat.keyboards.removeAll { $0 === self } }
+    override func destroyed() { seat.keyboard.keyboards.removeAll { $0 === self } }
 
     // Events
 
@@ -43,5 +43,5 @@ final class WlKeyboard: Resource {
     }
 
     /// Since 4: the seat's repeat rate (keys per second) and delay (ms).
-    func repeatInfo() { if has(4) { wl_keyboard_send_repeat_info(pointer, seat.repeatRate, seat.repeatDelay) } }
+    func repeatInfo() { if has(4) { wl_keyboard_send_repeat_info(pointer, seat.keyboard.repeatRate, seat.keyboard.repeatDelay) } }
 }

@@ -4,6 +4,9 @@ import WaylandServer
 /// `wl_pointer`: pointer events for one client.
 final class WlPointer: Resource {
     unowned let seat: Seat
+    /// The serial of the last enter this pointer got: set_cursor, move and resize must
+    /// carry it or a later one (see `Seat.isCurrentPointerSerial`).
+    private(set) var enterSerial: UInt32?
 
     enum Request: UInt32 { case setCursor, release }
 
@@ -14,7 +17,7 @@ final class WlPointer: Resource {
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
         switch Request(rawValue: opcode) {
-        case .setCursor: seat.setCursor(from: self, serial: a.uint(0), surface: WlSurface.from(a.object(1)), hotspotX: a.int(2), hotspotY: a.int(3))
+        case .setCursor: seat.cursor.set(from: self, serial: a.uint(0), surface: WlSurface.from(a.object(1)), hotspotX: a.int(2), hotspotY: a.int(3))
         case .release: destroy()
         case nil: break
         }
@@ -25,6 +28,7 @@ final class WlPointer: Resource {
     // Events
 
     func enter(serial: UInt32, surface: WlSurface, x: Double, y: Double) {
+        enterSerial = serial
         wl_pointer_send_enter(pointer, serial, surface.pointer, wl_fixed_from_double(x), wl_fixed_from_double(y))
     }
     func leave(serial: UInt32, surface: WlSurface) { wl_pointer_send_leave(pointer, serial, surface.pointer) }

@@ -23,7 +23,7 @@ final class WlSeat: Resource {
         case .getPointer:
             if let p = WlPointer(seat: seat, client: client, version: version, id: a.newID(0)) { seat.pointerBound(p) }
         case .getKeyboard:
-            if let k = WlKeyboard(seat: seat, client: client, version: version, id: a.newID(0)) { seat.keyboardBound(k) }
+            if let k = WlKeyboard(seat: seat, client: client, version: version, id: a.newID(0)) { seat.keyboard.bound(k) }
         case .getTouch:
             // Without a touchscreen the object exists but never sends anything.
             _ = WlTouch(touchscreen: seat.compositor.touchscreen, client: client, version: version, id: a.newID(0))

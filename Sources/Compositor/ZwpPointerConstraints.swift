@@ -143,8 +143,8 @@ final class PointerConstraints {
         // A constraint holds only while its surface has the pointer and its window
         // has the keyboard: a newly focused window releases the pointer, as users expect.
         var focus = seat.pointerFocus
-        if let f = focus, let active = seat.keyboardFocus, seat.toplevel(of: f) !== seat.toplevel(of: active) { focus = nil }
-        if seat.keyboardFocus == nil { focus = nil }
+        if let f = focus, let active = seat.keyboard.focus, seat.toplevel(of: f) !== seat.toplevel(of: active) { focus = nil }
+        if seat.keyboard.focus == nil { focus = nil }
         for c in constraints where c.active && c.surface !== focus {
             c.deactivate()
             if c.kind == .lock { seat.compositor.pointerController.setLocked(false) }

@@ -40,6 +40,8 @@ public final class Display {
     public func terminate() { wl_display_terminate(pointer) }
     public func flushClients() { wl_display_flush_clients(pointer) }
     public func nextSerial() -> UInt32 { wl_display_next_serial(pointer) }
+    /// The last serial handed out.
+    public var currentSerial: UInt32 { wl_display_get_serial(pointer) }
     public func destroyClients() { wl_display_destroy_clients(pointer) }
 
     /// Wraps an already connected socket as a client (wlcs, tests, spawned children).

@@ -6,7 +6,7 @@
 //
 //  1. A pointer-only frame (the pointer moving over still content) against a
 //     full-damage frame of the same scene, as a ratio (target ≤ 2%).
-//  2. Motion to frame ready with the 200 regions: `Seat.pointerMotion` (what
+//  2. Motion to frame ready with the 200 regions: `Seat.handle(.pointerMotion)` (what
 //     every backend calls: engine input, hit test, focus, wl_pointer.motion)
 //     plus `composeIfNeeded` (engine step, damage, render). It leaves out the
 //     wait for the next refresh, which is the frame clock's and not work.
@@ -133,7 +133,7 @@ final class PointerScene {
             throw Failure(description: "unexpected word from the region client: \(words)")
         }
         compositor.positionWindow(of: client, surfaceID: surfaceID, x: Int32(Layout.origin.x), y: Int32(Layout.origin.y))
-        compositor.seat.pointerMotion(toX: 10, y: 10)
+        compositor.pointerMotion(toX: 10, y: 10)
         pump(milliseconds: 200)
     }
 
@@ -231,7 +231,7 @@ private func measureFrames(_ scene: PointerScene) {
         return microseconds(clock.now - start)
     }
     // Full damage: the pointer still, everything repainted.
-    c.seat.pointerMotion(toX: Layout.plain(0).x, y: Layout.plain(0).y)
+    c.pointerMotion(toX: Layout.plain(0).x, y: Layout.plain(0).y)
     scene.pump(milliseconds: 100)
     var full: [Double] = []
     for i in 0..<210 {
@@ -245,7 +245,7 @@ private func measureFrames(_ scene: PointerScene) {
         var times: [Double] = []
         for k in 0..<1_100 {
             let p = point(k)
-            c.seat.pointerMotion(toX: p.x, y: p.y)
+            c.pointerMotion(toX: p.x, y: p.y)
             let t = compose()
             if k >= 100 { times.append(t) }
             scene.pump()
@@ -270,7 +270,7 @@ private func measureLatency(_ scene: PointerScene) {
     for k in 0..<3_200 {
         let p = Layout.sweep(k)
         let start = clock.now
-        c.seat.pointerMotion(toX: p.x, y: p.y)
+        c.pointerMotion(toX: p.x, y: p.y)
         c.composeIfNeeded()
         let t = microseconds(clock.now - start)
         if k >= 200 { samples.append(t) }
@@ -302,7 +302,7 @@ private func countAllocationsAndExit() -> Never {
         // Warm-up: every button entered and left at least once, effects run.
         for k in 0..<2_400 {
             let p = Layout.sweep(k)
-            c.seat.pointerMotion(toX: p.x, y: p.y)
+            c.pointerMotion(toX: p.x, y: p.y)
             c.composeIfNeeded()
             if k % 8 == 0 { scene.pump() }
         }
@@ -310,14 +310,14 @@ private func countAllocationsAndExit() -> Never {
         let n = 400
         // Motion handling alone (no frame in between), then motion + frame.
         guard let motion = allocations({
-            for k in 0..<n { let p = Layout.sweep(k); c.seat.pointerMotion(toX: p.x, y: p.y) }
+            for k in 0..<n { let p = Layout.sweep(k); c.pointerMotion(toX: p.x, y: p.y) }
         }) else { exit(1) }
         c.composeIfNeeded()
         scene.pump(milliseconds: 50)
         guard let frame = allocations({
             for k in 0..<n {
                 let p = Layout.sweep(k)
-                c.seat.pointerMotion(toX: p.x, y: p.y)
+                c.pointerMotion(toX: p.x, y: p.y)
                 c.composeIfNeeded()
             }
         }) else { exit(1) }
@@ -339,4 +339,9 @@ private func allocations(_ body: () -> Void) -> (swift: Int, wayland: Int)? {
     guard let trace = MallocTrace.record(body) else { return nil }
     let wayland = trace.allocationCallers.filter { $0.contains("libwayland") }.count
     return (trace.allocations - wayland, wayland)
+}
+
+private extension Compositor {
+    /// Device motion to a global point, as a backend reports it.
+    func pointerMotion(toX x: Double, y: Double) { seat.handle(.pointerMotion(.absolute(x: x, y: y)), at: clock.now) }
 }

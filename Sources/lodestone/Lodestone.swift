@@ -114,7 +114,7 @@ struct Lodestone: ParsableCommand {
         options.pointerMode = pointer
         if nested != nil { options.outputName = "WL-1" }
         let compositor = try Compositor(display: display, options: options, logger: log)
-        if let keyboardLayout, !compositor.seat.useKeymap(layout: keyboardLayout) {
+        if let keyboardLayout, !compositor.seat.keyboard.useKeymap(layout: keyboardLayout) {
             throw Failure("xkbcommon has no keyboard layout '\(keyboardLayout)'")
         }
 

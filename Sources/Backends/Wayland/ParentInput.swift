@@ -4,7 +4,7 @@ import Glibc
 import Logging
 import WaylandClient
 
-/// Input from the parent's `wl_seat`, turned into calls on Lodestone's seat.
+/// Input from the parent's `wl_seat`, turned into `InputEvent`s for Lodestone's seat.
 ///
 /// - Pointer: events are grouped by `wl_pointer.frame` (seat 5+) and applied
 ///   together, so an axis event carries its source and discrete steps. Over
@@ -24,6 +24,7 @@ final class ParentInput {
     private let relativePointerManager: Proxy?
     private unowned let window: ParentWindow
     private unowned let target: Seat
+    private let clock: FrameClock
     private let log: Logger
     private var pointer: Proxy?
     private var relativePointer: Proxy?
@@ -45,7 +46,8 @@ final class ParentInput {
         var isEmpty: Bool { position == nil && relative == nil && presence == nil && buttons.isEmpty && axes.isEmpty }
     }
 
-    init(seat: Proxy, globals: ParentGlobals, window: ParentWindow, target: Seat, logger: Logger) {
+    init(seat: Proxy, globals: ParentGlobals, window: ParentWindow, target: Seat, clock: FrameClock, logger: Logger) {
+        self.clock = clock
         self.seat = seat
         relativePointerManager = globals.relativePointerManager
         self.window = window
@@ -144,18 +146,19 @@ final class ParentInput {
         let f = frame
         frame = PointerFrame()
         guard !f.isEmpty else { return }
-        if f.presence == false { target.pointerLeftOutputs() }
-        if let p = f.position {
-            target.pointerMotion(toX: p.x, y: p.y, relative: f.relative)
-        } else if let r = f.relative {
-            target.pointerMotion(dx: r.dx, dy: r.dy)
+        if f.presence == false { send(.pointerLeftOutputs) }
+        switch (f.position, f.relative) {
+        case (let p?, let r?): send(.pointerMotion(.absoluteWithDelta(x: p.x, y: p.y, dx: r.dx, dy: r.dy)))
+        case (let p?, nil): send(.pointerMotion(.absolute(x: p.x, y: p.y)))
+        case (nil, let r?): send(.pointerMotion(.relative(dx: r.dx, dy: r.dy)))
+        case (nil, nil): break
         }
         // Shown only after the move, so it fades in where it entered, not where it left.
-        if f.presence == true { target.pointerEnteredOutputs() }
-        for b in f.buttons { target.pointerButton(b.button, pressed: b.pressed) }
+        if f.presence == true { send(.pointerEnteredOutputs) }
+        for b in f.buttons { send(.pointerButton(button: b.button, pressed: b.pressed)) }
         for (axis, v) in f.axes.sorted(by: { $0.key < $1.key }) {
             // A stop is a zero value (the seat sends axis_stop for it).
-            target.pointerAxis(axis, value: v.stop && v.value == 0 ? 0 : v.value, discrete: v.discrete, source: f.source)
+            send(.pointerAxis(PointerAxis(axis: axis, value: v.stop && v.value == 0 ? 0 : v.value, discrete: v.discrete, source: f.source)))
         }
     }
 
@@ -169,10 +172,10 @@ final class ParentInput {
         case 3:  // key(serial, time, key, state)
             let key = a.uint(2), pressed = a.uint(3) == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue
             if pressed { pressedKeys.insert(key) } else if pressedKeys.remove(key) == nil { return }
-            target.key(key, pressed: pressed)
+            send(.key(code: key, pressed: pressed))
         case 4:  // modifiers(serial, depressed, latched, locked, group)
-            target.keyboardModifiers(depressed: a.uint(1), latched: a.uint(2), locked: a.uint(3), group: a.uint(4))
-        case 5: target.setKeyRepeat(rate: a.int(0), delay: a.int(1))  // repeat_info
+            send(.modifiers(depressed: a.uint(1), latched: a.uint(2), locked: a.uint(3), group: a.uint(4)))
+        case 5: target.keyboard.setKeyRepeat(rate: a.int(0), delay: a.int(1))  // repeat_info
         default: break
         }
     }
@@ -191,7 +194,7 @@ final class ParentInput {
         defer { munmap(map, Int(size)) }
         let bytes = UnsafeRawBufferPointer(start: map, count: Int(size))
         let text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-        if target.useKeymap(text: text) {
+        if target.keyboard.useKeymap(text: text) {
             log.debug("using the parent's keymap (\(size) bytes)")
         } else {
             log.error("the parent's keymap does not compile; keeping the default layout")
@@ -201,7 +204,10 @@ final class ParentInput {
     /// The parent took the keyboard away: keys held now will never be
     /// released to us, so release them in the nested session.
     private func keyboardLeft() {
-        for key in pressedKeys.sorted() { target.key(key, pressed: false) }
+        for key in pressedKeys.sorted() { send(.key(code: key, pressed: false)) }
         pressedKeys.removeAll()
     }
+
+    /// Everything the parent says reaches the seat as an `InputEvent`, at our clock's time.
+    private func send(_ event: InputEvent) { target.handle(event, at: clock.now) }
 }

@@ -77,7 +77,7 @@ public final class WaylandBackend: Backend {
 
         // Input from the parent's seat.
         if let seat = globals.seat {
-            input = ParentInput(seat: seat, globals: globals, window: window, target: compositor.seat, logger: log)
+            input = ParentInput(seat: seat, globals: globals, window: window, target: compositor.seat, clock: compositor.clock, logger: log)
         } else {
             log.notice("the parent offers no wl_seat: no input reaches Lodestone")
         }
