@@ -1,4 +1,3 @@
-import CCairo
 import CPixman
 
 /// The plain adaptive pointer (a filled rounded rect, the circle being the common case) drawn
@@ -155,32 +154,32 @@ final class RoundedRectMasks {
         let pw = Int32((fx + w + blur).rounded(.up)), ph = Int32((fy + h + blur).rounded(.up))
         guard pw > 0, ph > 0, let mask = pixman_image_create_bits(PIXMAN_a8, pw, ph, nil, 0) else { return nil }
         let data = UnsafeMutableRawPointer(pixman_image_get_data(mask)).assumingMemoryBound(to: UInt8.self)
-        guard let surface = cairo_image_surface_create_for_data(data, CAIRO_FORMAT_A8, pw, ph, pixman_image_get_stride(mask)) else {
+        guard let surface = CairoSurface(data: data, format: .a8, width: pw, height: ph, stride: pixman_image_get_stride(mask)) else {
             pixman_image_unref(mask)
             return nil
         }
-        defer { cairo_surface_destroy(surface) }
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface) else {
+        defer { surface.destroy() }
+        guard let cr = CairoContext(drawingOn: surface) else {
             pixman_image_unref(mask)
             return nil
         }
         if s.opacity == 0 {
-            Cairo.roundedRect(cr, x: fx, y: fy, width: w, height: h, radius: r)
-            cairo_set_source_rgba(cr, 0, 0, 0, 1)
-            cairo_fill(cr)
+            cr.roundedRect(x: fx, y: fy, width: w, height: h, radius: r)
+            cr.setSource(red: 0, green: 0, blue: 0, alpha: 1)
+            cr.fill()
         } else {
-            // The same layers as `PointerRenderer`'s cairo shadow, relative to the outermost one.
-            let layers = PointerRenderer.shadowLayers, alpha = Double(s.opacity) / 1024 / Double(layers) * 1.6
+            // The same layers as `EffectLayer`'s cairo shadow, relative to the outermost one.
+            let layers = EffectLayer.shadowLayers, alpha = Double(s.opacity) / 1024 / Double(layers) * 1.6
             for k in 0..<layers {
                 let outset = blur * (1 - Double(k) / Double(layers)) - blur / 2
-                Cairo.roundedRect(cr, x: fx + blur / 2 - outset, y: fy + blur / 2 - outset, width: w + 2 * outset,
-                                  height: h + 2 * outset, radius: r + max(0, outset))
-                cairo_set_source_rgba(cr, 0, 0, 0, alpha)
-                cairo_fill(cr)
+                cr.roundedRect(x: fx + blur / 2 - outset, y: fy + blur / 2 - outset, width: w + 2 * outset,
+                               height: h + 2 * outset, radius: r + max(0, outset))
+                cr.setSource(red: 0, green: 0, blue: 0, alpha: alpha)
+                cr.fill()
             }
         }
-        cairo_destroy(cr)
-        cairo_surface_flush(surface)
+        cr.destroy()
+        surface.flush()
         return (mask, pw, ph)
     }
 }

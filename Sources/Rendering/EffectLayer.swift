@@ -1,0 +1,147 @@
+import PointerEngine
+
+/// The pixels a content effect moves, as a cairo surface of `pixelWidth`×`pixelHeight` (owned by
+/// the renderer's caches), and where they sit in global logical coordinates.
+struct EffectPixels {
+    let surface: CairoSurface
+    let pixelWidth: Int32, pixelHeight: Int32
+    let x: Double, y: Double, width: Double, height: Double
+}
+
+/// One content effect ready to draw: the effect plus the pixels it moves (a preview surface
+/// or a snapshot of the scene under the element).
+struct EffectLayer {
+    let effect: ContentEffect
+    let pixels: EffectPixels?
+    let isPreview: Bool
+    let masks: EffectMasks
+    /// How many stacked fills make the lift/hover shadow (cairo path and composed mask alike).
+    static let shadowLayers = 8
+
+    init(_ effect: ContentEffect, preview: PreviewContent?, previewSurface: CairoSurfaceCache, scene: Image, scale: Double,
+         snapshot: SnapshotBuffer, masks: EffectMasks) {
+        self.effect = effect
+        self.masks = masks
+        if let preview {
+            pixels = previewSurface.surface(for: preview.image).map {
+                // The client may have drawn into a reused buffer since the last frame.
+                $0.markDirty()
+                return EffectPixels(surface: $0, pixelWidth: preview.image.width, pixelHeight: preview.image.height,
+                                    x: preview.x, y: preview.y, width: preview.width, height: preview.height)
+            }
+            isPreview = true
+        } else if effect.kind != .highlight && (effect.scale != 1 || effect.translation != .zero) {
+            // Without a preview the highlight platter is blended over the element's pixels
+            // where they are; lift and hover move and scale a snapshot of them.
+            pixels = snapshot.take(scene, effect.frame.minX, effect.frame.minY, effect.frame.width, effect.frame.height, scale)
+            isPreview = false
+        } else {
+            pixels = nil
+            isPreview = false
+        }
+    }
+
+    private var radius: Double { effect.platter?.cornerRadius ?? min(8, effect.frame.width / 2, effect.frame.height / 2) }
+
+    /// Shadow and underlay tint: beneath the pointer and the element.
+    func drawUnderlays(_ canvas: inout Canvas) {
+        guard effect.progress > 0.001 else { return }
+        let t = effect.transformedFrame, scale = canvas.scale
+        if let s = effect.shadow, s.opacity > 0.001, !canvas.fill({ target, clip in
+            let o = t.offset(by: s.offset)
+            return masks.shadow.fillShadow(x: o.minX * scale, y: o.minY * scale, width: o.width * scale, height: o.height * scale,
+                                           radius: radius * scale, blur: s.radius * scale, opacity: s.opacity,
+                                           into: target, clip: clip)
+        }), let cr = canvas.cairo {
+            // A soft shadow as stacked translucent rounded rects: cheap, antialiased, and
+            // its falloff reads like a blur at these radii.
+            let layers = Self.shadowLayers
+            for k in 0..<layers {
+                let spread = s.radius * (1 - Double(k) / Double(layers))
+                let r = t.offset(by: s.offset).outset(by: spread - s.radius / 2)
+                cr.roundedRect(x: r.minX, y: r.minY, width: r.width, height: r.height, radius: radius + max(0, spread - s.radius / 2))
+                cr.setSource(red: 0, green: 0, blue: 0, alpha: s.opacity / Double(layers) * 1.6)
+                cr.fill()
+            }
+        }
+        if let tint = effect.tint, tint.mode == .underlay, tint.opacity > 0.001 {
+            let r = effect.platter?.rect ?? t.outset(by: 4)
+            guard !canvas.fill({ masks.underlay.fillTint(x: r.minX, y: r.minY, width: r.width, height: r.height, radius: radius, opacity: tint.opacity, scale: scale, into: $0, clip: $1) }),
+                  let cr = canvas.cairo else { return }
+            cr.roundedRect(x: r.minX, y: r.minY, width: r.width, height: r.height, radius: radius)
+            cr.setTint(opacity: tint.opacity)
+            cr.fill()
+        }
+    }
+
+    /// The element's pixels (moved and scaled), then specular and overlay tint.
+    func drawContent(_ canvas: inout Canvas) {
+        let t = effect.transformedFrame
+        if let px = pixels, let cr = canvas.cairo {
+            cr.save()
+            let c = effect.frame.center
+            cr.translate(c.x + effect.translation.dx, c.y + effect.translation.dy)
+            cr.scale(effect.scale, effect.scale)
+            cr.translate(-c.x, -c.y)
+            if !isPreview {
+                // Only the element moves; the clip keeps the background corners of the snapshot.
+                cr.roundedRect(x: effect.frame.minX, y: effect.frame.minY, width: effect.frame.width,
+                               height: effect.frame.height, radius: radius)
+                cr.clip()
+            }
+            cr.translate(px.x, px.y)
+            cr.scale(px.width / Double(px.pixelWidth), px.height / Double(px.pixelHeight))
+            cr.setSource(px.surface, x: 0, y: 0, filter: .good)
+            cr.paint()
+            cr.restore()
+        }
+        if let s = effect.specular, s.opacity > 0.001, s.radius > 0, let cr = canvas.cairo {
+            cr.save()
+            cr.roundedRect(x: t.minX, y: t.minY, width: t.width, height: t.height, radius: radius)
+            cr.clip()
+            cr.setSourceRadialGradient(centerX: s.center.x, centerY: s.center.y, radius: s.radius,
+                                       inner: (1, 1, 1, s.opacity), outer: (1, 1, 1, 0))
+            cr.paint()
+            cr.restore()
+        }
+        let scale = canvas.scale
+        if let tint = effect.tint, tint.mode == .overlay, tint.opacity > 0.001,
+           !canvas.fill({ masks.overlay.fillTint(x: t.minX, y: t.minY, width: t.width, height: t.height, radius: radius,
+                                                 opacity: tint.opacity, scale: scale, into: $0, clip: $1) }),
+           let cr = canvas.cairo {
+            cr.roundedRect(x: t.minX, y: t.minY, width: t.width, height: t.height, radius: radius)
+            cr.setTint(opacity: tint.opacity)
+            cr.fill()
+        }
+    }
+}
+
+/// One effect layer's solid fills, each with its own mask cache (see `RoundedRectMasks`).
+final class EffectMasks {
+    let shadow = RoundedRectMasks()
+    let underlay = RoundedRectMasks()
+    let overlay = RoundedRectMasks()
+}
+
+/// The hover tint's colour: a neutral grey, more solid than the tint's opacity says.
+private enum Tint {
+    static let red = 0.33, green = 0.33, blue = 0.35
+    static func alpha(_ opacity: Double) -> Double { min(1, opacity * 2.5) }
+}
+
+extension CairoContext {
+    /// The hover tint (underlay or overlay) as the cairo source.
+    fileprivate func setTint(opacity: Double) {
+        setSource(red: Tint.red, green: Tint.green, blue: Tint.blue, alpha: Tint.alpha(opacity))
+    }
+}
+
+extension RoundedRectMasks {
+    /// The hover tint (underlay or overlay) of a rect in logical coordinates: the colour the
+    /// cairo path uses, from a cached mask when its shape holds still.
+    func fillTint(x: Double, y: Double, width: Double, height: Double, radius: Double, opacity: Double, scale: Double,
+                  into target: Image, clip: Region) -> Bool {
+        fill(x: x * scale, y: y * scale, width: width * scale, height: height * scale, radius: radius * scale,
+             red: Tint.red, green: Tint.green, blue: Tint.blue, alpha: Tint.alpha(opacity), into: target, clip: clip)
+    }
+}
