@@ -24,7 +24,7 @@ extension Compositor {
         // Placed by the harness: mapping later must not cascade it elsewhere.
         view.toplevel?.placed = true
         view.toplevel?.keepsPlacement = true
-        move(view, to: x, y)
+        desktop.move(view, to: x, y)
         return true
     }
 }

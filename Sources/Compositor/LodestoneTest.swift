@@ -53,15 +53,15 @@ final class LodestoneTest: Resource {
         case .getPointerState: sendPointerState()
         case .getKeyboardState: sendKeyboardState()
         case .listWindows:
-            for window in compositor.windows.reversed() { sendWindow(window) }
+            for window in compositor.scene.windows.reversed() { sendWindow(window) }
             lodestone_test_v1_send_windows_done(pointer)
         case .moveWindow:
             guard let window = find(a.string(0)) else { return failed("no window named '\(a.string(0) ?? "")'") }
-            compositor.move(window.xdgSurface, to: a.int(1), a.int(2))
+            compositor.desktop.move(window.xdgSurface, to: a.int(1), a.int(2))
             sendWindow(window)
         case .activateWindow:
             guard let window = find(a.string(0)) else { return failed("no window named '\(a.string(0) ?? "")'") }
-            compositor.activate(window)
+            compositor.desktop.activate(window)
             sendWindow(window)
         case .capture: capture(into: a.object(0))
         case .capturePng:
@@ -84,7 +84,7 @@ final class LodestoneTest: Resource {
             sendWindow(window)
         case .getPointerShape: sendPointerShape()
         case .listPopups:
-            for popup in compositor.popups.reversed() {
+            for popup in compositor.scene.popups.reversed() {
                 let root = popup.rootToplevel
                 let g = popup.xdgSurface.geometry
                 lodestone_test_v1_send_popup(pointer, root?.title ?? "", root?.appID ?? "", popup.xdgSurface.position.x,
@@ -100,7 +100,7 @@ final class LodestoneTest: Resource {
     }
 
     private func find(_ name: String?) -> XdgToplevel? {
-        compositor.windows.reversed().first { $0.title == name || $0.appID == name }
+        compositor.scene.windows.reversed().first { $0.title == name || $0.appID == name }
     }
 
     private func failed(_ reason: String) { lodestone_test_v1_send_failed(pointer, reason) }

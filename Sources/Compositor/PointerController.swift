@@ -153,11 +153,11 @@ final class PointerController {
         var wanted: [RegionID: Installed] = [:]
         var layer: Int32 = 0
         committed = committed.filter { $0.value.surface != nil }
-        compositor.forEachMappedSurface { surface, x, y in
+        compositor.scene.forEachMappedSurface { surface, x, y in
             layer += 1
             guard let entry = committed[ObjectIdentifier(surface)], entry.surface === surface, !entry.specs.isEmpty else { return }
             let placement = SurfacePlacement(origin: EnginePoint(x: Double(x), y: Double(y)))
-            let root = rootSurface(surface)
+            let root = compositor.scene.rootSurface(surface)
             for spec in entry.specs {
                 var region = placement.toGlobal(spec.localRegion(owner: entry.owner))
                 // Higher surfaces win over lower ones whatever the clients' own orders.
@@ -165,7 +165,7 @@ final class PointerController {
                 region.stackingOrder = Int32(clamping: Int64(min(layer, 32767)) << 16 + order)
                 // A region hidden under another window must not capture the pointer.
                 let c = region.frame.center
-                if let top = compositor.surfaceAt(x: c.x, y: c.y), rootSurface(top.surface) !== root { continue }
+                if let top = compositor.scene.surfaceAt(x: c.x, y: c.y), compositor.scene.rootSurface(top.surface) !== root { continue }
                 wanted[spec.id] = Installed(region: region, spec: spec, placement: placement)
             }
         }
@@ -179,18 +179,12 @@ final class PointerController {
         installed = wanted
     }
 
-    private func rootSurface(_ surface: WlSurface) -> WlSurface {
-        var s = surface
-        while let parent = (s.role as? WlSubsurface)?.parent { s = parent }
-        return s
-    }
-
     /// Whether the surface's tree (its toplevel and subsurfaces) declares regions.
     private func treeHasRegions(_ surface: WlSurface) -> Bool {
-        let root = rootSurface(surface)
+        let root = compositor.scene.rootSurface(surface)
         return committed.values.contains { entry in
             guard !entry.specs.isEmpty, let s = entry.surface else { return false }
-            return rootSurface(s) === root
+            return compositor.scene.rootSurface(s) === root
         }
     }
 

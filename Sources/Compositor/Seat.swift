@@ -197,7 +197,7 @@ public final class Seat {
     func focusAndActivate() {
         updatePointerFocus()
         guard let focus = pointerFocus, let toplevel = toplevel(of: focus) else { return }
-        compositor.activate(toplevel)
+        compositor.desktop.activate(toplevel)
     }
 
     // MARK: Pointer focus
@@ -221,7 +221,7 @@ public final class Seat {
             return
         }
         // Off the outputs (the nested window lost the parent's pointer) nothing is under it.
-        var hit = pointerOutside ? nil : compositor.surfaceAt(x: x, y: y)
+        var hit = pointerOutside ? nil : compositor.scene.surfaceAt(x: x, y: y)
         if let h = hit, !grab.mayFocus(h.surface) { hit = nil }
         if hit?.surface !== pointerFocus {
             setPointerFocus(hit?.surface)

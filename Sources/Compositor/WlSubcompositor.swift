@@ -116,7 +116,7 @@ final class WlSubsurface: Resource, SurfaceRole {
         return true
     }
 
-    func surfaceCommitted() { compositor.surfaceMapStateMayHaveChanged(surface) }
+    func surfaceCommitted() { compositor.surfaceLayoutChanged(surface) }
 
     override func destroyed() {
         if let parent {

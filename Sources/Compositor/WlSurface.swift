@@ -268,7 +268,7 @@ final class WlSurface: Resource {
         if stackChanged { compositor.damageSurfaceTree(self) }
         // A new size, input region, stacking or subsurface position can
         // change what is under the pointer.
-        if inputChanged || stackChanged || childMoved || (width, height) != oldBounds { compositor.seat.sceneChanged() }
+        if inputChanged || stackChanged || childMoved || (width, height) != oldBounds { compositor.scene.changed(.layout) }
         if !frameCallbacks.isEmpty { compositor.scheduleFrame() }
     }
 

@@ -37,7 +37,7 @@ final class XdgPopup: Resource {
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
         switch Request(rawValue: opcode) {
         case .destroy:
-            if compositor.popups.contains(where: { $0.parent === xdgSurface }) {
+            if compositor.scene.popups.contains(where: { $0.parent === xdgSurface }) {
                 return xdgSurface.postWmBaseError(XDG_WM_BASE_ERROR_NOT_THE_TOPMOST_POPUP.rawValue,
                                                        "xdg_popup destroyed while a child popup is still mapped")
             }
@@ -70,7 +70,7 @@ final class XdgPopup: Resource {
 
     private func updatePosition() {
         guard let parent else { return }
-        compositor.move(xdgSurface, to: parent.position.x + box.x, parent.position.y + box.y)
+        compositor.desktop.move(xdgSurface, to: parent.position.x + box.x, parent.position.y + box.y)
     }
 
     func committed() {
@@ -83,7 +83,7 @@ final class XdgPopup: Resource {
             guard let parent, parent.isMapped else { return dismiss() }
             xdgSurface.position = (parent.position.x + box.x, parent.position.y + box.y)
             xdgSurface.isMapped = true
-            compositor.popupMapped(self)
+            compositor.desktop.popupMapped(self)
             if grabbed { compositor.seat.popupGrabbed(self) }
         } else if !surface.hasContent && xdgSurface.isMapped {
             unmap()
@@ -103,7 +103,7 @@ final class XdgPopup: Resource {
         guard !dismissed else { return }
         dismissed = true
         // Children go first, topmost first.
-        for child in compositor.popups.reversed() where child.parent === xdgSurface { child.dismiss() }
+        for child in compositor.scene.popups.reversed() where child.parent === xdgSurface { child.dismiss() }
         xdg_popup_send_popup_done(pointer)
         unmap()
     }
@@ -111,7 +111,7 @@ final class XdgPopup: Resource {
     private func unmap() {
         guard xdgSurface.isMapped else { return }
         xdgSurface.isMapped = false
-        compositor.popupUnmapped(self)
+        compositor.desktop.popupUnmapped(self)
     }
 
     override func destroyed() {

@@ -37,13 +37,13 @@ final class XdgSurface: Resource, SurfaceRole {
     /// The window geometry in surface-local coordinates.
     var geometry: Rect {
         if let explicitGeometry { return explicitGeometry }
-        guard let surface, let bounds = compositor.treeBounds(surface) ?? treeBoundsUnmapped(surface) else { return Rect(x: 0, y: 0, width: 0, height: 0) }
+        guard let surface, let bounds = compositor.scene.treeBounds(surface) ?? treeBoundsUnmapped(surface) else { return Rect(x: 0, y: 0, width: 0, height: 0) }
         return bounds
     }
 
     private func treeBoundsUnmapped(_ surface: WlSurface) -> Rect? {
         var r = Rect(x: 0, y: 0, width: 0, height: 0)
-        compositor.walk(surface, x: 0, y: 0) { s, x, y in r = r.union(Rect(x: x, y: y, width: s.width, height: s.height)) }
+        compositor.scene.walk(surface, x: 0, y: 0) { s, x, y in r = r.union(Rect(x: x, y: y, width: s.width, height: s.height)) }
         return r
     }
 

@@ -162,7 +162,7 @@ final class XdgToplevel: Resource {
         if surface.hasContent && !xdgSurface.isMapped {
             xdgSurface.isMapped = true
             if isMaximized || isFullscreen { xdgSurface.position = (0, 0); placed = true }
-            compositor.toplevelMapped(self)
+            compositor.desktop.toplevelMapped(self)
         } else if !surface.hasContent && xdgSurface.isMapped {
             unmap()
             // A null buffer resets the window to its pre-initial-commit state.
@@ -170,16 +170,16 @@ final class XdgToplevel: Resource {
             placed = keepsPlacement
         } else if xdgSurface.isMapped {
             if isMaximized || isFullscreen, xdgSurface.position != (0, 0) {
-                compositor.move(xdgSurface, to: 0, 0)
+                compositor.desktop.move(xdgSurface, to: 0, 0)
             } else if let (x, y) = pendingMoveTo {
                 pendingMoveTo = nil
-                compositor.move(xdgSurface, to: x, y)
+                compositor.desktop.move(xdgSurface, to: x, y)
             } else if let anchor = resizeAnchor {
                 let g = xdgSurface.geometry
                 var (x, y) = xdgSurface.position
                 if anchor.edges & XDG_TOPLEVEL_RESIZE_EDGE_LEFT.rawValue != 0 { x = anchor.right - g.width }
                 if anchor.edges & XDG_TOPLEVEL_RESIZE_EDGE_TOP.rawValue != 0 { y = anchor.bottom - g.height }
-                if (x, y) != xdgSurface.position { compositor.move(xdgSurface, to: x, y) }
+                if (x, y) != xdgSurface.position { compositor.desktop.move(xdgSurface, to: x, y) }
             }
         }
     }
@@ -207,7 +207,7 @@ final class XdgToplevel: Resource {
         guard xdgSurface.isMapped else { return }
         xdgSurface.isMapped = false
         isActivated = false
-        compositor.toplevelUnmapped(self)
+        compositor.desktop.toplevelUnmapped(self)
     }
 
     /// Asks the client to close (used when the session ends or a test asks).

@@ -15,7 +15,7 @@ final class MoveGrab: PointerGrab {
     var routesToClients: Bool { false }
 
     func motion(_ seat: Seat, device: (x: Double, y: Double), time: UInt32) {
-        seat.compositor.move(toplevel.xdgSurface, to: Int32(clamping: Int((device.x - dx).rounded())), Int32(clamping: Int((device.y - dy).rounded())))
+        seat.compositor.desktop.move(toplevel.xdgSurface, to: Int32(clamping: Int((device.x - dx).rounded())), Int32(clamping: Int((device.y - dy).rounded())))
     }
 
     func pressStarted(_ seat: Seat) {}

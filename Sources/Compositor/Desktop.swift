@@ -1,0 +1,131 @@
+import CWaylandServer
+import Rendering
+
+/// Window management policy: where new windows go, which window is active, stacking,
+/// moves, and popups joining and leaving the scene. The scene holds what is where; this
+/// decides it.
+final class Desktop {
+    private unowned let compositor: Compositor
+    /// Where the next new window goes.
+    private var cascade = 0
+
+    init(compositor: Compositor) { self.compositor = compositor }
+
+    private var scene: Scene { compositor.scene }
+    private var seat: Seat { compositor.seat }
+    private var output: Output { compositor.output }
+
+    // MARK: Windows
+
+    func toplevelMapped(_ toplevel: XdgToplevel) {
+        // A new window takes the focus, so open menus of others close.
+        seat.dismissPopupGrabs()
+        if !toplevel.placed {
+            place(toplevel)
+            toplevel.placed = true
+            fitToOutput(toplevel)
+        }
+        scene.windows.append(toplevel)
+        toplevel.xdgSurface.surface.map(enterOutput)
+        if let s = toplevel.xdgSurface.surface { scene.damageTree(s) }
+        activate(toplevel)
+        // The new window may now be under the pointer.
+        scene.changed(.layout)
+        compositor.scheduleFrame()
+        compositor.log.debug("mapped window '\(toplevel.title)' (\(toplevel.appID)) at \(toplevel.xdgSurface.position)")
+    }
+
+    func toplevelUnmapped(_ toplevel: XdgToplevel) {
+        guard scene.windows.contains(where: { $0 === toplevel }) else { return }
+        if let s = toplevel.xdgSurface.surface, let b = scene.treeBounds(s) { output.damage(logical: b) }
+        scene.windows.removeAll { $0 === toplevel }
+        scene.popups.filter { $0.rootToplevel === toplevel }.reversed().forEach { $0.dismiss() }
+        if seat.keyboard.focus === toplevel.xdgSurface.surface || seat.keyboard.focus == nil {
+            if let next = scene.windows.last { activate(next) } else { seat.keyboard.setFocus(nil) }
+        }
+        scene.changed(.layout)
+        compositor.scheduleFrame()
+    }
+
+    /// Cascades new windows from the top-left, keeping them fully on screen when they fit.
+    private func place(_ toplevel: XdgToplevel) {
+        let g = toplevel.xdgSurface.geometry
+        if toplevel.isMaximized || toplevel.isFullscreen {
+            toplevel.xdgSurface.position = (0, 0)
+            return
+        }
+        let step: Int32 = 32
+        var x = 48 + step * Int32(cascade % 10), y = 48 + step * Int32(cascade % 10)
+        cascade += 1
+        x = max(0, min(x, output.width &- g.width))
+        y = max(0, min(y, output.height &- g.height))
+        toplevel.xdgSurface.position = (x, y)
+    }
+
+    /// A window larger than the output (it ignored configure_bounds, or its client is
+    /// too old to get them) was placed at the origin; ask it to shrink to fit. A client
+    /// whose minimum size is larger keeps its size and stays at the origin.
+    private func fitToOutput(_ toplevel: XdgToplevel) {
+        guard !toplevel.isMaximized, !toplevel.isFullscreen else { return }
+        let g = toplevel.xdgSurface.geometry
+        guard g.width > output.width || g.height > output.height else { return }
+        toplevel.configure(width: min(g.width, output.width), height: min(g.height, output.height))
+        compositor.log.debug("window '\(toplevel.title)' is \(g.width)×\(g.height), larger than the output; asked it to fit")
+    }
+
+    /// Raises a window and gives it the keyboard.
+    func activate(_ toplevel: XdgToplevel) {
+        raise(toplevel)
+        let previous = scene.windows.first { $0.isActivated && $0 !== toplevel }
+        previous?.setActivated(false)
+        toplevel.setActivated(true)
+        seat.keyboard.setFocus(toplevel.xdgSurface.surface)
+    }
+
+    func raise(_ toplevel: XdgToplevel) {
+        guard let index = scene.windows.firstIndex(where: { $0 === toplevel }), index != scene.windows.count - 1 else { return }
+        scene.windows.remove(at: index)
+        scene.windows.append(toplevel)
+        if let s = toplevel.xdgSurface.surface { scene.damageTree(s) }
+        scene.changed(.layout)
+        compositor.scheduleFrame()
+    }
+
+    /// Moves a window so its geometry starts at (x, y).
+    func move(_ view: XdgSurface, to x: Int32, _ y: Int32) {
+        if let s = view.surface { scene.damageTree(s) }
+        view.position = (x, y)
+        if let s = view.surface { scene.damageTree(s) }
+        for popup in scene.popups where popup.rootToplevel?.xdgSurface === view {
+            if let s = popup.xdgSurface.surface { scene.damageTree(s) }
+        }
+        scene.changed(.layout)
+        compositor.scheduleFrame()
+    }
+
+    // MARK: Popups
+
+    func popupMapped(_ popup: XdgPopup) {
+        scene.popups.append(popup)
+        popup.xdgSurface.surface.map(enterOutput)
+        if let s = popup.xdgSurface.surface { scene.damageTree(s) }
+        scene.changed(.layout)
+        compositor.scheduleFrame()
+    }
+
+    func popupUnmapped(_ popup: XdgPopup) {
+        guard scene.popups.contains(where: { $0 === popup }) else { return }
+        if let s = popup.xdgSurface.surface, let b = scene.treeBounds(s) { output.damage(logical: b) }
+        scene.popups.removeAll { $0 === popup }
+        seat.popupUnmapped(popup)
+        scene.changed(.layout)
+        compositor.scheduleFrame()
+    }
+
+    private func enterOutput(_ surface: WlSurface) {
+        for resource in output.resources where resource.client == surface.client && !surface.enteredOutputs.contains(where: { $0 === resource }) {
+            wl_surface_send_enter(surface.pointer, resource.pointer)
+            surface.enteredOutputs.append(resource)
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Rendering
+
+/// What is on the output: the mapped windows and popups in stacking order, each with its
+/// surface tree. The scene walks them in paint order, finds the surface under a point,
+/// knows where every surface is, damages what changes and hands the renderer its elements.
+///
+/// Every change to what is where goes out through one notification, `changed(_:)`, that
+/// the compositor forwards to the two listeners: the seat (pointer focus) and the adaptive
+/// pointer (its regions follow their surfaces).
+final class Scene {
+    /// What changed: only pixels (regions are re-placed, focus stays), or the layout
+    /// (a surface mapped, moved, resized, restacked or went away: focus is re-evaluated).
+    enum Change { case content, layout }
+
+    private unowned let output: Output
+    /// Mapped toplevels, bottom first.
+    var windows: [XdgToplevel] = []
+    /// Mapped popups, bottom first; always above every window.
+    var popups: [XdgPopup] = []
+    /// The client cursor surface and where it is drawn (it is not in any window's tree).
+    var cursorOrigin: (WlSurface) -> (Int32, Int32)? = { _ in nil }
+    /// The one notification; see `Change`.
+    var onChange: (Change) -> Void = { _ in }
+    /// The elements of the frame being composed, kept between frames so composing does
+    /// not allocate once its capacity has grown to the scene.
+    private var elements: [RenderElement] = []
+
+    init(output: Output) { self.output = output }
+
+    func changed(_ change: Change) { onChange(change) }
+
+    // MARK: Where things are
+
+    /// The surface's top-left in global coordinates, or nil when it is not on screen.
+    func origin(of surface: WlSurface) -> (Int32, Int32)? {
+        if let sub = surface.role as? WlSubsurface {
+            // Iterative, not recursive: a deep chain of subsurfaces must not exhaust the stack.
+            var x = sub.x, y = sub.y
+            var parent = sub.parent
+            while let p = parent, p.hasContent {
+                guard let psub = p.role as? WlSubsurface else {
+                    guard let (px, py) = origin(of: p) else { return nil }
+                    return (px &+ x, py &+ y)
+                }
+                x = x &+ psub.x; y = y &+ psub.y
+                parent = psub.parent
+            }
+            return nil
+        }
+        if let xdg = surface.role as? XdgSurface, xdg.isMapped { return xdg.surfaceOrigin }
+        return cursorOrigin(surface)
+    }
+
+    /// Visits every mapped surface bottom to top with its global origin.
+    func forEachMappedSurface(_ body: (WlSurface, Int32, Int32) -> Void) {
+        // Two loops rather than a concatenated array: this runs every frame.
+        for window in windows { visit(window.xdgSurface, body) }
+        for popup in popups { visit(popup.xdgSurface, body) }
+    }
+
+    private func visit(_ view: XdgSurface, _ body: (WlSurface, Int32, Int32) -> Void) {
+        guard let surface = view.surface, view.isMapped else { return }
+        let (x, y) = view.surfaceOrigin
+        walk(surface, x: x, y: y, body)
+    }
+
+    /// Visits a surface tree in paint order; a subsurface without content hides its children.
+    func walk(_ surface: WlSurface, x: Int32, y: Int32, _ body: (WlSurface, Int32, Int32) -> Void) {
+        for entry in surface.stack {
+            switch entry {
+            case .parent: if surface.hasContent { body(surface, x, y) }
+            case .child(let sub):
+                if let child = sub.surfaceObject, child.hasContent { walk(child, x: x &+ sub.x, y: y &+ sub.y, body) }
+            }
+        }
+    }
+
+    /// The topmost surface accepting input at a global point, with local coordinates.
+    func surfaceAt(x: Double, y: Double) -> (surface: WlSurface, sx: Double, sy: Double)? {
+        var hit: (WlSurface, Double, Double)?
+        forEachMappedSurface { s, ox, oy in
+            let sx = x - Double(ox), sy = y - Double(oy)
+            if s.acceptsInput(x: sx, y: sy) { hit = (s, sx, sy) }
+        }
+        return hit
+    }
+
+    /// Bounding box of a surface tree in global coordinates.
+    func treeBounds(_ surface: WlSurface) -> Rect? {
+        guard let (x, y) = origin(of: surface) else { return nil }
+        var r = Rect(x: x, y: y, width: 0, height: 0)
+        walk(surface, x: x, y: y) { s, sx, sy in r = r.union(Rect(x: sx, y: sy, width: s.width, height: s.height)) }
+        return r
+    }
+
+    /// The root of a surface's subsurface tree (its window or popup surface).
+    func rootSurface(_ surface: WlSurface) -> WlSurface {
+        var s = surface
+        while let parent = (s.role as? WlSubsurface)?.parent { s = parent }
+        return s
+    }
+
+    // MARK: Damage
+
+    /// New content in surface-local rects.
+    func damage(_ surface: WlSurface, _ rects: [Rect]) {
+        changed(.content)
+        guard let (x, y) = origin(of: surface) else { return }
+        for r in rects { output.damage(logical: r.offsetBy(dx: x, dy: y)) }
+    }
+
+    /// Damages the surface and everything drawn relative to it, where they are now.
+    func damageTree(_ surface: WlSurface) {
+        changed(.content)  // regions follow their surfaces
+        guard let (x, y) = origin(of: surface) else { return }
+        walk(surface, x: x, y: y) { s, sx, sy in output.damage(logical: Rect(x: sx, y: sy, width: s.width, height: s.height)) }
+    }
+
+    // MARK: Rendering
+
+    /// Hands the renderer this frame's elements, bottom first: every mapped surface but
+    /// `skipping` (a preview surface an effect draws itself), then `extra` (the client cursor).
+    func withRenderElements(skipping: WlSurface?, extra: RenderElement?, _ body: ([RenderElement]) -> Void) {
+        forEachMappedSurface { s, x, y in
+            if s === skipping { return }
+            if let e = element(for: s, x: x, y: y) { elements.append(e) }
+        }
+        if let extra { elements.append(extra) }
+        body(elements)
+        // Emptied at once: no surface's pixels are kept alive until the next frame.
+        elements.removeAll(keepingCapacity: true)
+    }
+
+    private func element(for surface: WlSurface, x: Int32, y: Int32) -> RenderElement? {
+        guard let texture = surface.texture else { return nil }
+        let s = Double(output.scale)
+        let toImage = surface.surfaceToBuffer
+            .concatenating(.translation(-Double(x), -Double(y)))
+            .concatenating(.scale(1 / s, 1 / s))
+        return RenderElement(image: texture, bounds: Rect(x: x, y: y, width: surface.width, height: surface.height).scaled(by: output.scale),
+                             outputToImage: toImage, opaque: surface.isOpaque)
+    }
+}
