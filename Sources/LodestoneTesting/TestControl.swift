@@ -45,17 +45,18 @@ public final class TestControl {
         }
         proxy = Proxy(control, on: connection)
         proxy.onEvent = { [unowned self] opcode, a in
-            switch opcode {
-            case 0: self.pointerState = PointerState(x: a.fixed(0), y: a.fixed(1), title: a.string(2), appID: a.string(3), sx: a.fixed(4), sy: a.fixed(5), buttons: a.uint(6))
-            case 1: self.keyboardState = KeyboardState(title: a.string(0), appID: a.string(1), depressed: a.uint(2), latched: a.uint(3), locked: a.uint(4))
-            case 2: self.clock = (a.uint(0), a.uint(1))
-            case 3: self.windowsSeen.append(Window(title: a.string(0), appID: a.string(1), x: a.int(2), y: a.int(3), width: a.int(4), height: a.int(5), activated: a.uint(6) != 0))
-            case 4: break  // windows_done
-            case 5: self.captured = (a.int(0), a.int(1))
-            case 6: self.failure = a.string(0)
-            case 8: self.popupsSeen.append(Popup(title: a.string(0), appID: a.string(1), x: a.int(2), y: a.int(3), width: a.int(4), height: a.int(5)))
-            case 9: self.cursorState = CursorState(kind: CursorState.Kind(rawValue: a.uint(0)) ?? .none, sets: a.uint(1))
-            default: break
+            switch TestControlEvent(opcode: opcode, arguments: a) {
+            case .pointerState(let state): self.pointerState = state
+            case .keyboardState(let state): self.keyboardState = state
+            case .clock(let time, let frames): self.clock = (time, frames)
+            case .window(let window): self.windowsSeen.append(window)
+            case .captured(let width, let height): self.captured = (width, height)
+            case .failed(let reason): self.failure = reason
+            case .popup(let popup): self.popupsSeen.append(popup)
+            case .cursorState(let state): self.cursorState = state
+            // The list ends with the round trip; pointer_shape is read by its own binding
+            // (PointerReader, PointerShapeProbe).
+            case .windowsDone, .pointerShape, nil: break
             }
         }
     }

@@ -6,8 +6,8 @@ import WaylandClient
 /// The adaptive pointer as the compositor last presented it
 /// (`lodestone_test_v1.pointer_shape`), in global logical coordinates.
 public struct PresentedPointer: Sendable, CustomStringConvertible {
-    public enum Kind: UInt32, Sendable { case circle, verticalBeam, horizontalBeam, roundedRect, custom, hidden, band, clientCursor }
-    public enum Effect: UInt32, Sendable { case none, highlight, lift, hover }
+    public typealias Kind = TestControl.PointerShape.Kind
+    public typealias Effect = TestControl.PointerShape.Effect
     /// `adaptive_pointer_region_v1.accessory` values (5: a custom outline).
     public enum Accessory: UInt32, Sendable { case arrow, plus, minus, circleSlash, checkmark, custom }
 
@@ -33,6 +33,20 @@ public struct PresentedPointer: Sendable, CustomStringConvertible {
     }
 }
 
+extension PresentedPointer {
+    /// The tour's view of a decoded `pointer_shape`.
+    init(_ shape: TestControl.PointerShape) {
+        kind = shape.kind
+        (x, y, width, height) = (shape.x, shape.y, shape.width, shape.height)
+        (cornerRadius, alpha) = (shape.cornerRadius, shape.alpha)
+        effect = shape.effect
+        (effectProgress, effectScale) = (shape.effectProgress, shape.effectScale)
+        target = shape.targeted ? shape.regionIdentifier : nil
+        accessories = shape.accessories.map { (Accessory(rawValue: $0.shape) ?? .custom, $0.x, $0.y, $0.alpha) }
+        annotation = shape.annotation
+    }
+}
+
 /// Reads `pointer_shape` through its own binding of the test protocol.
 final class PointerReader {
     private let connection: Connection
@@ -49,21 +63,8 @@ final class PointerReader {
         }
         proxy = Proxy(control, on: connection)
         proxy.onEvent = { [unowned self] opcode, a in
-            guard opcode == 7 else { return }  // pointer_shape
-            var p = PresentedPointer(kind: PresentedPointer.Kind(rawValue: a.uint(0)) ?? .hidden)
-            (p.x, p.y, p.width, p.height) = (a.fixed(1), a.fixed(2), a.fixed(3), a.fixed(4))
-            (p.cornerRadius, p.alpha) = (a.fixed(5), a.fixed(6))
-            p.effect = PresentedPointer.Effect(rawValue: a.uint(7)) ?? .none
-            (p.effectProgress, p.effectScale) = (a.fixed(8), a.fixed(9))
-            p.target = a.uint(10) != 0 ? a.uint(11) : nil
-            let words = a.array(14)
-            let fixed = { (w: UInt32) in Double(Int32(bitPattern: w)) / 256 }
-            for i in stride(from: 0, to: words.count - 3, by: 4) {
-                p.accessories.append((PresentedPointer.Accessory(rawValue: words[i]) ?? .custom,
-                                      fixed(words[i + 1]), fixed(words[i + 2]), fixed(words[i + 3])))
-            }
-            p.annotation = a.string(15)
-            self.last = p
+            guard case .pointerShape(let shape) = TestControlEvent(opcode: opcode, arguments: a) else { return }
+            self.last = PresentedPointer(shape)
         }
     }
 

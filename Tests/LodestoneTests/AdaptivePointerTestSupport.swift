@@ -7,24 +7,15 @@ import WaylandClient
 import XCTest
 
 /// What `lodestone_test_v1.pointer_shape` reported.
-struct PointerShape {
-    enum Kind: UInt32 { case circle, verticalBeam, horizontalBeam, roundedRect, custom, hidden, band, clientCursor }
-    enum Effect: UInt32 { case none, highlight, lift, hover }
-    var kind: Kind
-    var x = 0.0, y = 0.0, width = 0.0, height = 0.0, cornerRadius = 0.0, alpha = 0.0
-    var effect = Effect.none
-    var effectProgress = 0.0, effectScale = 1.0
-    var targeted = false
-    var identifier: UInt32 = 0
-    var deviceX = 0.0, deviceY = 0.0
-    var accessories: [(shape: UInt32, x: Double, y: Double, alpha: Double)] = []
-    var annotation = ""
-    var midX: Double { x + width / 2 }
-    var midY: Double { y + height / 2 }
+typealias PointerShape = TestControl.PointerShape
+
+extension PointerShape {
+    /// The targeted region's identifier (meaningful when `targeted`).
+    var identifier: UInt32 { regionIdentifier }
 }
 
-/// Reads `pointer_shape` through its own binding of the test protocol, so `TestControl`
-/// stays untouched.
+/// Reads `pointer_shape` through its own binding of the test protocol (`TestControl`
+/// ignores it), decoded by `TestControlEvent`.
 final class PointerShapeProbe {
     let connection: Connection
     private let proxy: Proxy
@@ -38,25 +29,8 @@ final class PointerShapeProbe {
         }
         proxy = Proxy(control, on: connection)
         proxy.onEvent = { [unowned self] opcode, a in
-            // pointer_shape is the test protocol's 8th event (opcode 7).
-            guard opcode == 7 else { return }
-            var s = PointerShape(kind: PointerShape.Kind(rawValue: a.uint(0)) ?? .hidden)
-            (s.x, s.y, s.width, s.height) = (a.fixed(1), a.fixed(2), a.fixed(3), a.fixed(4))
-            (s.cornerRadius, s.alpha) = (a.fixed(5), a.fixed(6))
-            s.effect = PointerShape.Effect(rawValue: a.uint(7)) ?? .none
-            (s.effectProgress, s.effectScale) = (a.fixed(8), a.fixed(9))
-            s.targeted = a.uint(10) != 0
-            s.identifier = a.uint(11)
-            (s.deviceX, s.deviceY) = (a.fixed(12), a.fixed(13))
-            let words = a.array(14)
-            var i = 0
-            while i + 3 < words.count {
-                let f = { (w: UInt32) in Double(Int32(bitPattern: w)) / 256 }
-                s.accessories.append((words[i], f(words[i + 1]), f(words[i + 2]), f(words[i + 3])))
-                i += 4
-            }
-            s.annotation = a.string(15)
-            self.last = s
+            guard case .pointerShape(let shape) = TestControlEvent(opcode: opcode, arguments: a) else { return }
+            self.last = shape
         }
     }
 

@@ -57,8 +57,7 @@ final class CommandLineTests: XCTestCase {
         p.environment = ["XDG_RUNTIME_DIR": runtime]
         p.standardError = FileHandle.nullDevice
         try p.run()
-        for _ in 0..<500 where !FileManager.default.fileExists(atPath: runtime + "/cli-4") { usleep(10_000) }
-        XCTAssertTrue(FileManager.default.fileExists(atPath: runtime + "/cli-4"))
+        XCTAssertTrue(try wait(timeout: 5) { FileManager.default.fileExists(atPath: runtime + "/cli-4") }, "no socket")
         p.terminate()  // SIGTERM
         p.waitUntilExit()
         XCTAssertEqual(p.terminationReason, .exit)

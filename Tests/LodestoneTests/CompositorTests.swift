@@ -210,8 +210,8 @@ final class CompositorTests: XCTestCase {
         p.standardError = FileHandle.nullDevice
         try p.run()
         defer { p.terminate(); p.waitUntilExit() }
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: dir + "/plain") { usleep(10_000) }
-        let connection = try Connection(name: dir + "/plain")
+        // Retries until the socket exists and listens.
+        let connection = try Session.connect(dir + "/plain", until: Date().addingTimeInterval(2), while: p)
         let registry = connection.registry()
         XCTAssertTrue(registry.has("wl_compositor"))
         XCTAssertTrue(registry.has("xdg_wm_base"))

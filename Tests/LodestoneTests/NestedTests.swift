@@ -292,7 +292,8 @@ final class NestedTests: XCTestCase {
         // The parent draws (and sends frame callbacks) only when the test advances its clock.
         let parent = try Session(size: "800x600", manualClock: true)
         defer { parent.stop() }
-        let nested = try Session(nestedIn: parent, size: "400x300")
+        // The client-side protocol trace shows when Lodestone waits for a frame callback.
+        let nested = try Session(nestedIn: parent, size: "400x300", environment: ["WAYLAND_DEBUG": "client"])
         defer { nested.stop() }
         try nested.launch(["weston-simple-shm"])
         _ = try nested.waitForWindow("simple-shm")
@@ -301,16 +302,26 @@ final class NestedTests: XCTestCase {
             try parent.control.advanceClock(milliseconds: 16)
             return try nested.control.frameCount() > 5
         })
+        // Lodestone has committed a frame and asked for a callback the parent sends only
+        // when its clock moves: from here on Lodestone's frame clock is held.
+        XCTAssertTrue(try nested.wait { try BufferTrace(nested.log).awaitingFrameCallback }, "Lodestone never waited for a frame callback")
+        let held = try nested.control.frameCount()
 
         // No parent frame callback, no nested frame, however long simple-shm waits.
-        let held = try nested.control.frameCount()
-        usleep(400_000)  // a nested frame timer would have fired ~24 times
+        // A frame that does not come can only be watched for: this bounded window is
+        // the test's one wall-time wait (a nested frame timer would fire ~24 times in it).
+        usleep(400_000)
         XCTAssertEqual(try nested.control.frameCount(), held, "Lodestone composed frames the parent had not asked for")
 
-        // One parent frame: one nested frame.
+        // One parent frame: one nested frame, committed with a request for the next
+        // callback. Then the clock is held again, so the count is final.
+        let answered = try BufferTrace(nested.log).frameCallbacksAnswered
         try parent.control.advanceClock(milliseconds: 16)
         XCTAssertTrue(try nested.wait { try nested.control.frameCount() == held + 1 }, "a parent frame callback did not release the next frame")
-        usleep(200_000)
+        XCTAssertTrue(try nested.wait {
+            let trace = try BufferTrace(nested.log)
+            return trace.frameCallbacksAnswered > answered && trace.awaitingFrameCallback
+        }, "Lodestone did not commit the released frame")
         XCTAssertEqual(try nested.control.frameCount(), held + 1)
     }
 
@@ -322,12 +333,22 @@ final class NestedTests: XCTestCase {
         let window = try parent.waitForWindow("Lodestone")
         try parent.control.movePointer(x: Double(window.x) + 200, y: Double(window.y) + 150)
         XCTAssertTrue(try nested.wait { try nested.control.pointer().x == 200 })
-        // Settle: the first full frame and the pointer frame are out.
-        XCTAssertTrue(try nested.wait { try BufferTrace(nested.log).commits >= 2 })
+        // Settle: the first full frame and the pointer frame are out, the parent has
+        // answered the last commit, and neither frames nor commits moved since the
+        // previous poll (a frame already due would have run by then).
+        var previous: (frames: UInt32, commits: Int)?
+        XCTAssertTrue(try nested.wait {
+            let trace = try BufferTrace(nested.log)
+            let now = (frames: try nested.control.frameCount(), commits: trace.commits)
+            defer { previous = now }
+            return now.commits >= 2 && !trace.awaitingFrameCallback && previous.map { $0 == now } == true
+        }, "the nested Lodestone did not settle")
 
         // Idle: no frames and (next to) no CPU time, so no timer is ticking.
         let frames = try nested.control.frameCount()
         let cpu = try nested.cpuTicks()
+        // Idleness (frames not composed, CPU not used) can only be measured over time:
+        // this bounded window is the test's one wall-time wait.
         usleep(1_000_000)
         XCTAssertEqual(try nested.control.frameCount(), frames, "an idle nested Lodestone composed frames")
         XCTAssertLessThanOrEqual(try nested.cpuTicks() - cpu, 2, "an idle nested Lodestone used CPU (ticks of 10 ms)")
@@ -368,18 +389,6 @@ final class NestedTests: XCTestCase {
         XCTAssertEqual(status.reason, .exit, "nested Lodestone crashed:\n\(nested.log.suffix(2000))")
         XCTAssertEqual(status.code, 1)
         XCTAssertTrue(nested.log.contains("lost the parent Wayland session"), nested.log.suffix(2000).description)
-    }
-
-    // MARK: Helpers
-
-    /// Polls with wall time (for other processes) until `condition` holds.
-    private func wait(timeout: TimeInterval, _ condition: () throws -> Bool) throws -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(100_000)
-        }
-        return try condition()
     }
 }
 
@@ -510,6 +519,11 @@ struct BufferTrace {
     var attachedWhileHeld: [String] = []
     /// damage_buffer rects of the last commit.
     var lastCommitDamage: [(x: Int, y: Int, width: Int, height: Int)] = []
+    /// `wl_surface.frame` callbacks the parent has answered with `done`.
+    var frameCallbacksAnswered = 0
+    /// A frame callback is asked for and not yet answered: Lodestone's frame clock is held.
+    var awaitingFrameCallback: Bool { !pendingFrameCallbacks.isEmpty }
+    private var pendingFrameCallbacks = Set<String>()
 
     init(_ log: String) throws {
         var held = Set<String>()
@@ -517,6 +531,7 @@ struct BufferTrace {
         var damage: [(x: Int, y: Int, width: Int, height: Int)] = []
         var attachedThisCommit = false
         let bufferID = try Regex(#"wl_buffer@(\d+)"#)
+        let callbackID = try Regex(#"wl_callback@(\d+)"#)
         for line in log.split(separator: "\n") {
             if line.contains(" -> wl_surface@") && line.contains(".attach(wl_buffer@") {
                 guard let match = line.split(separator: ".attach(").last?.firstMatch(of: bufferID) else { continue }
@@ -537,6 +552,13 @@ struct BufferTrace {
                 attachedThisCommit = false
             } else if line.contains("wl_buffer@") && line.contains(".release()") && !line.contains(" -> ") {
                 if let match = line.firstMatch(of: bufferID) { held.remove(String(match.output[1].substring ?? "")) }
+            } else if line.contains(" -> wl_surface@") && line.contains(".frame(new id wl_callback@") {
+                if let match = line.firstMatch(of: callbackID) { pendingFrameCallbacks.insert(String(match.output[1].substring ?? "")) }
+            } else if line.contains("wl_callback@") && line.contains(".done(") && !line.contains(" -> ") {
+                // wl_display.sync callbacks end with done too: count only frame callbacks.
+                if let match = line.firstMatch(of: callbackID), pendingFrameCallbacks.remove(String(match.output[1].substring ?? "")) != nil {
+                    frameCallbacksAnswered += 1
+                }
             } else if line.contains(" -> wl_buffer@") && line.contains(".destroy()") {
                 if let match = line.firstMatch(of: bufferID) { held.remove(String(match.output[1].substring ?? "")) }
             }

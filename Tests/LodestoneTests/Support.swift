@@ -19,6 +19,16 @@ extension XCTestCase {
         }
     }
 
+    /// Polls with wall time (for other processes) until `condition` holds; whether it did.
+    func wait(timeout: TimeInterval, _ condition: () throws -> Bool) throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(50_000)
+        }
+        return try condition()
+    }
+
     /// Runs a command to completion, returning status and combined output.
     @discardableResult
     func run(_ arguments: [String], environment: [String: String]? = nil, directory: String? = nil) throws -> (status: Int32, output: String) {

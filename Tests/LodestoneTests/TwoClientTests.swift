@@ -61,8 +61,12 @@ final class TwoClientTests: XCTestCase {
         let session = try Session()
         let text = "lodestone clipboard \(UInt32.random(in: 0...UInt32.max))"
         // wl-copy takes the keyboard with a small surface, sets the selection and serves it.
-        try session.launch(["wl-copy", "--foreground", text])
-        Thread.sleep(forTimeInterval: 0.5)
+        // Its protocol trace shows when Lodestone has taken the selection: it offers it back
+        // to wl-copy, which has the keyboard then.
+        let trace = session.runtimeDirectory + "/wl-copy.txt"
+        try session.launch(["wl-copy", "--foreground", text], environment: ["WAYLAND_DEBUG": "client"], output: trace)
+        XCTAssertTrue(try session.wait { self.read(trace).contains(".selection(wl_data_offer@") },
+                      "Lodestone offered no selection after wl-copy set one; wl-copy's trace:\n\(read(trace).suffix(2000))")
         let (status, pasted) = try run(["timeout", "10", "wl-paste", "--no-newline"], environment: session.clientEnvironment)
         XCTAssertEqual(status, 0, pasted)
         XCTAssertEqual(pasted, text)
