@@ -12,6 +12,9 @@ public enum InputEvent: Sendable {
     case pointerButton(button: UInt32, pressed: Bool)
     /// Scrolling on one axis.
     case pointerAxis(PointerAxis)
+    /// Which kind of device moves the pointer (a scroll from fingers means a trackpad):
+    /// the adaptive pointer hides sooner after a trackpad than after a mouse.
+    case pointerDevice(PointerDevice)
     /// The pointer left every output (a nested window lost the parent's pointer) or came back.
     case pointerLeftOutputs
     case pointerEnteredOutputs
@@ -44,6 +47,8 @@ public enum PointerMotion: Sendable, Equatable {
     /// A harness teleport (wlcs' `move_to`): not device motion, so no lock holds it.
     case warp(x: Double, y: Double)
 }
+
+public enum PointerDevice: Sendable, Equatable { case mouse, trackpad }
 
 /// One axis of scrolling, as `wl_pointer.axis*` carries it.
 public struct PointerAxis: Sendable, Equatable {

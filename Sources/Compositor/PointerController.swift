@@ -72,15 +72,19 @@ final class PointerController {
 
     // MARK: Input (Seat calls these)
 
-    /// Where the device is, before magnetism (relative motion and grabs start from here).
+    /// Where the device is, before magnetism (grabs follow it).
     var devicePosition: (x: Double, y: Double) { (engine.devicePosition.x, engine.devicePosition.y) }
+    /// Where clients see the pointer: after magnetism, locks and confinement.
+    var logicalPosition: (x: Double, y: Double) { (engine.logicalPosition.x, engine.logicalPosition.y) }
+    /// A client's lock or confinement holds the device.
+    var isConstrained: Bool { engine.isConstrained }
 
-    /// The device moved; returns the logical position clients should receive.
-    func deviceMoved(toX x: Double, y: Double) -> (x: Double, y: Double) {
+    /// The device moved (absolutely, relatively, or was put somewhere). The engine alone
+    /// decides where that leaves the pointer: output edges, locks, confinement, magnetism.
+    func deviceMoved(_ input: PointerInput) {
         prepareEngine()
-        engine.handle(.motion(to: EnginePoint(x: x, y: y)), at: now)
+        engine.handle(input, at: now)
         inputArrived()
-        return (engine.logicalPosition.x, engine.logicalPosition.y)
     }
 
     /// The first button went down or the last one came up.
@@ -92,9 +96,23 @@ final class PointerController {
 
     /// A client locked the pointer (zwp_locked_pointer_v1): it hides and only relative motion flows.
     func setLocked(_ locked: Bool) {
+        guard locked != engine.isLocked else { return }
         prepareEngine()
         engine.handle(.pointerLock(locked), at: now)
         inputArrived()
+    }
+
+    /// A client confined the pointer to these global rectangles (zwp_confined_pointer_v1), or
+    /// nil: the confinement ended.
+    func setConfinement(_ rects: [EngineRect<GlobalSpace>]?) {
+        guard rects != engine.confinement else { return }
+        engine.handle(.confine(to: rects), at: now)
+    }
+
+    /// The kind of device moving the pointer: auto-hide waits longer after a mouse.
+    func setDevice(_ kind: DeviceKind) {
+        guard kind != engine.deviceKind else { return }
+        engine.handle(.device(kind), at: now)
     }
 
     /// The pointer left every output or came back (a nested window lost or regained the
@@ -268,6 +286,8 @@ final class PointerController {
             case .bandBegan(let id, _, let r): band(id, 0, r)
             case .bandChanged(let id, _, let r): band(id, 1, r)
             case .bandEnded(let id, _, let r): band(id, 2, r)
+            // Relative listeners hear the device's own deltas from the seat; this stream is
+            // for hosts that only have absolute positions.
             case .lockedMotion: break
             }
         }

@@ -1,4 +1,5 @@
 import CWaylandServer
+import PointerEngine
 import Rendering
 import WaylandServer
 
@@ -62,6 +63,7 @@ public final class Seat {
         case .pointerButton(let button, let pressed): pointerButton(button, pressed: pressed, time: time)
         case .pointerAxis(let axis):
             if grab.routesToClients { grab.axis(self, axis, time: time) }
+        case .pointerDevice(let kind): engine.setDevice(kind == .trackpad ? .trackpad : .mouse)
         case .pointerLeftOutputs: setPointerOutside(true)
         case .pointerEnteredOutputs: setPointerOutside(false)
         case .key(let code, let pressed):
@@ -75,36 +77,30 @@ public final class Seat {
         }
     }
 
+    /// The device moved: the engine decides where the pointer goes (output edges, a
+    /// client's lock or confinement, magnetism); the seat tells clients where it went.
     private func pointerMoved(_ motion: PointerMotion, time: UInt32) {
-        let device = engine.devicePosition
-        var target: (x: Double, y: Double)
-        var delta: (dx: Double, dy: Double)?
+        let input: PointerInput
         switch motion {
-        case .warp(let wx, let wy): return movePointer(toX: wx, y: wy, time: time)  // a teleport: no lock holds it
-        case .absolute(let ax, let ay): target = (ax, ay)
-        case .relative(let dx, let dy): target = (device.x + dx, device.y + dy); delta = (dx, dy)
-        case .absoluteWithDelta(let ax, let ay, let dx, let dy): target = (ax, ay); delta = (dx, dy)
+        case .warp(let wx, let wy): input = .warp(to: EnginePoint(x: wx, y: wy))
+        case .absolute(let ax, let ay): input = .motion(to: EnginePoint(x: ax, y: ay))
+        case .relative(let dx, let dy):
+            // Relative listeners hear every step, even when the pointer cannot move.
+            constraints.relativeMotion(dx: dx, dy: dy, time: time)
+            input = .relativeMotion(Vector(dx: dx, dy: dy))
+        case .absoluteWithDelta(let ax, let ay, let dx, let dy):
+            constraints.relativeMotion(dx: dx, dy: dy, time: time)
+            input = .motion(to: EnginePoint(x: ax, y: ay))
         }
-        // Relative listeners hear every step, even when the pointer cannot move.
-        if let delta { constraints.relativeMotion(dx: delta.dx, dy: delta.dy, time: time) }
-        // Under a lock or confinement, absolute and relative devices move by the same rules.
-        if constraints.active != nil, grab.routesToClients {
-            let (cx, cy) = constraints.constrain(fromX: x, y: y, dx: target.x - x, dy: target.y - y)
-            if (cx, cy) != (x, y) { movePointer(toX: cx, y: cy, time: time) }
-            return
-        }
-        movePointer(toX: target.x, y: target.y, time: time)
-    }
-
-    private func movePointer(toX newX: Double, y newY: Double, time: UInt32) {
-        let bounds = compositor.output.bounds
-        let px = min(max(newX, 0), Double(bounds.width) - 1 / 256)
-        let py = min(max(newY, 0), Double(bounds.height) - 1 / 256)
+        let before = (x, y)
+        engine.deviceMoved(input)
         // Clients get the adaptive pointer's logical position: magnetism may hold it on an
         // element, so a click lands there. Grabs follow the device itself.
-        (x, y) = engine.deviceMoved(toX: px, y: py)
+        (x, y) = engine.logicalPosition
+        // A locked or confined pointer that could not move tells no one.
+        if engine.isConstrained, grab.routesToClients, (x, y) == before { return }
         cursor.damage()
-        grab.motion(self, device: (px, py), time: time)
+        grab.motion(self, device: engine.devicePosition, time: time)
     }
 
     /// The adaptive pointer moved the logical position without device motion (magnetism
@@ -251,12 +247,14 @@ public final class Seat {
     func startMove(_ toplevel: XdgToplevel, serial: UInt32) {
         guard mayStartGrab(for: toplevel, serial: serial) else { return }
         setPointerFocus(nil)
+        constraints.reevaluate()  // no client holds the pointer while a window moves
         grab = MoveGrab(toplevel: toplevel, device: engine.devicePosition)
     }
 
     func startResize(_ toplevel: XdgToplevel, serial: UInt32, edges: UInt32) {
         guard edges != 0, mayStartGrab(for: toplevel, serial: serial) else { return }
         setPointerFocus(nil)
+        constraints.reevaluate()
         grab = ResizeGrab(toplevel: toplevel, edges: edges, device: engine.devicePosition)
     }
 

@@ -101,9 +101,9 @@ final class PointerConstraint: Resource {
     override func destroyed() { seat.constraints.removed(self) }
 }
 
-/// The seat's relative pointers and constraints, and the rules that move the
-/// pointer under them: locked means it stays put (only relative motion
-/// flows); confined means it stays inside the region.
+/// The seat's relative pointers and constraints: which constraint holds the pointer
+/// now. The rules themselves (locked: it stays put, only relative motion flows;
+/// confined: it stays inside the region) are the pointer engine's.
 final class PointerConstraints {
     unowned let seat: Seat
     var relativePointers: [ZwpRelativePointer] = []
@@ -124,9 +124,8 @@ final class PointerConstraints {
     }
 
     func removed(_ constraint: PointerConstraint) {
-        let wasLocked = constraint.active && constraint.kind == .lock
         constraints.removeAll { $0 === constraint }
-        if wasLocked { seat.compositor.pointerController.setLocked(false) }
+        reevaluate()
     }
 
     /// Relative motion goes to the focused client's listeners, constrained or not.
@@ -145,34 +144,24 @@ final class PointerConstraints {
         var focus = seat.pointerFocus
         if let f = focus, let active = seat.keyboard.focus, seat.toplevel(of: f) !== seat.toplevel(of: active) { focus = nil }
         if seat.keyboard.focus == nil { focus = nil }
-        for c in constraints where c.active && c.surface !== focus {
-            c.deactivate()
-            if c.kind == .lock { seat.compositor.pointerController.setLocked(false) }
+        for c in constraints where c.active && c.surface !== focus { c.deactivate() }
+        if let focus, let c = constraint(on: focus), !c.active, let local = seat.focusedSurfaceLocal, c.contains(x: local.x, y: local.y) {
+            c.activate()
         }
-        guard let focus, let c = constraint(on: focus), !c.active, let local = seat.focusedSurfaceLocal,
-              c.contains(x: local.x, y: local.y) else { return }
-        c.activate()
-        if c.kind == .lock { seat.compositor.pointerController.setLocked(true) }
+        // The engine holds the pointer; this only says by which rule.
+        let engine: PointerController = seat.compositor.pointerController
+        engine.setLocked(active?.kind == .lock)
+        engine.setConfinement(confinementRects())
     }
 
-    /// Where a relative step from global (x, y) may take the pointer.
-    func constrain(fromX x: Double, y: Double, dx: Double, dy: Double) -> (x: Double, y: Double) {
-        guard let c = active, let surface = c.surface, let (ox, oy) = seat.compositor.origin(of: surface) else { return (x + dx, y + dy) }
-        switch c.kind {
-        case .lock:
-            return (x, y)
-        case .confine:
-            // Stay inside the region: clamp into the rect that holds the pointer now.
-            let lx = x - Double(ox), ly = y - Double(oy)
-            let bounds = Rect(x: 0, y: 0, width: surface.width, height: surface.height)
-            let rects = c.region.map { r in r.rects.map { $0.intersection(bounds) } } ?? [bounds]
-            guard let home = rects.first(where: { $0.contains(x: lx, y: ly) }) ?? rects.first else { return (x, y) }
-            // The last whole pixel inside, as clients count them.
-            let nx = min(max(lx + dx, Double(home.x)), Double(home.maxX) - 1)
-            let ny = min(max(ly + dy, Double(home.y)), Double(home.maxY) - 1)
-            let target = (lx + dx, ly + dy)
-            if rects.contains(where: { $0.contains(x: target.0, y: target.1) }) { return (target.0 + Double(ox), target.1 + Double(oy)) }
-            return (nx + Double(ox), ny + Double(oy))
+    /// The active confinement's rectangles in global coordinates (whole pixels): where
+    /// the engine keeps the pointer. Follows the surface as it moves or resizes.
+    private func confinementRects() -> [EngineRect<GlobalSpace>]? {
+        guard let c = active, c.kind == .confine, let surface = c.surface, let (ox, oy) = seat.compositor.origin(of: surface) else { return nil }
+        let bounds = Rect(x: 0, y: 0, width: surface.width, height: surface.height)
+        let rects = c.region.map { r in r.rects.map { $0.intersection(bounds) } } ?? [bounds]
+        return rects.filter { !$0.isEmpty }.map {
+            EngineRect(x: Double($0.x) + Double(ox), y: Double($0.y) + Double(oy), width: Double($0.width), height: Double($0.height))
         }
     }
 }

@@ -27,6 +27,10 @@ public struct PointerEngine: Sendable {
     public private(set) var deviceKind = DeviceKind.mouse
     public private(set) var isButtonPressed = false
     public private(set) var isLocked = false
+    /// Where confinement keeps the device (see `PointerInput.confine`); nil when free.
+    public private(set) var confinement: [Rect<Global>]?
+    /// Locked or confined: device motion is held by a client's constraint.
+    public var isConstrained: Bool { isLocked || confinement != nil }
 
     private var lastAbsolute: Point<Global>?
     private var velocity = VelocityTracker()
@@ -133,6 +137,20 @@ public struct PointerEngine: Sendable {
                 visibility.noteActivity(at: time)
                 retarget(at: time, allowFlick: false)
             }
+        case .confine(let rects):
+            confinement = rects.map { $0.filter { !$0.isEmpty } }
+        case .warp(let p):
+            guard p.isFinite else { return }
+            lastAbsolute = p
+            let q = clampToOutput(p)
+            velocity.add(q - devicePosition, at: time, smoothing: settings.tuning.velocitySmoothing)
+            devicePosition = q
+            visibility.noteActivity(at: time)
+            if band.isEngaged {
+                if let e = band.move(to: q, threshold: settings.tuning.bandActivationDistance) { events.append(e) }
+            } else {
+                retarget(at: time, allowFlick: true)
+            }
         case .outsideOutputs(let outside):
             visibility.setOutside(outside)
             // Coming back is activity: the auto-hide delay starts again.
@@ -142,7 +160,8 @@ public struct PointerEngine: Sendable {
     }
 
     private mutating func moveDevice(to p: Point<Global>, at time: Instant) {
-        let q = clampToOutput(p)
+        let q = confined(clampToOutput(p))
+        guard q != devicePosition || !isConstrained else { return }
         velocity.add(q - devicePosition, at: time, smoothing: settings.tuning.velocitySmoothing)
         devicePosition = q
         let v = velocity.velocity(at: time)
@@ -257,6 +276,16 @@ public struct PointerEngine: Sendable {
     private mutating func updateLogical() {
         guard !isLocked else { return }
         logicalPosition = clampToOutput(currentTarget().logical)
+    }
+
+    /// Where confinement lets motion from the device position to `p` end: `p` itself when
+    /// it is inside one of the rectangles, else the nearest whole pixel of the rectangle
+    /// the pointer is in (clients count pixels, so the last one inside is max - 1).
+    private func confined(_ p: Point<Global>) -> Point<Global> {
+        guard let rects = confinement, !rects.isEmpty else { return p }
+        if rects.contains(where: { $0.contains(p) }) { return p }
+        let home = rects.first { $0.contains(devicePosition) } ?? rects[0]
+        return Point(x: min(max(p.x, home.minX), home.maxX - 1), y: min(max(p.y, home.minY), home.maxY - 1))
     }
 
     private func clampToOutput(_ p: Point<Global>) -> Point<Global> {

@@ -23,6 +23,13 @@ public enum PointerInput: Hashable, Sendable {
     case device(DeviceKind)
     /// Pointer lock (games, 3D views): hidden pointer, only relative motion is reported.
     case pointerLock(Bool)
+    /// Confinement (`zwp_confined_pointer_v1`): the device stays inside these rectangles
+    /// (whole pixels, global); nil ends it. Motion that would leave them stops at the edge
+    /// of the rectangle the pointer is in.
+    case confine(to: [Rect<Global>]?)
+    /// Puts the device at a point whatever holds it (a test harness's teleport): not motion,
+    /// so locks and confinement do not apply.
+    case warp(to: Point<Global>)
     /// The pointer left every output (true) or came back (false): a nested compositor's window
     /// lost the parent's pointer. It hides until then instead of staying drawn where it left.
     case outsideOutputs(Bool)
