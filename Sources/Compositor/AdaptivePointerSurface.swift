@@ -41,7 +41,7 @@ final class AdaptivePointerSurface: Resource {
                              "too many regions: a surface holds at most \(Self.maximumRegions)")
         }
         guard let region = AdaptivePointerRegion(owner: self, client: client, version: version, id: id,
-                                                 regionID: compositor.pointerController.allocateRegionID()) else { return }
+                                                 regionID: compositor.scene.regions.allocateRegionID()) else { return }
         regions.append(region)
         markDirty()
     }

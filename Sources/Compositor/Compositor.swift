@@ -179,10 +179,10 @@ public final class Compositor {
         pointerController.prepareFrame()
         if !output.damage.isEmpty {
             // A preview surface under an effect is drawn by the effect (moved, scaled).
-            scene.withRenderElements(skipping: pointerController.activePreview, extra: seat.cursor.element(scale: output.scale)) { elements in
+            let pointer = [seat.cursor.element(scale: output.scale), pointerController.element]
+            scene.withRenderElements(skipping: pointerController.activePreview, pointer: pointer) { elements in
                 renderer.render(elements, into: output.image, damage: output.damage)
             }
-            pointerController.draw(into: output.image, damage: output.damage, scale: output.scale)
             frameCount += 1
             framePresented?(output.image, output.damage)
             output.damage.clear()

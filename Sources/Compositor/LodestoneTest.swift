@@ -109,7 +109,7 @@ final class LodestoneTest: Resource {
         var title = "", appID = "", sx = 0.0, sy = 0.0
         if let focus = seat.pointerFocus, let local = seat.focusedSurfaceLocal {
             (sx, sy) = local
-            if let t = seat.toplevel(of: focus) { title = t.title; appID = t.appID }
+            if let t = compositor.scene.toplevel(of: focus) { title = t.title; appID = t.appID }
         }
         lodestone_test_v1_send_pointer_state(pointer, wl_fixed_from_double(seat.x), wl_fixed_from_double(seat.y), title, appID,
                                             wl_fixed_from_double(sx), wl_fixed_from_double(sy), UInt32(seat.buttonsHeld))
@@ -120,7 +120,7 @@ final class LodestoneTest: Resource {
     private func sendPointerShape() { sendAdaptivePointerShape(compositor.pointerController) }
 
     private func sendKeyboardState() {
-        let t = seat.keyboard.focus.flatMap { seat.toplevel(of: $0) }
+        let t = seat.keyboard.focus.flatMap { compositor.scene.toplevel(of: $0) }
         let m = seat.keyboard.modifierState
         lodestone_test_v1_send_keyboard_state(pointer, t?.title ?? "", t?.appID ?? "", m.depressed, m.latched, m.locked)
     }

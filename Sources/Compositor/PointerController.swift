@@ -23,22 +23,8 @@ final class PointerController {
     private(set) var presentation: PointerPresentation
     private let painter = PointerRenderer()
 
-    /// Committed regions per surface (surface-local).
-    private struct SurfaceRegions {
-        weak var surface: WlSurface?
-        let owner: SurfaceID
-        var specs: [RegionSpec]
-    }
-    /// A region the engine knows, with what is needed to route its events.
-    private struct Installed {
-        var region: EngineRegion
-        var spec: RegionSpec
-        var placement: SurfacePlacement
-    }
-    private var committed: [ObjectIdentifier: SurfaceRegions] = [:]
-    private var installed: [RegionID: Installed] = [:]
-    private var nextRegion: UInt64 = 1
-    private var nextOwner: UInt64 = 1
+    /// The regions the engine knows, as the scene placed them (see `SceneRegions`).
+    private var installed: [RegionID: SceneRegions.Placed] = [:]
     private var regionsDirty = false
     private var needsStep = true
     /// Whether the last step drew the adaptive pointer (so switching to a client cursor repaints).
@@ -64,11 +50,6 @@ final class PointerController {
     }
 
     private var now: Instant { Instant(seconds: Double(compositor.clock.now) / 1000) }
-
-    func allocateRegionID() -> RegionID {
-        defer { nextRegion += 1 }
-        return RegionID(nextRegion)
-    }
 
     // MARK: Input (Seat calls these)
 
@@ -135,19 +116,6 @@ final class PointerController {
 
     // MARK: Regions
 
-    /// A surface committed new region state (already double-buffered by `WlSurface`).
-    func regionsCommitted(_ surface: WlSurface, _ specs: [RegionSpec]) {
-        let key = ObjectIdentifier(surface)
-        if var entry = committed[key], entry.surface === surface {
-            entry.specs = specs
-            committed[key] = entry
-        } else {
-            committed[key] = SurfaceRegions(surface: surface, owner: SurfaceID(nextOwner), specs: specs)
-            nextOwner += 1
-        }
-        sceneChanged()
-    }
-
     /// Something moved, stacked, mapped, committed or went away: remap before the next use.
     func sceneChanged() {
         regionsDirty = true
@@ -163,30 +131,12 @@ final class PointerController {
         syncRegions()
     }
 
-    /// Brings the engine's regions in line with the committed, mapped surfaces. Only changed
+    /// Brings the engine's regions in line with the scene's placed regions. Only changed
     /// regions are touched, so a client committing every frame does not re-enter its region.
     private func syncRegions() {
         guard regionsDirty else { return }
         regionsDirty = false
-        var wanted: [RegionID: Installed] = [:]
-        var layer: Int32 = 0
-        committed = committed.filter { $0.value.surface != nil }
-        compositor.scene.forEachMappedSurface { surface, x, y in
-            layer += 1
-            guard let entry = committed[ObjectIdentifier(surface)], entry.surface === surface, !entry.specs.isEmpty else { return }
-            let placement = SurfacePlacement(origin: EnginePoint(x: Double(x), y: Double(y)))
-            let root = compositor.scene.rootSurface(surface)
-            for spec in entry.specs {
-                var region = placement.toGlobal(spec.localRegion(owner: entry.owner))
-                // Higher surfaces win over lower ones whatever the clients' own orders.
-                let order = Int64(min(max(spec.stackingOrder, -32768), 32767))
-                region.stackingOrder = Int32(clamping: Int64(min(layer, 32767)) << 16 + order)
-                // A region hidden under another window must not capture the pointer.
-                let c = region.frame.center
-                if let top = compositor.scene.surfaceAt(x: c.x, y: c.y), compositor.scene.rootSurface(top.surface) !== root { continue }
-                wanted[spec.id] = Installed(region: region, spec: spec, placement: placement)
-            }
-        }
+        var wanted = compositor.scene.regions.placed()
         for id in installed.keys where wanted[id] == nil { _ = engine.regions.remove(id: id) }
         for (id, entry) in wanted where installed[id]?.region != entry.region {
             do { try engine.regions.upsert(entry.region) } catch {
@@ -197,21 +147,12 @@ final class PointerController {
         installed = wanted
     }
 
-    /// Whether the surface's tree (its toplevel and subsurfaces) declares regions.
-    private func treeHasRegions(_ surface: WlSurface) -> Bool {
-        let root = compositor.scene.rootSurface(surface)
-        return committed.values.contains { entry in
-            guard !entry.specs.isEmpty, let s = entry.surface else { return false }
-            return compositor.scene.rootSurface(s) === root
-        }
-    }
-
     /// The adaptive pointer is drawn unless a legacy client's cursor applies (see `PointerMode`).
     var drawsAdaptivePointer: Bool {
         if mode == .adaptive { return true }
         let seat = compositor.seat!
         guard seat.cursor.isShown, let focus = seat.pointerFocus else { return true }
-        return treeHasRegions(focus)
+        return compositor.scene.regions.treeHasRegions(focus)
     }
 
     // MARK: Frames
@@ -298,15 +239,9 @@ final class PointerController {
         entry.spec.object?.sendBand(state, entry.placement.toLocal(r))
     }
 
-    /// Draws the adaptive pointer and content effects over the composed scene.
-    func draw(into image: Image, damage: Rendering.Region, scale: Int32) {
-        guard wasAdaptive else { return }
-        var preview: PreviewContent?
-        if let s = activePreview, let texture = s.texture, let (x, y) = compositor.origin(of: s) {
-            preview = PreviewContent(image: texture, x: Double(x), y: Double(y), width: Double(s.width), height: Double(s.height))
-        }
-        painter.draw(presentation, into: image, scale: Double(scale), clip: damage, preview: preview)
-    }
+    /// The adaptive pointer and its content effects as the frame's top element (nil while a
+    /// client's own cursor shows).
+    var element: RenderElement? { wasAdaptive ? .overlay(self) : nil }
 
     /// What the test protocol reports.
     var shapeReport: PointerShapeReport { PointerShapeReport(presentation, clientCursor: !wasAdaptive, tuning: engine.settings.tuning) }
@@ -336,5 +271,16 @@ struct PointerShapeReport {
         else if abs(w - tuning.beamWidth) < 0.5 && h > w { kind = .verticalBeam }
         else if abs(h - tuning.beamWidth) < 0.5 && w > h { kind = .horizontalBeam }
         else { kind = .roundedRect }
+    }
+}
+
+extension PointerController: OverlayElement {
+    /// Draws the adaptive pointer and content effects over the scene composed beneath it.
+    func draw(into image: Image, damage: Rendering.Region) {
+        var preview: PreviewContent?
+        if let s = activePreview, let texture = s.texture, let (x, y) = compositor.origin(of: s) {
+            preview = PreviewContent(image: texture, x: Double(x), y: Double(y), width: Double(s.width), height: Double(s.height))
+        }
+        painter.draw(presentation, into: image, scale: Double(compositor.output.scale), clip: damage, preview: preview)
     }
 }

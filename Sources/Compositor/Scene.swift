@@ -19,6 +19,8 @@ final class Scene {
     var popups: [XdgPopup] = []
     /// The client cursor surface and where it is drawn (it is not in any window's tree).
     var cursorOrigin: (WlSurface) -> (Int32, Int32)? = { _ in nil }
+    /// The adaptive_pointer_v1 regions of the mapped surfaces, placed in global space.
+    private(set) lazy var regions = SceneRegions(scene: self)
     /// The one notification; see `Change`.
     var onChange: (Change) -> Void = { _ in }
     /// The elements of the frame being composed, kept between frames so composing does
@@ -93,6 +95,17 @@ final class Scene {
         return r
     }
 
+    /// The toplevel a surface belongs to (through subsurfaces and popups).
+    func toplevel(of surface: WlSurface) -> XdgToplevel? {
+        var s: WlSurface? = surface
+        while let current = s {
+            if let sub = current.role as? WlSubsurface { s = sub.parent; continue }
+            if let xdg = current.role as? XdgSurface { return xdg.toplevel ?? xdg.popup?.rootToplevel }
+            return nil
+        }
+        return nil
+    }
+
     /// The root of a surface's subsurface tree (its window or popup surface).
     func rootSurface(_ surface: WlSurface) -> WlSurface {
         var s = surface
@@ -119,13 +132,14 @@ final class Scene {
     // MARK: Rendering
 
     /// Hands the renderer this frame's elements, bottom first: every mapped surface but
-    /// `skipping` (a preview surface an effect draws itself), then `extra` (the client cursor).
-    func withRenderElements(skipping: WlSurface?, extra: RenderElement?, _ body: ([RenderElement]) -> Void) {
+    /// `skipping` (a preview surface an effect draws itself), then the pointer on top:
+    /// a client's cursor image, or the adaptive pointer's overlay.
+    func withRenderElements(skipping: WlSurface?, pointer: [RenderElement?], _ body: ([RenderElement]) -> Void) {
         forEachMappedSurface { s, x, y in
             if s === skipping { return }
             if let e = element(for: s, x: x, y: y) { elements.append(e) }
         }
-        if let extra { elements.append(extra) }
+        for case let e? in pointer { elements.append(e) }
         body(elements)
         // Emptied at once: no surface's pixels are kept alive until the next frame.
         elements.removeAll(keepingCapacity: true)

@@ -192,7 +192,7 @@ public final class Seat {
     /// Click to focus: the window under a press is raised and gets the keyboard.
     func focusAndActivate() {
         updatePointerFocus()
-        guard let focus = pointerFocus, let toplevel = toplevel(of: focus) else { return }
+        guard let focus = pointerFocus, let toplevel = compositor.scene.toplevel(of: focus) else { return }
         compositor.desktop.activate(toplevel)
     }
 
@@ -260,7 +260,7 @@ public final class Seat {
 
     private func mayStartGrab(for toplevel: XdgToplevel, serial: UInt32) -> Bool {
         guard !pressedButtons.isEmpty, grab === defaultGrab || grab === popupGrab,
-              let focus = pointerFocus, self.toplevel(of: focus) === toplevel else { return false }
+              let focus = pointerFocus, compositor.scene.toplevel(of: focus) === toplevel else { return false }
         return isCurrentPointerSerial(serial, of: toplevel.client)
     }
 
@@ -297,16 +297,5 @@ public final class Seat {
         keyboard.surfaceDestroyed(surface)
         cursor.surfaceDestroyed(surface)
         if grab.surfaceDestroyed(surface) { endGrab() }
-    }
-
-    /// The toplevel a surface belongs to (through subsurfaces and popups).
-    func toplevel(of surface: WlSurface) -> XdgToplevel? {
-        var s: WlSurface? = surface
-        while let current = s {
-            if let sub = current.role as? WlSubsurface { s = sub.parent; continue }
-            if let xdg = current.role as? XdgSurface { return xdg.toplevel ?? xdg.popup?.rootToplevel }
-            return nil
-        }
-        return nil
     }
 }

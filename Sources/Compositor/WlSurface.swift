@@ -253,7 +253,7 @@ final class WlSurface: Resource {
         if let i = state.input { inputRegion = i }
         let stackChanged = state.stack != nil && state.stack! != stack
         if let s = state.stack { stack = s }
-        if let r = state.regions { compositor.pointerController.regionsCommitted(self, r) }
+        if let r = state.regions { compositor.scene.regions.committed(self, r) }
         frameCallbacks += state.frameCallbacks
         commits += 1
         state = SurfaceState()

@@ -1,7 +1,20 @@
 import CPixman
 
-/// One thing to draw: an image placed into output pixels.
-public struct RenderElement {
+/// One thing the renderer draws, bottom first: a surface's pixels, or an overlay that
+/// draws itself over what is beneath it (the adaptive pointer and its content effects,
+/// which need the composed scene's pixels under them).
+public enum RenderElement {
+    case texture(TextureElement)
+    case overlay(any OverlayElement)
+
+    /// An image placed into output pixels.
+    public init(image: Image, bounds: Rect, outputToImage: Affine, opaque: Bool = false, alpha: Double = 1) {
+        self = .texture(TextureElement(image: image, bounds: bounds, outputToImage: outputToImage, opaque: opaque, alpha: alpha))
+    }
+}
+
+/// An image placed into output pixels.
+public struct TextureElement {
     public var image: Image
     /// Where the element lands, in output pixels.
     public var bounds: Rect
@@ -18,6 +31,12 @@ public struct RenderElement {
     }
 }
 
+/// Something that draws itself into the frame, over the elements beneath it, touching
+/// only `damage` (output pixels).
+public protocol OverlayElement: AnyObject {
+    func draw(into target: Image, damage: Region)
+}
+
 /// Composes elements with pixman, repainting only a damaged region.
 public struct Renderer {
     public var background: UInt32
@@ -31,7 +50,17 @@ public struct Renderer {
         defer { pixman_image_set_clip_region32(target.pointer, nil) }
         let extents = damage.extents
         target.fill(extents, color: background)
-        for element in elements {
+        for item in elements {
+            let element: TextureElement
+            switch item {
+            case .texture(let t): element = t
+            case .overlay(let overlay):
+                // Overlays clip themselves; the textures above them need the clip back.
+                pixman_image_set_clip_region32(target.pointer, nil)
+                overlay.draw(into: target, damage: damage)
+                pixman_image_set_clip_region32(target.pointer, damage.raw)
+                continue
+            }
             let area = element.bounds.intersection(extents)
             guard !area.isEmpty else { continue }
             let src = element.image.pointer
