@@ -2,14 +2,15 @@ import CWaylandServer
 import WaylandServer
 
 /// `wl_keyboard`: key events for one client.
-final class WlKeyboard: Resource {
+final class WlKeyboard: Resource, ProtocolObject {
+    static var interface: UnsafePointer<wl_interface> { Interface.keyboard }
     unowned let seat: Seat
 
     enum Request: UInt32 { case release }
 
     init?(seat: Seat, client: Client, version: UInt32, id: UInt32) {
         self.seat = seat
-        super.init(client: client, interface: Interface.keyboard, version: version, id: id)
+        super.init(client: client, interface: Self.interface, version: version, id: id)
     }
 
     override func dispatch(opcode: UInt32, arguments: Arguments) {

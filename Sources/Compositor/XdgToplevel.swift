@@ -3,7 +3,8 @@ import Rendering
 import WaylandServer
 
 /// `xdg_toplevel`: an application window.
-final class XdgToplevel: Resource {
+final class XdgToplevel: Resource, ProtocolObject {
+    static var interface: UnsafePointer<wl_interface> { Interface.xdgToplevel }
     unowned let compositor: Compositor
     let xdgSurface: XdgSurface
     private(set) var title = ""
@@ -33,10 +34,8 @@ final class XdgToplevel: Resource {
     init?(xdgSurface: XdgSurface, id: UInt32) {
         compositor = xdgSurface.compositor
         self.xdgSurface = xdgSurface
-        super.init(client: xdgSurface.client, interface: Interface.xdgToplevel, version: xdgSurface.version, id: id)
+        super.init(client: xdgSurface.client, interface: Self.interface, version: xdgSurface.version, id: id)
     }
-
-    static func from(_ pointer: OpaquePointer?) -> XdgToplevel? { Resource.from(pointer, interface: Interface.xdgToplevel) }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
         switch Request(rawValue: opcode) {
