@@ -26,11 +26,7 @@ final class WlKeyboard: Resource, ProtocolObject {
     }
 
     func enter(serial: UInt32, surface: WlSurface, keys: [UInt32]) {
-        var array = wl_array()
-        wl_array_init(&array)
-        defer { wl_array_release(&array) }
-        for key in keys { wl_array_add(&array, 4)!.storeBytes(of: key, as: UInt32.self) }
-        wl_keyboard_send_enter(pointer, serial, surface.pointer, &array)
+        withArray(keys) { wl_keyboard_send_enter(pointer, serial, surface.pointer, $0) }
     }
 
     func leave(serial: UInt32, surface: WlSurface) { wl_keyboard_send_leave(pointer, serial, surface.pointer) }

@@ -62,8 +62,6 @@ final class WlSubsurface: Resource, ProtocolObject, SurfaceRole {
         super.init(client: client, interface: Self.interface, version: 1, id: id)
     }
 
-    var surface: WlSurface { surfaceObject! }
-
     /// Synchronized if it, or any ancestor subsurface, is.
     var effectivelySynchronized: Bool {
         if synchronized { return true }
@@ -73,7 +71,7 @@ final class WlSubsurface: Resource, ProtocolObject, SurfaceRole {
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
         let request = Request(rawValue: opcode)
         if request == .destroy { return destroy() }
-        guard surfaceObject != nil, let parent else { return }  // inert
+        guard let surface = surfaceObject, let parent else { return }  // inert
         switch request {
         case .setPosition: pendingPosition = (a.int(0), a.int(1))
         case .placeAbove, .placeBelow:
@@ -111,18 +109,19 @@ final class WlSubsurface: Resource, ProtocolObject, SurfaceRole {
     func applyPendingPosition() -> Bool {
         guard let (nx, ny) = pendingPosition else { return false }
         pendingPosition = nil
-        guard (nx, ny) != (x, y) else { return false }
+        guard (nx, ny) != (x, y), let surface = surfaceObject else { return false }
         compositor.damageSurfaceTree(surface)
         x = nx; y = ny
         compositor.damageSurfaceTree(surface)
         return true
     }
 
-    func surfaceCommitted() { compositor.surfaceLayoutChanged(surface) }
+    func surfaceCommitted() { surfaceObject.map(compositor.surfaceLayoutChanged) }
 
     override func destroyed() {
         if let parent {
-            compositor.damageSurfaceTree(surface)
+            // A surface destroyed first was damaged then (Compositor.surfaceDestroyed).
+            if let surface = surfaceObject { compositor.damageSurfaceTree(surface) }
             parent.stack.removeAll { $0 == .child(self) }
             if var pendingStack = parent.pending.stack {
                 pendingStack.removeAll { $0 == .child(self) }

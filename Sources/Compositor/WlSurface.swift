@@ -59,10 +59,12 @@ final class AttachedBuffer {
     private(set) var buffer: WlBuffer?
     private let listener: Listener
 
-    init(_ buffer: WlBuffer) {
+    /// Nil when the destroy listener cannot be allocated.
+    init?(_ buffer: WlBuffer) {
         self.buffer = buffer
         var forget: (() -> Void)?
-        listener = Listener { _ in forget?() }
+        guard let listener = Listener({ _ in forget?() }) else { return nil }
+        self.listener = listener
         forget = { [unowned self] in self.buffer = nil; self.listener.detach() }
         buffer.onDestroy(listener)
     }
@@ -191,7 +193,12 @@ final class WlSurface: Resource, ProtocolObject {
             return postError(WL_SURFACE_ERROR_INVALID_OFFSET.rawValue, "attach with a non-zero offset; use wl_surface.offset since version 5")
         }
         if buffer != nil, let role, !role.surfaceWillAttach() { return }
-        pending.buffer = .some(buffer.map(AttachedBuffer.init))
+        if let buffer {
+            guard let attached = AttachedBuffer(buffer) else { return client.postNoMemory() }
+            pending.buffer = .some(attached)
+        } else {
+            pending.buffer = .some(nil)
+        }
         pending.dx += dx
         pending.dy += dy
     }
@@ -251,7 +258,7 @@ final class WlSurface: Resource, ProtocolObject {
         }
         let inputChanged = state.input != nil
         if let i = state.input { inputRegion = i }
-        let stackChanged = state.stack != nil && state.stack! != stack
+        let stackChanged = state.stack.map { $0 != stack } ?? false
         if let s = state.stack { stack = s }
         if let r = state.regions { compositor.pointerController.regionsCommitted(self, r) }
         frameCallbacks += state.frameCallbacks

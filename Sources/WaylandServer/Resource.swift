@@ -29,10 +29,9 @@ open class Resource {
         wl_resource_set_dispatcher(
             pointer,
             { _, target, opcode, _, args in
-                let resource = OpaquePointer(target!)
-                guard let data = wl_resource_get_user_data(resource) else { return 0 }
+                guard let target, let args, let data = wl_resource_get_user_data(OpaquePointer(target)) else { return 0 }
                 Unmanaged<Resource>.fromOpaque(data).takeUnretainedValue()
-                    .dispatch(opcode: opcode, arguments: Arguments(base: args!))
+                    .dispatch(opcode: opcode, arguments: Arguments(base: args))
                 return 0
             },
             UnsafeRawPointer(interface),
@@ -73,6 +72,23 @@ open class Resource {
 
     /// Whether the client bound a version that has an event introduced in `since`.
     public func has(_ since: UInt32) -> Bool { version >= since }
+
+    /// Calls `body` with `elements` as a `struct wl_array`, an event's array argument.
+    /// When libwayland cannot allocate the array, the client is sent no_memory
+    /// instead and `body` is not called.
+    public func withArray<Element: BitwiseCopyable>(_ elements: [Element], _ body: (UnsafeMutablePointer<wl_array>) -> Void) {
+        var array = wl_array()
+        wl_array_init(&array)
+        defer { wl_array_release(&array) }
+        let copied = elements.withUnsafeBytes { bytes -> Bool in
+            guard let source = bytes.baseAddress, bytes.count > 0 else { return true }
+            guard let slot = wl_array_add(&array, bytes.count) else { return false }
+            slot.copyMemory(from: source, byteCount: bytes.count)
+            return true
+        }
+        guard copied else { return client.postNoMemory() }
+        body(&array)
+    }
 }
 
 /// A `Resource` subclass that implements one Wayland interface.
