@@ -9,15 +9,16 @@ extension Interface {
 }
 
 /// `adaptive_pointer_manager_v1`: the global through which clients declare regions.
-final class AdaptivePointerManager: Resource {
+final class AdaptivePointerManager: Resource, ProtocolObject {
     static let version: Int32 = 1
+    static var interface: UnsafePointer<wl_interface> { Interface.adaptivePointerManager }
     unowned let compositor: Compositor
 
     enum Request: UInt32 { case destroy, getSurface }
 
     init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
         self.compositor = compositor
-        super.init(client: client, interface: Interface.adaptivePointerManager, version: version, id: id)
+        super.init(client: client, interface: Self.interface, version: version, id: id)
     }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {

@@ -39,7 +39,8 @@ struct RegionSpec {
 
 /// `adaptive_pointer_region_v1`: one interactive element. Requests only edit the pending
 /// `spec`; the surface's next commit snapshots it (see `AdaptivePointerSurface`).
-final class AdaptivePointerRegion: Resource {
+final class AdaptivePointerRegion: Resource, ProtocolObject {
+    static var interface: UnsafePointer<wl_interface> { Interface.adaptivePointerRegion }
     private(set) weak var owner: AdaptivePointerSurface?
     private(set) var spec: RegionSpec
     private var effect = UInt32(0)
@@ -56,7 +57,7 @@ final class AdaptivePointerRegion: Resource {
     init?(owner: AdaptivePointerSurface, client: Client, version: UInt32, id: UInt32, regionID: RegionID) {
         self.owner = owner
         spec = RegionSpec(id: regionID)
-        super.init(client: client, interface: Interface.adaptivePointerRegion, version: version, id: id)
+        super.init(client: client, interface: Self.interface, version: version, id: id)
         spec.object = self
     }
 

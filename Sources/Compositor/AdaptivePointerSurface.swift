@@ -7,7 +7,8 @@ import WaylandServer
 /// surface's next `wl_surface.commit` takes a snapshot of every live region into the surface's
 /// pending state (`SurfaceState.regions`), so region state is double-buffered and follows the
 /// subsurface sync rules along with the rest of the surface state.
-final class AdaptivePointerSurface: Resource {
+final class AdaptivePointerSurface: Resource, ProtocolObject {
+    static var interface: UnsafePointer<wl_interface> { Interface.adaptivePointerSurface }
     /// Keeps a hostile client from growing the spatial index without bound.
     static let maximumRegions = 512
 
@@ -22,7 +23,7 @@ final class AdaptivePointerSurface: Resource {
     init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32, surface: WlSurface) {
         self.compositor = compositor
         self.surface = surface
-        super.init(client: client, interface: Interface.adaptivePointerSurface, version: version, id: id)
+        super.init(client: client, interface: Self.interface, version: version, id: id)
     }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {

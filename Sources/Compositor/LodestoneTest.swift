@@ -5,8 +5,9 @@ import WaylandServer
 /// `lodestone_test_v1`: lets a test inject input, drive the clock and read
 /// the screen. Offered only with --test-control. Every request is answered
 /// by exactly one event (window lists end with windows_done).
-final class LodestoneTest: Resource {
+final class LodestoneTest: Resource, ProtocolObject {
     static let version: Int32 = 2
+    static var interface: UnsafePointer<wl_interface> { Interface.test }
     unowned let compositor: Compositor
 
     enum Request: UInt32 {
@@ -19,7 +20,7 @@ final class LodestoneTest: Resource {
 
     init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
         self.compositor = compositor
-        super.init(client: client, interface: Interface.test, version: version, id: id)
+        super.init(client: client, interface: Self.interface, version: version, id: id)
     }
 
     private var seat: Seat { compositor.seat }
@@ -63,7 +64,7 @@ final class LodestoneTest: Resource {
             guard let window = find(a.string(0)) else { return failed("no window named '\(a.string(0) ?? "")'") }
             compositor.desktop.activate(window)
             sendWindow(window)
-        case .capture: capture(into: a.object(0))
+        case .capture: capture(into: WlBuffer(a.object(0)))
         case .capturePng:
             compositor.composeIfNeeded()
             let path = a.string(0) ?? ""
@@ -131,8 +132,8 @@ final class LodestoneTest: Resource {
                                       g.width, g.height, w.isActivated ? 1 : 0)
     }
 
-    private func capture(into buffer: OpaquePointer?) {
-        guard let buffer, let shm = ShmBuffer(resource: buffer) else { return failed("capture needs a wl_shm buffer") }
+    private func capture(into buffer: WlBuffer?) {
+        guard let shm = buffer?.shm else { return failed("capture needs a wl_shm buffer") }
         let output = compositor.output
         guard shm.width >= output.pixelWidth, shm.height >= output.pixelHeight,
               shm.format == WL_SHM_FORMAT_ARGB8888.rawValue || shm.format == WL_SHM_FORMAT_XRGB8888.rawValue else {

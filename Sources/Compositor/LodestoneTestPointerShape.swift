@@ -35,17 +35,13 @@ extension LodestoneTest {
             }
             words += [shape, wl_fixed_from_double(a.center.x), wl_fixed_from_double(a.center.y), wl_fixed_from_double(a.alpha)]
         }
-        var array = wl_array()
-        wl_array_init(&array)
-        defer { wl_array_release(&array) }
-        if !words.isEmpty, let data = wl_array_add(&array, words.count * 4) {
-            words.withUnsafeBytes { data.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        }
         let f = wl_fixed_from_double
-        lodestone_test_v1_send_pointer_shape(
-            pointer, report.kind.rawValue, f(report.rect.minX), f(report.rect.minY), f(report.rect.width), f(report.rect.height),
-            f(report.cornerRadius), f(report.alpha), kind, f(effect?.progress ?? 0), f(effect?.scale ?? 1),
-            controller.targetIdentifier == nil ? 0 : 1, controller.targetIdentifier ?? 0,
-            f(p.devicePosition.x), f(p.devicePosition.y), &array, p.annotation?.text ?? "")
+        withArray(words) { array in
+            lodestone_test_v1_send_pointer_shape(
+                pointer, report.kind.rawValue, f(report.rect.minX), f(report.rect.minY), f(report.rect.width), f(report.rect.height),
+                f(report.cornerRadius), f(report.alpha), kind, f(effect?.progress ?? 0), f(effect?.scale ?? 1),
+                controller.targetIdentifier == nil ? 0 : 1, controller.targetIdentifier ?? 0,
+                f(p.devicePosition.x), f(p.devicePosition.y), array, p.annotation?.text ?? "")
+        }
     }
 }

@@ -2,9 +2,10 @@ import CWaylandServer
 import WaylandServer
 
 /// `wl_callback`: a one-shot "done" notification (frame callbacks).
-final class WlCallback: Resource {
+final class WlCallback: Resource, ProtocolObject {
+    static var interface: UnsafePointer<wl_interface> { Interface.callback }
     init?(client: Client, id: UInt32) {
-        super.init(client: client, interface: Interface.callback, version: 1, id: id)
+        super.init(client: client, interface: Self.interface, version: 1, id: id)
     }
 
     /// Sends done and destroys the callback, as the protocol requires.

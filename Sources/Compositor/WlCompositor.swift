@@ -2,15 +2,16 @@ import CWaylandServer
 import WaylandServer
 
 /// `wl_compositor`: makes surfaces and regions.
-final class WlCompositor: Resource {
+final class WlCompositor: Resource, ProtocolObject {
     static let version: Int32 = 5
+    static var interface: UnsafePointer<wl_interface> { Interface.compositor }
     unowned let compositor: Compositor
 
     enum Request: UInt32 { case createSurface, createRegion }
 
     init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
         self.compositor = compositor
-        super.init(client: client, interface: Interface.compositor, version: version, id: id)
+        super.init(client: client, interface: Self.interface, version: version, id: id)
     }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {

@@ -3,15 +3,16 @@ import CWaylandServer
 import WaylandServer
 
 /// `wl_data_device_manager`: makes data sources and per-seat data devices.
-final class WlDataDeviceManager: Resource {
+final class WlDataDeviceManager: Resource, ProtocolObject {
     static let version: Int32 = 3
+    static var interface: UnsafePointer<wl_interface> { Interface.dataDeviceManager }
     unowned let selection: DataSelection
 
     enum Request: UInt32 { case createDataSource, getDataDevice }
 
     init?(selection: DataSelection, client: Client, version: UInt32, id: UInt32) {
         self.selection = selection
-        super.init(client: client, interface: Interface.dataDeviceManager, version: version, id: id)
+        super.init(client: client, interface: Self.interface, version: version, id: id)
     }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
@@ -27,14 +28,15 @@ final class WlDataDeviceManager: Resource {
 }
 
 /// `wl_data_device`: a client's clipboard and drag-and-drop endpoint.
-final class WlDataDevice: Resource {
+final class WlDataDevice: Resource, ProtocolObject {
+    static var interface: UnsafePointer<wl_interface> { Interface.dataDevice }
     unowned let selection: DataSelection
 
     enum Request: UInt32 { case startDrag, setSelection, release }
 
     init?(selection: DataSelection, client: Client, version: UInt32, id: UInt32) {
         self.selection = selection
-        super.init(client: client, interface: Interface.dataDevice, version: version, id: id)
+        super.init(client: client, interface: Self.interface, version: version, id: id)
     }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
@@ -76,7 +78,8 @@ final class WlDataDevice: Resource {
 }
 
 /// `wl_data_source`: what one client offers to paste.
-final class WlDataSource: Resource {
+final class WlDataSource: Resource, ProtocolObject {
+    static var interface: UnsafePointer<wl_interface> { Interface.dataSource }
     unowned let selection: DataSelection
     private(set) var mimeTypes: [String] = []
     var usedForSelection = false
@@ -85,10 +88,8 @@ final class WlDataSource: Resource {
 
     init?(selection: DataSelection, client: Client, version: UInt32, id: UInt32) {
         self.selection = selection
-        super.init(client: client, interface: Interface.dataSource, version: version, id: id)
+        super.init(client: client, interface: Self.interface, version: version, id: id)
     }
-
-    static func from(_ pointer: OpaquePointer?) -> WlDataSource? { Resource.from(pointer, interface: Interface.dataSource) }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
         switch Request(rawValue: opcode) {
@@ -106,14 +107,15 @@ final class WlDataSource: Resource {
 }
 
 /// `wl_data_offer`: one client's view of another client's source.
-final class WlDataOffer: Resource {
+final class WlDataOffer: Resource, ProtocolObject {
+    static var interface: UnsafePointer<wl_interface> { Interface.dataOffer }
     private weak var source: WlDataSource?
 
     enum Request: UInt32 { case accept, receive, destroy, finish, setActions }
 
     init?(source: WlDataSource, device: WlDataDevice) {
         self.source = source
-        super.init(client: device.client, interface: Interface.dataOffer, version: device.version, id: 0)
+        super.init(client: device.client, interface: Self.interface, version: device.version, id: 0)
     }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {

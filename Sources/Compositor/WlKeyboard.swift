@@ -2,14 +2,15 @@ import CWaylandServer
 import WaylandServer
 
 /// `wl_keyboard`: key events for one client.
-final class WlKeyboard: Resource {
+final class WlKeyboard: Resource, ProtocolObject {
+    static var interface: UnsafePointer<wl_interface> { Interface.keyboard }
     unowned let seat: Seat
 
     enum Request: UInt32 { case release }
 
     init?(seat: Seat, client: Client, version: UInt32, id: UInt32) {
         self.seat = seat
-        super.init(client: client, interface: Interface.keyboard, version: version, id: id)
+        super.init(client: client, interface: Self.interface, version: version, id: id)
     }
 
     override func dispatch(opcode: UInt32, arguments: Arguments) {
@@ -25,11 +26,7 @@ final class WlKeyboard: Resource {
     }
 
     func enter(serial: UInt32, surface: WlSurface, keys: [UInt32]) {
-        var array = wl_array()
-        wl_array_init(&array)
-        defer { wl_array_release(&array) }
-        for key in keys { wl_array_add(&array, 4)!.storeBytes(of: key, as: UInt32.self) }
-        wl_keyboard_send_enter(pointer, serial, surface.pointer, &array)
+        withArray(keys) { wl_keyboard_send_enter(pointer, serial, surface.pointer, $0) }
     }
 
     func leave(serial: UInt32, surface: WlSurface) { wl_keyboard_send_leave(pointer, serial, surface.pointer) }

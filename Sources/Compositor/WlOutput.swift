@@ -2,15 +2,16 @@ import CWaylandServer
 import WaylandServer
 
 /// `wl_output`: tells clients the output's geometry, mode, scale and name.
-final class WlOutput: Resource {
+final class WlOutput: Resource, ProtocolObject {
     static let version: Int32 = 4
+    static var interface: UnsafePointer<wl_interface> { Interface.output }
     weak var output: Output?
 
     enum Request: UInt32 { case release }
 
     init?(output: Output, client: Client, version: UInt32, id: UInt32) {
         self.output = output
-        super.init(client: client, interface: Interface.output, version: version, id: id)
+        super.init(client: client, interface: Self.interface, version: version, id: id)
         output.resources.append(self)
         sendAll()
     }

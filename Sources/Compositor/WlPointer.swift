@@ -2,7 +2,8 @@ import CWaylandServer
 import WaylandServer
 
 /// `wl_pointer`: pointer events for one client.
-final class WlPointer: Resource {
+final class WlPointer: Resource, ProtocolObject {
+    static var interface: UnsafePointer<wl_interface> { Interface.pointer }
     unowned let seat: Seat
     /// The serial of the last enter this pointer got: set_cursor, move and resize must
     /// carry it or a later one (see `Seat.isCurrentPointerSerial`).
@@ -12,7 +13,7 @@ final class WlPointer: Resource {
 
     init?(seat: Seat, client: Client, version: UInt32, id: UInt32) {
         self.seat = seat
-        super.init(client: client, interface: Interface.pointer, version: version, id: id)
+        super.init(client: client, interface: Self.interface, version: version, id: id)
     }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {

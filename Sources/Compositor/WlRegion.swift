@@ -3,16 +3,15 @@ import Rendering
 import WaylandServer
 
 /// `wl_region`: a client-built set of rectangles used for input and opaque regions.
-final class WlRegion: Resource {
+final class WlRegion: Resource, ProtocolObject {
+    static var interface: UnsafePointer<wl_interface> { Interface.region }
     let region = Region()
 
     enum Request: UInt32 { case destroy, add, subtract }
 
     init?(client: Client, version: UInt32, id: UInt32) {
-        super.init(client: client, interface: Interface.region, version: version, id: id)
+        super.init(client: client, interface: Self.interface, version: version, id: id)
     }
-
-    static func from(_ pointer: OpaquePointer?) -> WlRegion? { Resource.from(pointer, interface: Interface.region) }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
         switch Request(rawValue: opcode) {

@@ -2,15 +2,16 @@ import CWaylandServer
 import WaylandServer
 
 /// `wl_seat`: hands out the pointer and keyboard.
-final class WlSeat: Resource {
+final class WlSeat: Resource, ProtocolObject {
     static let version: Int32 = 8
+    static var interface: UnsafePointer<wl_interface> { Interface.seat }
     unowned let seat: Seat
 
     enum Request: UInt32 { case getPointer, getKeyboard, getTouch, release }
 
     init?(seat: Seat, client: Client, version: UInt32, id: UInt32) {
         self.seat = seat
-        super.init(client: client, interface: Interface.seat, version: version, id: id)
+        super.init(client: client, interface: Self.interface, version: version, id: id)
         var capabilities = WL_SEAT_CAPABILITY_POINTER.rawValue | WL_SEAT_CAPABILITY_KEYBOARD.rawValue
         if seat.compositor.touchscreen != nil { capabilities |= WL_SEAT_CAPABILITY_TOUCH.rawValue }
         wl_seat_send_capabilities(pointer, capabilities)

@@ -2,15 +2,16 @@ import CWaylandServer
 import WaylandServer
 
 /// `wl_subcompositor`: turns surfaces into subsurfaces of others.
-final class WlSubcompositor: Resource {
+final class WlSubcompositor: Resource, ProtocolObject {
     static let version: Int32 = 1
+    static var interface: UnsafePointer<wl_interface> { Interface.subcompositor }
     unowned let compositor: Compositor
 
     enum Request: UInt32 { case destroy, getSubsurface }
 
     init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
         self.compositor = compositor
-        super.init(client: client, interface: Interface.subcompositor, version: version, id: id)
+        super.init(client: client, interface: Self.interface, version: version, id: id)
     }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
@@ -40,7 +41,8 @@ final class WlSubcompositor: Resource {
 }
 
 /// `wl_subsurface`: a surface drawn relative to its parent.
-final class WlSubsurface: Resource, SurfaceRole {
+final class WlSubsurface: Resource, ProtocolObject, SurfaceRole {
+    static var interface: UnsafePointer<wl_interface> { Interface.subsurface }
     unowned let compositor: Compositor
     /// nil once the surface is gone (the subsurface is then inert).
     private(set) weak var surfaceObject: WlSurface?
@@ -57,10 +59,8 @@ final class WlSubsurface: Resource, SurfaceRole {
         self.compositor = compositor
         surfaceObject = surface
         self.parent = parent
-        super.init(client: client, interface: Interface.subsurface, version: 1, id: id)
+        super.init(client: client, interface: Self.interface, version: 1, id: id)
     }
-
-    var surface: WlSurface { surfaceObject! }
 
     /// Synchronized if it, or any ancestor subsurface, is.
     var effectivelySynchronized: Bool {
@@ -71,7 +71,7 @@ final class WlSubsurface: Resource, SurfaceRole {
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
         let request = Request(rawValue: opcode)
         if request == .destroy { return destroy() }
-        guard surfaceObject != nil, let parent else { return }  // inert
+        guard let surface = surfaceObject, let parent else { return }  // inert
         switch request {
         case .setPosition: pendingPosition = (a.int(0), a.int(1))
         case .placeAbove, .placeBelow:
@@ -109,18 +109,19 @@ final class WlSubsurface: Resource, SurfaceRole {
     func applyPendingPosition() -> Bool {
         guard let (nx, ny) = pendingPosition else { return false }
         pendingPosition = nil
-        guard (nx, ny) != (x, y) else { return false }
+        guard (nx, ny) != (x, y), let surface = surfaceObject else { return false }
         compositor.damageSurfaceTree(surface)
         x = nx; y = ny
         compositor.damageSurfaceTree(surface)
         return true
     }
 
-    func surfaceCommitted() { compositor.surfaceLayoutChanged(surface) }
+    func surfaceCommitted() { surfaceObject.map(compositor.surfaceLayoutChanged) }
 
     override func destroyed() {
         if let parent {
-            compositor.damageSurfaceTree(surface)
+            // A surface destroyed first was damaged then (Compositor.surfaceDestroyed).
+            if let surface = surfaceObject { compositor.damageSurfaceTree(surface) }
             parent.stack.removeAll { $0 == .child(self) }
             if var pendingStack = parent.pending.stack {
                 pendingStack.removeAll { $0 == .child(self) }

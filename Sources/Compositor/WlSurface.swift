@@ -55,20 +55,23 @@ struct SurfaceState {
 
 /// A wl_buffer attached to a surface; forgets the buffer if the client destroys it.
 final class AttachedBuffer {
-    private(set) var resource: OpaquePointer?
+    /// nil once the client destroyed the buffer.
+    private(set) var buffer: WlBuffer?
     private let listener: Listener
 
-    init(_ resource: OpaquePointer) {
-        self.resource = resource
+    /// Nil when the destroy listener cannot be allocated.
+    init?(_ buffer: WlBuffer) {
+        self.buffer = buffer
         var forget: (() -> Void)?
-        listener = Listener { _ in forget?() }
-        forget = { [unowned self] in self.resource = nil; self.listener.detach() }
-        listener.attach(toDestroyOf: resource)
+        guard let listener = Listener({ _ in forget?() }) else { return nil }
+        self.listener = listener
+        forget = { [unowned self] in self.buffer = nil; self.listener.detach() }
+        buffer.onDestroy(listener)
     }
 
     deinit { listener.detach() }
 
-    func release() { if let resource { wl_buffer_send_release(resource) } }
+    func release() { buffer?.release() }
 }
 
 /// One entry of a surface's paint order: itself or one of its subsurfaces.
@@ -86,7 +89,8 @@ enum StackEntry: Equatable {
 }
 
 /// `wl_surface`: a rectangle of pixels with double-buffered state.
-final class WlSurface: Resource {
+final class WlSurface: Resource, ProtocolObject {
+    static var interface: UnsafePointer<wl_interface> { Interface.surface }
     unowned let compositor: Compositor
     var pending = SurfaceState()
     /// State a synchronized subsurface committed, applied when its parent commits.
@@ -125,10 +129,8 @@ final class WlSurface: Resource {
 
     init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
         self.compositor = compositor
-        super.init(client: client, interface: Interface.surface, version: version, id: id)
+        super.init(client: client, interface: Self.interface, version: version, id: id)
     }
-
-    static func from(_ pointer: OpaquePointer?) -> WlSurface? { Resource.from(pointer, interface: Interface.surface) }
 
     /// Size in surface-local (logical) coordinates.
     var width: Int32 { (transform & 1 == 1 ? bufferHeight : bufferWidth) / max(scale, 1) }
@@ -161,7 +163,7 @@ final class WlSurface: Resource {
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
         switch Request(rawValue: opcode) {
         case .destroy: destroy()
-        case .attach: attach(buffer: a.object(0), dx: a.int(1), dy: a.int(2))
+        case .attach: attach(buffer: WlBuffer(a.object(0)), dx: a.int(1), dy: a.int(2))
         case .damage: pending.surfaceDamage.append(.sanitized(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)))
         case .damageBuffer: pending.bufferDamage.append(.sanitized(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)))
         case .frame:
@@ -186,12 +188,17 @@ final class WlSurface: Resource {
         }
     }
 
-    private func attach(buffer: OpaquePointer?, dx: Int32, dy: Int32) {
+    private func attach(buffer: WlBuffer?, dx: Int32, dy: Int32) {
         if version >= 5 && (dx != 0 || dy != 0) {
             return postError(WL_SURFACE_ERROR_INVALID_OFFSET.rawValue, "attach with a non-zero offset; use wl_surface.offset since version 5")
         }
         if buffer != nil, let role, !role.surfaceWillAttach() { return }
-        pending.buffer = .some(buffer.map(AttachedBuffer.init))
+        if let buffer {
+            guard let attached = AttachedBuffer(buffer) else { return client.postNoMemory() }
+            pending.buffer = .some(attached)
+        } else {
+            pending.buffer = .some(nil)
+        }
         pending.dx += dx
         pending.dy += dy
     }
@@ -229,9 +236,9 @@ final class WlSurface: Resource {
         if let s = state.scale { scale = s }
         if let t = state.transform { transform = t }
         if let attached = state.buffer {
-            if let buffer = attached, let resource = buffer.resource {
-                if !upload(resource, damage: state) { state = SurfaceState(); return }
-                buffer.release()
+            if let attached, let buffer = attached.buffer {
+                if !upload(buffer, damage: state) { state = SurfaceState(); return }
+                attached.release()
             } else {
                 texture = nil
                 bufferWidth = 0; bufferHeight = 0
@@ -251,7 +258,7 @@ final class WlSurface: Resource {
         }
         let inputChanged = state.input != nil
         if let i = state.input { inputRegion = i }
-        let stackChanged = state.stack != nil && state.stack! != stack
+        let stackChanged = state.stack.map { $0 != stack } ?? false
         if let s = state.stack { stack = s }
         if let r = state.regions { compositor.scene.regions.committed(self, r) }
         frameCallbacks += state.frameCallbacks
@@ -274,8 +281,8 @@ final class WlSurface: Resource {
 
     /// Copies the buffer's pixels into our texture so the client may reuse the
     /// buffer at once. Returns false after posting an error.
-    private func upload(_ resource: OpaquePointer, damage state: SurfaceState) -> Bool {
-        guard let shm = ShmBuffer(resource: resource) else {
+    private func upload(_ buffer: WlBuffer, damage state: SurfaceState) -> Bool {
+        guard let shm = buffer.shm else {
             // Only wl_shm buffers exist here; anything else is not ours to read.
             postError(WL_SURFACE_ERROR_INVALID_SIZE.rawValue, "buffer is not a wl_shm buffer")
             return false
@@ -284,8 +291,7 @@ final class WlSurface: Resource {
         // libwayland's wl_shm accepts any stride >= width; a 32-bit format needs
         // 4 bytes a pixel, or reading the buffer runs past the client's rows.
         if Int(shm.stride) < Int(w) * 4 {
-            Resource.postError(on: resource, WL_SHM_ERROR_INVALID_STRIDE.rawValue,
-                                    "wl_buffer stride \(shm.stride) is smaller than width \(w) × 4 bytes")
+            buffer.postError(WL_SHM_ERROR_INVALID_STRIDE.rawValue, "wl_buffer stride \(shm.stride) is smaller than width \(w) × 4 bytes")
             return false
         }
         if w % scale != 0 || h % scale != 0 {

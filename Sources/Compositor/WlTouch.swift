@@ -3,14 +3,15 @@ import WaylandServer
 
 /// `wl_touch`: touch points for one client. Inert when the compositor has no
 /// touchscreen (the seat then never advertises the capability).
-final class WlTouch: Resource {
+final class WlTouch: Resource, ProtocolObject {
+    static var interface: UnsafePointer<wl_interface> { Interface.touch }
     private weak var touchscreen: Touchscreen?
 
     enum Request: UInt32 { case release }
 
     init?(touchscreen: Touchscreen?, client: Client, version: UInt32, id: UInt32) {
         self.touchscreen = touchscreen
-        super.init(client: client, interface: Interface.touch, version: version, id: id)
+        super.init(client: client, interface: Self.interface, version: version, id: id)
         touchscreen?.touches.append(self)
     }
 

@@ -3,7 +3,8 @@ import Rendering
 import WaylandServer
 
 /// `xdg_popup`: a menu or tooltip placed relative to a parent by positioner rules.
-final class XdgPopup: Resource {
+final class XdgPopup: Resource, ProtocolObject {
+    static var interface: UnsafePointer<wl_interface> { Interface.xdgPopup }
     unowned let compositor: Compositor
     let xdgSurface: XdgSurface
     private(set) weak var parent: XdgSurface?
@@ -21,7 +22,7 @@ final class XdgPopup: Resource {
         self.xdgSurface = xdgSurface
         self.parent = parent
         self.rules = rules
-        super.init(client: xdgSurface.client, interface: Interface.xdgPopup, version: xdgSurface.version, id: id)
+        super.init(client: xdgSurface.client, interface: Self.interface, version: xdgSurface.version, id: id)
     }
 
     /// The toplevel at the root of this popup's parent chain.

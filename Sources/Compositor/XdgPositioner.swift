@@ -70,7 +70,8 @@ struct PositionerRules {
 }
 
 /// `xdg_positioner`: a client-built set of placement rules.
-final class XdgPositioner: Resource {
+final class XdgPositioner: Resource, ProtocolObject {
+    static var interface: UnsafePointer<wl_interface> { Interface.xdgPositioner }
     var rules = PositionerRules()
 
     enum Request: UInt32 {
@@ -79,10 +80,8 @@ final class XdgPositioner: Resource {
     }
 
     init?(client: Client, version: UInt32, id: UInt32) {
-        super.init(client: client, interface: Interface.xdgPositioner, version: version, id: id)
+        super.init(client: client, interface: Self.interface, version: version, id: id)
     }
-
-    static func from(_ pointer: OpaquePointer?) -> XdgPositioner? { Resource.from(pointer, interface: Interface.xdgPositioner) }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
         let invalid = XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue

@@ -3,7 +3,8 @@ import Rendering
 import WaylandServer
 
 /// `xdg_surface`: a desktop window surface; becomes a toplevel or a popup.
-final class XdgSurface: Resource, SurfaceRole {
+final class XdgSurface: Resource, ProtocolObject, SurfaceRole {
+    static var interface: UnsafePointer<wl_interface> { Interface.xdgSurface }
     unowned let compositor: Compositor
     private weak var wmBase: XdgWmBase?
     private(set) weak var surface: WlSurface?
@@ -29,10 +30,8 @@ final class XdgSurface: Resource, SurfaceRole {
         compositor = wmBase.compositor
         self.wmBase = wmBase
         self.surface = surface
-        super.init(client: wmBase.client, interface: Interface.xdgSurface, version: wmBase.version, id: id)
+        super.init(client: wmBase.client, interface: Self.interface, version: wmBase.version, id: id)
     }
-
-    static func from(_ pointer: OpaquePointer?) -> XdgSurface? { Resource.from(pointer, interface: Interface.xdgSurface) }
 
     /// The window geometry in surface-local coordinates.
     var geometry: Rect {

@@ -3,7 +3,8 @@ import Rendering
 import WaylandServer
 
 /// `xdg_toplevel`: an application window.
-final class XdgToplevel: Resource {
+final class XdgToplevel: Resource, ProtocolObject {
+    static var interface: UnsafePointer<wl_interface> { Interface.xdgToplevel }
     unowned let compositor: Compositor
     let xdgSurface: XdgSurface
     private(set) var title = ""
@@ -33,10 +34,8 @@ final class XdgToplevel: Resource {
     init?(xdgSurface: XdgSurface, id: UInt32) {
         compositor = xdgSurface.compositor
         self.xdgSurface = xdgSurface
-        super.init(client: xdgSurface.client, interface: Interface.xdgToplevel, version: xdgSurface.version, id: id)
+        super.init(client: xdgSurface.client, interface: Self.interface, version: xdgSurface.version, id: id)
     }
-
-    static func from(_ pointer: OpaquePointer?) -> XdgToplevel? { Resource.from(pointer, interface: Interface.xdgToplevel) }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
         switch Request(rawValue: opcode) {
@@ -86,14 +85,7 @@ final class XdgToplevel: Resource {
                            XDG_TOPLEVEL_STATE_TILED_TOP, XDG_TOPLEVEL_STATE_TILED_BOTTOM].map(\.rawValue)
             }
         }
-        var array = wl_array()
-        wl_array_init(&array)
-        defer { wl_array_release(&array) }
-        for state in states {
-            let slot = wl_array_add(&array, MemoryLayout<UInt32>.size)!
-            slot.storeBytes(of: state, as: UInt32.self)
-        }
-        xdg_toplevel_send_configure(pointer, width, height, &array)
+        withArray(states) { xdg_toplevel_send_configure(pointer, width, height, $0) }
         xdgSurface.sendConfigure()
     }
 
@@ -192,13 +184,8 @@ final class XdgToplevel: Resource {
         // Since 4 / 5
         if has(4) { xdg_toplevel_send_configure_bounds(pointer, compositor.output.width, compositor.output.height) }
         if has(5) {
-            var caps = wl_array()
-            wl_array_init(&caps)
-            for c in [XDG_TOPLEVEL_WM_CAPABILITIES_MAXIMIZE, XDG_TOPLEVEL_WM_CAPABILITIES_FULLSCREEN] {
-                wl_array_add(&caps, 4)!.storeBytes(of: c.rawValue, as: UInt32.self)
-            }
-            xdg_toplevel_send_wm_capabilities(pointer, &caps)
-            wl_array_release(&caps)
+            let caps = [XDG_TOPLEVEL_WM_CAPABILITIES_MAXIMIZE, XDG_TOPLEVEL_WM_CAPABILITIES_FULLSCREEN].map(\.rawValue)
+            withArray(caps) { xdg_toplevel_send_wm_capabilities(pointer, $0) }
         }
         if isMaximized || isFullscreen { applySizeState() } else { configure(width: 0, height: 0) }
     }

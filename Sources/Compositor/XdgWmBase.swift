@@ -2,8 +2,9 @@ import CWaylandServer
 import WaylandServer
 
 /// `xdg_wm_base`: the desktop shell; makes xdg_surfaces and positioners, pings.
-final class XdgWmBase: Resource {
+final class XdgWmBase: Resource, ProtocolObject {
     static let version: Int32 = 5
+    static var interface: UnsafePointer<wl_interface> { Interface.xdgWmBase }
     unowned let compositor: Compositor
     /// xdg_surfaces made through this object; destroying it while any live is an error.
     var surfaces: [ObjectIdentifier: Weak<XdgSurface>] = [:]
@@ -12,7 +13,7 @@ final class XdgWmBase: Resource {
 
     init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
         self.compositor = compositor
-        super.init(client: client, interface: Interface.xdgWmBase, version: version, id: id)
+        super.init(client: client, interface: Self.interface, version: version, id: id)
     }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {

@@ -2,15 +2,16 @@ import CWaylandServer
 import WaylandServer
 
 /// `zwp_relative_pointer_manager_v1`: hands out relative-motion listeners.
-final class ZwpRelativePointerManager: Resource {
+final class ZwpRelativePointerManager: Resource, ProtocolObject {
     static let version: Int32 = 1
+    static var interface: UnsafePointer<wl_interface> { Interface.relativePointerManager }
     unowned let seat: Seat
 
     enum Request: UInt32 { case destroy, getRelativePointer }
 
     init?(seat: Seat, client: Client, version: UInt32, id: UInt32) {
         self.seat = seat
-        super.init(client: client, interface: Interface.relativePointerManager, version: version, id: id)
+        super.init(client: client, interface: Self.interface, version: version, id: id)
     }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
@@ -24,12 +25,13 @@ final class ZwpRelativePointerManager: Resource {
 }
 
 /// `zwp_relative_pointer_v1`: unaccelerated device motion, also while the pointer is locked.
-final class ZwpRelativePointer: Resource {
+final class ZwpRelativePointer: Resource, ProtocolObject {
+    static var interface: UnsafePointer<wl_interface> { Interface.relativePointer }
     unowned let seat: Seat
 
     init?(seat: Seat, client: Client, id: UInt32) {
         self.seat = seat
-        super.init(client: client, interface: Interface.relativePointer, version: 1, id: id)
+        super.init(client: client, interface: Self.interface, version: 1, id: id)
     }
 
     override func dispatch(opcode: UInt32, arguments: Arguments) {

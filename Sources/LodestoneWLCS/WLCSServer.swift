@@ -111,7 +111,12 @@ final class WLCSServer {
             return -1
         }
         let theirs = fds[1]
-        clients[theirs] = (client, client.onDestroy { [weak self] in self?.clients[theirs] = nil })
+        guard let gone = client.onDestroy({ [weak self] in self?.clients[theirs] = nil }) else {
+            log.error("out of memory watching a new client")
+            client.destroy(); close(theirs)
+            return -1
+        }
+        clients[theirs] = (client, gone)
         return theirs
     }
 

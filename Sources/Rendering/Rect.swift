@@ -60,16 +60,6 @@ public final class Region {
         raw.deallocate()
     }
 
-    /// A rect from client-supplied numbers, limited to ±2^24 so no arithmetic on
-    /// it can overflow (clients damage with INT32_MAX to mean "everything").
-    public static func sanitized(x: Int32, y: Int32, width: Int32, height: Int32) -> Rect {
-        let limit: Int64 = 1 << 24
-        func c(_ v: Int32) -> Int64 { min(max(Int64(v), -limit), limit) }
-        let x0 = c(x), y0 = c(y)
-        let x1 = min(x0 + max(0, c(width)), limit), y1 = min(y0 + max(0, c(height)), limit)
-        return Rect(x: Int32(x0), y: Int32(y0), width: Int32(x1 - x0), height: Int32(y1 - y0))
-    }
-
     public var isEmpty: Bool { pixman_region32_not_empty(raw) == 0 }
     public var extents: Rect {
         let e = pixman_region32_extents(raw)!.pointee

@@ -30,9 +30,10 @@ public struct Client: Hashable {
     public func postNoMemory() { wl_client_post_no_memory(pointer) }
 
     /// Calls `handler` once when the client goes away. Keep the listener alive
-    /// for as long as the call is wanted; dropping it detaches it.
-    public func onDestroy(_ handler: @escaping () -> Void) -> Listener {
-        let listener = Listener { _ in handler() }
+    /// for as long as the call is wanted; dropping it detaches it. Nil when the
+    /// listener cannot be allocated.
+    public func onDestroy(_ handler: @escaping () -> Void) -> Listener? {
+        guard let listener = Listener({ _ in handler() }) else { return nil }
         cws_client_add_destroy_listener(pointer, listener.raw)
         return listener
     }

@@ -51,7 +51,8 @@ public final class EventSource {
     deinit { remove() }
 
     fileprivate static func fire(_ data: UnsafeMutableRawPointer?, _ mask: UInt32) -> Int32 {
-        Unmanaged<EventSource>.fromOpaque(data!).takeUnretainedValue().handler(mask)
+        guard let data else { return 0 }
+        Unmanaged<EventSource>.fromOpaque(data).takeUnretainedValue().handler(mask)
         return 0
     }
 

@@ -10,8 +10,8 @@ public final class Global {
                 bind: @escaping (_ client: Client, _ version: UInt32, _ id: UInt32) -> Void) {
         self.bind = bind
         pointer = wl_global_create(display.pointer, interface, version, nil) { client, data, version, id in
-            Unmanaged<Global>.fromOpaque(data!).takeUnretainedValue()
-                .bind(Client(pointer: client!), version, id)
+            guard let data, let client else { return }
+            Unmanaged<Global>.fromOpaque(data).takeUnretainedValue().bind(Client(pointer: client), version, id)
         }
         precondition(pointer != nil, "wl_global_create failed for \(String(cString: interface.pointee.name))")
         wl_global_set_user_data(pointer, Unmanaged.passUnretained(self).toOpaque())

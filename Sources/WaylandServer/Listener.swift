@@ -8,11 +8,13 @@ public final class Listener {
     let raw: UnsafeMutablePointer<cws_listener>
     private let handler: (UnsafeMutableRawPointer?) -> Void
 
-    public init(_ handler: @escaping (UnsafeMutableRawPointer?) -> Void) {
+    /// Nil when the C listener cannot be allocated (out of memory).
+    public init?(_ handler: @escaping (UnsafeMutableRawPointer?) -> Void) {
         self.handler = handler
         guard let raw = cws_listener_create(nil, { owner, data in
-            Unmanaged<Listener>.fromOpaque(owner!).takeUnretainedValue().handler(data)
-        }) else { fatalError("out of memory creating a wl_listener") }
+            guard let owner else { return }
+            Unmanaged<Listener>.fromOpaque(owner).takeUnretainedValue().handler(data)
+        }) else { return nil }
         self.raw = raw
         raw.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
     }
@@ -27,8 +29,8 @@ public final class Listener {
     /// Listens to `signal`, leaving any signal it listened to before.
     public func attach(to signal: UnsafeMutablePointer<wl_signal>) { cws_listener_add(raw, signal) }
 
-    /// Listens for the destruction of a resource.
-    public func attach(toDestroyOf resource: OpaquePointer) {
+    /// Listens for the destruction of a resource (`WlBuffer.onDestroy`).
+    func attach(toDestroyOf resource: OpaquePointer) {
         detach()
         wl_resource_add_destroy_listener(resource, listener)
     }

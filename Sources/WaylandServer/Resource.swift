@@ -25,14 +25,13 @@ open class Resource {
         self.client = client
         self.version = version
         // The interface address doubles as our implementation tag, so
-        // `Resource.from` can tell our resources from libwayland's own.
+        // `ProtocolObject.from` can tell our resources from libwayland's own.
         wl_resource_set_dispatcher(
             pointer,
             { _, target, opcode, _, args in
-                let resource = OpaquePointer(target!)
-                guard let data = wl_resource_get_user_data(resource) else { return 0 }
+                guard let target, let args, let data = wl_resource_get_user_data(OpaquePointer(target)) else { return 0 }
                 Unmanaged<Resource>.fromOpaque(data).takeUnretainedValue()
-                    .dispatch(opcode: opcode, arguments: Arguments(base: args!))
+                    .dispatch(opcode: opcode, arguments: Arguments(base: args))
                 return 0
             },
             UnsafeRawPointer(interface),
@@ -60,10 +59,10 @@ open class Resource {
     }
 
     /// Every protocol error Lodestone posts goes through here, on our resources and on
-    /// libwayland's own (a wl_buffer): it is logged at warning level first, because
-    /// libwayland itself says no more than "error in client communication", and a user
-    /// must be able to see why an app died.
-    public static func postError(on resource: OpaquePointer, _ code: UInt32, _ message: String) {
+    /// libwayland's own (`WlBuffer.postError`): it is logged at warning level first,
+    /// because libwayland itself says no more than "error in client communication", and
+    /// a user must be able to see why an app died.
+    static func postError(on resource: OpaquePointer, _ code: UInt32, _ message: String) {
         let client = Client(pointer: wl_resource_get_client(resource))
         let object = "\(String(cString: wl_resource_get_class(resource)))@\(wl_resource_get_id(resource))"
         Logger(label: "lodestone.protocol").warning(
@@ -71,15 +70,46 @@ open class Resource {
         cws_resource_post_error(resource, code, message)
     }
 
-    /// The Swift object behind `pointer` if it is ours, of `interface` and of type `T`.
-    public static func from<T: Resource>(_ pointer: OpaquePointer?, interface: UnsafePointer<wl_interface>, as type: T.Type = T.self) -> T? {
-        guard let pointer, wl_resource_instance_of(pointer, interface, UnsafeRawPointer(interface)) != 0,
-              let data = wl_resource_get_user_data(pointer) else { return nil }
-        return Unmanaged<Resource>.fromOpaque(data).takeUnretainedValue() as? T
-    }
-
     /// Whether the client bound a version that has an event introduced in `since`.
     public func has(_ since: UInt32) -> Bool { version >= since }
+
+    /// Calls `body` with `elements` as a `struct wl_array`, an event's array argument.
+    /// When libwayland cannot allocate the array, the client is sent no_memory
+    /// instead and `body` is not called.
+    public func withArray<Element: BitwiseCopyable>(_ elements: [Element], _ body: (UnsafeMutablePointer<wl_array>) -> Void) {
+        var array = wl_array()
+        wl_array_init(&array)
+        defer { wl_array_release(&array) }
+        let copied = elements.withUnsafeBytes { bytes -> Bool in
+            guard let source = bytes.baseAddress, bytes.count > 0 else { return true }
+            guard let slot = wl_array_add(&array, bytes.count) else { return false }
+            slot.copyMemory(from: source, byteCount: bytes.count)
+            return true
+        }
+        guard copied else { return client.postNoMemory() }
+        body(&array)
+    }
+}
+
+/// A `Resource` subclass that implements one Wayland interface.
+///
+/// The interface is named once, here, and checked by `from(_:)` as wlroots'
+/// `*_from_resource` asserts it (CONTRIBUTING.md); a subclass creates its
+/// resource with `super.init(client:interface: Self.interface, ...)`.
+public protocol ProtocolObject: Resource {
+    /// The `wl_interface` this class implements.
+    static var interface: UnsafePointer<wl_interface> { get }
+}
+
+extension ProtocolObject {
+    /// The Swift object behind a `wl_resource *` of `Self.interface`: nil when the
+    /// pointer is null, of another interface, not implemented by Lodestone
+    /// (libwayland's own, or another Resource class), or already inert.
+    public static func from(_ resource: OpaquePointer?) -> Self? {
+        guard let resource, wl_resource_instance_of(resource, interface, UnsafeRawPointer(interface)) != 0,
+              let data = wl_resource_get_user_data(resource) else { return nil }
+        return Unmanaged<Resource>.fromOpaque(data).takeUnretainedValue() as? Self
+    }
 }
 
 /// The arguments of one request: `union wl_argument[]`.

@@ -1,14 +1,14 @@
 import CWaylandServer
 
-/// A client's `wl_shm_buffer`, read under libwayland's SIGBUS guard so a
+/// A client's `struct wl_shm_buffer`, read under libwayland's SIGBUS guard so a
 /// truncated pool cannot take the compositor down.
 public struct ShmBuffer {
-    public let pointer: OpaquePointer
+    private let pointer: OpaquePointer
 
-    /// The shm buffer behind a `wl_buffer` resource, or nil if it is not one.
-    public init?(resource: OpaquePointer) {
-        guard let buffer = wl_shm_buffer_get(resource) else { return nil }
-        pointer = buffer
+    /// The shm buffer behind `buffer`, or nil if it is not one.
+    public init?(_ buffer: WlBuffer) {
+        guard let shm = wl_shm_buffer_get(buffer.resource) else { return nil }
+        pointer = shm
     }
 
     public var width: Int32 { wl_shm_buffer_get_width(pointer) }

@@ -1,0 +1,34 @@
+import CWaylandServer
+import Glibc
+
+/// A client's buffer: `struct wl_resource *` of interface `wl_buffer`.
+///
+/// libwayland implements wl_buffer itself (wl_shm's buffers), so this is not a
+/// `Resource`; it names the resource so a buffer cannot be taken for a surface or
+/// a region, and it is the one way Lodestone releases a buffer or posts an error on it.
+public struct WlBuffer: Hashable {
+    let resource: OpaquePointer
+
+    /// The buffer `resource` is, or nil when it is null or of another interface.
+    /// (libwayland has already checked a request's `wl_buffer` argument; this
+    /// keeps any other resource from being wrapped by mistake.)
+    public init?(_ resource: OpaquePointer?) {
+        guard let resource, strcmp(wl_resource_get_class(resource), "wl_buffer") == 0 else { return nil }
+        self.resource = resource
+    }
+
+    /// The buffer's pixels if it is a `wl_shm` buffer.
+    public var shm: ShmBuffer? { ShmBuffer(self) }
+
+    /// `wl_buffer.release`: the compositor no longer reads the buffer.
+    public func release() { wl_buffer_send_release(resource) }
+
+    /// Posts a protocol error on the buffer (a `wl_shm` error code); logged as
+    /// every protocol error is, see `Resource.postError(on:_:_:)`.
+    public func postError(_ code: UInt32, _ message: String) {
+        Resource.postError(on: resource, code, message)
+    }
+
+    /// Calls `listener` when the client destroys the buffer.
+    public func onDestroy(_ listener: Listener) { listener.attach(toDestroyOf: resource) }
+}
