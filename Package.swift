@@ -107,6 +107,15 @@ let package = Package(
         .executableTarget(name: "lodestone-tour", dependencies: ["LodestoneTour"]),
 
         .testTarget(name: "PointerEngineTests", dependencies: ["PointerEngine"]),
+        // The compositor in the test process, its clients on socketpairs: seat routing,
+        // grabs, pointer constraints and the scene, asserted on what clients receive.
+        .testTarget(
+            name: "CompositorUnitTests",
+            dependencies: [
+                "Compositor", "WaylandServer", "CWaylandServer", "WaylandClient", "CWaylandClient", "CWaylandProtocols",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "LodestoneTests",
             dependencies: ["LodestoneTesting", "WaylandClient", "CWaylandClient", "CWaylandProtocols", "Rendering", "AdaptivePointerClient", "LodestoneTour"]

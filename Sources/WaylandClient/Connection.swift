@@ -17,11 +17,40 @@ public final class Connection {
         pointer = display
     }
 
+    /// Adopts a socket already connected to a compositor (one end of a socketpair,
+    /// the other given to `Display.createClient(fd:)`); the connection owns the fd.
+    public init(fd: Int32) throws(Failure) {
+        guard let display = wl_display_connect_to_fd(fd) else {
+            throw Failure(description: "cannot adopt fd \(fd) as a Wayland connection")
+        }
+        pointer = display
+    }
+
     deinit { wl_display_disconnect(pointer) }
+
+    /// A compositor on this same thread (in-process tests): when set, `roundtrip` runs one
+    /// turn of it between sending and reading instead of blocking, which would wait forever.
+    public var serve: (() -> Void)?
 
     /// Sends everything queued and waits until the server has answered it all.
     public func roundtrip() throws(Failure) {
-        if wl_display_roundtrip(pointer) < 0 { throw failure() }
+        guard let serve else {
+            if wl_display_roundtrip(pointer) < 0 { throw failure() }
+            return
+        }
+        // wl_display_roundtrip's sync/done handshake, with the server run in between.
+        var done = false
+        let callback = Proxy(wl_display_sync(pointer), on: self)
+        callback.onEvent = { _, _ in done = true }
+        var turns = 0
+        while !done {
+            try flushChecked()
+            serve()
+            try readAndDispatch()
+            turns += 1
+            // A live in-process server answers in a turn or two; many more means it never will.
+            guard turns < 1000 || done else { throw Failure(description: "the in-process server did not answer a roundtrip") }
+        }
     }
 
     /// Blocks until at least one event is dispatched.

@@ -1,0 +1,108 @@
+@testable import Compositor
+import CWaylandClient
+import CWaylandProtocols
+import WaylandClient
+import XCTest
+
+/// `zwp_locked_pointer_v1` and `zwp_confined_pointer_v1`, with `zwp_relative_pointer_v1`
+/// listening: one client, one window spanning x 100..<400, y 100..<300.
+final class PointerConstraintTests: XCTestCase {
+    private var lodestone: InProcessCompositor!
+    private var client: TestClient!
+    private var window: Window!
+    private var constraints: Proxy!
+    /// What the relative pointer heard: (dx, dy) per event.
+    private var relativeMotion: [[Double]] = []
+    private var relativePointer: Proxy!
+    /// locked/unlocked or confined/unconfined, as they came.
+    private var constraintEvents: [String] = []
+    private var constraint: Proxy?
+
+    override func setUpWithError() throws {
+        lodestone = try InProcessCompositor()
+        client = try lodestone.connect()
+        window = try lodestone.mapWindow(on: client, title: "Game", x: 100, y: 100, width: 300, height: 200)
+        constraints = try XCTUnwrap(client.bind(cwp_zwp_pointer_constraints_v1_interface(), version: 1))
+        let manager = try XCTUnwrap(client.bind(cwp_zwp_relative_pointer_manager_v1_interface(), version: 1))
+        relativePointer = Proxy(zwp_relative_pointer_manager_v1_get_relative_pointer(manager.pointer, client.globals.pointer!.pointer)!,
+                                on: client.connection)
+        relativePointer.onEvent = { [unowned self] opcode, a in
+            if opcode == 0 { self.relativeMotion.append([a.fixed(2), a.fixed(3)]) }  // relative_motion
+        }
+        try lodestone.movePointer(to: 200, 190)
+        client.forgetEvents()
+    }
+
+    override func tearDown() {
+        constraint = nil; relativePointer = nil; constraints = nil
+        window = nil; client = nil
+        lodestone = nil
+    }
+
+    private func lock() throws {
+        let locked = zwp_pointer_constraints_v1_lock_pointer(constraints.pointer, window.surface.pointer, client.globals.pointer!.pointer,
+                                                             nil, ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT.rawValue)!
+        constraint = Proxy(locked, on: client.connection)
+        constraint?.onEvent = { [unowned self] opcode, _ in self.constraintEvents.append(opcode == 0 ? "locked" : "unlocked") }
+        try lodestone.roundtrip()
+    }
+
+    /// Confines the pointer to a surface-local rectangle.
+    private func confine(to rect: (x: Int32, y: Int32, width: Int32, height: Int32)) throws {
+        let region = client.region([rect])
+        let confined = zwp_pointer_constraints_v1_confine_pointer(constraints.pointer, window.surface.pointer, client.globals.pointer!.pointer,
+                                                                  region, ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT.rawValue)!
+        wl_region_destroy(region)
+        constraint = Proxy(confined, on: client.connection)
+        constraint?.onEvent = { [unowned self] opcode, _ in self.constraintEvents.append(opcode == 0 ? "confined" : "unconfined") }
+        try lodestone.roundtrip()
+    }
+
+    func testLockedPointerStaysPutWhileRelativeMotionStillArrives() throws {
+        try lock()
+        XCTAssertEqual(constraintEvents, ["locked"])
+
+        try lodestone.movePointer(by: 30, -20)
+        try lodestone.movePointer(by: 400, 300)
+        try lodestone.send(.pointerMotion(.absolute(x: 900, y: 700)))
+
+        XCTAssertEqual(relativeMotion, [[30, -20], [400, 300]])
+        XCTAssertEqual(lodestone.seat.x, 200)
+        XCTAssertEqual(lodestone.seat.y, 190)
+        XCTAssertEqual(client.motions.count, 0, "a locked pointer sends no wl_pointer.motion: \(client.pointerEvents)")
+        XCTAssertTrue(lodestone.seat.pointerFocus === lodestone.surface(of: window), "the lock keeps the focus")
+    }
+
+    func testRelativeMotionFlowsWithoutAConstraintAndMovesThePointer() throws {
+        try lodestone.movePointer(by: 10, 5)
+        XCTAssertEqual(relativeMotion, [[10, 5]])
+        XCTAssertEqual(client.pointerEvents, [.motion(x: 110, y: 95)])
+        XCTAssertEqual(lodestone.seat.x, 210)
+    }
+
+    func testConfinedPointerStaysInsideItsRegion() throws {
+        // Surface-local 50..<150 × 50..<130: global 150..<250 × 150..<230.
+        try confine(to: (50, 50, 100, 80))
+        XCTAssertEqual(constraintEvents, ["confined"])
+
+        try lodestone.movePointer(by: 500, 500)
+        XCTAssertLessThan(lodestone.seat.x, 250)
+        XCTAssertLessThan(lodestone.seat.y, 230)
+        XCTAssertGreaterThanOrEqual(lodestone.seat.x, 249, "it went as far as the region lets it")
+        try lodestone.movePointer(by: -1000, -1000)
+        XCTAssertEqual(lodestone.seat.x, 150)
+        XCTAssertEqual(lodestone.seat.y, 150)
+        try lodestone.movePointer(by: 20, 10)  // inside, free to move
+        XCTAssertEqual(lodestone.seat.x, 170)
+        XCTAssertEqual(lodestone.seat.y, 160)
+        try lodestone.send(.pointerMotion(.absolute(x: 10, y: 700)))
+        XCTAssertTrue((150..<250).contains(lodestone.seat.x) && (150..<230).contains(lodestone.seat.y),
+                      "an absolute device is held too: \(lodestone.seat.x), \(lodestone.seat.y)")
+
+        XCTAssertFalse(client.motions.isEmpty)
+        for m in client.motions {
+            XCTAssertTrue((50..<150).contains(m.x) && (50..<130).contains(m.y), "the client saw the pointer at \(m)")
+        }
+        XCTAssertEqual(relativeMotion.count, 3, "relative listeners hear every step, held or not")
+    }
+}
