@@ -31,19 +31,19 @@ final class LodestoneTest: Resource, ProtocolObject {
         switch Request(rawValue: opcode) {
         case .destroy: destroy()
         case .movePointer:
-            seat.handle(.pointerMotion(.absolute(x: a.fixed(0), y: a.fixed(1))), at: now)
+            inject(.pointerMotion(.absolute(x: a.fixed(0), y: a.fixed(1))))
             sendPointerState()
         case .movePointerRelative:
-            seat.handle(.pointerMotion(.relative(dx: a.fixed(0), dy: a.fixed(1))), at: now)
+            inject(.pointerMotion(.relative(dx: a.fixed(0), dy: a.fixed(1))))
             sendPointerState()
         case .button:
-            seat.handle(.pointerButton(button: a.uint(0), pressed: a.uint(1) == WL_POINTER_BUTTON_STATE_PRESSED.rawValue), at: now)
+            inject(.pointerButton(button: a.uint(0), pressed: a.uint(1) == WL_POINTER_BUTTON_STATE_PRESSED.rawValue))
             sendPointerState()
         case .axis:
-            seat.handle(.pointerAxis(PointerAxis(axis: a.uint(0), value: a.fixed(1), discrete: a.int(2), source: a.uint(3))), at: now)
+            inject(.pointerAxis(PointerAxis(axis: a.uint(0), value: a.fixed(1), discrete: a.int(2), source: a.uint(3))))
             sendPointerState()
         case .key:
-            seat.handle(.key(code: a.uint(0), pressed: a.uint(1) == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue), at: now)
+            inject(.key(code: a.uint(0), pressed: a.uint(1) == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue))
             sendKeyboardState()
         case .advanceClock:
             if a.uint(0) > 0 {
@@ -98,6 +98,15 @@ final class LodestoneTest: Resource, ProtocolObject {
             lodestone_test_v1_send_cursor_state(pointer, kind.rawValue, seat.cursor.sets)
         case nil: break
         }
+    }
+
+    /// Injected input, then the adaptive pointer's reaction at this same instant (no time
+    /// passes): the injection is what changes state, so the answer and every later query
+    /// only read it.
+    private func inject(_ event: InputEvent) {
+        seat.handle(event, at: now)
+        compositor.pointerController.step()
+        compositor.pointerController.deliverLogicalMotion()
     }
 
     private func find(_ name: String?) -> XdgToplevel? {

@@ -4,11 +4,10 @@ import PointerEngine
 import WaylandServer
 
 extension LodestoneTest {
-    /// `lodestone_test_v1.pointer_shape`: the adaptive pointer's presented state, stepped to
-    /// the clock's current time first so a test sees the effect of its last request.
+    /// `lodestone_test_v1.pointer_shape`: the adaptive pointer as last presented. A query
+    /// reads state and never advances it: injected input steps the engine when it arrives,
+    /// and frames (the manual clock advancing) do the rest.
     func sendAdaptivePointerShape(_ controller: PointerController) {
-        controller.step()
-        controller.deliverLogicalMotion()
         let p = controller.presentation
         let report = controller.shapeReport
         let effect = p.contentEffect

@@ -163,7 +163,7 @@ final class PointerController {
         // The frame clock counts whole milliseconds: a second call within the same one
         // (composeIfNeeded, then repaint) has no time to advance, only input to take in.
         let advanced = compositor.clock.now != lastStepAt
-        if needsStep || (advanced && (presentation.isAnimating || deadlinePassed)) { step() }
+        if needsStep || (advanced && (presentation.isAnimating || deadlinePassed)) { step() } else { armDeadline() }
         // Effects redraw the scene's pixels of their element: whenever anything is composed,
         // make sure the whole pointer/effect area is, so no half-updated snapshot is drawn.
         if wasAdaptive && !compositor.output.damage.isEmpty { damage(presentation.bounds) }
@@ -203,7 +203,8 @@ final class PointerController {
                                                          width: Int32(clamping: Int(i.width)), height: Int32(clamping: Int(i.height))))
     }
 
-    /// Region exit delay and auto-hide happen without input: wake up for them.
+    /// Region exit delay and auto-hide happen without input: wake up for them. (With the
+    /// manual clock a frame is kept due instead, even through frames that had nothing to step.)
     private func armDeadline() {
         guard let deadline = engine.nextDeadline else { return }
         let ms = max(1, Int32(clamping: Int(((deadline.seconds - now.seconds) * 1000).rounded(.up))))
@@ -244,7 +245,7 @@ final class PointerController {
     var element: RenderElement? { wasAdaptive ? .overlay(self) : nil }
 
     /// What the test protocol reports.
-    var shapeReport: PointerShapeReport { PointerShapeReport(presentation, clientCursor: !wasAdaptive, tuning: engine.settings.tuning) }
+    var shapeReport: PointerShapeReport { PointerShapeReport(presentation, clientCursor: !drawsAdaptivePointer, tuning: engine.settings.tuning) }
     var targetIdentifier: UInt32? { presentation.targetRegion.flatMap { installed[$0]?.spec.identifier } }
 }
 

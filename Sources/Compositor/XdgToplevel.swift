@@ -70,8 +70,9 @@ final class XdgToplevel: Resource, ProtocolObject {
 
     // MARK: Configure
 
-    /// Sends configure with the current states and a size (0×0: client picks).
-    func configure(width: Int32, height: Int32) {
+    /// Sends configure with the current states and a size (0×0: client picks); returns its serial.
+    @discardableResult
+    func configure(width: Int32, height: Int32) -> UInt32 {
         configuredSize = (width, height)
         var states: [UInt32] = []
         if isMaximized { states.append(XDG_TOPLEVEL_STATE_MAXIMIZED.rawValue) }
@@ -86,11 +87,22 @@ final class XdgToplevel: Resource, ProtocolObject {
             }
         }
         withArray(states) { xdg_toplevel_send_configure(pointer, width, height, $0) }
-        xdgSurface.sendConfigure()
+        return xdgSurface.sendConfigure()
     }
 
     /// Re-sends the current configure (state change only).
-    func reconfigure() { configure(width: configuredSize.width, height: configuredSize.height) }
+    @discardableResult
+    func reconfigure() -> UInt32 { configure(width: configuredSize.width, height: configuredSize.height) }
+
+    /// A resize ended: the anchor holds until the client has answered the configure that
+    /// ended it (its last resized commit may still come), then the window is free again.
+    func resizeEnded() {
+        setResizing(false)
+        resizeAnchorUntil = reconfigure()
+    }
+
+    /// The serial whose acknowledgement releases `resizeAnchor`.
+    private var resizeAnchorUntil: UInt32?
 
     func configureAcknowledged(_ serial: UInt32) {}
 
@@ -172,6 +184,10 @@ final class XdgToplevel: Resource, ProtocolObject {
                 if anchor.edges & XDG_TOPLEVEL_RESIZE_EDGE_LEFT.rawValue != 0 { x = anchor.right - g.width }
                 if anchor.edges & XDG_TOPLEVEL_RESIZE_EDGE_TOP.rawValue != 0 { y = anchor.bottom - g.height }
                 if (x, y) != xdgSurface.position { compositor.desktop.move(xdgSurface, to: x, y) }
+                if let until = resizeAnchorUntil, let acked = xdgSurface.ackedSerial, acked &- until < 1 << 31 {
+                    resizeAnchor = nil
+                    resizeAnchorUntil = nil
+                }
             }
         }
     }

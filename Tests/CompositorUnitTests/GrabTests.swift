@@ -142,10 +142,6 @@ final class GrabTests: XCTestCase {
     }
 
     func testWindowResizedFromTheLeftAndThenMovedStaysWhereItWasMoved() throws {
-        try skipKnownBug("""
-            ResizeGrab sets XdgToplevel.resizeAnchor and nothing clears it: every later commit with a new \
-            size puts the right edge back where the resize left it, even after the window was moved.
-            """)
         try lodestone.movePointer(to: 102, 150)
         try lodestone.press()
         try resize(edges: XDG_TOPLEVEL_RESIZE_EDGE_LEFT)

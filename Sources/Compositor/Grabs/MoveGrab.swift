@@ -7,6 +7,8 @@ final class MoveGrab: PointerGrab {
 
     init(toplevel: XdgToplevel, device: (x: Double, y: Double)) {
         self.toplevel = toplevel
+        // A window being moved is no longer held by an earlier resize's edge.
+        toplevel.resizeAnchor = nil
         let p = toplevel.xdgSurface.position
         dx = device.x - Double(p.x)
         dy = device.y - Double(p.y)

@@ -39,8 +39,7 @@ final class ResizeGrab: PointerGrab {
     func button(_ seat: Seat, _ button: UInt32, pressed: Bool, time: UInt32) {}
 
     func released(_ seat: Seat) {
-        toplevel.setResizing(false)
-        toplevel.reconfigure()
+        toplevel.resizeEnded()
         seat.endGrab()
     }
 
