@@ -133,9 +133,11 @@ public final class Registry: Proxy {
 
     init(connection: Connection) {
         super.init(wl_display_get_registry(connection.pointer), on: connection)
-        onEvent = { [unowned self] opcode, a in
-            if opcode == 0 { self.globals.append((a.uint(0), a.string(1), a.uint(2))) }
-            else { self.globals.removeAll { $0.name == a.uint(0) } }
+        handleEvents(RegistryEvent.self) { [unowned self] event in
+            switch event {
+            case .global(let name, let interface, let version): self.globals.append((name, interface, version))
+            case .globalRemove(let name): self.globals.removeAll { $0.name == name }
+            }
         }
         try? connection.roundtrip()
     }
