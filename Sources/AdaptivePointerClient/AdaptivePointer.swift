@@ -144,13 +144,12 @@ public final class PointerRegion: Proxy {
 
     override init(_ pointer: OpaquePointer, on connection: Connection) {
         super.init(pointer, on: connection)
-        onEvent = { [unowned self] opcode, a in
-            switch opcode {
-            case 0: self.onEnter?(a.uint(0))
-            case 1: self.onLeave?(a.uint(0))
-            case 2:
-                self.onBand?(a.uint(0), BandState(rawValue: a.uint(1)) ?? .changed, (a.fixed(2), a.fixed(3), a.fixed(4), a.fixed(5)))
-            default: break
+        handleEvents(RegionEvent.self) { [unowned self] event in
+            switch event {
+            case .entered(let identifier): self.onEnter?(identifier)
+            case .left(let identifier): self.onLeave?(identifier)
+            case .bandSelection(let identifier, let state, let x, let y, let width, let height):
+                self.onBand?(identifier, state, (x, y, width, height))
             }
         }
     }

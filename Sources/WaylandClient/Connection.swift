@@ -76,6 +76,17 @@ public final class Connection {
     }
 
     public func registry() -> Registry { Registry(connection: self) }
+
+    /// Why the request `what` returned no object: errno from libwayland's
+    /// allocation, or the connection's error when it has one.
+    func creationFailure(_ what: String) -> Failure {
+        let saved = errno
+        if protocolError != nil || wl_display_get_error(pointer) != 0 {
+            return Failure(description: "\(what) returned no object: \(failure().description)")
+        }
+        let reason = saved != 0 ? String(cString: strerror(saved)) : "libwayland returned NULL"
+        return Failure(description: "\(what) returned no object: \(reason)")
+    }
 }
 
 /// A client-side protocol object (`struct wl_proxy *`) whose events reach a closure.
@@ -88,6 +99,9 @@ open class Proxy {
     public var onEvent: ((UInt32, EventArguments) -> Void)?
 
     /// Adopts a proxy a request on `connection` just created.
+    ///
+    /// Prefer `init(creating:on:what:)`, which turns a constructor request
+    /// that returned no object into a thrown error instead of a crash.
     public init(_ pointer: OpaquePointer, on connection: Connection) {
         self.pointer = pointer
         self.connection = connection
@@ -112,6 +126,21 @@ open class Proxy {
     public var version: UInt32 { wl_proxy_get_version(pointer) }
 }
 
+extension Proxy {
+    /// Runs `request`, a constructor request such as `wl_seat_get_pointer`,
+    /// and adopts the object it returns.
+    ///
+    /// The one place where a constructor that returned NULL becomes a Swift
+    /// error; `what` names the request in it ("wl_seat.get_pointer").
+    /// libwayland returns NULL when it cannot make the proxy (no memory, no
+    /// free object id); on a connection that already failed it still returns
+    /// one, and the failure shows on the next read.
+    public convenience init(creating request: () -> OpaquePointer?, on connection: Connection, what: String) throws(Connection.Failure) {
+        guard let pointer = request() else { throw connection.creationFailure(what) }
+        self.init(pointer, on: connection)
+    }
+}
+
 /// The arguments of one event: `union wl_argument[]`.
 public struct EventArguments {
     let base: UnsafeMutablePointer<wl_argument>
@@ -133,9 +162,11 @@ public final class Registry: Proxy {
 
     init(connection: Connection) {
         super.init(wl_display_get_registry(connection.pointer), on: connection)
-        onEvent = { [unowned self] opcode, a in
-            if opcode == 0 { self.globals.append((a.uint(0), a.string(1), a.uint(2))) }
-            else { self.globals.removeAll { $0.name == a.uint(0) } }
+        handleEvents(RegistryEvent.self) { [unowned self] event in
+            switch event {
+            case .global(let name, let interface, let version): self.globals.append((name, interface, version))
+            case .globalRemove(let name): self.globals.removeAll { $0.name == name }
+            }
         }
         try? connection.roundtrip()
     }

@@ -12,7 +12,10 @@ public final class Globals {
     public let subcompositor: Proxy?
     public let seat: Proxy?
     public private(set) var pointer: Proxy?
-    /// Pointer events: (opcode, arguments) of wl_pointer.
+    /// Pointer events, decoded.
+    public var onPointerEvent: ((PointerEvent) -> Void)?
+    /// Pointer events as raw (opcode, arguments) of wl_pointer, unknown opcodes
+    /// included; kept for existing callers, prefer `onPointerEvent`.
     public var onPointer: ((UInt32, EventArguments) -> Void)?
     /// The serial of the last button press, for xdg_toplevel.move/resize and popups.
     public private(set) var lastButtonSerial: UInt32 = 0
@@ -35,13 +38,21 @@ public final class Globals {
         self.wmBase = wmBase
         subcompositor = bind(cwp_wl_subcompositor_interface(), 1)
         seat = bind(cwp_wl_seat_interface(), 8)
-        wmBase.onEvent = { [unowned wmBase] opcode, a in
-            if opcode == 0 { xdg_wm_base_pong(wmBase.pointer, a.uint(0)) }  // ping
+        wmBase.handleEvents(WmBaseEvent.self) { [unowned wmBase] event in
+            switch event {
+            case .ping(let serial): xdg_wm_base_pong(wmBase.pointer, serial)
+            }
         }
-        if let seat, let p = wl_seat_get_pointer(seat.pointer) {
-            let pointer = Proxy(p, on: connection)
+        if let seat {
+            let pointer = try Proxy(creating: { wl_seat_get_pointer(seat.pointer) }, on: connection, what: "wl_seat.get_pointer")
+            // Not `handleEvents`: `onPointer` still sees every opcode.
             pointer.onEvent = { [unowned self] opcode, a in
-                if opcode == 3, a.uint(3) == 1 { self.lastButtonSerial = a.uint(0) }  // button pressed
+                if let event = PointerEvent(opcode: opcode, arguments: a) {
+                    if case .button(let serial, _, _, let state) = event, state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue {
+                        self.lastButtonSerial = serial
+                    }
+                    self.onPointerEvent?(event)
+                }
                 self.onPointer?(opcode, a)
             }
             self.pointer = pointer

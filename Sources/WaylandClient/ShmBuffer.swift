@@ -10,17 +10,46 @@ public final class ClientShmBuffer {
     private let fd: Int32
     private let size: Int
 
-    public init?(shm: Proxy, width: Int32, height: Int32, format: UInt32 = WL_SHM_FORMAT_ARGB8888.rawValue) {
+    /// A buffer of `width`×`height` pixels on `shm` (a `wl_shm`); throws with
+    /// the reason when the memory or the Wayland objects cannot be made.
+    public init(on shm: Proxy, width: Int32, height: Int32, format: UInt32 = WL_SHM_FORMAT_ARGB8888.rawValue) throws(Connection.Failure) {
+        let stride = width * 4, size = Int(stride) * Int(height)
         self.width = width; self.height = height
-        stride = width * 4
-        size = Int(stride) * Int(height)
-        fd = cwc_memfd_create("lodestone-client-buffer", 1 /* MFD_CLOEXEC */)
-        guard fd >= 0, ftruncate(fd, off_t(size)) == 0,
-              let map = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), map != MAP_FAILED else { return nil }
+        self.stride = stride
+        self.size = size
+        func systemFailure(_ call: String) -> Connection.Failure {
+            Connection.Failure(description: "\(call) for a \(width)×\(height) buffer failed: \(String(cString: strerror(errno)))")
+        }
+        let fd = cwc_memfd_create("lodestone-client-buffer", 1 /* MFD_CLOEXEC */)
+        guard fd >= 0 else { throw systemFailure("memfd_create") }
+        guard ftruncate(fd, off_t(size)) == 0 else {
+            let failure = systemFailure("ftruncate")
+            close(fd)
+            throw failure
+        }
+        guard let map = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), map != MAP_FAILED else {
+            let failure = systemFailure("mmap")
+            close(fd)
+            throw failure
+        }
+        self.fd = fd
         data = map.assumingMemoryBound(to: UInt32.self)
-        let pool = wl_shm_create_pool(shm.pointer, fd, Int32(size))!
-        buffer = Proxy(wl_shm_pool_create_buffer(pool, 0, width, height, stride, format)!, on: shm.connection)
-        wl_shm_pool_destroy(pool)
+        let connection = shm.connection
+        do {
+            let pool = try Proxy(creating: { wl_shm_create_pool(shm.pointer, fd, Int32(size)) }, on: connection, what: "wl_shm.create_pool")
+            defer { pool.destroy { wl_shm_pool_destroy($0) } }
+            buffer = try Proxy(creating: { wl_shm_pool_create_buffer(pool.pointer, 0, width, height, stride, format) },
+                               on: connection, what: "wl_shm_pool.create_buffer")
+        } catch {
+            munmap(map, size)
+            close(fd)
+            throw error
+        }
+    }
+
+    /// The same buffer, nil when it cannot be made (`init(on:…)` says why).
+    public convenience init?(shm: Proxy, width: Int32, height: Int32, format: UInt32 = WL_SHM_FORMAT_ARGB8888.rawValue) {
+        do { try self.init(on: shm, width: width, height: height, format: format) } catch { return nil }
     }
 
     deinit {

@@ -15,6 +15,8 @@ public final class Window {
     public private(set) var lastStates: [UInt32] = []
     public private(set) var closeRequested = false
     public private(set) var frameCallbacks = 0
+    /// Why the last `redraw` could not make its buffer or frame callback, if it could not.
+    public private(set) var lastFailure: Connection.Failure?
     /// Draws the window's pixels (premultiplied ARGB) into a buffer of its size.
     public var draw: (ClientShmBuffer) -> Void
     public var scale: Int32 = 1
@@ -30,27 +32,32 @@ public final class Window {
         self.height = height
         self.draw = draw
         let c = globals.connection
-        surface = Proxy(wl_compositor_create_surface(globals.compositor.pointer)!, on: c)
-        xdgSurface = Proxy(xdg_wm_base_get_xdg_surface(globals.wmBase.pointer, surface.pointer)!, on: c)
-        toplevel = Proxy(xdg_surface_get_toplevel(xdgSurface.pointer)!, on: c)
+        let surface = try Proxy(creating: { wl_compositor_create_surface(globals.compositor.pointer) }, on: c, what: "wl_compositor.create_surface")
+        let xdgSurface = try Proxy(creating: { xdg_wm_base_get_xdg_surface(globals.wmBase.pointer, surface.pointer) }, on: c, what: "xdg_wm_base.get_xdg_surface")
+        let toplevel = try Proxy(creating: { xdg_surface_get_toplevel(xdgSurface.pointer) }, on: c, what: "xdg_surface.get_toplevel")
+        self.surface = surface
+        self.xdgSurface = xdgSurface
+        self.toplevel = toplevel
         xdg_toplevel_set_title(toplevel.pointer, title)
         xdg_toplevel_set_app_id(toplevel.pointer, title)
-        toplevel.onEvent = { [unowned self] opcode, a in
-            switch opcode {
-            case 0:  // configure(width, height, states)
-                self.pendingSize = (a.int(0), a.int(1))
-                self.lastStates = a.array(2)
-            case 1: self.closeRequested = true
-            default: break
+        toplevel.handleEvents(ToplevelEvent.self) { [unowned self] event in
+            switch event {
+            case .configure(let width, let height, let states):
+                self.pendingSize = (width, height)
+                self.lastStates = states
+            case .close: self.closeRequested = true
+            case .configureBounds, .wmCapabilities: break
             }
         }
-        xdgSurface.onEvent = { [unowned self] opcode, a in
-            guard opcode == 0 else { return }  // configure(serial)
-            xdg_surface_ack_configure(self.xdgSurface.pointer, a.uint(0))
-            if self.pendingSize.0 > 0 { self.width = self.pendingSize.0 }
-            if self.pendingSize.1 > 0 { self.height = self.pendingSize.1 }
-            self.configureCount += 1
-            self.redraw()
+        xdgSurface.handleEvents(XdgSurfaceEvent.self) { [unowned self] event in
+            switch event {
+            case .configure(let serial):
+                xdg_surface_ack_configure(self.xdgSurface.pointer, serial)
+                if self.pendingSize.0 > 0 { self.width = self.pendingSize.0 }
+                if self.pendingSize.1 > 0 { self.height = self.pendingSize.1 }
+                self.configureCount += 1
+                self.redraw()
+            }
         }
         wl_surface_commit(surface.pointer)
         try c.roundtrip()
@@ -63,9 +70,16 @@ public final class Window {
     }
 
     /// Draws a fresh buffer at the current size and commits it, asking for a frame callback.
+    /// When the buffer cannot be made nothing is committed; `lastFailure` says why.
     public func redraw() {
         let (bw, bh) = transform & 1 == 1 ? (height * scale, width * scale) : (width * scale, height * scale)
-        guard let buffer = ClientShmBuffer(shm: globals.shm, width: bw, height: bh) else { return }
+        let buffer: ClientShmBuffer
+        do throws(Connection.Failure) {
+            buffer = try ClientShmBuffer(on: globals.shm, width: bw, height: bh)
+        } catch {
+            lastFailure = error
+            return
+        }
         draw(buffer)
         buffers.append(buffer)
         if buffers.count > 3 { buffers.removeFirst() }  // the compositor copies on commit and releases at once
@@ -73,9 +87,19 @@ public final class Window {
         wl_surface_set_buffer_transform(surface.pointer, transform)
         wl_surface_attach(surface.pointer, buffer.buffer.pointer, 0, 0)
         wl_surface_damage_buffer(surface.pointer, 0, 0, bw, bh)
-        let callback = Proxy(wl_surface_frame(surface.pointer)!, on: globals.connection)
-        callback.onEvent = { [unowned self] _, _ in self.frameCallbacks += 1 }
-        frameCallback = callback
+        // Without a callback the commit still goes out; only the count misses it.
+        do throws(Connection.Failure) {
+            let callback = try Proxy(creating: { wl_surface_frame(surface.pointer) }, on: globals.connection, what: "wl_surface.frame")
+            callback.handleEvents(CallbackEvent.self) { [unowned self] event in
+                switch event {
+                case .done: self.frameCallbacks += 1
+                }
+            }
+            frameCallback = callback
+        } catch {
+            lastFailure = error
+            frameCallback = nil
+        }
         wl_surface_commit(surface.pointer)
         globals.connection.flush()
     }

@@ -44,7 +44,7 @@ final class DemoApp {
         regions = adaptive.regions(on: window.surface.pointer)
         draw = { [unowned self] in self.draw(into: $0) }
         for p in panels { p.declare(on: regions) { [unowned self] in self.needsRedraw = true } }
-        globals.onPointer = { [unowned self] opcode, a in self.pointerEvent(opcode, a) }
+        globals.onPointerEvent = { [unowned self] in self.pointerEvent($0) }
         window.redraw()
         try connection.roundtrip()
     }
@@ -54,18 +54,17 @@ final class DemoApp {
     /// `LODESTONE_DEMO_TRACE=1`: every pointer event on stderr.
     private let trace = getenv("LODESTONE_DEMO_TRACE") != nil
 
-    private func pointerEvent(_ opcode: UInt32, _ a: EventArguments) {
+    private func pointerEvent(_ event: PointerEvent) {
         if trace {
-            let names = ["enter", "leave", "motion", "button", "axis", "frame"]
-            let line = "pointer \(opcode < names.count ? names[Int(opcode)] : "\(opcode)") at \(pointer)\n"
+            let line = "pointer \(Self.traceName(event)) at \(pointer)\n"
             _ = line.withCString { write(2, $0, strlen($0)) }
         }
-        switch opcode {
-        case 0: moved(to: Point(a.fixed(2), a.fixed(3)))       // enter(serial, surface, x, y)
-        case 1: moved(to: .outside)                            // leave
-        case 2: moved(to: Point(a.fixed(1), a.fixed(2)))       // motion(time, x, y)
-        case 3 where a.uint(2) == 0x110:                       // button(serial, time, BTN_LEFT, state)
-            if a.uint(3) == 1 {
+        switch event {
+        case .enter(_, _, let x, let y): moved(to: Point(x, y))
+        case .leave: moved(to: .outside)
+        case .motion(_, let x, let y): moved(to: Point(x, y))
+        case .button(_, _, 0x110, let state):                  // BTN_LEFT
+            if state == 1 {
                 pressedPanel = panels.last { $0.contains(pointer) }
                 if pressedPanel?.pointerPressed(at: pointer) == true { needsRedraw = true }
             } else {
@@ -73,6 +72,22 @@ final class DemoApp {
                 pressedPanel = nil
             }
         default: break
+        }
+    }
+
+    /// The event's name in the protocol, for the trace.
+    private static func traceName(_ event: PointerEvent) -> String {
+        switch event {
+        case .enter: "enter"
+        case .leave: "leave"
+        case .motion: "motion"
+        case .button: "button"
+        case .axis: "axis"
+        case .frame: "frame"
+        case .axisSource: "axis_source"
+        case .axisStop: "axis_stop"
+        case .axisDiscrete: "axis_discrete"
+        case .axisValue120: "axis_value120"
         }
     }
 

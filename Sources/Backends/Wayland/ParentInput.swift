@@ -53,8 +53,11 @@ final class ParentInput {
         self.window = window
         self.target = target
         log = logger
-        seat.onEvent = { [unowned self] opcode, a in
-            if opcode == 0 { self.capabilitiesChanged(a.uint(0)) }
+        seat.handleEvents(SeatEvent.self) { [unowned self] event in
+            switch event {
+            case .capabilities(let caps): self.capabilitiesChanged(caps)
+            case .name: break
+            }
         }
     }
 
@@ -68,29 +71,57 @@ final class ParentInput {
         let hasPointer = caps & WL_SEAT_CAPABILITY_POINTER.rawValue != 0
         let hasKeyboard = caps & WL_SEAT_CAPABILITY_KEYBOARD.rawValue != 0
         if hasPointer && pointer == nil {
-            let p = Proxy(wl_seat_get_pointer(seat.pointer)!, on: seat.connection)
-            p.onEvent = { [unowned self] opcode, a in self.pointerEvent(opcode, a) }
-            pointer = p
-            if let manager = relativePointerManager {
-                let r = Proxy(zwp_relative_pointer_manager_v1_get_relative_pointer(manager.pointer, p.pointer)!, on: seat.connection)
-                r.onEvent = { [unowned self] opcode, a in
-                    // relative_motion: utime_hi, utime_lo, dx, dy, dx_unaccel, dy_unaccel
-                    if opcode == 0 { self.relativeMotion(dx: a.fixed(2), dy: a.fixed(3)) }
-                }
-                relativePointer = r
-            }
+            getPointer()
         } else if !hasPointer && pointer != nil {
             relativePointer?.destroy { zwp_relative_pointer_v1_destroy($0) }
             relativePointer = nil
             releasePointer()
         }
         if hasKeyboard && keyboard == nil {
-            let k = Proxy(wl_seat_get_keyboard(seat.pointer)!, on: seat.connection)
-            k.onEvent = { [unowned self] opcode, a in self.keyboardEvent(opcode, a) }
-            keyboard = k
+            getKeyboard()
         } else if !hasKeyboard && keyboard != nil {
             keyboardLeft()
             releaseKeyboard()
+        }
+    }
+
+    // An event handler cannot throw: a device whose proxy cannot be made is
+    // logged and left out; the other devices still work.
+
+    /// The `wl_pointer`, and its relative pointer when the parent has the manager.
+    private func getPointer() {
+        let seat = seat, connection = seat.connection
+        do {
+            let p = try Proxy(creating: { wl_seat_get_pointer(seat.pointer) }, on: connection, what: "wl_seat.get_pointer")
+            p.handleEvents(PointerEvent.self) { [unowned self] in self.pointerEvent($0) }
+            pointer = p
+        } catch {
+            log.error("no pointer input from the parent: \(error)")
+            return
+        }
+        guard let manager = relativePointerManager, let p = pointer else { return }
+        do {
+            let r = try Proxy(creating: { zwp_relative_pointer_manager_v1_get_relative_pointer(manager.pointer, p.pointer) },
+                              on: connection, what: "zwp_relative_pointer_manager_v1.get_relative_pointer")
+            r.handleEvents(RelativePointerEvent.self) { [unowned self] event in
+                switch event {
+                case .relativeMotion(_, let dx, let dy, _, _): self.relativeMotion(dx: dx, dy: dy)
+                }
+            }
+            relativePointer = r
+        } catch {
+            log.error("no relative motion from the parent: \(error)")
+        }
+    }
+
+    private func getKeyboard() {
+        let seat = seat
+        do {
+            let k = try Proxy(creating: { wl_seat_get_keyboard(seat.pointer) }, on: seat.connection, what: "wl_seat.get_keyboard")
+            k.handleEvents(KeyboardEvent.self) { [unowned self] in self.keyboardEvent($0) }
+            keyboard = k
+        } catch {
+            log.error("no keyboard input from the parent: \(error)")
         }
     }
 
@@ -108,33 +139,31 @@ final class ParentInput {
 
     // MARK: Pointer
 
-    private func pointerEvent(_ opcode: UInt32, _ a: EventArguments) {
-        switch opcode {
-        case 0:  // enter(serial, surface, sx, sy)
-            guard a.object(1) == window.surface.pointer else { return }
+    private func pointerEvent(_ event: PointerEvent) {
+        switch event {
+        case .enter(let serial, let surface, let x, let y):
+            guard surface == window.surface.pointer else { return }
             // Hide the parent's cursor: Lodestone draws its own pointer.
-            wl_pointer_set_cursor(pointer?.pointer, a.uint(0), nil, 0, 0)
-            frame.position = (a.fixed(2), a.fixed(3))
+            wl_pointer_set_cursor(pointer?.pointer, serial, nil, 0, 0)
+            frame.position = (x, y)
             frame.presence = true
-        case 1:  // leave(serial, surface): the user's pointer is elsewhere, so ours must not show
-            guard a.object(1) == window.surface.pointer else { return }
+        case .leave(_, let surface):  // the user's pointer is elsewhere, so ours must not show
+            guard surface == window.surface.pointer else { return }
             frame.presence = false
-        case 2: frame.position = (a.fixed(1), a.fixed(2))  // motion(time, sx, sy)
-        case 3:  // button(serial, time, button, state)
-            frame.buttons.append((a.uint(2), a.uint(3) == WL_POINTER_BUTTON_STATE_PRESSED.rawValue))
-        case 4:  // axis(time, axis, value)
-            frame.axes[a.uint(1), default: (0, 0, false)].value += a.fixed(2)
-        case 5: applyFrame()  // frame
-        case 6: frame.source = a.uint(0)  // axis_source
-        case 7: frame.axes[a.uint(1), default: (0, 0, false)].stop = true  // axis_stop(time, axis)
-        case 8: frame.axes[a.uint(0), default: (0, 0, false)].discrete += a.int(1)  // axis_discrete
-        case 9:  // axis_value120: whole steps only; a high-resolution wheel's fractions add up in `value`
-            let steps = a.int(1) / 120
-            if steps != 0 { frame.axes[a.uint(0), default: (0, 0, false)].discrete += steps }
-        default: break
+        case .motion(_, let x, let y): frame.position = (x, y)
+        case .button(_, _, let button, let state):
+            frame.buttons.append((button, state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue))
+        case .axis(_, let axis, let value): frame.axes[axis, default: (0, 0, false)].value += value
+        case .frame: applyFrame(); return
+        case .axisSource(let source): frame.source = source
+        case .axisStop(_, let axis): frame.axes[axis, default: (0, 0, false)].stop = true
+        case .axisDiscrete(let axis, let discrete): frame.axes[axis, default: (0, 0, false)].discrete += discrete
+        case .axisValue120(let axis, let value120):  // whole steps only; a high-resolution wheel's fractions add up in `value`
+            let steps = value120 / 120
+            if steps != 0 { frame.axes[axis, default: (0, 0, false)].discrete += steps }
         }
         // Before wl_pointer 5 there are no frames: every event stands alone.
-        if let p = pointer, p.version < 5, opcode != 5 { applyFrame() }
+        if let p = pointer, p.version < 5 { applyFrame() }
     }
 
     private func relativeMotion(dx: Double, dy: Double) {
@@ -164,19 +193,18 @@ final class ParentInput {
 
     // MARK: Keyboard
 
-    private func keyboardEvent(_ opcode: UInt32, _ a: EventArguments) {
-        switch opcode {
-        case 0: keymapReceived(format: a.uint(0), fd: a.fd(1), size: a.uint(2))
-        case 1: break  // enter: keys already down were pressed elsewhere; modifiers follow
-        case 2: keyboardLeft()
-        case 3:  // key(serial, time, key, state)
-            let key = a.uint(2), pressed = a.uint(3) == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue
+    private func keyboardEvent(_ event: KeyboardEvent) {
+        switch event {
+        case .keymap(let format, let fd, let size): keymapReceived(format: format, fd: fd, size: size)
+        case .enter: break  // keys already down were pressed elsewhere; modifiers follow
+        case .leave: keyboardLeft()
+        case .key(_, _, let key, let state):
+            let pressed = state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue
             if pressed { pressedKeys.insert(key) } else if pressedKeys.remove(key) == nil { return }
             send(.key(code: key, pressed: pressed))
-        case 4:  // modifiers(serial, depressed, latched, locked, group)
-            send(.modifiers(depressed: a.uint(1), latched: a.uint(2), locked: a.uint(3), group: a.uint(4)))
-        case 5: target.keyboard.setKeyRepeat(rate: a.int(0), delay: a.int(1))  // repeat_info
-        default: break
+        case .modifiers(_, let depressed, let latched, let locked, let group):
+            send(.modifiers(depressed: depressed, latched: latched, locked: locked, group: group))
+        case .repeatInfo(let rate, let delay): target.keyboard.setKeyRepeat(rate: rate, delay: delay)
         }
     }
 

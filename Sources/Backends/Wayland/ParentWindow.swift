@@ -31,25 +31,35 @@ final class ParentWindow {
     /// A configure was acknowledged: the presenter may commit.
     var configured: () -> Void = {}
 
-    init(globals: ParentGlobals, width: Int32, height: Int32, scale: Int32, logger: Logger) {
+    /// Throws when the parent gives no surface, role or decoration object
+    /// (its connection failed).
+    init(globals: ParentGlobals, width: Int32, height: Int32, scale: Int32, logger: Logger) throws(Connection.Failure) {
         self.width = width
         self.height = height
         self.scale = scale
         log = logger
         outputs = globals.outputs
         let connection = globals.connection
-        surface = Proxy(wl_compositor_create_surface(globals.compositor.pointer)!, on: connection)
-        xdgSurface = Proxy(xdg_wm_base_get_xdg_surface(globals.wmBase.pointer, surface.pointer)!, on: connection)
-        toplevel = Proxy(xdg_surface_get_toplevel(xdgSurface.pointer)!, on: connection)
+        let surface = try Proxy(creating: { wl_compositor_create_surface(globals.compositor.pointer) },
+                                on: connection, what: "wl_compositor.create_surface")
+        let xdgSurface = try Proxy(creating: { xdg_wm_base_get_xdg_surface(globals.wmBase.pointer, surface.pointer) },
+                                   on: connection, what: "xdg_wm_base.get_xdg_surface")
+        let toplevel = try Proxy(creating: { xdg_surface_get_toplevel(xdgSurface.pointer) }, on: connection, what: "xdg_surface.get_toplevel")
+        self.surface = surface
+        self.xdgSurface = xdgSurface
+        self.toplevel = toplevel
         xdg_toplevel_set_title(toplevel.pointer, "Lodestone")
         xdg_toplevel_set_app_id(toplevel.pointer, "org.lodestone.Lodestone")
         // Decorations drawn by the parent: Lodestone's whole surface is the output.
         if let manager = globals.decorationManager {
-            let decoration = Proxy(zxdg_decoration_manager_v1_get_toplevel_decoration(manager.pointer, toplevel.pointer)!, on: connection)
+            let decoration = try Proxy(creating: { zxdg_decoration_manager_v1_get_toplevel_decoration(manager.pointer, toplevel.pointer) },
+                                       on: connection, what: "zxdg_decoration_manager_v1.get_toplevel_decoration")
             zxdg_toplevel_decoration_v1_set_mode(decoration.pointer, ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue)
-            decoration.onEvent = { [log] _, a in
-                if a.uint(0) != ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue {
+            decoration.handleEvents(ToplevelDecorationEvent.self) { [log] event in
+                switch event {
+                case .configure(let mode) where mode != ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue:
                     log.notice("the parent wants client-side decorations; Lodestone's window has none")
+                case .configure: break
                 }
             }
             self.decoration = decoration
@@ -57,22 +67,23 @@ final class ParentWindow {
             decoration = nil
         }
 
-        surface.onEvent = { [unowned self] opcode, a in
-            switch opcode {
-            case 0: self.surfaceEntered(a.object(0))
-            case 1: self.surfaceLeft(a.object(0))
-            default: break
+        surface.handleEvents(SurfaceEvent.self) { [unowned self] event in
+            switch event {
+            case .enter(let output): self.surfaceEntered(output)
+            case .leave(let output): self.surfaceLeft(output)
             }
         }
-        toplevel.onEvent = { [unowned self] opcode, a in
-            switch opcode {
-            case 0: self.pendingSize = (a.int(0), a.int(1))  // configure; applied with xdg_surface.configure
-            case 1: self.closed()
-            default: break  // configure_bounds, wm_capabilities
+        toplevel.handleEvents(ToplevelEvent.self) { [unowned self] event in
+            switch event {
+            case .configure(let width, let height, _): self.pendingSize = (width, height)  // applied with xdg_surface.configure
+            case .close: self.closed()
+            case .configureBounds, .wmCapabilities: break
             }
         }
-        xdgSurface.onEvent = { [unowned self] opcode, a in
-            if opcode == 0 { self.surfaceConfigured(serial: a.uint(0)) }
+        xdgSurface.handleEvents(XdgSurfaceEvent.self) { [unowned self] event in
+            switch event {
+            case .configure(let serial): self.surfaceConfigured(serial: serial)
+            }
         }
         for output in outputs {
             output.scaleChanged = { [unowned self] in self.updateMode() }
@@ -139,15 +150,15 @@ final class ParentOutput {
 
     init(_ proxy: Proxy) {
         self.proxy = proxy
-        proxy.onEvent = { [unowned self] opcode, a in
-            switch opcode {
-            case 2:  // done: the description is complete
+        proxy.handleEvents(OutputEvent.self) { [unowned self] event in
+            switch event {
+            case .done:  // the description is complete
                 if self.pendingScale != self.scale {
                     self.scale = self.pendingScale
                     self.scaleChanged()
                 }
-            case 3: self.pendingScale = max(1, a.int(0))  // scale, since 2
-            default: break
+            case .scale(let factor): self.pendingScale = max(1, factor)
+            case .geometry, .mode, .name, .description: break
             }
         }
     }

@@ -40,10 +40,16 @@ final class Presenter {
         /// Attached and not yet released by the parent.
         var busy = false
         let stale: Region
-        init?(shm: Proxy, width: Int32, height: Int32) {
+        init?(shm: Proxy, width: Int32, height: Int32, log: Logger) {
             // XRGB: the output is opaque, and the parent may skip blending.
-            guard let buffer = ClientShmBuffer(shm: shm, width: width, height: height, format: WL_SHM_FORMAT_XRGB8888.rawValue),
-                  let image = Image(borrowing: UnsafeMutableRawPointer(buffer.data), width: width, height: height, stride: buffer.stride, format: .xrgb8888)
+            let buffer: ClientShmBuffer
+            do {
+                buffer = try ClientShmBuffer(on: shm, width: width, height: height, format: WL_SHM_FORMAT_XRGB8888.rawValue)
+            } catch {
+                log.error("cannot make a buffer for the parent: \(error)")
+                return nil
+            }
+            guard let image = Image(borrowing: UnsafeMutableRawPointer(buffer.data), width: width, height: height, stride: buffer.stride, format: .xrgb8888)
             else { return nil }
             self.buffer = buffer
             self.image = image
@@ -104,10 +110,20 @@ final class Presenter {
         pendingDamage.clear()
         slot.busy = true
 
-        let callback = Proxy(wl_surface_frame(surface)!, on: shm.connection)
-        callback.onEvent = { [unowned self] _, _ in self.frameDone() }
-        frameCallback = callback
-        clock.hold()
+        // Without a frame callback the clock is not held: frames go out
+        // unpaced rather than never.
+        do {
+            let callback = try Proxy(creating: { wl_surface_frame(surface) }, on: shm.connection, what: "wl_surface.frame")
+            callback.handleEvents(CallbackEvent.self) { [unowned self] event in
+                switch event {
+                case .done: self.frameDone()
+                }
+            }
+            frameCallback = callback
+            clock.hold()
+        } catch {
+            log.error("cannot pace frames to the parent: \(error)")
+        }
         wl_surface_commit(surface)
         commits += 1
         // The loop flushes only Lodestone's own clients; the parent must see
@@ -118,12 +134,14 @@ final class Presenter {
     /// A released buffer, or a new one while there are fewer than the maximum.
     private func freeSlot(width: Int32, height: Int32) -> Slot? {
         if let slot = buffers.first(where: { !$0.busy }) { return slot }
-        guard buffers.count < Self.maximumBuffers, let slot = Slot(shm: shm, width: width, height: height) else { return nil }
-        slot.buffer.buffer.onEvent = { [unowned self, unowned slot] opcode, _ in
-            guard opcode == 0 else { return }  // release
-            slot.busy = false
-            // A frame may have been waiting for a buffer.
-            self.commitIfPossible()
+        guard buffers.count < Self.maximumBuffers, let slot = Slot(shm: shm, width: width, height: height, log: log) else { return nil }
+        slot.buffer.buffer.handleEvents(BufferEvent.self) { [unowned self, unowned slot] event in
+            switch event {
+            case .release:
+                slot.busy = false
+                // A frame may have been waiting for a buffer.
+                self.commitIfPossible()
+            }
         }
         buffers.append(slot)
         return slot

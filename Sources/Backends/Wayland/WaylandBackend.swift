@@ -56,7 +56,12 @@ public final class WaylandBackend: Backend {
         size = (output.width, output.height)
 
         // The window, with the output's size until the parent says otherwise.
-        let window = ParentWindow(globals: globals, width: output.width, height: output.height, scale: output.scale, logger: log)
+        let window: ParentWindow
+        do {
+            window = try ParentWindow(globals: globals, width: output.width, height: output.height, scale: output.scale, logger: log)
+        } catch {
+            throw Failure(description: "cannot open Lodestone's window in the parent session: \(error)")
+        }
         window.resized = { [unowned compositor] width, height, scale in
             compositor.reconfigureOutput(width: width, height: height, scale: scale)
         }
@@ -150,9 +155,12 @@ final class ParentGlobals {
         self.compositor = compositor
         self.shm = shm
         self.wmBase = wmBase
-        wmBase.onEvent = { [unowned wmBase] opcode, a in
-            // ping: answer, or the parent thinks we hang.
-            if opcode == 0 { xdg_wm_base_pong(wmBase.pointer, a.uint(0)); wmBase.connection.flush() }
+        wmBase.handleEvents(WmBaseEvent.self) { [unowned wmBase] event in
+            switch event {
+            case .ping(let serial):  // answer, or the parent thinks we hang
+                xdg_wm_base_pong(wmBase.pointer, serial)
+                wmBase.connection.flush()
+            }
         }
         // wl_seat 8: axis_value120 as well as discrete steps.
         seat = bind(cwp_wl_seat_interface(), 8)
