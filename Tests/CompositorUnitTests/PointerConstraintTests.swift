@@ -105,4 +105,12 @@ final class PointerConstraintTests: XCTestCase {
         }
         XCTAssertEqual(relativeMotion.count, 3, "relative listeners hear every step, held or not")
     }
+
+    func testTheDeviceKindReachesTheEngine() throws {
+        // A trackpad's pointer hides sooner than a mouse's (3.25 s against 8 s).
+        try lodestone.send(.pointerDevice(.trackpad))
+        XCTAssertEqual(lodestone.compositor.pointerController.engine.deviceKind, .trackpad)
+        try lodestone.send(.pointerDevice(.mouse))
+        XCTAssertEqual(lodestone.compositor.pointerController.engine.deviceKind, .mouse)
+    }
 }

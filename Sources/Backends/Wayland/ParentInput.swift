@@ -185,6 +185,10 @@ final class ParentInput {
         // Shown only after the move, so it fades in where it entered, not where it left.
         if f.presence == true { send(.pointerEnteredOutputs) }
         for b in f.buttons { send(.pointerButton(button: b.button, pressed: b.pressed)) }
+        // Scrolling with fingers means a trackpad, with a wheel a mouse: the adaptive pointer
+        // hides sooner after a trackpad.
+        if !f.axes.isEmpty, f.source == WL_POINTER_AXIS_SOURCE_FINGER.rawValue { send(.pointerDevice(.trackpad)) }
+        if !f.axes.isEmpty, f.source == WL_POINTER_AXIS_SOURCE_WHEEL.rawValue { send(.pointerDevice(.mouse)) }
         for (axis, v) in f.axes.sorted(by: { $0.key < $1.key }) {
             // A stop is a zero value (the seat sends axis_stop for it).
             send(.pointerAxis(PointerAxis(axis: axis, value: v.stop && v.value == 0 ? 0 : v.value, discrete: v.discrete, source: f.source)))
