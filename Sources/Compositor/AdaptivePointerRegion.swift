@@ -9,10 +9,10 @@ struct RegionSpec {
     /// The protocol object, for entered/left/band events (nil once the client destroyed it).
     weak var object: AdaptivePointerRegion?
     var identifier: UInt32 = 0
-    var frame = EngineRect<SurfaceLocal>.zero
+    var frame = Rect<SurfaceLocal>.zero
     var hitArea = HitArea.bezelled
     /// With `hitArea == .explicit`: the surface-local capture rectangle.
-    var hitRect: EngineRect<SurfaceLocal>?
+    var hitRect: Rect<SurfaceLocal>?
     var cornerRadius = Region.defaultCornerRadius
     var stackingOrder: Int32 = 0
     var style = PointerStyle()
@@ -137,13 +137,13 @@ final class AdaptivePointerRegion: Resource, ProtocolObject {
         postError(ADAPTIVE_POINTER_REGION_V1_ERROR_INVALID_ENUM.rawValue, "\(value) is not a valid \(name) value")
     }
 
-    private func rect(_ a: Arguments, _ what: String) -> EngineRect<SurfaceLocal>? {
+    private func rect(_ a: Arguments, _ what: String) -> Rect<SurfaceLocal>? {
         let w = a.int(2), h = a.int(3)
         guard w >= 0, h >= 0 else {
             postError(ADAPTIVE_POINTER_REGION_V1_ERROR_NEGATIVE_SIZE.rawValue, "negative size \(w)×\(h) for the \(what)")
             return nil
         }
-        return EngineRect(x: Double(a.int(0)), y: Double(a.int(1)), width: Double(w), height: Double(h))
+        return Rect(x: Double(a.int(0)), y: Double(a.int(1)), width: Double(w), height: Double(h))
     }
 
     private func length(_ v: Double, _ what: String) -> Double? {
@@ -280,7 +280,7 @@ final class AdaptivePointerRegion: Resource, ProtocolObject {
 
     func sendEntered() { adaptive_pointer_region_v1_send_entered(pointer, spec.identifier) }
     func sendLeft() { adaptive_pointer_region_v1_send_left(pointer, spec.identifier) }
-    func sendBand(_ state: UInt32, _ r: EngineRect<SurfaceLocal>) {
+    func sendBand(_ state: UInt32, _ r: Rect<SurfaceLocal>) {
         adaptive_pointer_region_v1_send_band_selection(pointer, spec.identifier, state, wl_fixed_from_double(r.minX),
                                                        wl_fixed_from_double(r.minY), wl_fixed_from_double(r.width),
                                                        wl_fixed_from_double(r.height))

@@ -12,7 +12,7 @@ final class ClientCursor {
     /// The client asked for no cursor (a null surface).
     private var hidden = false
     private var role: CursorRole?
-    private var lastBounds: Rect?
+    private var lastBounds: PixelRect?
     /// set_cursor requests accepted so far (the test protocol's cursor_state).
     private(set) var sets: UInt32 = 0
 
@@ -75,11 +75,11 @@ final class ClientCursor {
     /// Where the client's cursor surface is drawn, in global logical coordinates; nil while
     /// the adaptive pointer draws the pointer, and while the cursor surface has no buffer
     /// (an empty cursor surface shows nothing).
-    private var bounds: Rect? {
+    private var bounds: PixelRect? {
         if seat.pointerOutside || compositor.pointerController.drawsAdaptivePointer { return nil }
         guard let s = surface, s.hasContent else { return nil }
         let (ox, oy) = origin
-        return Rect(x: ox, y: oy, width: s.width, height: s.height)
+        return PixelRect(x: ox, y: oy, width: s.width, height: s.height)
     }
 
     func damage() {

@@ -11,7 +11,7 @@ public final class Compositor {
     public let clock: FrameClock
     let log: Logger
     var renderer = Renderer()
-    private var globals: [Global] = []
+    private var globals: [WaylandGlobal] = []
     /// (interface name, version) of each global in `globals`; see Harness.swift.
     private(set) var advertised: [(name: String, version: Int32)] = []
 
@@ -28,7 +28,7 @@ public final class Compositor {
     /// Frames composed so far (frames with damage).
     public private(set) var frameCount = 0
     /// Called after each composed frame with the damaged output pixels.
-    public var framePresented: ((Image, Region) -> Void)?
+    public var framePresented: ((Image, PixelRegion) -> Void)?
     /// See `Options.acceptsBufferBeforeInitialAck`.
     let acceptsBufferBeforeInitialAck: Bool
 
@@ -107,7 +107,7 @@ public final class Compositor {
     deinit { globals.removeAll() }
 
     private func addGlobal(_ interface: UnsafePointer<wl_interface>, _ version: Int32, bind: @escaping (Client, UInt32, UInt32) -> Void) {
-        globals.append(Global(display: display, interface: interface, version: version, bind: bind))
+        globals.append(WaylandGlobal(display: display, interface: interface, version: version, bind: bind))
         // Remembered for harnesses that must list what we offer (wlcs' extension descriptor).
         advertised.append((String(cString: interface.pointee.name), version))
     }
@@ -129,7 +129,7 @@ public final class Compositor {
     }
 
     /// New content in surface-local rects.
-    func surfaceDamaged(_ surface: WlSurface, _ rects: [Rect]) {
+    func surfaceDamaged(_ surface: WlSurface, _ rects: [PixelRect]) {
         scene.damage(surface, rects)
         if !output.damage.isEmpty { scheduleFrame() }
     }

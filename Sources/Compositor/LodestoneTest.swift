@@ -151,7 +151,7 @@ final class LodestoneTest: Resource, ProtocolObject {
         compositor.composeIfNeeded()
         shm.withPixels { data in
             if let target = Image(borrowing: data, width: shm.width, height: shm.height, stride: shm.stride, format: .argb8888) {
-                target.copy(from: output.image, rect: Rect(x: 0, y: 0, width: output.pixelWidth, height: output.pixelHeight))
+                target.copy(from: output.image, rect: PixelRect(x: 0, y: 0, width: output.pixelWidth, height: output.pixelHeight))
             }
         }
         lodestone_test_v1_send_captured(pointer, output.pixelWidth, output.pixelHeight)

@@ -12,7 +12,7 @@ public final class Output {
     /// The composed frame, in output pixels.
     public private(set) var image: Image
     /// Output pixels that changed since the last repaint.
-    public let damage = Region()
+    public let damage = PixelRegion()
     var resources: [WlOutput] = []
 
     public init(name: String, description: String, width: Int32, height: Int32, scale: Int32, refreshMilliHz: Int32) {
@@ -29,12 +29,12 @@ public final class Output {
     public var pixelWidth: Int32 { width * scale }
     public var pixelHeight: Int32 { height * scale }
     /// The output in global logical coordinates.
-    public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
+    public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
 
-    public func damageAll() { damage.add(Rect(x: 0, y: 0, width: pixelWidth, height: pixelHeight)) }
+    public func damageAll() { damage.add(PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight)) }
 
     /// Adds a global logical rect to the damage.
-    func damage(logical r: Rect) { damage.add(r.scaled(by: scale).intersection(Rect(x: 0, y: 0, width: pixelWidth, height: pixelHeight))) }
+    func damage(logical r: PixelRect) { damage.add(r.scaled(by: scale).intersection(PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight))) }
 
     /// A new mode (nested window resized, parent scale changed).
     public func reconfigure(width: Int32, height: Int32, scale: Int32) {

@@ -41,7 +41,7 @@ final class PointerController {
         self.compositor = compositor
         self.mode = mode
         let out = compositor.output
-        let bounds = EngineRect<GlobalSpace>(x: 0, y: 0, width: Double(out.width), height: Double(out.height))
+        let bounds = Rect<Global>(x: 0, y: 0, width: Double(out.width), height: Double(out.height))
         engine = PointerEngine(outputBounds: bounds, settings: settings)
         presentation = engine.step(to: Instant(seconds: Double(compositor.clock.now) / 1000))
         if compositor.clock.mode == .realtime {
@@ -85,7 +85,7 @@ final class PointerController {
 
     /// A client confined the pointer to these global rectangles (zwp_confined_pointer_v1), or
     /// nil: the confinement ended.
-    func setConfinement(_ rects: [EngineRect<GlobalSpace>]?) {
+    func setConfinement(_ rects: [Rect<Global>]?) {
         guard rects != engine.confinement else { return }
         engine.handle(.confine(to: rects), at: now)
     }
@@ -126,7 +126,7 @@ final class PointerController {
     private func prepareEngine() {
         let out = compositor.output
         if engine.outputBounds.width != Double(out.width) || engine.outputBounds.height != Double(out.height) {
-            engine.setOutputBounds(EngineRect(x: 0, y: 0, width: Double(out.width), height: Double(out.height)))
+            engine.setOutputBounds(Rect(x: 0, y: 0, width: Double(out.width), height: Double(out.height)))
         }
         syncRegions()
     }
@@ -196,10 +196,10 @@ final class PointerController {
         if l.x != seat.x || l.y != seat.y { seat.logicalPositionChanged(toX: l.x, y: l.y) }
     }
 
-    private func damage(_ r: EngineRect<GlobalSpace>) {
+    private func damage(_ r: Rect<Global>) {
         guard r.isFinite, !r.isEmpty else { return }
         let i = r.integral
-        compositor.output.damage(logical: Rendering.Rect(x: Int32(clamping: Int(i.minX)), y: Int32(clamping: Int(i.minY)),
+        compositor.output.damage(logical: PixelRect(x: Int32(clamping: Int(i.minX)), y: Int32(clamping: Int(i.minY)),
                                                          width: Int32(clamping: Int(i.width)), height: Int32(clamping: Int(i.height))))
     }
 
@@ -235,7 +235,7 @@ final class PointerController {
         }
     }
 
-    private func band(_ id: RegionID, _ state: UInt32, _ r: EngineRect<GlobalSpace>) {
+    private func band(_ id: RegionID, _ state: UInt32, _ r: Rect<Global>) {
         guard let entry = installed[id] else { return }
         entry.spec.object?.sendBand(state, entry.placement.toLocal(r))
     }
@@ -253,7 +253,7 @@ final class PointerController {
 struct PointerShapeReport {
     enum Kind: UInt32 { case circle, verticalBeam, horizontalBeam, roundedRect, custom, hidden, band, clientCursor }
     var kind: Kind
-    var rect: EngineRect<GlobalSpace>
+    var rect: Rect<Global>
     var cornerRadius: Double
     var alpha: Double
 
@@ -277,7 +277,7 @@ struct PointerShapeReport {
 
 extension PointerController: OverlayElement {
     /// Draws the adaptive pointer and content effects over the scene composed beneath it.
-    func draw(into image: Image, damage: Rendering.Region) {
+    func draw(into image: Image, damage: PixelRegion) {
         var preview: PreviewContent?
         if let s = activePreview, let texture = s.texture, let (x, y) = compositor.origin(of: s) {
             preview = PreviewContent(image: texture, x: Double(x), y: Double(y), width: Double(s.width), height: Double(s.height))

@@ -88,10 +88,10 @@ final class Scene {
     }
 
     /// Bounding box of a surface tree in global coordinates.
-    func treeBounds(_ surface: WlSurface) -> Rect? {
+    func treeBounds(_ surface: WlSurface) -> PixelRect? {
         guard let (x, y) = origin(of: surface) else { return nil }
-        var r = Rect(x: x, y: y, width: 0, height: 0)
-        walk(surface, x: x, y: y) { s, sx, sy in r = r.union(Rect(x: sx, y: sy, width: s.width, height: s.height)) }
+        var r = PixelRect(x: x, y: y, width: 0, height: 0)
+        walk(surface, x: x, y: y) { s, sx, sy in r = r.union(PixelRect(x: sx, y: sy, width: s.width, height: s.height)) }
         return r
     }
 
@@ -116,7 +116,7 @@ final class Scene {
     // MARK: Damage
 
     /// New content in surface-local rects.
-    func damage(_ surface: WlSurface, _ rects: [Rect]) {
+    func damage(_ surface: WlSurface, _ rects: [PixelRect]) {
         changed(.content)
         guard let (x, y) = origin(of: surface) else { return }
         for r in rects { output.damage(logical: r.offsetBy(dx: x, dy: y)) }
@@ -126,7 +126,7 @@ final class Scene {
     func damageTree(_ surface: WlSurface) {
         changed(.content)  // regions follow their surfaces
         guard let (x, y) = origin(of: surface) else { return }
-        walk(surface, x: x, y: y) { s, sx, sy in output.damage(logical: Rect(x: sx, y: sy, width: s.width, height: s.height)) }
+        walk(surface, x: x, y: y) { s, sx, sy in output.damage(logical: PixelRect(x: sx, y: sy, width: s.width, height: s.height)) }
     }
 
     // MARK: Rendering
@@ -151,7 +151,7 @@ final class Scene {
         let toImage = surface.surfaceToBuffer
             .concatenating(.translation(-Double(x), -Double(y)))
             .concatenating(.scale(1 / s, 1 / s))
-        return RenderElement(image: texture, bounds: Rect(x: x, y: y, width: surface.width, height: surface.height).scaled(by: output.scale),
+        return RenderElement(image: texture, bounds: PixelRect(x: x, y: y, width: surface.width, height: surface.height).scaled(by: output.scale),
                              outputToImage: toImage, opaque: surface.isOpaque)
     }
 }

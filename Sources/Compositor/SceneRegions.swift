@@ -13,7 +13,7 @@ final class SceneRegions {
     }
     /// A region placed in global space, with what is needed to route its events.
     struct Placed {
-        var region: EngineRegion
+        var region: Region
         var spec: RegionSpec
         var placement: SurfacePlacement
     }
@@ -51,7 +51,7 @@ final class SceneRegions {
         scene.forEachMappedSurface { surface, x, y in
             layer += 1
             guard let entry = committed[ObjectIdentifier(surface)], entry.surface === surface, !entry.specs.isEmpty else { return }
-            let placement = SurfacePlacement(origin: EnginePoint(x: Double(x), y: Double(y)))
+            let placement = SurfacePlacement(origin: Point(x: Double(x), y: Double(y)))
             let root = scene.rootSurface(surface)
             for spec in entry.specs {
                 var region = placement.toGlobal(spec.localRegion(owner: entry.owner))

@@ -82,15 +82,15 @@ public final class Seat {
     private func pointerMoved(_ motion: PointerMotion, time: UInt32) {
         let input: PointerInput
         switch motion {
-        case .warp(let wx, let wy): input = .warp(to: EnginePoint(x: wx, y: wy))
-        case .absolute(let ax, let ay): input = .motion(to: EnginePoint(x: ax, y: ay))
+        case .warp(let wx, let wy): input = .warp(to: Point(x: wx, y: wy))
+        case .absolute(let ax, let ay): input = .motion(to: Point(x: ax, y: ay))
         case .relative(let dx, let dy):
             // Relative listeners hear every step, even when the pointer cannot move.
             constraints.relativeMotion(dx: dx, dy: dy, time: time)
             input = .relativeMotion(Vector(dx: dx, dy: dy))
         case .absoluteWithDelta(let ax, let ay, let dx, let dy):
             constraints.relativeMotion(dx: dx, dy: dy, time: time)
-            input = .motion(to: EnginePoint(x: ax, y: ay))
+            input = .motion(to: Point(x: ax, y: ay))
         }
         let before = (x, y)
         engine.deviceMoved(input)

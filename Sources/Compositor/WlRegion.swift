@@ -5,7 +5,7 @@ import WaylandServer
 /// `wl_region`: a client-built set of rectangles used for input and opaque regions.
 final class WlRegion: Resource, ProtocolObject {
     static var interface: UnsafePointer<wl_interface> { Interface.region }
-    let region = Region()
+    let region = PixelRegion()
 
     enum Request: UInt32 { case destroy, add, subtract }
 

@@ -25,12 +25,12 @@ struct SurfaceState {
     /// nil: no attach since the last commit. Some(nil): a null buffer was attached.
     var buffer: AttachedBuffer??
     var dx: Int32 = 0, dy: Int32 = 0
-    var surfaceDamage: [Rect] = []
-    var bufferDamage: [Rect] = []
+    var surfaceDamage: [PixelRect] = []
+    var bufferDamage: [PixelRect] = []
     var frameCallbacks: [WlCallback] = []
     /// nil: unchanged since last commit; Some(nil): reset to the default.
-    var opaque: Region??
-    var input: Region??
+    var opaque: PixelRegion??
+    var input: PixelRegion??
     var scale: Int32?
     var transform: Int32?
     /// Subsurface stacking asked for since the last commit.
@@ -100,12 +100,12 @@ final class WlSurface: Resource, ProtocolObject {
     // Current state.
     private(set) var texture: Image?
     private(set) var bufferWidth: Int32 = 0, bufferHeight: Int32 = 0
-    private(set) var opaqueRegion: Region?
+    private(set) var opaqueRegion: PixelRegion?
     /// Every pixel is opaque (an xrgb buffer, or an opaque region covering the
     /// surface), so it is drawn with SRC. Worked out on commit, not per frame.
     private(set) var isOpaque = false
     /// nil means "everywhere" (the default input region).
-    private(set) var inputRegion: Region?
+    private(set) var inputRegion: PixelRegion?
     private(set) var scale: Int32 = 1
     private(set) var transform: Int32 = 0
     private(set) var frameCallbacks: [WlCallback] = []
@@ -232,7 +232,7 @@ final class WlSurface: Resource, ProtocolObject {
 
     private func apply(_ state: inout SurfaceState) {
         let oldBounds = (width, height)
-        var damage: [Rect] = []
+        var damage: [PixelRect] = []
         if let s = state.scale { scale = s }
         if let t = state.transform { transform = t }
         if let attached = state.buffer {
@@ -243,7 +243,7 @@ final class WlSurface: Resource, ProtocolObject {
                 texture = nil
                 bufferWidth = 0; bufferHeight = 0
             }
-            damage.append(Rect(x: 0, y: 0, width: max(width, oldBounds.0), height: max(height, oldBounds.1)))
+            damage.append(PixelRect(x: 0, y: 0, width: max(width, oldBounds.0), height: max(height, oldBounds.1)))
         }
         if state.dx != 0 || state.dy != 0 { role.map { _ in compositor.surfaceMoved(self, dx: state.dx, dy: state.dy) } }
         damage += state.surfaceDamage
@@ -251,7 +251,7 @@ final class WlSurface: Resource, ProtocolObject {
         if let o = state.opaque { opaqueRegion = o }
         if state.opaque != nil || state.buffer != nil {
             isOpaque = texture?.format == .xrgb8888 || (opaqueRegion.map { r in
-                let rest = Region(Rect(x: 0, y: 0, width: width, height: height))
+                let rest = PixelRegion(PixelRect(x: 0, y: 0, width: width, height: height))
                 r.rects.forEach { rest.subtract($0) }
                 return rest.isEmpty
             } ?? false)
@@ -270,7 +270,7 @@ final class WlSurface: Resource, ProtocolObject {
             childMoved = sub.applyPendingPosition() || childMoved
             sub.surfaceObject?.parentCommitted()
         }
-        compositor.surfaceDamaged(self, damage.map { $0.intersection(Rect(x: 0, y: 0, width: width, height: height)) })
+        compositor.surfaceDamaged(self, damage.map { $0.intersection(PixelRect(x: 0, y: 0, width: width, height: height)) })
         role?.surfaceCommitted()
         if stackChanged { compositor.damageSurfaceTree(self) }
         // A new size, input region, stacking or subsurface position can
@@ -302,10 +302,10 @@ final class WlSurface: Resource, ProtocolObject {
         let full = texture == nil || w != bufferWidth || h != bufferHeight || texture?.format != format
         if full { texture = Image(width: w, height: h, format: format) }
         bufferWidth = w; bufferHeight = h
-        let bounds = Rect(x: 0, y: 0, width: w, height: h)
+        let bounds = PixelRect(x: 0, y: 0, width: w, height: h)
         var region = bounds
         if !full {
-            var r = Rect(x: 0, y: 0, width: 0, height: 0)
+            var r = PixelRect(x: 0, y: 0, width: 0, height: 0)
             for d in state.bufferDamage { r = r.union(d) }
             for d in state.surfaceDamage { r = r.union(surfaceRectToBuffer(d)) }
             region = r.intersection(bounds)
@@ -320,15 +320,15 @@ final class WlSurface: Resource, ProtocolObject {
     }
 
     /// Surface-local rect covering a buffer rect (whole surface when rotated).
-    private func bufferRectToSurface(_ r: Rect) -> Rect {
-        guard transform == 0 else { return Rect(x: 0, y: 0, width: width, height: height) }
+    private func bufferRectToSurface(_ r: PixelRect) -> PixelRect {
+        guard transform == 0 else { return PixelRect(x: 0, y: 0, width: width, height: height) }
         let s = max(scale, 1)
         let x0 = r.x / s, y0 = r.y / s
-        return Rect(x: x0, y: y0, width: (r.maxX + s - 1) / s - x0, height: (r.maxY + s - 1) / s - y0)
+        return PixelRect(x: x0, y: y0, width: (r.maxX + s - 1) / s - x0, height: (r.maxY + s - 1) / s - y0)
     }
 
-    private func surfaceRectToBuffer(_ r: Rect) -> Rect {
-        guard transform == 0 else { return Rect(x: 0, y: 0, width: bufferWidth, height: bufferHeight) }
+    private func surfaceRectToBuffer(_ r: PixelRect) -> PixelRect {
+        guard transform == 0 else { return PixelRect(x: 0, y: 0, width: bufferWidth, height: bufferHeight) }
         return r.scaled(by: max(scale, 1))
     }
 

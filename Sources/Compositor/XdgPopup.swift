@@ -10,7 +10,7 @@ final class XdgPopup: Resource, ProtocolObject {
     private(set) weak var parent: XdgSurface?
     private var rules: PositionerRules
     /// The popup's box relative to the parent's window geometry.
-    private(set) var box = Rect(x: 0, y: 0, width: 0, height: 0)
+    private(set) var box = PixelRect(x: 0, y: 0, width: 0, height: 0)
     private var sentInitialConfigure = false
     private(set) var grabbed = false
     private var dismissed = false

@@ -5,7 +5,7 @@ import WaylandServer
 /// The rules that place a popup, and the placement algorithm (xdg_positioner).
 struct PositionerRules {
     var width: Int32 = 0, height: Int32 = 0
-    var anchorRect = Rect(x: 0, y: 0, width: 0, height: 0)
+    var anchorRect = PixelRect(x: 0, y: 0, width: 0, height: 0)
     var anchor: UInt32 = XDG_POSITIONER_ANCHOR_NONE.rawValue
     var gravity: UInt32 = XDG_POSITIONER_GRAVITY_NONE.rawValue
     var constraints: UInt32 = 0
@@ -25,21 +25,21 @@ struct PositionerRules {
     private static func flipY(_ v: UInt32) -> UInt32 { [0, 2, 1, 3, 4, 6, 5, 8, 7][Int(v)] }
 
     /// The popup's box relative to the parent's window geometry, before constraints.
-    func unconstrainedBox(anchor: UInt32, gravity: UInt32) -> Rect {
+    func unconstrainedBox(anchor: UInt32, gravity: UInt32) -> PixelRect {
         let a = anchorRect
         let px = Self.hasLeft(anchor) ? a.x : Self.hasRight(anchor) ? a.maxX : a.x + a.width / 2
         let py = Self.hasTop(anchor) ? a.y : Self.hasBottom(anchor) ? a.maxY : a.y + a.height / 2
         let x = Self.hasLeft(gravity) ? px - width : Self.hasRight(gravity) ? px : px - width / 2
         let y = Self.hasTop(gravity) ? py - height : Self.hasBottom(gravity) ? py : py - height / 2
-        return Rect(x: x + offsetX, y: y + offsetY, width: width, height: height)
+        return PixelRect(x: x + offsetX, y: y + offsetY, width: width, height: height)
     }
 
     /// Places the popup inside `area` (parent-relative) as the constraint
     /// adjustments allow: flip, then slide, then resize, per axis.
-    func place(within area: Rect) -> Rect {
+    func place(within area: PixelRect) -> PixelRect {
         var box = unconstrainedBox(anchor: anchor, gravity: gravity)
-        let fitsX = { (b: Rect) in b.x >= area.x && b.maxX <= area.maxX }
-        let fitsY = { (b: Rect) in b.y >= area.y && b.maxY <= area.maxY }
+        let fitsX = { (b: PixelRect) in b.x >= area.x && b.maxX <= area.maxX }
+        let fitsY = { (b: PixelRect) in b.y >= area.y && b.maxY <= area.maxY }
 
         if !fitsX(box) && constraints & XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_FLIP_X.rawValue != 0 {
             let flipped = unconstrainedBox(anchor: Self.flipX(anchor), gravity: Self.flipX(gravity))
@@ -58,11 +58,11 @@ struct PositionerRules {
             if box.y < area.y { box.y = area.y }
         }
         if !fitsX(box) && constraints & XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_RESIZE_X.rawValue != 0 {
-            let clipped = box.intersection(Rect(x: area.x, y: box.y, width: area.width, height: max(box.height, 1)))
+            let clipped = box.intersection(PixelRect(x: area.x, y: box.y, width: area.width, height: max(box.height, 1)))
             if clipped.width > 0 { box.x = clipped.x; box.width = clipped.width }
         }
         if !fitsY(box) && constraints & XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_RESIZE_Y.rawValue != 0 {
-            let clipped = box.intersection(Rect(x: box.x, y: area.y, width: max(box.width, 1), height: area.height))
+            let clipped = box.intersection(PixelRect(x: box.x, y: area.y, width: max(box.width, 1), height: area.height))
             if clipped.height > 0 { box.y = clipped.y; box.height = clipped.height }
         }
         return box
@@ -92,7 +92,7 @@ final class XdgPositioner: Resource, ProtocolObject {
             rules.width = a.int(0); rules.height = a.int(1)
         case .setAnchorRect:
             guard a.int(2) >= 0, a.int(3) >= 0 else { return postError(invalid, "anchor rect size \(a.int(2))×\(a.int(3)) is negative") }
-            rules.anchorRect = Rect(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3))
+            rules.anchorRect = PixelRect(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3))
             rules.anchorRectSet = true
         case .setAnchor:
             guard a.uint(0) <= 8 else { return postError(invalid, "anchor \(a.uint(0)) is not an xdg_positioner.anchor value") }

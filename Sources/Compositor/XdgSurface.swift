@@ -14,8 +14,8 @@ final class XdgSurface: Resource, ProtocolObject, SurfaceRole {
 
     /// Where the window geometry's top-left is, in global coordinates.
     var position: (x: Int32, y: Int32) = (0, 0)
-    private var explicitGeometry: Rect?
-    private var pendingGeometry: Rect?
+    private var explicitGeometry: PixelRect?
+    private var pendingGeometry: PixelRect?
     /// Serials sent and not yet acknowledged, oldest first.
     private var unackedSerials: [UInt32] = []
     private(set) var configured = false
@@ -34,21 +34,21 @@ final class XdgSurface: Resource, ProtocolObject, SurfaceRole {
     }
 
     /// The window geometry in surface-local coordinates.
-    var geometry: Rect {
+    var geometry: PixelRect {
         if let explicitGeometry { return explicitGeometry }
-        guard let surface, let bounds = compositor.scene.treeBounds(surface) ?? treeBoundsUnmapped(surface) else { return Rect(x: 0, y: 0, width: 0, height: 0) }
+        guard let surface, let bounds = compositor.scene.treeBounds(surface) ?? treeBoundsUnmapped(surface) else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
         return bounds
     }
 
-    private func treeBoundsUnmapped(_ surface: WlSurface) -> Rect? {
-        var r = Rect(x: 0, y: 0, width: 0, height: 0)
-        compositor.scene.walk(surface, x: 0, y: 0) { s, x, y in r = r.union(Rect(x: x, y: y, width: s.width, height: s.height)) }
+    private func treeBoundsUnmapped(_ surface: WlSurface) -> PixelRect? {
+        var r = PixelRect(x: 0, y: 0, width: 0, height: 0)
+        compositor.scene.walk(surface, x: 0, y: 0) { s, x, y in r = r.union(PixelRect(x: x, y: y, width: s.width, height: s.height)) }
         return r
     }
 
     /// The surface's top-left in global coordinates.
     var surfaceOrigin: (Int32, Int32) {
-        let g = explicitGeometry ?? Rect(x: 0, y: 0, width: 0, height: 0)
+        let g = explicitGeometry ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
         return (position.x - g.x, position.y - g.y)
     }
 
@@ -84,7 +84,7 @@ final class XdgSurface: Resource, ProtocolObject, SurfaceRole {
             guard a.int(2) > 0, a.int(3) > 0 else {
                 return postError(XDG_SURFACE_ERROR_INVALID_SIZE.rawValue, "window geometry \(a.int(2))×\(a.int(3)) must be positive")
             }
-            pendingGeometry = Rect(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3))
+            pendingGeometry = PixelRect(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3))
         case .ackConfigure: ackConfigure(a.uint(0))
         default: break
         }

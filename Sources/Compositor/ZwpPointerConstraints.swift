@@ -1,4 +1,5 @@
 import CWaylandServer
+import PointerEngine
 import Rendering
 import WaylandServer
 
@@ -46,7 +47,7 @@ final class PointerConstraint: Resource {
     unowned let seat: Seat
     private(set) weak var surface: WlSurface?
     /// Surface-local; nil means the whole surface.
-    private(set) var region: Region?
+    private(set) var region: PixelRegion?
     let persistent: Bool
     private(set) var active = false
     /// A oneshot constraint that was active once and ended: never again.
@@ -57,7 +58,7 @@ final class PointerConstraint: Resource {
     enum LockRequest: UInt32 { case destroy, setCursorPositionHint, setRegion }
     enum ConfineRequest: UInt32 { case destroy, setRegion }
 
-    init?(kind: Kind, seat: Seat, client: Client, id: UInt32, surface: WlSurface, region: Region?, persistent: Bool) {
+    init?(kind: Kind, seat: Seat, client: Client, id: UInt32, surface: WlSurface, region: PixelRegion?, persistent: Bool) {
         self.kind = kind
         self.seat = seat
         self.surface = surface
@@ -156,12 +157,12 @@ final class PointerConstraints {
 
     /// The active confinement's rectangles in global coordinates (whole pixels): where
     /// the engine keeps the pointer. Follows the surface as it moves or resizes.
-    private func confinementRects() -> [EngineRect<GlobalSpace>]? {
+    private func confinementRects() -> [Rect<Global>]? {
         guard let c = active, c.kind == .confine, let surface = c.surface, let (ox, oy) = seat.compositor.origin(of: surface) else { return nil }
-        let bounds = Rect(x: 0, y: 0, width: surface.width, height: surface.height)
+        let bounds = PixelRect(x: 0, y: 0, width: surface.width, height: surface.height)
         let rects = c.region.map { r in r.rects.map { $0.intersection(bounds) } } ?? [bounds]
         return rects.filter { !$0.isEmpty }.map {
-            EngineRect(x: Double($0.x) + Double(ox), y: Double($0.y) + Double(oy), width: Double($0.width), height: Double($0.height))
+            Rect(x: Double($0.x) + Double(ox), y: Double($0.y) + Double(oy), width: Double($0.width), height: Double($0.height))
         }
     }
 }

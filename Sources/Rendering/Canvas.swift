@@ -5,10 +5,10 @@ struct Canvas: ~Copyable {
     let surface: CairoSurface
     let target: Image
     let scale: Double
-    let clip: Region
+    let clip: PixelRegion
     private var cr: CairoContext?
 
-    init(surface: CairoSurface, target: Image, scale: Double, clip: Region) {
+    init(surface: CairoSurface, target: Image, scale: Double, clip: PixelRegion) {
         self.surface = surface; self.target = target; self.scale = scale; self.clip = clip
     }
 
@@ -28,7 +28,7 @@ struct Canvas: ~Copyable {
     /// Runs a pixman fill (device pixels, clipped to the damage) between what cairo drew before
     /// and draws after: cairo's pixels are flushed first and it is told the image changed.
     /// Returns what `body` returns (false: nothing drawn, use cairo).
-    mutating func fill(_ body: (Image, Region) -> Bool) -> Bool {
+    mutating func fill(_ body: (Image, PixelRegion) -> Bool) -> Bool {
         if cr != nil { surface.flush() }
         let drew = body(target, clip)
         if cr != nil { surface.markDirty() }

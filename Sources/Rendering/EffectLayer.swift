@@ -140,7 +140,7 @@ extension RoundedRectMasks {
     /// The hover tint (underlay or overlay) of a rect in logical coordinates: the colour the
     /// cairo path uses, from a cached mask when its shape holds still.
     func fillTint(x: Double, y: Double, width: Double, height: Double, radius: Double, opacity: Double, scale: Double,
-                  into target: Image, clip: Region) -> Bool {
+                  into target: Image, clip: PixelRegion) -> Bool {
         fill(x: x * scale, y: y * scale, width: width * scale, height: height * scale, radius: radius * scale,
              red: Tint.red, green: Tint.green, blue: Tint.blue, alpha: Tint.alpha(opacity), into: target, clip: clip)
     }

@@ -50,13 +50,13 @@ public final class Image {
     }
 
     /// Copies `rect` of `source` into the same place of this image (SRC).
-    public func copy(from source: Image, rect: Rect) {
+    public func copy(from source: Image, rect: PixelRect) {
         pixman_image_composite32(PIXMAN_OP_SRC, source.pointer, nil, pointer,
                                  rect.x, rect.y, 0, 0, rect.x, rect.y, rect.width, rect.height)
     }
 
     /// Fills `rect` with a solid colour (0xAARRGGBB, premultiplied).
-    public func fill(_ rect: Rect, color: UInt32, operator op: pixman_op_t = PIXMAN_OP_SRC) {
+    public func fill(_ rect: PixelRect, color: UInt32, operator op: pixman_op_t = PIXMAN_OP_SRC) {
         var c = pixman_color_t(red: UInt16((color >> 16) & 0xff) * 257, green: UInt16((color >> 8) & 0xff) * 257,
                                blue: UInt16(color & 0xff) * 257, alpha: UInt16(color >> 24) * 257)
         var box = pixman_rectangle16_t(x: Int16(clamping: rect.x), y: Int16(clamping: rect.y),

@@ -17,7 +17,7 @@ extension PointerPresentation {
 extension RoundedRectMasks {
     /// Fills the pointer's rounded rect (logical, at the output `scale`) in its colour and alpha
     /// from a cached mask. Returns false if no mask was drawn: the caller draws it with cairo.
-    func fillPointer(_ g: PointerGeometry, scale: Double, into target: Image, clip: Region) -> Bool {
+    func fillPointer(_ g: PointerGeometry, scale: Double, into target: Image, clip: PixelRegion) -> Bool {
         let shape = g.shape.scaled(by: g.scale), c = g.color
         return fill(x: shape.rect.minX * scale, y: shape.rect.minY * scale, width: shape.rect.width * scale,
                     height: shape.rect.height * scale, radius: shape.cornerRadius * scale,

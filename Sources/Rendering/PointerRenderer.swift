@@ -41,7 +41,7 @@ public final class PointerRenderer {
 
     public init() {}
 
-    public func draw(_ p: PointerPresentation, into target: Image, scale: Double, clip: Region, preview: PreviewContent?) {
+    public func draw(_ p: PointerPresentation, into target: Image, scale: Double, clip: PixelRegion, preview: PreviewContent?) {
         guard !clip.isEmpty else { return }
         // Most frames show just the pointer moving over still content: no cairo for those.
         if p.isPlainPointer, p.pointer.alpha <= 0.001 || masks.fillPointer(p.pointer, scale: scale, into: target, clip: clip) {

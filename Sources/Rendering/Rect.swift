@@ -1,7 +1,7 @@
 import CPixman
 
 /// An integer rectangle in some pixel space.
-public struct Rect: Hashable, Sendable, CustomStringConvertible {
+public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
     public var x: Int32, y: Int32, width: Int32, height: Int32
 
     public init(x: Int32, y: Int32, width: Int32, height: Int32) {
@@ -10,12 +10,12 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
 
     /// A rect from client-supplied numbers, limited to ±2^24 so no arithmetic on
     /// it can overflow (clients damage with INT32_MAX to mean "everything").
-    public static func sanitized(x: Int32, y: Int32, width: Int32, height: Int32) -> Rect {
+    public static func sanitized(x: Int32, y: Int32, width: Int32, height: Int32) -> PixelRect {
         let limit: Int64 = 1 << 24
         func c(_ v: Int32) -> Int64 { min(max(Int64(v), -limit), limit) }
         let x0 = c(x), y0 = c(y)
         let x1 = min(x0 + max(0, c(width)), limit), y1 = min(y0 + max(0, c(height)), limit)
-        return Rect(x: Int32(x0), y: Int32(y0), width: Int32(x1 - x0), height: Int32(y1 - y0))
+        return PixelRect(x: Int32(x0), y: Int32(y0), width: Int32(x1 - x0), height: Int32(y1 - y0))
     }
 
     public var isEmpty: Bool { width <= 0 || height <= 0 }
@@ -27,31 +27,31 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         px >= Double(x) && py >= Double(y) && px < Double(maxX) && py < Double(maxY)
     }
 
-    public func intersection(_ o: Rect) -> Rect {
+    public func intersection(_ o: PixelRect) -> PixelRect {
         let x0 = max(x, o.x), y0 = max(y, o.y), x1 = min(maxX, o.maxX), y1 = min(maxY, o.maxY)
-        return x1 > x0 && y1 > y0 ? Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : Rect(x: 0, y: 0, width: 0, height: 0)
+        return x1 > x0 && y1 > y0 ? PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : PixelRect(x: 0, y: 0, width: 0, height: 0)
     }
 
-    public func union(_ o: Rect) -> Rect {
+    public func union(_ o: PixelRect) -> PixelRect {
         if isEmpty { return o }
         if o.isEmpty { return self }
         let x0 = min(x, o.x), y0 = min(y, o.y)
-        return Rect(x: x0, y: y0, width: max(maxX, o.maxX) - x0, height: max(maxY, o.maxY) - y0)
+        return PixelRect(x: x0, y: y0, width: max(maxX, o.maxX) - x0, height: max(maxY, o.maxY) - y0)
     }
 
-    public func offsetBy(dx: Int32, dy: Int32) -> Rect { Rect(x: x + dx, y: y + dy, width: width, height: height) }
+    public func offsetBy(dx: Int32, dy: Int32) -> PixelRect { PixelRect(x: x + dx, y: y + dy, width: width, height: height) }
 
     /// Every side multiplied by `s` (logical to output pixels).
-    public func scaled(by s: Int32) -> Rect { Rect(x: x * s, y: y * s, width: width * s, height: height * s) }
+    public func scaled(by s: Int32) -> PixelRect { PixelRect(x: x * s, y: y * s, width: width * s, height: height * s) }
 }
 
 /// A set of rectangles: `pixman_region32_t`, owned.
-public final class Region {
+public final class PixelRegion {
     /// Heap-allocated so pixman always sees one stable address.
     let raw = UnsafeMutablePointer<pixman_region32_t>.allocate(capacity: 1)
 
     public init() { pixman_region32_init(raw) }
-    public convenience init(_ rect: Rect) {
+    public convenience init(_ rect: PixelRect) {
         self.init()
         add(rect)
     }
@@ -61,44 +61,44 @@ public final class Region {
     }
 
     public var isEmpty: Bool { pixman_region32_not_empty(raw) == 0 }
-    public var extents: Rect {
+    public var extents: PixelRect {
         let e = pixman_region32_extents(raw)!.pointee
-        return Rect(x: e.x1, y: e.y1, width: e.x2 - e.x1, height: e.y2 - e.y1)
+        return PixelRect(x: e.x1, y: e.y1, width: e.x2 - e.x1, height: e.y2 - e.y1)
     }
-    public var rects: [Rect] {
+    public var rects: [PixelRect] {
         var n: Int32 = 0
         guard let boxes = pixman_region32_rectangles(raw, &n) else { return [] }
-        return (0..<Int(n)).map { Rect(x: boxes[$0].x1, y: boxes[$0].y1, width: boxes[$0].x2 - boxes[$0].x1, height: boxes[$0].y2 - boxes[$0].y1) }
+        return (0..<Int(n)).map { PixelRect(x: boxes[$0].x1, y: boxes[$0].y1, width: boxes[$0].x2 - boxes[$0].x1, height: boxes[$0].y2 - boxes[$0].y1) }
     }
     /// Calls `body` with each rect, without building an array (per-frame paths must not allocate).
-    public func forEachRect(_ body: (Rect) -> Void) {
+    public func forEachRect(_ body: (PixelRect) -> Void) {
         var n: Int32 = 0
         guard let boxes = pixman_region32_rectangles(raw, &n) else { return }
         for i in 0..<Int(n) {
-            body(Rect(x: boxes[i].x1, y: boxes[i].y1, width: boxes[i].x2 - boxes[i].x1, height: boxes[i].y2 - boxes[i].y1))
+            body(PixelRect(x: boxes[i].x1, y: boxes[i].y1, width: boxes[i].x2 - boxes[i].x1, height: boxes[i].y2 - boxes[i].y1))
         }
     }
     /// Total area in pixels, for damage statistics.
     public var area: Int { rects.reduce(0) { $0 + Int($1.width) * Int($1.height) } }
 
-    public func add(_ rect: Rect) {
+    public func add(_ rect: PixelRect) {
         guard !rect.isEmpty else { return }
         pixman_region32_union_rect(raw, raw, rect.x, rect.y, UInt32(rect.width), UInt32(rect.height))
     }
-    public func add(_ other: Region) { pixman_region32_union(raw, raw, other.raw) }
-    public func subtract(_ rect: Rect) {
+    public func add(_ other: PixelRegion) { pixman_region32_union(raw, raw, other.raw) }
+    public func subtract(_ rect: PixelRect) {
         var r = pixman_region32_t()
         pixman_region32_init_rect(&r, rect.x, rect.y, UInt32(max(0, rect.width)), UInt32(max(0, rect.height)))
         pixman_region32_subtract(raw, raw, &r)
         pixman_region32_fini(&r)
     }
-    public func intersect(_ rect: Rect) { pixman_region32_intersect_rect(raw, raw, rect.x, rect.y, UInt32(max(0, rect.width)), UInt32(max(0, rect.height))) }
+    public func intersect(_ rect: PixelRect) { pixman_region32_intersect_rect(raw, raw, rect.x, rect.y, UInt32(max(0, rect.width)), UInt32(max(0, rect.height))) }
     public func contains(x: Int32, y: Int32) -> Bool { pixman_region32_contains_point(raw, x, y, nil) != 0 }
     public func clear() {
         pixman_region32_clear(raw)
     }
-    public func copy() -> Region {
-        let r = Region()
+    public func copy() -> PixelRegion {
+        let r = PixelRegion()
         pixman_region32_copy(r.raw, raw)
         return r
     }

@@ -8,7 +8,7 @@ public enum RenderElement {
     case overlay(any OverlayElement)
 
     /// An image placed into output pixels.
-    public init(image: Image, bounds: Rect, outputToImage: Affine, opaque: Bool = false, alpha: Double = 1) {
+    public init(image: Image, bounds: PixelRect, outputToImage: Affine, opaque: Bool = false, alpha: Double = 1) {
         self = .texture(TextureElement(image: image, bounds: bounds, outputToImage: outputToImage, opaque: opaque, alpha: alpha))
     }
 }
@@ -17,7 +17,7 @@ public enum RenderElement {
 public struct TextureElement {
     public var image: Image
     /// Where the element lands, in output pixels.
-    public var bounds: Rect
+    public var bounds: PixelRect
     /// Maps output pixels to the image's pixels (identity when 1:1 at bounds.origin).
     public var outputToImage: Affine
     /// True when the image's pixels need no blending (xrgb, or declared opaque).
@@ -25,7 +25,7 @@ public struct TextureElement {
     /// Multiplies the element's alpha (1 = as is).
     public var alpha: Double
 
-    public init(image: Image, bounds: Rect, outputToImage: Affine, opaque: Bool = false, alpha: Double = 1) {
+    public init(image: Image, bounds: PixelRect, outputToImage: Affine, opaque: Bool = false, alpha: Double = 1) {
         self.image = image; self.bounds = bounds; self.outputToImage = outputToImage
         self.opaque = opaque; self.alpha = alpha
     }
@@ -34,7 +34,7 @@ public struct TextureElement {
 /// Something that draws itself into the frame, over the elements beneath it, touching
 /// only `damage` (output pixels).
 public protocol OverlayElement: AnyObject {
-    func draw(into target: Image, damage: Region)
+    func draw(into target: Image, damage: PixelRegion)
 }
 
 /// Composes elements with pixman, repainting only a damaged region.
@@ -44,7 +44,7 @@ public struct Renderer {
     public init(background: UInt32 = 0xff30_3446) { self.background = background }
 
     /// Paints `elements` (bottom first) into `target`, touching only `damage`.
-    public func render(_ elements: [RenderElement], into target: Image, damage: Region) {
+    public func render(_ elements: [RenderElement], into target: Image, damage: PixelRegion) {
         guard !damage.isEmpty else { return }
         pixman_image_set_clip_region32(target.pointer, damage.raw)
         defer { pixman_image_set_clip_region32(target.pointer, nil) }

@@ -68,7 +68,7 @@ final class RoundedRectMasks {
     /// components in 0…1) over `target`, only inside `clip`. Returns false if no mask was
     /// drawn (the shape is changing, or no mask could be made): the caller falls back to cairo.
     func fill(x: Double, y: Double, width: Double, height: Double, radius: Double,
-              red: Double, green: Double, blue: Double, alpha: Double, into target: Image, clip: Region) -> Bool {
+              red: Double, green: Double, blue: Double, alpha: Double, into target: Image, clip: PixelRegion) -> Bool {
         guard x.isFinite, y.isFinite, width.isFinite, height.isFinite, radius.isFinite,
               abs(x) < 1e6, abs(y) < 1e6, width < 8192, height < 8192 else { return false }
         guard width > 0, height > 0, alpha > 0 else { return true }
@@ -83,7 +83,7 @@ final class RoundedRectMasks {
     /// 1 − ∏(1 − αₖcₖ), what the stacked fills leave), so a frame costs one pixman call per damage
     /// rect instead of eight path fills. Returns false to make the caller draw it with cairo.
     func fillShadow(x: Double, y: Double, width: Double, height: Double, radius: Double, blur: Double, opacity: Double,
-                    into target: Image, clip: Region) -> Bool {
+                    into target: Image, clip: PixelRegion) -> Bool {
         guard x.isFinite, y.isFinite, width.isFinite, height.isFinite, radius.isFinite, blur.isFinite, opacity.isFinite,
               abs(x) < 1e6, abs(y) < 1e6, width < 8192, height < 8192, blur >= 0, blur < 1024 else { return false }
         guard opacity > 0 else { return true }
@@ -97,7 +97,7 @@ final class RoundedRectMasks {
     private static func q(_ v: Double) -> Int32 { Int32((v * steps).rounded()) }
 
     /// Composites `color` (premultiplied) through the shape's mask, its origin at (x, y).
-    private func composite(_ shape: Shape, x: Double, y: Double, color: UInt32, into target: Image, clip: Region) -> Bool {
+    private func composite(_ shape: Shape, x: Double, y: Double, color: UInt32, into target: Image, clip: PixelRegion) -> Bool {
         var originX = x.rounded(.down), originY = y.rounded(.down)
         var phaseX = Self.q(x - originX), phaseY = Self.q(y - originY)
         if phaseX == Int32(Self.steps) { phaseX = 0; originX += 1 }
@@ -106,8 +106,8 @@ final class RoundedRectMasks {
 
         sourcePixel.pointee = color
         let ox = Int32(originX), oy = Int32(originY)
-        let bounds = Rect(x: ox, y: oy, width: entry.width, height: entry.height)
-            .intersection(Rect(x: 0, y: 0, width: target.width, height: target.height))
+        let bounds = PixelRect(x: ox, y: oy, width: entry.width, height: entry.height)
+            .intersection(PixelRect(x: 0, y: 0, width: target.width, height: target.height))
         guard bounds.width > 0, bounds.height > 0 else { return true }
         clip.forEachRect { r in
             let d = r.intersection(bounds)

@@ -18,12 +18,12 @@ func benchmarkNestedBackend() {
         for _ in 0..<frames { body() }
         return milliseconds(clock.now - start) / Double(frames)
     }
-    let full = perFrame(200) { buffer.copy(from: output, rect: Rect(x: 0, y: 0, width: 1280, height: 800)) }
+    let full = perFrame(200) { buffer.copy(from: output, rect: PixelRect(x: 0, y: 0, width: 1280, height: 800)) }
     var x: Int32 = 0
     let pointer = perFrame(20_000) {
         x = (x + 3) % 1200
-        buffer.copy(from: output, rect: Rect(x: x, y: 400, width: 21, height: 21))
-        buffer.copy(from: output, rect: Rect(x: x + 3, y: 400, width: 21, height: 21))
+        buffer.copy(from: output, rect: PixelRect(x: x, y: 400, width: 21, height: 21))
+        buffer.copy(from: output, rect: PixelRect(x: x + 3, y: 400, width: 21, height: 21))
     }
     print("nested present copy 1280×800, full damage:  \(String(format: "%.3f", full)) ms/frame")
     print("nested present copy, pointer-only frame:    \(String(format: "%.4f", pointer)) ms/frame")

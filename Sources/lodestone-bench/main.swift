@@ -19,24 +19,24 @@ for i in 0..<5 {
     let image = Image(width: w, height: h, format: i % 2 == 0 ? .xrgb8888 : .argb8888)
     for p in 0..<Int(w * h) { image.data[p] = (i % 2 == 0 ? 0xff00_0000 : 0xc000_0000) | UInt32.random(in: 0...0x00c0_c0c0, using: &generator) }
     let x = Int32(60 + i * 150), y = Int32(40 + i * 80)
-    elements.append(RenderElement(image: image, bounds: Rect(x: x, y: y, width: w, height: h),
+    elements.append(RenderElement(image: image, bounds: PixelRect(x: x, y: y, width: w, height: h),
                                   outputToImage: .translation(-Double(x), -Double(y)), opaque: i % 2 == 0))
 }
 let renderer = Renderer()
 
-@MainActor func measure(frames: Int, damage: () -> Region) -> Double {
+@MainActor func measure(frames: Int, damage: () -> PixelRegion) -> Double {
     let clock = ContinuousClock()
     let start = clock.now
     for _ in 0..<frames { renderer.render(elements, into: target, damage: damage()) }
     return milliseconds(clock.now - start) / Double(frames)
 }
 
-_ = measure(frames: 10) { Region(Rect(x: 0, y: 0, width: 1280, height: 800)) }  // warm up
-let full = measure(frames: 200) { Region(Rect(x: 0, y: 0, width: 1280, height: 800)) }
+_ = measure(frames: 10) { PixelRegion(PixelRect(x: 0, y: 0, width: 1280, height: 800)) }  // warm up
+let full = measure(frames: 200) { PixelRegion(PixelRect(x: 0, y: 0, width: 1280, height: 800)) }
 var k: Int32 = 0
 let small = measure(frames: 20_000) {
     k = (k + 37) % 1200
-    return Region(Rect(x: k, y: (k * 7) % 760, width: 32, height: 32))
+    return PixelRegion(PixelRect(x: k, y: (k * 7) % 760, width: 32, height: 32))
 }
 print("compose 1280×800, 5 surfaces, full damage:  \(String(format: "%.3f", full)) ms/frame")
 print("compose 1280×800, 5 surfaces, 32×32 damage: \(String(format: "%.4f", small)) ms/frame")

@@ -24,7 +24,7 @@ final class Presenter {
     private let log: Logger
     private var buffers: [Slot] = []
     /// Output pixels changed since the last commit (what the parent must redraw).
-    private let pendingDamage = Region()
+    private let pendingDamage = PixelRegion()
     private var frameCallback: Proxy?
     /// Buffer scale last sent with `wl_surface.set_buffer_scale`.
     private var committedScale: Int32 = 1
@@ -39,7 +39,7 @@ final class Presenter {
         let image: Image
         /// Attached and not yet released by the parent.
         var busy = false
-        let stale: Region
+        let stale: PixelRegion
         init?(shm: Proxy, width: Int32, height: Int32, log: Logger) {
             // XRGB: the output is opaque, and the parent may skip blending.
             let buffer: ClientShmBuffer
@@ -53,7 +53,7 @@ final class Presenter {
             else { return nil }
             self.buffer = buffer
             self.image = image
-            stale = Region(Rect(x: 0, y: 0, width: width, height: height))
+            stale = PixelRegion(PixelRect(x: 0, y: 0, width: width, height: height))
         }
     }
 
@@ -66,7 +66,7 @@ final class Presenter {
     }
 
     /// A frame was composed with `damage` (output pixels).
-    func present(damage: Region) {
+    func present(damage: PixelRegion) {
         pendingDamage.add(damage)
         for slot in buffers { slot.stale.add(damage) }
         commitIfPossible()
@@ -92,7 +92,7 @@ final class Presenter {
         }
 
         // Bring the buffer up to date: only what changed since it was last written.
-        let bounds = Rect(x: 0, y: 0, width: width, height: height)
+        let bounds = PixelRect(x: 0, y: 0, width: width, height: height)
         slot.stale.intersect(bounds)
         for rect in slot.stale.rects { slot.image.copy(from: output.image, rect: rect) }
         slot.stale.clear()

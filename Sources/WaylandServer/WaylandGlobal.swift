@@ -1,7 +1,7 @@
 import CWaylandServer
 
 /// A `wl_global`: an interface advertised in every client's registry.
-public final class Global {
+public final class WaylandGlobal {
     private var pointer: OpaquePointer?
     private let bind: (Client, UInt32, UInt32) -> Void
 
@@ -11,7 +11,7 @@ public final class Global {
         self.bind = bind
         pointer = wl_global_create(display.pointer, interface, version, nil) { client, data, version, id in
             guard let data, let client else { return }
-            Unmanaged<Global>.fromOpaque(data).takeUnretainedValue().bind(Client(pointer: client), version, id)
+            Unmanaged<WaylandGlobal>.fromOpaque(data).takeUnretainedValue().bind(Client(pointer: client), version, id)
         }
         precondition(pointer != nil, "wl_global_create failed for \(String(cString: interface.pointee.name))")
         wl_global_set_user_data(pointer, Unmanaged.passUnretained(self).toOpaque())
