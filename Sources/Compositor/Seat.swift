@@ -1,6 +1,5 @@
 import CWaylandServer
 import PointerEngine
-import Rendering
 import WaylandServer
 
 /// Routes input to clients. `handle(_:at:)` takes every backend's `InputEvent`s; the
@@ -290,8 +289,7 @@ public final class Seat {
         else if let top = popup.rootToplevel, top.xdgSurface.isMapped, let s = top.xdgSurface.surface { keyboard.setFocus(s) }
     }
 
-    // MARK: Surfaces going away
-
+    /// A surface went away: nothing of the seat's may point at it.
     func surfaceDestroyed(_ surface: WlSurface) {
         if pointerFocus === surface { pointerFocus = nil; cursor.reset() }
         keyboard.surfaceDestroyed(surface)
