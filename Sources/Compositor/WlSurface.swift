@@ -270,7 +270,10 @@ final class WlSurface: Resource, ProtocolObject {
             childMoved = sub.applyPendingPosition() || childMoved
             sub.surfaceObject?.parentCommitted()
         }
-        compositor.surfaceDamaged(self, damage.map { $0.intersection(PixelRect(x: 0, y: 0, width: width, height: height)) })
+        // Clipped to the larger of the old and new size: a surface that shrank must repaint
+        // where it no longer is, or its old pixels stay on screen.
+        let extent = PixelRect(x: 0, y: 0, width: max(width, oldBounds.0), height: max(height, oldBounds.1))
+        compositor.surfaceDamaged(self, damage.map { $0.intersection(extent) })
         role?.surfaceCommitted()
         if stackChanged { compositor.damageSurfaceTree(self) }
         // A new size, input region, stacking or subsurface position can
