@@ -80,4 +80,18 @@ final class SceneTests: XCTestCase {
         XCTAssertTrue(lodestone.seat.pointerFocus === lodestone.surface(of: backWindow))
         XCTAssertEqual(back.pointerEvents, [.enter(surface: backWindow.surface.id, x: 200, y: 150)])
     }
+
+    func testAWindowThatShrinksDamagesWhereItWas() throws {
+        // Composed frames clear the damage; what this commit damages is what gets repainted.
+        lodestone.compositor.composeIfNeeded()
+        XCTAssertTrue(lodestone.compositor.output.damage.isEmpty)
+        // Asked to shrink, the client acknowledges and commits a smaller buffer.
+        try XCTUnwrap(lodestone.toplevel(of: frontWindow)).configure(width: 100, height: 80)
+        try lodestone.roundtrip()
+        try lodestone.roundtrip()
+        XCTAssertEqual(frontWindow.width, 100)
+        let damage = lodestone.compositor.output.damage
+        XCTAssertTrue(damage.contains(x: 300, y: 250), "the new, smaller window")
+        XCTAssertTrue(damage.contains(x: 500, y: 350), "where the window no longer is: its old pixels must go")
+    }
 }

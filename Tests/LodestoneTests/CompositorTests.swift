@@ -50,21 +50,6 @@ final class CompositorTests: XCTestCase {
         XCTAssertNoThrow(try session.control.windows())
     }
 
-    func testAShrinkingWindowLeavesNoOldPixelsBehind() throws {
-        // Seen with Firefox: a window resized smaller kept its old pixels outside the new size.
-        let session = try Session(size: "640x480")
-        let globals = try Globals(connection: try session.connect())
-        let window = try Window(globals, title: "shrinks", width: 300, height: 200) { $0.fill(self.red) }
-        let w = try session.waitForWindow("shrinks")
-        XCTAssertEqual(try session.screenshot("big")[Int(w.x) + 250, Int(w.y) + 150] & 0xffffff, red & 0xffffff)
-        try session.control.resizeWindow("shrinks", width: 100, height: 80)
-        XCTAssertTrue(try session.wait { try globals.connection.roundtrip(); return window.width == 100 })
-        XCTAssertTrue(try session.wait { try session.control.windows().first?.width == 100 })
-        let shot = try session.screenshot("small")
-        XCTAssertEqual(shot[Int(w.x) + 50, Int(w.y) + 40] & 0xffffff, red & 0xffffff, "the window is still drawn")
-        XCTAssertEqual(shot[Int(w.x) + 250, Int(w.y) + 150], backgroundColor, "where the window was is background again")
-    }
-
     func testOutputAndBufferScale() throws {
         let session = try Session(size: "400x300", scale: 2)
         let globals = try Globals(connection: try session.connect())
