@@ -1,4 +1,5 @@
 import CWaylandServer
+import LodestoneSystem
 import Logging
 import Rendering
 import WaylandServer
@@ -49,7 +50,7 @@ public final class Compositor {
         public init() {}
     }
 
-    public init(display: Display, options: Options, logger: Logger) throws(WaylandError) {
+    public init(display: Display, options: Options, logger: Logger) throws(SystemError) {
         self.display = display
         acceptsBufferBeforeInitialAck = options.acceptsBufferBeforeInitialAck
         log = logger
@@ -59,7 +60,7 @@ public final class Compositor {
         clock = FrameClock(mode: options.clock, refreshHz: options.refreshHz, loop: display.eventLoop)
         scene = Scene(output: output)
         // The default 'us' keymap; without xkb-data there is no keyboard to offer.
-        guard let keymap = Keymap() else { throw .call("xkbcommon could not compile the default 'us' keymap (is xkb-data installed?)") }
+        guard let keymap = Keymap() else { throw SystemError("xkbcommon could not compile the default 'us' keymap (is xkb-data installed?)") }
         seat = Seat(compositor: self, keymap: keymap)
         if options.touch { touchscreen = Touchscreen(compositor: self) }
         pointerController = PointerController(compositor: self, mode: options.pointerMode)
