@@ -69,8 +69,17 @@ final class WLCSServer {
     func run(wlcsLoop: OpaquePointer) {
         guard let display else { return }
         running = true
-        let wlcsCalls = display.eventLoop.addFileDescriptor(wl_event_loop_get_fd(wlcsLoop)) { _ in
-            wl_event_loop_dispatch(wlcsLoop, 0)
+        let wlcsCalls: EventSource
+        do {
+            wlcsCalls = try display.eventLoop.addFileDescriptor(wl_event_loop_get_fd(wlcsLoop)) { _ in
+                wl_event_loop_dispatch(wlcsLoop, 0)
+            }
+        } catch {
+            // The hook cannot fail, and without this source wlcs would wait forever
+            // for its calls to be answered: say why and end the run.
+            let message = "lodestone-wlcs: cannot serve wlcs' calls: \(error)\n"
+            _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+            exit(EXIT_FAILURE)
         }
         while running {
             display.flushClients()

@@ -96,7 +96,7 @@ struct Lodestone: ParsableCommand {
         // Stop cleanly on SIGINT/SIGTERM, read through a signalfd; set up
         // before the socket exists so no early signal is lost.
         let stop = { log.info("shutting down"); display.terminate() }
-        let signals = [display.eventLoop.addSignal(SIGINT, stop), display.eventLoop.addSignal(SIGTERM, stop)]
+        let signals = [try display.eventLoop.addSignal(SIGINT, stop), try display.eventLoop.addSignal(SIGTERM, stop)]
         let socketName = try display.addSocket(socket)
 
         // The compositor's state and its globals.
@@ -142,7 +142,7 @@ struct Lodestone: ParsableCommand {
         // A deadline for scripted runs: take the screenshot as it is, then stop.
         var deadline: EventSource?
         if let timeout {
-            deadline = display.eventLoop.addTimer {
+            deadline = try display.eventLoop.addTimer {
                 if let screenshot, backend.frameComposed != nil {
                     compositor.composeIfNeeded()
                     do {
@@ -165,7 +165,7 @@ struct Lodestone: ParsableCommand {
         var childWatch: EventSource?
         if !command.isEmpty {
             child = try ChildProcess(command, environment: ["WAYLAND_DISPLAY": socketName])
-            childWatch = display.eventLoop.addSignal(SIGCHLD) {
+            childWatch = try display.eventLoop.addSignal(SIGCHLD) {
                 if let code = child?.reap() {
                     log.info("'\(command[0])' exited with status \(code)")
                     status = code

@@ -94,7 +94,7 @@ public final class WaylandBackend: Backend {
             throw SystemError("the parent Wayland session failed while mapping the window", call: error.call, reason: "\(error)")
         }
 
-        watch = compositor.display.eventLoop.addFileDescriptor(connection.fileDescriptor) { [unowned self] _ in
+        watch = try compositor.display.eventLoop.addFileDescriptor(connection.fileDescriptor) { [unowned self] _ in
             do {
                 try self.connection.readAndDispatch()
             } catch {
