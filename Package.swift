@@ -37,13 +37,17 @@ let package = Package(
             linkerSettings: [.linkedLibrary("wayland-client")]
         ),
 
+        // Lodestone's one error type, and the helpers every failing C call goes
+        // through (NIOPosix/System.swift style). Glibc only: everything can depend on it.
+        .target(name: "LodestoneSystem"),
+
         // Typed Swift wrappers over libwayland.
         .target(
             name: "WaylandServer",
             // Logging: every protocol error is logged with the client it disconnects.
-            dependencies: ["CWaylandServer", "CWaylandProtocols", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["LodestoneSystem", "CWaylandServer", "CWaylandProtocols", .product(name: "Logging", package: "swift-log")]
         ),
-        .target(name: "WaylandClient", dependencies: ["CWaylandClient", "CWaylandProtocols"]),
+        .target(name: "WaylandClient", dependencies: ["LodestoneSystem", "CWaylandClient", "CWaylandProtocols"]),
 
         // The adaptive pointer as a pure model: no Wayland, no C.
         // (libm: rounded()/squareRoot() need it linked in debug builds.)
@@ -53,12 +57,12 @@ let package = Package(
         .target(name: "MallocTrace"),
 
         // Compositing with pixman, PNG output with libpng.
-        .target(name: "Rendering", dependencies: ["CPixman", "CPNG", "CCairo", "PointerEngine"]),
+        .target(name: "Rendering", dependencies: ["LodestoneSystem", "CPixman", "CPNG", "CCairo", "PointerEngine"]),
         // Protocol handlers, surfaces, seat, window management.
         .target(
             name: "Compositor",
             dependencies: [
-                "WaylandServer", "Rendering", "CXKBCommon", "PointerEngine",
+                "LodestoneSystem", "WaylandServer", "Rendering", "CXKBCommon", "PointerEngine",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -66,7 +70,7 @@ let package = Package(
         .target(
             name: "Backends",
             dependencies: [
-                "Compositor", "Rendering", "WaylandServer",
+                "LodestoneSystem", "Compositor", "Rendering", "WaylandServer",
                 // The nested backend is a Wayland client of the parent session.
                 "WaylandClient", "CWaylandClient", "CWaylandProtocols",
                 .product(name: "Logging", package: "swift-log"),
@@ -75,20 +79,20 @@ let package = Package(
         .executableTarget(
             name: "lodestone",
             dependencies: [
-                "Compositor", "Backends",
+                "LodestoneSystem", "Compositor", "Backends",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Drives a headless Lodestone through lodestone_test_v1: used by the
         // tests and by the demo tour.
-        .target(name: "LodestoneTesting", dependencies: ["WaylandClient", "CWaylandClient", "CWaylandProtocols", "Rendering"]),
+        .target(name: "LodestoneTesting", dependencies: ["LodestoneSystem", "WaylandClient", "CWaylandClient", "CWaylandProtocols", "Rendering"]),
         // wlcs integration: CWLCS holds the `wlcs_server_integration` data symbol
         // and the C hook tables; LodestoneWLCS runs a compositor per test.
         .target(name: "CWLCS", linkerSettings: [.linkedLibrary("wayland-client")]),
         .target(
             name: "LodestoneWLCS",
-            dependencies: ["CWLCS", "Compositor", "WaylandServer", "CWaylandServer", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CWLCS", "LodestoneSystem", "Compositor", "WaylandServer", "CWaylandServer", .product(name: "Logging", package: "swift-log")]
         ),
         // Declaring adaptive_pointer_v1 regions from Swift clients in a few lines.
         .target(name: "AdaptivePointerClient", dependencies: ["WaylandClient", "CWaylandClient", "CWaylandProtocols"]),
@@ -96,14 +100,14 @@ let package = Package(
         .executableTarget(
             name: "lodestone-bench",
             dependencies: [
-                "Rendering", "LodestoneTesting", "MallocTrace", "Compositor", "WaylandServer", "WaylandClient", "CWaylandClient",
+                "LodestoneSystem", "Rendering", "LodestoneTesting", "MallocTrace", "Compositor", "WaylandServer", "WaylandClient", "CWaylandClient",
                 "AdaptivePointerClient", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The demo: sample surfaces for every pointer behaviour (cairo), and the
         // scripted headless tour through them (`make demo`, DemoTourTests).
         .executableTarget(name: "lodestone-demo", dependencies: ["AdaptivePointerClient", "WaylandClient", "CWaylandClient", "CWaylandProtocols", "CCairo"]),
-        .target(name: "LodestoneTour", dependencies: ["LodestoneTesting", "WaylandClient", "CWaylandClient", "CWaylandProtocols", "CCairo"]),
+        .target(name: "LodestoneTour", dependencies: ["LodestoneSystem", "LodestoneTesting", "WaylandClient", "CWaylandClient", "CWaylandProtocols", "CCairo"]),
         .executableTarget(name: "lodestone-tour", dependencies: ["LodestoneTour"]),
 
         .testTarget(name: "PointerEngineTests", dependencies: ["PointerEngine"]),

@@ -1,4 +1,5 @@
 import Compositor
+import LodestoneSystem
 import Rendering
 
 /// Where frames go and input comes from. One implementation per file or
@@ -9,6 +10,7 @@ public protocol Backend: AnyObject {
     /// Called after each composed frame with the running frame count
     /// (--screenshot waits for it).
     var frameComposed: ((Image, Int) -> Void)? { get set }
-    /// Hooks the backend to the compositor's output and starts it.
-    func start(_ compositor: Compositor) throws
+    /// Hooks the backend to the compositor's output and starts it; throws
+    /// what stops it from starting, for Lodestone to print.
+    func start(_ compositor: Compositor) throws(SystemError)
 }

@@ -1,4 +1,5 @@
 import Compositor
+import LodestoneSystem
 import Logging
 import Rendering
 
@@ -12,7 +13,7 @@ public final class HeadlessBackend: Backend {
 
     public init(logger: Logger) { log = logger }
 
-    public func start(_ compositor: Compositor) throws {
+    public func start(_ compositor: Compositor) throws(SystemError) {
         compositor.framePresented = { [unowned self, unowned compositor] image, _ in
             self.frameComposed?(image, compositor.frameCount)
         }

@@ -1,4 +1,5 @@
 import CWaylandServer
+import LodestoneSystem
 import Logging
 import Rendering
 import WaylandServer
@@ -49,20 +50,20 @@ public final class Compositor {
         public init() {}
     }
 
-    public init(display: Display, options: Options, logger: Logger) throws(WaylandError) {
+    public init(display: Display, options: Options, logger: Logger) throws(SystemError) {
         self.display = display
         acceptsBufferBeforeInitialAck = options.acceptsBufferBeforeInitialAck
         log = logger
         output = Output(name: options.outputName, description: "Lodestone \(options.outputName)",
                         width: options.width, height: options.height, scale: options.scale,
                         refreshMilliHz: options.refreshHz * 1000)
-        clock = FrameClock(mode: options.clock, refreshHz: options.refreshHz, loop: display.eventLoop)
+        clock = try FrameClock(mode: options.clock, refreshHz: options.refreshHz, loop: display.eventLoop)
         scene = Scene(output: output)
         // The default 'us' keymap; without xkb-data there is no keyboard to offer.
-        guard let keymap = Keymap() else { throw .call("xkbcommon could not compile the default 'us' keymap (is xkb-data installed?)") }
+        guard let keymap = Keymap() else { throw SystemError("xkbcommon could not compile the default 'us' keymap (is xkb-data installed?)") }
         seat = Seat(compositor: self, keymap: keymap)
         if options.touch { touchscreen = Touchscreen(compositor: self) }
-        pointerController = PointerController(compositor: self, mode: options.pointerMode)
+        pointerController = try PointerController(compositor: self, mode: options.pointerMode)
         selection = DataSelection(compositor: self)
         desktop = Desktop(compositor: self)
         scene.cursorOrigin = { [unowned self] surface in surface === self.seat.cursor.surface ? self.seat.cursor.origin : nil }
@@ -73,26 +74,26 @@ public final class Compositor {
         clock.onFrame = { [unowned self] in self.repaint() }
 
         try display.initShm()
-        addGlobal(Interface.compositor, WlCompositor.version) { [unowned self] in _ = WlCompositor(compositor: self, client: $0, version: $1, id: $2) }
-        addGlobal(Interface.subcompositor, WlSubcompositor.version) { [unowned self] in _ = WlSubcompositor(compositor: self, client: $0, version: $1, id: $2) }
-        addGlobal(Interface.output, WlOutput.version) { [unowned self] in _ = WlOutput(output: self.output, client: $0, version: $1, id: $2) }
-        addGlobal(Interface.xdgWmBase, XdgWmBase.version) { [unowned self] in _ = XdgWmBase(compositor: self, client: $0, version: $1, id: $2) }
-        addGlobal(Interface.seat, WlSeat.version) { [unowned self] in _ = WlSeat(seat: self.seat, client: $0, version: $1, id: $2) }
-        addGlobal(Interface.relativePointerManager, ZwpRelativePointerManager.version) { [unowned self] in
+        try addGlobal(Interface.compositor, WlCompositor.version) { [unowned self] in _ = WlCompositor(compositor: self, client: $0, version: $1, id: $2) }
+        try addGlobal(Interface.subcompositor, WlSubcompositor.version) { [unowned self] in _ = WlSubcompositor(compositor: self, client: $0, version: $1, id: $2) }
+        try addGlobal(Interface.output, WlOutput.version) { [unowned self] in _ = WlOutput(output: self.output, client: $0, version: $1, id: $2) }
+        try addGlobal(Interface.xdgWmBase, XdgWmBase.version) { [unowned self] in _ = XdgWmBase(compositor: self, client: $0, version: $1, id: $2) }
+        try addGlobal(Interface.seat, WlSeat.version) { [unowned self] in _ = WlSeat(seat: self.seat, client: $0, version: $1, id: $2) }
+        try addGlobal(Interface.relativePointerManager, ZwpRelativePointerManager.version) { [unowned self] in
             _ = ZwpRelativePointerManager(seat: self.seat, client: $0, version: $1, id: $2)
         }
-        addGlobal(Interface.pointerConstraints, ZwpPointerConstraints.version) { [unowned self] in
+        try addGlobal(Interface.pointerConstraints, ZwpPointerConstraints.version) { [unowned self] in
             _ = ZwpPointerConstraints(seat: self.seat, client: $0, version: $1, id: $2)
         }
-        addGlobal(Interface.dataDeviceManager, WlDataDeviceManager.version) { [unowned self] in
+        try addGlobal(Interface.dataDeviceManager, WlDataDeviceManager.version) { [unowned self] in
             _ = WlDataDeviceManager(selection: self.selection, client: $0, version: $1, id: $2)
         }
-        addGlobal(Interface.adaptivePointerManager, AdaptivePointerManager.version) { [unowned self] in
+        try addGlobal(Interface.adaptivePointerManager, AdaptivePointerManager.version) { [unowned self] in
             _ = AdaptivePointerManager(compositor: self, client: $0, version: $1, id: $2)
         }
         if options.testControl {
             // Never offered by default: whoever binds it can inject input and read the screen.
-            addGlobal(Interface.test, LodestoneTest.version) { [unowned self] in _ = LodestoneTest(compositor: self, client: $0, version: $1, id: $2) }
+            try addGlobal(Interface.test, LodestoneTest.version) { [unowned self] in _ = LodestoneTest(compositor: self, client: $0, version: $1, id: $2) }
         }
         scheduleFrame()
     }
@@ -106,8 +107,8 @@ public final class Compositor {
 
     deinit { globals.removeAll() }
 
-    private func addGlobal(_ interface: UnsafePointer<wl_interface>, _ version: Int32, bind: @escaping (Client, UInt32, UInt32) -> Void) {
-        globals.append(WaylandGlobal(display: display, interface: interface, version: version, bind: bind))
+    private func addGlobal(_ interface: UnsafePointer<wl_interface>, _ version: Int32, bind: @escaping (Client, UInt32, UInt32) -> Void) throws(SystemError) {
+        globals.append(try WaylandGlobal(display: display, interface: interface, version: version, bind: bind))
         // Remembered for harnesses that must list what we offer (wlcs' extension descriptor).
         advertised.append((String(cString: interface.pointee.name), version))
     }

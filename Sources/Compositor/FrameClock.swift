@@ -1,4 +1,5 @@
 import Glibc
+import LodestoneSystem
 import WaylandServer
 
 /// When frames happen: at the output's refresh rate on the real clock, or
@@ -18,12 +19,12 @@ public final class FrameClock {
     /// the parent's frame callback arrives): due frames wait for `resume()`.
     public private(set) var isHeld = false
 
-    init(mode: Mode, refreshHz: Int32, loop: EventLoop) {
+    init(mode: Mode, refreshHz: Int32, loop: EventLoop) throws(SystemError) {
         self.mode = mode
         interval = UInt32(max(1, 1000 / max(refreshHz, 1)))
         start = Self.monotonicMilliseconds()
         if mode == .realtime {
-            timer = loop.addTimer { [unowned self] in self.fire() }
+            timer = try loop.addTimer { [unowned self] in self.fire() }
         }
     }
 

@@ -1,4 +1,5 @@
 import CWaylandServer
+import LodestoneSystem
 import PointerEngine
 import Rendering
 import WaylandServer
@@ -37,7 +38,7 @@ final class PointerController {
     /// The deadline `deadlineTimer` was last armed for.
     private var armedDeadline: Instant?
 
-    init(compositor: Compositor, mode: PointerMode, settings: PointerSettings = PointerSettings()) {
+    init(compositor: Compositor, mode: PointerMode, settings: PointerSettings = PointerSettings()) throws(SystemError) {
         self.compositor = compositor
         self.mode = mode
         let out = compositor.output
@@ -45,7 +46,7 @@ final class PointerController {
         engine = PointerEngine(outputBounds: bounds, settings: settings)
         presentation = engine.step(to: Instant(seconds: Double(compositor.clock.now) / 1000))
         if compositor.clock.mode == .realtime {
-            deadlineTimer = compositor.display.eventLoop.addTimer { [unowned self] in self.compositor.scheduleFrame() }
+            deadlineTimer = try compositor.display.eventLoop.addTimer { [unowned self] in self.compositor.scheduleFrame() }
         }
     }
 

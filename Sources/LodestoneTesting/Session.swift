@@ -1,4 +1,5 @@
 import Foundation
+import LodestoneSystem
 import WaylandClient
 
 /// A Lodestone with test control on its own socket — headless, or nested in a
@@ -11,8 +12,6 @@ public final class Session {
     private let compositor: Process
     private var clients: [Process] = []
     public let logPath: String
-
-    public struct Failure: Error, CustomStringConvertible { public let description: String }
 
     /// The lodestone executable built beside the test bundle.
     public static var executable: String {
@@ -67,7 +66,7 @@ public final class Session {
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: socketPath) {
             guard compositor.isRunning, Date() < deadline else {
-                throw Failure(description: "lodestone did not start: \((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "")")
+                throw SystemError("lodestone did not start: \((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "")")
             }
             usleep(10_000)
         }
@@ -132,7 +131,7 @@ public final class Session {
             if let w = try control.windows().first(where: { (name == nil || $0.title == name || $0.appID == name) && condition($0) }) { return w }
             usleep(50_000)
         }
-        throw Failure(description: "no window '\(name ?? "any")' appeared within \(timeout) s; windows: \((try? control.windows()) ?? [])")
+        throw SystemError("no window '\(name ?? "any")' appeared within \(timeout) s; windows: \((try? control.windows()) ?? [])")
     }
 
     /// Polls `condition` with round trips until it holds or `timeout` passes.
@@ -158,7 +157,7 @@ public final class Session {
     public func waitForExit(timeout: TimeInterval = 10) throws -> (reason: Process.TerminationReason, code: Int32) {
         let deadline = Date().addingTimeInterval(timeout)
         while compositor.isRunning {
-            guard Date() < deadline else { throw Failure(description: "lodestone did not exit:\n\(log.suffix(2000))") }
+            guard Date() < deadline else { throw SystemError("lodestone did not exit:\n\(log.suffix(2000))") }
             usleep(20_000)
         }
         return (compositor.terminationReason, compositor.terminationStatus)

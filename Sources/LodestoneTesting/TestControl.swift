@@ -1,5 +1,6 @@
 import CWaylandClient
 import CWaylandProtocols
+import LodestoneSystem
 import WaylandClient
 
 /// The test side of `lodestone_test_v1`: each call sends one request, does one
@@ -24,7 +25,6 @@ public final class TestControl {
         public enum Kind: UInt32, Sendable { case none, surface, hidden }
         public var kind: Kind, sets: UInt32
     }
-    public struct Failed: Error, CustomStringConvertible { public let description: String }
 
     public let connection: Connection
     private let proxy: Proxy
@@ -41,7 +41,7 @@ public final class TestControl {
         self.connection = connection
         let registry = connection.registry()
         guard let control = registry.bind(cwp_lodestone_test_v1_interface(), version: 2) else {
-            throw Failed(description: "the compositor does not offer lodestone_test_v1 (start it with --test-control)")
+            throw SystemError("the compositor does not offer lodestone_test_v1 (start it with --test-control)")
         }
         proxy = Proxy(control, on: connection)
         proxy.onEvent = { [unowned self] opcode, a in
@@ -64,8 +64,8 @@ public final class TestControl {
     private func answer<T>(_ slot: () -> T?) throws -> T {
         failure = nil
         try connection.roundtrip()
-        if let failure { throw Failed(description: failure) }
-        guard let value = slot() else { throw Failed(description: "the compositor sent no answer") }
+        if let failure { throw SystemError(failure) }
+        guard let value = slot() else { throw SystemError("the compositor sent no answer") }
         return value
     }
 

@@ -1,22 +1,38 @@
 import CCairo
+import LodestoneSystem
 
 /// Composes step captures into one image with cairo: thumbnails in a grid,
 /// each with its number and title beneath.
 public enum ContactSheet {
-    public struct Failed: Error, CustomStringConvertible { public let description: String }
+    /// cairo never returns NULL: a failed surface or context is an inert
+    /// object whose status says why. Returns `object`, or throws `what` with cairo's reason.
+    private static func checked(_ object: OpaquePointer?, _ status: (OpaquePointer) -> cairo_status_t,
+                                _ what: @autoclosure () -> String) throws(SystemError) -> OpaquePointer {
+        let code = object.map(status) ?? CAIRO_STATUS_NO_MEMORY
+        guard let object, code == CAIRO_STATUS_SUCCESS else {
+            throw SystemError(what(), reason: String(cString: cairo_status_to_string(code)))
+        }
+        return object
+    }
+
+    private static func written(_ surface: OpaquePointer, to path: String) throws(SystemError) {
+        let code = cairo_surface_write_to_png(surface, path)
+        guard code == CAIRO_STATUS_SUCCESS else {
+            throw SystemError("cannot write \(path)", call: "cairo_surface_write_to_png", reason: String(cString: cairo_status_to_string(code)))
+        }
+    }
 
     /// Writes `entries` (PNG path, caption) as a grid `columns` wide, each
     /// thumbnail `thumbnailWidth` points wide, to `path`.
     public static func write(_ entries: [(path: String, caption: String)], to path: String,
                              columns: Int = 4, thumbnailWidth: Double = 320) throws {
-        guard !entries.isEmpty else { throw Failed(description: "nothing to put on the contact sheet") }
-        let images = try entries.map { e -> OpaquePointer in
-            guard let s = cairo_image_surface_create_from_png(e.path), cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else {
-                throw Failed(description: "cannot read \(e.path)")
-            }
-            return s
-        }
+        guard !entries.isEmpty else { throw SystemError("nothing to put on the contact sheet") }
+        var images: [OpaquePointer] = []
         defer { images.forEach { cairo_surface_destroy($0) } }
+        for e in entries {
+            let image = cairo_image_surface_create_from_png(e.path)
+            images.append(try checked(image, cairo_surface_status, "cannot read \(e.path)"))
+        }
         let first = images[0]
         let scale = thumbnailWidth / Double(cairo_image_surface_get_width(first))
         let thumbHeight = Double(cairo_image_surface_get_height(first)) * scale
@@ -24,10 +40,10 @@ public enum ContactSheet {
         let rows = (entries.count + columns - 1) / columns
         let width = Int32(margin + Double(columns) * (thumbnailWidth + margin))
         let height = Int32(margin + Double(rows) * (thumbHeight + captionHeight + margin))
-        guard let sheet = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height), let cr = cairo_create(sheet) else {
-            throw Failed(description: "cannot create a \(width)×\(height) sheet")
-        }
+        let sheet = try checked(cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height), cairo_surface_status,
+                                "cannot create a \(width)×\(height) sheet")
         defer { cairo_surface_destroy(sheet) }
+        let cr = try checked(cairo_create(sheet), cairo_status, "cannot draw on a \(width)×\(height) sheet")
         cairo_set_source_rgb(cr, 0.16, 0.16, 0.18)
         cairo_paint(cr)
         cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
@@ -47,26 +63,23 @@ public enum ContactSheet {
             entry.caption.withCString { cairo_show_text(cr, $0) }
         }
         cairo_destroy(cr)
-        guard cairo_surface_write_to_png(sheet, path) == CAIRO_STATUS_SUCCESS else {
-            throw Failed(description: "cannot write \(path)")
-        }
+        try written(sheet, to: path)
     }
 
     /// Writes the region `(x, y, width, height)` of a PNG, scaled by `scale`, to `path`.
     public static func crop(_ source: String, x: Double, y: Double, width: Double, height: Double,
                             scale: Double = 1, to path: String) throws {
-        guard let image = cairo_image_surface_create_from_png(source), cairo_surface_status(image) == CAIRO_STATUS_SUCCESS else {
-            throw Failed(description: "cannot read \(source)")
-        }
+        let image = try checked(cairo_image_surface_create_from_png(source), cairo_surface_status, "cannot read \(source)")
         defer { cairo_surface_destroy(image) }
-        guard let out = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width * scale), Int32(height * scale)),
-              let cr = cairo_create(out) else { throw Failed(description: "cannot crop \(source)") }
+        let out = try checked(cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width * scale), Int32(height * scale)),
+                              cairo_surface_status, "cannot crop \(source)")
         defer { cairo_surface_destroy(out) }
+        let cr = try checked(cairo_create(out), cairo_status, "cannot crop \(source)")
         cairo_scale(cr, scale, scale)
         cairo_set_source_surface(cr, image, -x, -y)
         cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
         cairo_paint(cr)
         cairo_destroy(cr)
-        guard cairo_surface_write_to_png(out, path) == CAIRO_STATUS_SUCCESS else { throw Failed(description: "cannot write \(path)") }
+        try written(out, to: path)
     }
 }

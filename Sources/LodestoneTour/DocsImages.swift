@@ -1,4 +1,5 @@
 import Foundation
+import LodestoneSystem
 
 extension DemoTour {
     /// The README's pictures (`docs/`), cut from a tour's captures: the whole
@@ -8,7 +9,7 @@ extension DemoTour {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         func capture(_ name: String) throws -> String {
             guard let r = results.first(where: { $0.step.name == name }) else {
-                throw ContactSheet.Failed(description: "the tour has no step '\(name)'")
+                throw SystemError("the tour has no step '\(name)'")
             }
             return r.path
         }

@@ -1,5 +1,6 @@
 import CWaylandClient
 import CWaylandProtocols
+import LodestoneSystem
 import LodestoneTesting
 import WaylandClient
 
@@ -53,13 +54,11 @@ final class PointerReader {
     private let proxy: Proxy
     private var last: PresentedPointer?
 
-    struct Failed: Error, CustomStringConvertible { let description: String }
-
     init(session: Session) throws {
         connection = try session.connect()
         let registry = connection.registry()
         guard let control = registry.bind(cwp_lodestone_test_v1_interface(), version: 1) else {
-            throw Failed(description: "the compositor does not offer lodestone_test_v1")
+            throw SystemError("the compositor does not offer lodestone_test_v1")
         }
         proxy = Proxy(control, on: connection)
         proxy.onEvent = { [unowned self] opcode, a in
@@ -72,7 +71,7 @@ final class PointerReader {
         last = nil
         lodestone_test_v1_get_pointer_shape(proxy.pointer)
         try connection.roundtrip()
-        guard let last else { throw Failed(description: "no pointer_shape answer") }
+        guard let last else { throw SystemError("no pointer_shape answer") }
         return last
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LodestoneSystem
 import LodestoneTesting
 
 /// `lodestone-demo --sync-stdin` running inside a session: `sync()` returns
@@ -10,8 +11,6 @@ final class DemoClient {
     private let output = Pipe()
     private var counter = 0
     private var buffered = ""
-
-    struct Failed: Error, CustomStringConvertible { let description: String }
 
     /// `lodestone-demo` beside the lodestone executable (or `$LODESTONE_DEMO`).
     static var executable: String {
@@ -44,13 +43,13 @@ final class DemoClient {
             }
             let left = deadline.timeIntervalSinceNow
             guard left > 0, process.isRunning else {
-                throw Failed(description: "lodestone-demo did not answer sync \(counter) (running: \(process.isRunning))")
+                throw SystemError("lodestone-demo did not answer sync \(counter) (running: \(process.isRunning))")
             }
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&p, 1, Int32(left * 1000)) > 0 else { continue }
             var bytes = [UInt8](repeating: 0, count: 512)
             let n = read(fd, &bytes, bytes.count)
-            if n <= 0 { throw Failed(description: "lodestone-demo closed its output") }
+            if n <= 0 { throw SystemError("lodestone-demo closed its output") }
             buffered += String(decoding: bytes[0..<n], as: UTF8.self)
         }
     }

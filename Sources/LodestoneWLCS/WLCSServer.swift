@@ -2,6 +2,7 @@ import CWLCS
 import CWaylandServer
 import Compositor
 import Glibc
+import LodestoneSystem
 import Logging
 import WaylandServer
 
@@ -38,11 +39,13 @@ final class WLCSServer {
         compositor = try Compositor(display: display, options: options, logger: log)
         self.display = display
 
-        guard let raw = cwlcs_server_create(Unmanaged.passRetained(self).toOpaque()) else {
+        let owner = Unmanaged.passRetained(self).toOpaque()
+        do throws(SystemError) {
+            raw = try call("cwlcs_server_create") { cwlcs_server_create(owner) }
+        } catch {
             Unmanaged.passUnretained(self).release()
-            throw WaylandError.call("calloc")
+            throw error
         }
-        self.raw = raw
         describeExtensions()
     }
 
@@ -66,8 +69,17 @@ final class WLCSServer {
     func run(wlcsLoop: OpaquePointer) {
         guard let display else { return }
         running = true
-        let wlcsCalls = display.eventLoop.addFileDescriptor(wl_event_loop_get_fd(wlcsLoop)) { _ in
-            wl_event_loop_dispatch(wlcsLoop, 0)
+        let wlcsCalls: EventSource
+        do {
+            wlcsCalls = try display.eventLoop.addFileDescriptor(wl_event_loop_get_fd(wlcsLoop)) { _ in
+                wl_event_loop_dispatch(wlcsLoop, 0)
+            }
+        } catch {
+            // The hook cannot fail, and without this source wlcs would wait forever
+            // for its calls to be answered: say why and end the run.
+            let message = "lodestone-wlcs: cannot serve wlcs' calls: \(error)\n"
+            _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+            exit(EXIT_FAILURE)
         }
         while running {
             display.flushClients()
@@ -101,13 +113,17 @@ final class WLCSServer {
     func createClientSocket() -> Int32 {
         guard let display else { return -1 }
         var fds: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
-            log.error("socketpair failed: \(String(cString: strerror(errno)))")
-            return -1
-        }
-        guard let client = display.createClient(fd: fds[0]) else {
-            log.error("wl_client_create failed")
-            close(fds[0]); close(fds[1])
+        let client: Client
+        do throws(SystemError) {
+            try syscall("socketpair") { socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) }
+            do throws(SystemError) {
+                client = try call("wl_client_create") { display.createClient(fd: fds[0]) }
+            } catch {
+                close(fds[0]); close(fds[1])
+                throw error
+            }
+        } catch {
+            log.error("\(error)")
             return -1
         }
         let theirs = fds[1]

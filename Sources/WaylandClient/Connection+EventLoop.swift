@@ -1,5 +1,6 @@
 import CWaylandClient
 import Glibc
+import LodestoneSystem
 
 /// Reading a connection from someone else's event loop (the nested backend
 /// watches the parent's fd from Lodestone's `wl_event_loop`): libwayland's
@@ -8,7 +9,7 @@ extension Connection {
     /// Reads whatever the socket holds and dispatches every queued event.
     /// Call it when the fd is readable; it never blocks. Throws when the
     /// connection is gone (server exited, protocol error).
-    public func readAndDispatch() throws(Failure) {
+    public func readAndDispatch() throws(SystemError) {
         // Events already queued (read during a roundtrip) must go first:
         // prepare_read refuses until the queue is empty.
         while wl_display_prepare_read(pointer) != 0 {
@@ -23,19 +24,19 @@ extension Connection {
     }
 
     /// Dispatches events already queued (after a roundtrip) without reading.
-    public func dispatchPending() throws(Failure) {
+    public func dispatchPending() throws(SystemError) {
         if wl_display_dispatch_pending(pointer) < 0 { throw lostConnection() }
     }
 
     /// Sends queued requests; a full socket (EAGAIN) is not an error.
-    public func flushChecked() throws(Failure) {
+    public func flushChecked() throws(SystemError) {
         if wl_display_flush(pointer) < 0 && errno != EAGAIN { throw lostConnection() }
     }
 
     /// Why the connection ended, in words.
-    public func lostConnection() -> Failure {
-        if let e = protocolError { return Failure(description: "protocol error \(e.code) on \(e.interface)@\(e.id)") }
+    public func lostConnection() -> SystemError {
+        if let e = protocolError { return SystemError("protocol error \(e.code) on \(e.interface)@\(e.id)") }
         let code = wl_display_get_error(pointer)
-        return Failure(description: "connection lost: \(String(cString: strerror(code != 0 ? code : errno)))")
+        return SystemError("connection lost", errno: code != 0 ? code : errno)
     }
 }

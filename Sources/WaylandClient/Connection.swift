@@ -1,29 +1,21 @@
 import CWaylandClient
 import Glibc
+import LodestoneSystem
 
 /// A client connection: `struct wl_display *` on the client side.
 public final class Connection {
     public let pointer: OpaquePointer
 
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
-    }
-
     /// Connects to `name` (or $WAYLAND_DISPLAY when nil).
-    public init(name: String? = nil) throws(Failure) {
-        guard let display = wl_display_connect(name) else {
-            throw Failure(description: "cannot connect to Wayland display '\(name ?? String(cString: getenv("WAYLAND_DISPLAY") ?? strdup("wayland-0")))'")
-        }
-        pointer = display
+    public init(name: String? = nil) throws(SystemError) {
+        let shown = name ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"
+        pointer = try call("wl_display_connect", what: "cannot connect to Wayland display '\(shown)'") { wl_display_connect(name) }
     }
 
     /// Adopts a socket already connected to a compositor (one end of a socketpair,
     /// the other given to `Display.createClient(fd:)`); the connection owns the fd.
-    public init(fd: Int32) throws(Failure) {
-        guard let display = wl_display_connect_to_fd(fd) else {
-            throw Failure(description: "cannot adopt fd \(fd) as a Wayland connection")
-        }
-        pointer = display
+    public init(fd: Int32) throws(SystemError) {
+        pointer = try call("wl_display_connect_to_fd", what: "cannot adopt fd \(fd) as a Wayland connection") { wl_display_connect_to_fd(fd) }
     }
 
     deinit { wl_display_disconnect(pointer) }
@@ -33,7 +25,7 @@ public final class Connection {
     public var serve: (() -> Void)?
 
     /// Sends everything queued and waits until the server has answered it all.
-    public func roundtrip() throws(Failure) {
+    public func roundtrip() throws(SystemError) {
         guard let serve else {
             if wl_display_roundtrip(pointer) < 0 { throw failure() }
             return
@@ -49,12 +41,12 @@ public final class Connection {
             try readAndDispatch()
             turns += 1
             // A live in-process server answers in a turn or two; many more means it never will.
-            guard turns < 1000 || done else { throw Failure(description: "the in-process server did not answer a roundtrip") }
+            guard turns < 1000 || done else { throw SystemError("the in-process server did not answer a roundtrip") }
         }
     }
 
     /// Blocks until at least one event is dispatched.
-    public func dispatch() throws(Failure) {
+    public func dispatch() throws(SystemError) {
         if wl_display_dispatch(pointer) < 0 { throw failure() }
     }
 
@@ -70,22 +62,22 @@ public final class Connection {
         return (String(cString: interface.pointee.name), id, code)
     }
 
-    private func failure() -> Failure {
-        if let e = protocolError { return Failure(description: "protocol error \(e.code) on \(e.interface)@\(e.id)") }
-        return Failure(description: "connection lost: \(String(cString: strerror(wl_display_get_error(pointer))))")
+    private func failure() -> SystemError {
+        if let e = protocolError { return SystemError("protocol error \(e.code) on \(e.interface)@\(e.id)") }
+        return SystemError("connection lost", errno: wl_display_get_error(pointer))
     }
 
     public func registry() -> Registry { Registry(connection: self) }
 
     /// Why the request `what` returned no object: errno from libwayland's
     /// allocation, or the connection's error when it has one.
-    func creationFailure(_ what: String) -> Failure {
+    func creationFailure(_ what: String) -> SystemError {
         let saved = errno
         if protocolError != nil || wl_display_get_error(pointer) != 0 {
-            return Failure(description: "\(what) returned no object: \(failure().description)")
+            return SystemError("\(what) returned no object", reason: failure().description)
         }
-        let reason = saved != 0 ? String(cString: strerror(saved)) : "libwayland returned NULL"
-        return Failure(description: "\(what) returned no object: \(reason)")
+        if saved != 0 { return SystemError("\(what) returned no object", errno: saved) }
+        return SystemError("\(what) returned no object", reason: "libwayland returned NULL")
     }
 }
 
@@ -135,7 +127,7 @@ extension Proxy {
     /// libwayland returns NULL when it cannot make the proxy (no memory, no
     /// free object id); on a connection that already failed it still returns
     /// one, and the failure shows on the next read.
-    public convenience init(creating request: () -> OpaquePointer?, on connection: Connection, what: String) throws(Connection.Failure) {
+    public convenience init(creating request: () -> OpaquePointer?, on connection: Connection, what: String) throws(SystemError) {
         guard let pointer = request() else { throw connection.creationFailure(what) }
         self.init(pointer, on: connection)
     }

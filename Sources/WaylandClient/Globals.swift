@@ -1,5 +1,6 @@
 import CWaylandClient
 import CWaylandProtocols
+import LodestoneSystem
 
 /// The common globals a simple client binds, and the ping answer every
 /// xdg_wm_base client owes.
@@ -20,8 +21,6 @@ public final class Globals {
     /// The serial of the last button press, for xdg_toplevel.move/resize and popups.
     public private(set) var lastButtonSerial: UInt32 = 0
 
-    public struct Missing: Error, CustomStringConvertible { public let description: String }
-
     public init(connection: Connection) throws {
         self.connection = connection
         let registry = connection.registry()
@@ -31,7 +30,7 @@ public final class Globals {
         }
         guard let compositor = bind(cwp_wl_compositor_interface(), 5), let shm = bind(cwp_wl_shm_interface(), 1),
               let wmBase = bind(cwp_xdg_wm_base_interface(), 5) else {
-            throw Missing(description: "the compositor lacks wl_compositor, wl_shm or xdg_wm_base")
+            throw SystemError("the compositor lacks wl_compositor, wl_shm or xdg_wm_base")
         }
         self.compositor = compositor
         self.shm = shm

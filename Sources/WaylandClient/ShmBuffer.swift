@@ -1,6 +1,7 @@
 import CWaylandClient
 import CWaylandProtocols
 import Glibc
+import LodestoneSystem
 
 /// A `wl_buffer` in its own memfd-backed `wl_shm_pool`, ARGB8888.
 public final class ClientShmBuffer {
@@ -12,25 +13,22 @@ public final class ClientShmBuffer {
 
     /// A buffer of `width`×`height` pixels on `shm` (a `wl_shm`); throws with
     /// the reason when the memory or the Wayland objects cannot be made.
-    public init(on shm: Proxy, width: Int32, height: Int32, format: UInt32 = WL_SHM_FORMAT_ARGB8888.rawValue) throws(Connection.Failure) {
+    public init(on shm: Proxy, width: Int32, height: Int32, format: UInt32 = WL_SHM_FORMAT_ARGB8888.rawValue) throws(SystemError) {
         let stride = width * 4, size = Int(stride) * Int(height)
         self.width = width; self.height = height
         self.stride = stride
         self.size = size
-        func systemFailure(_ call: String) -> Connection.Failure {
-            Connection.Failure(description: "\(call) for a \(width)×\(height) buffer failed: \(String(cString: strerror(errno)))")
-        }
-        let fd = cwc_memfd_create("lodestone-client-buffer", 1 /* MFD_CLOEXEC */)
-        guard fd >= 0 else { throw systemFailure("memfd_create") }
-        guard ftruncate(fd, off_t(size)) == 0 else {
-            let failure = systemFailure("ftruncate")
+        func failed(_ call: String) -> String { "\(call) for a \(width)×\(height) buffer failed" }
+        let fd = try syscall("memfd_create", what: failed("memfd_create")) { cwc_memfd_create("lodestone-client-buffer", 1 /* MFD_CLOEXEC */) }
+        let map: UnsafeMutableRawPointer
+        do throws(SystemError) {
+            try syscall("ftruncate", what: failed("ftruncate")) { ftruncate(fd, off_t(size)) }
+            map = try call("mmap", what: failed("mmap")) {
+                mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0).flatMap { $0 == MAP_FAILED ? nil : $0 }
+            }
+        } catch {
             close(fd)
-            throw failure
-        }
-        guard let map = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), map != MAP_FAILED else {
-            let failure = systemFailure("mmap")
-            close(fd)
-            throw failure
+            throw error
         }
         self.fd = fd
         data = map.assumingMemoryBound(to: UInt32.self)

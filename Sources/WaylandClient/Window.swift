@@ -1,5 +1,6 @@
 import CWaylandClient
 import CWaylandProtocols
+import LodestoneSystem
 
 /// A plain xdg_toplevel drawn from a wl_shm buffer: enough of a toolkit for
 /// tests and sample clients. It acknowledges every configure and redraws at
@@ -16,7 +17,7 @@ public final class Window {
     public private(set) var closeRequested = false
     public private(set) var frameCallbacks = 0
     /// Why the last `redraw` could not make its buffer or frame callback, if it could not.
-    public private(set) var lastFailure: Connection.Failure?
+    public private(set) var lastFailure: SystemError?
     /// Draws the window's pixels (premultiplied ARGB) into a buffer of its size.
     public var draw: (ClientShmBuffer) -> Void
     public var scale: Int32 = 1
@@ -74,7 +75,7 @@ public final class Window {
     public func redraw() {
         let (bw, bh) = transform & 1 == 1 ? (height * scale, width * scale) : (width * scale, height * scale)
         let buffer: ClientShmBuffer
-        do throws(Connection.Failure) {
+        do throws(SystemError) {
             buffer = try ClientShmBuffer(on: globals.shm, width: bw, height: bh)
         } catch {
             lastFailure = error
@@ -88,7 +89,7 @@ public final class Window {
         wl_surface_attach(surface.pointer, buffer.buffer.pointer, 0, 0)
         wl_surface_damage_buffer(surface.pointer, 0, 0, bw, bh)
         // Without a callback the commit still goes out; only the count misses it.
-        do throws(Connection.Failure) {
+        do throws(SystemError) {
             let callback = try Proxy(creating: { wl_surface_frame(surface.pointer) }, on: globals.connection, what: "wl_surface.frame")
             callback.handleEvents(CallbackEvent.self) { [unowned self] event in
                 switch event {

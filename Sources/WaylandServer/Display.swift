@@ -1,4 +1,5 @@
 import CWaylandServer
+import LodestoneSystem
 
 /// The server's `wl_display`: the socket clients connect to and the owner of
 /// every global and client.
@@ -7,8 +8,8 @@ public final class Display {
     public let pointer: OpaquePointer
     public let eventLoop: EventLoop
 
-    public init() throws(WaylandError) {
-        guard let display = wl_display_create() else { throw .call("wl_display_create") }
+    public init() throws(SystemError) {
+        let display = try call("wl_display_create") { wl_display_create() }
         pointer = display
         eventLoop = EventLoop(pointer: wl_display_get_event_loop(display))
     }
@@ -21,19 +22,28 @@ public final class Display {
     /// Listens on `$XDG_RUNTIME_DIR/name`, or on the first free `wayland-N`
     /// when `name` is nil. Returns the socket's name.
     @discardableResult
-    public func addSocket(_ name: String?) throws(WaylandError) -> String {
+    public func addSocket(_ name: String?) throws(SystemError) -> String {
+        // libwayland logs the detail (lock file, bind) and its errno would mislead;
+        // the user needs the likely cause.
+        func cannotListen(_ name: String) -> String {
+            "cannot listen on Wayland socket '\(name)' (is XDG_RUNTIME_DIR set and the name free?)"
+        }
         if let name {
-            guard wl_display_add_socket(pointer, name) == 0 else { throw .socket(name) }
+            guard wl_display_add_socket(pointer, name) == 0 else {
+                throw SystemError(cannotListen(name), call: "wl_display_add_socket")
+            }
             return name
         }
-        guard let auto = wl_display_add_socket_auto(pointer) else { throw .socket("wayland-N") }
+        guard let auto = wl_display_add_socket_auto(pointer) else {
+            throw SystemError(cannotListen("wayland-N"), call: "wl_display_add_socket_auto")
+        }
         return String(cString: auto)
     }
 
     /// Serves `wl_shm` with libwayland's own implementation, which already
     /// guards pool access against SIGBUS from truncated files.
-    public func initShm() throws(WaylandError) {
-        guard wl_display_init_shm(pointer) == 0 else { throw .call("wl_display_init_shm") }
+    public func initShm() throws(SystemError) {
+        try check("wl_display_init_shm") { wl_display_init_shm(pointer) == 0 }
     }
 
     public func run() { wl_display_run(pointer) }
@@ -47,20 +57,5 @@ public final class Display {
     /// Wraps an already connected socket as a client (wlcs, tests, spawned children).
     public func createClient(fd: Int32) -> Client? {
         wl_client_create(pointer, fd).map(Client.init(pointer:))
-    }
-}
-
-/// Failures of libwayland calls, with the reason in words.
-public enum WaylandError: Error, CustomStringConvertible {
-    case call(String)
-    case socket(String)
-    case connect(String)
-
-    public var description: String {
-        switch self {
-        case .call(let name): "\(name) failed"
-        case .socket(let name): "cannot listen on Wayland socket '\(name)' (is XDG_RUNTIME_DIR set and the name free?)"
-        case .connect(let name): "cannot connect to Wayland display '\(name)'"
-        }
     }
 }

@@ -1,33 +1,37 @@
 import CWaylandServer
+import LodestoneSystem
 
 /// The display's `wl_event_loop`: the compositor's only thread of control.
+///
+/// Adding a source throws when libwayland cannot make it (out of file
+/// descriptors or memory: timerfd, signalfd and epoll can all fail).
 public struct EventLoop {
     public let pointer: OpaquePointer
 
     /// A timer armed with `EventSource.arm(milliseconds:)`.
-    public func addTimer(_ handler: @escaping () -> Void) -> EventSource {
-        EventSource(handler: { _ in handler() }) { data in
+    public func addTimer(_ handler: @escaping () -> Void) throws(SystemError) -> EventSource {
+        try EventSource("wl_event_loop_add_timer", handler: { _ in handler() }) { data in
             wl_event_loop_add_timer(pointer, { data in EventSource.fire(data, 0) }, data)
         }
     }
 
     /// Calls `handler` with the readiness mask when `fd` is readable (or as `mask` says).
-    public func addFileDescriptor(_ fd: Int32, mask: UInt32 = UInt32(WL_EVENT_READABLE), _ handler: @escaping (UInt32) -> Void) -> EventSource {
-        EventSource(handler: handler) { data in
+    public func addFileDescriptor(_ fd: Int32, mask: UInt32 = UInt32(WL_EVENT_READABLE), _ handler: @escaping (UInt32) -> Void) throws(SystemError) -> EventSource {
+        try EventSource("wl_event_loop_add_fd", handler: handler) { data in
             wl_event_loop_add_fd(pointer, fd, mask, { _, mask, data in EventSource.fire(data, mask) }, data)
         }
     }
 
     /// Delivers a POSIX signal through the loop (libwayland blocks it and reads a signalfd).
-    public func addSignal(_ number: Int32, _ handler: @escaping () -> Void) -> EventSource {
-        EventSource(handler: { _ in handler() }) { data in
+    public func addSignal(_ number: Int32, _ handler: @escaping () -> Void) throws(SystemError) -> EventSource {
+        try EventSource("wl_event_loop_add_signal", handler: { _ in handler() }) { data in
             wl_event_loop_add_signal(pointer, number, { _, data in EventSource.fire(data, 0) }, data)
         }
     }
 
     /// Runs `handler` once the loop is idle.
-    public func addIdle(_ handler: @escaping () -> Void) -> EventSource {
-        EventSource(handler: { _ in handler() }) { data in
+    public func addIdle(_ handler: @escaping () -> Void) throws(SystemError) -> EventSource {
+        try EventSource("wl_event_loop_add_idle", handler: { _ in handler() }) { data in
             wl_event_loop_add_idle(pointer, { data in _ = EventSource.fire(data, 0) }, data)
         }
     }
@@ -42,10 +46,11 @@ public final class EventSource {
     private var source: OpaquePointer?
     private let handler: (UInt32) -> Void
 
-    fileprivate init(handler: @escaping (UInt32) -> Void, add: (UnsafeMutableRawPointer) -> OpaquePointer?) {
+    /// `add` is the `wl_event_loop_add_*` call named `name`.
+    fileprivate init(_ name: String, handler: @escaping (UInt32) -> Void, add: (UnsafeMutableRawPointer) -> OpaquePointer?) throws(SystemError) {
         self.handler = handler
-        source = add(Unmanaged.passUnretained(self).toOpaque())
-        precondition(source != nil, "wl_event_loop could not add a source")
+        let data = Unmanaged.passUnretained(self).toOpaque()
+        source = try call(name) { add(data) }
     }
 
     deinit { remove() }

@@ -1,4 +1,5 @@
 import CWaylandServer
+import LodestoneSystem
 
 /// A `wl_global`: an interface advertised in every client's registry.
 public final class WaylandGlobal {
@@ -6,14 +7,18 @@ public final class WaylandGlobal {
     private let bind: (Client, UInt32, UInt32) -> Void
 
     /// `bind` gets the client, the version it asked for and the new object's id.
+    /// Throws when libwayland cannot make the global (no memory, a version the
+    /// interface does not have).
     public init(display: Display, interface: UnsafePointer<wl_interface>, version: Int32,
-                bind: @escaping (_ client: Client, _ version: UInt32, _ id: UInt32) -> Void) {
+                bind: @escaping (_ client: Client, _ version: UInt32, _ id: UInt32) -> Void) throws(SystemError) {
         self.bind = bind
-        pointer = wl_global_create(display.pointer, interface, version, nil) { client, data, version, id in
-            guard let data, let client else { return }
-            Unmanaged<WaylandGlobal>.fromOpaque(data).takeUnretainedValue().bind(Client(pointer: client), version, id)
+        let name = String(cString: interface.pointee.name)
+        pointer = try call("wl_global_create", what: "cannot offer \(name) version \(version) (wl_global_create failed)") {
+            wl_global_create(display.pointer, interface, version, nil) { client, data, version, id in
+                guard let data, let client else { return }
+                Unmanaged<WaylandGlobal>.fromOpaque(data).takeUnretainedValue().bind(Client(pointer: client), version, id)
+            }
         }
-        precondition(pointer != nil, "wl_global_create failed for \(String(cString: interface.pointee.name))")
         wl_global_set_user_data(pointer, Unmanaged.passUnretained(self).toOpaque())
     }
 

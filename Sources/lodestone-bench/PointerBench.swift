@@ -21,6 +21,7 @@ import Compositor
 import Foundation
 import Glibc
 import Logging
+import LodestoneSystem
 import MallocTrace
 import Rendering
 import WaylandClient
@@ -78,8 +79,6 @@ final class PointerScene {
     let compositor: Compositor
     private var child: pid_t = 0
 
-    struct Failure: Error, CustomStringConvertible { let description: String }
-
     init() throws {
         display = try Display()
         var options = Compositor.Options()  // 1280×800, frame clock on real time
@@ -92,9 +91,10 @@ final class PointerScene {
         _ = Unmanaged.passRetained(compositor)
 
         var sockets: [Int32] = [0, 0], said: [Int32] = [0, 0]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0,
-              pipe(&said) == 0, fcntl(said[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(said[1], F_SETFD, FD_CLOEXEC) == 0 else { throw Failure(description: "socketpair/pipe: \(String(cString: strerror(errno)))") }
-        guard let client = display.createClient(fd: sockets[0]) else { throw Failure(description: "wl_client_create failed") }
+        try syscall("socketpair") { socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) }
+        try syscall("pipe") { pipe(&said) }
+        for end in said { try syscall("fcntl") { fcntl(end, F_SETFD, FD_CLOEXEC) } }
+        let client = try call("wl_client_create") { display.createClient(fd: sockets[0]) }
         // The child: WAYLAND_SOCKET=3 (its end of the socketpair), stdout into the pipe `said`.
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -111,26 +111,26 @@ final class PointerScene {
         close(sockets[1])
         close(said[1])
         defer { close(said[0]) }
-        guard spawned == 0 else { throw Failure(description: "posix_spawn: \(String(cString: strerror(spawned)))") }
+        try callReturningErrno("posix_spawn") { spawned }
 
         // Serve the client until it says "ready <surface id>": window mapped, regions committed.
         var line: [UInt8] = []
         let deadline = ContinuousClock.now + .seconds(20)
         while !line.contains(10) {
-            guard ContinuousClock.now < deadline else { throw Failure(description: "the region client did not get ready") }
+            guard ContinuousClock.now < deadline else { throw SystemError("the region client did not get ready") }
             display.eventLoop.dispatch(timeout: 10)
             display.flushClients()
             var poller = pollfd(fd: said[0], events: Int16(POLLIN), revents: 0)
             if poll(&poller, 1, 0) > 0 {
                 var buffer = [UInt8](repeating: 0, count: 256)
                 let n = read(said[0], &buffer, buffer.count)
-                guard n > 0 else { throw Failure(description: "the region client exited") }
+                guard n > 0 else { throw SystemError("the region client exited") }
                 line += buffer[..<n]
             }
         }
         let words = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace)
         guard words.count == 2, words[0] == "ready", let surfaceID = UInt32(words[1]) else {
-            throw Failure(description: "unexpected word from the region client: \(words)")
+            throw SystemError("unexpected word from the region client: \(words)")
         }
         compositor.positionWindow(of: client, surfaceID: surfaceID, x: Int32(Layout.origin.x), y: Int32(Layout.origin.y))
         compositor.pointerMotion(toX: 10, y: 10)

@@ -1,15 +1,13 @@
 import Glibc
+import LodestoneSystem
 
 /// A command Lodestone runs inside its session (like cage).
 final class ChildProcess {
     let pid: pid_t
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
     /// Starts `arguments` with extra environment variables, searching PATH.
-    init(_ arguments: [String], environment extra: [String: String]) throws {
+    /// Throws "cannot start 'NAME': REASON" when it cannot.
+    init(_ arguments: [String], environment extra: [String: String]) throws(SystemError) {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -37,8 +35,9 @@ final class ChildProcess {
         let envp = env.map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
-        let rc = posix_spawnp(&pid, arguments[0], nil, &attributes, argv, envp)
-        guard rc == 0 else { throw Failure(description: "cannot start '\(arguments[0])': \(String(cString: strerror(rc)))") }
+        try callReturningErrno("posix_spawnp", what: "cannot start '\(arguments[0])'") {
+            posix_spawnp(&pid, arguments[0], nil, &attributes, argv, envp)
+        }
         self.pid = pid
     }
 

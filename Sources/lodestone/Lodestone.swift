@@ -8,6 +8,7 @@ import ArgumentParser
 import Backends
 import Compositor
 import Glibc
+import LodestoneSystem
 import Logging
 import Rendering
 import WaylandServer
@@ -85,25 +86,18 @@ struct Lodestone: ParsableCommand {
         // Nested in a Wayland session when there is one: connect to the parent
         // now, before anything (our command) can see our own WAYLAND_DISPLAY.
         let kind = backend ?? (getenv("WAYLAND_DISPLAY") != nil ? .wayland : .headless)
-        var nested: WaylandBackend?
-        if kind == .wayland {
-            do {
-                nested = try WaylandBackend(logger: log)
-            } catch {
-                throw Failure("\(error)")
-            }
-        }
+        // Start-up failures are thrown as SystemError: ArgumentParser prints
+        // "Error: <what>: <why>" and exits with status 1, never a trap.
+        let nested = kind == .wayland ? try WaylandBackend(logger: log) : nil
         ensureRuntimeDirectory(log)
 
         // The display: libwayland's socket and event loop. Everything runs on this loop.
-        let display: Display
-        do { display = try Display() } catch { throw Failure("\(error)") }
+        let display = try Display()
         // Stop cleanly on SIGINT/SIGTERM, read through a signalfd; set up
         // before the socket exists so no early signal is lost.
         let stop = { log.info("shutting down"); display.terminate() }
-        let signals = [display.eventLoop.addSignal(SIGINT, stop), display.eventLoop.addSignal(SIGTERM, stop)]
-        let socketName: String
-        do { socketName = try display.addSocket(socket) } catch { throw Failure("\(error)") }
+        let signals = [try display.eventLoop.addSignal(SIGINT, stop), try display.eventLoop.addSignal(SIGTERM, stop)]
+        let socketName = try display.addSocket(socket)
 
         // The compositor's state and its globals.
         var options = Compositor.Options()
@@ -115,16 +109,12 @@ struct Lodestone: ParsableCommand {
         if nested != nil { options.outputName = "WL-1" }
         let compositor = try Compositor(display: display, options: options, logger: log)
         if let keyboardLayout, !compositor.seat.keyboard.useKeymap(layout: keyboardLayout) {
-            throw Failure("xkbcommon has no keyboard layout '\(keyboardLayout)'")
+            throw SystemError("xkbcommon has no keyboard layout '\(keyboardLayout)'")
         }
 
         // The backend: where frames go and input comes from.
         let backend: Backend = nested ?? HeadlessBackend(logger: log)
-        do {
-            try backend.start(compositor)
-        } catch {
-            throw Failure("\(error)")
-        }
+        try backend.start(compositor)
         log.info("listening on WAYLAND_DISPLAY=\(socketName)\(testControl ? " with test control" : "")")
 
         var status: Int32 = 0
@@ -152,7 +142,7 @@ struct Lodestone: ParsableCommand {
         // A deadline for scripted runs: take the screenshot as it is, then stop.
         var deadline: EventSource?
         if let timeout {
-            deadline = display.eventLoop.addTimer {
+            deadline = try display.eventLoop.addTimer {
                 if let screenshot, backend.frameComposed != nil {
                     compositor.composeIfNeeded()
                     do {
@@ -174,12 +164,8 @@ struct Lodestone: ParsableCommand {
         var child: ChildProcess?
         var childWatch: EventSource?
         if !command.isEmpty {
-            do {
-                child = try ChildProcess(command, environment: ["WAYLAND_DISPLAY": socketName])
-            } catch {
-                throw Failure("\(error)")
-            }
-            childWatch = display.eventLoop.addSignal(SIGCHLD) {
+            child = try ChildProcess(command, environment: ["WAYLAND_DISPLAY": socketName])
+            childWatch = try display.eventLoop.addSignal(SIGCHLD) {
                 if let code = child?.reap() {
                     log.info("'\(command[0])' exited with status \(code)")
                     status = code
@@ -216,13 +202,6 @@ struct Lodestone: ParsableCommand {
         setenv("XDG_RUNTIME_DIR", dir, 1)
         log.notice("XDG_RUNTIME_DIR was not usable; using \(dir)")
     }
-}
-
-/// A failure at start-up: printed as "lodestone: error: ..." with exit status 1
-/// (127 for a command that cannot be started, as shells do), never a trace.
-struct Failure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
 
 /// WIDTHxHEIGHT on the command line.

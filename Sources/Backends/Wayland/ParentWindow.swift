@@ -1,5 +1,6 @@
 import CWaylandClient
 import CWaylandProtocols
+import LodestoneSystem
 import Logging
 import WaylandClient
 
@@ -33,7 +34,7 @@ final class ParentWindow {
 
     /// Throws when the parent gives no surface, role or decoration object
     /// (its connection failed).
-    init(globals: ParentGlobals, width: Int32, height: Int32, scale: Int32, logger: Logger) throws(Connection.Failure) {
+    init(globals: ParentGlobals, width: Int32, height: Int32, scale: Int32, logger: Logger) throws(SystemError) {
         self.width = width
         self.height = height
         self.scale = scale

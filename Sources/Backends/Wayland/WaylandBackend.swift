@@ -1,6 +1,7 @@
 import CWaylandClient
 import CWaylandProtocols
 import Compositor
+import LodestoneSystem
 import Logging
 import Rendering
 import WaylandClient
@@ -37,30 +38,28 @@ public final class WaylandBackend: Backend {
 
     /// Connects to the parent: $WAYLAND_DISPLAY, or `display` when given.
     /// Must run before Lodestone points WAYLAND_DISPLAY at its own socket.
-    public init(display: String? = nil, logger: Logger) throws {
+    public init(display: String? = nil, logger: Logger) throws(SystemError) {
         log = logger
-        do {
+        do throws(SystemError) {
             connection = try Connection(name: display)
         } catch {
-            throw Failure(description: "\(error) (is a Wayland session running? Use --backend headless without one)")
+            throw SystemError("\(error) (is a Wayland session running? Use --backend headless without one)", call: error.call)
         }
         registry = connection.registry()
         globals = try ParentGlobals(registry: registry, connection: connection)
         size = (0, 0)
     }
 
-    public struct Failure: Error, CustomStringConvertible { public let description: String }
-
-    public func start(_ compositor: Compositor) throws {
+    public func start(_ compositor: Compositor) throws(SystemError) {
         let output = compositor.output
         size = (output.width, output.height)
 
         // The window, with the output's size until the parent says otherwise.
         let window: ParentWindow
-        do {
+        do throws(SystemError) {
             window = try ParentWindow(globals: globals, width: output.width, height: output.height, scale: output.scale, logger: log)
         } catch {
-            throw Failure(description: "cannot open Lodestone's window in the parent session: \(error)")
+            throw SystemError("cannot open Lodestone's window in the parent session", call: error.call, reason: "\(error)")
         }
         window.resized = { [unowned compositor] width, height, scale in
             compositor.reconfigureOutput(width: width, height: height, scale: scale)
@@ -88,14 +87,14 @@ public final class WaylandBackend: Backend {
         }
 
         // Map: the initial commit, then the first configure (size, scale).
-        do {
+        do throws(SystemError) {
             try connection.roundtrip()
             try connection.roundtrip()
         } catch {
-            throw Failure(description: "the parent Wayland session failed while mapping the window: \(error)")
+            throw SystemError("the parent Wayland session failed while mapping the window", call: error.call, reason: "\(error)")
         }
 
-        watch = compositor.display.eventLoop.addFileDescriptor(connection.fileDescriptor) { [unowned self] _ in
+        watch = try compositor.display.eventLoop.addFileDescriptor(connection.fileDescriptor) { [unowned self] _ in
             do {
                 try self.connection.readAndDispatch()
             } catch {
@@ -140,13 +139,13 @@ final class ParentGlobals {
     /// Every wl_output, for the scale of the ones the window is on.
     let outputs: [ParentOutput]
 
-    init(registry: Registry, connection: Connection) throws {
+    init(registry: Registry, connection: Connection) throws(SystemError) {
         self.connection = connection
         func bind(_ interface: UnsafePointer<wl_interface>, _ version: UInt32) -> Proxy? {
             registry.bind(interface, version: version).map { Proxy($0, on: connection) }
         }
-        func missing(_ name: String) -> WaylandBackend.Failure {
-            WaylandBackend.Failure(description: "the parent Wayland session has no \(name); Lodestone cannot open a window in it")
+        func missing(_ name: String) -> SystemError {
+            SystemError("the parent Wayland session has no \(name); Lodestone cannot open a window in it")
         }
         // wl_compositor 4: damage_buffer.
         guard let compositor = bind(cwp_wl_compositor_interface(), 4) else { throw missing("wl_compositor") }
