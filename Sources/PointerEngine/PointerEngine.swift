@@ -112,6 +112,7 @@ public struct PointerEngine: Sendable {
             isButtonPressed = true
             visibility.noteActivity(at: time)
             guard !isLocked else { return }
+            targeting.finishLeaving()
             syncEngaged()
             targeting.latch(engaged?.region.id, axes: engaged?.region.latchingAxes ?? [])
             band.press(in: engaged?.region, at: devicePosition)
@@ -270,7 +271,7 @@ public struct PointerEngine: Sendable {
                                  snap: true, key: ShapeKey(region: nil, band: true))
         }
         return Magnetism.target(engaged: isLocked ? nil : engaged, device: devicePosition,
-                                textLine: textLine, settings: settings)
+                                textLine: textLine, leaving: targeting.isLeaving, settings: settings)
     }
 
     private mutating func updateLogical() {

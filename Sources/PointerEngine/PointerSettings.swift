@@ -106,6 +106,11 @@ public struct PointerTuning: Hashable, Sendable {
     public var flickConeAngle = 30.0
 
     public var regionExitDelay = 0.2
+    /// Hit regions at most this far apart count as touching: one contiguous bar, whose gaps
+    /// the exit delay bridges. The pointer's diameter: a gap too narrow to show the circle in
+    /// without the flicker the guidelines warn about. Wider gaps separate elements, and
+    /// leaving one lets it go at once.
+    public var barGapTolerance = 19.0
     public var trackpadAutoHideDelay = 3.25
     public var mouseAutoHideDelay = 8.0
 

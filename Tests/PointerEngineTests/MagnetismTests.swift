@@ -69,17 +69,68 @@ final class MagnetismTests: XCTestCase {
         }
     }
 
-    func testLeavingARegionWaitsForTheExitDelay() {
-        var h = Harness(regions: [region(1, button)], at: point(415, 315))
+    /// A bar with 6-point gaps between hit regions (no padding): closer than the pointer's
+    /// diameter, so the bar is one contiguous control.
+    func gappedBar() -> [Region] {
+        (0..<4).map { i in region(UInt64(i + 1), rect(400 + Double(i) * 50, 300, 44, 30), hitArea: .padding(0)) }
+    }
+
+    func testLeavingTowardANeighbourInTheBarWaitsForTheExitDelay() {
+        var h = Harness(regions: gappedBar(), at: point(420, 315))
         h.run(0.5)
         h.events = []
         let left = h.now
-        h.move(to: point(700, 600))
+        h.move(to: point(446, 315))       // in the 6-point gap, heading for the next button
         h.run(0.15)
         XCTAssertEqual(h.last.targetRegion, RegionID(1), "still engaged inside 0.2 s")
         XCTAssertEqual(h.engine.nextDeadline?.seconds ?? 0, left.seconds + 0.2, accuracy: 1e-9)
+        XCTAssertEqual(h.last.logicalPosition, point(446, 315), "the delay keeps the shape, not the click")
         h.run(0.1)
         XCTAssertNil(h.last.targetRegion)
+        XCTAssertEqual(h.events, [.left(RegionID(1), identifier: 1)])
+    }
+
+    func testLeavingARegionAwayFromAnyNeighbourLetsGoAtOnce() {
+        var h = Harness(regions: [region(1, button)], at: point(415, 315))
+        h.run(0.5)
+        h.events = []
+        h.move(to: point(700, 600))
+        XCTAssertNil(h.engine.targetRegion)
+        XCTAssertEqual(h.engine.logicalPosition, point(700, 600))
+        h.run(1.0 / 60)
+        XCTAssertNil(h.last.targetRegion)
+        XCTAssertEqual(h.events, [.left(RegionID(1), identifier: 1)])
+        // Off the bar's side too: the delay is for the way to a neighbour, not out of the bar.
+        h = Harness(regions: gappedBar(), at: point(420, 315))
+        h.run(0.5)
+        h.move(to: point(422, 340))
+        XCTAssertNil(h.engine.targetRegion)
+    }
+
+    func testAThirtySixPointGapIsNotBridgedAndAClickThereLandsWhereThePointerIs() {
+        // Hit regions 388…452 and 488…552: 36 points apart, two separate buttons.
+        let a = region(1, button), b = region(2, rect(500, 300, 40, 30))
+        var h = Harness(regions: [a, b], at: point(420, 315))
+        h.run(0.5)
+        h.events = []
+        h.glide(to: point(470, 315), steps: 10, interval: 1.0 / 30)   // 150 pt/s into the gap, toward b
+        XCTAssertNil(h.last.targetRegion, "not held on a across a 36-point gap")
+        h.send(.button(.pressed))
+        XCTAssertEqual(h.engine.logicalPosition, point(470, 315), "the click lands on what is under the pointer")
+        XCTAssertNil(h.engine.targetRegion)
+        XCTAssertEqual(h.events, [.left(RegionID(1), identifier: 1)])
+    }
+
+    func testAClickDuringTheExitDelayEndsItAndLandsInTheGap() {
+        var h = Harness(regions: gappedBar(), at: point(420, 315))
+        h.run(0.5)
+        h.events = []
+        h.move(to: point(446, 315))
+        h.run(0.05)
+        XCTAssertEqual(h.last.targetRegion, RegionID(1))
+        h.send(.button(.pressed))
+        XCTAssertEqual(h.engine.logicalPosition, point(446, 315))
+        XCTAssertNil(h.engine.targetRegion, "what the click hit and what the pointer shows agree")
         XCTAssertEqual(h.events, [.left(RegionID(1), identifier: 1)])
     }
 
@@ -153,8 +204,7 @@ final class MagnetismTests: XCTestCase {
         var h = Harness(regions: [region(1, button)], at: point(392, 315))
         h.send(.device(device))
         h.run(0.5)
-        h.move(to: point(600, 315))
-        h.run(0.25)        // exit delay passes, recentering starts
+        h.move(to: point(600, 315))   // no neighbour: magnetism lets go at once
         h.run(0.08)
         return h.last.pointer.shape.center.distance(to: point(600, 315))
     }

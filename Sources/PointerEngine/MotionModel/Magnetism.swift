@@ -91,8 +91,10 @@ extension Double {
 /// The pointer engages at the hit region (before it touches the element), its shape is pulled
 /// onto the element, and the logical position moves onto the element so a click lands there.
 enum Magnetism {
+    /// - Parameter leaving: the region's exit delay is running (see `Targeting.isLeaving`):
+    ///   the shape stays on the element, clients see the device.
     static func target(engaged: EngagedRegion?, device: Point<Global>, textLine: TextLineSnap,
-                       settings: PointerSettings) -> PointerTarget {
+                       leaving: Bool = false, settings: PointerSettings) -> PointerTarget {
         let t = settings.tuning
         let size = settings.size
         let diameter = t.pointerDiameter * size
@@ -187,6 +189,7 @@ enum Magnetism {
             if case .device = target.y { target.y = .fixed(c.y) }
             target.logical.y = c.y
         }
+        if leaving { target.logical = device }
         return target
     }
 }

@@ -1,6 +1,8 @@
 /// Decides which region the pointer is engaged with. Beyond a plain hit test it keeps:
-/// - the region exit delay (0.2 s): leaving a hit region does not drop the target at once, so
-///   a gap between neighbouring bar buttons never shows the circle;
+/// - the region exit delay (0.2 s), only on the way to a neighbour in the same contiguous bar
+///   (hit regions closer than `barGapTolerance`), so a gap between bar buttons never shows the
+///   circle; leaving anywhere else lets go at once, and the delay holds only the shape, never
+///   where clients see the pointer (`isLeaving`);
 /// - flick captures: a region chosen by flick prediction stays engaged while the device rests
 ///   near it or keeps approaching;
 /// - latching: after a click in a region with latching axes, it stays engaged while the button
@@ -22,6 +24,19 @@ struct Targeting: Sendable {
     }
 
     mutating func unlatch() { latched = nil }
+
+    /// The device has left the target's hit region and the exit delay is running: the shape
+    /// stays, but clients get the device position, so a click lands on what is under it.
+    var isLeaving: Bool { exitDeadline != nil }
+
+    /// A click during the exit delay: the target goes now, so what the click hits and what the
+    /// pointer shows agree.
+    mutating func finishLeaving() {
+        guard exitDeadline != nil else { return }
+        current = nil
+        exitDeadline = nil
+        flickRegion = nil
+    }
 
     /// Forgets the target without an exit delay (region removed, pointer locked).
     mutating func drop() {
@@ -79,7 +94,15 @@ struct Targeting: Sendable {
             flickClosest = c.distance
             return
         }
-        guard current != nil else { return }
+        guard let leaving = current else { return }
+        // Outside every hit region. Only a gap toward a neighbour in the same bar waits for
+        // the exit delay; anywhere else the region lets go at once.
+        guard store.isBetweenBarNeighbours(leaving: leaving, at: p, heading: velocity,
+                                           maxGap: t.barGapTolerance, framesOnly: !magnetism) else {
+            current = nil
+            exitDeadline = nil
+            return
+        }
         if let deadline = exitDeadline {
             if time >= deadline {
                 current = nil
