@@ -271,7 +271,8 @@ public struct PointerEngine: Sendable {
                                  snap: true, key: ShapeKey(region: nil, band: true))
         }
         return Magnetism.target(engaged: isLocked ? nil : engaged, device: devicePosition,
-                                textLine: textLine, leaving: targeting.isLeaving, settings: settings)
+                                textLine: textLine, leaving: targeting.isLeaving,
+                                latched: targeting.latchedAxes, settings: settings)
     }
 
     private mutating func updateLogical() {

@@ -182,6 +182,23 @@ final class MagnetismTests: XCTestCase {
         XCTAssertNil(h.last.targetRegion)
     }
 
+    func testALatchedDragFollowsTheHandAlongTheLatchedAxis() {
+        // A slider thumb (magnetic by default) latched horizontally: dragging it must move it.
+        let thumb = region(1, rect(1000, 300, 30, 30)) { $0.latchingAxes = .horizontal }
+        var h = Harness(regions: [thumb], at: point(1015, 315))
+        h.run(0.5)
+        h.send(.button(.pressed))
+        h.glide(to: point(1165, 318), steps: 15, interval: 1.0 / 60)
+        h.run(0.5)
+        XCTAssertEqual(h.last.targetRegion, RegionID(1))
+        XCTAssertEqual(h.last.logicalPosition.x, 1165, accuracy: 1e-9, "the app sees the hand on the latched axis")
+        XCTAssertTrue((300..<330).contains(h.last.logicalPosition.y), "still held on the thumb across it")
+        h.send(.button(.released))
+        h.run(0.5)
+        XCTAssertNil(h.last.targetRegion)
+        XCTAssertEqual(h.last.logicalPosition, point(1165, 318))
+    }
+
     func testWithoutLatchingTheSameDragLeavesTheRegion() {
         var h = Harness(regions: [region(1, rect(100, 100, 200, 20))], at: point(150, 110))
         h.send(.button(.pressed))

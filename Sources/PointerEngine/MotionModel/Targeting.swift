@@ -6,7 +6,8 @@
 /// - flick captures: a region chosen by flick prediction stays engaged while the device rests
 ///   near it or keeps approaching;
 /// - latching: after a click in a region with latching axes, it stays engaged while the button
-///   is held, however far the device moves along those axes.
+///   is held, however far the device moves along those axes (and clients follow the device
+///   along them: `latchedAxes`).
 struct Targeting: Sendable {
     private(set) var current: RegionID?
     private(set) var exitDeadline: Instant?
@@ -24,6 +25,9 @@ struct Targeting: Sendable {
     }
 
     mutating func unlatch() { latched = nil }
+
+    /// The axes a held click latched the current target on; empty when it is not latched.
+    var latchedAxes: Axes { latched != nil && latched == current ? latchAxes : [] }
 
     /// The device has left the target's hit region and the exit delay is running: the shape
     /// stays, but clients get the device position, so a click lands on what is under it.
