@@ -101,7 +101,12 @@ public struct PointerTuning: Hashable, Sendable {
 
     public var flickSpeedThreshold = 250.0
     public var velocitySmoothing = 0.75
+    /// How far past the projected landing point (and its path) a target may lie.
     public var flickSearchRadius = 60.0
+    /// Where a flick would land: UIKit's projection with the normal scroll-view deceleration
+    /// (per millisecond), distance = speed / 1000 × rate / (1 − rate), about half a second of
+    /// travel at the smoothed speed.
+    public var flickDecelerationRate = 0.998
     /// Full opening angle of the search cone, degrees.
     public var flickConeAngle = 30.0
 

@@ -31,6 +31,50 @@ final class MagnetismTests: XCTestCase {
         XCTAssertEqual(h.last.logicalPosition, point(330, 315))
     }
 
+    /// A flick from x = 100 to `end` along the button's row that slows to a stop (ease-out),
+    /// as a hand does, in 120 Hz motion events.
+    func flick(to end: Double, duration: Double) -> Harness {
+        var h = Harness(regions: [region(1, button)], at: point(100, 315))
+        h.run(0.5)
+        let steps = Int((duration * 120).rounded())
+        for i in 1...steps {
+            let f = Double(i) / Double(steps)
+            h.now = h.now.advanced(by: 1.0 / 120)
+            h.move(to: point(100 + (end - 100) * (1 - (1 - f) * (1 - f)), 315))
+            if i % 2 == 0 { h.last = h.engine.step(to: h.now) }
+        }
+        h.run(0.5)
+        return h
+    }
+
+    func testFastFlickEndingAHundredPointsShortOfAButtonIsCaptured() {
+        let h = flick(to: 300, duration: 0.25)       // 1600 pt/s at the start, stops 100 pt short
+        XCTAssertEqual(h.last.targetRegion, RegionID(1), "the projected trajectory reaches the button")
+        XCTAssertTrue(button.contains(h.last.logicalPosition))
+        XCTAssertEqual(h.last.devicePosition, point(300, 315))
+        var constant = Harness(regions: [region(1, button)], at: point(100, 315))
+        constant.glide(to: point(300, 315), steps: 40, interval: 0.01)    // 500 pt/s, then a stop
+        constant.run(0.5)
+        XCTAssertEqual(constant.last.targetRegion, RegionID(1))
+    }
+
+    func testSlowMotionEndingAHundredPointsShortIsNotCaptured() {
+        let h = flick(to: 300, duration: 2)          // 200 pt/s at most: below the 250 pt/s threshold
+        XCTAssertNil(h.last.targetRegion)
+        XCTAssertEqual(h.last.logicalPosition, point(300, 315))
+    }
+
+    func testAFlickPicksTheTargetNearestWhereItIsProjectedToLand() {
+        // Two buttons in line; the projection from a fast flick lands beyond the first.
+        let near = region(1, rect(400, 300, 40, 30)), far = region(2, rect(640, 300, 40, 30))
+        var h = Harness(regions: [near, far], at: point(100, 315))
+        h.glide(to: point(360, 315), steps: 13, interval: 0.01)   // 2000 pt/s: lands about 1000 pt on
+        XCTAssertEqual(h.engine.targetRegion, RegionID(2))
+        var slower = Harness(regions: [near, far], at: point(100, 315))
+        slower.glide(to: point(340, 315), steps: 80, interval: 0.01)   // 300 pt/s: lands about 150 pt on
+        XCTAssertEqual(slower.engine.targetRegion, RegionID(1))
+    }
+
     func testFlickAwayFromTheTrajectoryIsNotCaptured() {
         var h = Harness(regions: [region(1, button)], at: point(100, 200))
         h.glide(to: point(330, 200), steps: 46, interval: 0.01)   // fast, but the button is far off-axis

@@ -3,8 +3,9 @@
 ///   (hit regions closer than `barGapTolerance`), so a gap between bar buttons never shows the
 ///   circle; leaving anywhere else lets go at once, and the delay holds only the shape, never
 ///   where clients see the pointer (`isLeaving`);
-/// - flick captures: a region chosen by flick prediction stays engaged while the device rests
-///   near it or keeps approaching;
+/// - flick captures: while the device moves fast, flick prediction re-picks the target from the
+///   projected trajectory on every motion; once it slows, the last pick stays engaged while the
+///   device rests or keeps approaching it;
 /// - latching: after a click in a region with latching axes, it stays engaged while the button
 ///   is held, however far the device moves along those axes (and clients follow the device
 ///   along them: `latchedAxes`).
@@ -82,21 +83,24 @@ struct Targeting: Sendable {
             engage(hit)
             return
         }
+        if allowFlick && magnetism,
+           let c = FlickPrediction.target(from: p, velocity: velocity, store: store, tuning: t) {
+            let same = flickRegion == c.region && current == c.region
+            engage(c.region)
+            flickRegion = c.region
+            flickClosest = same ? min(flickClosest, c.distance) : c.distance
+            return
+        }
         if let f = flickRegion, f == current, let r = store[f] {
+            // The projection may have picked it well before the device got close: hold it
+            // while the device comes nearer or rests, not only within the search radius.
             let d = r.hitRect.distance(to: p)
-            if d <= t.flickSearchRadius && d <= flickClosest + Self.flickReleaseSlack {
+            if d <= flickClosest + Self.flickReleaseSlack {
                 flickClosest = min(flickClosest, d)
                 exitDeadline = nil
                 return
             }
             flickRegion = nil
-        }
-        if allowFlick && magnetism,
-           let c = FlickPrediction.target(from: p, velocity: velocity, store: store, tuning: t) {
-            engage(c.region)
-            flickRegion = c.region
-            flickClosest = c.distance
-            return
         }
         guard let leaving = current else { return }
         // Outside every hit region. Only a gap toward a neighbour in the same bar waits for
