@@ -315,7 +315,7 @@ public struct PointerEngine: Sendable {
         let active = (band.rect == nil && !isLocked) ? engaged : nil
         morph.retarget(target, device: devicePosition, pressed: isButtonPressed,
                        pressedScale: settings.tuning.pressedScale, reduceMotion: settings.reduceMotion)
-        effects.retarget(engaged: active, device: devicePosition, settings: settings)
+        effects.retarget(engaged: active, device: devicePosition, pressed: isButtonPressed, settings: settings)
         accessories.retarget(active?.region.style.accessories ?? .empty, heading: heading,
                              reduceMotion: settings.reduceMotion)
         annotation.retarget(active?.region.annotation)

@@ -78,6 +78,9 @@ public struct PointerTuning: Hashable, Sendable {
     public var slipFactor = 0.1
     public var maximumSlip = 15.0
     public var liftGrowth = 7.6
+    /// Press feedback of a lifted element, whose pointer is hidden beneath it: while the
+    /// button is held it shrinks slightly, to this fraction of its lifted size.
+    public var liftPressedScale = 0.95
     public var hoverGrowth = 6.0
     public var specularMinimumOpacity = 0.05
     public var specularMaximumOpacity = 0.08
