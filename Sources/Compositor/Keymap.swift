@@ -75,6 +75,25 @@ final class Keymap {
         return modifiers
     }
 
+    /// Whether an evdev key is a modifier or a lock (Shift, Ctrl, Alt, Super, Meta, Hyper,
+    /// AltGr and the other ISO level and group shifts, Caps, Num, Scroll and Shift Lock):
+    /// pressing one alone types nothing, so it must not hide the pointer as typing.
+    /// By keysym, as `xkb_keysym_is_modifier` does in libxkbcommon 1.6 and later (Debian 12
+    /// has 1.5), plus the ISO level 5 shifts and Scroll Lock.
+    func isModifier(key: UInt32) -> Bool {
+        var syms: UnsafePointer<xkb_keysym_t>?
+        let count = xkb_state_key_get_syms(state, key + 8, &syms)
+        guard count > 0, let syms else { return false }
+        for i in 0..<Int(count) where Self.isModifier(keysym: syms[i]) { return true }
+        return false
+    }
+
+    static func isModifier(keysym s: xkb_keysym_t) -> Bool {
+        (UInt32(XKB_KEY_Shift_L)...UInt32(XKB_KEY_Hyper_R)).contains(s)             // Shift … Hyper, Caps and Shift Lock
+            || (UInt32(XKB_KEY_ISO_Lock)...UInt32(XKB_KEY_ISO_Level5_Lock)).contains(s)  // ISO level 2/3/5 and group shifts, latches, locks
+            || s == UInt32(XKB_KEY_Mode_switch) || s == UInt32(XKB_KEY_Num_Lock) || s == UInt32(XKB_KEY_Scroll_Lock)
+    }
+
     var modifiers: Modifiers {
         Modifiers(depressed: xkb_state_serialize_mods(state, XKB_STATE_MODS_DEPRESSED),
                   latched: xkb_state_serialize_mods(state, XKB_STATE_MODS_LATCHED),

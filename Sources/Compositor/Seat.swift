@@ -66,7 +66,8 @@ public final class Seat {
         case .pointerLeftOutputs: setPointerOutside(true)
         case .pointerEnteredOutputs: setPointerOutside(false)
         case .key(let code, let pressed):
-            if pressed { engine.keyTyped() }
+            // Holding a modifier (a shortcut, a Shift-click) is not typing.
+            if pressed && !keyboard.keymap.isModifier(key: code) { engine.keyTyped() }
             keyboard.key(code, pressed: pressed, time: time)
         case .modifiers(let depressed, let latched, let locked, let group):
             keyboard.setModifiers(depressed: depressed, latched: latched, locked: locked, group: group)

@@ -112,6 +112,7 @@ public struct PointerEngine: Sendable {
             isButtonPressed = true
             visibility.noteActivity(at: time)
             guard !isLocked else { return }
+            targeting.finishLeaving()
             syncEngaged()
             targeting.latch(engaged?.region.id, axes: engaged?.region.latchingAxes ?? [])
             band.press(in: engaged?.region, at: devicePosition)
@@ -270,7 +271,8 @@ public struct PointerEngine: Sendable {
                                  snap: true, key: ShapeKey(region: nil, band: true))
         }
         return Magnetism.target(engaged: isLocked ? nil : engaged, device: devicePosition,
-                                textLine: textLine, settings: settings)
+                                textLine: textLine, leaving: targeting.isLeaving,
+                                latched: targeting.latchedAxes, settings: settings)
     }
 
     private mutating func updateLogical() {
@@ -313,7 +315,7 @@ public struct PointerEngine: Sendable {
         let active = (band.rect == nil && !isLocked) ? engaged : nil
         morph.retarget(target, device: devicePosition, pressed: isButtonPressed,
                        pressedScale: settings.tuning.pressedScale, reduceMotion: settings.reduceMotion)
-        effects.retarget(engaged: active, device: devicePosition, settings: settings)
+        effects.retarget(engaged: active, device: devicePosition, pressed: isButtonPressed, settings: settings)
         accessories.retarget(active?.region.style.accessories ?? .empty, heading: heading,
                              reduceMotion: settings.reduceMotion)
         annotation.retarget(active?.region.annotation)

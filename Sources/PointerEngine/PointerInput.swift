@@ -17,7 +17,8 @@ public enum PointerInput: Hashable, Sendable {
     case relativeMotion(Vector<Global>)
     /// The primary button.
     case button(ButtonState)
-    /// A key press: the pointer hides while typing.
+    /// A key press that types (the compositor leaves out modifiers and locks pressed alone):
+    /// the pointer hides while typing.
     case keyTyped
     /// The device that produced the following motion.
     case device(DeviceKind)

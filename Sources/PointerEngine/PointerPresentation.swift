@@ -63,6 +63,10 @@ public struct ContentEffect: Hashable, Sendable {
     public var tint: TintEffect?
     /// Highlight: the platter drawn under the element (it equals the pointer's shape).
     public var platter: RoundedRect<Global>?
+    /// 0 → released, 1 → the button is held on the element. Lift shows it by shrinking
+    /// slightly (already in `scale`); a highlight's platter is the pointer, whose own pressed
+    /// scale shows it.
+    public var pressProgress: Double = 0
 
     /// The element as drawn: frame scaled and translated.
     public var transformedFrame: Rect<Global> {

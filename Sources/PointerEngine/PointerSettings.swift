@@ -78,6 +78,9 @@ public struct PointerTuning: Hashable, Sendable {
     public var slipFactor = 0.1
     public var maximumSlip = 15.0
     public var liftGrowth = 7.6
+    /// Press feedback of a lifted element, whose pointer is hidden beneath it: while the
+    /// button is held it shrinks slightly, to this fraction of its lifted size.
+    public var liftPressedScale = 0.95
     public var hoverGrowth = 6.0
     public var specularMinimumOpacity = 0.05
     public var specularMaximumOpacity = 0.08
@@ -101,11 +104,21 @@ public struct PointerTuning: Hashable, Sendable {
 
     public var flickSpeedThreshold = 250.0
     public var velocitySmoothing = 0.75
+    /// How far past the projected landing point (and its path) a target may lie.
     public var flickSearchRadius = 60.0
+    /// Where a flick would land: UIKit's projection with the normal scroll-view deceleration
+    /// (per millisecond), distance = speed / 1000 × rate / (1 − rate), about half a second of
+    /// travel at the smoothed speed.
+    public var flickDecelerationRate = 0.998
     /// Full opening angle of the search cone, degrees.
     public var flickConeAngle = 30.0
 
     public var regionExitDelay = 0.2
+    /// Hit regions at most this far apart count as touching: one contiguous bar, whose gaps
+    /// the exit delay bridges. The pointer's diameter: a gap too narrow to show the circle in
+    /// without the flicker the guidelines warn about. Wider gaps separate elements, and
+    /// leaving one lets it go at once.
+    public var barGapTolerance = 19.0
     public var trackpadAutoHideDelay = 3.25
     public var mouseAutoHideDelay = 8.0
 

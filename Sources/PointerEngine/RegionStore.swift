@@ -206,6 +206,42 @@ public struct RegionStore: Sendable {
         }
     }
 
+    /// Whether `p`, outside region `id`'s hit area (its frame with `framesOnly`), lies in the
+    /// gap between it and a neighbour in the same bar — a region whose hit area is at most
+    /// `maxGap` away along one axis and overlaps it along the other — with `heading` not
+    /// pointing away from that neighbour (a pointer at rest is on its way). Allocation-free.
+    func isBetweenBarNeighbours(leaving id: RegionID, at p: Point<Global>, heading v: Vector<Global>,
+                                maxGap: Double, framesOnly: Bool) -> Bool {
+        guard let s = slotByID[id], maxGap >= 0, maxGap.isFinite, p.isFinite else { return false }
+        let a = framesOnly ? entries[Int(s)].frame : entries[Int(s)].hit
+        var found = false
+        entries.withUnsafeBufferPointer { es in
+            grid.forEachSlot(in: a.outset(by: maxGap + 1)) { n in
+                guard !found, n != s, es[Int(n)].live else { return }
+                let b = framesOnly ? es[Int(n)].frame : es[Int(n)].hit
+                found = Self.gap(between: a, and: b, holds: p, heading: v, maxGap: maxGap)
+            }
+        }
+        return found
+    }
+
+    /// `a` and `b` side by side with a gap of at most `maxGap` (a row or a column), `p` in
+    /// that gap, `v` not pointing from `b` back toward `a`.
+    private static func gap(between a: Rect<Global>, and b: Rect<Global>, holds p: Point<Global>,
+                            heading v: Vector<Global>, maxGap: Double) -> Bool {
+        let yLo = max(a.minY, b.minY), yHi = min(a.maxY, b.maxY)
+        if yHi > yLo && p.y >= yLo && p.y <= yHi {
+            if b.minX >= a.maxX && b.minX - a.maxX <= maxGap && p.x >= a.maxX && p.x <= b.minX && v.dx >= 0 { return true }
+            if a.minX >= b.maxX && a.minX - b.maxX <= maxGap && p.x >= b.maxX && p.x <= a.minX && v.dx <= 0 { return true }
+        }
+        let xLo = max(a.minX, b.minX), xHi = min(a.maxX, b.maxX)
+        if xHi > xLo && p.x >= xLo && p.x <= xHi {
+            if b.minY >= a.maxY && b.minY - a.maxY <= maxGap && p.y >= a.maxY && p.y <= b.minY && v.dy >= 0 { return true }
+            if a.minY >= b.maxY && a.minY - b.maxY <= maxGap && p.y >= b.maxY && p.y <= a.minY && v.dy <= 0 { return true }
+        }
+        return false
+    }
+
     /// Magnetism of a region from its own settings.
     func attracts(_ id: RegionID) -> Bool {
         guard let s = slotByID[id] else { return false }

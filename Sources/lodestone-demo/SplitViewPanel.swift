@@ -26,7 +26,9 @@ final class SplitViewPanel: Panel {
         var d = RegionDescription(frame: handle.frame, effect: .none, identifier: RegionID.splitHandle)
         d.hitArea = .padding(6)
         d.accessories = [.init(.arrow, angle: 270, offset: 3), .init(.arrow, angle: 90, offset: 3)]
-        d.latchingAxes = .vertical
+        // The handle is dragged sideways: latched horizontally, it stays the target however
+        // far the hand runs ahead of the redrawn handle.
+        d.latchingAxes = .horizontal
         description = d
         region = regions.add(d)
     }

@@ -88,6 +88,23 @@ final class AdaptivePointerTests: XCTestCase {
         XCTAssertLessThan(brightness(below), brightness(Self.background) - 15, "a shadow beneath the element")
     }
 
+    func testPressingALiftedElementShowsPressFeedback() throws {
+        let f = try AdaptiveFixture()
+        let (client, wx, wy) = try window(f)
+        var d = RegionDescription(frame: (100, 100, 80, 40), effect: .lift, identifier: 2)
+        d.opaque = true
+        try client.declare(d)
+        let lifted = try f.move(to: wx + 140, wy + 120).effectScale
+        _ = try f.control.button(pressed: true)
+        try f.control.advanceClock(milliseconds: 500)
+        let pressed = try f.probe.shape()
+        XCTAssertLessThan(pressed.effectScale, lifted - 0.03, "the pointer is hidden under it: the element shows the press")
+        XCTAssertGreaterThan(pressed.effectScale, 1, "still lifted")
+        _ = try f.control.button(pressed: false)
+        try f.control.advanceClock(milliseconds: 500)
+        XCTAssertEqual(try f.probe.shape().effectScale, lifted, accuracy: 0.001)
+    }
+
     func testHoverTintsAndScalesTheElement() throws {
         let f = try AdaptiveFixture()
         let (client, wx, wy) = try window(f)

@@ -31,6 +31,50 @@ final class MagnetismTests: XCTestCase {
         XCTAssertEqual(h.last.logicalPosition, point(330, 315))
     }
 
+    /// A flick from x = 100 to `end` along the button's row that slows to a stop (ease-out),
+    /// as a hand does, in 120 Hz motion events.
+    func flick(to end: Double, duration: Double) -> Harness {
+        var h = Harness(regions: [region(1, button)], at: point(100, 315))
+        h.run(0.5)
+        let steps = Int((duration * 120).rounded())
+        for i in 1...steps {
+            let f = Double(i) / Double(steps)
+            h.now = h.now.advanced(by: 1.0 / 120)
+            h.move(to: point(100 + (end - 100) * (1 - (1 - f) * (1 - f)), 315))
+            if i % 2 == 0 { h.last = h.engine.step(to: h.now) }
+        }
+        h.run(0.5)
+        return h
+    }
+
+    func testFastFlickEndingAHundredPointsShortOfAButtonIsCaptured() {
+        let h = flick(to: 300, duration: 0.25)       // 1600 pt/s at the start, stops 100 pt short
+        XCTAssertEqual(h.last.targetRegion, RegionID(1), "the projected trajectory reaches the button")
+        XCTAssertTrue(button.contains(h.last.logicalPosition))
+        XCTAssertEqual(h.last.devicePosition, point(300, 315))
+        var constant = Harness(regions: [region(1, button)], at: point(100, 315))
+        constant.glide(to: point(300, 315), steps: 40, interval: 0.01)    // 500 pt/s, then a stop
+        constant.run(0.5)
+        XCTAssertEqual(constant.last.targetRegion, RegionID(1))
+    }
+
+    func testSlowMotionEndingAHundredPointsShortIsNotCaptured() {
+        let h = flick(to: 300, duration: 2)          // 200 pt/s at most: below the 250 pt/s threshold
+        XCTAssertNil(h.last.targetRegion)
+        XCTAssertEqual(h.last.logicalPosition, point(300, 315))
+    }
+
+    func testAFlickPicksTheTargetNearestWhereItIsProjectedToLand() {
+        // Two buttons in line; the projection from a fast flick lands beyond the first.
+        let near = region(1, rect(400, 300, 40, 30)), far = region(2, rect(640, 300, 40, 30))
+        var h = Harness(regions: [near, far], at: point(100, 315))
+        h.glide(to: point(360, 315), steps: 13, interval: 0.01)   // 2000 pt/s: lands about 1000 pt on
+        XCTAssertEqual(h.engine.targetRegion, RegionID(2))
+        var slower = Harness(regions: [near, far], at: point(100, 315))
+        slower.glide(to: point(340, 315), steps: 80, interval: 0.01)   // 300 pt/s: lands about 150 pt on
+        XCTAssertEqual(slower.engine.targetRegion, RegionID(1))
+    }
+
     func testFlickAwayFromTheTrajectoryIsNotCaptured() {
         var h = Harness(regions: [region(1, button)], at: point(100, 200))
         h.glide(to: point(330, 200), steps: 46, interval: 0.01)   // fast, but the button is far off-axis
@@ -69,17 +113,68 @@ final class MagnetismTests: XCTestCase {
         }
     }
 
-    func testLeavingARegionWaitsForTheExitDelay() {
-        var h = Harness(regions: [region(1, button)], at: point(415, 315))
+    /// A bar with 6-point gaps between hit regions (no padding): closer than the pointer's
+    /// diameter, so the bar is one contiguous control.
+    func gappedBar() -> [Region] {
+        (0..<4).map { i in region(UInt64(i + 1), rect(400 + Double(i) * 50, 300, 44, 30), hitArea: .padding(0)) }
+    }
+
+    func testLeavingTowardANeighbourInTheBarWaitsForTheExitDelay() {
+        var h = Harness(regions: gappedBar(), at: point(420, 315))
         h.run(0.5)
         h.events = []
         let left = h.now
-        h.move(to: point(700, 600))
+        h.move(to: point(446, 315))       // in the 6-point gap, heading for the next button
         h.run(0.15)
         XCTAssertEqual(h.last.targetRegion, RegionID(1), "still engaged inside 0.2 s")
         XCTAssertEqual(h.engine.nextDeadline?.seconds ?? 0, left.seconds + 0.2, accuracy: 1e-9)
+        XCTAssertEqual(h.last.logicalPosition, point(446, 315), "the delay keeps the shape, not the click")
         h.run(0.1)
         XCTAssertNil(h.last.targetRegion)
+        XCTAssertEqual(h.events, [.left(RegionID(1), identifier: 1)])
+    }
+
+    func testLeavingARegionAwayFromAnyNeighbourLetsGoAtOnce() {
+        var h = Harness(regions: [region(1, button)], at: point(415, 315))
+        h.run(0.5)
+        h.events = []
+        h.move(to: point(700, 600))
+        XCTAssertNil(h.engine.targetRegion)
+        XCTAssertEqual(h.engine.logicalPosition, point(700, 600))
+        h.run(1.0 / 60)
+        XCTAssertNil(h.last.targetRegion)
+        XCTAssertEqual(h.events, [.left(RegionID(1), identifier: 1)])
+        // Off the bar's side too: the delay is for the way to a neighbour, not out of the bar.
+        h = Harness(regions: gappedBar(), at: point(420, 315))
+        h.run(0.5)
+        h.move(to: point(422, 340))
+        XCTAssertNil(h.engine.targetRegion)
+    }
+
+    func testAThirtySixPointGapIsNotBridgedAndAClickThereLandsWhereThePointerIs() {
+        // Hit regions 388…452 and 488…552: 36 points apart, two separate buttons.
+        let a = region(1, button), b = region(2, rect(500, 300, 40, 30))
+        var h = Harness(regions: [a, b], at: point(420, 315))
+        h.run(0.5)
+        h.events = []
+        h.glide(to: point(470, 315), steps: 10, interval: 1.0 / 30)   // 150 pt/s into the gap, toward b
+        XCTAssertNil(h.last.targetRegion, "not held on a across a 36-point gap")
+        h.send(.button(.pressed))
+        XCTAssertEqual(h.engine.logicalPosition, point(470, 315), "the click lands on what is under the pointer")
+        XCTAssertNil(h.engine.targetRegion)
+        XCTAssertEqual(h.events, [.left(RegionID(1), identifier: 1)])
+    }
+
+    func testAClickDuringTheExitDelayEndsItAndLandsInTheGap() {
+        var h = Harness(regions: gappedBar(), at: point(420, 315))
+        h.run(0.5)
+        h.events = []
+        h.move(to: point(446, 315))
+        h.run(0.05)
+        XCTAssertEqual(h.last.targetRegion, RegionID(1))
+        h.send(.button(.pressed))
+        XCTAssertEqual(h.engine.logicalPosition, point(446, 315))
+        XCTAssertNil(h.engine.targetRegion, "what the click hit and what the pointer shows agree")
         XCTAssertEqual(h.events, [.left(RegionID(1), identifier: 1)])
     }
 
@@ -131,6 +226,23 @@ final class MagnetismTests: XCTestCase {
         XCTAssertNil(h.last.targetRegion)
     }
 
+    func testALatchedDragFollowsTheHandAlongTheLatchedAxis() {
+        // A slider thumb (magnetic by default) latched horizontally: dragging it must move it.
+        let thumb = region(1, rect(1000, 300, 30, 30)) { $0.latchingAxes = .horizontal }
+        var h = Harness(regions: [thumb], at: point(1015, 315))
+        h.run(0.5)
+        h.send(.button(.pressed))
+        h.glide(to: point(1165, 318), steps: 15, interval: 1.0 / 60)
+        h.run(0.5)
+        XCTAssertEqual(h.last.targetRegion, RegionID(1))
+        XCTAssertEqual(h.last.logicalPosition.x, 1165, accuracy: 1e-9, "the app sees the hand on the latched axis")
+        XCTAssertTrue((300..<330).contains(h.last.logicalPosition.y), "still held on the thumb across it")
+        h.send(.button(.released))
+        h.run(0.5)
+        XCTAssertNil(h.last.targetRegion)
+        XCTAssertEqual(h.last.logicalPosition, point(1165, 318))
+    }
+
     func testWithoutLatchingTheSameDragLeavesTheRegion() {
         var h = Harness(regions: [region(1, rect(100, 100, 200, 20))], at: point(150, 110))
         h.send(.button(.pressed))
@@ -153,8 +265,7 @@ final class MagnetismTests: XCTestCase {
         var h = Harness(regions: [region(1, button)], at: point(392, 315))
         h.send(.device(device))
         h.run(0.5)
-        h.move(to: point(600, 315))
-        h.run(0.25)        // exit delay passes, recentering starts
+        h.move(to: point(600, 315))   // no neighbour: magnetism lets go at once
         h.run(0.08)
         return h.last.pointer.shape.center.distance(to: point(600, 315))
     }

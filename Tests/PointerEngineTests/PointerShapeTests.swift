@@ -78,6 +78,24 @@ final class PointerShapeTests: XCTestCase {
                        "the pointer becomes the element's outline")
     }
 
+    func testPressingALiftedElementScalesItDownSlightly() {
+        var h = Harness(regions: [region(1, button, effect: .lift)], at: point(415, 312))
+        h.run(1)
+        let lifted = h.last.contentEffect!.scale
+        XCTAssertEqual(h.last.contentEffect!.pressProgress, 0)
+        h.send(.button(.pressed))
+        h.run(0.5)
+        let pressed = h.last.contentEffect!
+        XCTAssertEqual(pressed.pressProgress, 1, accuracy: 1e-6)
+        XCTAssertEqual(pressed.scale, lifted * 0.95, accuracy: 1e-6, "the pointer is hidden: the element shows the press")
+        XCTAssertGreaterThan(pressed.scale, 1, "still lifted, only less")
+        XCTAssertEqual(h.last.pointer.alpha, 0, accuracy: 1e-6)
+        h.send(.button(.released))
+        h.run(0.5)
+        XCTAssertEqual(h.last.contentEffect!.scale, lifted, accuracy: 1e-6)
+        XCTAssertEqual(h.last.contentEffect!.pressProgress, 0, accuracy: 1e-6)
+    }
+
     func testHoverKeepsThePointerShapeAndAppliesItsOwnEffect() {
         let card = rect(400, 300, 200, 150)
         var h = Harness(regions: [region(1, card, effect: .hover(tint: .overlay, shadow: true, scale: true))])

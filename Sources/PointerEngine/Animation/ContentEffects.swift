@@ -7,6 +7,8 @@ struct EffectTrack: Sendable {
     var progress = AnimatedValue(0)
     var tx = AnimatedValue(0)
     var ty = AnimatedValue(0)
+    /// The button held on the element (press feedback), with the press spring.
+    var press = AnimatedValue(0)
     var specularCenter: Point<Global>
     var specularOpacity: Double
 
@@ -23,25 +25,27 @@ struct EffectTrack: Sendable {
         progress.advance(k.shape)
         tx.advance(k.shape)
         ty.advance(k.shape)
+        press.advance(k.press)
     }
 
-    var isSettled: Bool { progress.isSettled && tx.isSettled && ty.isSettled }
+    var isSettled: Bool { progress.isSettled && tx.isSettled && ty.isSettled && press.isSettled }
 }
 
 /// Content effects of the targeted element and of the one just left (which winds down rather
-/// than snapping back): highlight platter with slip, lift (scale +7.6, shadow, specular),
-/// hover (scale +6, tint, shadow).
+/// than snapping back): highlight platter with slip, lift (scale +7.6, shadow, specular; a
+/// little smaller while pressed), hover (scale +6, tint, shadow).
 struct ContentEffectAnimator: Sendable {
     private(set) var current: EffectTrack?
     private(set) var exiting: EffectTrack?
 
-    mutating func retarget(engaged: EngagedRegion?, device: Point<Global>, settings: PointerSettings) {
+    mutating func retarget(engaged: EngagedRegion?, device: Point<Global>, pressed: Bool, settings: PointerSettings) {
         let t = settings.tuning
         if current?.region != engaged?.region.id {
             if var old = current {
                 old.progress.target = 0
                 old.tx.target = 0
                 old.ty.target = 0
+                old.press.target = 0
                 exiting = old
             }
             current = nil
@@ -55,6 +59,7 @@ struct ContentEffectAnimator: Sendable {
         c.kind = e.effect
         c.frame = e.region.frame
         c.progress.target = 1
+        c.press.target = pressed ? 1 : 0
         let offset = device - c.frame.center
         var slip = Vector<Global>.zero
         switch c.kind {
@@ -89,14 +94,15 @@ struct ContentEffectAnimator: Sendable {
         var effect = ContentEffect(region: track.region, identifier: track.identifier, kind: track.kind,
                                    progress: p, frame: track.frame, scale: 1,
                                    translation: Vector(dx: track.tx.value, dy: track.ty.value),
-                                   shadow: nil, specular: nil, tint: nil, platter: nil)
+                                   shadow: nil, specular: nil, tint: nil, platter: nil,
+                                   pressProgress: track.press.value.clamped(0, 1))
         let shadow = ShadowEffect(opacity: t.shadowOpacity * p, radius: t.shadowRadius,
                                   offset: Vector(dx: 0, dy: t.shadowOffsetY * p))
         switch track.kind {
         case .highlight:
             effect.platter = platter
         case .lift:
-            effect.scale = 1 + t.liftGrowth / side * p
+            effect.scale = (1 + t.liftGrowth / side * p) * (1 - (1 - t.liftPressedScale) * effect.pressProgress)
             effect.shadow = shadow
             effect.specular = SpecularEffect(center: track.specularCenter + effect.translation,
                                              radius: side * 0.6, opacity: track.specularOpacity * p)

@@ -24,14 +24,21 @@ struct VelocityTracker: Sendable {
     }
 }
 
-/// Flick prediction: above the speed threshold, look along the smoothed velocity for the most
-/// likely target — an attracting region within the search radius whose centre lies in the cone
-/// around the direction of travel (or whose hit region the direction of travel crosses) — so
-/// magnetism can pull the pointer onto it before the device gets there.
+/// Flick prediction: above the speed threshold, project the smoothed trajectory to where the
+/// flick would land (UIKit's deceleration projection) and pick the most likely target — an
+/// attracting region ahead, its centre in the cone around the direction of travel (or its hit
+/// region on the path), within the search radius past the landing point, nearest that point —
+/// so magnetism can pull the pointer onto it before the device gets there.
 enum FlickPrediction {
     struct Candidate {
         var region: RegionID
         var distance: Double
+    }
+
+    /// How far a flick at `speed` (points per second) travels before it stops.
+    static func projectedDistance(speed: Double, tuning t: PointerTuning) -> Double {
+        let rate = t.flickDecelerationRate.clamped(0, 0.9999)
+        return speed / 1000 * rate / (1 - rate)
     }
 
     static func target(from p: Point<Global>, velocity v: Vector<Global>, store: RegionStore,
@@ -40,19 +47,22 @@ enum FlickPrediction {
         guard speed > t.flickSpeedThreshold, speed.isFinite else { return nil }
         let dir = v * (1 / speed)
         let radius = t.flickSearchRadius
+        let travel = projectedDistance(speed: speed, tuning: t)
+        let landing = p + dir * travel
+        guard landing.isFinite else { return nil }
         let cosHalfCone = Math.cos(t.flickConeAngle / 2 * Double.pi / 180)
         var best: Candidate?
         var bestScore = Double.infinity
-        store.forEachAttracting(in: Rect(center: p, width: 2 * radius, height: 2 * radius)) { e in
+        store.forEachAttracting(in: Rect(corner: p, landing).outset(by: radius)) { e in
             let d = e.hit.distance(to: p)
-            guard d > 0, d <= radius else { return }
+            guard d > 0, d <= travel + radius else { return }
             let toCenter = e.frame.center - p
             let l = toCenter.length
             guard l > 0 else { return }
             let cosAngle = (toCenter.dx * dir.dx + toCenter.dy * dir.dy) / l
             guard cosAngle >= cosHalfCone || (cosAngle > 0 && ray(from: p, dir, hits: e.hit)) else { return }
-            // Prefer what lies straight ahead, then what is near.
-            let score = (1 - cosAngle) * 1000 + d
+            // Prefer what lies straight ahead, then what is nearest where the flick lands.
+            let score = (1 - cosAngle) * 1000 + e.hit.distance(to: landing)
             if score < bestScore || (score == bestScore && e.id < best!.region) {
                 bestScore = score
                 best = Candidate(region: e.id, distance: d)

@@ -91,8 +91,13 @@ extension Double {
 /// The pointer engages at the hit region (before it touches the element), its shape is pulled
 /// onto the element, and the logical position moves onto the element so a click lands there.
 enum Magnetism {
+    /// - Parameters:
+    ///   - leaving: the region's exit delay is running (see `Targeting.isLeaving`): the shape
+    ///     stays on the element, clients see the device.
+    ///   - latched: axes a held click latched the region on (a slider's thumb): along them
+    ///     clients see the device, so the drag moves the element with the hand.
     static func target(engaged: EngagedRegion?, device: Point<Global>, textLine: TextLineSnap,
-                       settings: PointerSettings) -> PointerTarget {
+                       leaving: Bool = false, latched: Axes = [], settings: PointerSettings) -> PointerTarget {
         let t = settings.tuning
         let size = settings.size
         let diameter = t.pointerDiameter * size
@@ -178,6 +183,8 @@ enum Magnetism {
             target.radius = min(target.width, target.height) / 2
         }
 
+        if latched.contains(.horizontal) { target.logical.x = device.x }
+        if latched.contains(.vertical) { target.logical.y = device.y }
         // Constrained axes recentre the pointer (and what clients see) on the region's centre.
         if r.constrainedAxes.contains(.horizontal) {
             if case .device = target.x { target.x = .fixed(c.x) }
@@ -187,6 +194,7 @@ enum Magnetism {
             if case .device = target.y { target.y = .fixed(c.y) }
             target.logical.y = c.y
         }
+        if leaving { target.logical = device }
         return target
     }
 }

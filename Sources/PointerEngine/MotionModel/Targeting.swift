@@ -1,10 +1,14 @@
 /// Decides which region the pointer is engaged with. Beyond a plain hit test it keeps:
-/// - the region exit delay (0.2 s): leaving a hit region does not drop the target at once, so
-///   a gap between neighbouring bar buttons never shows the circle;
-/// - flick captures: a region chosen by flick prediction stays engaged while the device rests
-///   near it or keeps approaching;
+/// - the region exit delay (0.2 s), only on the way to a neighbour in the same contiguous bar
+///   (hit regions closer than `barGapTolerance`), so a gap between bar buttons never shows the
+///   circle; leaving anywhere else lets go at once, and the delay holds only the shape, never
+///   where clients see the pointer (`isLeaving`);
+/// - flick captures: while the device moves fast, flick prediction re-picks the target from the
+///   projected trajectory on every motion; once it slows, the last pick stays engaged while the
+///   device rests or keeps approaching it;
 /// - latching: after a click in a region with latching axes, it stays engaged while the button
-///   is held, however far the device moves along those axes.
+///   is held, however far the device moves along those axes (and clients follow the device
+///   along them: `latchedAxes`).
 struct Targeting: Sendable {
     private(set) var current: RegionID?
     private(set) var exitDeadline: Instant?
@@ -22,6 +26,22 @@ struct Targeting: Sendable {
     }
 
     mutating func unlatch() { latched = nil }
+
+    /// The axes a held click latched the current target on; empty when it is not latched.
+    var latchedAxes: Axes { latched != nil && latched == current ? latchAxes : [] }
+
+    /// The device has left the target's hit region and the exit delay is running: the shape
+    /// stays, but clients get the device position, so a click lands on what is under it.
+    var isLeaving: Bool { exitDeadline != nil }
+
+    /// A click during the exit delay: the target goes now, so what the click hits and what the
+    /// pointer shows agree.
+    mutating func finishLeaving() {
+        guard exitDeadline != nil else { return }
+        current = nil
+        exitDeadline = nil
+        flickRegion = nil
+    }
 
     /// Forgets the target without an exit delay (region removed, pointer locked).
     mutating func drop() {
@@ -63,23 +83,34 @@ struct Targeting: Sendable {
             engage(hit)
             return
         }
+        if allowFlick && magnetism,
+           let c = FlickPrediction.target(from: p, velocity: velocity, store: store, tuning: t) {
+            let same = flickRegion == c.region && current == c.region
+            engage(c.region)
+            flickRegion = c.region
+            flickClosest = same ? min(flickClosest, c.distance) : c.distance
+            return
+        }
         if let f = flickRegion, f == current, let r = store[f] {
+            // The projection may have picked it well before the device got close: hold it
+            // while the device comes nearer or rests, not only within the search radius.
             let d = r.hitRect.distance(to: p)
-            if d <= t.flickSearchRadius && d <= flickClosest + Self.flickReleaseSlack {
+            if d <= flickClosest + Self.flickReleaseSlack {
                 flickClosest = min(flickClosest, d)
                 exitDeadline = nil
                 return
             }
             flickRegion = nil
         }
-        if allowFlick && magnetism,
-           let c = FlickPrediction.target(from: p, velocity: velocity, store: store, tuning: t) {
-            engage(c.region)
-            flickRegion = c.region
-            flickClosest = c.distance
+        guard let leaving = current else { return }
+        // Outside every hit region. Only a gap toward a neighbour in the same bar waits for
+        // the exit delay; anywhere else the region lets go at once.
+        guard store.isBetweenBarNeighbours(leaving: leaving, at: p, heading: velocity,
+                                           maxGap: t.barGapTolerance, framesOnly: !magnetism) else {
+            current = nil
+            exitDeadline = nil
             return
         }
-        guard current != nil else { return }
         if let deadline = exitDeadline {
             if time >= deadline {
                 current = nil

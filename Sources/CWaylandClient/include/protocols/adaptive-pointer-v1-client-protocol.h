@@ -906,7 +906,9 @@ adaptive_pointer_region_v1_set_magnetism(struct adaptive_pointer_region_v1 *adap
  * @ingroup iface_adaptive_pointer_region_v1
  *
  * While the button is held after pressing on the region, the region
- * stays engaged along these axes (a slider's thumb). Unknown bits are
+ * stays engaged along these axes (a slider's thumb), and along them
+ * the pointer position the client receives is the device's, so the
+ * drag moves the element with the hand. Unknown bits are
  * invalid_enum.
  */
 static inline void

@@ -633,8 +633,10 @@ struct adaptive_pointer_region_v1_interface {
 	 * axes along which a pressed pointer stays on the region
 	 *
 	 * While the button is held after pressing on the region, the
-	 * region stays engaged along these axes (a slider's thumb).
-	 * Unknown bits are invalid_enum.
+	 * region stays engaged along these axes (a slider's thumb), and
+	 * along them the pointer position the client receives is the
+	 * device's, so the drag moves the element with the hand. Unknown
+	 * bits are invalid_enum.
 	 */
 	void (*set_latching_axes)(struct wl_client *client,
 				  struct wl_resource *resource,
