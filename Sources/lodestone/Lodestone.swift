@@ -18,7 +18,11 @@ struct Lodestone: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lodestone",
         abstract: "A Wayland compositor with the iPadOS adaptive pointer.",
-        discussion: "With a COMMAND, Lodestone starts it inside the session and exits with its status when it ends.")
+        discussion: "With a COMMAND, Lodestone starts it inside the session and exits with its status when it ends.",
+        version: Lodestone.version)
+
+    /// The release, printed by --version.
+    static let version = "0.2.0"
 
     enum BackendKind: String, ExpressibleByArgument, CaseIterable { case headless, wayland }
 

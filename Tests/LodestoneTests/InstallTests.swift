@@ -1,0 +1,59 @@
+import Foundation
+import LodestoneTesting
+import XCTest
+
+/// `make install` puts a working Lodestone into a prefix: programs, man page, desktop
+/// entry, and the protocol XML found through pkg-config, as C projects look for it.
+final class InstallTests: XCTestCase {
+    func testInstallIntoATemporaryPrefixGivesARunningLodestone() throws {
+        try requireProgram("meson")
+        let prefix = NSTemporaryDirectory() + "lodestone-prefix-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: prefix) }
+        // The debug build the tests run from: the same Scripts/install that make install runs.
+        let bin = URL(fileURLWithPath: Session.executable).deletingLastPathComponent().path
+        let (status, output) = try run([repositoryRoot + "/Scripts/install", prefix, bin], directory: repositoryRoot)
+        XCTAssertEqual(status, 0, output)
+
+        let (vstatus, version) = try run([prefix + "/bin/lodestone", "--version"])
+        XCTAssertEqual(vstatus, 0)
+        XCTAssertEqual(version.trimmingCharacters(in: .whitespacesAndNewlines), "0.2.0")
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: prefix + "/bin/lodestone-demo"))
+
+        // The installed program works: a screenshot from a headless run.
+        let runtime = prefix + "/run"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let shot = prefix + "/shot.png"
+        let (sstatus, soutput) = try run([prefix + "/bin/lodestone", "--backend", "headless", "--socket", "installed", "--screenshot", shot],
+                                         environment: ["XDG_RUNTIME_DIR": runtime, "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(sstatus, 0, soutput)
+        XCTAssertEqual(try Screenshot(png: shot).width, 1280)
+
+        // The protocol XML, where pkg-config says it is.
+        let pcDir = try XCTUnwrap(FileManager.default.subpaths(atPath: prefix)?.first { $0.hasSuffix("lodestone-protocols.pc") })
+        let (pstatus, dataDir) = try run(["pkg-config", "--variable=pkgdatadir", "lodestone-protocols"],
+                                         environment: ["PKG_CONFIG_PATH": prefix + "/" + (pcDir as NSString).deletingLastPathComponent])
+        XCTAssertEqual(pstatus, 0, dataDir)
+        let xml = dataDir.trimmingCharacters(in: .whitespacesAndNewlines) + "/adaptive-pointer-v1.xml"
+        XCTAssertTrue(FileManager.default.fileExists(atPath: xml), xml)
+
+        // The desktop entry is valid, and the man page is installed.
+        let desktop = prefix + "/share/applications/lodestone.desktop"
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/desktop-file-validate") {
+            let (dstatus, doutput) = try run(["desktop-file-validate", desktop])
+            XCTAssertEqual(dstatus, 0, doutput)
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: prefix + "/share/man/man1/lodestone.1"))
+    }
+
+    func testTheManPageDescribesEveryOption() throws {
+        // docs/lodestone.1 is generated (make man); a new flag without a new page fails here.
+        let page = try String(contentsOfFile: repositoryRoot + "/docs/lodestone.1", encoding: .utf8)
+        let (_, help) = try run([Session.executable, "--help"])
+        let words = help.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "-") })
+        let flags = Set(words.filter { $0.hasPrefix("--") && $0.count > 2 }.map(String.init))
+        XCTAssertFalse(flags.isEmpty)
+        for flag in flags where flag != "--help" && flag != "--version" {
+            XCTAssertTrue(page.contains("Fl -" + flag.dropFirst(2)), "docs/lodestone.1 does not describe \(flag); run make man")
+        }
+    }
+}
