@@ -11,14 +11,14 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev xkb-data \
 	libpixman-1-dev libinput-dev libpng-dev libcairo2-dev fonts-dejavu-core \
 	weston foot gtk-4-examples gtk-3-examples wl-clipboard wlcs coreutils python3 python3-pip \
-	meson ninja-build linguist-qt6 qt6-wayland desktop-file-utils
+	meson ninja-build linguist-qt6 qt6-wayland desktop-file-utils valgrind
 PIP_PACKAGES := pywayland
 
 PREFIX ?= /usr/local
 # make install CONFIG=debug installs the debug build (the install test uses it).
 CONFIG ?= release
 
-.PHONY: deps build release test demo bench wlcs install man clean
+.PHONY: deps build release test demo bench bench-check wlcs install man clean
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -66,6 +66,13 @@ bench: deps
 	$(SWIFT) build -c release --product PointerEngineBenchmark
 	.build/release/lodestone-bench
 	.build/release/PointerEngineBenchmark
+	Scripts/bench-instructions
+
+# Fails when an instruction count grew more than 5% over bench/instructions.baseline
+# (Scripts/bench-instructions --record writes a new one).
+bench-check: deps
+	$(SWIFT) build -c release --product lodestone-bench
+	Scripts/bench-instructions --check
 
 clean:
 	rm -rf .build .build-*

@@ -101,9 +101,11 @@ let package = Package(
             name: "lodestone-bench",
             dependencies: [
                 "LodestoneSystem", "Rendering", "LodestoneTesting", "MallocTrace", "Compositor", "WaylandServer", "WaylandClient", "CWaylandClient",
-                "AdaptivePointerClient", .product(name: "Logging", package: "swift-log"),
+                "AdaptivePointerClient", "CValgrind", .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Callgrind's client requests (header from Debian's valgrind), for instruction counts.
+        .target(name: "CValgrind"),
         // The demo: sample surfaces for every pointer behaviour (cairo), and the
         // scripted headless tour through them (`make demo`, DemoTourTests).
         .executableTarget(name: "lodestone-demo", dependencies: ["AdaptivePointerClient", "WaylandClient", "CWaylandClient", "CWaylandProtocols", "CCairo"]),

@@ -63,7 +63,7 @@ public final class FrameClock {
     /// Manual clock: moves time forward, running each frame that falls due
     /// (at most one per refresh interval). Returns the number of frames run.
     @discardableResult
-    func advance(by milliseconds: UInt32) -> Int {
+    public func advance(by milliseconds: UInt32) -> Int {
         precondition(mode == .manual)
         var frames = 0
         var remaining = milliseconds

@@ -34,6 +34,7 @@ private let allocationsFlag = "--pointer-bench-allocations"
 func benchmarkAdaptivePointer() {
     if CommandLine.arguments.contains(clientFlag) { runRegionClient() }
     if CommandLine.arguments.contains(allocationsFlag) { countAllocationsAndExit() }
+    if CommandLine.arguments.contains(instructionsFlag) { countInstructionsAndExit() }
     do {
         let scene = try PointerScene()
         defer { scene.stop() }
@@ -51,7 +52,7 @@ func benchmarkAdaptivePointer() {
 
 /// The region client's layout, in its surface: 20 × 10 buttons of 32×28 on a 40×60 grid,
 /// and plain content right of x = 840.
-private enum Layout {
+enum Layout {
     static let window = (width: Int32(1200), height: Int32(760))
     static let origin = (x: 40.0, y: 20.0)  // where the bench puts the window
     static let columns = 20, rows = 10
@@ -79,9 +80,12 @@ final class PointerScene {
     let compositor: Compositor
     private var child: pid_t = 0
 
-    init() throws {
+    /// `clock`: real time for wall-clock figures, manual for instruction counts (then a frame
+    /// happens only when the count advances the clock, and every run animates alike).
+    init(clock: FrameClock.Mode = .realtime) throws {
         display = try Display()
-        var options = Compositor.Options()  // 1280×800, frame clock on real time
+        var options = Compositor.Options()  // 1280×800
+        options.clock = clock
         options.pointerMode = .adaptive
         var log = Logger(label: "pointer-bench")
         log.logLevel = .warning
@@ -107,7 +111,8 @@ final class PointerScene {
         var cArgs = args.map { strdup($0) } + [nil]
         var cEnv = env.map { strdup($0) } + [nil]
         defer { (cArgs + cEnv).forEach { free($0) } }
-        let spawned = posix_spawn(&child, "/proc/self/exe", &actions, nil, &cArgs, &cEnv)
+        // Not /proc/self/exe: under valgrind that is valgrind itself.
+        let spawned = posix_spawn(&child, CommandLine.arguments[0], &actions, nil, &cArgs, &cEnv)
         close(sockets[1])
         close(said[1])
         defer { close(said[0]) }
