@@ -21,6 +21,8 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // Antialiased pointer shapes, effects and annotation text (fontconfig + freetype).
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // Xcursor themes: recognising the theme cursors legacy clients attach (file loading only, no X server).
+        .systemLibrary(name: "CXcursor", pkgConfig: "xcursor", providers: [.apt(["libxcursor-dev"])]),
 
         // Committed wayland-scanner output (Scripts/generate-protocols): every
         // protocol's private code, compiled exactly once.
@@ -62,7 +64,7 @@ let package = Package(
         .target(
             name: "Compositor",
             dependencies: [
-                "LodestoneSystem", "WaylandServer", "Rendering", "CXKBCommon", "PointerEngine",
+                "LodestoneSystem", "WaylandServer", "Rendering", "CXKBCommon", "CXcursor", "PointerEngine",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -124,7 +126,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LodestoneTests",
-            dependencies: ["LodestoneTesting", "WaylandClient", "CWaylandClient", "CWaylandProtocols", "Rendering", "AdaptivePointerClient", "LodestoneTour"]
+            dependencies: ["LodestoneTesting", "WaylandClient", "CWaylandClient", "CWaylandProtocols", "Rendering", "AdaptivePointerClient", "LodestoneTour", "CXcursor"]
         ),
     ],
     swiftLanguageModes: [.v6]

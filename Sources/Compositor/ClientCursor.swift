@@ -2,46 +2,70 @@ import CWaylandServer
 import Rendering
 import WaylandServer
 
-/// A legacy client's own cursor image: the surface it gave `wl_pointer.set_cursor`, its
-/// hotspot, or no cursor at all. Drawn instead of the adaptive pointer where
-/// `PointerController.drawsAdaptivePointer` says so.
+/// A legacy client's cursor: the surface it gave `wl_pointer.set_cursor` (with the theme
+/// cursor name its image was recognised as, if any), a shape it named with
+/// `wp_cursor_shape_device_v1.set_shape`, or no cursor at all. `PointerController.source`
+/// decides what is shown: the adaptive pointer in the name's form, the client's own image,
+/// or the theme's image for a name that has no adaptive form.
 final class ClientCursor {
     unowned let seat: Seat
     private(set) weak var surface: WlSurface?
     private var hotspot: (x: Int32, y: Int32) = (0, 0)
     /// The client asked for no cursor (a null surface).
     private var hidden = false
+    /// The shape the client named, replacing any surface.
+    private(set) var shape: CursorName?
     private var role: CursorRole?
     private var lastBounds: PixelRect?
-    /// set_cursor requests accepted so far (the test protocol's cursor_state).
+    /// set_cursor and set_shape requests accepted so far (the test protocol's cursor_state).
     private(set) var sets: UInt32 = 0
 
     init(seat: Seat) { self.seat = seat }
 
     private var compositor: Compositor { seat.compositor }
 
+    /// Only the client under the pointer may choose its cursor, and only with a serial of
+    /// (or after) its pointer's last enter.
+    private func accepts(_ pointer: WlPointer, serial: UInt32) -> Bool {
+        guard let focus = seat.pointerFocus, focus.client == pointer.client else { return false }
+        return seat.isCurrentPointerSerial(serial, of: pointer.client)
+    }
+
     func set(from pointer: WlPointer, serial: UInt32, surface new: WlSurface?, hotspotX: Int32, hotspotY: Int32) {
-        // Only the client under the pointer may set its image.
-        guard let focus = seat.pointerFocus, focus.client == pointer.client,
-              seat.isCurrentPointerSerial(serial, of: pointer.client) else { return }
+        guard accepts(pointer, serial: serial) else { return }
         sets &+= 1
         damage()
+        shape = nil
         guard let new else {
             surface = nil
             hidden = true
+            changed()
             return
         }
         if new !== surface {
             // Toolkits set the same cursor surface again after every enter: a surface that
-            // is already a cursor keeps its role object.
+            // is already a cursor keeps its role object (and what its image was recognised as).
             let role = new.role as? CursorRole ?? CursorRole(cursor: self)
             guard new.assignRole(role, error: (pointer, WL_POINTER_ERROR_ROLE.rawValue)) else { return }
             self.role = role
+            role.recognise(new)
         }
         surface = new
         hidden = false
         hotspot = (hotspotX, hotspotY)
+        changed()
+    }
+
+    /// `wp_cursor_shape_device_v1.set_shape`: the cursor by name. It replaces a surface (and
+    /// a surface set later replaces it).
+    func setShape(_ name: CursorName, from pointer: WlPointer, serial: UInt32) {
+        guard accepts(pointer, serial: serial) else { return }
+        sets &+= 1
         damage()
+        shape = name
+        surface = nil
+        hidden = false
+        changed()
     }
 
     /// `wl_surface.offset` or an attach offset on the cursor surface moves the hotspot.
@@ -58,7 +82,8 @@ final class ClientCursor {
         damage()
         surface = nil
         hidden = false
-        damage()
+        shape = nil
+        changed()
     }
 
     func surfaceDestroyed(_ gone: WlSurface) {
@@ -66,20 +91,47 @@ final class ClientCursor {
         surface = nil
         role = nil
         hidden = true
+        changed()
     }
 
-    /// Whether the focused client chose its own cursor image (or none) with set_cursor.
-    var isShown: Bool { surface != nil || hidden }
-    var isHidden: Bool { hidden && surface == nil }
+    /// Whether the focused client chose its cursor (an image, none, or a shape).
+    var isShown: Bool { surface != nil || hidden || shape != nil }
+    var isHidden: Bool { hidden && surface == nil && shape == nil }
+    /// What the client's cursor means, when it says: the shape it named, or the theme cursor
+    /// its image was recognised as.
+    var name: CursorName? { shape ?? surface.flatMap { ($0.role as? CursorRole)?.name } }
 
-    /// Where the client's cursor surface is drawn, in global logical coordinates; nil while
-    /// the adaptive pointer draws the pointer, and while the cursor surface has no buffer
-    /// (an empty cursor surface shows nothing).
-    private var bounds: PixelRect? {
-        if seat.pointerOutside || compositor.pointerController.drawsAdaptivePointer { return nil }
-        guard let s = surface, s.hasContent else { return nil }
-        let (ox, oy) = origin
-        return PixelRect(x: ox, y: oy, width: s.width, height: s.height)
+    /// The image shown instead of the adaptive pointer, if any, and where it goes.
+    private var shown: (image: Image, bounds: PixelRect, toImage: Affine)? {
+        if seat.pointerOutside { return nil }
+        let px = Int32(clamping: Int(seat.x.rounded(.down))), py = Int32(clamping: Int(seat.y.rounded(.down)))
+        switch compositor.pointerController.source {
+        case .adaptive:
+            return nil
+        case .clientImage:
+            // An empty cursor surface shows nothing.
+            guard let s = surface, let texture = s.texture else { return nil }
+            let (ox, oy) = origin
+            return (texture, PixelRect(x: ox, y: oy, width: s.width, height: s.height), s.surfaceToBuffer)
+        case .standardCursor(let name):
+            let scale = compositor.output.scale
+            guard let c = compositor.cursorThemes.standardCursor(name, scale: scale) else { return nil }
+            // Rounded up so no pixel of the image is cut off at a fractional size.
+            let w = (c.image.width + c.scale - 1) / c.scale, h = (c.image.height + c.scale - 1) / c.scale
+            let bounds = PixelRect(x: px - c.hotspot.x / c.scale, y: py - c.hotspot.y / c.scale, width: w, height: h)
+            return (c.image, bounds, .scale(Double(c.scale), Double(c.scale)))
+        }
+    }
+
+    /// Where the shown image is drawn, in global logical coordinates; nil while the adaptive
+    /// pointer draws the pointer.
+    private var bounds: PixelRect? { shown?.bounds }
+
+    /// What the client chose changed: the pointer controller re-reads it, and the old and
+    /// new images are repainted.
+    private func changed() {
+        compositor.pointerController.cursorChanged()
+        damage()
     }
 
     func damage() {
@@ -89,19 +141,47 @@ final class ClientCursor {
         compositor.scheduleFrame()
     }
 
-    /// The client's cursor image, when it is the one to show.
+    /// The cursor image, when it is the one to show.
     func element(scale: Int32) -> RenderElement? {
-        guard let bounds, let s = surface, let texture = s.texture else { return nil }
-        let toImage = s.surfaceToBuffer.concatenating(.translation(-Double(bounds.x), -Double(bounds.y)))
+        guard let (image, bounds, toLocalImage) = shown else { return nil }
+        let toImage = toLocalImage.concatenating(.translation(-Double(bounds.x), -Double(bounds.y)))
             .concatenating(.scale(1 / Double(scale), 1 / Double(scale)))
-        return RenderElement(image: texture, bounds: bounds.scaled(by: scale), outputToImage: toImage)
+        return RenderElement(image: image, bounds: bounds.scaled(by: scale), outputToImage: toImage)
+    }
+
+    /// The role's new buffer was recognised (or not): what shows may change.
+    fileprivate func imageCommitted(by role: CursorRole) {
+        if role === self.role, surface != nil { changed() } else { damage() }
     }
 }
 
-/// The role a surface gets from `wl_pointer.set_cursor`.
+/// The role a surface gets from `wl_pointer.set_cursor`. It remembers which theme cursor
+/// the surface's current buffer is, worked out once per committed buffer.
 final class CursorRole: SurfaceRole {
     unowned let cursor: ClientCursor
     let roleName = "wl_pointer cursor"
+    /// The theme cursor the current buffer shows, if it is one.
+    private(set) var name: CursorName?
+    private var recognisedCommit: UInt64?
+
     init(cursor: ClientCursor) { self.cursor = cursor }
-    func surfaceCommitted() { cursor.damage() }
+
+    func surfaceCommitted() {
+        guard let surface = cursor.surface, surface.role === self else { return cursor.damage() }
+        recognise(surface)
+        cursor.imageCommitted(by: self)
+    }
+
+    /// Fingerprints the surface's buffer if it is new since the last look (and the pointer
+    /// mode cares about names at all).
+    func recognise(_ surface: WlSurface) {
+        guard recognisedCommit != surface.bufferCommits else { return }
+        recognisedCommit = surface.bufferCommits
+        let compositor = cursor.seat.compositor
+        guard compositor.pointerController.recognisesThemeCursors, let texture = surface.texture else {
+            name = nil
+            return
+        }
+        name = compositor.cursorThemes.name(of: texture, scale: surface.scale)
+    }
 }

@@ -26,6 +26,8 @@ public final class Compositor {
     /// The adaptive pointer: regions, engine, drawing.
     private(set) var pointerController: PointerController!
     private(set) var selection: DataSelection!
+    /// The Xcursor themes clients draw cursors from (loaded on first use).
+    private(set) lazy var cursorThemes = CursorThemes(log: log)
     /// Frames composed so far (frames with damage).
     public private(set) var frameCount = 0
     /// Called after each composed frame with the damaged output pixels.
@@ -39,7 +41,9 @@ public final class Compositor {
         public var clock: FrameClock.Mode = .realtime
         public var testControl = false
         /// The pointer over surfaces without adaptive_pointer_v1 regions.
-        public var pointerMode = PointerMode.client
+        public var pointerMode = PointerMode.adaptive
+        /// With the adaptive pointer: how apps that declare no regions are read.
+        public var legacyApps = LegacyApps.adaptive
         public var outputName = "HEADLESS-1"
         /// Treats a buffer committed after the initial xdg_surface.configure was
         /// sent, but before it was acknowledged, as acknowledging it. wlcs 1.5's
@@ -63,7 +67,7 @@ public final class Compositor {
         guard let keymap = Keymap() else { throw SystemError("xkbcommon could not compile the default 'us' keymap (is xkb-data installed?)") }
         seat = Seat(compositor: self, keymap: keymap)
         if options.touch { touchscreen = Touchscreen(compositor: self) }
-        pointerController = try PointerController(compositor: self, mode: options.pointerMode)
+        pointerController = try PointerController(compositor: self, mode: options.pointerMode, legacyApps: options.legacyApps)
         selection = DataSelection(compositor: self)
         desktop = Desktop(compositor: self)
         scene.cursorOrigin = { [unowned self] surface in surface === self.seat.cursor.surface ? self.seat.cursor.origin : nil }
@@ -87,6 +91,9 @@ public final class Compositor {
         }
         try addGlobal(Interface.dataDeviceManager, WlDataDeviceManager.version) { [unowned self] in
             _ = WlDataDeviceManager(selection: self.selection, client: $0, version: $1, id: $2)
+        }
+        try addGlobal(Interface.cursorShapeManager, WpCursorShapeManager.version) { [unowned self] in
+            _ = WpCursorShapeManager(seat: self.seat, client: $0, version: $1, id: $2)
         }
         try addGlobal(Interface.adaptivePointerManager, AdaptivePointerManager.version) { [unowned self] in
             _ = AdaptivePointerManager(compositor: self, client: $0, version: $1, id: $2)

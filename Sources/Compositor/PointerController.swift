@@ -8,8 +8,32 @@ import WaylandServer
 public enum PointerMode: String, Sendable, CaseIterable {
     /// A client's `wl_pointer.set_cursor` image, as today, so existing apps are never worse off.
     case client
-    /// The adaptive circle everywhere.
+    /// The adaptive pointer everywhere; what it does over apps that declare no regions is
+    /// `LegacyApps`.
     case adaptive
+}
+
+/// With `PointerMode.adaptive`: how apps that declare no regions are read.
+public enum LegacyApps: String, Sendable, CaseIterable {
+    /// Everything an app says: its cursor names (`shapes`), and (issue 11, to come) the
+    /// geometry it publishes for accessibility. Today the same as `shapes`.
+    case adaptive
+    /// The app's cursor names, from wp_cursor_shape_v1 or its recognised theme cursor
+    /// images, become adaptive forms (a beam over text, arrows on resize edges); an image
+    /// that is no theme cursor is shown as the app drew it.
+    case shapes
+    /// No reading at all: the adaptive circle over every app, whatever its cursor.
+    case off
+}
+
+/// What shows as the pointer over the focused surface.
+enum PointerSource: Equatable {
+    /// The adaptive pointer (in the style of the app's cursor name, if it has one).
+    case adaptive
+    /// The client's own `set_cursor` image.
+    case clientImage
+    /// The cursor theme's image for a name (no adaptive form, or `--pointer client`).
+    case standardCursor(CursorName)
 }
 
 /// The bridge between Wayland and the pure `PointerEngine`: keeps the engine's regions in
@@ -19,6 +43,7 @@ public enum PointerMode: String, Sendable, CaseIterable {
 final class PointerController {
     unowned let compositor: Compositor
     let mode: PointerMode
+    let legacyApps: LegacyApps
     private(set) var engine: PointerEngine
     /// The last presentation; `step()` refreshes it.
     private(set) var presentation: PointerPresentation
@@ -33,14 +58,19 @@ final class PointerController {
     /// The preview surface an effect is acting on; it is drawn by the effect, not the scene.
     private(set) weak var activePreview: WlSurface?
     private var deadlineTimer: EventSource?
+    /// The app's cursor as the engine last heard it (`PointerInput.untargetedStyle`).
+    private var appliedCursor = AdaptiveCursor.circle
+    private var cursorDirty = false
     /// The frame clock's time of the last engine step (see `prepareFrame`).
     private var lastStepAt: Milliseconds?
     /// The deadline `deadlineTimer` was last armed for.
     private var armedDeadline: Instant?
 
-    init(compositor: Compositor, mode: PointerMode, settings: PointerSettings = PointerSettings()) throws(SystemError) {
+    init(compositor: Compositor, mode: PointerMode, legacyApps: LegacyApps = .adaptive,
+         settings: PointerSettings = PointerSettings()) throws(SystemError) {
         self.compositor = compositor
         self.mode = mode
+        self.legacyApps = legacyApps
         let out = compositor.output
         let bounds = Rect<Global>(x: 0, y: 0, width: Double(out.width), height: Double(out.height))
         engine = PointerEngine(outputBounds: bounds, settings: settings)
@@ -120,6 +150,8 @@ final class PointerController {
     /// Something moved, stacked, mapped, committed or went away: remap before the next use.
     func sceneChanged() {
         regionsDirty = true
+        // A surface that declares regions takes its cursor name's place.
+        cursorDirty = true
         needsStep = true
         compositor.scheduleFrame()
     }
@@ -130,6 +162,7 @@ final class PointerController {
             engine.setOutputBounds(Rect(x: 0, y: 0, width: Double(out.width), height: Double(out.height)))
         }
         syncRegions()
+        syncCursor()
     }
 
     /// Brings the engine's regions in line with the scene's placed regions. Only changed
@@ -148,12 +181,70 @@ final class PointerController {
         installed = wanted
     }
 
-    /// The adaptive pointer is drawn unless a legacy client's cursor applies (see `PointerMode`).
-    var drawsAdaptivePointer: Bool {
-        if mode == .adaptive { return true }
+    // MARK: The app's cursor
+
+    /// The focused client chose another cursor (or the pointer went to another client).
+    func cursorChanged() {
+        cursorDirty = true
+        needsStep = true
+        compositor.scheduleFrame()
+    }
+
+    /// Whether cursor images are worth recognising: only the adaptive pointer reads names.
+    var recognisesThemeCursors: Bool { mode == .adaptive && legacyApps != .off }
+
+    /// What shows over the focused surface. Declared regions always win; then, for the
+    /// adaptive pointer, the app's cursor name (a shape, or a recognised theme image) in its
+    /// adaptive form, or the theme's image where the name has none; an image that is no
+    /// theme cursor as the client drew it. `--pointer client` shows the client's images, and
+    /// the theme's image for a shape it named.
+    var source: PointerSource {
         let seat = compositor.seat!
-        guard seat.cursor.isShown, let focus = seat.pointerFocus else { return true }
-        return compositor.scene.regions.treeHasRegions(focus)
+        let cursor = seat.cursor
+        guard cursor.isShown, let focus = seat.pointerFocus, !compositor.scene.regions.treeHasRegions(focus) else { return .adaptive }
+        switch mode {
+        case .client:
+            guard let shape = cursor.shape else { return .clientImage }
+            return standard(shape)
+        case .adaptive:
+            guard recognisesThemeCursors else { return .adaptive }
+            if let name = cursor.name { return name.adaptiveForm == nil ? standard(name) : .adaptive }
+            return cursor.isHidden ? .adaptive : .clientImage
+        }
+    }
+
+    /// The theme's image for `name`, or the circle when no theme has one.
+    private func standard(_ name: CursorName) -> PointerSource {
+        compositor.cursorThemes.standardCursor(name, scale: compositor.output.scale) == nil ? .adaptive : .standardCursor(name)
+    }
+
+    /// The adaptive pointer is drawn unless a client's image or a theme image is shown instead.
+    var drawsAdaptivePointer: Bool { source == .adaptive }
+
+    /// The style the engine gives the pointer where no region targets it: the focused app's
+    /// cursor name in adaptive form (`CursorName.adaptiveForm`), the circle otherwise.
+    private var wantedCursor: AdaptiveCursor {
+        guard recognisesThemeCursors else { return .circle }
+        let seat = compositor.seat!
+        guard let focus = seat.pointerFocus, !compositor.scene.regions.treeHasRegions(focus) else { return .circle }
+        if let name = seat.cursor.name { return name.adaptiveForm ?? .circle }
+        return seat.cursor.isHidden ? .hidden : .circle
+    }
+
+    private func syncCursor() {
+        guard cursorDirty else { return }
+        cursorDirty = false
+        let wanted = wantedCursor
+        guard wanted != appliedCursor else { return }
+        appliedCursor = wanted
+        engine.handle(.untargetedStyle(spinningCursor.style), at: now)
+    }
+
+    /// The applied cursor with its busy accessory where the clock has turned it.
+    private var spinningCursor: AdaptiveCursor {
+        guard appliedCursor.spins else { return appliedCursor }
+        let turns = now.seconds / AdaptiveCursor.spinPeriod
+        return appliedCursor.spinning(at: turns - turns.rounded(.down))
     }
 
     // MARK: Frames
@@ -164,7 +255,8 @@ final class PointerController {
         // The frame clock counts whole milliseconds: a second call within the same one
         // (composeIfNeeded, then repaint) has no time to advance, only input to take in.
         let advanced = compositor.clock.now != lastStepAt
-        if needsStep || (advanced && (presentation.isAnimating || deadlinePassed)) { step() } else { armDeadline() }
+        let busy = appliedCursor.spins && drawsAdaptivePointer
+        if needsStep || (advanced && (presentation.isAnimating || deadlinePassed || busy)) { step() } else { armDeadline() }
         // Effects redraw the scene's pixels of their element: whenever anything is composed,
         // make sure the whole pointer/effect area is, so no half-updated snapshot is drawn.
         if wasAdaptive && !compositor.output.damage.isEmpty { damage(presentation.bounds) }
@@ -176,6 +268,8 @@ final class PointerController {
     func step() -> PointerPresentation {
         prepareEngine()
         lastStepAt = compositor.clock.now
+        // A busy accessory turns with the clock, so frames keep coming while it shows.
+        if appliedCursor.spins { engine.handle(.untargetedStyle(spinningCursor.style), at: now) }
         let p = engine.step(to: now)
         presentation = p
         needsStep = false
@@ -185,7 +279,7 @@ final class PointerController {
         wasAdaptive = adaptive
         activePreview = p.contentEffect.flatMap { installed[$0.region]?.spec.preview }.flatMap { $0.hasContent ? $0 : nil }
         deliverEvents()
-        if p.isAnimating { compositor.scheduleFrame() }
+        if p.isAnimating || (appliedCursor.spins && adaptive) { compositor.scheduleFrame() }
         armDeadline()
         return p
     }

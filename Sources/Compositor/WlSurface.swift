@@ -100,6 +100,9 @@ final class WlSurface: Resource, ProtocolObject {
     // Current state.
     private(set) var texture: Image?
     private(set) var bufferWidth: Int32 = 0, bufferHeight: Int32 = 0
+    /// Commits that applied a buffer (or a null one): roles that look at the pixels
+    /// (a cursor being recognised) do so once per new buffer, not on every commit.
+    private(set) var bufferCommits: UInt64 = 0
     private(set) var opaqueRegion: PixelRegion?
     /// Every pixel is opaque (an xrgb buffer, or an opaque region covering the
     /// surface), so it is drawn with SRC. Worked out on commit, not per frame.
@@ -236,6 +239,7 @@ final class WlSurface: Resource, ProtocolObject {
         if let s = state.scale { scale = s }
         if let t = state.transform { transform = t }
         if let attached = state.buffer {
+            bufferCommits &+= 1
             if let attached, let buffer = attached.buffer {
                 if !upload(buffer, damage: state) { state = SurfaceState(); return }
                 attached.release()

@@ -31,6 +31,10 @@ public struct PointerEngine: Sendable {
     public private(set) var confinement: [Rect<Global>]?
     /// Locked or confined: device motion is held by a client's constraint.
     public var isConstrained: Bool { isLocked || confinement != nil }
+    /// The pointer's style where no region targets it (see `PointerInput.untargetedStyle`).
+    public private(set) var untargetedStyle = PointerStyle()
+    /// Its custom shape scaled by the size multiplier once (scaling allocates).
+    private var untargetedPath: Path<PointerLocal>?
 
     private var lastAbsolute: Point<Global>?
     private var velocity = VelocityTracker()
@@ -75,6 +79,7 @@ public struct PointerEngine: Sendable {
         settings = newSettings
         springs.update(settings: newSettings)
         if let e = engaged { engaged = makeEngaged(e.region, version: e.version) }
+        untargetedPath = Magnetism.scaledPath(of: untargetedStyle, size: newSettings.size)
         updateLogical()
     }
 
@@ -156,6 +161,10 @@ public struct PointerEngine: Sendable {
             visibility.setOutside(outside)
             // Coming back is activity: the auto-hide delay starts again.
             if !outside { visibility.noteActivity(at: time) }
+        case .untargetedStyle(let style):
+            guard Magnetism.isUsableUntargeted(style) else { return }
+            untargetedStyle = style
+            untargetedPath = Magnetism.scaledPath(of: style, size: settings.size)
         }
         updateLogical()
     }
@@ -270,9 +279,11 @@ public struct PointerEngine: Sendable {
                                  width: r.width, height: r.height, radius: min(2, r.width / 2, r.height / 2),
                                  snap: true, key: ShapeKey(region: nil, band: true))
         }
-        return Magnetism.target(engaged: isLocked ? nil : engaged, device: devicePosition,
-                                textLine: textLine, leaving: targeting.isLeaving,
-                                latched: targeting.latchedAxes, settings: settings)
+        guard let e = isLocked ? nil : engaged else {
+            return Magnetism.untargeted(untargetedStyle, path: untargetedPath, device: devicePosition, settings: settings)
+        }
+        return Magnetism.target(engaged: e, device: devicePosition, textLine: textLine,
+                                leaving: targeting.isLeaving, latched: targeting.latchedAxes, settings: settings)
     }
 
     private mutating func updateLogical() {
@@ -316,7 +327,8 @@ public struct PointerEngine: Sendable {
         morph.retarget(target, device: devicePosition, pressed: isButtonPressed,
                        pressedScale: settings.tuning.pressedScale, reduceMotion: settings.reduceMotion)
         effects.retarget(engaged: active, device: devicePosition, pressed: isButtonPressed, settings: settings)
-        accessories.retarget(active?.region.style.accessories ?? .empty, heading: heading,
+        let untargeted = band.rect == nil && !isLocked ? untargetedStyle.accessories : .empty
+        accessories.retarget(active?.region.style.accessories ?? untargeted, heading: heading,
                              reduceMotion: settings.reduceMotion)
         annotation.retarget(active?.region.annotation)
 

@@ -34,6 +34,12 @@ public enum PointerInput: Hashable, Sendable {
     /// The pointer left every output (true) or came back (false): a nested compositor's window
     /// lost the parent's pointer. It hides until then instead of staying drawn where it left.
     case outsideOutputs(Bool)
+    /// How the pointer looks where no region targets it: the circle by default. A compositor
+    /// passes what the app under the pointer asked for (an I-beam over its text, arrows on a
+    /// resize edge, a plus while copying). Regions always win over it. Effects and magnetism
+    /// need an element, so only the shape and the accessories apply; a malformed shape (a
+    /// non-finite beam, an invalid path) is ignored and the circle stays.
+    case untargetedStyle(PointerStyle)
 }
 
 /// Things clients must hear about; drained with `PointerEngine.drainEvents()`.

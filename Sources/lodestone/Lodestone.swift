@@ -59,8 +59,11 @@ struct Lodestone: ParsableCommand {
     @Option(help: "Exit after this many seconds (writing the --screenshot first, if any).")
     var timeout: Double?
 
-    @Option(help: "Pointer over surfaces that declare no adaptive regions: 'client' shows a legacy client's own cursor, 'adaptive' the adaptive circle everywhere.")
-    var pointer: PointerMode = .client
+    @Option(help: "Pointer over surfaces that declare no adaptive regions: 'adaptive' the adaptive pointer (see --legacy-apps), 'client' the app's own cursor images.")
+    var pointer: PointerMode = .adaptive
+
+    @Option(help: "With --pointer adaptive, apps that declare no regions: 'adaptive' and 'shapes' turn their cursor names (wp_cursor_shape_v1, recognised theme cursors) into adaptive forms and show other images as drawn; 'off' shows the adaptive circle whatever their cursor.")
+    var legacyApps: LegacyApps = .adaptive
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
@@ -110,6 +113,7 @@ struct Lodestone: ParsableCommand {
         options.clock = manualClock ? .manual : .realtime
         options.testControl = testControl
         options.pointerMode = pointer
+        options.legacyApps = legacyApps
         if nested != nil { options.outputName = "WL-1" }
         let compositor = try Compositor(display: display, options: options, logger: log)
         if let keyboardLayout, !compositor.seat.keyboard.useKeymap(layout: keyboardLayout) {
@@ -226,3 +230,4 @@ struct OutputSize: ExpressibleByArgument {
 extension Logger.Level: @retroactive ExpressibleByArgument {}
 
 extension PointerMode: ExpressibleByArgument {}
+extension LegacyApps: ExpressibleByArgument {}

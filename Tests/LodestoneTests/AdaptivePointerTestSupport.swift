@@ -160,6 +160,42 @@ final class RegionClient {
         try connection.roundtrip()
     }
 
+    private var shapeDevice: OpaquePointer?
+
+    /// `wp_cursor_shape_device_v1.set_shape` with the last enter (or button) serial; the
+    /// manager and device are made on first use.
+    func setCursorShape(_ shape: UInt32, serial: UInt32? = nil) throws {
+        if shapeDevice == nil {
+            guard let manager = registry.bind(cwp_wp_cursor_shape_manager_v1_interface(), version: 1) else {
+                throw TestFailure("no wp_cursor_shape_manager_v1")
+            }
+            shapeDevice = wp_cursor_shape_manager_v1_get_pointer(manager, pointer.pointer)
+        }
+        wp_cursor_shape_device_v1_set_shape(shapeDevice, serial ?? lastSerial, shape)
+        try connection.roundtrip()
+    }
+
+    /// Sets a cursor image with these ARGB pixels (row-major, `width` per row), as a toolkit
+    /// attaches a theme cursor: attach, commit, then set_cursor with the hotspot.
+    func setCursorImage(width: Int32, height: Int32, pixels: [UInt32], hotspot: (Int32, Int32) = (0, 0), scale: Int32 = 1) throws {
+        let cursor = wl_compositor_create_surface(compositor)!
+        guard let buffer = ClientShmBuffer(shm: shmProxy, width: width, height: height) else { throw TestFailure("no buffer") }
+        for i in 0..<Int(width * height) { buffer.data[i] = pixels[i] }
+        buffers.append(buffer)
+        wl_surface_set_buffer_scale(cursor, scale)
+        wl_surface_attach(cursor, buffer.buffer.pointer, 0, 0)
+        wl_surface_damage(cursor, 0, 0, width, height)
+        wl_surface_commit(cursor)
+        wl_pointer_set_cursor(pointer.pointer, lastSerial, cursor, hotspot.0, hotspot.1)
+        try connection.roundtrip()
+    }
+
+    /// `wl_pointer.set_cursor` with no surface: no cursor.
+    func hideCursor() throws {
+        wl_pointer_set_cursor(pointer.pointer, lastSerial, nil, 0, 0)
+        try connection.roundtrip()
+    }
+
     /// Sets a legacy cursor image (a 16×16 magenta square).
     func setLegacyCursor() throws {
         let cursor = wl_compositor_create_surface(compositor)!

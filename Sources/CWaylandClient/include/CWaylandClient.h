@@ -8,6 +8,7 @@
 #include "protocols/pointer-constraints-unstable-v1-client-protocol.h"
 #include "protocols/lodestone-test-v1-client-protocol.h"
 #include "protocols/adaptive-pointer-v1-client-protocol.h"
+#include "protocols/cursor-shape-v1-client-protocol.h"
 
 /* glibc 2.36 declares memfd_create only under _GNU_SOURCE. */
 int cwc_memfd_create(const char *name, unsigned int flags);

@@ -38,9 +38,19 @@ const struct wl_interface *cwp_zwp_relative_pointer_v1_interface(void);
 const struct wl_interface *cwp_zwp_pointer_constraints_v1_interface(void);
 const struct wl_interface *cwp_zwp_locked_pointer_v1_interface(void);
 const struct wl_interface *cwp_zwp_confined_pointer_v1_interface(void);
+const struct wl_interface *cwp_zwp_tablet_manager_v2_interface(void);
+const struct wl_interface *cwp_zwp_tablet_seat_v2_interface(void);
+const struct wl_interface *cwp_zwp_tablet_tool_v2_interface(void);
+const struct wl_interface *cwp_zwp_tablet_v2_interface(void);
+const struct wl_interface *cwp_zwp_tablet_pad_ring_v2_interface(void);
+const struct wl_interface *cwp_zwp_tablet_pad_strip_v2_interface(void);
+const struct wl_interface *cwp_zwp_tablet_pad_group_v2_interface(void);
+const struct wl_interface *cwp_zwp_tablet_pad_v2_interface(void);
 const struct wl_interface *cwp_adaptive_pointer_manager_v1_interface(void);
 const struct wl_interface *cwp_adaptive_pointer_surface_v1_interface(void);
 const struct wl_interface *cwp_adaptive_pointer_region_v1_interface(void);
+const struct wl_interface *cwp_wp_cursor_shape_manager_v1_interface(void);
+const struct wl_interface *cwp_wp_cursor_shape_device_v1_interface(void);
 const struct wl_interface *cwp_lodestone_test_v1_interface(void);
 
 #endif

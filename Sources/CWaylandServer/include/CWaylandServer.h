@@ -10,6 +10,7 @@
 #include "protocols/pointer-constraints-unstable-v1-server-protocol.h"
 #include "protocols/lodestone-test-v1-server-protocol.h"
 #include "protocols/adaptive-pointer-v1-server-protocol.h"
+#include "protocols/cursor-shape-v1-server-protocol.h"
 
 /* wl_resource_post_error is variadic, which Swift cannot call. */
 void cws_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message);

@@ -1,0 +1,71 @@
+import CWaylandProtocols
+import CWaylandServer
+import WaylandServer
+
+extension Interface {
+    static var cursorShapeManager: UnsafePointer<wl_interface> { cwp_wp_cursor_shape_manager_v1_interface() }
+    static var cursorShapeDevice: UnsafePointer<wl_interface> { cwp_wp_cursor_shape_device_v1_interface() }
+}
+
+/// `wp_cursor_shape_manager_v1` (cursor-shape-v1, `protocols/cursor-shape-v1.xml`): clients
+/// name their cursor ("text", "ew-resize") instead of drawing it, which is exactly what the
+/// adaptive pointer needs to know.
+final class WpCursorShapeManager: Resource, ProtocolObject {
+    static let version: Int32 = 1
+    static var interface: UnsafePointer<wl_interface> { Interface.cursorShapeManager }
+    unowned let seat: Seat
+
+    enum Request: UInt32 { case destroy, getPointer, getTabletToolV2 }
+
+    init?(seat: Seat, client: Client, version: UInt32, id: UInt32) {
+        self.seat = seat
+        super.init(client: client, interface: Self.interface, version: version, id: id)
+    }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .destroy: destroy()
+        case .getPointer:
+            _ = WpCursorShapeDevice(seat: seat, pointer: WlPointer.from(a.object(1)), client: client, version: version, id: a.newID(0))
+        case .getTabletToolV2:
+            // Lodestone offers no tablets, so no client holds a zwp_tablet_tool_v2; the
+            // device still has to exist for the new id, and stays inert.
+            _ = WpCursorShapeDevice(seat: seat, pointer: nil, client: client, version: version, id: a.newID(0))
+        case nil: break
+        }
+    }
+}
+
+/// `wp_cursor_shape_device_v1`: one wl_pointer's cursor by name. Inert once its pointer is
+/// gone (or for a tablet tool).
+final class WpCursorShapeDevice: Resource, ProtocolObject {
+    static var interface: UnsafePointer<wl_interface> { Interface.cursorShapeDevice }
+    unowned let seat: Seat
+    private weak var wlPointer: WlPointer?
+
+    enum Request: UInt32 { case destroy, setShape }
+
+    init?(seat: Seat, pointer: WlPointer?, client: Client, version: UInt32, id: UInt32) {
+        self.seat = seat
+        wlPointer = pointer
+        super.init(client: client, interface: Self.interface, version: version, id: id)
+    }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .destroy: destroy()
+        case .setShape: setShape(serial: a.uint(0), value: a.uint(1))
+        case nil: break
+        }
+    }
+
+    private func setShape(serial: UInt32, value: UInt32) {
+        // An unknown shape is an error even on an inert device: the client broke the protocol.
+        guard let name = CursorName(shape: value) else {
+            return postError(WP_CURSOR_SHAPE_DEVICE_V1_ERROR_INVALID_SHAPE.rawValue,
+                             "\(value) is not a wp_cursor_shape_device_v1 shape of version \(version) (1 to \(CursorName.allCases.count))")
+        }
+        guard let wlPointer else { return }
+        seat.cursor.setShape(name, from: wlPointer, serial: serial)
+    }
+}
