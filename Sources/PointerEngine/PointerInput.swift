@@ -33,6 +33,14 @@ public enum PointerInput: Hashable, Sendable {
     /// The pointer left every output (true) or came back (false): a nested compositor's window
     /// lost the parent's pointer. It hides until then instead of staying drawn where it left.
     case outsideOutputs(Bool)
+    /// Fingers resting on a touchpad (a hold gesture) or lifted: while held the pointer
+    /// shows pressed, as a click would.
+    case gestureHold(Bool)
+    /// A pinch's scale relative to its start, or nil when it ended: a lifted element under
+    /// the pointer follows it (see `PointerPresentation.pinchFactor`).
+    case pinch(scale: Double?)
+    /// A tablet tool near or on the screen: the hover preview, or the pointer hidden.
+    case stylus(StylusInput)
 }
 
 /// Things clients must hear about; drained with `PointerEngine.drainEvents()`.
