@@ -4,14 +4,14 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-# Build: libwayland, protocols, xkbcommon, pixman, libinput, libpng, cairo.
+# Build: libwayland, protocols, xkbcommon, pixman, libinput + udev, libdrm, libseat, libpng, cairo.
 # Tests and demo: real clients (weston's demo clients, foot, GTK 3 and 4, Qt 6 Linguist, wl-clipboard),
 # fonts, keymaps, pywayland for the Python clients, and meson + ninja for the
 # C client built from meson-wrap/.
 APT_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev xkb-data \
 	libpixman-1-dev libinput-dev libpng-dev libcairo2-dev fonts-dejavu-core \
 	weston foot gtk-4-examples gtk-3-examples wl-clipboard wlcs coreutils python3 python3-pip \
-	meson ninja-build linguist-qt6 qt6-wayland
+	meson ninja-build linguist-qt6 qt6-wayland libseat-dev libdrm-dev libudev-dev
 PIP_PACKAGES := pywayland
 
 .PHONY: deps build test demo bench wlcs clean

@@ -21,6 +21,10 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // Antialiased pointer shapes, effects and annotation text (fontconfig + freetype).
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // The TTY backend: libinput + udev (devices), DRM/KMS (output), libseat (session).
+        .systemLibrary(name: "CInput", pkgConfig: "libinput", providers: [.apt(["libinput-dev", "libudev-dev"])]),
+        .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
+        .systemLibrary(name: "CSeat", pkgConfig: "libseat", providers: [.apt(["libseat-dev"])]),
 
         // Committed wayland-scanner output (Scripts/generate-protocols): every
         // protocol's private code, compiled exactly once.
@@ -73,6 +77,8 @@ let package = Package(
                 "LodestoneSystem", "Compositor", "Rendering", "WaylandServer",
                 // The nested backend is a Wayland client of the parent session.
                 "WaylandClient", "CWaylandClient", "CWaylandProtocols",
+                // The TTY backend (DRM/).
+                "CInput", "CDRM", "CSeat",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -111,6 +117,9 @@ let package = Package(
         .executableTarget(name: "lodestone-tour", dependencies: ["LodestoneTour"]),
 
         .testTarget(name: "PointerEngineTests", dependencies: ["PointerEngine"]),
+        // The TTY backend's pieces that run without devices: libinput translation, the
+        // empty libinput context, the start-up checks.
+        .testTarget(name: "BackendTests", dependencies: ["Backends", "Compositor", "CInput"]),
         // The compositor in the test process, its clients on socketpairs: seat routing,
         // grabs, pointer constraints and the scene, asserted on what clients receive.
         .testTarget(

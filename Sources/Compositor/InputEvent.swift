@@ -4,7 +4,7 @@
 /// (the shape of Smithay's `smallvil/src/input.rs`).
 ///
 /// Coordinates are global and logical (output pixels divided by the output scale).
-public enum InputEvent: Sendable {
+public enum InputEvent: Sendable, Equatable {
     // Pointer
     /// The device moved. See `PointerMotion` for absolute, relative and both.
     case pointerMotion(PointerMotion)
