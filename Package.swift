@@ -23,6 +23,10 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         // Xcursor themes: recognising the theme cursors legacy clients attach (file loading only, no X server).
         .systemLibrary(name: "CXcursor", pkgConfig: "xcursor", providers: [.apt(["libxcursor-dev"])]),
+        // The TTY backend: libinput + udev (devices), DRM/KMS (output), libseat (session).
+        .systemLibrary(name: "CInput", pkgConfig: "libinput", providers: [.apt(["libinput-dev", "libudev-dev"])]),
+        .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
+        .systemLibrary(name: "CSeat", pkgConfig: "libseat", providers: [.apt(["libseat-dev"])]),
 
         // Committed wayland-scanner output (Scripts/generate-protocols): every
         // protocol's private code, compiled exactly once.
@@ -75,6 +79,8 @@ let package = Package(
                 "LodestoneSystem", "Compositor", "Rendering", "WaylandServer",
                 // The nested backend is a Wayland client of the parent session.
                 "WaylandClient", "CWaylandClient", "CWaylandProtocols",
+                // The TTY backend (DRM/).
+                "CInput", "CDRM", "CSeat",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -115,6 +121,9 @@ let package = Package(
         .executableTarget(name: "lodestone-tour", dependencies: ["LodestoneTour"]),
 
         .testTarget(name: "PointerEngineTests", dependencies: ["PointerEngine"]),
+        // The TTY backend's pieces that run without devices: libinput translation, the
+        // empty libinput context, the start-up checks.
+        .testTarget(name: "BackendTests", dependencies: ["Backends", "Compositor", "CInput"]),
         // The compositor in the test process, its clients on socketpairs: seat routing,
         // grabs, pointer constraints and the scene, asserted on what clients receive.
         .testTarget(

@@ -69,6 +69,14 @@ extern const struct wl_interface zwp_locked_pointer_v1_interface;
 const struct wl_interface *cwp_zwp_locked_pointer_v1_interface(void) { return &zwp_locked_pointer_v1_interface; }
 extern const struct wl_interface zwp_confined_pointer_v1_interface;
 const struct wl_interface *cwp_zwp_confined_pointer_v1_interface(void) { return &zwp_confined_pointer_v1_interface; }
+extern const struct wl_interface zwp_pointer_gestures_v1_interface;
+const struct wl_interface *cwp_zwp_pointer_gestures_v1_interface(void) { return &zwp_pointer_gestures_v1_interface; }
+extern const struct wl_interface zwp_pointer_gesture_swipe_v1_interface;
+const struct wl_interface *cwp_zwp_pointer_gesture_swipe_v1_interface(void) { return &zwp_pointer_gesture_swipe_v1_interface; }
+extern const struct wl_interface zwp_pointer_gesture_pinch_v1_interface;
+const struct wl_interface *cwp_zwp_pointer_gesture_pinch_v1_interface(void) { return &zwp_pointer_gesture_pinch_v1_interface; }
+extern const struct wl_interface zwp_pointer_gesture_hold_v1_interface;
+const struct wl_interface *cwp_zwp_pointer_gesture_hold_v1_interface(void) { return &zwp_pointer_gesture_hold_v1_interface; }
 extern const struct wl_interface zwp_tablet_manager_v2_interface;
 const struct wl_interface *cwp_zwp_tablet_manager_v2_interface(void) { return &zwp_tablet_manager_v2_interface; }
 extern const struct wl_interface zwp_tablet_seat_v2_interface;

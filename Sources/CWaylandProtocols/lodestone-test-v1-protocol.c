@@ -60,6 +60,8 @@ static const struct wl_message lodestone_test_v1_requests[] = {
 	{ "get_pointer_shape", "", lodestone_test_v1_types + 0 },
 	{ "list_popups", "2", lodestone_test_v1_types + 0 },
 	{ "get_cursor_state", "2", lodestone_test_v1_types + 0 },
+	{ "gesture", "3uuuffffu", lodestone_test_v1_types + 0 },
+	{ "tablet_tool", "3uufffffffuu", lodestone_test_v1_types + 0 },
 };
 
 static const struct wl_message lodestone_test_v1_events[] = {
@@ -76,8 +78,8 @@ static const struct wl_message lodestone_test_v1_events[] = {
 };
 
 WL_PRIVATE const struct wl_interface lodestone_test_v1_interface = {
-	"lodestone_test_v1", 2,
-	19, lodestone_test_v1_requests,
+	"lodestone_test_v1", 3,
+	21, lodestone_test_v1_requests,
 	10, lodestone_test_v1_events,
 };
 

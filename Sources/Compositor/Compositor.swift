@@ -28,6 +28,10 @@ public final class Compositor {
     private(set) var selection: DataSelection!
     /// The Xcursor themes clients draw cursors from (loaded on first use).
     private(set) lazy var cursorThemes = CursorThemes(log: log)
+    /// Touchpad gestures: the system's swipes, and the rest routed to clients.
+    private(set) var gestures: Gestures!
+    /// Tablet tools (pens, erasers): their routing to clients and the hover preview.
+    private(set) var tablets: Tablets!
     /// Frames composed so far (frames with damage).
     public private(set) var frameCount = 0
     /// Called after each composed frame with the damaged output pixels.
@@ -70,6 +74,8 @@ public final class Compositor {
         pointerController = try PointerController(compositor: self, mode: options.pointerMode, legacyApps: options.legacyApps)
         selection = DataSelection(compositor: self)
         desktop = Desktop(compositor: self)
+        gestures = Gestures(compositor: self)
+        tablets = Tablets(compositor: self)
         scene.cursorOrigin = { [unowned self] surface in surface === self.seat.cursor.surface ? self.seat.cursor.origin : nil }
         scene.onChange = { [unowned self] change in
             self.pointerController.sceneChanged()
@@ -88,6 +94,12 @@ public final class Compositor {
         }
         try addGlobal(Interface.pointerConstraints, ZwpPointerConstraints.version) { [unowned self] in
             _ = ZwpPointerConstraints(seat: self.seat, client: $0, version: $1, id: $2)
+        }
+        try addGlobal(Interface.pointerGestures, ZwpPointerGestures.version) { [unowned self] in
+            _ = ZwpPointerGestures(gestures: self.gestures, client: $0, version: $1, id: $2)
+        }
+        try addGlobal(Interface.tabletManager, ZwpTabletManager.version) { [unowned self] in
+            _ = ZwpTabletManager(tablets: self.tablets, client: $0, version: $1, id: $2)
         }
         try addGlobal(Interface.dataDeviceManager, WlDataDeviceManager.version) { [unowned self] in
             _ = WlDataDeviceManager(selection: self.selection, client: $0, version: $1, id: $2)
@@ -133,6 +145,7 @@ public final class Compositor {
         }
         seat.surfaceDestroyed(surface)
         touchscreen?.surfaceDestroyed(surface)
+        tablets.surfaceDestroyed(surface)
         scheduleFrame()
     }
 
@@ -184,6 +197,8 @@ public final class Compositor {
     /// Composes what changed, then answers frame callbacks.
     func repaint() {
         let now = clock.now
+        // Windows the system gestures are sliding move before anything is composed.
+        gestures.windowSwitcher.advance(to: now)
         pointerController.prepareFrame()
         if !output.damage.isEmpty {
             // A preview surface under an effect is drawn by the effect (moved, scaled).

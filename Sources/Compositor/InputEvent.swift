@@ -4,7 +4,7 @@
 /// (the shape of Smithay's `smallvil/src/input.rs`).
 ///
 /// Coordinates are global and logical (output pixels divided by the output scale).
-public enum InputEvent: Sendable {
+public enum InputEvent: Sendable, Equatable {
     // Pointer
     /// The device moved. See `PointerMotion` for absolute, relative and both.
     case pointerMotion(PointerMotion)
@@ -30,8 +30,83 @@ public enum InputEvent: Sendable {
     case touchMotion(id: Int32, x: Double, y: Double)
     case touchUp(id: Int32)
 
-    // Room for what comes next: multi-finger gestures (`zwp_pointer_gestures_v1`) and
-    // tablet tools (`zwp_tablet_v2`) arrive as their own cases, with their own routing.
+    // Gestures and tablet tools
+    /// One step of a multi-finger touchpad gesture (`zwp_pointer_gestures_v1`). Three- and
+    /// four-finger swipes stay in the compositor; the rest go to the client under the pointer.
+    case gesture(GestureEvent)
+    /// One frame of a tablet tool: a pen or an eraser (`zwp_tablet_tool_v2`).
+    case tabletTool(TabletToolEvent)
+}
+
+/// A touchpad gesture step, as libinput's `LIBINPUT_EVENT_GESTURE_*` and the parent's
+/// `zwp_pointer_gesture_*_v1` describe it. Deltas are in logical units.
+public enum GestureEvent: Sendable, Equatable {
+    case swipeBegin(fingers: UInt32)
+    case swipeUpdate(dx: Double, dy: Double)
+    case swipeEnd(cancelled: Bool)
+    /// `scale` is relative to the fingers' distance at the start; `rotation` is in degrees
+    /// clockwise since the previous update.
+    case pinchBegin(fingers: UInt32)
+    case pinchUpdate(dx: Double, dy: Double, scale: Double, rotation: Double)
+    case pinchEnd(cancelled: Bool)
+    /// Fingers resting on the touchpad without moving (stops kinetic scrolling).
+    case holdBegin(fingers: UInt32)
+    case holdEnd(cancelled: Bool)
+}
+
+/// A tablet tool, told apart from others by its type and hardware serial.
+public struct TabletTool: Sendable, Hashable {
+    /// `zwp_tablet_tool_v2.type` values (the Linux BTN_TOOL_* codes).
+    public enum Kind: UInt32, Sendable { case pen = 0x140, eraser = 0x141, brush, pencil, airbrush, finger, mouse, lens }
+    public var kind: Kind
+    /// The tool's hardware serial; 0 when the device reports none.
+    public var serial: UInt64
+
+    public init(kind: Kind, serial: UInt64 = 0) { self.kind = kind; self.serial = serial }
+}
+
+/// A tablet tool's axes at one instant. Position is global and logical; nil axes are
+/// ones the device does not have.
+public struct TabletToolAxes: Sendable, Equatable {
+    public var x: Double, y: Double
+    /// 0 (no pressure) to 1.
+    public var pressure: Double?
+    /// 0 (touching) to 1 (the edge of proximity).
+    public var distance: Double?
+    /// Degrees from the vertical, along x and y.
+    public var tilt: (x: Double, y: Double)?
+    /// Degrees clockwise about the tool's axis.
+    public var rotation: Double?
+
+    public init(x: Double, y: Double, pressure: Double? = nil, distance: Double? = nil,
+                tilt: (x: Double, y: Double)? = nil, rotation: Double? = nil) {
+        self.x = x; self.y = y; self.pressure = pressure; self.distance = distance; self.tilt = tilt; self.rotation = rotation
+    }
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.x == b.x && a.y == b.y && a.pressure == b.pressure && a.distance == b.distance
+            && a.tilt?.x == b.tilt?.x && a.tilt?.y == b.tilt?.y && a.rotation == b.rotation
+    }
+}
+
+/// One frame of a tablet tool, as libinput's `LIBINPUT_EVENT_TABLET_TOOL_*` reports it.
+/// Each becomes one `zwp_tablet_tool_v2.frame` for the client it reaches.
+public enum TabletToolEvent: Sendable, Equatable {
+    /// The tool came into proximity at these axes.
+    case proximityIn(TabletTool, TabletToolAxes)
+    /// It moved, or its pressure, distance, tilt or rotation changed.
+    case axes(TabletTool, TabletToolAxes)
+    /// The tip touched (down) or left the surface, with the axes at that instant.
+    case tip(TabletTool, down: Bool, TabletToolAxes)
+    /// A button on the tool (a Linux input code: BTN_STYLUS is 0x14b).
+    case button(TabletTool, button: UInt32, pressed: Bool)
+    case proximityOut(TabletTool)
+
+    public var tool: TabletTool {
+        switch self {
+        case .proximityIn(let t, _), .axes(let t, _), .tip(let t, _, _), .button(let t, _, _), .proximityOut(let t): t
+        }
+    }
 }
 
 /// How the pointer device moved.

@@ -37,3 +37,14 @@ extension Interface {
     static var lockedPointer: UnsafePointer<wl_interface> { cwp_zwp_locked_pointer_v1_interface() }
     static var confinedPointer: UnsafePointer<wl_interface> { cwp_zwp_confined_pointer_v1_interface() }
 }
+
+extension Interface {
+    static var pointerGestures: UnsafePointer<wl_interface> { cwp_zwp_pointer_gestures_v1_interface() }
+    static var gestureSwipe: UnsafePointer<wl_interface> { cwp_zwp_pointer_gesture_swipe_v1_interface() }
+    static var gesturePinch: UnsafePointer<wl_interface> { cwp_zwp_pointer_gesture_pinch_v1_interface() }
+    static var gestureHold: UnsafePointer<wl_interface> { cwp_zwp_pointer_gesture_hold_v1_interface() }
+    static var tabletManager: UnsafePointer<wl_interface> { cwp_zwp_tablet_manager_v2_interface() }
+    static var tabletSeat: UnsafePointer<wl_interface> { cwp_zwp_tablet_seat_v2_interface() }
+    static var tablet: UnsafePointer<wl_interface> { cwp_zwp_tablet_v2_interface() }
+    static var tabletTool: UnsafePointer<wl_interface> { cwp_zwp_tablet_tool_v2_interface() }
+}

@@ -6,7 +6,7 @@ import WaylandServer
 /// the screen. Offered only with --test-control. Every request is answered
 /// by exactly one event (window lists end with windows_done).
 final class LodestoneTest: Resource, ProtocolObject {
-    static let version: Int32 = 2
+    static let version: Int32 = 3
     static var interface: UnsafePointer<wl_interface> { Interface.test }
     unowned let compositor: Compositor
 
@@ -16,6 +16,8 @@ final class LodestoneTest: Resource, ProtocolObject {
         case resizeWindow, closeWindow, getPointerShape
         // Since 2
         case listPopups, getCursorState
+        // Since 3
+        case gesture, tabletTool
     }
 
     init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
@@ -96,6 +98,22 @@ final class LodestoneTest: Resource, ProtocolObject {
             let kind = seat.cursor.surface != nil ? LODESTONE_TEST_V1_CURSOR_KIND_SURFACE
                 : seat.cursor.isHidden ? LODESTONE_TEST_V1_CURSOR_KIND_HIDDEN : LODESTONE_TEST_V1_CURSOR_KIND_NONE
             lodestone_test_v1_send_cursor_state(pointer, kind.rawValue, seat.cursor.sets)
+        case .gesture:
+            guard let event = Self.gesture(kind: a.uint(0), phase: a.uint(1), fingers: a.uint(2), dx: a.fixed(3), dy: a.fixed(4),
+                                           scale: a.fixed(5), rotation: a.fixed(6), cancelled: a.uint(7) != 0) else {
+                return failed("unknown gesture kind \(a.uint(0)) or phase \(a.uint(1))")
+            }
+            inject(.gesture(event))
+            sendPointerState()
+        case .tabletTool:
+            guard let kind = TabletTool.Kind(rawValue: a.uint(1)) else { return failed("unknown tool type \(a.uint(1))") }
+            let axes = TabletToolAxes(x: a.fixed(2), y: a.fixed(3), pressure: a.fixed(4), distance: a.fixed(5),
+                                      tilt: (a.fixed(6), a.fixed(7)), rotation: a.fixed(8))
+            guard let event = Self.tabletTool(phase: a.uint(0), tool: TabletTool(kind: kind), axes: axes, button: a.uint(9), pressed: a.uint(10) != 0) else {
+                return failed("unknown tablet phase \(a.uint(0))")
+            }
+            inject(.tabletTool(event))
+            sendPointerState()
         case nil: break
         }
     }
@@ -107,6 +125,35 @@ final class LodestoneTest: Resource, ProtocolObject {
         seat.handle(event, at: now)
         compositor.pointerController.step()
         compositor.pointerController.deliverLogicalMotion()
+    }
+
+    /// `gesture`'s arguments as an `InputEvent` (see lodestone_test_v1.gesture_kind and gesture_phase).
+    static func gesture(kind: UInt32, phase: UInt32, fingers: UInt32, dx: Double, dy: Double, scale: Double, rotation: Double,
+                        cancelled: Bool) -> GestureEvent? {
+        switch (kind, phase) {
+        case (0, 0): .swipeBegin(fingers: fingers)
+        case (0, 1): .swipeUpdate(dx: dx, dy: dy)
+        case (0, 2): .swipeEnd(cancelled: cancelled)
+        case (1, 0): .pinchBegin(fingers: fingers)
+        case (1, 1): .pinchUpdate(dx: dx, dy: dy, scale: scale, rotation: rotation)
+        case (1, 2): .pinchEnd(cancelled: cancelled)
+        case (2, 0): .holdBegin(fingers: fingers)
+        case (2, 2): .holdEnd(cancelled: cancelled)
+        default: nil
+        }
+    }
+
+    /// `tablet_tool`'s arguments as an `InputEvent` (see lodestone_test_v1.tablet_phase).
+    static func tabletTool(phase: UInt32, tool: TabletTool, axes: TabletToolAxes, button: UInt32, pressed: Bool) -> TabletToolEvent? {
+        switch phase {
+        case 0: .proximityIn(tool, axes)
+        case 1: .axes(tool, axes)
+        case 2: .tip(tool, down: true, axes)
+        case 3: .tip(tool, down: false, axes)
+        case 4: .button(tool, button: button, pressed: pressed)
+        case 5: .proximityOut(tool)
+        default: nil
+        }
     }
 
     private func find(_ name: String?) -> XdgToplevel? {

@@ -140,6 +140,20 @@ final class PointerController {
         inputArrived()
     }
 
+    /// A gesture's effect on the pointer: a hold shows it pressed, a pinch scales a lifted element.
+    func gesture(_ input: PointerInput) {
+        prepareEngine()
+        engine.handle(input, at: now)
+        inputArrived()
+    }
+
+    /// A tablet tool hovering (the hover preview), touching (the pointer hides) or gone.
+    func stylus(_ input: StylusInput) {
+        guard input != engine.stylus else { return }
+        engine.handle(.stylus(input), at: now)
+        inputArrived()
+    }
+
     private func inputArrived() {
         needsStep = true
         compositor.scheduleFrame()

@@ -74,6 +74,10 @@ public final class Seat {
         case .touchDown(let id, let x, let y): compositor.touchscreen?.down(id: id, x: x, y: y, time: time)
         case .touchMotion(let id, let x, let y): compositor.touchscreen?.motion(id: id, x: x, y: y, time: time)
         case .touchUp(let id): compositor.touchscreen?.up(id: id, time: time)
+        case .gesture(let gesture):
+            // A move or resize holds the pointer: no client hears gestures meanwhile.
+            if grab.routesToClients { compositor.gestures.handle(gesture, time: time) }
+        case .tabletTool(let tool): compositor.tablets.handle(tool, time: time)
         }
     }
 

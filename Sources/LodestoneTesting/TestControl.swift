@@ -40,7 +40,7 @@ public final class TestControl {
     public init(connection: Connection) throws {
         self.connection = connection
         let registry = connection.registry()
-        guard let control = registry.bind(cwp_lodestone_test_v1_interface(), version: 2) else {
+        guard let control = registry.bind(cwp_lodestone_test_v1_interface(), version: 3) else {
             throw SystemError("the compositor does not offer lodestone_test_v1 (start it with --test-control)")
         }
         proxy = Proxy(control, on: connection)
@@ -193,6 +193,42 @@ public final class TestControl {
         windowsSeen = []
         lodestone_test_v1_close_window(proxy.pointer, name)
         return try answer { windowsSeen.first }
+    }
+
+    // MARK: Since 3: gestures and tablet tools
+
+    /// `lodestone_test_v1.gesture_kind`.
+    public enum GestureKind: UInt32, Sendable { case swipe, pinch, hold }
+    /// `lodestone_test_v1.gesture_phase`.
+    public enum GesturePhase: UInt32, Sendable { case begin, update, end }
+
+    /// One touchpad gesture step (see the protocol's `gesture`): begin uses `fingers`,
+    /// update the deltas (and for a pinch scale and rotation), end `cancelled`.
+    @discardableResult
+    public func gesture(_ kind: GestureKind, _ phase: GesturePhase, fingers: UInt32 = 0, dx: Double = 0, dy: Double = 0,
+                        scale: Double = 1, rotation: Double = 0, cancelled: Bool = false) throws -> PointerState {
+        pointerState = nil
+        lodestone_test_v1_gesture(proxy.pointer, kind.rawValue, phase.rawValue, fingers, wl_fixed_from_double(dx), wl_fixed_from_double(dy),
+                                  wl_fixed_from_double(scale), wl_fixed_from_double(rotation), cancelled ? 1 : 0)
+        return try answer { pointerState }
+    }
+
+    /// `lodestone_test_v1.tablet_phase`.
+    public enum TabletPhase: UInt32, Sendable { case proximityIn, axes, tipDown, tipUp, button, proximityOut }
+    /// `zwp_tablet_tool_v2.type`: the tools the test protocol injects.
+    public enum TabletToolType: UInt32, Sendable { case pen = 0x140, eraser = 0x141 }
+
+    /// One tablet tool frame (see the protocol's `tablet_tool`). Pressure and distance run
+    /// from 0 to 1, tilt and rotation are in degrees.
+    @discardableResult
+    public func tabletTool(_ phase: TabletPhase, tool: TabletToolType = .pen, x: Double = 0, y: Double = 0, pressure: Double = 0,
+                           distance: Double = 0, tiltX: Double = 0, tiltY: Double = 0, rotation: Double = 0,
+                           button: UInt32 = 0, pressed: Bool = false) throws -> PointerState {
+        pointerState = nil
+        lodestone_test_v1_tablet_tool(proxy.pointer, phase.rawValue, tool.rawValue, wl_fixed_from_double(x), wl_fixed_from_double(y),
+                                      wl_fixed_from_double(pressure), wl_fixed_from_double(distance), wl_fixed_from_double(tiltX),
+                                      wl_fixed_from_double(tiltY), wl_fixed_from_double(rotation), button, pressed ? 1 : 0)
+        return try answer { pointerState }
     }
 
     /// Writes the output to a PNG on the compositor's side; returns its size.

@@ -27,6 +27,12 @@ public struct PointerEngine: Sendable {
     public private(set) var deviceKind = DeviceKind.mouse
     public private(set) var isButtonPressed = false
     public private(set) var isLocked = false
+    /// A hold gesture's fingers rest on the touchpad: shown pressed.
+    public private(set) var isHolding = false
+    /// The scale of a pinch in progress.
+    public private(set) var pinchScale: Double?
+    /// A tablet tool near or on the screen.
+    public private(set) var stylus = StylusInput.away
     /// Where confinement keeps the device (see `PointerInput.confine`); nil when free.
     public private(set) var confinement: [Rect<Global>]?
     /// Locked or confined: device motion is held by a client's constraint.
@@ -165,6 +171,14 @@ public struct PointerEngine: Sendable {
             guard Magnetism.isUsableUntargeted(style) else { return }
             untargetedStyle = style
             untargetedPath = Magnetism.scaledPath(of: style, size: settings.size)
+        case .gestureHold(let held):
+            isHolding = held
+            if held { visibility.noteActivity(at: time) }
+        case .pinch(let scale):
+            pinchScale = scale.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+            if scale != nil { visibility.noteActivity(at: time) }
+        case .stylus(let s):
+            stylus = s
         }
         updateLogical()
     }
@@ -324,7 +338,7 @@ public struct PointerEngine: Sendable {
         let target = currentTarget()
         if !isLocked { logicalPosition = clampToOutput(target.logical) }
         let active = (band.rect == nil && !isLocked) ? engaged : nil
-        morph.retarget(target, device: devicePosition, pressed: isButtonPressed,
+        morph.retarget(target, device: devicePosition, pressed: isButtonPressed || isHolding,
                        pressedScale: settings.tuning.pressedScale, reduceMotion: settings.reduceMotion)
         effects.retarget(engaged: active, device: devicePosition, pressed: isButtonPressed, settings: settings)
         let untargeted = band.rect == nil && !isLocked ? untargetedStyle.accessories : .empty
@@ -350,16 +364,23 @@ public struct PointerEngine: Sendable {
         if settings.increaseContrast {
             color = PointerColor(red: color.red * 0.6, green: color.green * 0.6, blue: color.blue * 0.6, alpha: 1)
         }
+        // While a tablet tool touches the screen the pen draws and the pointer hides.
+        let penDown: Double = if case .touching = stylus { 0 } else { 1 }
         let pointer = PointerGeometry(
-            shape: shape, scale: scale, alpha: morph.alpha.value.clamped(0, 1) * fade * shown, color: color,
+            shape: shape, scale: scale, alpha: morph.alpha.value.clamped(0, 1) * fade * shown * penDown, color: color,
             border: settings.showsBorder || settings.increaseContrast ? settings.border : nil,
-            customPath: morph.path, pathAlpha: morph.pathAlpha.value.clamped(0, 1) * fade * shown,
+            customPath: morph.path, pathAlpha: morph.pathAlpha.value.clamped(0, 1) * fade * shown * penDown,
             drawsBeneathContent: morph.beneathContent)
         var bounds = pointer.bounds
 
-        let current = effects.current.map {
+        var current = effects.current.map {
             ContentEffectAnimator.present($0, platter: isPlatter ? shape.scaled(by: scale) : nil, tuning: t)
         }
+        // A pinch over a lifted element scales it with the fingers.
+        if let s = pinchScale, current?.kind == .lift { current?.scale *= PointerPresentation.pinchFactor(s) }
+        var hoverMark: HoverMark?
+        if case .hovering(let at, let distance) = stylus, at.isFinite { hoverMark = HoverMark(center: at, distance: distance) }
+        if let m = hoverMark { bounds = bounds.union(m.bounds) }
         let exiting = effects.exiting.map { ContentEffectAnimator.present($0, platter: nil, tuning: t) }
         if let c = current { bounds = bounds.union(c.bounds) }
         if let x = exiting { bounds = bounds.union(x.bounds) }
@@ -382,6 +403,6 @@ public struct PointerEngine: Sendable {
             targetRegion: band.rect == nil ? engaged?.region.id : nil, contentEffect: current,
             exitingContentEffect: exiting, accessories: list, annotation: note, bandRect: bandRect,
             isVisible: visibility.isShown(at: time, settings: settings), isLocked: isLocked,
-            isAnimating: animating, bounds: bounds, damage: damage)
+            isAnimating: animating, bounds: bounds, damage: damage, hoverMark: hoverMark)
     }
 }

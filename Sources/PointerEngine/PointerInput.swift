@@ -40,6 +40,14 @@ public enum PointerInput: Hashable, Sendable {
     /// need an element, so only the shape and the accessories apply; a malformed shape (a
     /// non-finite beam, an invalid path) is ignored and the circle stays.
     case untargetedStyle(PointerStyle)
+    /// Fingers resting on a touchpad (a hold gesture) or lifted: while held the pointer
+    /// shows pressed, as a click would.
+    case gestureHold(Bool)
+    /// A pinch's scale relative to its start, or nil when it ended: a lifted element under
+    /// the pointer follows it (see `PointerPresentation.pinchFactor`).
+    case pinch(scale: Double?)
+    /// A tablet tool near or on the screen: the hover preview, or the pointer hidden.
+    case stylus(StylusInput)
 }
 
 /// Things clients must hear about; drained with `PointerEngine.drainEvents()`.

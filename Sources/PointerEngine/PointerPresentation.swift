@@ -172,4 +172,6 @@ public struct PointerPresentation: Hashable, Sendable {
     public var bounds: Rect<Global>
     /// To repaint: this frame's bounds united with the previous frame's.
     public var damage: Rect<Global>
+    /// The Pencil hover preview while a tablet tool hovers in proximity.
+    public var hoverMark: HoverMark? = nil
 }

@@ -8,7 +8,7 @@ extension PointerPresentation {
     /// custom path, band, accessory or annotation.
     var isPlainPointer: Bool {
         let g = pointer
-        return exitingContentEffect == nil && contentEffect == nil && bandRect == nil && accessories.isEmpty
+        return exitingContentEffect == nil && contentEffect == nil && bandRect == nil && accessories.isEmpty && hoverMark == nil
             && (annotation.map({ $0.alpha <= 0.001 }) ?? true)
             && (g.customPath == nil || g.pathAlpha <= 0.001) && (g.border?.width ?? 0) <= 0
     }

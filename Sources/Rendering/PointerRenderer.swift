@@ -69,6 +69,7 @@ public final class PointerRenderer {
         exiting?.drawContent(&canvas)
         current?.drawContent(&canvas)
         if !p.pointer.drawsBeneathContent { drawPointer(p.pointer, &canvas) }
+        if let mark = p.hoverMark, let cr = canvas.cairo { drawHoverMark(mark, color: p.pointer.color, cr) }
         guard p.bandRect != nil || !p.accessories.isEmpty || p.annotation != nil, let cr = canvas.cairo else { return }
         if let band = p.bandRect {
             cr.roundedRect(x: band.minX + 0.5, y: band.minY + 0.5, width: max(0, band.width - 1),
@@ -114,6 +115,18 @@ public final class PointerRenderer {
             cr.fill()
             cr.restore()
         }
+    }
+
+    /// The Pencil hover preview: a soft dot in the pointer's colour with a light rim, so it
+    /// reads on dark and light content alike.
+    private func drawHoverMark(_ m: HoverMark, color c: PointerColor, _ cr: CairoContext) {
+        cr.newPath()
+        cr.arc(centerX: m.center.x, centerY: m.center.y, radius: m.radius, from: 0, to: 2 * Double.pi)
+        cr.setSource(red: c.red, green: c.green, blue: c.blue, alpha: m.alpha)
+        cr.fillPreserve()
+        cr.setLineWidth(1)
+        cr.setSource(red: 1, green: 1, blue: 1, alpha: m.alpha * 0.8)
+        cr.stroke()
     }
 
     // MARK: Accessories and annotation

@@ -24,7 +24,7 @@ struct Lodestone: ParsableCommand {
     /// The release, printed by --version.
     static let version = "0.2.0"
 
-    enum BackendKind: String, ExpressibleByArgument, CaseIterable { case headless, wayland }
+    enum BackendKind: String, ExpressibleByArgument, CaseIterable { case headless, wayland, drm }
 
     @Option(help: "Where frames go: \(BackendKind.allCases.map(\.rawValue).joined(separator: ", ")) (default: wayland, a window in the session, when WAYLAND_DISPLAY is set; else headless).")
     var backend: BackendKind?
@@ -96,6 +96,9 @@ struct Lodestone: ParsableCommand {
         // Start-up failures are thrown as SystemError: ArgumentParser prints
         // "Error: <what>: <why>" and exits with status 1, never a trap.
         let nested = kind == .wayland ? try WaylandBackend(logger: log) : nil
+        // On a bare TTY: the seat, the GPU and the input devices, checked before anything
+        // else so a machine without them is told so at once.
+        let drm = kind == .drm ? try DRMBackend(logger: log) : nil
         ensureRuntimeDirectory(log)
 
         // The display: libwayland's socket and event loop. Everything runs on this loop.
@@ -110,6 +113,8 @@ struct Lodestone: ParsableCommand {
         var options = Compositor.Options()
         options.width = size.width; options.height = size.height; options.scale = scale
         options.refreshHz = refresh
+        // A TTY output has the monitor's mode (its logical size follows the scale).
+        if let drm { options.width = drm.mode.width / scale; options.height = drm.mode.height / scale; options.refreshHz = drm.mode.refreshHz; options.outputName = "DRM-1" }
         options.clock = manualClock ? .manual : .realtime
         options.testControl = testControl
         options.pointerMode = pointer
@@ -121,7 +126,7 @@ struct Lodestone: ParsableCommand {
         }
 
         // The backend: where frames go and input comes from.
-        let backend: Backend = nested ?? HeadlessBackend(logger: log)
+        let backend: Backend = if let nested { nested } else if let drm { drm } else { HeadlessBackend(logger: log) }
         try backend.start(compositor)
         log.info("listening on WAYLAND_DISPLAY=\(socketName)\(testControl ? " with test control" : "")")
 

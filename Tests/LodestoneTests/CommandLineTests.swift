@@ -36,6 +36,19 @@ final class CommandLineTests: XCTestCase {
         }
     }
 
+    /// No GPU, no input devices, no seat here: `--backend drm` says what is missing, quickly,
+    /// with status 1 and no trace.
+    func testDRMBackendWithoutDevicesFailsCleanlyAndQuickly() throws {
+        try XCTSkipIf(FileManager.default.fileExists(atPath: "/dev/dri"), "this machine has a DRM device")
+        let start = Date()
+        let (status, output) = try lodestone(["--backend", "drm"])
+        XCTAssertLessThan(Date().timeIntervalSince(start), 1, "failing must not wait for anything")
+        XCTAssertEqual(status, 1)
+        XCTAssertTrue(output.contains("no DRM device"), "the message names what is missing:\n\(output)")
+        XCTAssertTrue(output.contains("README"), "and says where to read how to run it:\n\(output)")
+        XCTAssertFalse(output.contains("Fatal error") || output.contains("Backtrace"), "crashed:\n\(output)")
+    }
+
     func testCommandRunsInsideAndItsStatusIsLodestones() throws {
         let (status, output) = try lodestone(["--socket", "cli-1", "--", "sh", "-c", #"test -S "$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY" && exit 3"#])
         XCTAssertEqual(status, 3, output)

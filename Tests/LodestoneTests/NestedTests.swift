@@ -165,6 +165,85 @@ final class NestedTests: XCTestCase {
         withExtendedLifetime(client) {}
     }
 
+    /// Gestures and a pen injected into the parent (lodestone_test_v1 version 3) reach a
+    /// client inside: parent seat → parent's zwp_pointer_gestures_v1 / zwp_tablet_manager_v2
+    /// → the nested backend's InputEvents → the nested seat → the client.
+    func testGesturesAndTabletToolFromTheParentReachAClientInside() throws {
+        let parent = try Session(size: "800x600")
+        defer { parent.stop() }
+        let nested = try Session(nestedIn: parent, size: "400x300")
+        defer { nested.stop() }
+        let connection = try Connection(name: nested.runtimeDirectory + "/" + nested.socket)
+        let globals = try Globals(connection: connection)
+        let client = try Window(globals, title: "gestures", width: 200, height: 150)
+        guard let gestures = globals.registry.bind(cwp_zwp_pointer_gestures_v1_interface(), version: 3),
+              let tablets = globals.registry.bind(cwp_zwp_tablet_manager_v2_interface(), version: 1),
+              let pointer = globals.pointer, let seat = globals.seat else { return XCTFail("the nested Lodestone offers no gestures, tablets or pointer") }
+        var events: [String] = []
+        var proxies: [Proxy] = []
+        for (name, create) in [("swipe", zwp_pointer_gestures_v1_get_swipe_gesture), ("pinch", zwp_pointer_gestures_v1_get_pinch_gesture),
+                               ("hold", zwp_pointer_gestures_v1_get_hold_gesture)] {
+            let g = Proxy(create(gestures, pointer.pointer)!, on: connection)
+            g.onEvent = { opcode, a in
+                switch (name, opcode) {
+                case (_, 0): events.append("\(name) begin \(a.uint(3))")
+                case ("pinch", 1): events.append("pinch update scale \(a.fixed(3)) rotation \(a.fixed(4))")
+                case ("swipe", 1): events.append("swipe update \(a.fixed(1)) \(a.fixed(2))")
+                default: events.append("\(name) end \(a.int(2))")
+                }
+            }
+            proxies.append(g)
+        }
+        let tabletSeat = Proxy(zwp_tablet_manager_v2_get_tablet_seat(tablets, seat.pointer)!, on: connection)
+        tabletSeat.onEvent = { opcode, a in
+            guard opcode == 1, let object = a.object(0) else { return }  // tool_added
+            let tool = Proxy(object, on: connection)
+            tool.onEvent = { op, b in
+                switch op {
+                case 6: events.append("proximity_in")
+                case 7: events.append("proximity_out")
+                case 8: events.append("down")
+                case 9: events.append("up")
+                case 10: events.append("motion \(b.fixed(0)) \(b.fixed(1))")
+                case 11: events.append("pressure \(b.uint(0))")
+                case 13: events.append("tilt \(b.fixed(0)) \(b.fixed(1))")
+                case 18: events.append("frame")
+                default: break
+                }
+            }
+            proxies.append(tool)
+        }
+        proxies.append(tabletSeat)
+        let inner = try nested.waitForWindow("gestures")
+        let window = try parent.waitForWindow("Lodestone")
+        let x = Double(window.x + inner.x) + 30, y = Double(window.y + inner.y) + 40
+        try parent.control.movePointer(x: x, y: y)
+        XCTAssertTrue(try nested.wait { try connection.roundtrip(); return try nested.control.pointer().title == "gestures" }, "the client never got the pointer")
+
+        try parent.control.gesture(.pinch, .begin, fingers: 2)
+        try parent.control.gesture(.pinch, .update, dx: 1, dy: 1, scale: 1.5, rotation: 10)
+        try parent.control.gesture(.pinch, .end)
+        try parent.control.gesture(.hold, .begin, fingers: 2)
+        try parent.control.gesture(.hold, .end, cancelled: true)
+        try parent.control.gesture(.swipe, .begin, fingers: 2)
+        try parent.control.gesture(.swipe, .update, dx: 4, dy: -2)
+        try parent.control.gesture(.swipe, .end)
+        let gestureEvents = ["pinch begin 2", "pinch update scale 1.5 rotation 10.0", "pinch end 0", "hold begin 2", "hold end 1",
+                             "swipe begin 2", "swipe update 4.0 -2.0", "swipe end 0"]
+        XCTAssertTrue(try nested.wait { try connection.roundtrip(); return events == gestureEvents }, "the client inside got \(events)")
+        events.removeAll()
+
+        try parent.control.tabletTool(.proximityIn, x: x, y: y, distance: 0.5)
+        try parent.control.tabletTool(.tipDown, x: x + 2, y: y, pressure: 0.5, tiltX: 20, tiltY: -10)
+        try parent.control.tabletTool(.tipUp, x: x + 2, y: y)
+        try parent.control.tabletTool(.proximityOut)
+        let expected = ["proximity_in", "motion 30.0 40.0", "pressure 0", "tilt 0.0 0.0", "frame", "motion 32.0 40.0", "pressure 32768", "tilt 20.0 -10.0", "down", "frame",
+                        "pressure 0", "tilt 0.0 0.0", "up", "frame", "proximity_out", "frame"]
+        XCTAssertTrue(try nested.wait { try connection.roundtrip(); return events.count >= expected.count }, "the pen did not reach the client inside: \(events)")
+        XCTAssertEqual(events, expected, "in order, each group framed")
+        withExtendedLifetime(client) {}
+    }
+
     func testClientsInsideHearLeaveWhenTheParentsPointerLeaves() throws {
         let parent = try Session(size: "800x600")
         defer { parent.stop() }

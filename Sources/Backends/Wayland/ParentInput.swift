@@ -28,6 +28,14 @@ final class ParentInput {
     private let log: Logger
     private var pointer: Proxy?
     private var relativePointer: Proxy?
+    private let pointerGestures: Proxy?
+    private let tabletManager: Proxy?
+    /// The swipe, pinch and hold objects for `pointer`.
+    private var gestureObjects: [Proxy] = []
+    private var tabletSeat: Proxy?
+    /// The parent's tablets and tools (tablets are kept only to destroy them).
+    private var tablets: [Proxy] = []
+    private var tools: [ObjectIdentifier: ParentTool] = [:]
     private var keyboard: Proxy?
     /// Keys we pressed in the nested seat, released if the parent takes the keyboard away.
     private var pressedKeys: Set<UInt32> = []
@@ -50,6 +58,8 @@ final class ParentInput {
         self.clock = clock
         self.seat = seat
         relativePointerManager = globals.relativePointerManager
+        pointerGestures = globals.pointerGestures
+        tabletManager = globals.tabletManager
         self.window = window
         self.target = target
         log = logger
@@ -62,6 +72,10 @@ final class ParentInput {
     }
 
     deinit {
+        releaseGestures()
+        for t in tools.values { t.proxy.destroy { zwp_tablet_tool_v2_destroy($0) } }
+        for t in tablets { t.destroy { zwp_tablet_v2_destroy($0) } }
+        tabletSeat?.destroy { zwp_tablet_seat_v2_destroy($0) }
         relativePointer?.destroy { zwp_relative_pointer_v1_destroy($0) }
         releasePointer()
         releaseKeyboard()
@@ -75,8 +89,11 @@ final class ParentInput {
         } else if !hasPointer && pointer != nil {
             relativePointer?.destroy { zwp_relative_pointer_v1_destroy($0) }
             relativePointer = nil
+            releaseGestures()
             releasePointer()
         }
+        // Tablets are a seat's whatever its capabilities say.
+        if tabletSeat == nil, tabletManager != nil { getTabletSeat() }
         if hasKeyboard && keyboard == nil {
             getKeyboard()
         } else if !hasKeyboard && keyboard != nil {
@@ -99,6 +116,7 @@ final class ParentInput {
             log.error("no pointer input from the parent: \(error)")
             return
         }
+        getGestures()
         guard let manager = relativePointerManager, let p = pointer else { return }
         do {
             let r = try Proxy(creating: { zwp_relative_pointer_manager_v1_get_relative_pointer(manager.pointer, p.pointer) },
@@ -192,6 +210,137 @@ final class ParentInput {
         for (axis, v) in f.axes.sorted(by: { $0.key < $1.key }) {
             // A stop is a zero value (the seat sends axis_stop for it).
             send(.pointerAxis(PointerAxis(axis: axis, value: v.stop && v.value == 0 ? 0 : v.value, discrete: v.discrete, source: f.source)))
+        }
+    }
+
+    // MARK: Gestures
+
+    /// Swipe, pinch and (version 3) hold objects for the pointer; their events arrive already
+    /// grouped, each one an `InputEvent` at once.
+    private func getGestures() {
+        guard let manager = pointerGestures, let p = pointer else { return }
+        var kinds: [(PointerGestureEvent.Kind, () -> OpaquePointer?)] = [
+            (.swipe, { zwp_pointer_gestures_v1_get_swipe_gesture(manager.pointer, p.pointer) }),
+            (.pinch, { zwp_pointer_gestures_v1_get_pinch_gesture(manager.pointer, p.pointer) }),
+        ]
+        if manager.version >= 3 { kinds.append((.hold, { zwp_pointer_gestures_v1_get_hold_gesture(manager.pointer, p.pointer) })) }
+        for (kind, create) in kinds {
+            do {
+                let g = try Proxy(creating: create, on: manager.connection, what: "zwp_pointer_gestures_v1.get_\(kind)_gesture")
+                g.onEvent = { [unowned self] opcode, a in
+                    if let event = PointerGestureEvent(kind: kind, opcode: opcode, arguments: a) { self.gestureEvent(kind, event) }
+                }
+                gestureObjects.append(g)
+            } catch {
+                log.error("no \(kind) gestures from the parent: \(error)")
+            }
+        }
+    }
+
+    private func gestureEvent(_ kind: PointerGestureEvent.Kind, _ event: PointerGestureEvent) {
+        switch (kind, event) {
+        case (.swipe, .begin(_, _, _, let fingers)): send(.gesture(.swipeBegin(fingers: fingers)))
+        case (.swipe, .update(_, let dx, let dy, _, _)): send(.gesture(.swipeUpdate(dx: dx, dy: dy)))
+        case (.swipe, .end(_, _, let cancelled)): send(.gesture(.swipeEnd(cancelled: cancelled)))
+        case (.pinch, .begin(_, _, _, let fingers)): send(.gesture(.pinchBegin(fingers: fingers)))
+        case (.pinch, .update(_, let dx, let dy, let scale, let rotation)):
+            send(.gesture(.pinchUpdate(dx: dx, dy: dy, scale: scale, rotation: rotation)))
+        case (.pinch, .end(_, _, let cancelled)): send(.gesture(.pinchEnd(cancelled: cancelled)))
+        case (.hold, .begin(_, _, _, let fingers)): send(.gesture(.holdBegin(fingers: fingers)))
+        case (.hold, .end(_, _, let cancelled)): send(.gesture(.holdEnd(cancelled: cancelled)))
+        case (.hold, .update): break
+        }
+    }
+
+    private func releaseGestures() {
+        for g in gestureObjects {
+            // Each interface's destroy is opcode 0; the typed C wrappers differ only in name.
+            g.destroy { zwp_pointer_gesture_swipe_v1_destroy($0) }
+        }
+        gestureObjects.removeAll()
+    }
+
+    // MARK: Tablets
+
+    /// One parent tool: what it is, and the events of the frame being collected.
+    private final class ParentTool {
+        let proxy: Proxy
+        var kind = TabletTool.Kind.pen
+        var serial: UInt64 = 0
+        /// The current axes (kept across frames: the parent sends only changes).
+        var axes = TabletToolAxes(x: 0, y: 0)
+        var over = false
+        // This frame:
+        var proximityIn = false, proximityOut = false, down = false, up = false, moved = false
+        var buttons: [(UInt32, Bool)] = []
+        init(_ proxy: Proxy) { self.proxy = proxy }
+        var tool: TabletTool { TabletTool(kind: kind, serial: serial) }
+    }
+
+    private func getTabletSeat() {
+        guard let manager = tabletManager else { return }
+        let seat = seat
+        do {
+            let s = try Proxy(creating: { zwp_tablet_manager_v2_get_tablet_seat(manager.pointer, seat.pointer) }, on: seat.connection,
+                              what: "zwp_tablet_manager_v2.get_tablet_seat")
+            s.handleEvents(TabletSeatEvent.self) { [unowned self] event in
+                switch event {
+                case .tabletAdded(let t): self.tablets.append(Proxy(t, on: s.connection))
+                case .toolAdded(let t):
+                    let tool = ParentTool(Proxy(t, on: s.connection))
+                    self.tools[ObjectIdentifier(tool)] = tool
+                    tool.proxy.handleEvents(TabletToolProxyEvent.self) { [unowned self, unowned tool] in self.toolEvent(tool, $0) }
+                case .padAdded(let p):  // pads (rings, strips) are not forwarded
+                    Proxy(p, on: s.connection).destroy { zwp_tablet_pad_v2_destroy($0) }
+                }
+            }
+            tabletSeat = s
+        } catch {
+            log.error("no tablet input from the parent: \(error)")
+        }
+    }
+
+    private func toolEvent(_ tool: ParentTool, _ event: TabletToolProxyEvent) {
+        switch event {
+        case .type(let type): tool.kind = TabletTool.Kind(rawValue: type) ?? .pen
+        case .hardwareSerial(let hi, let lo): tool.serial = UInt64(hi) << 32 | UInt64(lo)
+        case .hardwareIDWacom, .capability, .done, .slider, .wheel: break
+        case .removed:
+            tools[ObjectIdentifier(tool)] = nil
+            tool.proxy.destroy { zwp_tablet_tool_v2_destroy($0) }
+        case .proximityIn(_, _, let surface):
+            guard surface == window.surface.pointer else { return }
+            tool.proximityIn = true
+            tool.over = true
+        case .proximityOut: tool.proximityOut = true
+        case .down: tool.down = true
+        case .up: tool.up = true
+        case .motion(let x, let y): tool.axes.x = x; tool.axes.y = y; tool.moved = true
+        case .pressure(let p): tool.axes.pressure = Double(p) / 65535; tool.moved = true
+        case .distance(let d): tool.axes.distance = Double(d) / 65535; tool.moved = true
+        case .tilt(let x, let y): tool.axes.tilt = (x, y); tool.moved = true
+        case .rotation(let r): tool.axes.rotation = r; tool.moved = true
+        case .button(_, let button, let state): tool.buttons.append((button, state == ZWP_TABLET_TOOL_V2_BUTTON_STATE_PRESSED.rawValue))
+        case .frame: toolFrame(tool)
+        }
+    }
+
+    /// A tool's frame, in the order the seat expects: proximity, axes or the tip, buttons, leaving.
+    private func toolFrame(_ tool: ParentTool) {
+        defer {
+            tool.proximityIn = false; tool.proximityOut = false; tool.down = false; tool.up = false; tool.moved = false
+            tool.buttons = []
+        }
+        guard tool.over else { return }
+        let t = tool.tool
+        if tool.proximityIn { send(.tabletTool(.proximityIn(t, tool.axes))) }
+        if tool.down { send(.tabletTool(.tip(t, down: true, tool.axes))) }
+        else if tool.up { send(.tabletTool(.tip(t, down: false, tool.axes))) }
+        else if tool.moved && !tool.proximityIn { send(.tabletTool(.axes(t, tool.axes))) }
+        for (button, pressed) in tool.buttons { send(.tabletTool(.button(t, button: button, pressed: pressed))) }
+        if tool.proximityOut {
+            send(.tabletTool(.proximityOut(t)))
+            tool.over = false
         }
     }
 

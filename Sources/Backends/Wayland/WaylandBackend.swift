@@ -104,7 +104,8 @@ public final class WaylandBackend: Backend {
         // Requests queued while starting (acks, the first frame).
         try? connection.flushChecked()
         let extras = [globals.decorationManager != nil ? "server-side decorations" : nil,
-                      globals.relativePointerManager != nil ? "relative pointer" : nil].compactMap { $0 }
+                      globals.relativePointerManager != nil ? "relative pointer" : nil,
+                      globals.pointerGestures != nil ? "gestures" : nil, globals.tabletManager != nil ? "tablets" : nil].compactMap { $0 }
         log.info("nested in the parent session as a \(output.width)×\(output.height) @\(output.scale)x window\(extras.isEmpty ? "" : " with " + extras.joined(separator: ", "))")
     }
 
@@ -136,6 +137,9 @@ final class ParentGlobals {
     let seat: Proxy?
     let decorationManager: Proxy?
     let relativePointerManager: Proxy?
+    /// Touchpad gestures (version 3 has hold) and tablet tools, when the parent has them.
+    let pointerGestures: Proxy?
+    let tabletManager: Proxy?
     /// Every wl_output, for the scale of the ones the window is on.
     let outputs: [ParentOutput]
 
@@ -165,6 +169,8 @@ final class ParentGlobals {
         seat = bind(cwp_wl_seat_interface(), 8)
         decorationManager = bind(cwp_zxdg_decoration_manager_v1_interface(), 1)
         relativePointerManager = bind(cwp_zwp_relative_pointer_manager_v1_interface(), 1)
+        pointerGestures = bind(cwp_zwp_pointer_gestures_v1_interface(), 3)
+        tabletManager = bind(cwp_zwp_tablet_manager_v2_interface(), 1)
         outputs = registry.globals.filter { $0.interface == "wl_output" }.compactMap { global in
             let version = min(global.version, 2)
             guard let raw = wl_registry_bind(registry.pointer, global.name, cwp_wl_output_interface(), version) else { return nil }
@@ -176,5 +182,9 @@ final class ParentGlobals {
         wmBase.destroy { xdg_wm_base_destroy($0) }
         decorationManager?.destroy { zxdg_decoration_manager_v1_destroy($0) }
         relativePointerManager?.destroy { zwp_relative_pointer_manager_v1_destroy($0) }
+        if let g = pointerGestures {
+            if g.version >= 2 { g.destroy { zwp_pointer_gestures_v1_release($0) } } else { g.destroy { zwp_pointer_gestures_v1_destroy($0) } }
+        }
+        tabletManager?.destroy { zwp_tablet_manager_v2_destroy($0) }
     }
 }

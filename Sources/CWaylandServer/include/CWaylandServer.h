@@ -8,6 +8,8 @@
 #include "protocols/xdg-decoration-unstable-v1-server-protocol.h"
 #include "protocols/relative-pointer-unstable-v1-server-protocol.h"
 #include "protocols/pointer-constraints-unstable-v1-server-protocol.h"
+#include "protocols/pointer-gestures-unstable-v1-server-protocol.h"
+#include "protocols/tablet-unstable-v2-server-protocol.h"
 #include "protocols/lodestone-test-v1-server-protocol.h"
 #include "protocols/adaptive-pointer-v1-server-protocol.h"
 #include "protocols/cursor-shape-v1-server-protocol.h"

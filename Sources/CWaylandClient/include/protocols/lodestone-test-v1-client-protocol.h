@@ -59,6 +59,36 @@ struct wl_buffer;
 extern const struct wl_interface lodestone_test_v1_interface;
 #endif
 
+#ifndef LODESTONE_TEST_V1_GESTURE_KIND_ENUM
+#define LODESTONE_TEST_V1_GESTURE_KIND_ENUM
+enum lodestone_test_v1_gesture_kind {
+	LODESTONE_TEST_V1_GESTURE_KIND_SWIPE = 0,
+	LODESTONE_TEST_V1_GESTURE_KIND_PINCH = 1,
+	LODESTONE_TEST_V1_GESTURE_KIND_HOLD = 2,
+};
+#endif /* LODESTONE_TEST_V1_GESTURE_KIND_ENUM */
+
+#ifndef LODESTONE_TEST_V1_GESTURE_PHASE_ENUM
+#define LODESTONE_TEST_V1_GESTURE_PHASE_ENUM
+enum lodestone_test_v1_gesture_phase {
+	LODESTONE_TEST_V1_GESTURE_PHASE_BEGIN = 0,
+	LODESTONE_TEST_V1_GESTURE_PHASE_UPDATE = 1,
+	LODESTONE_TEST_V1_GESTURE_PHASE_END = 2,
+};
+#endif /* LODESTONE_TEST_V1_GESTURE_PHASE_ENUM */
+
+#ifndef LODESTONE_TEST_V1_TABLET_PHASE_ENUM
+#define LODESTONE_TEST_V1_TABLET_PHASE_ENUM
+enum lodestone_test_v1_tablet_phase {
+	LODESTONE_TEST_V1_TABLET_PHASE_PROXIMITY_IN = 0,
+	LODESTONE_TEST_V1_TABLET_PHASE_AXES = 1,
+	LODESTONE_TEST_V1_TABLET_PHASE_TIP_DOWN = 2,
+	LODESTONE_TEST_V1_TABLET_PHASE_TIP_UP = 3,
+	LODESTONE_TEST_V1_TABLET_PHASE_BUTTON = 4,
+	LODESTONE_TEST_V1_TABLET_PHASE_PROXIMITY_OUT = 5,
+};
+#endif /* LODESTONE_TEST_V1_TABLET_PHASE_ENUM */
+
 #ifndef LODESTONE_TEST_V1_CURSOR_KIND_ENUM
 #define LODESTONE_TEST_V1_CURSOR_KIND_ENUM
 enum lodestone_test_v1_cursor_kind {
@@ -303,6 +333,8 @@ lodestone_test_v1_add_listener(struct lodestone_test_v1 *lodestone_test_v1,
 #define LODESTONE_TEST_V1_GET_POINTER_SHAPE 16
 #define LODESTONE_TEST_V1_LIST_POPUPS 17
 #define LODESTONE_TEST_V1_GET_CURSOR_STATE 18
+#define LODESTONE_TEST_V1_GESTURE 19
+#define LODESTONE_TEST_V1_TABLET_TOOL 20
 
 /**
  * @ingroup iface_lodestone_test_v1
@@ -421,6 +453,14 @@ lodestone_test_v1_add_listener(struct lodestone_test_v1 *lodestone_test_v1,
  * @ingroup iface_lodestone_test_v1
  */
 #define LODESTONE_TEST_V1_GET_CURSOR_STATE_SINCE_VERSION 2
+/**
+ * @ingroup iface_lodestone_test_v1
+ */
+#define LODESTONE_TEST_V1_GESTURE_SINCE_VERSION 3
+/**
+ * @ingroup iface_lodestone_test_v1
+ */
+#define LODESTONE_TEST_V1_TABLET_TOOL_SINCE_VERSION 3
 
 /** @ingroup iface_lodestone_test_v1 */
 static inline void
@@ -692,6 +732,46 @@ lodestone_test_v1_get_cursor_state(struct lodestone_test_v1 *lodestone_test_v1)
 {
 	wl_proxy_marshal_flags((struct wl_proxy *) lodestone_test_v1,
 			 LODESTONE_TEST_V1_GET_CURSOR_STATE, NULL, wl_proxy_get_version((struct wl_proxy *) lodestone_test_v1), 0);
+}
+
+/**
+ * @ingroup iface_lodestone_test_v1
+ *
+ * One step of a multi-finger touchpad gesture, as libinput reports
+ * it: kind says swipe, pinch or hold, phase says begin, update or end.
+ * begin uses fingers; update uses dx and dy (surface units), and for
+ * a pinch scale (relative to the start) and rotation (degrees
+ * clockwise since the previous update); end uses cancelled. Unused
+ * arguments are ignored. Three- and four-finger swipes stay in the
+ * compositor (window switching, show the desktop); every other
+ * gesture goes to the client under the pointer. Answered by
+ * pointer_state.
+ */
+static inline void
+lodestone_test_v1_gesture(struct lodestone_test_v1 *lodestone_test_v1, uint32_t kind, uint32_t phase, uint32_t fingers, wl_fixed_t dx, wl_fixed_t dy, wl_fixed_t scale, wl_fixed_t rotation, uint32_t cancelled)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) lodestone_test_v1,
+			 LODESTONE_TEST_V1_GESTURE, NULL, wl_proxy_get_version((struct wl_proxy *) lodestone_test_v1), 0, kind, phase, fingers, dx, dy, scale, rotation, cancelled);
+}
+
+/**
+ * @ingroup iface_lodestone_test_v1
+ *
+ * One frame of a tablet tool (a pen or an eraser), as libinput
+ * reports it. phase says what happened: proximity_in (the tool came
+ * close at x, y), axes (it moved or its axes changed), tip_down and
+ * tip_up (it touched the surface or lifted), button (a tool button,
+ * button and pressed) and proximity_out. Every phase except
+ * proximity_out carries the tool's axes: position (global, logical),
+ * pressure and distance (0 to 1), tilt in degrees along x and y, and
+ * rotation in degrees. tool_type is a zwp_tablet_tool_v2.type (0x140
+ * pen, 0x141 eraser). Answered by pointer_state.
+ */
+static inline void
+lodestone_test_v1_tablet_tool(struct lodestone_test_v1 *lodestone_test_v1, uint32_t phase, uint32_t tool_type, wl_fixed_t x, wl_fixed_t y, wl_fixed_t pressure, wl_fixed_t distance, wl_fixed_t tilt_x, wl_fixed_t tilt_y, wl_fixed_t rotation, uint32_t button, uint32_t pressed)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) lodestone_test_v1,
+			 LODESTONE_TEST_V1_TABLET_TOOL, NULL, wl_proxy_get_version((struct wl_proxy *) lodestone_test_v1), 0, phase, tool_type, x, y, pressure, distance, tilt_x, tilt_y, rotation, button, pressed);
 }
 
 #ifdef  __cplusplus

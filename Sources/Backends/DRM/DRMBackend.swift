@@ -1,0 +1,102 @@
+import CDRM
+import Compositor
+import Glibc
+import LodestoneSystem
+import Logging
+import Rendering
+
+/// Lodestone on a bare TTY (`--backend drm`): libseat for the session, udev + libinput for
+/// input devices (opened through the session), DRM/KMS for the output, all on the
+/// `wl_event_loop` through their fds, no threads. Modelled on wlroots' `backend/session`,
+/// `backend/libinput` and `backend/drm`, and on tinywl.
+///
+/// `init` checks what the machine has before touching anything, so a machine without a GPU
+/// or a seat gets one clear sentence (and exit status 1) in well under a second.
+public final class DRMBackend: Backend {
+    public let name = "drm"
+    public var frameComposed: ((Image, Int) -> Void)?
+    private let log: Logger
+    private let session: SeatSession
+    private let output: DRMOutput
+    private var input: LibinputContext?
+    private let cardPath: String
+    private var cardFD: Int32
+
+    /// The output's mode, for the compositor's options (width, height, refresh).
+    public var mode: (width: Int32, height: Int32, refreshHz: Int32) { (output.width, output.height, output.refreshHz) }
+
+    public init(logger: Logger) throws(SystemError) {
+        log = logger
+        let missing = Self.missingPieces()
+        if !missing.isEmpty {
+            throw SystemError("cannot start the DRM backend: " + missing.joined(separator: "; ")
+                              + ". Run it on a machine with a GPU, from a text console, as a user in the video and input groups or with seatd (see README, \"On a TTY\")")
+        }
+        session = try SeatSession()
+        guard let card = Self.cards().first else { throw SystemError("cannot start the DRM backend: no DRM device") }
+        cardPath = card
+        cardFD = session.open(path: card, flags: O_RDWR | O_CLOEXEC)
+        guard cardFD >= 0 else { throw SystemError("cannot open \(card) through the seat: \(String(cString: strerror(-cardFD)))") }
+        output = try DRMOutput(fd: cardFD, path: card)
+    }
+
+    deinit { session.close(fd: cardFD) }
+
+    /// What this machine lacks for a TTY session: a DRM card and a seat (seatd's socket or a
+    /// logind seat; libseat's builtin backend needs root and a VT).
+    public static func missingPieces() -> [String] {
+        var missing: [String] = []
+        if cards().isEmpty { missing.append("no DRM device (/dev/dri has no card*)") }
+        let seatd = access(getenv("SEATD_SOCK").map { String(cString: $0) } ?? "/run/seatd.sock", F_OK) == 0
+        let logind = access("/run/systemd/seats/seat0", F_OK) == 0
+        let builtin = getuid() == 0 && access("/dev/tty0", F_OK) == 0
+        if !seatd && !logind && !builtin { missing.append("no seat (no seatd socket, no logind seat0, not root on a VT)") }
+        if access("/dev/input", F_OK) != 0 { missing.append("no input devices (/dev/input is missing)") }
+        return missing
+    }
+
+    /// `/dev/dri/card*`, in order.
+    static func cards() -> [String] {
+        guard let dir = opendir("/dev/dri") else { return [] }
+        defer { closedir(dir) }
+        var cards: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasPrefix("card") { cards.append("/dev/dri/" + name) }
+        }
+        return cards.sorted()
+    }
+
+    public func start(_ compositor: Compositor) throws(SystemError) {
+        let loop = compositor.display.eventLoop
+        try session.attach(to: loop)
+        try output.attach(to: loop)
+        try output.modeset()
+        // Frames: composed into the output image, copied into the back buffer, flipped; the
+        // next frame waits for the flip.
+        compositor.framePresented = { [unowned self, unowned compositor] image, damage in
+            self.output.present(image, damage: damage.rects)
+            if self.output.flipPending { compositor.clock.hold() }
+            self.frameComposed?(image, compositor.frameCount)
+        }
+        output.flipped = { compositor.clock.resume() }
+        // Input: every device of the seat, opened through the session.
+        let input = try LibinputContext(seat: session.name, opener: session)
+        try input.attach(to: loop, seat: compositor.seat,
+                         output: { (Double(compositor.output.width), Double(compositor.output.height)) }, clock: compositor.clock)
+        self.input = input
+        // VT switches: devices are released while away and taken again on return.
+        session.paused = { [unowned self] in
+            self.input?.suspend()
+            compositor.clock.hold()
+        }
+        session.resumed = { [unowned self] in
+            self.input?.resume()
+            do throws(SystemError) { try self.output.modeset() } catch { self.log.error("\(error)") }
+            compositor.clock.resume()
+            compositor.output.damageAll()
+            compositor.scheduleFrame()
+        }
+        log.info("DRM output \(output.connectorName) on \(cardPath): \(output.width)×\(output.height) @\(output.refreshHz) Hz, seat \(session.name)")
+    }
+}

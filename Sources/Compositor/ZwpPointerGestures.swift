@@ -1,0 +1,91 @@
+import CWaylandServer
+import WaylandServer
+
+/// `zwp_pointer_gestures_v1` (version 3: swipe, pinch and hold): hands out a client's
+/// gesture objects for one of its `wl_pointer`s. `Gestures` decides who hears what.
+final class ZwpPointerGestures: Resource, ProtocolObject {
+    static let version: Int32 = 3
+    static var interface: UnsafePointer<wl_interface> { Interface.pointerGestures }
+    unowned let gestures: Gestures
+
+    enum Request: UInt32 {
+        case getSwipeGesture, getPinchGesture
+        // Since 2
+        case release
+        // Since 3
+        case getHoldGesture
+    }
+
+    init?(gestures: Gestures, client: Client, version: UInt32, id: UInt32) {
+        self.gestures = gestures
+        super.init(client: client, interface: Self.interface, version: version, id: id)
+    }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .getSwipeGesture: add(.swipe, id: a.newID(0))
+        case .getPinchGesture: add(.pinch, id: a.newID(0))
+        case .release: destroy()
+        case .getHoldGesture: add(.hold, id: a.newID(0))
+        case nil: break
+        }
+    }
+
+    /// The wl_pointer argument only says which seat: Lodestone has one.
+    private func add(_ kind: ZwpPointerGesture.Kind, id: UInt32) {
+        if let g = ZwpPointerGesture(kind: kind, gestures: gestures, client: client, version: version, id: id) { gestures.objects.append(g) }
+    }
+}
+
+/// `zwp_pointer_gesture_swipe_v1`, `_pinch_v1` and `_hold_v1`: their events differ only in
+/// the update (hold has none), so one class serves the three.
+final class ZwpPointerGesture: Resource {
+    enum Kind { case swipe, pinch, hold }
+    let kind: Kind
+    unowned let gestures: Gestures
+
+    init?(kind: Kind, gestures: Gestures, client: Client, version: UInt32, id: UInt32) {
+        self.kind = kind
+        self.gestures = gestures
+        let interface = switch kind {
+        case .swipe: Interface.gestureSwipe
+        case .pinch: Interface.gesturePinch
+        case .hold: Interface.gestureHold
+        }
+        // Swipe and pinch objects are at most version 2, hold at 3.
+        super.init(client: client, interface: interface, version: kind == .hold ? 3 : min(version, 2), id: id)
+    }
+
+    override func dispatch(opcode: UInt32, arguments: Arguments) {
+        if opcode == 0 { destroy() }  // destroy
+    }
+
+    override func destroyed() { gestures.objects.removeAll { $0 === self } }
+
+    // Events (the three interfaces share begin and end; their opcodes differ for hold)
+
+    func begin(serial: UInt32, time: UInt32, surface: WlSurface, fingers: UInt32) {
+        switch kind {
+        case .swipe: zwp_pointer_gesture_swipe_v1_send_begin(pointer, serial, time, surface.pointer, fingers)
+        case .pinch: zwp_pointer_gesture_pinch_v1_send_begin(pointer, serial, time, surface.pointer, fingers)
+        case .hold: zwp_pointer_gesture_hold_v1_send_begin(pointer, serial, time, surface.pointer, fingers)
+        }
+    }
+
+    func swipeUpdate(time: UInt32, dx: Double, dy: Double) {
+        zwp_pointer_gesture_swipe_v1_send_update(pointer, time, wl_fixed_from_double(dx), wl_fixed_from_double(dy))
+    }
+
+    func pinchUpdate(time: UInt32, dx: Double, dy: Double, scale: Double, rotation: Double) {
+        zwp_pointer_gesture_pinch_v1_send_update(pointer, time, wl_fixed_from_double(dx), wl_fixed_from_double(dy),
+                                                 wl_fixed_from_double(scale), wl_fixed_from_double(rotation))
+    }
+
+    func end(serial: UInt32, time: UInt32, cancelled: Bool) {
+        switch kind {
+        case .swipe: zwp_pointer_gesture_swipe_v1_send_end(pointer, serial, time, cancelled ? 1 : 0)
+        case .pinch: zwp_pointer_gesture_pinch_v1_send_end(pointer, serial, time, cancelled ? 1 : 0)
+        case .hold: zwp_pointer_gesture_hold_v1_send_end(pointer, serial, time, cancelled ? 1 : 0)
+        }
+    }
+}

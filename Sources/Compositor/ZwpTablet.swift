@@ -1,0 +1,137 @@
+import CWaylandServer
+import WaylandServer
+
+/// `zwp_tablet_manager_v2` (tablet-unstable-v2): hands out a client's tablet seat.
+final class ZwpTabletManager: Resource, ProtocolObject {
+    static let version: Int32 = 1
+    static var interface: UnsafePointer<wl_interface> { Interface.tabletManager }
+    unowned let tablets: Tablets
+
+    enum Request: UInt32 { case getTabletSeat, destroy }
+
+    init?(tablets: Tablets, client: Client, version: UInt32, id: UInt32) {
+        self.tablets = tablets
+        super.init(client: client, interface: Self.interface, version: version, id: id)
+    }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .getTabletSeat:
+            // Lodestone has one wl_seat: the argument only names it.
+            if let seat = ZwpTabletSeat(tablets: tablets, client: client, version: version, id: a.newID(0)) { tablets.seatBound(seat) }
+        case .destroy: destroy()
+        case nil: break
+        }
+    }
+}
+
+/// `zwp_tablet_seat_v2`: announces the tablet and each tool to one client.
+final class ZwpTabletSeat: Resource, ProtocolObject {
+    static var interface: UnsafePointer<wl_interface> { Interface.tabletSeat }
+    unowned let tablets: Tablets
+    private(set) var tablet: ZwpTabletDevice?
+    private(set) var tools: [TabletTool: ZwpTabletTool] = [:]
+
+    init?(tablets: Tablets, client: Client, version: UInt32, id: UInt32) {
+        self.tablets = tablets
+        super.init(client: client, interface: Self.interface, version: version, id: id)
+    }
+
+    override func dispatch(opcode: UInt32, arguments: Arguments) {
+        if opcode == 0 { destroy() }  // destroy
+    }
+
+    override func destroyed() { tablets.seats.removeAll { $0 === self } }
+
+    /// tablet_added, then the tablet's description and done.
+    func addTablet(name: String) {
+        guard let t = ZwpTabletDevice(client: client, version: version) else { return }
+        zwp_tablet_seat_v2_send_tablet_added(pointer, t.pointer)
+        zwp_tablet_v2_send_name(t.pointer, name)
+        zwp_tablet_v2_send_done(t.pointer)
+        tablet = t
+    }
+
+    /// tool_added, then the tool's type, serial, capabilities and done.
+    func addTool(_ tool: TabletTool) {
+        guard tools[tool] == nil, let t = ZwpTabletTool(tool: tool, seat: self, client: client, version: version) else { return }
+        zwp_tablet_seat_v2_send_tool_added(pointer, t.pointer)
+        zwp_tablet_tool_v2_send_type(t.pointer, tool.kind.rawValue)
+        if tool.serial != 0 { zwp_tablet_tool_v2_send_hardware_serial(t.pointer, UInt32(tool.serial >> 32), UInt32(truncatingIfNeeded: tool.serial)) }
+        for c in [ZWP_TABLET_TOOL_V2_CAPABILITY_TILT, ZWP_TABLET_TOOL_V2_CAPABILITY_PRESSURE, ZWP_TABLET_TOOL_V2_CAPABILITY_DISTANCE,
+                  ZWP_TABLET_TOOL_V2_CAPABILITY_ROTATION] {
+            zwp_tablet_tool_v2_send_capability(t.pointer, c.rawValue)
+        }
+        zwp_tablet_tool_v2_send_done(t.pointer)
+        tools[tool] = t
+    }
+
+    func toolDestroyed(_ t: ZwpTabletTool) { if tools[t.tool] === t { tools[t.tool] = nil } }
+    func tabletDestroyed(_ t: ZwpTabletDevice) { if tablet === t { tablet = nil } }
+}
+
+/// `zwp_tablet_v2`: the tablet device (Lodestone describes one for all its tools).
+final class ZwpTabletDevice: Resource, ProtocolObject {
+    static var interface: UnsafePointer<wl_interface> { Interface.tablet }
+
+    /// A compositor-created object (new_id in an event).
+    init?(client: Client, version: UInt32) {
+        super.init(client: client, interface: Self.interface, version: version, id: 0)
+    }
+
+    override func dispatch(opcode: UInt32, arguments: Arguments) {
+        if opcode == 0 { destroy() }  // destroy
+    }
+}
+
+/// `zwp_tablet_tool_v2`: one physical tool (a pen, an eraser) for one client. Every group
+/// of events ends with `frame` (`Tablets` sends it).
+final class ZwpTabletTool: Resource, ProtocolObject {
+    static var interface: UnsafePointer<wl_interface> { Interface.tabletTool }
+    let tool: TabletTool
+    private weak var seat: ZwpTabletSeat?
+
+    enum Request: UInt32 { case setCursor, destroy }
+
+    init?(tool: TabletTool, seat: ZwpTabletSeat, client: Client, version: UInt32) {
+        self.tool = tool
+        self.seat = seat
+        super.init(client: client, interface: Self.interface, version: version, id: 0)
+    }
+
+    override func dispatch(opcode: UInt32, arguments: Arguments) {
+        switch Request(rawValue: opcode) {
+        // The adaptive pointer's hover preview is the tool's cursor: a client's image is not shown.
+        case .setCursor: break
+        case .destroy: destroy()
+        case nil: break
+        }
+    }
+
+    override func destroyed() { seat?.toolDestroyed(self) }
+
+    var tablet: ZwpTabletDevice? { seat?.tablet }
+
+    // Events
+
+    func proximityIn(serial: UInt32, surface: WlSurface) {
+        guard let tablet else { return }
+        zwp_tablet_tool_v2_send_proximity_in(pointer, serial, tablet.pointer, surface.pointer)
+    }
+    func proximityOut() { zwp_tablet_tool_v2_send_proximity_out(pointer) }
+    func down(serial: UInt32) { zwp_tablet_tool_v2_send_down(pointer, serial) }
+    func up() { zwp_tablet_tool_v2_send_up(pointer) }
+    func motion(x: Double, y: Double) { zwp_tablet_tool_v2_send_motion(pointer, wl_fixed_from_double(x), wl_fixed_from_double(y)) }
+    /// 0 to 1, sent as 0 to 65535.
+    func pressure(_ p: Double) { zwp_tablet_tool_v2_send_pressure(pointer, Self.normalized(p)) }
+    func distance(_ d: Double) { zwp_tablet_tool_v2_send_distance(pointer, Self.normalized(d)) }
+    func tilt(x: Double, y: Double) { zwp_tablet_tool_v2_send_tilt(pointer, wl_fixed_from_double(x), wl_fixed_from_double(y)) }
+    func rotation(_ degrees: Double) { zwp_tablet_tool_v2_send_rotation(pointer, wl_fixed_from_double(degrees)) }
+    func button(serial: UInt32, button: UInt32, pressed: Bool) {
+        zwp_tablet_tool_v2_send_button(pointer, serial, button,
+                                       pressed ? ZWP_TABLET_TOOL_V2_BUTTON_STATE_PRESSED.rawValue : ZWP_TABLET_TOOL_V2_BUTTON_STATE_RELEASED.rawValue)
+    }
+    func frame(time: UInt32) { zwp_tablet_tool_v2_send_frame(pointer, time) }
+
+    static func normalized(_ v: Double) -> UInt32 { v.isFinite ? UInt32((min(max(v, 0), 1) * 65535).rounded()) : 0 }
+}
