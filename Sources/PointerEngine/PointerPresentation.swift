@@ -63,6 +63,9 @@ public struct ContentEffect: Hashable, Sendable {
     public var tint: TintEffect?
     /// Highlight: the platter drawn under the element (it equals the pointer's shape).
     public var platter: RoundedRect<Global>?
+    /// The element's corner radius (the region's), before `scale`: lift and hover mask, clip,
+    /// tint and shadow with it, so a round element lifts round.
+    public var cornerRadius = Region.defaultCornerRadius
 
     /// The element as drawn: frame scaled and translated.
     public var transformedFrame: Rect<Global> {

@@ -1,0 +1,189 @@
+import AdaptivePointerClient
+import CWaylandClient
+import CWaylandProtocols
+import LodestoneTesting
+import WaylandClient
+import XCTest
+
+/// How the adaptive pointer looks, measured from captured pixels in a headless Lodestone
+/// (issue 12, "Look"): contrast ratios, tint and fill opacities, corner and shadow pixels.
+/// Each test names the figure it measures in its failure message.
+final class AdaptivePointerLookTests: XCTestCase {
+    static let light: UInt32 = 0xfff4_f4f6
+    static let dark: UInt32 = 0xff1c_1c1e
+    static let ink: UInt32 = 0xff1d_1d1f
+    static let paper: UInt32 = 0xfff2_f2f7
+
+    // MARK: 2. Lift: the region's corner radius, a soft shadow, a visible specular
+
+    /// A round button (64×64, radius 32) lifts round: outside the grown circle, in the corners
+    /// of its bounding square, no element pixels and no background wedges, and the shadow
+    /// is as dark diagonally as it is sideways at the same distance from its centre.
+    func testRoundElementLiftsRound() throws {
+        let f = try AdaptiveFixture()
+        let blue: UInt32 = 0xff20_60d0
+        let client = try RegionClient(session: f.session, title: "round", background: Self.light, boxes: [])
+        defer { withExtendedLifetime(client) {} }
+        try client.draw(background: Self.light, boxes: disc(cx: 150, cy: 120, r: 32, color: blue))
+        try f.control.moveWindow("round", x: 100, y: 100)
+        var d = RegionDescription(frame: (118, 88, 64, 64), effect: .lift, identifier: 2)
+        d.opaque = true
+        d.cornerRadius = 32
+        try client.declare(d)
+        let s = try f.move(to: 250, 220)
+        XCTAssertEqual(s.effect, .lift)
+        let shot = try f.screenshot()
+        let (cx, cy) = (250.0, 220.0)
+        let r = 32 * s.effectScale
+        // The corners of the lifted element's bounding square, 3 points in: outside the circle.
+        var cornerReport: [String] = []
+        for (sx, sy) in [(-1.0, -1.0), (1, -1), (-1, 1), (1, 1)] {
+            let p = shot[Int(cx + sx * (r - 3)), Int(cy + sy * (r - 3))]
+            cornerReport.append(String(p, radix: 16))
+            XCTAssertGreaterThan(distance(p, blue), 150, "corner (\(sx), \(sy)) shows no element pixel: \(String(p, radix: 16))")
+            // The top corners are far from the shadow, which falls downward: background.
+            if sy < 0 { XCTAssertLessThan(distance(p, Self.light), 24, "top corner (\(sx)) is background: \(String(p, radix: 16))") }
+        }
+        // Round shadow: beside the element and on its diagonal, at the same distance from the
+        // shadow's centre (below the element's), the same darkness.
+        let offset = 8.0
+        let reach = r + 10
+        func darkening(_ x: Double, _ y: Double) -> Int { (brightness(Self.light) - brightness(shot[Int(x.rounded()), Int(y.rounded())])) / 3 }
+        let side = darkening(cx + reach, cy + offset)
+        let diagonal = darkening(cx + reach * 0.7071, cy + offset - reach * 0.7071)
+        print("round lift: corners \(cornerReport), shadow beside \(side), diagonal \(diagonal) (of 3×255)")
+        XCTAssertGreaterThan(side, 2, "a shadow beside the lifted element")
+        XCTAssertEqual(Double(diagonal), Double(side), accuracy: max(3, Double(side) * 0.35), "the shadow is round")
+    }
+
+    /// A radius-15 icon: its lifted corners are the shadow over the background, never the
+    /// snapshot's background pasted over the shadow (the white wedges).
+    func testLiftUsesTheRegionsCornerRadius() throws {
+        let f = try AdaptiveFixture()
+        let green: UInt32 = 0xff34_c759
+        let client = try RegionClient(session: f.session, title: "icon", background: 0xffff_ffff, boxes: [])
+        defer { withExtendedLifetime(client) {} }
+        try client.draw(background: 0xffff_ffff, boxes: roundedBox(x: 118, y: 88, w: 64, h: 64, r: 15, color: green))
+        try f.control.moveWindow("icon", x: 100, y: 100)
+        var d = RegionDescription(frame: (118, 88, 64, 64), effect: .lift, identifier: 3)
+        d.opaque = true
+        d.cornerRadius = 15
+        try client.declare(d)
+        let s = try f.move(to: 250, 220)
+        let shot = try f.screenshot()
+        let half = 32 * s.effectScale
+        // The lifted element's bottom corners, 4×4 pixels each: outside the radius-15 outline
+        // (the corner of its bounding square), deep in the shadow that falls below it. A
+        // radius-8 clip would paste the snapshot's white there, over the shadow.
+        var brightest = 0, greenest = 0
+        for x0 in [Int(250 + half) - 4, Int((250 - half).rounded(.up))] {
+            for y in Int(220 + half) - 4..<Int(220 + half) {
+                for x in x0..<x0 + 4 {
+                    let p = shot[x, y], c = channels(p)
+                    brightest = max(brightest, brightness(p))
+                    greenest = max(greenest, c.g - c.r)
+                }
+            }
+        }
+        print("radius-15 lift: brightest bottom-corner pixel \(brightest) of 765, green excess \(greenest)")
+        XCTAssertLessThan(brightest, 765 - 36, "the shadow shows in the corners, not the page's white")
+        XCTAssertLessThan(greenest, 12, "no element pixel in the rounded corners")
+    }
+
+    /// The lift shadow is soft and falls downward: darker below than above, still there 14
+    /// points below the lifted edge, with no hard steps.
+    func testLiftShadowIsSoftAndFallsDownward() throws {
+        let f = try AdaptiveFixture()
+        let blue: UInt32 = 0xff20_60d0
+        let client = try RegionClient(session: f.session, title: "shadow", background: Self.light,
+                                      boxes: [(110, 80, 80, 80, blue)])
+        defer { withExtendedLifetime(client) {} }
+        try f.control.moveWindow("shadow", x: 100, y: 100)
+        var d = RegionDescription(frame: (110, 80, 80, 80), effect: .lift, identifier: 4)
+        d.opaque = true
+        try client.declare(d)
+        let s = try f.move(to: 250, 220)
+        let shot = try f.screenshot()
+        let half = 40 * s.effectScale
+        // Per channel, in levels of 255.
+        func darkening(_ y: Double) -> Int { (brightness(Self.light) - brightness(shot[250, Int(y.rounded())])) / 3 }
+        let below = darkening(220 + half + 3), above = darkening(220 - half - 3)
+        let far = darkening(220 + half + 14)
+        var steepest = 0
+        var profile: [Int] = []
+        for k in 1...30 {
+            let a = darkening(220 + half + Double(k)), b = darkening(220 + half + Double(k + 1))
+            profile.append(a)
+            steepest = max(steepest, abs(a - b))
+        }
+        print("lift shadow: above \(above), below \(below), 14 pt below \(far), steepest step \(steepest); profile \(profile)")
+        XCTAssertGreaterThan(below, 2 * max(above, 1), "darker below the element than above it")
+        XCTAssertGreaterThanOrEqual(far, 3, "still there 14 points below the lifted edge")
+        XCTAssertLessThanOrEqual(steepest, 5, "no hard edge in the falloff")
+    }
+
+    /// The specular highlight brightens the element where the pointer is, visibly.
+    func testLiftSpecularIsVisible() throws {
+        let f = try AdaptiveFixture()
+        let green: UInt32 = 0xff6c_c070
+        let client = try RegionClient(session: f.session, title: "specular", background: Self.light,
+                                      boxes: [(110, 80, 80, 80, green)])
+        defer { withExtendedLifetime(client) {} }
+        try f.control.moveWindow("specular", x: 100, y: 100)
+        var d = RegionDescription(frame: (110, 80, 80, 80), effect: .lift, identifier: 5)
+        d.opaque = true
+        try client.declare(d)
+        try f.move(to: 250, 220)
+        let shot = try f.screenshot()
+        let gain = luma(shot[250, 220]) - luma(green)
+        print("lift specular: luma +\(fmt(gain))/255 at the pointer")
+        XCTAssertGreaterThanOrEqual(gain, 14, "specular highlight: +\(fmt(gain))/255")
+    }
+
+}
+
+// MARK: Measuring
+
+/// WCAG relative luminance of a 0xRRGGBB pixel.
+func relativeLuminance(_ p: UInt32) -> Double {
+    func linear(_ v: Int) -> Double {
+        let c = Double(v) / 255
+        return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+    }
+    let c = channels(p)
+    return 0.2126 * linear(c.r) + 0.7152 * linear(c.g) + 0.0722 * linear(c.b)
+}
+
+/// WCAG contrast ratio of two pixels (1…21).
+func contrast(_ a: UInt32, _ b: UInt32) -> Double {
+    let la = relativeLuminance(a), lb = relativeLuminance(b)
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+}
+
+/// Rec. 709 luma in 0…255.
+func luma(_ p: UInt32) -> Double {
+    let c = channels(p)
+    return 0.2126 * Double(c.r) + 0.7152 * Double(c.g) + 0.0722 * Double(c.b)
+}
+
+func fmt(_ v: Double) -> String { String(format: "%.1f", v) }
+
+/// A filled disc as one-pixel rows of boxes (the test client draws rectangles).
+func disc(cx: Int32, cy: Int32, r: Int32, color: UInt32) -> [(x: Int32, y: Int32, width: Int32, height: Int32, color: UInt32)] {
+    (cy - r..<cy + r).map { y in
+        let dy = Double(y) + 0.5 - Double(cy)
+        let half = Int32((Double(r * r) - dy * dy).squareRoot().rounded())
+        return (cx - half, y, 2 * half, 1, color)
+    }
+}
+
+/// A rounded rectangle as one-pixel rows.
+func roundedBox(x: Int32, y: Int32, w: Int32, h: Int32, r: Int32, color: UInt32)
+    -> [(x: Int32, y: Int32, width: Int32, height: Int32, color: UInt32)] {
+    (y..<y + h).map { row in
+        let fromTop = Double(row - y) + 0.5, fromBottom = Double(y + h - row) - 0.5
+        let d = Double(r) - min(fromTop, fromBottom, Double(r))
+        let inset = Int32((Double(r) - (Double(r * r) - d * d).squareRoot()).rounded())
+        return (x + inset, row, w - 2 * inset, 1, color)
+    }
+}
