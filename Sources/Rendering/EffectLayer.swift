@@ -123,10 +123,11 @@ final class EffectMasks {
     let overlay = RoundedRectMasks()
 }
 
-/// The hover tint's colour: a neutral grey, more solid than the tint's opacity says.
+/// The hover tint: the pointer's neutral grey at exactly the configured opacity (the
+/// engine's `tintOpacity`, 10% by default), so the setting is what the user sees.
 private enum Tint {
     static let red = 0.33, green = 0.33, blue = 0.35
-    static func alpha(_ opacity: Double) -> Double { min(1, opacity * 2.5) }
+    static func alpha(_ opacity: Double) -> Double { min(1, max(0, opacity)) }
 }
 
 extension CairoContext {

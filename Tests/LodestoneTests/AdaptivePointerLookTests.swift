@@ -140,6 +140,44 @@ final class AdaptivePointerLookTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(gain, 14, "specular highlight: +\(fmt(gain))/255")
     }
 
+    // MARK: 3. Hover tint
+
+    /// The overlay and the underlay tint are the configured 10%, within 2%.
+    func testHoverTintIsTheConfiguredOpacity() throws {
+        let f = try AdaptiveFixture()
+        let blue: UInt32 = 0xff20_60d0
+        let client = try RegionClient(session: f.session, title: "hover", background: Self.light,
+                                      boxes: [(40, 40, 100, 60, blue), (200, 40, 100, 60, blue)])
+        defer { withExtendedLifetime(client) {} }
+        try f.control.moveWindow("hover", x: 100, y: 100)
+        var overlay = RegionDescription(frame: (40, 40, 100, 60), effect: .hover, identifier: 6)
+        overlay.hover = (.overlay, false, false)
+        var underlay = RegionDescription(frame: (200, 40, 100, 60), effect: .hover, identifier: 7)
+        underlay.hover = (.underlay, false, false)
+        try client.declare(overlay)
+        try client.declare(underlay)
+        // The tint's colour: the hover grey (0.33, 0.33, 0.35).
+        let tint = (r: 0.33 * 255, g: 0.33 * 255, b: 0.35 * 255)
+        func opacity(_ out: UInt32, over base: UInt32) -> Double {
+            let o = channels(out), c = channels(base)
+            var sum = 0.0, n = 0.0
+            for (oc, bc, t) in [(o.r, c.r, tint.r), (o.g, c.g, tint.g), (o.b, c.b, tint.b)] where abs(Double(bc) - t) > 40 {
+                sum += (Double(bc) - Double(oc)) / (Double(bc) - t); n += 1
+            }
+            return sum / n
+        }
+        try f.move(to: 190, 170)
+        let a = try f.screenshot()
+        let overlayOpacity = opacity(a[150, 150], over: blue)
+        try f.move(to: 350, 170)
+        let b = try f.screenshot()
+        // The underlay shows in the rim around the element (element + 4).
+        let underlayOpacity = opacity(b[298, 170], over: Self.light)
+        print("hover tint: overlay \(fmt(100 * overlayOpacity))%, underlay \(fmt(100 * underlayOpacity))% (configured 10%)")
+        XCTAssertEqual(overlayOpacity, 0.10, accuracy: 0.02, "overlay tint")
+        XCTAssertEqual(underlayOpacity, 0.10, accuracy: 0.02, "underlay tint")
+    }
+
 }
 
 // MARK: Measuring
