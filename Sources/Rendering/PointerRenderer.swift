@@ -65,18 +65,14 @@ public final class PointerRenderer {
 
         exiting?.drawUnderlays(&canvas)
         current?.drawUnderlays(&canvas)
-        if p.pointer.drawsBeneathContent { drawPointer(p.pointer, &canvas) }
+        // During a band selection the pointer has become the band, drawn below on its own.
+        let showsPointer = p.bandRect == nil
+        if showsPointer && p.pointer.drawsBeneathContent { drawPointer(p.pointer, &canvas) }
         exiting?.drawContent(&canvas)
         current?.drawContent(&canvas)
-        if !p.pointer.drawsBeneathContent { drawPointer(p.pointer, &canvas) }
+        if showsPointer && !p.pointer.drawsBeneathContent { drawPointer(p.pointer, &canvas) }
         guard p.bandRect != nil || !p.accessories.isEmpty || p.annotation != nil, let cr = canvas.cairo else { return }
-        if let band = p.bandRect {
-            cr.roundedRect(x: band.minX + 0.5, y: band.minY + 0.5, width: max(0, band.width - 1),
-                           height: max(0, band.height - 1), radius: 2)
-            cr.setSource(red: 1, green: 1, blue: 1, alpha: 0.7 * p.pointer.alpha)
-            cr.setLineWidth(1)
-            cr.stroke()
-        }
+        if let band = p.bandRect { drawBand(band, color: p.pointer.color, alpha: p.pointer.alpha, cr) }
         for a in p.accessories { drawAccessory(a, color: p.pointer.color, cr) }
         if let note = p.annotation { drawAnnotation(note, cr) }
     }
@@ -114,6 +110,27 @@ public final class PointerRenderer {
             cr.fill()
             cr.restore()
         }
+    }
+
+    // MARK: Band selection
+
+    /// Opacity of the band's fill: light enough that the items being selected show through.
+    static let bandFillOpacity = 0.16
+    /// Opacity of its one-point border.
+    static let bandBorderOpacity = 0.7
+
+    /// The band: a light translucent fill in the pointer's colour and a thin border, both on
+    /// exactly the rectangle the client is told (the press scale, which the pointer's own
+    /// shape carries while the button is down, does not apply to it).
+    private func drawBand(_ band: Rect<Global>, color c: PointerColor, alpha: Double, _ cr: CairoContext) {
+        guard alpha > 0.001, band.width > 0, band.height > 0 else { return }
+        cr.rectangle(x: band.minX, y: band.minY, width: band.width, height: band.height)
+        cr.setSource(red: c.red, green: c.green, blue: c.blue, alpha: Self.bandFillOpacity * alpha)
+        cr.fill()
+        cr.rectangle(x: band.minX + 0.5, y: band.minY + 0.5, width: max(0, band.width - 1), height: max(0, band.height - 1))
+        cr.setSource(red: c.red, green: c.green, blue: c.blue, alpha: Self.bandBorderOpacity * alpha)
+        cr.setLineWidth(1)
+        cr.stroke()
     }
 
     // MARK: Accessories and annotation

@@ -178,6 +178,52 @@ final class AdaptivePointerLookTests: XCTestCase {
         XCTAssertEqual(underlayOpacity, 0.10, accuracy: 0.02, "underlay tint")
     }
 
+    // MARK: 4. Band selection
+
+    /// The band is a light translucent fill (≤ 20% opaque) with a thin border on exactly the
+    /// rectangle the client is told, the press scale not applied.
+    func testBandIsALightFillWithABorderAtTheReportedRectangle() throws {
+        let f = try AdaptiveFixture()
+        // A white and a black box under the band: the fill's opacity is what it takes from each.
+        let client = try RegionClient(session: f.session, title: "band", background: Self.light,
+                                      boxes: [(60, 60, 60, 100, 0xffff_ffff), (120, 60, 60, 100, 0xff00_0000)])
+        defer { withExtendedLifetime(client) {} }
+        try f.control.moveWindow("band", x: 100, y: 100)
+        var d = RegionDescription(frame: (20, 20, 360, 260), effect: .none, identifier: 8)
+        d.bandSelection = true
+        try client.declare(d)
+        try f.move(to: 140, 130, settle: 100)
+        try f.control.button(pressed: true)
+        try f.control.movePointer(x: 240, y: 210)
+        try f.control.movePointer(x: 300, y: 290)
+        try f.control.advanceClock(milliseconds: 500)
+        XCTAssertEqual(try f.probe.shape().kind, .band)
+        try client.sync()
+        let band = try XCTUnwrap(client.bands.last)
+        let (x0, y0) = (Int(band.1.rounded()) + 100, Int(band.2.rounded()) + 100)
+        let (x1, y1) = (x0 + Int(band.3.rounded()), y0 + Int(band.4.rounded()))
+        XCTAssertEqual([x0, y0, x1, y1], [140, 130, 300, 290], "the reported rectangle")
+        let shot = try f.screenshot()
+        defer { _ = try? f.control.button(pressed: false) }
+        // Opacity from the two boxes: out(white) − out(black) = (1 − α) · 255.
+        let onWhite = channels(shot[190, 200]), onBlack = channels(shot[250, 200])
+        let alpha = 1 - Double(onWhite.g - onBlack.g) / 255
+        print("band fill opacity \(fmt(100 * alpha))%")
+        XCTAssertLessThanOrEqual(alpha, 0.2, "band fill opacity")
+        XCTAssertGreaterThanOrEqual(alpha, 0.05, "a visible fill")
+        // The fill reaches the border (the press scale does not shrink it): two pixels in from
+        // the left edge, over the window's background, as deep inside over the same background.
+        XCTAssertLessThan(distance(shot[x0 + 2, 275], shot[x0 + 60, 275]), 6, "the fill is not shrunk by the press scale")
+        XCTAssertGreaterThan(distance(shot[x0 + 2, 275], Self.light), 6, "the fill is there")
+        // The border: on the rectangle's outermost pixels, not one pixel outside.
+        for (inside, outside, what) in [((x0, 275), (x0 - 1, 275), "left"), ((x1 - 1, 275), (x1, 275), "right"),
+                                        ((150, y0), (150, y0 - 1), "top"), ((150, y1 - 1), (150, y1), "bottom")] {
+            let i = shot[inside.0, inside.1], o = shot[outside.0, outside.1]
+            XCTAssertGreaterThan(distance(i, Self.light), 40, "\(what) border on the rectangle: \(String(i, radix: 16))")
+            XCTAssertLessThan(distance(o, Self.light), 4, "nothing outside the \(what) edge: \(String(o, radix: 16))")
+        }
+    }
+
 }
 
 // MARK: Measuring
