@@ -38,13 +38,18 @@ public final class PointerRenderer {
     private let masks = RoundedRectMasks()
     private let exitingMasks = EffectMasks()
     private let currentMasks = EffectMasks()
+    /// The pointer's colour adapted to the content under it (see `PointerTone`).
+    private let tone = PointerTone()
 
     public init() {}
 
     public func draw(_ p: PointerPresentation, into target: Image, scale: Double, clip: PixelRegion, preview: PreviewContent?) {
         guard !clip.isEmpty else { return }
+        // Decided from the scene before anything is drawn over it.
+        var pointer = p.pointer
+        pointer.color = tone.color(for: pointer, over: target, scale: scale, clip: clip)
         // Most frames show just the pointer moving over still content: no cairo for those.
-        if p.isPlainPointer, p.pointer.alpha <= 0.001 || masks.fillPointer(p.pointer, scale: scale, into: target, clip: clip) {
+        if p.isPlainPointer, pointer.alpha <= 0.001 || masks.fillPointer(pointer, scale: scale, into: target, clip: clip) {
             return
         }
         guard let surface = targetSurface.surface(for: target) else { return }
@@ -67,13 +72,13 @@ public final class PointerRenderer {
         current?.drawUnderlays(&canvas)
         // During a band selection the pointer has become the band, drawn below on its own.
         let showsPointer = p.bandRect == nil
-        if showsPointer && p.pointer.drawsBeneathContent { drawPointer(p.pointer, &canvas) }
+        if showsPointer && pointer.drawsBeneathContent { drawPointer(pointer, &canvas) }
         exiting?.drawContent(&canvas)
         current?.drawContent(&canvas)
-        if showsPointer && !p.pointer.drawsBeneathContent { drawPointer(p.pointer, &canvas) }
+        if showsPointer && !pointer.drawsBeneathContent { drawPointer(pointer, &canvas) }
         guard p.bandRect != nil || !p.accessories.isEmpty || p.annotation != nil, let cr = canvas.cairo else { return }
-        if let band = p.bandRect { drawBand(band, color: p.pointer.color, alpha: p.pointer.alpha, cr) }
-        for a in p.accessories { drawAccessory(a, color: p.pointer.color, cr) }
+        if let band = p.bandRect { drawBand(band, color: pointer.color, alpha: pointer.alpha, cr) }
+        for a in p.accessories { drawAccessory(a, color: pointer.color, cr) }
         if let note = p.annotation { drawAnnotation(note, cr) }
     }
 

@@ -224,6 +224,29 @@ final class AdaptivePointerLookTests: XCTestCase {
         }
     }
 
+    // MARK: 5. The circle on any background
+
+    /// The circle keeps at least 3:1 against white, mid-grey and black.
+    func testCircleKeepsContrastOnWhiteGreyAndBlack() throws {
+        let f = try AdaptiveFixture()
+        let backgrounds: [UInt32] = [0xffff_ffff, 0xff80_8080, 0xff00_0000]
+        let client = try RegionClient(session: f.session, title: "contrast", background: Self.light,
+                                      boxes: [(20, 20, 100, 100, backgrounds[0]), (140, 20, 100, 100, backgrounds[1]),
+                                              (260, 20, 100, 100, backgrounds[2])])
+        defer { withExtendedLifetime(client) {} }
+        try f.control.moveWindow("contrast", x: 100, y: 100)
+        var report: [String] = []
+        for (i, bg) in backgrounds.enumerated() {
+            let x = 100.0 + 70 + 120 * Double(i), y = 170.0
+            try f.move(to: x, y)
+            let shot = try f.screenshot()
+            let c = contrast(shot[Int(x), Int(y)], bg)
+            report.append("\(String(bg & 0xffffff, radix: 16)): \(fmt(c)):1")
+            XCTAssertGreaterThanOrEqual(c, 3, "circle contrast on \(String(bg & 0xffffff, radix: 16))")
+        }
+        print("circle contrast: \(report.joined(separator: ", "))")
+    }
+
 }
 
 // MARK: Measuring
