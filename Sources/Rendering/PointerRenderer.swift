@@ -17,8 +17,9 @@ public struct PreviewContent {
 ///
 /// Paint order, bottom to top, is what makes the effects read right:
 /// shadow and underlay → the pointer when it belongs beneath content (highlight platter,
-/// fading lift pointer) → the element's pixels, moved and scaled → specular and overlay tint
-/// → the pointer otherwise → band outline, accessories, annotation.
+/// fading lift pointer) → the element's pixels, moved and scaled (or, for a highlight without
+/// a preview, lifted off their background and put back over the platter: `HighlightBackdrop`)
+/// → specular and overlay tint → the pointer otherwise → band, accessories, annotation.
 ///
 /// This file orchestrates one frame and draws the pointer's own parts; beside it are the
 /// content effects (`EffectLayer`), the frame's target (`Canvas`), the cairo-free plain-pointer
@@ -40,6 +41,12 @@ public final class PointerRenderer {
     private let currentMasks = EffectMasks()
     /// The pointer's colour adapted to the content under it (see `PointerTone`).
     private let tone = PointerTone()
+    /// The highlight platter beneath the content of an element without a preview surface, and
+    /// the platter's colour last frame (the pointer keeps it while it shrinks away).
+    private let backdrop = HighlightBackdrop()
+    /// The element the platter is sliding away from (contiguous bar buttons), lifted too.
+    private let exitingBackdrop = HighlightBackdrop()
+    private var platterColor: PointerColor?
 
     public init() {}
 
@@ -68,13 +75,37 @@ public final class PointerRenderer {
                         masks: currentMasks)
         }
 
-        exiting?.drawUnderlays(&canvas)
-        current?.drawUnderlays(&canvas)
         // During a band selection the pointer has become the band, drawn below on its own.
         let showsPointer = p.bandRect == nil
+        // Highlight: the platter goes beneath the element's content, in a colour made for the
+        // content around the element (see `HighlightBackdrop`); the pointer turns into it as
+        // it becomes the platter, and back as it leaves.
+        var liftsContent = false, liftsExiting = false
+        if showsPointer, pointer.drawsBeneathContent, let effect = p.contentEffect, effect.kind == .highlight,
+           backdrop.prepare(scene: target, frame: effect.frame, scale: scale, liftsContent: preview == nil),
+           let key = backdrop.key {
+            let platter = HighlightBackdrop.platterColor(over: key)
+            platterColor = platter
+            pointer.color = pointer.color.mixed(with: platter, by: effect.progress)
+            liftsContent = preview == nil
+            // Gliding from one bar button to the next, the platter passes under the last one too.
+            if let x = p.exitingContentEffect, x.kind == .highlight {
+                liftsExiting = exitingBackdrop.prepare(scene: target, frame: x.frame, scale: scale, liftsContent: true)
+            }
+        } else if showsPointer, !pointer.drawsBeneathContent, let x = p.exitingContentEffect, x.kind == .highlight,
+                  let platter = platterColor {
+            pointer.color = pointer.color.mixed(with: platter, by: x.progress)
+        }
+        if liftsExiting { _ = canvas.fill { exitingBackdrop.clearContent(into: $0, clip: $1); return true } }
+        if liftsContent { _ = canvas.fill { backdrop.clearContent(into: $0, clip: $1); return true } }
+
+        exiting?.drawUnderlays(&canvas)
+        current?.drawUnderlays(&canvas)
         if showsPointer && pointer.drawsBeneathContent { drawPointer(pointer, &canvas) }
         exiting?.drawContent(&canvas)
         current?.drawContent(&canvas)
+        if liftsExiting { _ = canvas.fill { exitingBackdrop.drawContent(into: $0, clip: $1); return true } }
+        if liftsContent { _ = canvas.fill { backdrop.drawContent(into: $0, clip: $1); return true } }
         if showsPointer && !pointer.drawsBeneathContent { drawPointer(pointer, &canvas) }
         guard p.bandRect != nil || !p.accessories.isEmpty || p.annotation != nil, let cr = canvas.cairo else { return }
         if let band = p.bandRect { drawBand(band, color: pointer.color, alpha: pointer.alpha, cr) }

@@ -128,3 +128,12 @@ final class PointerTone {
                     blue: c.blue + (goal.blue - c.blue) * t), a)
     }
 }
+
+extension PointerColor {
+    /// This colour moved toward `other` by `t` (0 → self, 1 → other), alpha included.
+    func mixed(with other: PointerColor, by t: Double) -> PointerColor {
+        let t = min(1, max(0, t))
+        return PointerColor(red: red + (other.red - red) * t, green: green + (other.green - green) * t,
+                            blue: blue + (other.blue - blue) * t, alpha: alpha + (other.alpha - alpha) * t)
+    }
+}

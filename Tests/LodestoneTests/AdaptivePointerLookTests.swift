@@ -14,6 +14,37 @@ final class AdaptivePointerLookTests: XCTestCase {
     static let ink: UInt32 = 0xff1d_1d1f
     static let paper: UInt32 = 0xfff2_f2f7
 
+    // MARK: 1. Highlight: the platter beneath the element's content
+
+    /// A bar button without a preview surface: a glyph (a box of ink) on the window's own
+    /// background. Under the highlight its contrast with the pixels around it stays within 80%
+    /// of the original, on light and on dark content, and the platter still shows.
+    func testHighlightWithoutPreviewKeepsTheGlyphsContrast() throws {
+        for (background, glyph) in [(Self.light, Self.ink), (Self.dark, Self.paper)] {
+            let f = try AdaptiveFixture()
+            let client = try RegionClient(session: f.session, title: "toolbar", background: background,
+                                          boxes: [(134, 114, 12, 12, glyph)])
+            defer { withExtendedLifetime(client) {} }
+            try f.control.moveWindow("toolbar", x: 100, y: 100)
+            try client.declare(RegionDescription(frame: (120, 100, 40, 40), effect: .highlight, identifier: 1))
+            let before = try f.screenshot()
+            let s = try f.move(to: 240, 220)
+            XCTAssertEqual(s.effect, .highlight)
+            XCTAssertEqual(s.effectProgress, 1, accuracy: 0.05)
+            let shot = try f.screenshot()
+            // The glyph's centre, and the button's background beside the glyph.
+            let (gx, gy, bx, by) = (240, 220, 226, 220)
+            let original = contrast(before[gx, gy], before[bx, by])
+            let highlighted = contrast(shot[gx, gy], shot[bx, by])
+            let kind = background == Self.light ? "light" : "dark"
+            print("highlight glyph contrast (\(kind)): \(fmt(original)):1 → \(fmt(highlighted)):1 (\(fmt(100 * highlighted / original))%)")
+            XCTAssertGreaterThanOrEqual(highlighted, 0.8 * original,
+                                        "\(kind): glyph contrast \(fmt(highlighted)):1 under the platter, \(fmt(original)):1 before")
+            XCTAssertGreaterThan(distance(shot[bx, by], background), 12, "\(kind): the platter shows around the glyph")
+            XCTAssertGreaterThan(distance(shot[221, 204], background), 12, "\(kind): and at the button's corner")
+        }
+    }
+
     // MARK: 2. Lift: the region's corner radius, a soft shadow, a visible specular
 
     /// A round button (64×64, radius 32) lifts round: outside the grown circle, in the corners
