@@ -89,7 +89,7 @@ public struct AccessoryPresentation: Hashable, Sendable {
     /// 1 shows only `shape`, 0 only `previousShape`.
     public var morphProgress: Double
     public var center: Point<Global>
-    /// Radians clockwise; glyphs are drawn pointing up, then rotated.
+    /// Radians clockwise; glyphs are drawn pointing up, then rotated (0 for an upright one).
     public var rotation: Double
     /// Nominal glyph size (≈11 points, times the size multiplier) before `scale`.
     public var size: Double

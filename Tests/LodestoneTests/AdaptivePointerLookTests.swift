@@ -278,6 +278,63 @@ final class AdaptivePointerLookTests: XCTestCase {
         print("circle contrast: \(report.joined(separator: ", "))")
     }
 
+    // MARK: 6. Upright accessories
+
+    /// A plus at 45° with the upright flag (protocol version 2) stays a plus; without it,
+    /// as for version 1, it turns with its angle into a ×.
+    func testUprightPlusAtFortyFiveDegreesStaysAPlus() throws {
+        for upright in [true, false] {
+            let f = try AdaptiveFixture()
+            let client = try RegionClient(session: f.session, title: "accessory", background: Self.light, boxes: [])
+            defer { withExtendedLifetime(client) {} }
+            try f.control.moveWindow("accessory", x: 100, y: 100)
+            var d = RegionDescription(frame: (20, 20, 300, 200), effect: .none, identifier: 9)
+            d.magnetism = .off
+            let region = try client.declare(d, commit: false)
+            // The raw request: flags 2 is `upright`, new in version 2.
+            adaptive_pointer_region_v1_add_accessory(region.pointer, 1, wl_fixed_from_double(45), 0, upright ? 2 : 0)
+            try client.commit()
+            let s = try f.move(to: 250, 220)
+            let a = try XCTUnwrap(s.accessories.first, "the plus is shown")
+            let shot = try f.screenshot()
+            func inked(_ dx: Double, _ dy: Double) -> Bool {
+                distance(shot[Int((a.x + dx).rounded(.down)), Int((a.y + dy).rounded(.down))], Self.light) > 60
+            }
+            let arms = [(3.5, 0.0), (-3.5, 0), (0, 3.5), (0, -3.5)].filter { inked($0.0, $0.1) }.count
+            let diagonals = [(3.0, 3.0), (-3, 3), (3, -3), (-3, -3)].filter { inked($0.0, $0.1) }.count
+            print("plus at 45° \(upright ? "upright" : "rotated"): \(arms)/4 arm pixels, \(diagonals)/4 diagonal pixels inked")
+            if upright {
+                XCTAssertEqual(arms, 4, "an upright plus has its horizontal and vertical arms")
+                XCTAssertEqual(diagonals, 0, "and nothing on the diagonals")
+            } else {
+                XCTAssertEqual(diagonals, 4, "a version 1 plus at 45° is drawn as ×")
+                XCTAssertEqual(arms, 0)
+            }
+        }
+    }
+
+    /// Version 1 keeps today's rules: a client bound at version 1 cannot ask for an upright
+    /// accessory (invalid_enum), while the Swift library binds version 2.
+    func testVersionOneClientsKeepTheirAccessoryFlags() throws {
+        let f = try AdaptiveFixture()
+        let client = try RegionClient(session: f.session, title: "v2", background: Self.light, boxes: [])
+        defer { withExtendedLifetime(client) {} }
+        XCTAssertEqual(client.adaptive.version, 2, "the library binds version 2")
+        let connection = try f.session.connect()
+        let registry = connection.registry()
+        guard let compositor = registry.bind(cwp_wl_compositor_interface(), version: 4),
+              let manager = registry.bind(cwp_adaptive_pointer_manager_v1_interface(), version: 1) else {
+            throw TestFailure("no wl_compositor or adaptive_pointer_manager_v1")
+        }
+        let surface = wl_compositor_create_surface(compositor)!
+        let holder = adaptive_pointer_manager_v1_get_surface(manager, surface)!
+        let region = adaptive_pointer_surface_v1_create_region(holder)!
+        adaptive_pointer_region_v1_add_accessory(region, 1, wl_fixed_from_double(45), 0, 2)
+        XCTAssertThrowsError(try connection.roundtrip())
+        let error = try XCTUnwrap(connection.protocolError)
+        XCTAssertEqual(error.interface, "adaptive_pointer_region_v1")
+        XCTAssertEqual(error.code, 1, "invalid_enum")
+    }
 }
 
 // MARK: Measuring

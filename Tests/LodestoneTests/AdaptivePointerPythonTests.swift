@@ -114,6 +114,20 @@ final class AdaptivePointerPythonTests: XCTestCase {
         XCTAssertGreaterThan(distance(try fixture.screenshot()[Int(right.x), Int(right.y)], Self.blue), 40)
     }
 
+    /// Version 2's upright flag from Python: a plus at 45° keeps its arms level.
+    func testUprightAccessory() throws {
+        try launch("py-upright", ["--frame", "20,150,300,100", "--effect", "hover", "--accessory", "plus@45:upright"])
+        let s = try fixture.move(to: 100 + 150, 100 + 200)
+        let a = try XCTUnwrap(s.accessories.first, "the plus is shown")
+        let shot = try fixture.screenshot()
+        func inked(_ dx: Double, _ dy: Double) -> Bool {
+            // Over the blue element.
+            distance(shot[Int((a.x + dx).rounded(.down)), Int((a.y + dy).rounded(.down))], Self.blue) > 60
+        }
+        XCTAssertTrue(inked(3.5, 0) && inked(-3.5, 0) && inked(0, 3.5) && inked(0, -3.5), "an upright plus has level arms")
+        XCTAssertFalse(inked(3, 3) || inked(-3, -3), "and nothing on its diagonals")
+    }
+
     func testBandSelection() throws {
         try launch("py-band", ["--frame", "20,150,300,130", "--effect", "none", "--band"])
         try fixture.move(to: 100 + 40, 100 + 170, settle: 100)
