@@ -59,7 +59,8 @@ def main():
                         choices=["automatic", "none", "highlight", "lift", "hover"])
     parser.add_argument("--beam", type=float, help="an I-beam for text with this line height")
     parser.add_argument("--accessory", action="append", default=[],
-                        help="SHAPE@DEGREES, e.g. arrow@90 (shapes: arrow plus minus circle_slash checkmark)")
+                        help="SHAPE@DEGREES[:upright], e.g. arrow@90 or plus@45:upright "
+                             "(shapes: arrow plus minus circle_slash checkmark; upright needs version 2)")
     parser.add_argument("--annotation")
     parser.add_argument("--band", action="store_true", help="band selection from the region")
     parser.add_argument("--identifier", type=int, default=1)
@@ -89,7 +90,9 @@ def main():
     shm = bind(wl.WlShm, 1)
     seat = bind(wl.WlSeat, 5)
     wm_base = bind(xdg.XdgWmBase, 2)
-    manager = bind(ap.AdaptivePointerManagerV1, 1)
+    # Version 2 adds upright accessories; an older compositor gets version 1 requests only.
+    manager = bind(ap.AdaptivePointerManagerV1, 2)
+    manager_version = min(2, found[ap.AdaptivePointerManagerV1.name][1])
     wm_base.dispatcher["ping"] = lambda base, serial: base.pong(serial)
 
     width, height = (int(v) for v in args.size.split(","))
@@ -124,8 +127,12 @@ def main():
     if args.beam:
         region.set_shape(Region.shape.vertical_beam.value, args.beam)
     for spec in args.accessory:
-        shape, _, degrees = spec.partition("@")
-        region.add_accessory(getattr(Region.accessory, shape).value, float(degrees or 0), 4.0, 0)
+        shape, _, rest = spec.partition("@")
+        degrees, _, option = rest.partition(":")
+        flags = 0
+        if option == "upright" and manager_version >= 2:
+            flags |= Region.accessory_flags.upright.value
+        region.add_accessory(getattr(Region.accessory, shape).value, float(degrees or 0), 4.0, flags)
     if args.annotation:
         region.set_annotation(args.annotation)
     if args.band:

@@ -16,10 +16,17 @@ public final class AdaptivePointer {
         public var description: String { "the compositor does not offer adaptive_pointer_manager_v1" }
     }
 
+    /// The newest version this library speaks: 2 adds upright accessories.
+    public static let supportedVersion: UInt32 = 2
+
     let manager: Proxy
+    /// The version bound: the compositor's, up to `supportedVersion`.
+    public var version: UInt32 { manager.version }
 
     public init(registry: Registry) throws {
-        guard let m = registry.bind(cwp_adaptive_pointer_manager_v1_interface(), version: 1) else { throw Unavailable() }
+        guard let m = registry.bind(cwp_adaptive_pointer_manager_v1_interface(), version: Self.supportedVersion) else {
+            throw Unavailable()
+        }
         manager = Proxy(m, on: registry.connection)
     }
 
@@ -73,8 +80,13 @@ public struct RegionDescription {
         public var angle: Double
         public var offset: Double
         public var rotatesWithMotion: Bool
-        public init(_ shape: AccessoryShape, angle: Double, offset: Double = 0, rotatesWithMotion: Bool = false) {
+        /// Keep the glyph upright at any angle (a plus at 45° stays a plus). Needs protocol
+        /// version 2; against a version 1 compositor the glyph turns with its angle.
+        public var upright: Bool
+        public init(_ shape: AccessoryShape, angle: Double, offset: Double = 0, rotatesWithMotion: Bool = false,
+                    upright: Bool = false) {
             self.shape = shape; self.angle = angle; self.offset = offset; self.rotatesWithMotion = rotatesWithMotion
+            self.upright = upright
         }
     }
     public struct Axes: OptionSet, Sendable {
@@ -193,7 +205,10 @@ public final class PointerRegion: Proxy {
 
     /// Adds one accessory (a fifth is a protocol error).
     public func addAccessory(_ a: RegionDescription.Accessory) {
-        let f = wl_fixed_from_double, flags: UInt32 = a.rotatesWithMotion ? 1 : 0
+        let f = wl_fixed_from_double
+        // upright is a version 2 flag: a version 1 compositor would end the connection over it.
+        let upright: UInt32 = a.upright && version >= 2 ? 2 : 0
+        let flags: UInt32 = (a.rotatesWithMotion ? 1 : 0) | upright
         switch a.shape {
         case .arrow: adaptive_pointer_region_v1_add_accessory(pointer, 0, f(a.angle), f(a.offset), flags)
         case .plus: adaptive_pointer_region_v1_add_accessory(pointer, 1, f(a.angle), f(a.offset), flags)

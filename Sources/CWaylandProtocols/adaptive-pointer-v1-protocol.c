@@ -41,7 +41,7 @@ static const struct wl_message adaptive_pointer_manager_v1_requests[] = {
 };
 
 WL_PRIVATE const struct wl_interface adaptive_pointer_manager_v1_interface = {
-	"adaptive_pointer_manager_v1", 1,
+	"adaptive_pointer_manager_v1", 2,
 	2, adaptive_pointer_manager_v1_requests,
 	0, NULL,
 };
@@ -52,7 +52,7 @@ static const struct wl_message adaptive_pointer_surface_v1_requests[] = {
 };
 
 WL_PRIVATE const struct wl_interface adaptive_pointer_surface_v1_interface = {
-	"adaptive_pointer_surface_v1", 1,
+	"adaptive_pointer_surface_v1", 2,
 	2, adaptive_pointer_surface_v1_requests,
 	0, NULL,
 };
@@ -88,7 +88,7 @@ static const struct wl_message adaptive_pointer_region_v1_events[] = {
 };
 
 WL_PRIVATE const struct wl_interface adaptive_pointer_region_v1_interface = {
-	"adaptive_pointer_region_v1", 1,
+	"adaptive_pointer_region_v1", 2,
 	21, adaptive_pointer_region_v1_requests,
 	3, adaptive_pointer_region_v1_events,
 };

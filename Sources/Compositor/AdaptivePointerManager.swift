@@ -10,7 +10,9 @@ extension Interface {
 
 /// `adaptive_pointer_manager_v1`: the global through which clients declare regions.
 final class AdaptivePointerManager: Resource, ProtocolObject {
-    static let version: Int32 = 1
+    /// 2: the `upright` accessory flag. Surfaces and regions take the version of the manager
+    /// they come from.
+    static let version: Int32 = 2
     static var interface: UnsafePointer<wl_interface> { Interface.adaptivePointerManager }
     unowned let compositor: Compositor
 

@@ -208,14 +208,17 @@ final class AdaptivePointerRegion: Resource, ProtocolObject {
     }
 
     private func addAccessory(_ shape: AccessoryShape, angle: Double, offset: Double, flags: UInt32) {
-        guard flags & ~UInt32(1) == 0 else { return badEnum("accessory_flags bitfield", flags) }
+        // rotates_with_motion (1); upright (2) since version 2, so a version 1 client keeps
+        // today's rules.
+        let known: UInt32 = version >= 2 ? 3 : 1
+        guard flags & ~known == 0 else { return badEnum("accessory_flags bitfield", flags) }
         guard angle.isFinite, let offset = length(offset, "accessory offset") else { return }
         guard accessories.count < AccessorySet.maximumCount else {
             return postError(ADAPTIVE_POINTER_REGION_V1_ERROR_TOO_MANY_ACCESSORIES.rawValue,
                              "too many accessories: at most \(AccessorySet.maximumCount)")
         }
         let accessory = PointerAccessory(shape, position: AccessoryPosition(degrees: angle, offset: offset),
-                                         rotatesWithMotion: flags & 1 != 0)
+                                         rotatesWithMotion: flags & 1 != 0, upright: flags & 2 != 0)
         do {
             spec.style.accessories = try AccessorySet(accessories + [accessory])
             accessories.append(accessory)

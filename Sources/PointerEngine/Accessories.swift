@@ -91,11 +91,16 @@ public struct PointerAccessory: Hashable, Sendable {
     public var position: AccessoryPosition
     /// Turns with the direction the pointer travels (e.g. a trail marker).
     public var rotatesWithMotion: Bool
+    /// The glyph stays upright wherever it sits (a plus at 45° stays a plus); otherwise it is
+    /// turned by its angle, so an arrow points away from the pointer.
+    public var upright: Bool
 
-    public init(_ shape: AccessoryShape, position: AccessoryPosition, rotatesWithMotion: Bool = false) {
+    public init(_ shape: AccessoryShape, position: AccessoryPosition, rotatesWithMotion: Bool = false,
+                upright: Bool = false) {
         self.shape = shape
         self.position = position
         self.rotatesWithMotion = rotatesWithMotion
+        self.upright = upright
     }
 }
 

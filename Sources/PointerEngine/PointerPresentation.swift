@@ -67,6 +67,9 @@ public struct ContentEffect: Hashable, Sendable {
     /// slightly (already in `scale`); a highlight's platter is the pointer, whose own pressed
     /// scale shows it.
     public var pressProgress: Double = 0
+    /// The element's corner radius (the region's), before `scale`: lift and hover mask, clip,
+    /// tint and shadow with it, so a round element lifts round.
+    public var cornerRadius = Region.defaultCornerRadius
 
     /// The element as drawn: frame scaled and translated.
     public var transformedFrame: Rect<Global> {
@@ -90,7 +93,7 @@ public struct AccessoryPresentation: Hashable, Sendable {
     /// 1 shows only `shape`, 0 only `previousShape`.
     public var morphProgress: Double
     public var center: Point<Global>
-    /// Radians clockwise; glyphs are drawn pointing up, then rotated.
+    /// Radians clockwise; glyphs are drawn pointing up, then rotated (0 for an upright one).
     public var rotation: Double
     /// Nominal glyph size (≈11 points, times the size multiplier) before `scale`.
     public var size: Double

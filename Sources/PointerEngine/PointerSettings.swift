@@ -84,9 +84,11 @@ public struct PointerTuning: Hashable, Sendable {
     public var hoverGrowth = 6.0
     public var specularMinimumOpacity = 0.05
     public var specularMaximumOpacity = 0.08
-    public var shadowOpacity = 0.22
-    public var shadowRadius = 12.0
-    public var shadowOffsetY = 5.0
+    /// The lift/hover shadow: opacity at its darkest, blur radius (σ = radius / 2, gone at the
+    /// radius) and how far it falls below the element, soft and low like iPadOS's lift.
+    public var shadowOpacity = 0.25
+    public var shadowRadius = 20.0
+    public var shadowOffsetY = 8.0
     public var tintOpacity = 0.1
 
     public var shapeSpring = Spring.shape

@@ -66,6 +66,15 @@ struct CairoContext {
     }
 
     func setFillRule(_ rule: FillRule) { cairo_set_fill_rule(pointer, rule.cairo) }
+
+    /// How drawing combines with what is there (`cairo_operator_t`): over, or add (plus-lighter).
+    enum Operator {
+        case over, add
+
+        fileprivate var cairo: cairo_operator_t { self == .add ? CAIRO_OPERATOR_ADD : CAIRO_OPERATOR_OVER }
+    }
+
+    func setOperator(_ op: Operator) { cairo_set_operator(pointer, op.cairo) }
     func setLineWidth(_ width: Double) { cairo_set_line_width(pointer, width) }
 
     // MARK: Sources
@@ -103,6 +112,14 @@ struct CairoContext {
         cairo_pattern_add_color_stop_rgba(gradient, 1, outer.red, outer.green, outer.blue, outer.alpha)
         cairo_set_source(pointer, gradient)
         // The context holds its own reference while the gradient is its source.
+        cairo_pattern_destroy(gradient)
+    }
+
+    /// A radial gradient of white, each stop an (offset 0…1 of `radius`, alpha) pair.
+    func setSourceRadialGradient(centerX: Double, centerY: Double, radius: Double, white stops: [(Double, Double)]) {
+        let gradient = cairo_pattern_create_radial(centerX, centerY, 0, centerX, centerY, radius)
+        for (offset, alpha) in stops { cairo_pattern_add_color_stop_rgba(gradient, offset, 1, 1, 1, alpha) }
+        cairo_set_source(pointer, gradient)
         cairo_pattern_destroy(gradient)
     }
 

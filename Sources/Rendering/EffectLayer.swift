@@ -15,8 +15,6 @@ struct EffectLayer {
     let pixels: EffectPixels?
     let isPreview: Bool
     let masks: EffectMasks
-    /// How many stacked fills make the lift/hover shadow (cairo path and composed mask alike).
-    static let shadowLayers = 8
 
     init(_ effect: ContentEffect, preview: PreviewContent?, previewSurface: CairoSurfaceCache, scene: Image, scale: Double,
          snapshot: SnapshotBuffer, masks: EffectMasks) {
@@ -41,34 +39,32 @@ struct EffectLayer {
         }
     }
 
-    private var radius: Double { effect.platter?.cornerRadius ?? min(8, effect.frame.width / 2, effect.frame.height / 2) }
+    /// The element's corner radius as it is, before the effect's scale (the content clip is
+    /// drawn in the element's own coordinates)...
+    private var radius: Double { min(effect.cornerRadius, effect.frame.width / 2, effect.frame.height / 2) }
+    /// ...and as drawn, grown with the element: mask, shadow, specular and tints.
+    private var scaledRadius: Double { radius * effect.scale }
 
     /// Shadow and underlay tint: beneath the pointer and the element.
     func drawUnderlays(_ canvas: inout Canvas) {
         guard effect.progress > 0.001 else { return }
-        let t = effect.transformedFrame, scale = canvas.scale
-        if let s = effect.shadow, s.opacity > 0.001, !canvas.fill({ target, clip in
-            let o = t.offset(by: s.offset)
-            return masks.shadow.fillShadow(x: o.minX * scale, y: o.minY * scale, width: o.width * scale, height: o.height * scale,
-                                           radius: radius * scale, blur: s.radius * scale, opacity: s.opacity,
-                                           into: target, clip: clip)
-        }), let cr = canvas.cairo {
-            // A soft shadow as stacked translucent rounded rects: cheap, antialiased, and
-            // its falloff reads like a blur at these radii.
-            let layers = Self.shadowLayers
-            for k in 0..<layers {
-                let spread = s.radius * (1 - Double(k) / Double(layers))
-                let r = t.offset(by: s.offset).outset(by: spread - s.radius / 2)
-                cr.roundedRect(x: r.minX, y: r.minY, width: r.width, height: r.height, radius: radius + max(0, spread - s.radius / 2))
-                cr.setSource(red: 0, green: 0, blue: 0, alpha: s.opacity / Double(layers) * 1.6)
-                cr.fill()
+        let t = effect.transformedFrame, scale = canvas.scale, radius = scaledRadius
+        if let s = effect.shadow, s.opacity > 0.001 {
+            // A soft shadow with the element's own outline, offset below it (see `ShadowProfile`).
+            _ = canvas.fill { target, clip in
+                let o = t.offset(by: s.offset)
+                return masks.shadow.fillShadow(x: o.minX * scale, y: o.minY * scale, width: o.width * scale,
+                                               height: o.height * scale, radius: radius * scale, blur: s.radius * scale,
+                                               opacity: s.opacity, into: target, clip: clip)
             }
         }
         if let tint = effect.tint, tint.mode == .underlay, tint.opacity > 0.001 {
+            // A platter around the element, its corners following the element's at 4 points out.
             let r = effect.platter?.rect ?? t.outset(by: 4)
-            guard !canvas.fill({ masks.underlay.fillTint(x: r.minX, y: r.minY, width: r.width, height: r.height, radius: radius, opacity: tint.opacity, scale: scale, into: $0, clip: $1) }),
+            let platterRadius = effect.platter?.cornerRadius ?? radius + 4
+            guard !canvas.fill({ masks.underlay.fillTint(x: r.minX, y: r.minY, width: r.width, height: r.height, radius: platterRadius, opacity: tint.opacity, scale: scale, into: $0, clip: $1) }),
                   let cr = canvas.cairo else { return }
-            cr.roundedRect(x: r.minX, y: r.minY, width: r.width, height: r.height, radius: radius)
+            cr.roundedRect(x: r.minX, y: r.minY, width: r.width, height: r.height, radius: platterRadius)
             cr.setTint(opacity: tint.opacity)
             cr.fill()
         }
@@ -76,7 +72,7 @@ struct EffectLayer {
 
     /// The element's pixels (moved and scaled), then specular and overlay tint.
     func drawContent(_ canvas: inout Canvas) {
-        let t = effect.transformedFrame
+        let t = effect.transformedFrame, radius = self.radius, scaledRadius = self.scaledRadius
         if let px = pixels, let cr = canvas.cairo {
             cr.save()
             let c = effect.frame.center
@@ -96,20 +92,24 @@ struct EffectLayer {
             cr.restore()
         }
         if let s = effect.specular, s.opacity > 0.001, s.radius > 0, let cr = canvas.cairo {
+            // Light added to the element (plus-lighter, as the platform draws its speculars):
+            // every channel gains up to `opacity`, a white glow whatever the element's colour,
+            // easing out to nothing at the gradient's radius.
             cr.save()
-            cr.roundedRect(x: t.minX, y: t.minY, width: t.width, height: t.height, radius: radius)
+            cr.roundedRect(x: t.minX, y: t.minY, width: t.width, height: t.height, radius: scaledRadius)
             cr.clip()
+            cr.setOperator(.add)
             cr.setSourceRadialGradient(centerX: s.center.x, centerY: s.center.y, radius: s.radius,
-                                       inner: (1, 1, 1, s.opacity), outer: (1, 1, 1, 0))
+                                       white: [(0, s.opacity), (0.35, s.opacity * 0.62), (0.7, s.opacity * 0.2), (1, 0)])
             cr.paint()
             cr.restore()
         }
         let scale = canvas.scale
         if let tint = effect.tint, tint.mode == .overlay, tint.opacity > 0.001,
-           !canvas.fill({ masks.overlay.fillTint(x: t.minX, y: t.minY, width: t.width, height: t.height, radius: radius,
+           !canvas.fill({ masks.overlay.fillTint(x: t.minX, y: t.minY, width: t.width, height: t.height, radius: scaledRadius,
                                                  opacity: tint.opacity, scale: scale, into: $0, clip: $1) }),
            let cr = canvas.cairo {
-            cr.roundedRect(x: t.minX, y: t.minY, width: t.width, height: t.height, radius: radius)
+            cr.roundedRect(x: t.minX, y: t.minY, width: t.width, height: t.height, radius: scaledRadius)
             cr.setTint(opacity: tint.opacity)
             cr.fill()
         }
@@ -123,10 +123,11 @@ final class EffectMasks {
     let overlay = RoundedRectMasks()
 }
 
-/// The hover tint's colour: a neutral grey, more solid than the tint's opacity says.
+/// The hover tint: the pointer's neutral grey at exactly the configured opacity (the
+/// engine's `tintOpacity`, 10% by default), so the setting is what the user sees.
 private enum Tint {
     static let red = 0.33, green = 0.33, blue = 0.35
-    static func alpha(_ opacity: Double) -> Double { min(1, opacity * 2.5) }
+    static func alpha(_ opacity: Double) -> Double { min(1, max(0, opacity)) }
 }
 
 extension CairoContext {

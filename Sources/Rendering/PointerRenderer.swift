@@ -17,8 +17,9 @@ public struct PreviewContent {
 ///
 /// Paint order, bottom to top, is what makes the effects read right:
 /// shadow and underlay → the pointer when it belongs beneath content (highlight platter,
-/// fading lift pointer) → the element's pixels, moved and scaled → specular and overlay tint
-/// → the pointer otherwise → band outline, accessories, annotation.
+/// fading lift pointer) → the element's pixels, moved and scaled (or, for a highlight without
+/// a preview, lifted off their background and put back over the platter: `HighlightBackdrop`)
+/// → specular and overlay tint → the pointer otherwise → band, accessories, annotation.
 ///
 /// This file orchestrates one frame and draws the pointer's own parts; beside it are the
 /// content effects (`EffectLayer`), the frame's target (`Canvas`), the cairo-free plain-pointer
@@ -38,13 +39,24 @@ public final class PointerRenderer {
     private let masks = RoundedRectMasks()
     private let exitingMasks = EffectMasks()
     private let currentMasks = EffectMasks()
+    /// The pointer's colour adapted to the content under it (see `PointerTone`).
+    private let tone = PointerTone()
+    /// The highlight platter beneath the content of an element without a preview surface, and
+    /// the platter's colour last frame (the pointer keeps it while it shrinks away).
+    private let backdrop = HighlightBackdrop()
+    /// The element the platter is sliding away from (contiguous bar buttons), lifted too.
+    private let exitingBackdrop = HighlightBackdrop()
+    private var platterColor: PointerColor?
 
     public init() {}
 
     public func draw(_ p: PointerPresentation, into target: Image, scale: Double, clip: PixelRegion, preview: PreviewContent?) {
         guard !clip.isEmpty else { return }
+        // Decided from the scene before anything is drawn over it.
+        var pointer = p.pointer
+        pointer.color = tone.color(for: pointer, over: target, scale: scale, clip: clip)
         // Most frames show just the pointer moving over still content: no cairo for those.
-        if p.isPlainPointer, p.pointer.alpha <= 0.001 || masks.fillPointer(p.pointer, scale: scale, into: target, clip: clip) {
+        if p.isPlainPointer, pointer.alpha <= 0.001 || masks.fillPointer(pointer, scale: scale, into: target, clip: clip) {
             return
         }
         guard let surface = targetSurface.surface(for: target) else { return }
@@ -63,22 +75,42 @@ public final class PointerRenderer {
                         masks: currentMasks)
         }
 
+        // During a band selection the pointer has become the band, drawn below on its own.
+        let showsPointer = p.bandRect == nil
+        // Highlight: the platter goes beneath the element's content, in a colour made for the
+        // content around the element (see `HighlightBackdrop`); the pointer turns into it as
+        // it becomes the platter, and back as it leaves.
+        var liftsContent = false, liftsExiting = false
+        if showsPointer, pointer.drawsBeneathContent, let effect = p.contentEffect, effect.kind == .highlight,
+           backdrop.prepare(scene: target, frame: effect.frame, scale: scale, liftsContent: preview == nil),
+           let key = backdrop.key {
+            let platter = HighlightBackdrop.platterColor(over: key)
+            platterColor = platter
+            pointer.color = pointer.color.mixed(with: platter, by: effect.progress)
+            liftsContent = preview == nil
+            // Gliding from one bar button to the next, the platter passes under the last one too.
+            if let x = p.exitingContentEffect, x.kind == .highlight {
+                liftsExiting = exitingBackdrop.prepare(scene: target, frame: x.frame, scale: scale, liftsContent: true)
+            }
+        } else if showsPointer, !pointer.drawsBeneathContent, let x = p.exitingContentEffect, x.kind == .highlight,
+                  let platter = platterColor {
+            pointer.color = pointer.color.mixed(with: platter, by: x.progress)
+        }
+        if liftsExiting { _ = canvas.fill { exitingBackdrop.clearContent(into: $0, clip: $1); return true } }
+        if liftsContent { _ = canvas.fill { backdrop.clearContent(into: $0, clip: $1); return true } }
+
         exiting?.drawUnderlays(&canvas)
         current?.drawUnderlays(&canvas)
-        if p.pointer.drawsBeneathContent { drawPointer(p.pointer, &canvas) }
+        if showsPointer && pointer.drawsBeneathContent { drawPointer(pointer, &canvas) }
         exiting?.drawContent(&canvas)
         current?.drawContent(&canvas)
-        if !p.pointer.drawsBeneathContent { drawPointer(p.pointer, &canvas) }
-        if let mark = p.hoverMark, let cr = canvas.cairo { drawHoverMark(mark, color: p.pointer.color, cr) }
+        if liftsExiting { _ = canvas.fill { exitingBackdrop.drawContent(into: $0, clip: $1); return true } }
+        if liftsContent { _ = canvas.fill { backdrop.drawContent(into: $0, clip: $1); return true } }
+        if showsPointer && !pointer.drawsBeneathContent { drawPointer(pointer, &canvas) }
+        if let mark = p.hoverMark, let cr = canvas.cairo { drawHoverMark(mark, color: pointer.color, cr) }
         guard p.bandRect != nil || !p.accessories.isEmpty || p.annotation != nil, let cr = canvas.cairo else { return }
-        if let band = p.bandRect {
-            cr.roundedRect(x: band.minX + 0.5, y: band.minY + 0.5, width: max(0, band.width - 1),
-                           height: max(0, band.height - 1), radius: 2)
-            cr.setSource(red: 1, green: 1, blue: 1, alpha: 0.7 * p.pointer.alpha)
-            cr.setLineWidth(1)
-            cr.stroke()
-        }
-        for a in p.accessories { drawAccessory(a, color: p.pointer.color, cr) }
+        if let band = p.bandRect { drawBand(band, color: pointer.color, alpha: pointer.alpha, cr) }
+        for a in p.accessories { drawAccessory(a, color: pointer.color, cr) }
         if let note = p.annotation { drawAnnotation(note, cr) }
     }
 
@@ -126,6 +158,27 @@ public final class PointerRenderer {
         cr.fillPreserve()
         cr.setLineWidth(1)
         cr.setSource(red: 1, green: 1, blue: 1, alpha: m.alpha * 0.8)
+        cr.stroke()
+    }
+
+    // MARK: Band selection
+
+    /// Opacity of the band's fill: light enough that the items being selected show through.
+    static let bandFillOpacity = 0.16
+    /// Opacity of its one-point border.
+    static let bandBorderOpacity = 0.7
+
+    /// The band: a light translucent fill in the pointer's colour and a thin border, both on
+    /// exactly the rectangle the client is told (the press scale, which the pointer's own
+    /// shape carries while the button is down, does not apply to it).
+    private func drawBand(_ band: Rect<Global>, color c: PointerColor, alpha: Double, _ cr: CairoContext) {
+        guard alpha > 0.001, band.width > 0, band.height > 0 else { return }
+        cr.rectangle(x: band.minX, y: band.minY, width: band.width, height: band.height)
+        cr.setSource(red: c.red, green: c.green, blue: c.blue, alpha: Self.bandFillOpacity * alpha)
+        cr.fill()
+        cr.rectangle(x: band.minX + 0.5, y: band.minY + 0.5, width: max(0, band.width - 1), height: max(0, band.height - 1))
+        cr.setSource(red: c.red, green: c.green, blue: c.blue, alpha: Self.bandBorderOpacity * alpha)
+        cr.setLineWidth(1)
         cr.stroke()
     }
 

@@ -94,6 +94,12 @@ public final class PixelRegion {
     }
     public func intersect(_ rect: PixelRect) { pixman_region32_intersect_rect(raw, raw, rect.x, rect.y, UInt32(max(0, rect.width)), UInt32(max(0, rect.height))) }
     public func contains(x: Int32, y: Int32) -> Bool { pixman_region32_contains_point(raw, x, y, nil) != 0 }
+    /// Whether all of `rect` is inside the region.
+    public func contains(_ rect: PixelRect) -> Bool {
+        guard !rect.isEmpty else { return false }
+        var box = pixman_box32_t(x1: rect.x, y1: rect.y, x2: rect.maxX, y2: rect.maxY)
+        return pixman_region32_contains_rectangle(raw, &box) == PIXMAN_REGION_IN
+    }
     public func clear() {
         pixman_region32_clear(raw)
     }

@@ -28,7 +28,8 @@ final class DropTargetPanel: Panel {
         z.hover = (.overlay, false, false)
         z.hitArea = .bezelless
         z.cornerRadius = 12
-        z.accessories = [.init(.plus, angle: 0, offset: 4)]
+        // A badge at the pointer's top right, upright as on iPadOS (protocol version 2).
+        z.accessories = [.init(.plus, angle: 45, offset: 2, upright: true)]
         zoneDescription = z
         zoneRegion = regions.add(z)
         regions.add(RegionDescription(frame: lockSwitch.frame, effect: .highlight, identifier: RegionID.lockSwitch))
@@ -36,7 +37,7 @@ final class DropTargetPanel: Panel {
 
     private func updateZone() {
         guard var z = zoneDescription else { return }
-        z.accessories = [.init(locked ? .circleSlash : .plus, angle: 0, offset: 4)]
+        z.accessories = [.init(locked ? .circleSlash : .plus, angle: 45, offset: 2, upright: true)]
         zoneDescription = z
         zoneRegion?.apply(z)
     }

@@ -69,7 +69,11 @@ final class AdaptivePointerPythonTests: XCTestCase {
         XCTAssertEqual(s.effect, .highlight)
         XCTAssertTrue(s.targeted)
         XCTAssertEqual(s.identifier, 1)
-        XCTAssertGreaterThan(distance(try fixture.screenshot()[204, 204], Self.blue), 20, "the platter's tint")
+        // The platter slides beneath the element (its pixels stay), drawn around it: here above
+        // it, where the parallax moved it toward the pointer.
+        let shot = try fixture.screenshot()
+        XCTAssertLessThan(distance(shot[204, 204], Self.blue), 24, "the element stays over the platter")
+        XCTAssertGreaterThan(distance(shot[240, 196], Self.background), 20, "the platter's tint")
         try fixture.control.click()
         XCTAssertNotNil(try waitForLine("entered 1"))
         let press = try XCTUnwrap(try waitForLine("button pressed")).split(separator: " ").compactMap { Double($0) }
@@ -84,7 +88,10 @@ final class AdaptivePointerPythonTests: XCTestCase {
         XCTAssertGreaterThan(s.effectScale, 1.05)
         XCTAssertLessThan(s.alpha, 0.1)
         let shot = try fixture.screenshot()
-        XCTAssertLessThan(distance(shot[240, 220], Self.blue), 40, "no pointer over the lifted element")
+        // No pointer over the lifted element: its blue, lit by the specular (at most +24 a channel).
+        let centre = channels(shot[240, 220]), blue = channels(Self.blue)
+        XCTAssertTrue([(centre.r, blue.r), (centre.g, blue.g), (centre.b, blue.b)].allSatisfy { $0.0 >= $0.1 - 2 && $0.0 <= $0.1 + 24 },
+                      "no pointer over the lifted element: \(centre)")
         XCTAssertLessThan(distance(shot[198, 220], Self.blue), 60, "its edge moved outward")
         XCTAssertLessThan(brightness(shot[240, 248]), brightness(Self.background) - 15, "its shadow")
     }
@@ -103,7 +110,22 @@ final class AdaptivePointerPythonTests: XCTestCase {
         XCTAssertEqual(s.accessories.count, 2)
         XCTAssertEqual(s.annotation, "3 × 4")
         let right = try XCTUnwrap(s.accessories.first { $0.x > s.midX })
-        XCTAssertGreaterThan(distance(try fixture.screenshot()[Int(right.x), Int(right.y)], Self.background), 40)
+        // The arrow stands out from the blue element it is drawn over.
+        XCTAssertGreaterThan(distance(try fixture.screenshot()[Int(right.x), Int(right.y)], Self.blue), 40)
+    }
+
+    /// Version 2's upright flag from Python: a plus at 45° keeps its arms level.
+    func testUprightAccessory() throws {
+        try launch("py-upright", ["--frame", "20,150,300,100", "--effect", "hover", "--accessory", "plus@45:upright"])
+        let s = try fixture.move(to: 100 + 150, 100 + 200)
+        let a = try XCTUnwrap(s.accessories.first, "the plus is shown")
+        let shot = try fixture.screenshot()
+        func inked(_ dx: Double, _ dy: Double) -> Bool {
+            // Over the blue element.
+            distance(shot[Int((a.x + dx).rounded(.down)), Int((a.y + dy).rounded(.down))], Self.blue) > 60
+        }
+        XCTAssertTrue(inked(3.5, 0) && inked(-3.5, 0) && inked(0, 3.5) && inked(0, -3.5), "an upright plus has level arms")
+        XCTAssertFalse(inked(3, 3) || inked(-3, -3), "and nothing on its diagonals")
     }
 
     func testBandSelection() throws {

@@ -59,11 +59,12 @@ final class AdaptivePointerTests: XCTestCase {
         XCTAssertEqual(s.height, 44, accuracy: 2)
         XCTAssertEqual(s.identifier, 1)
         let after = try f.screenshot()
-        // The platter's tint inside the element, near its corner (away from any pointer dot).
+        // The platter is beneath the element's content: the element's own (opaque) pixels stay
+        // nearly as they were, near its corner (away from any pointer dot)...
         let (px, py) = (Int(wx) + 104, Int(wy) + 104)
         XCTAssertEqual(before[px, py], Self.blue & 0xffffff)
-        XCTAssertGreaterThan(distance(after[px, py], Self.blue), 20, "the platter tints the element")
-        // Just outside the element but inside the platter: tinted background.
+        XCTAssertLessThan(distance(after[px, py], Self.blue), 24, "the element stays over the platter")
+        // ...while just outside the element but inside the platter, the background is tinted.
         XCTAssertGreaterThan(distance(after[Int(wx) + 99, Int(wy) + 120], Self.background), 20)
     }
 
@@ -78,8 +79,11 @@ final class AdaptivePointerTests: XCTestCase {
         XCTAssertGreaterThan(s.effectScale, 1.05, "the element grows")
         XCTAssertLessThan(s.alpha, 0.1, "the pointer fades beneath the element")
         let shot = try f.screenshot()
-        // The pointer is absent under the lifted element: its centre shows the element.
-        XCTAssertLessThan(distance(shot[Int(wx) + 140, Int(wy) + 120], Self.blue), 40)
+        // The pointer is absent under the lifted element: its centre shows the element, lit by
+        // the specular highlight (light added, up to 0.08 × 255 a channel), never darkened.
+        let centre = channels(shot[Int(wx) + 140, Int(wy) + 120]), blue = channels(Self.blue)
+        XCTAssertTrue([(centre.r, blue.r), (centre.g, blue.g), (centre.b, blue.b)].allSatisfy { $0.0 >= $0.1 - 2 && $0.0 <= $0.1 + 24 },
+                      "the element, lit, at the pointer: \(centre)")
         // The lifted element's edge moved outward: 2 points left of the frame is now element.
         XCTAssertLessThan(distance(shot[Int(wx) + 98, Int(wy) + 120], Self.blue), 60)
         XCTAssertGreaterThan(distance(shot[Int(wx) + 98, Int(wy) + 120], Self.background), 100)

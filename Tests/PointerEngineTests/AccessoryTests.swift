@@ -28,6 +28,18 @@ final class AccessoryTests: XCTestCase {
         XCTAssertTrue(h.last.bounds.contains(a[0].bounds))
     }
 
+    func testUprightAccessoryIsPlacedAtItsAngleButNotTurned() {
+        var h = Harness(regions: [resizeHandle([PointerAccessory(.plus, position: AccessoryPosition(degrees: 45), upright: true),
+                                                PointerAccessory(.plus, position: AccessoryPosition(degrees: 45))])])
+        h.move(to: point(500, 400))
+        h.run(1.5)
+        let a = h.last.accessories
+        XCTAssertEqual(a[0].center.x, 500 + 17 * 0.5.squareRoot(), accuracy: 1e-6, "at its angle")
+        XCTAssertEqual(a[0].center.y, 400 - 17 * 0.5.squareRoot(), accuracy: 1e-6)
+        XCTAssertEqual(a[0].rotation, 0, "upright: a plus stays a plus")
+        XCTAssertEqual(a[1].rotation, .pi / 4, accuracy: 1e-9, "otherwise turned by its angle")
+    }
+
     func testChangingTheSetMorphsPositionAndCrossFadesGlyphs() throws {
         var h = Harness(regions: [resizeHandle([PointerAccessory(.arrow, position: .left)])])
         h.move(to: point(500, 400))

@@ -8,6 +8,7 @@ struct AccessorySlot: Sendable {
     var angle = AnimatedValue(0, tolerance: 0.0005)
     var offset = AnimatedValue(0)
     var rotatesWithMotion = false
+    var upright = false
     var baseAngle = 0.0
 
     mutating func advance(_ k: SpringKit.Transitions) {
@@ -69,6 +70,7 @@ struct AccessoryAnimator: Sendable {
                         s.presence.target = 1
                         s.offset.target = a.position.offset
                         s.rotatesWithMotion = a.rotatesWithMotion
+                        s.upright = a.upright
                         s.baseAngle = a.position.angle
                     }
                     // Aim for the equivalent angle nearest the current one (no full spins).
@@ -104,7 +106,7 @@ struct AccessoryAnimator: Sendable {
             let c = pointer.center
             list.append(AccessoryPresentation(
                 shape: shape, previousShape: s.previous, morphProgress: s.morph.value,
-                center: Point(x: c.x + ux * reach, y: c.y + uy * reach), rotation: a, size: size,
+                center: Point(x: c.x + ux * reach, y: c.y + uy * reach), rotation: s.upright ? 0 : a, size: size,
                 scale: max(0, s.presence.value), alpha: max(0, min(1, s.presence.value)) * alpha))
         }
         return list

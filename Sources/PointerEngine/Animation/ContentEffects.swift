@@ -4,6 +4,7 @@ struct EffectTrack: Sendable {
     var identifier: UInt32
     var kind: ResolvedEffect
     var frame: Rect<Global>
+    var cornerRadius: Double
     var progress = AnimatedValue(0)
     var tx = AnimatedValue(0)
     var ty = AnimatedValue(0)
@@ -17,6 +18,7 @@ struct EffectTrack: Sendable {
         identifier = e.region.identifier
         kind = e.effect
         frame = e.region.frame
+        cornerRadius = e.region.cornerRadius
         specularCenter = frame.center
         specularOpacity = 0
     }
@@ -58,6 +60,7 @@ struct ContentEffectAnimator: Sendable {
         }
         c.kind = e.effect
         c.frame = e.region.frame
+        c.cornerRadius = e.region.cornerRadius
         c.progress.target = 1
         c.press.target = pressed ? 1 : 0
         let offset = device - c.frame.center
@@ -96,6 +99,7 @@ struct ContentEffectAnimator: Sendable {
                                    translation: Vector(dx: track.tx.value, dy: track.ty.value),
                                    shadow: nil, specular: nil, tint: nil, platter: nil,
                                    pressProgress: track.press.value.clamped(0, 1))
+        effect.cornerRadius = min(track.cornerRadius, track.frame.width / 2, track.frame.height / 2)
         let shadow = ShadowEffect(opacity: t.shadowOpacity * p, radius: t.shadowRadius,
                                   offset: Vector(dx: 0, dy: t.shadowOffsetY * p))
         switch track.kind {

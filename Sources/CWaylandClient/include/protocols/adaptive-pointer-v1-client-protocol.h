@@ -55,6 +55,9 @@ extern "C" {
  * Bad requests end in a protocol error whose message names the problem;
  * only the offending client is disconnected.
  *
+ * Versions: version 2 adds the upright accessory flag and documents every
+ * enum; a client bound at version 1 sees no change in behaviour.
+ *
  * Warning! The protocol described in this file is experimental and
  * backward incompatible changes may be made. Backward compatible changes
  * may be added together with the corresponding interface version bump.
@@ -148,6 +151,12 @@ extern const struct wl_interface adaptive_pointer_region_v1_interface;
 
 #ifndef ADAPTIVE_POINTER_MANAGER_V1_ERROR_ENUM
 #define ADAPTIVE_POINTER_MANAGER_V1_ERROR_ENUM
+/**
+ * @ingroup iface_adaptive_pointer_manager_v1
+ * adaptive_pointer_manager_v1 protocol errors
+ *
+ * Errors the manager raises; the offending client is disconnected.
+ */
 enum adaptive_pointer_manager_v1_error {
 	/**
 	 * the wl_surface already has an adaptive_pointer_surface_v1
@@ -222,6 +231,13 @@ adaptive_pointer_manager_v1_get_surface(struct adaptive_pointer_manager_v1 *adap
 
 #ifndef ADAPTIVE_POINTER_SURFACE_V1_ERROR_ENUM
 #define ADAPTIVE_POINTER_SURFACE_V1_ERROR_ENUM
+/**
+ * @ingroup iface_adaptive_pointer_surface_v1
+ * adaptive_pointer_surface_v1 protocol errors
+ *
+ * Errors a surface's region holder raises; the offending client is
+ * disconnected.
+ */
 enum adaptive_pointer_surface_v1_error {
 	/**
 	 * the surface already has the maximum number of regions (512)
@@ -303,6 +319,14 @@ adaptive_pointer_surface_v1_create_region(struct adaptive_pointer_surface_v1 *ad
 
 #ifndef ADAPTIVE_POINTER_REGION_V1_ERROR_ENUM
 #define ADAPTIVE_POINTER_REGION_V1_ERROR_ENUM
+/**
+ * @ingroup iface_adaptive_pointer_region_v1
+ * adaptive_pointer_region_v1 protocol errors
+ *
+ * Errors a region raises when a request carries a value it cannot
+ * take. The error message names the request and the value; the
+ * offending client is disconnected and other clients are unaffected.
+ */
 enum adaptive_pointer_region_v1_error {
 	/**
 	 * a width or height is negative
@@ -394,6 +418,13 @@ enum adaptive_pointer_region_v1_effect {
 
 #ifndef ADAPTIVE_POINTER_REGION_V1_HOVER_TINT_ENUM
 #define ADAPTIVE_POINTER_REGION_V1_HOVER_TINT_ENUM
+/**
+ * @ingroup iface_adaptive_pointer_region_v1
+ * how a hovered element is tinted
+ *
+ * The tint of the hover effect, at the compositor's configured
+ * opacity (10% by default), in a neutral grey.
+ */
 enum adaptive_pointer_region_v1_hover_tint {
 	/**
 	 * no tint
@@ -412,6 +443,13 @@ enum adaptive_pointer_region_v1_hover_tint {
 
 #ifndef ADAPTIVE_POINTER_REGION_V1_HOVER_FLAGS_ENUM
 #define ADAPTIVE_POINTER_REGION_V1_HOVER_FLAGS_ENUM
+/**
+ * @ingroup iface_adaptive_pointer_region_v1
+ * what else the hover effect does
+ *
+ * Combined with the tint in set_hover. With no flag set, only the
+ * tint changes the element.
+ */
 enum adaptive_pointer_region_v1_hover_flags {
 	/**
 	 * a soft shadow beneath the element
@@ -444,6 +482,15 @@ enum adaptive_pointer_region_v1_background {
 
 #ifndef ADAPTIVE_POINTER_REGION_V1_SHAPE_ENUM
 #define ADAPTIVE_POINTER_REGION_V1_SHAPE_ENUM
+/**
+ * @ingroup iface_adaptive_pointer_region_v1
+ * the pointer's shape over the region
+ *
+ * Used with set_shape, whose value argument carries the one number a
+ * shape takes (a corner radius or a beam's length). The pointer
+ * morphs between these shapes; a custom outline (set_custom_shape)
+ * is reached by a cross-fade instead.
+ */
 enum adaptive_pointer_region_v1_shape {
 	/**
 	 * the platter for highlight, the element's outline for lift, the circle otherwise
@@ -474,6 +521,15 @@ enum adaptive_pointer_region_v1_shape {
 
 #ifndef ADAPTIVE_POINTER_REGION_V1_MAGNETISM_ENUM
 #define ADAPTIVE_POINTER_REGION_V1_MAGNETISM_ENUM
+/**
+ * @ingroup iface_adaptive_pointer_region_v1
+ * whether the element attracts the pointer
+ *
+ * Magnetism pulls the pointer onto the element as it comes near,
+ * holds it there (wl_pointer events carry the held position) and
+ * captures fast flicks toward it. The user may turn magnetism off
+ * for every region, whatever is set here.
+ */
 enum adaptive_pointer_region_v1_magnetism {
 	/**
 	 * on for highlight, lift and text; off for hover and none
@@ -492,37 +548,87 @@ enum adaptive_pointer_region_v1_magnetism {
 
 #ifndef ADAPTIVE_POINTER_REGION_V1_AXES_ENUM
 #define ADAPTIVE_POINTER_REGION_V1_AXES_ENUM
+/**
+ * @ingroup iface_adaptive_pointer_region_v1
+ * a set of axes
+ *
+ * Used by set_latching_axes and set_constrained_axes; 0 is no axis.
+ */
 enum adaptive_pointer_region_v1_axes {
+	/**
+	 * along x
+	 */
 	ADAPTIVE_POINTER_REGION_V1_AXES_HORIZONTAL = 1,
+	/**
+	 * along y
+	 */
 	ADAPTIVE_POINTER_REGION_V1_AXES_VERTICAL = 2,
 };
 #endif /* ADAPTIVE_POINTER_REGION_V1_AXES_ENUM */
 
 #ifndef ADAPTIVE_POINTER_REGION_V1_ACCESSORY_ENUM
 #define ADAPTIVE_POINTER_REGION_V1_ACCESSORY_ENUM
+/**
+ * @ingroup iface_adaptive_pointer_region_v1
+ * the built-in accessory glyphs
+ *
+ * Small glyphs shown beside the pointer (about 11 points across),
+ * drawn pointing up and turned to their angle around the pointer
+ * unless they are upright (see accessory_flags).
+ */
 enum adaptive_pointer_region_v1_accessory {
 	/**
 	 * a small triangle pointing away from the pointer
 	 */
 	ADAPTIVE_POINTER_REGION_V1_ACCESSORY_ARROW = 0,
+	/**
+	 * a plus sign: adds, or drops as a copy
+	 */
 	ADAPTIVE_POINTER_REGION_V1_ACCESSORY_PLUS = 1,
+	/**
+	 * a minus sign: removes
+	 */
 	ADAPTIVE_POINTER_REGION_V1_ACCESSORY_MINUS = 2,
 	/**
-	 * not allowed
+	 * a circle with a diagonal bar: not allowed
 	 */
 	ADAPTIVE_POINTER_REGION_V1_ACCESSORY_CIRCLE_SLASH = 3,
+	/**
+	 * a check mark: confirms, or is selected
+	 */
 	ADAPTIVE_POINTER_REGION_V1_ACCESSORY_CHECKMARK = 4,
 };
 #endif /* ADAPTIVE_POINTER_REGION_V1_ACCESSORY_ENUM */
 
 #ifndef ADAPTIVE_POINTER_REGION_V1_ACCESSORY_FLAGS_ENUM
 #define ADAPTIVE_POINTER_REGION_V1_ACCESSORY_FLAGS_ENUM
+/**
+ * @ingroup iface_adaptive_pointer_region_v1
+ * how an accessory turns
+ *
+ * By default an accessory is placed at its angle around the pointer
+ * and its glyph is turned by the same angle, so an arrow at 90
+ * points right. rotates_with_motion adds the direction of travel to
+ * the angle. upright keeps the glyph itself unturned wherever it
+ * sits (a plus at 45 degrees stays a plus, circle_slash keeps its
+ * bar), while its place still follows the angle. A flag the bound
+ * version does not have is the invalid_enum error.
+ */
 enum adaptive_pointer_region_v1_accessory_flags {
 	/**
 	 * the accessory turns with the direction the pointer travels
 	 */
 	ADAPTIVE_POINTER_REGION_V1_ACCESSORY_FLAGS_ROTATES_WITH_MOTION = 1,
+	/**
+	 * the glyph is drawn upright, not turned by its angle
+	 * @since 2
+	 */
+	ADAPTIVE_POINTER_REGION_V1_ACCESSORY_FLAGS_UPRIGHT = 2,
 };
+/**
+ * @ingroup iface_adaptive_pointer_region_v1
+ */
+#define ADAPTIVE_POINTER_REGION_V1_ACCESSORY_FLAGS_UPRIGHT_SINCE_VERSION 2
 #endif /* ADAPTIVE_POINTER_REGION_V1_ACCESSORY_FLAGS_ENUM */
 
 #ifndef ADAPTIVE_POINTER_REGION_V1_PATH_VERB_ENUM
@@ -551,6 +657,14 @@ enum adaptive_pointer_region_v1_path_verb {
 
 #ifndef ADAPTIVE_POINTER_REGION_V1_BAND_STATE_ENUM
 #define ADAPTIVE_POINTER_REGION_V1_BAND_STATE_ENUM
+/**
+ * @ingroup iface_adaptive_pointer_region_v1
+ * the phase of a band selection
+ *
+ * A band selection sends began once, when the drag passes a small
+ * threshold, then changed any number of times, then ended once with
+ * the final rectangle.
+ */
 enum adaptive_pointer_region_v1_band_state {
 	/**
 	 * the drag passed the threshold; the pointer is now the rectangle
@@ -937,9 +1051,10 @@ adaptive_pointer_region_v1_set_constrained_axes(struct adaptive_pointer_region_v
  * An accessory is a small glyph beside the pointer saying what the
  * element does. angle is in degrees clockwise from the top of the
  * pointer; offset is the distance beyond the pointer's edge in points
- * (finite and not negative, invalid_value). At most 4 accessories;
- * a fifth is too_many_accessories. Changes between accessory sets
- * animate. Unknown shapes or flags are invalid_enum.
+ * (finite and not negative, invalid_value). flags say how the glyph
+ * turns (see accessory_flags; upright since version 2). At most 4
+ * accessories; a fifth is too_many_accessories. Changes between
+ * accessory sets animate. Unknown shapes or flags are invalid_enum.
  */
 static inline void
 adaptive_pointer_region_v1_add_accessory(struct adaptive_pointer_region_v1 *adaptive_pointer_region_v1, uint32_t shape, wl_fixed_t angle, wl_fixed_t offset, uint32_t flags)
