@@ -105,7 +105,7 @@ final class ClientCursor {
     private var shown: (image: Image, bounds: PixelRect, toImage: Affine)? {
         if seat.pointerOutside { return nil }
         let px = Int32(clamping: Int(seat.x.rounded(.down))), py = Int32(clamping: Int(seat.y.rounded(.down)))
-        switch compositor.pointerController.source {
+        switch compositor.pointerController.appCursor.source {
         case .adaptive:
             return nil
         case .clientImage:
@@ -178,7 +178,7 @@ final class CursorRole: SurfaceRole {
         guard recognisedCommit != surface.bufferCommits else { return }
         recognisedCommit = surface.bufferCommits
         let compositor = cursor.seat.compositor
-        guard compositor.pointerController.recognisesThemeCursors, let texture = surface.texture else {
+        guard compositor.pointerController.appCursor.recognisesThemeCursors, let texture = surface.texture else {
             name = nil
             return
         }

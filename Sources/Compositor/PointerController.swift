@@ -4,46 +4,14 @@ import PointerEngine
 import Rendering
 import WaylandServer
 
-/// Which pointer is shown over surfaces that declare no adaptive_pointer_v1 regions.
-public enum PointerMode: String, Sendable, CaseIterable {
-    /// A client's `wl_pointer.set_cursor` image, as today, so existing apps are never worse off.
-    case client
-    /// The adaptive pointer everywhere; what it does over apps that declare no regions is
-    /// `LegacyApps`.
-    case adaptive
-}
-
-/// With `PointerMode.adaptive`: how apps that declare no regions are read.
-public enum LegacyApps: String, Sendable, CaseIterable {
-    /// Everything an app says: its cursor names (`shapes`), and (issue 11, to come) the
-    /// geometry it publishes for accessibility. Today the same as `shapes`.
-    case adaptive
-    /// The app's cursor names, from wp_cursor_shape_v1 or its recognised theme cursor
-    /// images, become adaptive forms (a beam over text, arrows on resize edges); an image
-    /// that is no theme cursor is shown as the app drew it.
-    case shapes
-    /// No reading at all: the adaptive circle over every app, whatever its cursor.
-    case off
-}
-
-/// What shows as the pointer over the focused surface.
-enum PointerSource: Equatable {
-    /// The adaptive pointer (in the style of the app's cursor name, if it has one).
-    case adaptive
-    /// The client's own `set_cursor` image.
-    case clientImage
-    /// The cursor theme's image for a name (no adaptive form, or `--pointer client`).
-    case standardCursor(CursorName)
-}
-
 /// The bridge between Wayland and the pure `PointerEngine`: keeps the engine's regions in
 /// global coordinates as surfaces commit, move, stack and map; feeds it device input with the
 /// frame clock's time; steps it each frame, turns its presentation into damage and pixels,
 /// and delivers its events to the clients' region objects.
 final class PointerController {
     unowned let compositor: Compositor
-    let mode: PointerMode
-    let legacyApps: LegacyApps
+    /// Which pointer shows over apps, and in which style (their cursor names).
+    let appCursor: AppCursor
     private(set) var engine: PointerEngine
     /// The last presentation; `step()` refreshes it.
     private(set) var presentation: PointerPresentation
@@ -69,8 +37,7 @@ final class PointerController {
     init(compositor: Compositor, mode: PointerMode, legacyApps: LegacyApps = .adaptive,
          settings: PointerSettings = PointerSettings()) throws(SystemError) {
         self.compositor = compositor
-        self.mode = mode
-        self.legacyApps = legacyApps
+        appCursor = AppCursor(compositor: compositor, mode: mode, legacyApps: legacyApps)
         let out = compositor.output
         let bounds = Rect<Global>(x: 0, y: 0, width: Double(out.width), height: Double(out.height))
         engine = PointerEngine(outputBounds: bounds, settings: settings)
@@ -204,51 +171,10 @@ final class PointerController {
         compositor.scheduleFrame()
     }
 
-    /// Whether cursor images are worth recognising: only the adaptive pointer reads names.
-    var recognisesThemeCursors: Bool { mode == .adaptive && legacyApps != .off }
-
-    /// What shows over the focused surface. Declared regions always win; then, for the
-    /// adaptive pointer, the app's cursor name (a shape, or a recognised theme image) in its
-    /// adaptive form, or the theme's image where the name has none; an image that is no
-    /// theme cursor as the client drew it. `--pointer client` shows the client's images, and
-    /// the theme's image for a shape it named.
-    var source: PointerSource {
-        let seat = compositor.seat!
-        let cursor = seat.cursor
-        guard cursor.isShown, let focus = seat.pointerFocus, !compositor.scene.regions.treeHasRegions(focus) else { return .adaptive }
-        switch mode {
-        case .client:
-            guard let shape = cursor.shape else { return .clientImage }
-            return standard(shape)
-        case .adaptive:
-            guard recognisesThemeCursors else { return .adaptive }
-            if let name = cursor.name { return name.adaptiveForm == nil ? standard(name) : .adaptive }
-            return cursor.isHidden ? .adaptive : .clientImage
-        }
-    }
-
-    /// The theme's image for `name`, or the circle when no theme has one.
-    private func standard(_ name: CursorName) -> PointerSource {
-        compositor.cursorThemes.standardCursor(name, scale: compositor.output.scale) == nil ? .adaptive : .standardCursor(name)
-    }
-
-    /// The adaptive pointer is drawn unless a client's image or a theme image is shown instead.
-    var drawsAdaptivePointer: Bool { source == .adaptive }
-
-    /// The style the engine gives the pointer where no region targets it: the focused app's
-    /// cursor name in adaptive form (`CursorName.adaptiveForm`), the circle otherwise.
-    private var wantedCursor: AdaptiveCursor {
-        guard recognisesThemeCursors else { return .circle }
-        let seat = compositor.seat!
-        guard let focus = seat.pointerFocus, !compositor.scene.regions.treeHasRegions(focus) else { return .circle }
-        if let name = seat.cursor.name { return name.adaptiveForm ?? .circle }
-        return seat.cursor.isHidden ? .hidden : .circle
-    }
-
     private func syncCursor() {
         guard cursorDirty else { return }
         cursorDirty = false
-        let wanted = wantedCursor
+        let wanted = appCursor.wanted
         guard wanted != appliedCursor else { return }
         appliedCursor = wanted
         engine.handle(.untargetedStyle(spinningCursor.style), at: now)
@@ -269,7 +195,7 @@ final class PointerController {
         // The frame clock counts whole milliseconds: a second call within the same one
         // (composeIfNeeded, then repaint) has no time to advance, only input to take in.
         let advanced = compositor.clock.now != lastStepAt
-        let busy = appliedCursor.spins && drawsAdaptivePointer
+        let busy = appliedCursor.spins && appCursor.drawsAdaptivePointer
         if needsStep || (advanced && (presentation.isAnimating || deadlinePassed || busy)) { step() } else { armDeadline() }
         // Effects redraw the scene's pixels of their element: whenever anything is composed,
         // make sure the whole pointer/effect area is, so no half-updated snapshot is drawn.
@@ -287,7 +213,7 @@ final class PointerController {
         let p = engine.step(to: now)
         presentation = p
         needsStep = false
-        let adaptive = drawsAdaptivePointer
+        let adaptive = appCursor.drawsAdaptivePointer
         if adaptive || wasAdaptive { damage(p.damage) }
         if adaptive != wasAdaptive { compositor.seat.cursor.damage() }
         wasAdaptive = adaptive
@@ -354,34 +280,8 @@ final class PointerController {
     var element: RenderElement? { wasAdaptive ? .overlay(self) : nil }
 
     /// What the test protocol reports.
-    var shapeReport: PointerShapeReport { PointerShapeReport(presentation, clientCursor: !drawsAdaptivePointer, tuning: engine.settings.tuning) }
+    var shapeReport: PointerShapeReport { PointerShapeReport(presentation, clientCursor: !appCursor.drawsAdaptivePointer, tuning: engine.settings.tuning) }
     var targetIdentifier: UInt32? { presentation.targetRegion.flatMap { installed[$0]?.spec.identifier } }
-}
-
-/// The presented pointer in the terms of `lodestone_test_v1.pointer_shape`.
-struct PointerShapeReport {
-    enum Kind: UInt32 { case circle, verticalBeam, horizontalBeam, roundedRect, custom, hidden, band, clientCursor }
-    var kind: Kind
-    var rect: Rect<Global>
-    var cornerRadius: Double
-    var alpha: Double
-
-    init(_ p: PointerPresentation, clientCursor: Bool, tuning: PointerTuning) {
-        let g = p.pointer
-        let shape = g.shape.scaled(by: g.scale)
-        rect = shape.rect
-        cornerRadius = shape.cornerRadius
-        alpha = g.alpha
-        let w = g.shape.rect.width, h = g.shape.rect.height
-        if clientCursor { kind = .clientCursor }
-        else if p.bandRect != nil { kind = .band }
-        else if g.customPath != nil && g.pathAlpha >= 0.5 { kind = .custom; alpha = g.pathAlpha }
-        else if g.alpha < 0.01 { kind = .hidden }
-        else if abs(w - h) < 0.5 && g.shape.cornerRadius >= w / 2 - 0.25 { kind = .circle }
-        else if abs(w - tuning.beamWidth) < 0.5 && h > w { kind = .verticalBeam }
-        else if abs(h - tuning.beamWidth) < 0.5 && w > h { kind = .horizontalBeam }
-        else { kind = .roundedRect }
-    }
 }
 
 extension PointerController: OverlayElement {

@@ -164,18 +164,6 @@ public final class Seat {
         if pressedButtons.isEmpty, grab.routesToClients { updatePointerFocus() }
     }
 
-    /// Whether `serial` was issued to this client with or after its pointer's last enter:
-    /// set_cursor, move and resize carrying an older or an invented serial are ignored, as
-    /// weston and wlroots do.
-    func isCurrentPointerSerial(_ serial: UInt32, of client: WaylandServer.Client) -> Bool {
-        let latest = compositor.display.currentSerial
-        return pointers.contains { p in
-            guard p.client == client, let enter = p.enterSerial else { return false }
-            // Serials wrap: compare distances, not values.
-            return serial &- enter < 1 << 31 && latest &- serial < 1 << 31
-        }
-    }
-
     func sendButton(_ button: UInt32, pressed: Bool, time: UInt32) {
         guard let focus = pointerFocus else { return }
         let s = serial()

@@ -57,3 +57,17 @@ final class WlPointer: Resource, ProtocolObject {
     /// Since 5: ends a group of events.
     func frame() { if has(5) { wl_pointer_send_frame(pointer) } }
 }
+
+extension Seat {
+    /// Whether `serial` was issued to this client with or after its pointer's last enter:
+    /// set_cursor, move and resize carrying an older or an invented serial are ignored, as
+    /// weston and wlroots do.
+    func isCurrentPointerSerial(_ serial: UInt32, of client: WaylandServer.Client) -> Bool {
+        let latest = compositor.display.currentSerial
+        return pointers.contains { p in
+            guard p.client == client, let enter = p.enterSerial else { return false }
+            // Serials wrap: compare distances, not values.
+            return serial &- enter < 1 << 31 && latest &- serial < 1 << 31
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import PointerEngine
+
+/// Which pointer is shown over surfaces that declare no adaptive_pointer_v1 regions.
+public enum PointerMode: String, Sendable, CaseIterable {
+    /// A client's `wl_pointer.set_cursor` image, as today, so existing apps are never worse off.
+    case client
+    /// The adaptive pointer everywhere; what it does over apps that declare no regions is
+    /// `LegacyApps`.
+    case adaptive
+}
+
+/// With `PointerMode.adaptive`: how apps that declare no regions are read.
+public enum LegacyApps: String, Sendable, CaseIterable {
+    /// Everything an app says: its cursor names (`shapes`), and (issue 11, to come) the
+    /// geometry it publishes for accessibility. Today the same as `shapes`.
+    case adaptive
+    /// The app's cursor names, from wp_cursor_shape_v1 or its recognised theme cursor
+    /// images, become adaptive forms (a beam over text, arrows on resize edges); an image
+    /// that is no theme cursor is shown as the app drew it.
+    case shapes
+    /// No reading at all: the adaptive circle over every app, whatever its cursor.
+    case off
+}
+
+/// What shows as the pointer over the focused surface.
+enum PointerSource: Equatable {
+    /// The adaptive pointer (in the style of the app's cursor name, if it has one).
+    case adaptive
+    /// The client's own `set_cursor` image.
+    case clientImage
+    /// The cursor theme's image for a name (no adaptive form, or `--pointer client`).
+    case standardCursor(CursorName)
+}
+
+/// Which pointer shows over the focused surface, and in which style: declared regions always
+/// win; over apps that declare none, the adaptive pointer in the form of the app's cursor
+/// name, the theme's image where a name has no adaptive form, or the app's own image.
+final class AppCursor {
+    unowned let compositor: Compositor
+    let mode: PointerMode
+    let legacyApps: LegacyApps
+
+    init(compositor: Compositor, mode: PointerMode, legacyApps: LegacyApps) {
+        self.compositor = compositor
+        self.mode = mode
+        self.legacyApps = legacyApps
+    }
+
+    /// Whether cursor images are worth recognising: only the adaptive pointer reads names.
+    var recognisesThemeCursors: Bool { mode == .adaptive && legacyApps != .off }
+
+    /// What shows over the focused surface. Declared regions always win; then, for the
+    /// adaptive pointer, the app's cursor name (a shape, or a recognised theme image) in its
+    /// adaptive form, or the theme's image where the name has none; an image that is no
+    /// theme cursor as the client drew it. `--pointer client` shows the client's images, and
+    /// the theme's image for a shape it named.
+    var source: PointerSource {
+        let seat: Seat = compositor.seat
+        let cursor = seat.cursor
+        guard cursor.isShown, let focus = seat.pointerFocus, !compositor.scene.regions.treeHasRegions(focus) else { return .adaptive }
+        switch mode {
+        case .client:
+            guard let shape = cursor.shape else { return .clientImage }
+            return standard(shape)
+        case .adaptive:
+            guard recognisesThemeCursors else { return .adaptive }
+            if let name = cursor.name { return name.adaptiveForm == nil ? standard(name) : .adaptive }
+            return cursor.isHidden ? .adaptive : .clientImage
+        }
+    }
+
+    /// The theme's image for `name`, or the circle when no theme has one.
+    private func standard(_ name: CursorName) -> PointerSource {
+        compositor.cursorThemes.standardCursor(name, scale: compositor.output.scale) == nil ? .adaptive : .standardCursor(name)
+    }
+
+    /// The adaptive pointer is drawn unless a client's image or a theme image is shown instead.
+    var drawsAdaptivePointer: Bool { source == .adaptive }
+
+    /// The style the engine gives the pointer where no region targets it: the focused app's
+    /// cursor name in adaptive form (`CursorName.adaptiveForm`), the circle otherwise.
+    var wanted: AdaptiveCursor {
+        guard recognisesThemeCursors else { return .circle }
+        let seat: Seat = compositor.seat
+        guard let focus = seat.pointerFocus, !compositor.scene.regions.treeHasRegions(focus) else { return .circle }
+        if let name = seat.cursor.name { return name.adaptiveForm ?? .circle }
+        return seat.cursor.isHidden ? .hidden : .circle
+    }
+}
