@@ -39,7 +39,8 @@ struct SurfaceState {
     var regions: [RegionSpec]?
 
     mutating func merge(_ newer: inout SurfaceState) {
-        if let b = newer.buffer { buffer = b; dx += newer.dx; dy += newer.dy }
+        if let b = newer.buffer { buffer = b }
+        dx = dx.clampedAdding(newer.dx); dy = dy.clampedAdding(newer.dy)
         surfaceDamage += newer.surfaceDamage
         bufferDamage += newer.bufferDamage
         frameCallbacks += newer.frameCallbacks
@@ -182,8 +183,8 @@ final class WlSurface: Resource, ProtocolObject {
             guard s >= 1 else { return postError(WL_SURFACE_ERROR_INVALID_SCALE.rawValue, "buffer scale \(s) is not positive") }
             pending.scale = s
         case .offset:
-            pending.dx += a.int(0)
-            pending.dy += a.int(1)
+            pending.dx = pending.dx.clampedAdding(a.int(0))
+            pending.dy = pending.dy.clampedAdding(a.int(1))
         case nil: break
         }
     }
@@ -199,8 +200,8 @@ final class WlSurface: Resource, ProtocolObject {
         } else {
             pending.buffer = .some(nil)
         }
-        pending.dx += dx
-        pending.dy += dy
+        pending.dx = pending.dx.clampedAdding(dx)
+        pending.dy = pending.dy.clampedAdding(dy)
     }
 
     /// Whether this surface's commits are cached for its parent (sync subsurface).
@@ -322,9 +323,9 @@ final class WlSurface: Resource, ProtocolObject {
     /// Surface-local rect covering a buffer rect (whole surface when rotated).
     private func bufferRectToSurface(_ r: PixelRect) -> PixelRect {
         guard transform == 0 else { return PixelRect(x: 0, y: 0, width: width, height: height) }
-        let s = max(scale, 1)
-        let x0 = r.x / s, y0 = r.y / s
-        return PixelRect(x: x0, y: y0, width: (r.maxX + s - 1) / s - x0, height: (r.maxY + s - 1) / s - y0)
+        // Wide: a client's scale may be as large as Int32.max.
+        let s = Int64(max(scale, 1))
+        return .spanning(x0: Int64(r.x) / s, y0: Int64(r.y) / s, x1: (Int64(r.maxX) + s - 1) / s, y1: (Int64(r.maxY) + s - 1) / s)
     }
 
     private func surfaceRectToBuffer(_ r: PixelRect) -> PixelRect {

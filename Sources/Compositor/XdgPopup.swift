@@ -62,7 +62,7 @@ final class XdgPopup: Resource, ProtocolObject {
     private func sendConfigure() {
         guard let parent else { return }
         let parentOrigin = parent.position
-        let area = compositor.output.bounds.offsetBy(dx: -parentOrigin.x, dy: -parentOrigin.y)
+        let area = compositor.output.bounds.offsetBy(dx: Int32(0).clampedSubtracting(parentOrigin.x), dy: Int32(0).clampedSubtracting(parentOrigin.y))
         box = rules.place(within: area)
         xdg_popup_send_configure(pointer, box.x, box.y, box.width, box.height)
         xdgSurface.sendConfigure()
@@ -71,7 +71,7 @@ final class XdgPopup: Resource, ProtocolObject {
 
     private func updatePosition() {
         guard let parent else { return }
-        compositor.desktop.move(xdgSurface, to: parent.position.x + box.x, parent.position.y + box.y)
+        compositor.desktop.move(xdgSurface, to: parent.position.x.clampedAdding(box.x), parent.position.y.clampedAdding(box.y))
     }
 
     func committed() {
@@ -82,7 +82,7 @@ final class XdgPopup: Resource, ProtocolObject {
         }
         if surface.hasContent && !xdgSurface.isMapped {
             guard let parent, parent.isMapped else { return dismiss() }
-            xdgSurface.position = (parent.position.x + box.x, parent.position.y + box.y)
+            xdgSurface.position = (parent.position.x.clampedAdding(box.x), parent.position.y.clampedAdding(box.y))
             xdgSurface.isMapped = true
             compositor.desktop.popupMapped(self)
             if grabbed { compositor.seat.popupGrabbed(self) }

@@ -49,7 +49,7 @@ final class XdgSurface: Resource, ProtocolObject, SurfaceRole {
     /// The surface's top-left in global coordinates.
     var surfaceOrigin: (Int32, Int32) {
         let g = explicitGeometry ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
-        return (position.x - g.x, position.y - g.y)
+        return (position.x.clampedSubtracting(g.x), position.y.clampedSubtracting(g.y))
     }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {

@@ -181,8 +181,8 @@ final class XdgToplevel: Resource, ProtocolObject {
             } else if let anchor = resizeAnchor {
                 let g = xdgSurface.geometry
                 var (x, y) = xdgSurface.position
-                if anchor.edges & XDG_TOPLEVEL_RESIZE_EDGE_LEFT.rawValue != 0 { x = anchor.right - g.width }
-                if anchor.edges & XDG_TOPLEVEL_RESIZE_EDGE_TOP.rawValue != 0 { y = anchor.bottom - g.height }
+                if anchor.edges & XDG_TOPLEVEL_RESIZE_EDGE_LEFT.rawValue != 0 { x = anchor.right.clampedSubtracting(g.width) }
+                if anchor.edges & XDG_TOPLEVEL_RESIZE_EDGE_TOP.rawValue != 0 { y = anchor.bottom.clampedSubtracting(g.height) }
                 if (x, y) != xdgSurface.position { compositor.desktop.move(xdgSurface, to: x, y) }
                 if let until = resizeAnchorUntil, let acked = xdgSurface.ackedSerial, acked &- until < 1 << 31 {
                     resizeAnchor = nil

@@ -25,9 +25,11 @@ final class BadClientTests: XCTestCase {
     /// Runs the bad client to its end and returns its RESULT line; for a
     /// protocol error, with the interface and code libwayland logged
     /// ("protocol-error wl_surface 0").
-    private func badClient(_ mode: String) throws -> String {
-        let (status, output) = try run(["python3", repositoryRoot + "/Tests/clients/bad_client.py", mode], environment: session.clientEnvironment)
-        XCTAssertEqual(status, 0, "bad_client.py \(mode) crashed:\n\(output)")
+    private func badClient(_ mode: String) throws -> String { try badClient([mode]) }
+
+    private func badClient(_ arguments: [String]) throws -> String {
+        let (status, output) = try run(["python3", repositoryRoot + "/Tests/clients/bad_client.py"] + arguments, environment: session.clientEnvironment)
+        XCTAssertEqual(status, 0, "bad_client.py \(arguments) crashed:\n\(output)")
         return Self.result(of: output)
     }
 
@@ -163,6 +165,69 @@ final class BadClientTests: XCTestCase {
             XCTAssertTrue(line.contains("wl_surface@"), String(line))
             XCTAssertTrue(line.contains("error 0: buffer scale 0 is not positive"), String(line))
         }
+        try assertGoodClientAlive()
+    }
+
+    // MARK: Integers at the edge of int32 (issue 17: each once trapped the compositor)
+
+    func testPositionerNearInt32LimitsIsClamped() throws {
+        XCTAssertEqual(try badClient("positioner-extreme"), "ok", session.log)
+        try assertGoodClientAlive()
+    }
+
+    func testSurfaceOffsetTwiceSaturates() throws {
+        XCTAssertEqual(try badClient("offset-twice"), "ok", session.log)
+        try assertGoodClientAlive()
+    }
+
+    func testAttachOffsetTwiceSaturates() throws {
+        XCTAssertEqual(try badClient("attach-offset-twice"), "ok", session.log)
+        try assertGoodClientAlive()
+    }
+
+    func testHugeBufferScaleWithBufferDamageIsClamped() throws {
+        XCTAssertEqual(try badClient("huge-scale-damage"), "ok", session.log)
+        try assertGoodClientAlive()
+    }
+
+    func testSubsurfaceNearInt32LimitsIsClamped() throws {
+        XCTAssertEqual(try badClient("subsurface-far"), "ok", session.log)
+        try assertGoodClientAlive()
+    }
+
+    func testWindowGeometryAtInt32MinIsClamped() throws {
+        XCTAssertEqual(try badClient("geometry-min"), "ok", session.log)
+        try assertGoodClientAlive()
+    }
+
+    func testCursorHotspotAndOffsetAtInt32MinAreClamped() throws {
+        let (process, output) = try backgroundBadClient(["cursor-extreme"])
+        let window = try session.waitForWindow("bad-client")
+        try session.control.movePointer(x: Double(window.x + 10), y: Double(window.y + 10))
+        let set = try session.wait { ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("cursor set") }
+        XCTAssertTrue(set, "the client never set its cursor:\n\(session.log)")
+        // The cursor is drawn (and damaged) where the pointer goes next.
+        try session.control.movePointer(x: Double(window.x + 20), y: Double(window.y + 20))
+        _ = try session.screenshot("cursor")
+        XCTAssertEqual(try finished(process, output), "ok", session.log)
+        try assertGoodClientAlive()
+    }
+
+    func testTestProtocolKeyAtUInt32LimitIsIgnored() throws {
+        _ = try session.control.key(0xFFFF_FFFE, pressed: true)
+        _ = try session.control.key(0xFFFF_FFFE, pressed: false)
+        _ = try session.control.key(0xFFFF_FFFF, pressed: true)
+        try assertGoodClientAlive()
+    }
+
+    func testSubsurfaceDestroyedAfterItsSurfaceIsInert() throws {
+        XCTAssertEqual(try badClient("destroy-surface-first"), "ok", session.log)
+        try assertGoodClientAlive()
+    }
+
+    func testTwentyThousandNestedSubsurfacesHitTheDepthLimit() throws {
+        XCTAssertEqual(try badClient(["deep-subsurfaces", "20000"]), "protocol-error wl_subcompositor 0", session.log)
+        XCTAssertTrue(session.log.contains("subsurface depth"), session.log)
         try assertGoodClientAlive()
     }
 
