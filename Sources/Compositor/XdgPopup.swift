@@ -47,6 +47,12 @@ final class XdgPopup: Resource, ProtocolObject {
             if xdgSurface.isMapped {
                 return postError(XDG_POPUP_ERROR_INVALID_GRAB.rawValue, "grab requested after the popup was mapped")
             }
+            // The grab must answer this client's current input (a press, a key), or the
+            // popup is dismissed at once: no client captures the pointer on its own.
+            guard compositor.seat.isCurrentInputSerial(a.uint(1), of: client) else {
+                compositor.log.info("dismissed a popup whose grab carried serial \(a.uint(1)), not from its client's current input")
+                return dismiss()
+            }
             grabbed = true
         case .reposition:
             guard let positioner = XdgPositioner.from(a.object(0)) else { return }

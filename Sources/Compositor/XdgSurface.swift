@@ -74,6 +74,9 @@ final class XdgSurface: Resource, ProtocolObject, SurfaceRole {
                 return postError(XDG_SURFACE_ERROR_ALREADY_CONSTRUCTED.rawValue, "xdg_surface already has a role object")
             }
             let parent = XdgSurface.from(a.object(1))
+            guard parent !== self else {
+                return postWmBaseError(XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT.rawValue, "get_popup names the popup's own xdg_surface as its parent")
+            }
             guard let positioner = XdgPositioner.from(a.object(2)) else { return }
             guard positioner.rules.isComplete else {
                 return wmBase.map { $0.postError(XDG_WM_BASE_ERROR_INVALID_POSITIONER.rawValue, "get_popup with a positioner lacking a size or anchor rect") } ?? ()

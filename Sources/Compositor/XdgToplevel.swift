@@ -20,6 +20,8 @@ final class XdgToplevel: Resource, ProtocolObject {
     /// Size to go back to when leaving maximized/fullscreen.
     private var restoreGeometry: (x: Int32, y: Int32, width: Int32, height: Int32)?
     var placed = false
+    /// Mapped while another client had the keyboard: not activated, waiting for the user.
+    var demandsAttention = false
     /// Placed by a harness (wlcs position_window_absolute): stays put across unmap and remap.
     var keepsPlacement = false
     private var sentInitialConfigure = false

@@ -231,6 +231,50 @@ final class BadClientTests: XCTestCase {
         try assertGoodClientAlive()
     }
 
+    // MARK: Trust (issue 17)
+
+    func testTinyWindowOfAnUnfocusedClientDoesNotTakeTheKeyboard() throws {
+        let (_, output) = try backgroundBadClient(["tiny-window"])
+        XCTAssertTrue(try session.wait { ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("mapped") }, session.log)
+        _ = try session.waitForWindow("bad-client")
+        XCTAssertEqual(try session.control.keyboard().title, "simple-shm", "a 1×1 window of another client took the keyboard")
+        try session.control.tap(30)
+        XCTAssertEqual(try session.control.windows().first?.title, "simple-shm", "the new window went above the focused one")
+        try assertGoodClientAlive()
+    }
+
+    func testSelectionWithABogusOrStaleSerialIsIgnored() throws {
+        let (process, output) = try backgroundBadClient(["selection-serials"])
+        func said(_ text: String) throws -> Bool {
+            try session.wait { ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains(text) }
+        }
+        XCTAssertTrue(try said("waiting for the keyboard\n"), session.log)
+        _ = try session.control.activateWindow("bad-client")
+        XCTAssertTrue(try said("focused"), session.log)
+        _ = try session.control.activateWindow("simple-shm")
+        XCTAssertTrue(try said("waiting for the keyboard again"), session.log)
+        _ = try session.control.activateWindow("bad-client")
+        XCTAssertTrue(try said("selections:"), session.log)
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        XCTAssertTrue(text.contains("selections: bogus=cancelled stale=cancelled current=kept"), text)
+        XCTAssertEqual(try finished(process, output), "ok")
+        try assertGoodClientAlive()
+    }
+
+    func testPopupGrabWithABogusSerialIsDismissed() throws {
+        let (process, output) = try backgroundBadClient(["popup-bogus-grab"])
+        XCTAssertEqual(try finished(process, output), "ok", session.log)
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        XCTAssertTrue(text.contains("popup_done"), text)
+        XCTAssertEqual(try session.control.popups().count, 0)
+        try assertGoodClientAlive()
+    }
+
+    func testPopupCannotBeItsOwnParent() throws {
+        XCTAssertEqual(try badClient("popup-own-parent"), "protocol-error xdg_wm_base 3", session.log)
+        try assertGoodClientAlive()
+    }
+
     // MARK: Windows that fit
 
     func testWindowLargerThanTheOutputIsPlacedAtTheOriginAndAskedToFit() throws {

@@ -35,6 +35,15 @@ Integers at the edge of int32 (issue 17: each of these once trapped the composit
   destroy-surface-first   destroy a subsurface's wl_surface, then the wl_subsurface
   deep-subsurfaces N      a chain of N nested subsurfaces, each with a buffer
 
+Trust (issue 17):
+  tiny-window             map a 1×1 toplevel, print 'mapped', stay until disconnected
+  selection-serials       set_selection with a bogus serial, then (after the test gives this
+                          client the keyboard, takes it back and gives it again) with its
+                          first keyboard-enter serial, then with the current one; prints each source's fate, e.g.
+                          'selections: bogus=cancelled stale=cancelled current=kept'
+  popup-bogus-grab        a popup that grabs with an invented serial; 'popup_done' if dismissed
+  popup-own-parent        get_popup naming the popup's own xdg_surface as its parent
+
 Prints one line, 'RESULT: <what happened>', where what happened is
 'protocol-error', 'disconnected' or 'ok'; libwayland logs which error it was
 ('wl_surface#6: error 0: ...') on stderr.
@@ -429,6 +438,75 @@ def main(mode, arg=None):
                 break
         settle(d)
         root.commit()  # applies the whole chain (every level is synchronized)
+        settle(d)
+    elif mode == "tiny-window":
+        surface, xdg, _ = c.window()
+        xdg.ack_configure(c.configure_serial)
+        surface.attach(c.buffer(1, 1), 0, 0)
+        surface.commit()
+        d.roundtrip()
+        print("mapped", flush=True)
+        while d.dispatch(block=True) >= 0:
+            pass
+    elif mode == "selection-serials":
+        c.mapped_window()
+        registry = d.get_registry()
+        seat = registry.bind(c.globals["wl_seat"][0], WlSeat, 5)
+        keyboard = seat.get_keyboard()
+        events = []
+        keyboard.dispatcher["enter"] = lambda k, serial, surface, keys: events.append(("enter", serial))
+        keyboard.dispatcher["leave"] = lambda k, serial, surface: events.append(("leave", serial))
+        manager = registry.bind(c.globals["wl_data_device_manager"][0], WlDataDeviceManager, 3)
+        device = manager.get_data_device(seat)
+        fates = {}
+
+        def select(name, serial):
+            source = manager.create_data_source()
+            source.offer("text/plain")
+            fates[name] = "kept"
+            source.dispatcher["cancelled"] = lambda s: fates.__setitem__(name, "cancelled")
+            device.set_selection(source, serial)
+            settle(d)
+
+        def wait_for(kind, count):
+            while sum(1 for e in events if e[0] == kind) < count and d.dispatch(block=True) >= 0:
+                pass
+
+        settle(d)
+        select("bogus", 0x7FFFFFF0)
+        print("waiting for the keyboard", flush=True)
+        wait_for("enter", 1)
+        stale = [s for k, s in events if k == "enter"][0]
+        print("focused", flush=True)
+        wait_for("leave", 1)
+        print("waiting for the keyboard again", flush=True)
+        wait_for("enter", 2)
+        select("stale", stale)  # it has the keyboard again, but this serial is from before
+        select("current", [s for k, s in events if k == "enter"][1])
+        print("selections: " + " ".join("%s=%s" % (k, fates[k]) for k in ("bogus", "stale", "current")), flush=True)
+    elif mode == "popup-bogus-grab":
+        parent, parent_xdg, _ = c.mapped_window()
+        seat = d.get_registry().bind(c.globals["wl_seat"][0], WlSeat, 5)
+        positioner = c.wm.create_positioner()
+        positioner.set_size(20, 20)
+        positioner.set_anchor_rect(0, 0, 10, 10)
+        surface = c.compositor.create_surface()
+        xdg = c.wm.get_xdg_surface(surface)
+        popup = xdg.get_popup(parent_xdg, positioner)
+        done = []
+        popup.dispatcher["popup_done"] = lambda p: done.append(True)
+        popup.grab(seat, 0x12345)
+        surface.commit()
+        settle(d)
+        print("popup_done" if done else "popup kept", flush=True)
+    elif mode == "popup-own-parent":
+        c.mapped_window()
+        positioner = c.wm.create_positioner()
+        positioner.set_size(20, 20)
+        positioner.set_anchor_rect(0, 0, 10, 10)
+        surface = c.compositor.create_surface()
+        xdg = c.wm.get_xdg_surface(surface)
+        xdg.get_popup(xdg, positioner)
         settle(d)
     else:
         print("unknown mode " + mode, file=sys.stderr)
