@@ -29,14 +29,10 @@ final class Desktop {
             toplevel.placed = true
             fitToOutput(toplevel)
         }
-        if takesFocus {
-            scene.windows.append(toplevel)
-        } else {
-            // Placed beneath the window that has the keyboard, not activated, and urgent.
-            let focused = focus.flatMap { scene.toplevel(of: $0) }
-            scene.windows.insert(toplevel, at: scene.windows.firstIndex { $0 === focused } ?? scene.windows.count)
-            toplevel.demandsAttention = true
-        }
+        // On top either way (the user sees it open); without the keyboard it is not
+        // activated and waits for the user, marked urgent.
+        scene.windows.append(toplevel)
+        if !takesFocus { toplevel.demandsAttention = true }
         toplevel.xdgSurface.surface.map(enterOutput)
         if let s = toplevel.xdgSurface.surface { scene.damageTree(s) }
         if takesFocus { activate(toplevel) }
