@@ -25,6 +25,8 @@ public final class Compositor {
     /// The adaptive pointer: regions, engine, drawing.
     private(set) var pointerController: PointerController!
     private(set) var selection: DataSelection!
+    /// Live adaptive pointer regions per client (`ClientLimits.adaptiveRegionsPerClient`).
+    let regionTally = RegionTally()
     /// Frames composed so far (frames with damage).
     public private(set) var frameCount = 0
     /// Called after each composed frame with the damaged output pixels.

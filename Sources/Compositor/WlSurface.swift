@@ -38,11 +38,19 @@ struct SurfaceState {
     /// adaptive_pointer_v1 regions snapshot at commit; nil: unchanged.
     var regions: [RegionSpec]?
 
+    /// Damage a client sends without committing must not grow without bound: past
+    /// `ClientLimits.pendingDamageRectangles` the rectangles merge into their bounding box.
+    static func addDamage(_ rect: PixelRect, to list: inout [PixelRect]) {
+        guard !rect.isEmpty else { return }
+        if list.count < ClientLimits.pendingDamageRectangles { return list.append(rect) }
+        list = [list.reduce(rect) { $0.union($1) }]
+    }
+
     mutating func merge(_ newer: inout SurfaceState) {
         if let b = newer.buffer { buffer = b }
         dx = dx.clampedAdding(newer.dx); dy = dy.clampedAdding(newer.dy)
-        surfaceDamage += newer.surfaceDamage
-        bufferDamage += newer.bufferDamage
+        for r in newer.surfaceDamage { Self.addDamage(r, to: &surfaceDamage) }
+        for r in newer.bufferDamage { Self.addDamage(r, to: &bufferDamage) }
         frameCallbacks += newer.frameCallbacks
         if let o = newer.opaque { opaque = o }
         if let i = newer.input { input = i }
@@ -165,8 +173,8 @@ final class WlSurface: Resource, ProtocolObject {
         switch Request(rawValue: opcode) {
         case .destroy: destroy()
         case .attach: attach(buffer: WlBuffer(a.object(0)), dx: a.int(1), dy: a.int(2))
-        case .damage: pending.surfaceDamage.append(.sanitized(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)))
-        case .damageBuffer: pending.bufferDamage.append(.sanitized(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)))
+        case .damage: SurfaceState.addDamage(.sanitized(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)), to: &pending.surfaceDamage)
+        case .damageBuffer: SurfaceState.addDamage(.sanitized(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)), to: &pending.bufferDamage)
         case .frame:
             if let callback = WlCallback(client: client, id: a.newID(0)) { pending.frameCallbacks.append(callback) }
         case .setOpaqueRegion: pending.opaque = .some(WlRegion.from(a.object(0))?.region.copy())

@@ -110,6 +110,8 @@ public final class PixelRegion {
             body(PixelRect(x: boxes[i].x1, y: boxes[i].y1, width: boxes[i].x2.clampedSubtracting(boxes[i].x1), height: boxes[i].y2.clampedSubtracting(boxes[i].y1)))
         }
     }
+    /// How many rectangles pixman holds the region as.
+    public var rectangleCount: Int { Int(pixman_region32_n_rects(raw)) }
     /// Total area in pixels, for damage statistics.
     public var area: Int { rects.reduce(0) { $0 + Int($1.width) * Int($1.height) } }
 

@@ -44,6 +44,10 @@ Trust (issue 17):
   popup-bogus-grab        a popup that grabs with an invented serial; 'popup_done' if dismissed
   popup-own-parent        get_popup naming the popup's own xdg_surface as its parent
 
+Limits (issue 17):
+  region-rects N          one wl_region of N disjoint rectangles (a checkerboard row by row)
+  damage-flood N          N wl_surface.damage requests, never committed, then one commit
+
 Prints one line, 'RESULT: <what happened>', where what happened is
 'protocol-error', 'disconnected' or 'ok'; libwayland logs which error it was
 ('wl_surface#6: error 0: ...') on stderr.
@@ -507,6 +511,23 @@ def main(mode, arg=None):
         surface = c.compositor.create_surface()
         xdg = c.wm.get_xdg_surface(surface)
         xdg.get_popup(xdg, positioner)
+        settle(d)
+    elif mode == "region-rects":
+        region = c.compositor.create_region()
+        for i in range(int(arg)):
+            region.add((i % 200) * 4, (i // 200) * 4, 2, 2)
+            if i % 100 == 0 and d.roundtrip() < 0:  # stop soon after an error
+                break
+        settle(d)
+    elif mode == "damage-flood":
+        surface, _, _ = c.mapped_window()
+        for i in range(int(arg)):
+            surface.damage(i % 997, i % 991, 1, 1)
+            if i % 5000 == 0 and d.roundtrip() < 0:
+                break
+        settle(d)
+        print("flooded", flush=True)
+        surface.commit()
         settle(d)
     else:
         print("unknown mode " + mode, file=sys.stderr)
