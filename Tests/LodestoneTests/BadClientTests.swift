@@ -299,6 +299,36 @@ final class BadClientTests: XCTestCase {
         return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
     }
 
+    // MARK: The random request-stream fuzzer (issue 17, 2b)
+
+    private var corpus: String { repositoryRoot + "/Tests/clients/fuzz-corpus" }
+
+    /// About a minute of random request streams over the real socket (LODESTONE_FUZZ_SECONDS
+    /// to change it): no stream may take the compositor down, and simple-shm keeps animating.
+    /// A crashing stream's seed is kept in Tests/clients/fuzz-corpus.
+    func testRandomRequestStreamsCrashNothing() throws {
+        let seconds = ProcessInfo.processInfo.environment["LODESTONE_FUZZ_SECONDS"] ?? "60"
+        let seed = UInt32.random(in: 1...999_999)
+        let (status, output) = try run(["timeout", "600", "python3", repositoryRoot + "/Tests/clients/fuzz_client.py", seconds, String(seed), corpus],
+                                       environment: session.clientEnvironment)
+        let summary = output.split(separator: "\n").last { $0.hasPrefix("streams ") } ?? "no summary"
+        print("fuzzer (seed \(seed), \(seconds) s): \(summary)")
+        XCTAssertEqual(status, 0, "the fuzzer found a crash (kept in \(corpus)):\n\(output.suffix(2000))\n\(session.log.suffix(3000))")
+        XCTAssertTrue(summary.hasSuffix("crashes 0"), String(summary))
+        try? FileManager.default.removeItem(atPath: corpus + "/last.txt")
+        try assertGoodClientAlive()
+    }
+
+    func testFuzzerCorpusReplaysCrashNothing() throws {
+        let crashes = (try? FileManager.default.contentsOfDirectory(atPath: corpus))?.filter { $0.hasPrefix("crash-") } ?? []
+        for file in crashes.sorted() {
+            let (_, output) = try run(["timeout", "60", "python3", repositoryRoot + "/Tests/clients/fuzz_client.py", "--replay", corpus + "/" + file],
+                                      environment: session.clientEnvironment)
+            XCTAssertTrue(output.contains("compositor alive"), "\(file):\n\(output.suffix(1000))")
+        }
+        try assertGoodClientAlive()
+    }
+
     // MARK: Windows that fit
 
     func testWindowLargerThanTheOutputIsPlacedAtTheOriginAndAskedToFit() throws {
