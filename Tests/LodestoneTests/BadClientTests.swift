@@ -286,9 +286,10 @@ final class BadClientTests: XCTestCase {
         let before = try compositorRSS()
         XCTAssertEqual(try badClient(["damage-flood", "300000"]), "ok", session.log)
         let after = try compositorRSS()
-        // 300,000 rectangles kept as a list were 4.8 MB of rects alone, plus array growth;
-        // merged past 64 they cost nothing. 4 MB leaves room for the allocator's own noise.
-        XCTAssertLessThan(after - before, 4 << 20, "RSS grew from \(before) to \(after) bytes")
+        // Kept as a list, 300,000 rectangles grew RSS by 4.9 MB (measured); merged past 64
+        // they grow it by about 40 KB (the client's other objects). 1 MB splits the two.
+        XCTAssertLessThan(after - before, 1 << 20, "RSS grew from \(before) to \(after) bytes")
+        print("damage flood: compositor RSS \(before) -> \(after) bytes")
         try assertGoodClientAlive()
     }
 
