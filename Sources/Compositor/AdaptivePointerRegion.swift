@@ -294,7 +294,12 @@ final class AdaptivePointerRegion: Resource, ProtocolObject {
     /// The surface extension went away: this region is inert from now on.
     func ownerDestroyed() { owner = nil }
 
+    /// Counts this region against its client's limit while it lives.
+    var tally: RegionTally?
+
     override func destroyed() {
+        tally?.removed(by: client)
+        tally = nil
         owner?.regionDestroyed(self)
         owner = nil
     }

@@ -41,9 +41,15 @@ final class AdaptivePointerSurface: Resource, ProtocolObject {
             return postError(ADAPTIVE_POINTER_SURFACE_V1_ERROR_TOO_MANY_REGIONS.rawValue,
                              "too many regions: a surface holds at most \(Self.maximumRegions)")
         }
+        guard compositor.regionTally.count(of: client) < ClientLimits.adaptiveRegionsPerClient else {
+            return postError(ADAPTIVE_POINTER_SURFACE_V1_ERROR_TOO_MANY_REGIONS.rawValue,
+                             "adaptive regions per client limit: a client holds at most \(ClientLimits.adaptiveRegionsPerClient) across its surfaces")
+        }
         guard let region = AdaptivePointerRegion(owner: self, client: client, version: version, id: id,
                                                  regionID: compositor.scene.regions.allocateRegionID()) else { return }
         regions.append(region)
+        region.tally = compositor.regionTally
+        compositor.regionTally.added(by: client)
         markDirty()
     }
 

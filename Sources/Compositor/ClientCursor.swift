@@ -70,11 +70,11 @@ final class ClientCursor {
 
     /// `wl_surface.offset` or an attach offset on the cursor surface moves the hotspot.
     func offset(dx: Int32, dy: Int32) {
-        hotspot = (hotspot.x &- dx, hotspot.y &- dy)
+        hotspot = (hotspot.x.clampedSubtracting(dx), hotspot.y.clampedSubtracting(dy))
     }
 
     var origin: (Int32, Int32) {
-        (Int32(clamping: Int(seat.x.rounded(.down))) &- hotspot.x, Int32(clamping: Int(seat.y.rounded(.down))) &- hotspot.y)
+        (Int32(clamping: Int(seat.x.rounded(.down))).clampedSubtracting(hotspot.x), Int32(clamping: Int(seat.y.rounded(.down))).clampedSubtracting(hotspot.y))
     }
 
     /// The pointer went to another surface: its client chooses anew.

@@ -32,12 +32,16 @@ public final class Compositor {
     private(set) var gestures: Gestures!
     /// Tablet tools (pens, erasers): their routing to clients and the hover preview.
     private(set) var tablets: Tablets!
+    /// Live adaptive pointer regions per client (`ClientLimits.adaptiveRegionsPerClient`).
+    let regionTally = RegionTally()
     /// Frames composed so far (frames with damage).
     public private(set) var frameCount = 0
     /// Called after each composed frame with the damaged output pixels.
     public var framePresented: ((Image, PixelRegion) -> Void)?
     /// See `Options.acceptsBufferBeforeInitialAck`.
     let acceptsBufferBeforeInitialAck: Bool
+    /// See `Options.newWindowsAlwaysTakeFocus` and `Options.acceptsAnySelectionSerial`.
+    let newWindowsAlwaysTakeFocus: Bool, acceptsAnySelectionSerial: Bool
 
     public struct Options: Sendable {
         public var width: Int32 = 1280, height: Int32 = 800, scale: Int32 = 1
@@ -55,12 +59,23 @@ public final class Compositor {
         public var acceptsBufferBeforeInitialAck = false
         /// Offer wl_touch and route touch points (the wlcs integration's fake touchscreen).
         public var touch = false
+        /// Every new window takes the keyboard, whichever client has it. Off by default: a
+        /// new window takes the keyboard only from its own client, or when no window has
+        /// it (`Desktop.toplevelMapped`). wlcs 1.5 expects every `create_visible_surface`
+        /// to get the focus.
+        public var newWindowsAlwaysTakeFocus = false
+        /// Accepts `wl_data_device.set_selection` whatever its serial. Off by default: the
+        /// serial must come from the client's current input (`Seat.isCurrentInputSerial`).
+        /// wlcs 1.5's CopyCutPaste sends serial 0 from a client without focus.
+        public var acceptsAnySelectionSerial = false
         public init() {}
     }
 
     public init(display: Display, options: Options, logger: Logger) throws(SystemError) {
         self.display = display
         acceptsBufferBeforeInitialAck = options.acceptsBufferBeforeInitialAck
+        newWindowsAlwaysTakeFocus = options.newWindowsAlwaysTakeFocus
+        acceptsAnySelectionSerial = options.acceptsAnySelectionSerial
         log = logger
         output = Output(name: options.outputName, description: "Lodestone \(options.outputName)",
                         width: options.width, height: options.height, scale: options.scale,

@@ -18,21 +18,28 @@ final class Desktop {
     // MARK: Windows
 
     func toplevelMapped(_ toplevel: XdgToplevel) {
+        // A new window takes the keyboard only from its own client, or when no window has
+        // it: mapping a window must not let a client grab what the user types elsewhere.
+        let focus = seat.keyboard.focus
+        let takesFocus = focus == nil || focus?.client == toplevel.client || compositor.newWindowsAlwaysTakeFocus
         // A new window takes the focus, so open menus of others close.
-        seat.dismissPopupGrabs()
+        if takesFocus { seat.dismissPopupGrabs() }
         if !toplevel.placed {
             place(toplevel)
             toplevel.placed = true
             fitToOutput(toplevel)
         }
+        // On top either way (the user sees it open); without the keyboard it is not
+        // activated and waits for the user, marked urgent.
         scene.windows.append(toplevel)
+        if !takesFocus { toplevel.demandsAttention = true }
         toplevel.xdgSurface.surface.map(enterOutput)
         if let s = toplevel.xdgSurface.surface { scene.damageTree(s) }
-        activate(toplevel)
+        if takesFocus { activate(toplevel) }
         // The new window may now be under the pointer.
         scene.changed(.layout)
         compositor.scheduleFrame()
-        compositor.log.debug("mapped window '\(toplevel.title)' (\(toplevel.appID)) at \(toplevel.xdgSurface.position)")
+        compositor.log.debug("mapped window '\(toplevel.title)' (\(toplevel.appID)) at \(toplevel.xdgSurface.position)\(takesFocus ? "" : ", urgent: another client has the keyboard")")
     }
 
     func toplevelUnmapped(_ toplevel: XdgToplevel) {
@@ -75,6 +82,7 @@ final class Desktop {
 
     /// Raises a window and gives it the keyboard.
     func activate(_ toplevel: XdgToplevel) {
+        toplevel.demandsAttention = false
         raise(toplevel)
         let previous = scene.windows.first { $0.isActivated && $0 !== toplevel }
         previous?.setActivated(false)

@@ -11,6 +11,8 @@ public final class KeyboardFocus {
     /// default until a backend passes the parent's on).
     private(set) var repeatRate: Int32 = 25, repeatDelay: Int32 = 600
     private(set) weak var focus: WlSurface?
+    /// The serial of the enter that gave `focus` the keyboard.
+    private var enterSerial: UInt32?
     private(set) var pressedKeys: [UInt32] = []
     private(set) var modifiers = Keymap.Modifiers()
 
@@ -111,6 +113,7 @@ public final class KeyboardFocus {
         let s = serial()
         if let old = focus { for k in keyboards(of: old) { k.leave(serial: s, surface: old) } }
         focus = surface
+        enterSerial = surface == nil ? nil : s
         if let surface {
             for k in keyboards(of: surface) {
                 k.enter(serial: s, surface: surface, keys: pressedKeys)
@@ -121,9 +124,18 @@ public final class KeyboardFocus {
         seat.constraints.reevaluate()
     }
 
+    /// Whether `serial` was issued while this client has had the keyboard (with or after
+    /// the enter that gave it the focus, and no later than the newest serial).
+    func isCurrentSerial(_ serial: UInt32, of client: WaylandServer.Client) -> Bool {
+        guard let focus, focus.client == client, let enterSerial else { return false }
+        // Serials wrap: compare distances, not values.
+        return serial &- enterSerial < 1 << 31 && compositor.display.currentSerial &- serial < 1 << 31
+    }
+
     func surfaceDestroyed(_ surface: WlSurface) {
         guard focus === surface else { return }
         focus = nil
+        enterSerial = nil
         compositor.selection.keyboardFocusChanged(to: nil)
     }
 }

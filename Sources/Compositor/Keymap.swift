@@ -63,8 +63,10 @@ final class Keymap {
     }
 
     /// Updates the state for an evdev key; returns the new modifiers.
+    /// Keys beyond what an xkb keycode can hold (evdev code + 8) change nothing.
     func update(key: UInt32, pressed: Bool) -> Modifiers {
-        xkb_state_update_key(state, key + 8, pressed ? XKB_KEY_DOWN : XKB_KEY_UP)
+        let (keycode, overflow) = key.addingReportingOverflow(8)
+        if !overflow { xkb_state_update_key(state, keycode, pressed ? XKB_KEY_DOWN : XKB_KEY_UP) }
         return modifiers
     }
 

@@ -42,9 +42,9 @@ final class Scene {
             while let p = parent, p.hasContent {
                 guard let psub = p.role as? WlSubsurface else {
                     guard let (px, py) = origin(of: p) else { return nil }
-                    return (px &+ x, py &+ y)
+                    return (px.clampedAdding(x), py.clampedAdding(y))
                 }
-                x = x &+ psub.x; y = y &+ psub.y
+                x = x.clampedAdding(psub.x); y = y.clampedAdding(psub.y)
                 parent = psub.parent
             }
             return nil
@@ -72,7 +72,7 @@ final class Scene {
             switch entry {
             case .parent: if surface.hasContent { body(surface, x, y) }
             case .child(let sub):
-                if let child = sub.surfaceObject, child.hasContent { walk(child, x: x &+ sub.x, y: y &+ sub.y, body) }
+                if let child = sub.surfaceObject, child.hasContent { walk(child, x: x.clampedAdding(sub.x), y: y.clampedAdding(sub.y), body) }
             }
         }
     }

@@ -53,6 +53,13 @@ final class WlDataDevice: Resource, ProtocolObject {
             WlDataSource.from(a.object(0))?.cancelled()
         case .setSelection:
             let source = WlDataSource.from(a.object(0))
+            let serial = a.uint(1)
+            // Only a client acting on its own current input may replace everyone's clipboard.
+            guard selection.compositor.acceptsAnySelectionSerial || selection.compositor.seat.isCurrentInputSerial(serial, of: client) else {
+                selection.compositor.log.info("ignored set_selection with serial \(serial): not from this client's current input")
+                source?.cancelled()
+                return
+            }
             if let source {
                 guard !source.usedForSelection else {
                     return source.postError(WL_DATA_SOURCE_ERROR_INVALID_SOURCE.rawValue, "this wl_data_source was already used for a selection")

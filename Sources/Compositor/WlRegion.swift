@@ -16,7 +16,13 @@ final class WlRegion: Resource, ProtocolObject {
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
         switch Request(rawValue: opcode) {
         case .destroy: destroy()
-        case .add: region.add(.sanitized(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)))
+        case .add:
+            region.add(.sanitized(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)))
+            // A union costs time linear in the rectangles already there: bound them.
+            // wl_region defines no errors; code 0 on the region, naming the limit.
+            if region.rectangleCount > ClientLimits.regionRectangles {
+                postError(0, "wl_region rectangle limit: more than \(ClientLimits.regionRectangles) rectangles")
+            }
         case .subtract: region.subtract(.sanitized(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)))
         case nil: break
         }

@@ -28,9 +28,15 @@ final class WlSubcompositor: Resource, ProtocolObject {
         guard surface !== parent else { return postError(badSurface, "a surface cannot be its own subsurface parent") }
         // The parent must not be a descendant of the surface (no cycles).
         var ancestor: WlSurface? = parent
+        var parentDepth = 0
         while let a = ancestor {
             if a === surface { return postError(badSurface, "wl_surface@\(wl_resource_get_id(parent.pointer)) is a descendant of the new subsurface") }
             ancestor = (a.role as? WlSubsurface)?.parent
+            if ancestor != nil { parentDepth += 1 }
+        }
+        let depth = parentDepth + 1 + WlSubsurface.height(of: surface)
+        guard depth <= WlSubsurface.maxDepth else {
+            return postError(badSurface, "subsurface depth limit: nesting would reach \(depth) levels, more than \(WlSubsurface.maxDepth)")
         }
         guard let sub = WlSubsurface(compositor: compositor, client: client, id: id, surface: surface, parent: parent) else { return }
         guard surface.assignRole(sub, error: (self, badSurface)) else { return }
@@ -62,10 +68,31 @@ final class WlSubsurface: Resource, ProtocolObject, SurfaceRole {
         super.init(client: client, interface: Self.interface, version: 1, id: id)
     }
 
+    /// The deepest a subsurface may be nested below its root surface. Toolkits nest a
+    /// few levels; the cap bounds every walk of a surface tree (painting, hit tests,
+    /// a parent's commit applying its children's cached state), some of them recursive,
+    /// whatever a client sends. Past it, get_subsurface is a bad_surface error.
+    static let maxDepth = 32
+
+    /// How many levels of subsurfaces hang below `surface` (0: none).
+    static func height(of surface: WlSurface) -> Int {
+        var deepest = 0
+        var pending: [(WlSurface, Int)] = [(surface, 0)]
+        while let (s, level) = pending.popLast() {
+            deepest = max(deepest, level)
+            for case .child(let sub) in s.stack { if let child = sub.surfaceObject { pending.append((child, level + 1)) } }
+        }
+        return deepest
+    }
+
     /// Synchronized if it, or any ancestor subsurface, is.
     var effectivelySynchronized: Bool {
-        if synchronized { return true }
-        return (parent?.role as? WlSubsurface)?.effectivelySynchronized ?? false
+        var sub: WlSubsurface? = self
+        while let s = sub {
+            if s.synchronized { return true }
+            sub = s.parent?.role as? WlSubsurface
+        }
+        return false
     }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {

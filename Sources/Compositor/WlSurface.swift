@@ -38,10 +38,19 @@ struct SurfaceState {
     /// adaptive_pointer_v1 regions snapshot at commit; nil: unchanged.
     var regions: [RegionSpec]?
 
+    /// Damage a client sends without committing must not grow without bound: past
+    /// `ClientLimits.pendingDamageRectangles` the rectangles merge into their bounding box.
+    static func addDamage(_ rect: PixelRect, to list: inout [PixelRect]) {
+        guard !rect.isEmpty else { return }
+        if list.count < ClientLimits.pendingDamageRectangles { return list.append(rect) }
+        list = [list.reduce(rect) { $0.union($1) }]
+    }
+
     mutating func merge(_ newer: inout SurfaceState) {
-        if let b = newer.buffer { buffer = b; dx += newer.dx; dy += newer.dy }
-        surfaceDamage += newer.surfaceDamage
-        bufferDamage += newer.bufferDamage
+        if let b = newer.buffer { buffer = b }
+        dx = dx.clampedAdding(newer.dx); dy = dy.clampedAdding(newer.dy)
+        for r in newer.surfaceDamage { Self.addDamage(r, to: &surfaceDamage) }
+        for r in newer.bufferDamage { Self.addDamage(r, to: &bufferDamage) }
         frameCallbacks += newer.frameCallbacks
         if let o = newer.opaque { opaque = o }
         if let i = newer.input { input = i }
@@ -167,8 +176,8 @@ final class WlSurface: Resource, ProtocolObject {
         switch Request(rawValue: opcode) {
         case .destroy: destroy()
         case .attach: attach(buffer: WlBuffer(a.object(0)), dx: a.int(1), dy: a.int(2))
-        case .damage: pending.surfaceDamage.append(.sanitized(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)))
-        case .damageBuffer: pending.bufferDamage.append(.sanitized(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)))
+        case .damage: SurfaceState.addDamage(.sanitized(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)), to: &pending.surfaceDamage)
+        case .damageBuffer: SurfaceState.addDamage(.sanitized(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)), to: &pending.bufferDamage)
         case .frame:
             if let callback = WlCallback(client: client, id: a.newID(0)) { pending.frameCallbacks.append(callback) }
         case .setOpaqueRegion: pending.opaque = .some(WlRegion.from(a.object(0))?.region.copy())
@@ -185,8 +194,8 @@ final class WlSurface: Resource, ProtocolObject {
             guard s >= 1 else { return postError(WL_SURFACE_ERROR_INVALID_SCALE.rawValue, "buffer scale \(s) is not positive") }
             pending.scale = s
         case .offset:
-            pending.dx += a.int(0)
-            pending.dy += a.int(1)
+            pending.dx = pending.dx.clampedAdding(a.int(0))
+            pending.dy = pending.dy.clampedAdding(a.int(1))
         case nil: break
         }
     }
@@ -202,8 +211,8 @@ final class WlSurface: Resource, ProtocolObject {
         } else {
             pending.buffer = .some(nil)
         }
-        pending.dx += dx
-        pending.dy += dy
+        pending.dx = pending.dx.clampedAdding(dx)
+        pending.dy = pending.dy.clampedAdding(dy)
     }
 
     /// Whether this surface's commits are cached for its parent (sync subsurface).
@@ -329,9 +338,9 @@ final class WlSurface: Resource, ProtocolObject {
     /// Surface-local rect covering a buffer rect (whole surface when rotated).
     private func bufferRectToSurface(_ r: PixelRect) -> PixelRect {
         guard transform == 0 else { return PixelRect(x: 0, y: 0, width: width, height: height) }
-        let s = max(scale, 1)
-        let x0 = r.x / s, y0 = r.y / s
-        return PixelRect(x: x0, y: y0, width: (r.maxX + s - 1) / s - x0, height: (r.maxY + s - 1) / s - y0)
+        // Wide: a client's scale may be as large as Int32.max.
+        let s = Int64(max(scale, 1))
+        return .spanning(x0: Int64(r.x) / s, y0: Int64(r.y) / s, x1: (Int64(r.maxX) + s - 1) / s, y1: (Int64(r.maxY) + s - 1) / s)
     }
 
     private func surfaceRectToBuffer(_ r: PixelRect) -> PixelRect {

@@ -47,6 +47,12 @@ final class XdgPopup: Resource, ProtocolObject {
             if xdgSurface.isMapped {
                 return postError(XDG_POPUP_ERROR_INVALID_GRAB.rawValue, "grab requested after the popup was mapped")
             }
+            // The grab must answer this client's current input (a press, a key), or the
+            // popup is dismissed at once: no client captures the pointer on its own.
+            guard compositor.seat.isCurrentInputSerial(a.uint(1), of: client) else {
+                compositor.log.info("dismissed a popup whose grab carried serial \(a.uint(1)), not from its client's current input")
+                return dismiss()
+            }
             grabbed = true
         case .reposition:
             guard let positioner = XdgPositioner.from(a.object(0)) else { return }
@@ -62,7 +68,7 @@ final class XdgPopup: Resource, ProtocolObject {
     private func sendConfigure() {
         guard let parent else { return }
         let parentOrigin = parent.position
-        let area = compositor.output.bounds.offsetBy(dx: -parentOrigin.x, dy: -parentOrigin.y)
+        let area = compositor.output.bounds.offsetBy(dx: Int32(0).clampedSubtracting(parentOrigin.x), dy: Int32(0).clampedSubtracting(parentOrigin.y))
         box = rules.place(within: area)
         xdg_popup_send_configure(pointer, box.x, box.y, box.width, box.height)
         xdgSurface.sendConfigure()
@@ -71,7 +77,7 @@ final class XdgPopup: Resource, ProtocolObject {
 
     private func updatePosition() {
         guard let parent else { return }
-        compositor.desktop.move(xdgSurface, to: parent.position.x + box.x, parent.position.y + box.y)
+        compositor.desktop.move(xdgSurface, to: parent.position.x.clampedAdding(box.x), parent.position.y.clampedAdding(box.y))
     }
 
     func committed() {
@@ -82,7 +88,7 @@ final class XdgPopup: Resource, ProtocolObject {
         }
         if surface.hasContent && !xdgSurface.isMapped {
             guard let parent, parent.isMapped else { return dismiss() }
-            xdgSurface.position = (parent.position.x + box.x, parent.position.y + box.y)
+            xdgSurface.position = (parent.position.x.clampedAdding(box.x), parent.position.y.clampedAdding(box.y))
             xdgSurface.isMapped = true
             compositor.desktop.popupMapped(self)
             if grabbed { compositor.seat.popupGrabbed(self) }

@@ -25,13 +25,15 @@ struct PositionerRules {
     private static func flipY(_ v: UInt32) -> UInt32 { [0, 2, 1, 3, 4, 6, 5, 8, 7][Int(v)] }
 
     /// The popup's box relative to the parent's window geometry, before constraints.
+    /// Worked out in Int64 and clamped: sizes, anchors and offsets may each be near Int32.max.
     func unconstrainedBox(anchor: UInt32, gravity: UInt32) -> PixelRect {
-        let a = anchorRect
-        let px = Self.hasLeft(anchor) ? a.x : Self.hasRight(anchor) ? a.maxX : a.x + a.width / 2
-        let py = Self.hasTop(anchor) ? a.y : Self.hasBottom(anchor) ? a.maxY : a.y + a.height / 2
-        let x = Self.hasLeft(gravity) ? px - width : Self.hasRight(gravity) ? px : px - width / 2
-        let y = Self.hasTop(gravity) ? py - height : Self.hasBottom(gravity) ? py : py - height / 2
-        return PixelRect(x: x + offsetX, y: y + offsetY, width: width, height: height)
+        let ax = Int64(anchorRect.x), ay = Int64(anchorRect.y), aw = Int64(anchorRect.width), ah = Int64(anchorRect.height)
+        let w = Int64(width), h = Int64(height)
+        let px = Self.hasLeft(anchor) ? ax : Self.hasRight(anchor) ? ax + aw : ax + aw / 2
+        let py = Self.hasTop(anchor) ? ay : Self.hasBottom(anchor) ? ay + ah : ay + ah / 2
+        let x = (Self.hasLeft(gravity) ? px - w : Self.hasRight(gravity) ? px : px - w / 2) + Int64(offsetX)
+        let y = (Self.hasTop(gravity) ? py - h : Self.hasBottom(gravity) ? py : py - h / 2) + Int64(offsetY)
+        return PixelRect(x: Int32(clamping: x), y: Int32(clamping: y), width: width, height: height)
     }
 
     /// Places the popup inside `area` (parent-relative) as the constraint
@@ -50,11 +52,11 @@ struct PositionerRules {
             if fitsY(flipped) { box.y = flipped.y }
         }
         if !fitsX(box) && constraints & XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_X.rawValue != 0 {
-            if box.maxX > area.maxX { box.x = area.maxX - box.width }
+            if box.maxX > area.maxX { box.x = area.maxX.clampedSubtracting(box.width) }
             if box.x < area.x { box.x = area.x }
         }
         if !fitsY(box) && constraints & XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_Y.rawValue != 0 {
-            if box.maxY > area.maxY { box.y = area.maxY - box.height }
+            if box.maxY > area.maxY { box.y = area.maxY.clampedSubtracting(box.height) }
             if box.y < area.y { box.y = area.y }
         }
         if !fitsX(box) && constraints & XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_RESIZE_X.rawValue != 0 {

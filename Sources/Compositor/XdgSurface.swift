@@ -49,7 +49,7 @@ final class XdgSurface: Resource, ProtocolObject, SurfaceRole {
     /// The surface's top-left in global coordinates.
     var surfaceOrigin: (Int32, Int32) {
         let g = explicitGeometry ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
-        return (position.x - g.x, position.y - g.y)
+        return (position.x.clampedSubtracting(g.x), position.y.clampedSubtracting(g.y))
     }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
@@ -74,6 +74,9 @@ final class XdgSurface: Resource, ProtocolObject, SurfaceRole {
                 return postError(XDG_SURFACE_ERROR_ALREADY_CONSTRUCTED.rawValue, "xdg_surface already has a role object")
             }
             let parent = XdgSurface.from(a.object(1))
+            guard parent !== self else {
+                return postWmBaseError(XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT.rawValue, "get_popup names the popup's own xdg_surface as its parent")
+            }
             guard let positioner = XdgPositioner.from(a.object(2)) else { return }
             guard positioner.rules.isComplete else {
                 return wmBase.map { $0.postError(XDG_WM_BASE_ERROR_INVALID_POSITIONER.rawValue, "get_popup with a positioner lacking a size or anchor rect") } ?? ()

@@ -20,6 +20,8 @@ final class XdgToplevel: Resource, ProtocolObject {
     /// Size to go back to when leaving maximized/fullscreen.
     private var restoreGeometry: (x: Int32, y: Int32, width: Int32, height: Int32)?
     var placed = false
+    /// Mapped while another client had the keyboard: not activated, waiting for the user.
+    var demandsAttention = false
     /// Placed by a harness (wlcs position_window_absolute): stays put across unmap and remap.
     var keepsPlacement = false
     private var sentInitialConfigure = false
@@ -181,8 +183,8 @@ final class XdgToplevel: Resource, ProtocolObject {
             } else if let anchor = resizeAnchor {
                 let g = xdgSurface.geometry
                 var (x, y) = xdgSurface.position
-                if anchor.edges & XDG_TOPLEVEL_RESIZE_EDGE_LEFT.rawValue != 0 { x = anchor.right - g.width }
-                if anchor.edges & XDG_TOPLEVEL_RESIZE_EDGE_TOP.rawValue != 0 { y = anchor.bottom - g.height }
+                if anchor.edges & XDG_TOPLEVEL_RESIZE_EDGE_LEFT.rawValue != 0 { x = anchor.right.clampedSubtracting(g.width) }
+                if anchor.edges & XDG_TOPLEVEL_RESIZE_EDGE_TOP.rawValue != 0 { y = anchor.bottom.clampedSubtracting(g.height) }
                 if (x, y) != xdgSurface.position { compositor.desktop.move(xdgSurface, to: x, y) }
                 if let until = resizeAnchorUntil, let acked = xdgSurface.ackedSerial, acked &- until < 1 << 31 {
                     resizeAnchor = nil

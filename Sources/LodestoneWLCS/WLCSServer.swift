@@ -35,6 +35,8 @@ final class WLCSServer {
         // Frame callbacks must fire on their own: wlcs waits for them.
         options.clock = .realtime
         options.acceptsBufferBeforeInitialAck = true  // see its doc comment
+        options.newWindowsAlwaysTakeFocus = true  // likewise
+        options.acceptsAnySelectionSerial = true  // likewise
         options.touch = true
         compositor = try Compositor(display: display, options: options, logger: log)
         self.display = display

@@ -99,7 +99,7 @@ struct Lodestone: ParsableCommand {
         // On a bare TTY: the seat, the GPU and the input devices, checked before anything
         // else so a machine without them is told so at once.
         let drm = kind == .drm ? try DRMBackend(logger: log) : nil
-        ensureRuntimeDirectory(log)
+        try ensureRuntimeDirectory(log)
 
         // The display: libwayland's socket and event loop. Everything runs on this loop.
         let display = try Display()
@@ -208,12 +208,34 @@ struct Lodestone: ParsableCommand {
     }
 
     /// libwayland puts its socket in XDG_RUNTIME_DIR; make a private one when it is unset.
-    private func ensureRuntimeDirectory(_ log: Logger) {
-        if let dir = getenv("XDG_RUNTIME_DIR"), access(dir, W_OK) == 0 { return }
-        let dir = "/tmp/lodestone-runtime-\(getuid())"
-        mkdir(dir, 0o700)
+    /// The socket goes in XDG_RUNTIME_DIR. Whoever else can write there can replace it and
+    /// sit between every app and the compositor, so the directory must be ours and private
+    /// (0700, as libwayland and systemd expect); one that is not is refused. Without one, a
+    /// fresh private directory is made with mkdtemp (a fixed name could be taken first).
+    private func ensureRuntimeDirectory(_ log: Logger) throws {
+        if let value = getenv("XDG_RUNTIME_DIR"), value.pointee != 0 {
+            let dir = String(cString: value)
+            guard let problem = Self.runtimeDirectoryProblem(dir) else { return }
+            throw SystemError("XDG_RUNTIME_DIR=\(dir) is not safe to listen in: \(problem). It must be a directory owned by uid \(getuid()) with mode 0700")
+        }
+        var template = Array("/tmp/lodestone-runtime-\(getuid())-XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw SystemError("XDG_RUNTIME_DIR is not set and no private directory could be made in /tmp", call: "mkdtemp", errno: errno)
+        }
+        let dir = String(cString: made)
         setenv("XDG_RUNTIME_DIR", dir, 1)
-        log.notice("XDG_RUNTIME_DIR was not usable; using \(dir)")
+        log.notice("XDG_RUNTIME_DIR was not set; using the new private directory \(dir)")
+    }
+
+    /// Why `path` must not hold our socket, or nil when it is our own private directory.
+    static func runtimeDirectoryProblem(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return "it cannot be read (\(String(cString: strerror(errno))))" }
+        guard info.st_mode & S_IFMT == S_IFDIR else { return "it is not a directory" }
+        guard info.st_uid == getuid() else { return "it belongs to uid \(info.st_uid)" }
+        guard info.st_mode & 0o077 == 0 else { return "its mode is \(String(info.st_mode & 0o777, radix: 8)), open to others" }
+        guard access(path, W_OK | X_OK) == 0 else { return "it is not writable" }
+        return nil
     }
 }
 

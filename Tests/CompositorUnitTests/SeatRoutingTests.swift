@@ -15,6 +15,8 @@ final class SeatRoutingTests: XCTestCase {
         right = try lodestone.connect()
         leftWindow = try lodestone.mapWindow(on: left, title: "Left", x: 100, y: 100, width: 200, height: 150)
         rightWindow = try lodestone.mapWindow(on: right, title: "Right", x: 400, y: 100, width: 200, height: 150)
+        // Right opened while Left had the keyboard, so Left keeps it; the user clicks Right.
+        try lodestone.click(at: 450, 200)
         try lodestone.movePointer(to: 50, 50)  // over nothing
         lodestone.forgetEvents()
     }
@@ -88,7 +90,7 @@ final class SeatRoutingTests: XCTestCase {
     }
 
     func testClickGivesTheKeyboardToTheWindow() throws {
-        XCTAssertTrue(lodestone.seat.keyboard.focus === lodestone.surface(of: rightWindow), "the newest window has the keyboard")
+        XCTAssertTrue(lodestone.seat.keyboard.focus === lodestone.surface(of: rightWindow), "Right, clicked last, has the keyboard")
 
         try lodestone.click(at: 150, 200)
 
@@ -98,6 +100,18 @@ final class SeatRoutingTests: XCTestCase {
         XCTAssertEqual(lodestone.toplevel(of: leftWindow)?.isActivated, true)
         XCTAssertEqual(lodestone.toplevel(of: rightWindow)?.isActivated, false)
         XCTAssertTrue(leftWindow.lastStates.contains(4), "Left was configured activated: \(leftWindow.lastStates)")
+    }
+
+    func testNewWindowOfAnotherClientDoesNotTakeTheKeyboard() throws {
+        // Right has the keyboard; Left's client opens a 1×1 window: Right keeps it.
+        XCTAssertTrue(lodestone.seat.keyboard.focus === lodestone.surface(of: rightWindow))
+        let tiny = try lodestone.mapWindow(on: left, title: "Tiny", x: 700, y: 100, width: 1, height: 1)
+        XCTAssertTrue(lodestone.seat.keyboard.focus === lodestone.surface(of: rightWindow), "a window of another client took the keyboard")
+        XCTAssertEqual(lodestone.toplevel(of: tiny)?.isActivated, false)
+        XCTAssertEqual(lodestone.toplevel(of: tiny)?.demandsAttention, true)
+        // A new window of the client that has the keyboard takes it.
+        let second = try lodestone.mapWindow(on: right, title: "Right 2", x: 700, y: 300, width: 100, height: 100)
+        XCTAssertTrue(lodestone.seat.keyboard.focus === lodestone.surface(of: second))
     }
 
     func testKeysGoOnlyToTheFocusedClient() throws {

@@ -65,6 +65,21 @@ final class AdaptivePointerProtocolErrorTests: XCTestCase {
         }
     }
 
+    func testTooManyRegionsAcrossOneClientsSurfaces() throws {
+        // Five surfaces of 500 regions each: every surface is under its limit of 512, the
+        // client is over its limit of 2,048 (issue 17: 200 × 512 stalled everyone).
+        var kept: [SurfaceRegions] = []
+        try expectError(interface: "adaptive_pointer_surface_v1", code: 0) { bad, _ in
+            for _ in 0..<5 {
+                let regions = bad.adaptive.regions(on: wl_compositor_create_surface(bad.compositor)!)
+                kept.append(regions)
+                for i in 0..<500 { regions.add(RegionDescription(frame: (Int32(i % 20), 0, 4, 4))) }
+                try bad.sync()
+            }
+        }
+        XCTAssertTrue(fixture.session.log.contains("adaptive regions per client limit"), fixture.session.log)
+    }
+
     func testPreviewThatIsNotTheClientsOwnSubsurface() throws {
         try expectError(interface: "adaptive_pointer_region_v1", code: 4) { bad, r in
             let loose = wl_compositor_create_surface(bad.compositor)!

@@ -8,7 +8,8 @@ final class CommandLineTests: XCTestCase {
 
     override func setUpWithError() throws {
         runtime = NSTemporaryDirectory() + "lodestone-cli-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        // Private, as Lodestone requires of XDG_RUNTIME_DIR.
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     /// Every exit path removes the socket and its lock file.
@@ -23,6 +24,49 @@ final class CommandLineTests: XCTestCase {
         env["XDG_RUNTIME_DIR"] = runtime
         env.removeValue(forKey: "WAYLAND_DISPLAY")
         return try run([Session.executable] + arguments, environment: env)
+    }
+
+    // MARK: XDG_RUNTIME_DIR (issue 17: another user's directory put them between us and every app)
+
+    func testRuntimeDirectoryOpenToOthersIsRefused() throws {
+        chmod(runtime, 0o777)
+        let (status, output) = try lodestone(["--socket", "cli-open", "--", "true"])
+        XCTAssertNotEqual(status, 0, "lodestone used a world-writable XDG_RUNTIME_DIR:\n\(output)")
+        XCTAssertTrue(output.contains("XDG_RUNTIME_DIR") && output.contains("0700"), output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: runtime + "/cli-open"), "a socket was made there")
+    }
+
+    func testRuntimeDirectoryOfAnotherUserIsRefused() throws {
+        // Owned by someone else: root's /, seen from here, or any directory not ours.
+        let foreign = getuid() == 0 ? runtime + "/foreign" : "/"
+        if getuid() == 0 {
+            mkdir(foreign, 0o700)
+            XCTAssertEqual(chown(foreign, 65534, 65534), 0)
+        }
+        defer { if getuid() == 0 { rmdir(foreign) } }
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = foreign
+        env.removeValue(forKey: "WAYLAND_DISPLAY")
+        let (status, output) = try run([Session.executable, "--socket", "cli-foreign", "--", "true"], environment: env)
+        XCTAssertNotEqual(status, 0, output)
+        XCTAssertTrue(output.contains("belongs to uid"), output)
+    }
+
+    func testUnsetRuntimeDirectoryGetsAPrivateOneOfItsOwn() throws {
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "XDG_RUNTIME_DIR")
+        env.removeValue(forKey: "WAYLAND_DISPLAY")
+        // The command prints where it runs; that directory is private and new.
+        let (status, output) = try run([Session.executable, "--socket", "cli-unset", "--", "sh", "-c",
+                                        #"stat -c '%a %u' "$XDG_RUNTIME_DIR"; echo "dir=$XDG_RUNTIME_DIR""#], environment: env)
+        XCTAssertEqual(status, 0, output)
+        XCTAssertTrue(output.contains("700 \(getuid())"), output)
+        let dir = output.split(separator: "\n").first { $0.hasPrefix("dir=") }.map { String($0.dropFirst(4)) }
+        XCTAssertNotNil(dir, output)
+        if let dir {
+            XCTAssertNotEqual(dir, "/tmp/lodestone-runtime-\(getuid())", "a predictable name another user could take first")
+            try? FileManager.default.removeItem(atPath: dir)
+        }
     }
 
     func testBadFlagsGiveAMessageAndANonZeroExit() throws {

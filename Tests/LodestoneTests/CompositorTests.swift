@@ -202,7 +202,8 @@ final class CompositorTests: XCTestCase {
 
     func testTestControlIsNotOfferedByDefault() throws {
         let dir = NSTemporaryDirectory() + "lodestone-nocontrol-\(getpid())"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        // Private, as Lodestone requires of XDG_RUNTIME_DIR.
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Session.executable)
         p.arguments = ["--backend", "headless", "--socket", "plain"]

@@ -25,7 +25,9 @@ final class TwoClientTests: XCTestCase {
         try control.moveWindow("Right", x: 250, y: 150)
         var windows = try control.windows()
         XCTAssertEqual(windows.first?.title, "Right", "the newest window is on top")
-        XCTAssertEqual(windows.first?.activated, true)
+        // Left's client had the keyboard when Right opened: Right waits, not activated.
+        XCTAssertEqual(windows.first?.activated, false, "a new window of another client took the focus")
+        XCTAssertEqual(try control.keyboard().title, "Left")
 
         // Click on a part of Left that Right does not cover.
         try control.movePointer(x: 140, y: 130)

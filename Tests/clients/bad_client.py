@@ -22,6 +22,32 @@ Modes:
   same-role-again         destroy a subsurface and an xdg_surface and give their surfaces
                           the same role again (legal: a role is for life, not per object)
 
+Integers at the edge of int32 (issue 17: each of these once trapped the compositor):
+  positioner-extreme      popups from positioners with sizes, anchor rects and offsets near
+                          INT32_MAX and INT32_MIN, with every constraint adjustment
+  offset-twice            wl_surface.offset(INT32_MAX, INT32_MAX) twice, then commit
+  attach-offset-twice     wl_surface.attach(buffer, INT32_MAX, INT32_MAX) twice (version 4)
+  huge-scale-damage       set_buffer_scale(INT32_MAX) and damage_buffer(0, 0, INT32_MAX, INT32_MAX)
+  subsurface-far          a subsurface with a buffer at set_position(INT32_MAX - 1, INT32_MAX - 1)
+  geometry-min            set_window_geometry(INT32_MIN, INT32_MIN, 10, 10) on a mapped window
+  cursor-extreme          on enter: a cursor with hotspot (INT32_MIN, INT32_MIN), then
+                          wl_surface.offset(INT32_MIN, INT32_MIN) twice on it; prints 'cursor set'
+  destroy-surface-first   destroy a subsurface's wl_surface, then the wl_subsurface
+  deep-subsurfaces N      a chain of N nested subsurfaces, each with a buffer
+
+Trust (issue 17):
+  tiny-window             map a 1×1 toplevel, print 'mapped', stay until disconnected
+  selection-serials       set_selection with a bogus serial, then (after the test gives this
+                          client the keyboard, takes it back and gives it again) with its
+                          first keyboard-enter serial, then with the current one; prints each source's fate, e.g.
+                          'selections: bogus=cancelled stale=cancelled current=kept'
+  popup-bogus-grab        a popup that grabs with an invented serial; 'popup_done' if dismissed
+  popup-own-parent        get_popup naming the popup's own xdg_surface as its parent
+
+Limits (issue 17):
+  region-rects N          one wl_region of N disjoint rectangles (a checkerboard row by row)
+  damage-flood N          N wl_surface.damage requests, never committed, then one commit
+
 Prints one line, 'RESULT: <what happened>', where what happened is
 'protocol-error', 'disconnected' or 'ok'; libwayland logs which error it was
 ('wl_surface#6: error 0: ...') on stderr.
@@ -37,6 +63,7 @@ from pywayland.protocol.wayland import WlCompositor, WlDataDeviceManager, WlSeat
 from pywayland.protocol.xdg_shell import XdgWmBase
 
 WIDTH, HEIGHT = 64, 48
+INT32_MAX, INT32_MIN = 2**31 - 1, -2**31
 
 
 def outcome(display):
@@ -66,6 +93,15 @@ class Client:
         self.shm = registry.bind(self.globals["wl_shm"][0], WlShm, 1)
         self.wm = registry.bind(self.globals["xdg_wm_base"][0], XdgWmBase, 2)
         self.configure_serial = None
+
+    def compositor5(self):
+        """wl_compositor at version 5, for wl_surface.offset."""
+        registry = self.display.get_registry()
+        return registry.bind(self.globals["wl_compositor"][0], WlCompositor, 5)
+
+    def subcompositor(self):
+        registry = self.display.get_registry()
+        return registry.bind(self.globals["wl_subcompositor"][0], WlSubcompositor, 1)
 
     def on_global(self, registry, name, interface, version):
         self.globals[interface] = (name, version)
@@ -275,6 +311,224 @@ def main(mode, arg=None):
             xdg.dispatcher["configure"] = lambda x, serial: setattr(c, "configure_serial", serial)
             surface.commit()
             settle(d)
+    elif mode == "positioner-extreme":
+        parent, parent_xdg, _ = c.mapped_window()
+        wm3 = d.get_registry().bind(c.globals["xdg_wm_base"][0], XdgWmBase, 3)  # for reposition
+        cases = [
+            ((INT32_MAX, INT32_MAX), (INT32_MAX - 1, INT32_MAX - 1, INT32_MAX, INT32_MAX), (INT32_MAX, INT32_MAX)),
+            ((INT32_MAX, INT32_MAX), (INT32_MIN, INT32_MIN, INT32_MAX, INT32_MAX), (INT32_MIN, INT32_MIN)),
+            ((1, 1), (INT32_MAX, INT32_MAX, 0, 0), (INT32_MAX, INT32_MIN)),
+        ]
+        for size, rect, offset in cases:
+            for anchor, gravity in ((8, 8), (5, 5), (0, 0), (4, 3)):
+                positioner = wm3.create_positioner()
+                positioner.set_size(*size)
+                positioner.set_anchor_rect(*rect)
+                positioner.set_offset(*offset)
+                positioner.set_anchor(anchor)
+                positioner.set_gravity(gravity)
+                positioner.set_constraint_adjustment(63)
+                surface = c.compositor.create_surface()
+                xdg = wm3.get_xdg_surface(surface)
+                popup = xdg.get_popup(parent_xdg, positioner)
+                surface.commit()
+                settle(d)
+                popup.reposition(positioner, 7)
+                settle(d)
+                popup.destroy()
+                xdg.destroy()
+                surface.destroy()
+                positioner.destroy()
+        settle(d)
+    elif mode == "offset-twice":
+        surface, _, _ = c.mapped_window()
+        surface = c.compositor5().create_surface()
+        surface.offset(INT32_MAX, INT32_MAX)
+        surface.offset(INT32_MAX, INT32_MAX)
+        surface.commit()
+        surface.offset(INT32_MIN, INT32_MIN)
+        surface.offset(INT32_MIN, INT32_MIN)
+        surface.commit()
+        settle(d)
+    elif mode == "attach-offset-twice":
+        surface = c.compositor.create_surface()
+        buf = c.buffer()
+        surface.attach(buf, INT32_MAX, INT32_MAX)
+        surface.attach(buf, INT32_MAX, INT32_MAX)
+        surface.commit()
+        surface.attach(buf, INT32_MIN, INT32_MIN)
+        surface.attach(buf, INT32_MIN, INT32_MIN)
+        surface.commit()
+        settle(d)
+    elif mode == "huge-scale-damage":
+        surface, _, _ = c.mapped_window()
+        surface.set_buffer_scale(INT32_MAX)
+        surface.damage_buffer(0, 0, INT32_MAX, INT32_MAX)
+        surface.damage(0, 0, INT32_MAX, INT32_MAX)
+        surface.commit()
+        settle(d)
+    elif mode == "subsurface-far":
+        parent, _, _ = c.mapped_window()
+        subcompositor = c.subcompositor()
+        for x, y in ((INT32_MAX - 1, INT32_MAX - 1), (INT32_MIN, INT32_MIN)):
+            child = c.compositor.create_surface()
+            sub = subcompositor.get_subsurface(child, parent)
+            sub.set_position(x, y)
+            child.attach(c.buffer(), 0, 0)
+            child.damage(0, 0, INT32_MAX, INT32_MAX)
+            child.commit()
+            parent.commit()
+            settle(d)
+    elif mode == "geometry-min":
+        surface, xdg, _ = c.mapped_window()
+        xdg.set_window_geometry(INT32_MIN, INT32_MIN, 10, 10)
+        surface.commit()
+        settle(d)
+        xdg.set_window_geometry(INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX)
+        surface.damage(0, 0, WIDTH, HEIGHT)
+        surface.commit()
+        settle(d)
+    elif mode == "cursor-extreme":
+        c.mapped_window()
+        pointer = pointer_of(c)
+        cursor = c.compositor5().create_surface()
+        cursor.attach(c.buffer(), 0, 0)
+        cursor.commit()
+
+        def set_cursor(serial):
+            pointer.set_cursor(serial, cursor, INT32_MIN, INT32_MIN)
+            for dx in (INT32_MIN, INT32_MIN, INT32_MAX):
+                cursor.offset(dx, dx)
+                cursor.damage(0, 0, WIDTH, HEIGHT)
+                cursor.commit()
+
+        wait_for_enter(c, pointer, set_cursor)
+        settle(d)
+        print("cursor set", flush=True)
+        for _ in range(20):
+            if d.roundtrip() < 0:
+                break
+    elif mode == "destroy-surface-first":
+        parent, _, _ = c.mapped_window()
+        subcompositor = c.subcompositor()
+        child = c.compositor.create_surface()
+        sub = subcompositor.get_subsurface(child, parent)
+        child.attach(c.buffer(), 0, 0)
+        child.commit()
+        parent.commit()
+        settle(d)
+        child.destroy()
+        settle(d)
+        sub.set_position(5, 5)
+        sub.place_above(parent)
+        sub.set_desync()
+        parent.commit()
+        settle(d)
+        sub.destroy()
+        parent.commit()
+        settle(d)
+    elif mode == "deep-subsurfaces":
+        root, _, _ = c.mapped_window()
+        parent = root
+        subcompositor = c.subcompositor()
+        buf = c.buffer(1, 1)
+        for i in range(int(arg)):
+            child = c.compositor.create_surface()
+            subcompositor.get_subsurface(child, parent)
+            child.attach(buf, 0, 0)
+            child.commit()
+            parent = child
+            if d.roundtrip() < 0:  # stop at the first error, so it is the one reported
+                break
+        settle(d)
+        root.commit()  # applies the whole chain (every level is synchronized)
+        settle(d)
+    elif mode == "tiny-window":
+        surface, xdg, _ = c.window()
+        xdg.ack_configure(c.configure_serial)
+        surface.attach(c.buffer(1, 1), 0, 0)
+        surface.commit()
+        d.roundtrip()
+        print("mapped", flush=True)
+        while d.dispatch(block=True) >= 0:
+            pass
+    elif mode == "selection-serials":
+        c.mapped_window()
+        registry = d.get_registry()
+        seat = registry.bind(c.globals["wl_seat"][0], WlSeat, 5)
+        keyboard = seat.get_keyboard()
+        events = []
+        keyboard.dispatcher["enter"] = lambda k, serial, surface, keys: events.append(("enter", serial))
+        keyboard.dispatcher["leave"] = lambda k, serial, surface: events.append(("leave", serial))
+        manager = registry.bind(c.globals["wl_data_device_manager"][0], WlDataDeviceManager, 3)
+        device = manager.get_data_device(seat)
+        fates = {}
+
+        def select(name, serial):
+            source = manager.create_data_source()
+            source.offer("text/plain")
+            fates[name] = "kept"
+            source.dispatcher["cancelled"] = lambda s: fates.__setitem__(name, "cancelled")
+            device.set_selection(source, serial)
+            settle(d)
+
+        def wait_for(kind, count):
+            while sum(1 for e in events if e[0] == kind) < count and d.dispatch(block=True) >= 0:
+                pass
+
+        settle(d)
+        select("bogus", 0x7FFFFFF0)
+        print("waiting for the keyboard", flush=True)
+        wait_for("enter", 1)
+        stale = [s for k, s in events if k == "enter"][0]
+        print("focused", flush=True)
+        wait_for("leave", 1)
+        print("waiting for the keyboard again", flush=True)
+        wait_for("enter", 2)
+        select("stale", stale)  # it has the keyboard again, but this serial is from before
+        select("current", [s for k, s in events if k == "enter"][1])
+        print("selections: " + " ".join("%s=%s" % (k, fates[k]) for k in ("bogus", "stale", "current")), flush=True)
+    elif mode == "popup-bogus-grab":
+        parent, parent_xdg, _ = c.mapped_window()
+        seat = d.get_registry().bind(c.globals["wl_seat"][0], WlSeat, 5)
+        positioner = c.wm.create_positioner()
+        positioner.set_size(20, 20)
+        positioner.set_anchor_rect(0, 0, 10, 10)
+        surface = c.compositor.create_surface()
+        xdg = c.wm.get_xdg_surface(surface)
+        popup = xdg.get_popup(parent_xdg, positioner)
+        done = []
+        popup.dispatcher["popup_done"] = lambda p: done.append(True)
+        popup.grab(seat, 0x12345)
+        surface.commit()
+        settle(d)
+        print("popup_done" if done else "popup kept", flush=True)
+    elif mode == "popup-own-parent":
+        c.mapped_window()
+        positioner = c.wm.create_positioner()
+        positioner.set_size(20, 20)
+        positioner.set_anchor_rect(0, 0, 10, 10)
+        surface = c.compositor.create_surface()
+        xdg = c.wm.get_xdg_surface(surface)
+        xdg.get_popup(xdg, positioner)
+        settle(d)
+    elif mode == "region-rects":
+        region = c.compositor.create_region()
+        for i in range(int(arg)):
+            region.add((i % 200) * 4, (i // 200) * 4, 2, 2)
+            if i % 100 == 0 and d.roundtrip() < 0:  # stop soon after an error
+                break
+        settle(d)
+    elif mode == "damage-flood":
+        surface, _, _ = c.mapped_window()
+        for i in range(int(arg)):
+            surface.damage(i % 997, i % 991, 1, 1)
+            if i % 5000 == 0 and d.roundtrip() < 0:
+                break
+        settle(d)
+        print("flooded", flush=True)
+        surface.commit()
+        settle(d)
     else:
         print("unknown mode " + mode, file=sys.stderr)
         sys.exit(2)

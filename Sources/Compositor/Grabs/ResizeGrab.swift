@@ -1,4 +1,5 @@
 import CWaylandServer
+import Rendering
 
 /// `xdg_toplevel.resize`: the hand drags the given edges; each step is a configure the
 /// client follows. The opposite edges stay put (`XdgToplevel.resizeAnchor`).
@@ -15,7 +16,7 @@ final class ResizeGrab: PointerGrab {
         let g = toplevel.xdgSurface.geometry
         let p = toplevel.xdgSurface.position
         size = (g.width, g.height)
-        toplevel.resizeAnchor = (edges, p.x &+ g.width, p.y &+ g.height)
+        toplevel.resizeAnchor = (edges, p.x.clampedAdding(g.width), p.y.clampedAdding(g.height))
         toplevel.setResizing(true)
     }
 

@@ -1,0 +1,271 @@
+#!/usr/bin/env python3
+"""A random request-stream fuzzer for Lodestone (issue 17, 2b), written with pywayland.
+
+Usage: fuzz_client.py SECONDS SEED CORPUS_DIR
+       fuzz_client.py --replay FILE          (one stream from the corpus)
+(WAYLAND_DISPLAY and XDG_RUNTIME_DIR select the compositor.)
+
+Until SECONDS have passed, it opens connections one after another. Each stream binds
+globals, sends 20 to 200 valid-looking and invalid requests with extreme arguments
+(0, ±1, INT32_MIN, INT32_MAX, ...), then disconnects cleanly or just closes its socket.
+After each stream a fresh connection makes a round trip: if it cannot, the compositor is
+gone, and the stream's seed is written to CORPUS_DIR/crash-SEED.txt (replay it with
+--replay). Every stream's seed goes to CORPUS_DIR/last.txt before it runs, so a stream
+that hangs the compositor is known too.
+
+Prints 'streams N crashes C' last; exits 1 when C > 0.
+"""
+import mmap
+import os
+import random
+import socket
+import sys
+import time
+
+from pywayland.client import Display
+from pywayland.protocol.wayland import WlCompositor, WlDataDeviceManager, WlSeat, WlShm, WlSubcompositor
+from pywayland.protocol.xdg_shell import XdgWmBase
+
+INT32_MAX, INT32_MIN = 2**31 - 1, -2**31
+KEPT = []
+EXTREMES = [0, 1, -1, 2, 64, INT32_MAX, INT32_MIN, INT32_MAX - 1, INT32_MIN + 1, 1 << 24, -(1 << 24), 65535]
+
+
+def an_int(rng):
+    return rng.choice(EXTREMES) if rng.random() < 0.7 else rng.randint(INT32_MIN, INT32_MAX)
+
+
+def a_uint(rng):
+    return rng.choice([0, 1, 2, 3, 7, 8, 9, 63, 0xFFFFFFFF, 0x7FFFFFFF]) if rng.random() < 0.7 else rng.randint(0, 0xFFFFFFFF)
+
+
+def a_size(rng):
+    return rng.choice([1, 2, 16, 64, 300]) if rng.random() < 0.8 else an_int(rng)
+
+
+class Stream:
+    def __init__(self, rng):
+        self.rng = rng
+        self.d = Display()
+        self.d.connect()
+        self.globals = {}
+        registry = self.d.get_registry()
+        registry.dispatcher["global"] = lambda r, name, interface, version: self.globals.__setitem__(interface, (name, version))
+        self.d.roundtrip()
+        self.compositor = registry.bind(self.globals["wl_compositor"][0], WlCompositor, 5)
+        self.sub = registry.bind(self.globals["wl_subcompositor"][0], WlSubcompositor, 1)
+        self.wm = registry.bind(self.globals["xdg_wm_base"][0], XdgWmBase, 3)
+        self.shm = registry.bind(self.globals["wl_shm"][0], WlShm, 1)
+        self.seat = registry.bind(self.globals["wl_seat"][0], WlSeat, 5)
+        self.ddm = registry.bind(self.globals["wl_data_device_manager"][0], WlDataDeviceManager, 3)
+        self.serials = [0]
+        self.wm.dispatcher["ping"] = lambda wm, serial: wm.pong(serial)
+        self.surfaces, self.regions, self.subs, self.xdgs, self.toplevels = [], [], [], [], []
+        self.positioners, self.popups, self.buffers, self.sources = [], [], [], []
+        self.pointer = self.seat.get_pointer()
+        self.pointer.dispatcher["enter"] = lambda p, serial, s, x, y: self.serials.append(serial)
+        self.pointer.dispatcher["button"] = lambda p, serial, t, b, st: self.serials.append(serial)
+        self.device = self.ddm.get_data_device(self.seat)
+
+    def pick(self, items):
+        return self.rng.choice(items) if items else None
+
+    def buffer(self):
+        w, h = self.rng.choice([(1, 1), (4, 4), (64, 48), (2, 6)])
+        size = w * h * 4
+        fd = os.memfd_create("fuzz", 0)
+        os.ftruncate(fd, size)
+        pool = self.shm.create_pool(fd, size)
+        stride = w * 4 if self.rng.random() < 0.9 else a_size(self.rng)
+        offset = 0 if self.rng.random() < 0.9 else an_int(self.rng)
+        buf = pool.create_buffer(offset, w, h, stride, self.rng.choice([0, 1]))
+        if self.rng.random() < 0.1:
+            os.ftruncate(fd, 0)
+        pool.destroy()
+        os.close(fd)
+        self.buffers.append(buf)
+        return buf
+
+    def action(self):
+        r = self.rng
+        s = self.pick(self.surfaces)
+        choice = r.randrange(30)
+        if choice < 3 or s is None:
+            self.surfaces.append(self.compositor.create_surface())
+        elif choice == 3:
+            s.attach(self.pick(self.buffers) or self.buffer(), 0, 0)
+        elif choice == 4:
+            # Mostly no offset: on version 5 any other is an error that ends the stream.
+            s.attach(self.buffer(), *((an_int(r), an_int(r)) if r.random() < 0.1 else (0, 0)))
+        elif choice == 5:
+            s.damage(an_int(r), an_int(r), an_int(r), an_int(r))
+        elif choice == 6:
+            s.damage_buffer(an_int(r), an_int(r), an_int(r), an_int(r))
+        elif choice == 7:
+            s.offset(an_int(r), an_int(r))
+        elif choice == 8:
+            s.set_buffer_scale(r.choice([1, 2, 3, INT32_MAX, 0, -1]))
+        elif choice == 9:
+            s.set_buffer_transform(r.choice([0, 1, 2, 3, 4, 5, 6, 7, 8, -1]))
+        elif choice == 10:
+            s.frame()
+        elif choice in (11, 12, 13):
+            s.commit()
+        elif choice == 14:
+            region = self.compositor.create_region()
+            for _ in range(r.randrange(5)):
+                (region.add if r.random() < 0.7 else region.subtract)(an_int(r), an_int(r), an_int(r), an_int(r))
+            self.regions.append(region)
+            (s.set_input_region if r.random() < 0.5 else s.set_opaque_region)(region if r.random() < 0.9 else None)
+        elif choice == 15:
+            parent = self.pick(self.surfaces)
+            self.subs.append(self.sub.get_subsurface(s, parent))
+        elif choice == 16 and self.subs:
+            sub = self.pick(self.subs)
+            which = r.randrange(5)
+            if which == 0:
+                sub.set_position(an_int(r), an_int(r))
+            elif which == 1:
+                sub.place_above(self.pick(self.surfaces))
+            elif which == 2:
+                sub.place_below(self.pick(self.surfaces))
+            elif which == 3:
+                sub.set_desync()
+            else:
+                sub.set_sync()
+        elif choice == 17:
+            xdg = self.wm.get_xdg_surface(s)
+            xdg.dispatcher["configure"] = lambda x, serial: x.ack_configure(serial) if r.random() < 0.9 else None
+            self.xdgs.append(xdg)
+        elif choice == 18 and self.xdgs:
+            t = self.pick(self.xdgs).get_toplevel()
+            self.toplevels.append(t)
+        elif choice == 19 and self.toplevels:
+            t = self.pick(self.toplevels)
+            which = r.randrange(8)
+            if which == 0:
+                t.set_min_size(an_int(r), an_int(r))
+            elif which == 1:
+                t.set_max_size(an_int(r), an_int(r))
+            elif which == 2:
+                t.set_maximized()
+            elif which == 3:
+                t.set_fullscreen(None)
+            elif which == 4:
+                t.move(self.seat, self.pick(self.serials))
+            elif which == 5:
+                t.resize(self.seat, self.pick(self.serials), a_uint(r))
+            elif which == 6:
+                t.set_parent(self.pick(self.toplevels))
+            else:
+                t.set_title("x" * r.choice([0, 1, 300, 5000]))
+        elif choice == 20 and self.xdgs:
+            self.pick(self.xdgs).set_window_geometry(an_int(r), an_int(r), an_int(r), an_int(r))
+        elif choice == 21:
+            p = self.wm.create_positioner()
+            p.set_size(a_size(r), a_size(r))
+            p.set_anchor_rect(an_int(r), an_int(r), a_size(r), a_size(r))
+            p.set_offset(an_int(r), an_int(r))
+            p.set_anchor(r.randrange(10))
+            p.set_gravity(r.randrange(10))
+            p.set_constraint_adjustment(a_uint(r) & 63)
+            self.positioners.append(p)
+        elif choice == 22 and self.xdgs and self.positioners:
+            popup = self.pick(self.xdgs).get_popup(self.pick(self.xdgs + [None]), self.pick(self.positioners))
+            if r.random() < 0.5:
+                popup.grab(self.seat, self.pick(self.serials) if r.random() < 0.5 else a_uint(r))
+            self.popups.append(popup)
+        elif choice == 23 and self.popups and self.positioners:
+            self.pick(self.popups).reposition(self.pick(self.positioners), a_uint(r))
+        elif choice == 24:
+            src = self.ddm.create_data_source()
+            src.offer("text/plain")
+            self.device.set_selection(src if r.random() < 0.8 else None, self.pick(self.serials) if r.random() < 0.5 else a_uint(r))
+        elif choice == 25:
+            self.pointer.set_cursor(self.pick(self.serials), s if r.random() < 0.8 else None, an_int(r), an_int(r))
+        elif choice == 26:
+            # Destroy something, in any order.
+            pools = [self.surfaces, self.subs, self.xdgs, self.toplevels, self.popups, self.regions, self.buffers, self.positioners]
+            items = r.choice(pools)
+            if items:
+                items.pop(r.randrange(len(items))).destroy()
+        elif choice == 27:
+            self.d.roundtrip()
+        else:
+            s.commit()
+
+    def run(self, count):
+        for i in range(count):
+            try:
+                self.action()
+            except (ValueError, OverflowError, TypeError, KeyError, RuntimeError):
+                pass
+            if i % 25 == 0:
+                try:
+                    if self.d.dispatch(block=False) < 0:
+                        break
+                    self.d.flush()
+                except Exception:
+                    break
+        try:
+            self.d.roundtrip()
+        except Exception:
+            pass
+
+
+def compositor_alive():
+    try:
+        d = Display()
+        d.connect()
+        ok = d.roundtrip() >= 0
+        d.disconnect()
+        return ok
+    except Exception:
+        return False
+
+
+def one_stream(seed):
+    rng = random.Random(seed)
+    try:
+        stream = Stream(rng)
+    except Exception:
+        return
+    stream.run(rng.randint(20, 200))
+    if rng.random() < 0.5:
+        # Abrupt: the connection ends under the compositor without a clean goodbye.
+        sock = socket.socket(fileno=os.dup(stream.d.get_fd()))
+        sock.shutdown(socket.SHUT_RDWR)
+        sock.close()
+    stream.d.disconnect()
+    # pywayland's proxy finalizers touch their dead connection: never let them run.
+    KEPT.append(stream)
+
+
+def main():
+    if sys.argv[1] == "--replay":
+        seed = int(open(sys.argv[2]).read().split()[0])
+        one_stream(seed)
+        print("replayed %d; compositor %s" % (seed, "alive" if compositor_alive() else "gone"), flush=True)
+        os._exit(0)
+    seconds, base, corpus = float(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    os.makedirs(corpus, exist_ok=True)
+    deadline = time.monotonic() + seconds
+    streams = crashes = 0
+    while time.monotonic() < deadline:
+        seed = base * 1_000_000 + streams
+        with open(os.path.join(corpus, "last.txt"), "w") as f:
+            f.write("%d\n" % seed)
+        one_stream(seed)
+        streams += 1
+        if not compositor_alive():
+            crashes += 1
+            with open(os.path.join(corpus, "crash-%d.txt" % seed), "w") as f:
+                f.write("%d\n" % seed)
+            print("crash with seed %d" % seed, flush=True)
+            break
+    print("streams %d crashes %d" % (streams, crashes), flush=True)
+    os._exit(1 if crashes else 0)
+
+
+if __name__ == "__main__":
+    main()
