@@ -164,15 +164,6 @@ public final class Seat {
         if pressedButtons.isEmpty, grab.routesToClients { updatePointerFocus() }
     }
 
-    /// Whether `serial` comes from this client's current input: the pointer is on one of its
-    /// surfaces and the serial is no older than the pointer's enter there, or it has the
-    /// keyboard and the serial is no older than the keyboard's enter. set_selection and
-    /// xdg_popup.grab carrying anything else are refused, as weston and wlroots do.
-    func isCurrentInputSerial(_ serial: UInt32, of client: WaylandServer.Client) -> Bool {
-        if pointerFocus?.client == client, isCurrentPointerSerial(serial, of: client) { return true }
-        return keyboard.isCurrentSerial(serial, of: client)
-    }
-
     func sendButton(_ button: UInt32, pressed: Bool, time: UInt32) {
         guard let focus = pointerFocus else { return }
         let s = serial()
