@@ -3,7 +3,7 @@ import LodestoneSystem
 
 extension DemoTour {
     /// The README's pictures (`docs/`), cut from a tour's captures: the whole
-    /// window at half size, and three panels at full size. Each stays well
+    /// window at half size, and four panels at full size. Each stays well
     /// under 150 KB.
     public static func writeDocsImages(_ results: [StepResult], to directory: String) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -21,5 +21,7 @@ extension DemoTour {
                               to: directory + "/demo-resize.png")
         try ContactSheet.crop(capture("band"), x: 860, y: 346, width: 400, height: 186,
                               to: directory + "/demo-band.png")
+        try ContactSheet.crop(capture("pencil-tilt"), x: 440, y: 548, width: 820, height: 176,
+                              to: directory + "/demo-pencil.png")
     }
 }

@@ -6,6 +6,10 @@ import LodestoneTesting
 public struct Expectation: Sendable {
     public let check: @Sendable (PresentedPointer, Screenshot, _ baseline: Screenshot) -> String?
 
+    public init(_ check: @escaping @Sendable (PresentedPointer, Screenshot, _ baseline: Screenshot) -> String?) { self.check = check }
+    /// An expectation on the capture alone.
+    init(_ check: @escaping @Sendable (Screenshot, _ baseline: Screenshot) -> String?) { self.check = { check($1, $2) } }
+
     public static func kind(_ k: PresentedPointer.Kind) -> Expectation {
         Expectation { p, _, _ in p.kind == k ? nil : "pointer is \(p.kind), expected \(k)" }
     }
@@ -54,6 +58,37 @@ public struct Expectation: Sendable {
             var n = 0
             for py in y..<y + h { for px in x..<x + w where distance(shot[px, py], base[px, py]) > 30 { n += 1 } }
             return n >= count ? nil : "\(n) pixels of (\(x), \(y)) \(w)×\(h) changed since the start, expected \(count): \(what)"
+        }
+    }
+    public static func alpha(above a: Double) -> Expectation {
+        Expectation { p, _, _ in p.alpha > a ? nil : "pointer alpha \(p.alpha), expected > \(a)" }
+    }
+    /// Between `range.lowerBound` and `range.upperBound` pixels of a rectangle satisfy `test`.
+    public static func count(_ x: Int, _ y: Int, _ w: Int, _ h: Int, _ range: ClosedRange<Int>, _ what: String,
+                             where test: @escaping @Sendable (UInt32) -> Bool) -> Expectation {
+        Expectation { shot, _ in
+            var n = 0
+            for py in y..<y + h { for px in x..<x + w where test(shot[px, py]) { n += 1 } }
+            return range.contains(n) ? nil : "\(n) pixels of (\(x), \(y)) \(w)×\(h), expected \(range): \(what)"
+        }
+    }
+    /// How many pixels tall a line is at column `x`: the run around `y` that `test` accepts.
+    public static func thickness(at x: Int, _ y: Int, where test: @escaping @Sendable (UInt32) -> Bool, in shot: Screenshot) -> Int {
+        guard test(shot[x, y]) else { return 0 }
+        var top = y, bottom = y
+        while top > 0, test(shot[x, top - 1]) { top -= 1 }
+        while bottom < shot.height - 1, test(shot[x, bottom + 1]) { bottom += 1 }
+        return bottom - top + 1
+    }
+    /// A horizontal line through `y` grows thicker from column to column of `xs`, from at most
+    /// `thinnest` pixels to at least `thickest`.
+    public static func widening(_ xs: [Int], _ y: Int, thinnest: Int, thickest: Int, _ what: String,
+                                where test: @escaping @Sendable (UInt32) -> Bool) -> Expectation {
+        Expectation { shot, _ in
+            let t = xs.map { thickness(at: $0, y, where: test, in: shot) }
+            let grows = zip(t, t.dropFirst()).allSatisfy { $0 < $1 }
+            return grows && t.first! >= 1 && t.first! <= thinnest && t.last! >= thickest ? nil
+                : "thickness \(t) px at x \(xs), expected growing from ≤ \(thinnest) to ≥ \(thickest): \(what)"
         }
     }
     /// A pixel is (nearly) what it was at the start of the tour.

@@ -114,6 +114,61 @@ public final class TourDriver {
         try release()
     }
 
+    // MARK: Pen (a tablet tool)
+
+    private(set) var pen: (x: Double, y: Double, inProximity: Bool, touching: Bool) = (0, 0, false, false)
+
+    /// The pen hovering over (x, y), `distance` from the screen (0 about to touch, 1 the edge of
+    /// proximity): it comes into proximity there, or moves there in `steps` frames.
+    public func penHover(_ x: Double, _ y: Double, distance: Double, steps: Int = 1) throws {
+        if !pen.inProximity {
+            try control.tabletTool(.proximityIn, x: x, y: y, distance: distance)
+        } else {
+            let start = pen
+            for i in 1...max(steps, 1) {
+                let t = Double(i) / Double(max(steps, 1))
+                try control.tabletTool(.axes, x: start.x + (x - start.x) * t, y: start.y + (y - start.y) * t, distance: distance)
+                try control.advanceClock(milliseconds: 16)
+            }
+        }
+        pen = (x, y, true, false)
+        try client.sync()
+    }
+
+    /// The tip touches where the pen hovers.
+    public func penDown(pressure: Double, tiltX: Double = 0, tiltY: Double = 0) throws {
+        try control.tabletTool(.tipDown, x: pen.x, y: pen.y, pressure: pressure, tiltX: tiltX, tiltY: tiltY)
+        pen.touching = true
+        try client.sync()
+    }
+
+    /// The touching pen moves to (x, y) in `steps` frames, its pressure going from `from` to `to`.
+    public func penDraw(_ x: Double, _ y: Double, pressure from: Double, to: Double, tiltX: Double = 0, tiltY: Double = 0, steps: Int = 16) throws {
+        let start = pen
+        for i in 1...steps {
+            let t = Double(i) / Double(steps)
+            try control.tabletTool(.axes, x: start.x + (x - start.x) * t, y: start.y + (y - start.y) * t,
+                                   pressure: from + (to - from) * t, tiltX: tiltX, tiltY: tiltY)
+            try control.advanceClock(milliseconds: 16)
+        }
+        pen.x = x; pen.y = y
+        try client.sync()
+    }
+
+    /// The tip lifts; the pen hovers `distance` above where it was.
+    public func penUp(distance: Double = 0.2) throws {
+        try control.tabletTool(.tipUp, x: pen.x, y: pen.y, distance: distance)
+        pen.touching = false
+        try client.sync()
+    }
+
+    /// The pen leaves proximity.
+    public func penAway() throws {
+        try control.tabletTool(.proximityOut, x: pen.x, y: pen.y)
+        pen.inProximity = false
+        try client.sync()
+    }
+
     /// Lets springs, exit delays and the client's answers to region events run their course.
     func settle(milliseconds: UInt32 = 700) throws {
         try client.sync()

@@ -137,5 +137,45 @@ extension DemoTour {
             try d.pause()
             try d.release()
         },
+
+        // The pen (a tablet tool) over the same paper; the app's mouse stroke runs from (500, 600) to (900, 680).
+        TourStep("pencil-hover", "A pen hovering: the hover preview dot", expect: [
+            .pixel(1000, 630, "the dot at the pen") { distance($0, paper) > 150 },
+            .pixel(1009, 630, "paper just beyond it (radius 4 at distance 0.3)") { distance($0, paper) < 12 },
+            .count(988, 618, 24, 24, 25...120, "a small dot, not a fill") { distance($0, paper) > 60 },
+        ]) { d in
+            try d.move(640, 338)  // the mouse pointer aside, on plain content
+            try d.penHover(1000, 630, distance: 0.3)
+        },
+        TourStep("pencil-stroke", "The pen touches and draws: pressure rising, the stroke widens", expect: [
+            .alpha(below: 0.1),
+            .pixel(1000, 630, "no hover dot while the pen touches") { distance($0, paper) < 12 },
+            .widening([560, 760, 960, 1140], 695, thinnest: 5, thickest: 12, "width follows pressure (0.1 to 0.95)") { distance($0, paper) > 60 },
+            .pixel(1140, 695, "full ink while upright") { brightness($0) < 300 },
+        ]) { d in
+            try d.penHover(520, 695, distance: 0.05, steps: 8)
+            try d.penDown(pressure: 0.1)
+            try d.penDraw(1180, 695, pressure: 0.1, to: 0.95, steps: 24)
+        },
+        TourStep("pencil-tilt", "Tilted 55°: a lighter shade", expect: [
+            .alpha(below: 0.1),
+            .pixel(1070, 610, "a light grey: tilt shades the stroke") { brightness($0) > 400 && brightness($0) < 650 },
+            .pixel(1140, 695, "the upright stroke stays dark") { brightness($0) < 300 },
+        ]) { d in
+            try d.penUp()
+            try d.penHover(960, 610, distance: 0.05, steps: 8)
+            try d.penDown(pressure: 0.5, tiltX: 55)
+            try d.penDraw(1180, 610, pressure: 0.5, to: 0.5, tiltX: 55, steps: 12)
+        },
+        TourStep("pencil-lift", "Lifted and gone: the strokes stay, the pointer is back", expect: [
+            .alpha(above: 0.5),
+            .pixel(1100, 650, "no hover dot once the pen has gone") { distance($0, paper) < 12 },
+            .pixel(1140, 695, "the stroke stays") { brightness($0) < 300 },
+        ]) { d in
+            try d.penUp()
+            try d.penHover(1100, 650, distance: 0.5, steps: 6)
+            try d.penAway()
+        },
     ]
+    static let paper: UInt32 = 0xfffdf5
 }

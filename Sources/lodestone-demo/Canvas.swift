@@ -42,6 +42,10 @@ struct Color {
     }
 
     func with(alpha: Double) -> Color { Color(r, g, b, alpha) }
+    /// Part way (`t` from 0 to 1) towards `other`.
+    func mixed(with other: Color, _ t: Double) -> Color {
+        Color(r + (other.r - r) * t, g + (other.g - g) * t, b + (other.b - b) * t, a + (other.a - a) * t)
+    }
 
     static let window = Color(hex: 0xeef0f4)
     static let panel = Color(hex: 0xffffff)

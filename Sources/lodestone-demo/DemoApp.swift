@@ -17,6 +17,9 @@ final class DemoApp {
     let adaptive: AdaptivePointer
     let regions: SurfaceRegions
     let panels: [Panel]
+    let sketch: SketchPanel
+    /// The pen, when the compositor serves `zwp_tablet_manager_v2`.
+    private var pen: PenInput?
     private var needsRedraw = false
     private var pointer = Point.outside
     private var pressedPanel: Panel?
@@ -27,6 +30,7 @@ final class DemoApp {
         adaptive = try AdaptivePointer(registry: globals.registry)
         let toolbar = ToolbarPanel()
         let text = TextAreaPanel(toolbar: toolbar)
+        sketch = SketchPanel(card: Box(440, 548, 820, 176), tabletPresent: tabletPresent)
         panels = [
             toolbar,
             IconGridPanel(card: Box(20, 76, 400, 254)),
@@ -36,7 +40,7 @@ final class DemoApp {
             DropTargetPanel(card: Box(440, 346, 400, 186)),
             BandCanvasPanel(card: Box(860, 346, 400, 186)),
             GraphPanel(card: Box(20, 548, 400, 176)),
-            SketchPanel(card: Box(440, 548, 820, 176), tabletPresent: tabletPresent),
+            sketch,
             HidingToolbarPanel(windowWidth: Double(Self.size.width), windowHeight: Double(Self.size.height)),
         ]
         var draw: (ClientShmBuffer) -> Void = { _ in }
@@ -45,6 +49,8 @@ final class DemoApp {
         draw = { [unowned self] in self.draw(into: $0) }
         for p in panels { p.declare(on: regions) { [unowned self] in self.needsRedraw = true } }
         globals.onPointerEvent = { [unowned self] in self.pointerEvent($0) }
+        pen = PenInput(globals: globals, surface: window.surface.pointer)
+        pen?.onFrame = { [unowned self] in self.penFrame($0) }
         window.redraw()
         try connection.roundtrip()
     }
@@ -89,6 +95,20 @@ final class DemoApp {
         case .axisDiscrete: "axis_discrete"
         case .axisValue120: "axis_value120"
         }
+    }
+
+    /// A pen draws on the drawing panel: pressure sets the width, tilt the shade. (While it
+    /// hovers, the compositor shows the hover preview; the app need not draw anything.)
+    private func penFrame(_ f: PenInput.PenFrame) {
+        if trace {
+            let line = "pen at \(f.position) pressure \(f.pressure) tilt \(f.tiltX) \(f.tiltY) touching \(f.touching)\n"
+            _ = line.withCString { write(2, $0, strlen($0)) }
+        }
+        var changed = false
+        if f.wentDown { changed = sketch.penDown(at: f.position, pressure: f.pressure, tiltX: f.tiltX, tiltY: f.tiltY) }
+        else if f.touching { changed = sketch.penMoved(to: f.position, pressure: f.pressure, tiltX: f.tiltX, tiltY: f.tiltY) }
+        if f.wentUp || !f.inProximity { changed = sketch.penUp() || changed }
+        if changed { needsRedraw = true }
     }
 
     private func moved(to p: Point) {

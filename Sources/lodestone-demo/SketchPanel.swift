@@ -1,17 +1,30 @@
 import AdaptivePointerClient
 
-/// A drawing canvas: drag to draw. With a tablet, stroke width would follow
-/// pen pressure; Lodestone offers no zwp_tablet_manager_v2 yet, so strokes
-/// from a mouse or trackpad have a fixed width (and the caption says so).
+/// A drawing canvas: drag to draw, or draw with a pen (`zwp_tablet_manager_v2`): its
+/// pressure sets the stroke's width and its tilt the shade, the way a pencil laid on its
+/// side draws a lighter line. While the pen hovers, the compositor shows the hover preview.
 final class SketchPanel: Panel {
     let caption: String
     let card: Box?
-    private(set) var strokes: [[Point]] = []
+    /// One point of a stroke: where, how wide the line is there, and its shade (0 ink, 1 light).
+    struct Sample { var point: Point; var width: Double; var shade: Double }
+    private(set) var strokes: [[Sample]] = []
     private var drawing = false
+    private var penDrawing = false
+
+    /// A mouse or trackpad stroke: the fixed width and full ink.
+    static let pointerWidth = 3.0
+    /// A pen's width from 1.5 points (a feather touch) to 13.5 (full pressure).
+    static func width(pressure: Double) -> Double { 1.5 + 12 * min(max(pressure, 0), 1) }
+    /// A pen's shade from its tilt: upright is full ink, 60° or more from upright the lightest grey.
+    static func shade(tiltX: Double, tiltY: Double) -> Double {
+        let tilt = (tiltX * tiltX + tiltY * tiltY).squareRoot()
+        return tilt.isFinite ? min(tilt / 60, 1) : 0
+    }
 
     init(card: Box, tabletPresent: Bool) {
         self.card = card
-        caption = tabletPresent ? "Drawing · stroke width follows pen pressure"
+        caption = tabletPresent ? "Drawing · a pen's pressure sets the width, its tilt the shade"
             : "Drawing · no tablet found: fixed-width strokes (pressure needs a tablet)"
     }
 
@@ -26,16 +39,20 @@ final class SketchPanel: Panel {
         regions.add(RegionDescription(frame: clearButton.frame, effect: .highlight, identifier: RegionID.sketchClear))
     }
 
+    private func clamped(_ p: Point) -> Point {
+        Point(max(paper.x, min(paper.maxX, p.x)), max(paper.y, min(paper.maxY, p.y)))
+    }
+
     func pointerPressed(at p: Point) -> Bool {
         guard paper.contains(p) else { return false }
         drawing = true
-        strokes.append([p])
+        strokes.append([Sample(point: p, width: Self.pointerWidth, shade: 0)])
         return true
     }
 
     func pointerMoved(to p: Point, dragging: Bool) -> Bool {
         guard drawing, dragging else { return false }
-        strokes[strokes.count - 1].append(Point(max(paper.x, min(paper.maxX, p.x)), max(paper.y, min(paper.maxY, p.y))))
+        strokes[strokes.count - 1].append(Sample(point: clamped(p), width: Self.pointerWidth, shade: 0))
         return true
     }
 
@@ -46,24 +63,59 @@ final class SketchPanel: Panel {
         return true
     }
 
+    // MARK: Pen
+
+    /// The pen's tip touched at `p`: a stroke begins if it is on the paper.
+    func penDown(at p: Point, pressure: Double, tiltX: Double, tiltY: Double) -> Bool {
+        guard paper.contains(p) else { return false }
+        penDrawing = true
+        strokes.append([Sample(point: p, width: Self.width(pressure: pressure), shade: Self.shade(tiltX: tiltX, tiltY: tiltY))])
+        return true
+    }
+
+    /// The touching pen moved or pressed harder or softer.
+    func penMoved(to p: Point, pressure: Double, tiltX: Double, tiltY: Double) -> Bool {
+        guard penDrawing else { return false }
+        strokes[strokes.count - 1].append(Sample(point: clamped(p), width: Self.width(pressure: pressure),
+                                                 shade: Self.shade(tiltX: tiltX, tiltY: tiltY)))
+        return true
+    }
+
+    func penUp() -> Bool {
+        penDrawing = false
+        return false
+    }
+
+    // MARK: Drawing
+
+    static let ink = Color(hex: 0x343a40)
+    static let lightest = Color(hex: 0xa9b1ba)
+
     func draw(_ c: Canvas) {
         c.fill(paper, Color(hex: 0xfffdf5), radius: 8)
         c.stroke(paper, .fill, radius: 8)
         c.text("Clear", centeredIn: clearButton, Canvas.Font(size: 13), .accent)
         if strokes.isEmpty {
-            c.text("Drag here to draw", centeredIn: paper, Canvas.Font(size: 14), Color(hex: 0xadb5bd))
+            c.text("Drag or draw with a pen here", centeredIn: paper, Canvas.Font(size: 14), Color(hex: 0xadb5bd))
         }
         c.clip(paper)
-        c.set(Color(hex: 0x343a40))
-        c.lineWidth(3)
         c.roundCaps()
         for s in strokes {
             guard let first = s.first else { continue }
-            c.moveTo(first)
-            for p in s.dropFirst() { c.lineTo(p) }
-            if s.count == 1 { c.lineTo(Point(first.x + 0.1, first.y)) }
-            c.strokePath()
+            if s.count == 1 {
+                segment(c, first, Sample(point: Point(first.point.x + 0.1, first.point.y), width: first.width, shade: first.shade))
+            }
+            // Segment by segment: each has the width and shade of its end (round caps join them).
+            for (a, b) in zip(s, s.dropFirst()) { segment(c, a, b) }
         }
         c.unclip()
+    }
+
+    private func segment(_ c: Canvas, _ a: Sample, _ b: Sample) {
+        c.set(Self.ink.mixed(with: Self.lightest, b.shade))
+        c.lineWidth(b.width)
+        c.moveTo(a.point)
+        c.lineTo(b.point)
+        c.strokePath()
     }
 }

@@ -18,7 +18,7 @@ if arguments.contains("--help") {
 
 do {
     let connection = try Connection()
-    // Pressure needs a tablet; Lodestone offers no zwp_tablet_manager_v2 yet.
+    // With a tablet the drawing panel takes pressure and tilt from the pen.
     let tablet = connection.registry().has("zwp_tablet_manager_v2")
     let app = try DemoApp(connection: connection, tabletPresent: tablet)
     try app.run(syncOnStdin: arguments.contains("--sync-stdin"))
