@@ -83,8 +83,11 @@ final class Keymap {
     /// By keysym, as `xkb_keysym_is_modifier` does in libxkbcommon 1.6 and later (Debian 12
     /// has 1.5), plus the ISO level 5 shifts and Scroll Lock.
     func isModifier(key: UInt32) -> Bool {
+        // A client-chosen key code (the test protocol's key) may be near UInt32.max.
+        let (keycode, overflow) = key.addingReportingOverflow(8)
+        guard !overflow else { return false }
         var syms: UnsafePointer<xkb_keysym_t>?
-        let count = xkb_state_key_get_syms(state, key + 8, &syms)
+        let count = xkb_state_key_get_syms(state, keycode, &syms)
         guard count > 0, let syms else { return false }
         for i in 0..<Int(count) where Self.isModifier(keysym: syms[i]) { return true }
         return false

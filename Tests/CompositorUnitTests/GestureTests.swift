@@ -19,6 +19,8 @@ final class GestureTests: XCTestCase {
         right = try lodestone.connect()
         leftWindow = try lodestone.mapWindow(on: left, title: "Left", x: 100, y: 100, width: 200, height: 150)
         rightWindow = try lodestone.mapWindow(on: right, title: "Right", x: 400, y: 100, width: 200, height: 150)
+        // A new window of another client does not take the keyboard by itself: a click does.
+        try lodestone.click(at: 450, 200)
         leftGestures = try GestureRecorder(left)
         rightGestures = try GestureRecorder(right)
         try lodestone.roundtrip()
