@@ -1,0 +1,214 @@
+/* pointer-test: liblodestone-pointer from C.
+ *
+ * Runs one scripted input sequence (the same one PointerLibraryTests feeds the Swift engine)
+ * and checks what a C host relies on: the version query, a highlight region that targets the
+ * pointer, refused regions, drawing into a raw ARGB8888 buffer only within the damage, and
+ * destroying everything (run it under valgrind for the leak check).
+ *
+ * Every input is printed as it is fed ("motion t x y", "button t 1", ...) and every stepped
+ * frame as "frame" then the presentation's numbers in the order of print_frame, all exact
+ * (%.17g): the Swift test replays the inputs into its own engine and compares the frames.
+ * It exits 0 when every check passed; failures are printed as "FAIL: ...". */
+#include <lodestone-pointer.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+
+#define CHECK(cond, ...) do { \
+	if (!(cond)) { \
+		failures++; \
+		printf("FAIL: %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+		printf(__VA_ARGS__); \
+		printf("\n"); \
+	} \
+} while (0)
+
+static void print_frame(const struct lodestone_pointer_presentation *p) {
+	printf("frame %.17g %u %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %u %d %.17g %.17g %llu %u %d %d %u "
+		"%.17g %.17g %.17g %.17g\n",
+		p->time, p->shape_kind, p->logical_x, p->logical_y, p->device_x, p->device_y,
+		p->x, p->y, p->width, p->height, p->corner_radius, p->alpha,
+		p->effect_kind, p->targeted, p->effect_progress, p->effect_scale,
+		(unsigned long long)p->target_region, p->target_identifier, p->visible, p->animating, p->accessory_count,
+		p->damage_x, p->damage_y, p->damage_width, p->damage_height);
+}
+
+static void motion(struct lodestone_pointer_engine *e, double t, double x, double y) {
+	printf("motion %.17g %.17g %.17g\n", t, x, y);
+	lodestone_pointer_engine_motion(e, t, x, y);
+}
+
+static void relative_motion(struct lodestone_pointer_engine *e, double t, double dx, double dy) {
+	printf("relative %.17g %.17g %.17g\n", t, dx, dy);
+	lodestone_pointer_engine_relative_motion(e, t, dx, dy);
+}
+
+static void press(struct lodestone_pointer_engine *e, double t, bool pressed) {
+	printf("button %.17g %d\n", t, pressed);
+	lodestone_pointer_engine_button(e, t, pressed);
+}
+
+static void key_typed(struct lodestone_pointer_engine *e, double t) {
+	printf("key %.17g\n", t);
+	lodestone_pointer_engine_key_typed(e, t);
+}
+
+static struct lodestone_pointer_presentation step(struct lodestone_pointer_engine *e, double t) {
+	struct lodestone_pointer_presentation p = { .size = sizeof p };
+	bool animating = lodestone_pointer_engine_step(e, t, &p);
+	CHECK(animating == p.animating, "step's result is the presentation's animating");
+	CHECK(p.size == sizeof p, "the size is left as the caller set it");
+	print_frame(&p);
+	return p;
+}
+
+#define WIDTH 640
+#define HEIGHT 480
+#define BACKGROUND 0xffe8e8e8u
+
+/* The highlight button of the script: surface 7, identifier 42. */
+static struct lodestone_pointer_region button(void) {
+	struct lodestone_pointer_region r;
+	lodestone_pointer_region_init(&r, sizeof r);
+	r.surface = 7;
+	r.identifier = 42;
+	r.x = 200; r.y = 100; r.width = 44; r.height = 30;
+	r.corner_radius = 6;
+	r.effect = LODESTONE_POINTER_EFFECT_HIGHLIGHT;
+	return r;
+}
+
+int main(void) {
+	/* The version: the header's and the library's agree (same major, minor not older). */
+	uint32_t version = lodestone_pointer_version();
+	printf("version %u.%u.%u\n", version >> 16, (version >> 8) & 0xff, version & 0xff);
+	CHECK(version == LODESTONE_POINTER_VERSION, "library %#x, header %#x", version, LODESTONE_POINTER_VERSION);
+	CHECK(LODESTONE_POINTER_VERSION_MAJOR == 0 && LODESTONE_POINTER_VERSION_MINOR >= 1, "macros");
+
+	CHECK(lodestone_pointer_engine_create(0, 0, 0, 480) == NULL, "an empty output is refused");
+	CHECK(lodestone_pointer_engine_create(0, 0, NAN, 480) == NULL, "a non-finite output is refused");
+	lodestone_pointer_engine_destroy(NULL);
+
+	struct lodestone_pointer_engine *e = lodestone_pointer_engine_create(0, 0, WIDTH, HEIGHT);
+	CHECK(e != NULL, "engine");
+
+	/* Defaults are adaptive_pointer_v1's. */
+	struct lodestone_pointer_region r = button();
+	CHECK(r.size == sizeof r, "init sets the size");
+	CHECK(r.hit_area == LODESTONE_POINTER_HIT_AREA_BEZELLED && r.magnetism == LODESTONE_POINTER_MAGNETISM_AUTOMATIC,
+		"default hit area and magnetism");
+	CHECK(r.annotation == NULL && r.hover_scale && !r.hover_shadow, "default annotation and hover");
+
+	CHECK(lodestone_pointer_engine_set_region(e, 1, &r) == LODESTONE_POINTER_OK, "the button is accepted");
+
+	/* Refused regions leave the engine unchanged. */
+	struct lodestone_pointer_region bad = button();
+	bad.width = -1;
+	CHECK(lodestone_pointer_engine_set_region(e, 1, &bad) == LODESTONE_POINTER_ERROR_NEGATIVE_SIZE, "negative width");
+	bad = button();
+	bad.corner_radius = INFINITY;
+	CHECK(lodestone_pointer_engine_set_region(e, 1, &bad) == LODESTONE_POINTER_ERROR_NON_FINITE_GEOMETRY, "infinite radius");
+	bad = button();
+	bad.effect = 99;
+	CHECK(lodestone_pointer_engine_set_region(e, 1, &bad) == LODESTONE_POINTER_ERROR_INVALID_ARGUMENT, "unknown effect");
+	bad = button();
+	bad.annotation = "this annotation is far too long for the pointer: a few words, never a sentence like this";
+	CHECK(lodestone_pointer_engine_set_region(e, 1, &bad) == LODESTONE_POINTER_ERROR_ANNOTATION_TOO_LONG, "long annotation");
+	CHECK(lodestone_pointer_engine_set_region(e, 1, NULL) == LODESTONE_POINTER_ERROR_INVALID_ARGUMENT, "NULL region");
+
+	/* The script (PointerLibraryTests.script): away from the button, then onto it. */
+	motion(e, 0, 100, 300);
+	struct lodestone_pointer_presentation p = step(e, 0);
+	CHECK(!p.targeted, "nothing targeted away from the button");
+	CHECK(p.shape_kind == LODESTONE_POINTER_SHAPE_KIND_CIRCLE, "the circle, not %u", p.shape_kind);
+
+	for (int i = 1; i <= 10; i++) {
+		double t = 0.5 + 0.016 * i;
+		motion(e, t, 100 + 10.8 * i, 300 - 18.5 * i);
+		p = step(e, t);
+	}
+	for (int i = 1; i <= 40; i++)
+		p = step(e, 0.66 + 0.016 * i);
+	CHECK(p.targeted && p.target_region == 1 && p.target_identifier == 42, "the button targets the pointer");
+	CHECK(p.effect_kind == LODESTONE_POINTER_EFFECT_KIND_HIGHLIGHT, "highlight, not %u", p.effect_kind);
+	CHECK(p.shape_kind == LODESTONE_POINTER_SHAPE_KIND_ROUNDED_RECT, "the platter, not %u", p.shape_kind);
+	CHECK(fabs(p.effect_progress - 1) < 0.01, "settled: %g", p.effect_progress);
+	CHECK(p.width >= 44 && p.height >= 30, "the platter covers the button: %gx%g", p.width, p.height);
+	CHECK(p.logical_x >= 200 && p.logical_x <= 244 && p.logical_y >= 100 && p.logical_y <= 130,
+		"clients see the pointer on the button: %g, %g", p.logical_x, p.logical_y);
+	CHECK(p.damage_width > 0 && p.damage_height > 0, "damage");
+
+	/* Drawing: a grey frame, the platter drawn within the damage and nowhere else. */
+	int32_t stride = WIDTH * 4 + 64;
+	uint32_t *pixels = malloc((size_t)stride * HEIGHT);
+	for (int y = 0; y < HEIGHT; y++)
+		for (int x = 0; x < stride / 4; x++)
+			pixels[y * (stride / 4) + x] = BACKGROUND;
+	int32_t dx = (int32_t)floor(p.damage_x), dy = (int32_t)floor(p.damage_y);
+	int32_t dw = (int32_t)ceil(p.damage_x + p.damage_width) - dx, dh = (int32_t)ceil(p.damage_y + p.damage_height) - dy;
+	CHECK(lodestone_pointer_engine_draw(e, pixels, WIDTH, HEIGHT, stride, 1.0, dx, dy, dw, dh), "draw");
+	int changed_inside = 0, changed_outside = 0;
+	for (int y = 0; y < HEIGHT; y++) {
+		for (int x = 0; x < stride / 4; x++) {
+			bool inside = x >= dx && x < dx + dw && y >= dy && y < dy + dh;
+			if (pixels[y * (stride / 4) + x] != BACKGROUND) {
+				if (inside) changed_inside++;
+				else changed_outside++;
+			}
+		}
+	}
+	printf("drawn %d inside %d outside\n", changed_inside, changed_outside);
+	CHECK(changed_inside > 100, "the platter is drawn: %d pixels", changed_inside);
+	CHECK(changed_outside == 0, "nothing outside the damage: %d pixels", changed_outside);
+	CHECK(!lodestone_pointer_engine_draw(e, pixels, WIDTH, HEIGHT, 8, 1.0, dx, dy, dw, dh), "a stride too short is refused");
+	CHECK(!lodestone_pointer_engine_draw(e, pixels, WIDTH, HEIGHT, stride, 1.0, WIDTH, 0, 10, 10), "a clip outside is refused");
+	free(pixels);
+
+	/* Press and release on the button; then typing hides the pointer. */
+	press(e, 1.4, true);
+	p = step(e, 1.5);
+	CHECK(p.targeted && p.target_identifier == 42, "still on the button while pressed");
+	press(e, 1.6, false);
+	p = step(e, 1.7);
+	key_typed(e, 1.8);
+	p = step(e, 2.2);
+	CHECK(!p.visible, "typing hides the pointer");
+
+	/* Relative motion away, removing regions (the Swift replay stops here). */
+	relative_motion(e, 2.3, 150, 150);
+	p = step(e, 2.3);
+	CHECK(!p.targeted, "away from the button");
+	printf("end\n");
+	CHECK(lodestone_pointer_engine_remove_region(e, 1), "removed");
+	CHECK(!lodestone_pointer_engine_remove_region(e, 1), "already removed");
+	r = button();
+	r.annotation = "42 items";
+	CHECK(lodestone_pointer_engine_set_region(e, 2, &r) == LODESTONE_POINTER_OK, "a second region");
+	r.surface = 8;
+	CHECK(lodestone_pointer_engine_set_region(e, 3, &r) == LODESTONE_POINTER_OK, "a third, another surface");
+	CHECK(lodestone_pointer_engine_remove_surface_regions(e, 7) == 1, "the surface's one region");
+	CHECK(lodestone_pointer_engine_set_output_bounds(e, 0, 0, 320, 240), "smaller output");
+	CHECK(!lodestone_pointer_engine_set_output_bounds(e, 0, 0, -1, 240), "negative output refused");
+	p = step(e, 2.4);
+	CHECK(p.logical_x <= 320 && p.logical_y <= 240, "the pointer stays on the output");
+
+	/* An older caller whose presentation struct ends early: nothing beyond it is written. */
+	_Alignas(8) unsigned char small[64 + 8];
+	memset(small, 0xab, sizeof small);
+	((struct lodestone_pointer_presentation *)small)->size = 64;
+	lodestone_pointer_engine_step(e, 2.5, (struct lodestone_pointer_presentation *)small);
+	CHECK(small[64] == 0xab && small[71] == 0xab, "wrote past a short struct");
+
+	lodestone_pointer_engine_destroy(e);
+
+	if (failures) {
+		printf("%d checks failed\n", failures);
+		return 1;
+	}
+	printf("ok\n");
+	return 0;
+}
