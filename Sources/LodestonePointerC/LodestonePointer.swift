@@ -16,6 +16,9 @@ import Rendering
 private final class EngineHandle {
     var engine: PointerEngine
     var presentation: PointerPresentation
+    /// Events drained from the engine and not yet read by the host, from `nextEvent` on.
+    var events: [PointerEvent] = []
+    var nextEvent = 0
     /// Created on the first draw: hosts that draw themselves never pay for cairo.
     lazy var renderer = PointerRenderer()
 
@@ -299,6 +302,44 @@ public func lodestone_pointer_engine_draw(_ engine: OpaquePointer?, _ pixels: Un
     return true
 }
 
+// MARK: Events
+
+@_cdecl("lodestone_pointer_engine_next_event")
+public func lodestone_pointer_engine_next_event(_ engine: OpaquePointer?, _ out: UnsafeMutablePointer<lodestone_pointer_event>?) -> Bool {
+    guard let h = EngineHandle.from(engine), let out, out.pointee.size >= 4 else { return false }
+    if h.nextEvent == h.events.count {
+        // All read: refill in place (the buffer keeps its capacity, so no allocation per frame).
+        h.events.removeAll(keepingCapacity: true)
+        h.nextEvent = 0
+        h.engine.drainEvents { h.events.append($0) }
+    }
+    // Locked motion is for the host's relative-pointer path, which this API does not feed.
+    while h.nextEvent < h.events.count, case .lockedMotion = h.events[h.nextEvent] { h.nextEvent += 1 }
+    guard h.nextEvent < h.events.count else { return false }
+    let event = h.events[h.nextEvent]
+    h.nextEvent += 1
+    var c = lodestone_pointer_event()
+    c.size = UInt32(MemoryLayout<lodestone_pointer_event>.size)
+    func fill(_ type: lodestone_pointer_event_type, _ id: RegionID, _ identifier: UInt32, _ rect: Rect<Global>? = nil) {
+        c.type = type.rawValue
+        c.region = id.rawValue
+        c.identifier = identifier
+        if let rect { c.x = rect.minX; c.y = rect.minY; c.width = rect.width; c.height = rect.height }
+    }
+    switch event {
+    case .entered(let id, let identifier): fill(LODESTONE_POINTER_EVENT_ENTERED, id, identifier)
+    case .left(let id, let identifier): fill(LODESTONE_POINTER_EVENT_LEFT, id, identifier)
+    case .bandBegan(let id, let identifier, let rect): fill(LODESTONE_POINTER_EVENT_BAND_BEGAN, id, identifier, rect)
+    case .bandChanged(let id, let identifier, let rect): fill(LODESTONE_POINTER_EVENT_BAND_CHANGED, id, identifier, rect)
+    case .bandEnded(let id, let identifier, let rect): fill(LODESTONE_POINTER_EVENT_BAND_ENDED, id, identifier, rect)
+    case .lockedMotion: return false  // skipped above
+    }
+    let size = out.pointee.size
+    writeSized(c, to: out, size: size)
+    out.pointee.size = size
+    return true
+}
+
 // MARK: Signatures
 
 /// Compiles only while each export has the type of the header's declaration of the same name
@@ -320,4 +361,5 @@ private func exportsMatchTheHeader() {
     same(CLodestonePointer.lodestone_pointer_engine_key_typed, LodestonePointerC.lodestone_pointer_engine_key_typed)
     same(CLodestonePointer.lodestone_pointer_engine_step, LodestonePointerC.lodestone_pointer_engine_step)
     same(CLodestonePointer.lodestone_pointer_engine_draw, LodestonePointerC.lodestone_pointer_engine_draw)
+    same(CLodestonePointer.lodestone_pointer_engine_next_event, LodestonePointerC.lodestone_pointer_engine_next_event)
 }

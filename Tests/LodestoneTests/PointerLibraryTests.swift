@@ -74,11 +74,12 @@ final class PointerLibraryTests: XCTestCase {
                                          frame: Rect(x: 200, y: 100, width: 44, height: 30), cornerRadius: 6,
                                          style: PointerStyle(effect: .highlight)))
         var frames = 0, targeted = 0
+        var cEvents: [[Double]] = [], swiftEvents: [[Double]] = []
         for line in output.split(separator: "\n") {
             let words = line.split(separator: " ")
             guard let verb = words.first else { continue }
             if verb == "end" { break }
-            guard ["motion", "relative", "button", "key", "frame"].contains(verb) else { continue }
+            guard ["motion", "relative", "button", "key", "frame", "event"].contains(verb) else { continue }
             let n = try words.dropFirst().map { word in try XCTUnwrap(Double(word), "\(line)") }
             switch verb {
             case "motion": engine.handle(.motion(to: Point(x: n[1], y: n[2])), at: Instant(seconds: n[0]))
@@ -90,10 +91,14 @@ final class PointerLibraryTests: XCTestCase {
                 XCTAssertEqual(n, swift, "frame \(frames) at t=\(n[0]): C (first) and Swift differ")
                 frames += 1
                 if n[13] != 0 { targeted += 1 }
+                engine.drainEvents { swiftEvents += Self.numbers($0) }
+            case "event": cEvents.append(n)
             default: continue
             }
         }
         XCTAssertEqual(frames, 55, output)
+        XCTAssertEqual(cEvents, swiftEvents, "the events clients hear")
+        XCTAssertEqual(cEvents.map(\.first), [0, 1], "entered, then left")
         XCTAssertGreaterThan(targeted, 30, "the button targeted most frames")
     }
 
@@ -116,6 +121,21 @@ final class PointerLibraryTests: XCTestCase {
             p.isVisible ? 1 : 0, p.isAnimating ? 1 : 0, Double(p.accessories.count),
             p.damage.minX, p.damage.minY, p.damage.width, p.damage.height,
         ]
+    }
+
+    /// An event's numbers as pointer-test.c prints them (locked motion is not part of the API).
+    static func numbers(_ e: PointerEvent) -> [[Double]] {
+        func line(_ type: Double, _ id: RegionID, _ identifier: UInt32, _ r: Rect<Global>?) -> [[Double]] {
+            [[type, Double(id.rawValue), Double(identifier), r?.minX ?? 0, r?.minY ?? 0, r?.width ?? 0, r?.height ?? 0]]
+        }
+        switch e {
+        case .entered(let id, let identifier): return line(0, id, identifier, nil)
+        case .left(let id, let identifier): return line(1, id, identifier, nil)
+        case .bandBegan(let id, let identifier, let r): return line(2, id, identifier, r)
+        case .bandChanged(let id, let identifier, let r): return line(3, id, identifier, r)
+        case .bandEnded(let id, let identifier, let r): return line(4, id, identifier, r)
+        case .lockedMotion: return []
+        }
     }
 
     func testCProgramLeaksNothingUnderValgrind() throws {

@@ -57,12 +57,24 @@ static void key_typed(struct lodestone_pointer_engine *e, double t) {
 	lodestone_pointer_engine_key_typed(e, t);
 }
 
+/* How many entered and left events the script has seen. */
+static int entered, left;
+
+/* Steps, prints the frame, then reads and prints the events queued for clients. */
 static struct lodestone_pointer_presentation step(struct lodestone_pointer_engine *e, double t) {
 	struct lodestone_pointer_presentation p = { .size = sizeof p };
 	bool animating = lodestone_pointer_engine_step(e, t, &p);
 	CHECK(animating == p.animating, "step's result is the presentation's animating");
 	CHECK(p.size == sizeof p, "the size is left as the caller set it");
 	print_frame(&p);
+	struct lodestone_pointer_event ev = { .size = sizeof ev };
+	while (lodestone_pointer_engine_next_event(e, &ev)) {
+		printf("event %u %llu %u %.17g %.17g %.17g %.17g\n", ev.type, (unsigned long long)ev.region, ev.identifier,
+			ev.x, ev.y, ev.width, ev.height);
+		if (ev.type == LODESTONE_POINTER_EVENT_ENTERED) entered++;
+		if (ev.type == LODESTONE_POINTER_EVENT_LEFT) left++;
+		CHECK(ev.region == 1 && ev.identifier == 42, "the button's event");
+	}
 	return p;
 }
 
@@ -141,6 +153,7 @@ int main(void) {
 	CHECK(p.logical_x >= 200 && p.logical_x <= 244 && p.logical_y >= 100 && p.logical_y <= 130,
 		"clients see the pointer on the button: %g, %g", p.logical_x, p.logical_y);
 	CHECK(p.damage_width > 0 && p.damage_height > 0, "damage");
+	CHECK(entered == 1 && left == 0, "one entered event: %d entered, %d left", entered, left);
 
 	/* Drawing: a grey frame, the platter drawn within the damage and nowhere else. */
 	int32_t stride = WIDTH * 4 + 64;
@@ -182,6 +195,7 @@ int main(void) {
 	relative_motion(e, 2.3, 150, 150);
 	p = step(e, 2.3);
 	CHECK(!p.targeted, "away from the button");
+	CHECK(entered == 1 && left == 1, "one left event: %d entered, %d left", entered, left);
 	printf("end\n");
 	CHECK(lodestone_pointer_engine_remove_region(e, 1), "removed");
 	CHECK(!lodestone_pointer_engine_remove_region(e, 1), "already removed");

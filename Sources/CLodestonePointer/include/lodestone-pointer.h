@@ -236,6 +236,31 @@ struct lodestone_pointer_presentation {
 	double damage_x, damage_y, damage_width, damage_height;
 };
 
+/** What a client must hear about (adaptive_pointer_v1 events). */
+enum lodestone_pointer_event_type {
+	/** The pointer engaged the region: send its entered event. */
+	LODESTONE_POINTER_EVENT_ENTERED = 0,
+	/** The pointer left the region. */
+	LODESTONE_POINTER_EVENT_LEFT = 1,
+	/** A band selection started in the region; the rectangle is the band. */
+	LODESTONE_POINTER_EVENT_BAND_BEGAN = 2,
+	LODESTONE_POINTER_EVENT_BAND_CHANGED = 3,
+	LODESTONE_POINTER_EVENT_BAND_ENDED = 4,
+};
+
+/** One event, read with lodestone_pointer_engine_next_event. */
+struct lodestone_pointer_event {
+	/** Set by the caller: sizeof(struct lodestone_pointer_event). */
+	uint32_t size;
+	/** enum lodestone_pointer_event_type. */
+	uint32_t type;
+	/** The region id passed to set_region, and the region's identifier. */
+	uint64_t region;
+	uint32_t identifier;
+	/** The band's rectangle (global) for the band events; zero otherwise. */
+	double x, y, width, height;
+};
+
 /**
  * A new engine whose pointer stays inside the output rectangle (the union of the host's
  * outputs); the pointer starts at its centre. Returns NULL if the rectangle is not finite or
@@ -288,6 +313,13 @@ void lodestone_pointer_engine_key_typed(struct lodestone_pointer_engine *engine,
  */
 bool lodestone_pointer_engine_step(struct lodestone_pointer_engine *engine, double time,
 	struct lodestone_pointer_presentation *out);
+
+/**
+ * Takes the oldest event the engine has for clients into `out` (its `size` set by the caller)
+ * and returns true; false when there is none. Input and steps queue events: call this until it
+ * returns false after each batch of input or each step, and send them to the region's client.
+ */
+bool lodestone_pointer_engine_next_event(struct lodestone_pointer_engine *engine, struct lodestone_pointer_event *out);
 
 /**
  * Draws the last stepped frame (pointer, effects, accessories, annotation, band) over the
