@@ -1,4 +1,5 @@
 import CLodestonePointer
+import Glibc
 import PointerEngine
 import Rendering
 
@@ -19,12 +20,27 @@ private final class EngineHandle {
     /// Events drained from the engine and not yet read by the host, from `nextEvent` on.
     var events: [PointerEvent] = []
     var nextEvent = 0
+    /// The last frame's annotation, and a C copy of it (strdup) that the host borrows; rebuilt
+    /// only when the text changes, freed with the handle.
+    var annotationText: String?
+    var annotationCString: UnsafeMutablePointer<CChar>?
     /// Created on the first draw: hosts that draw themselves never pay for cairo.
     lazy var renderer = PointerRenderer()
 
     init(bounds: Rect<Global>) {
         engine = PointerEngine(outputBounds: bounds)
         presentation = engine.step(to: .zero)
+    }
+
+    deinit { free(annotationCString) }
+
+    /// Keeps `annotationCString` in step with the last frame's text.
+    func updateAnnotation() {
+        let text = presentation.annotation?.text
+        guard text != annotationText else { return }
+        annotationText = text
+        free(annotationCString)
+        annotationCString = text.flatMap { $0.withCString { strdup($0) } }
     }
 
     /// The handle behind a C pointer; nil for NULL.
@@ -81,6 +97,48 @@ public func lodestone_pointer_engine_set_output_bounds(_ engine: OpaquePointer?,
                                                        _ width: Double, _ height: Double) -> Bool {
     guard let h = EngineHandle.from(engine), let bounds = validRect(x, y, width, height) else { return false }
     h.engine.setOutputBounds(bounds)
+    return true
+}
+
+// MARK: Settings
+
+private func defaultSettings() -> lodestone_pointer_settings {
+    let d = PointerSettings()
+    var c = lodestone_pointer_settings()
+    c.size = UInt32(MemoryLayout<lodestone_pointer_settings>.size)
+    c.size_multiplier = d.sizeMultiplier
+    c.red = d.color.red; c.green = d.color.green; c.blue = d.color.blue; c.alpha = d.color.alpha
+    c.show_border = d.showsBorder
+    c.increase_contrast = d.increaseContrast
+    c.reduce_motion = d.reduceMotion
+    c.magnetism = d.magnetismEnabled
+    c.auto_hide = d.autoHide
+    return c
+}
+
+@_cdecl("lodestone_pointer_settings_init")
+public func lodestone_pointer_settings_init(_ settings: UnsafeMutablePointer<lodestone_pointer_settings>?, _ size: UInt32) {
+    guard let settings, size >= 4 else { return }
+    var c = defaultSettings()
+    c.size = min(size, UInt32(MemoryLayout<lodestone_pointer_settings>.size))
+    writeSized(c, to: settings, size: size)
+}
+
+@_cdecl("lodestone_pointer_engine_set_settings")
+public func lodestone_pointer_engine_set_settings(_ engine: OpaquePointer?, _ settings: UnsafePointer<lodestone_pointer_settings>?) -> Bool {
+    guard let h = EngineHandle.from(engine), let settings, settings.pointee.size >= 4 else { return false }
+    let c = readSized(settings, size: settings.pointee.size, defaults: defaultSettings())
+    let unit = [c.red, c.green, c.blue, c.alpha]
+    guard c.size_multiplier.isFinite, unit.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1 }) else { return false }
+    var s = h.engine.settings
+    s.sizeMultiplier = c.size_multiplier
+    s.color = PointerColor(red: c.red, green: c.green, blue: c.blue, alpha: c.alpha)
+    s.showsBorder = c.show_border
+    s.increaseContrast = c.increase_contrast
+    s.reduceMotion = c.reduce_motion
+    s.magnetismEnabled = c.magnetism
+    s.autoHide = c.auto_hide
+    h.engine.updateSettings(s)
     return true
 }
 
@@ -272,6 +330,14 @@ private func cPresentation(_ p: PointerPresentation, regions: RegionStore, tunin
     c.accessory_count = UInt32(p.accessories.count)
     c.damage_x = p.damage.minX; c.damage_y = p.damage.minY
     c.damage_width = p.damage.width; c.damage_height = p.damage.height
+    if let b = p.bandRect {
+        c.band = true
+        c.band_x = b.minX; c.band_y = b.minY; c.band_width = b.width; c.band_height = b.height
+    }
+    if let a = p.annotation {
+        c.annotation = true
+        c.annotation_alpha = a.alpha
+    }
     return c
 }
 
@@ -280,6 +346,7 @@ public func lodestone_pointer_engine_step(_ engine: OpaquePointer?, _ time: Doub
                                           _ out: UnsafeMutablePointer<lodestone_pointer_presentation>?) -> Bool {
     guard let h = EngineHandle.from(engine) else { return false }
     h.presentation = h.engine.step(to: Instant(seconds: time))
+    h.updateAnnotation()
     if let out, out.pointee.size >= 4 {
         let size = out.pointee.size
         writeSized(cPresentation(h.presentation, regions: h.engine.regions, tuning: h.engine.settings.tuning), to: out, size: size)
@@ -300,6 +367,11 @@ public func lodestone_pointer_engine_draw(_ engine: OpaquePointer?, _ pixels: Un
     guard !clip.isEmpty else { return false }
     h.renderer.draw(h.presentation, into: image, scale: scale, clip: PixelRegion(clip), preview: nil)
     return true
+}
+
+@_cdecl("lodestone_pointer_engine_annotation")
+public func lodestone_pointer_engine_annotation(_ engine: OpaquePointer?) -> UnsafePointer<CChar>? {
+    EngineHandle.from(engine)?.annotationCString.map { UnsafePointer($0) }
 }
 
 // MARK: Events
@@ -362,4 +434,7 @@ private func exportsMatchTheHeader() {
     same(CLodestonePointer.lodestone_pointer_engine_step, LodestonePointerC.lodestone_pointer_engine_step)
     same(CLodestonePointer.lodestone_pointer_engine_draw, LodestonePointerC.lodestone_pointer_engine_draw)
     same(CLodestonePointer.lodestone_pointer_engine_next_event, LodestonePointerC.lodestone_pointer_engine_next_event)
+    same(CLodestonePointer.lodestone_pointer_settings_init, LodestonePointerC.lodestone_pointer_settings_init)
+    same(CLodestonePointer.lodestone_pointer_engine_set_settings, LodestonePointerC.lodestone_pointer_engine_set_settings)
+    same(CLodestonePointer.lodestone_pointer_engine_annotation, LodestonePointerC.lodestone_pointer_engine_annotation)
 }

@@ -73,7 +73,7 @@ static struct lodestone_pointer_presentation step(struct lodestone_pointer_engin
 			ev.x, ev.y, ev.width, ev.height);
 		if (ev.type == LODESTONE_POINTER_EVENT_ENTERED) entered++;
 		if (ev.type == LODESTONE_POINTER_EVENT_LEFT) left++;
-		CHECK(ev.region == 1 && ev.identifier == 42, "the button's event");
+		CHECK(ev.region != 0, "an event names its region");
 	}
 	return p;
 }
@@ -199,12 +199,71 @@ int main(void) {
 	printf("end\n");
 	CHECK(lodestone_pointer_engine_remove_region(e, 1), "removed");
 	CHECK(!lodestone_pointer_engine_remove_region(e, 1), "already removed");
+	CHECK(lodestone_pointer_engine_annotation(e) == NULL, "no annotation");
+
+	/* An annotation: its text, borrowed from the engine. */
 	r = button();
 	r.annotation = "42 items";
 	CHECK(lodestone_pointer_engine_set_region(e, 2, &r) == LODESTONE_POINTER_OK, "a second region");
 	r.surface = 8;
+	r.x = 400; r.y = 300;
+	r.annotation = NULL;
 	CHECK(lodestone_pointer_engine_set_region(e, 3, &r) == LODESTONE_POINTER_OK, "a third, another surface");
+	lodestone_pointer_engine_motion(e, 2.4, 215, 112);
+	for (int i = 0; i < 40; i++)
+		lodestone_pointer_engine_step(e, 2.4 + 0.016 * i, &p);
+	const char *text = lodestone_pointer_engine_annotation(e);
+	CHECK(p.annotation && p.annotation_alpha > 0.5, "an annotation is shown: %d %g", p.annotation, p.annotation_alpha);
+	CHECK(text != NULL && strcmp(text, "42 items") == 0, "its text: %s", text ? text : "(null)");
 	CHECK(lodestone_pointer_engine_remove_surface_regions(e, 7) == 1, "the surface's one region");
+
+	/* A band selection: press in a canvas region that allows it and drag. */
+	struct lodestone_pointer_region canvas;
+	lodestone_pointer_region_init(&canvas, sizeof canvas);
+	canvas.surface = 9; canvas.identifier = 5;
+	canvas.x = 20; canvas.y = 200; canvas.width = 300; canvas.height = 200;
+	canvas.effect = LODESTONE_POINTER_EFFECT_NONE;
+	canvas.band_selection = true;
+	CHECK(lodestone_pointer_engine_set_region(e, 4, &canvas) == LODESTONE_POINTER_OK, "the canvas");
+	lodestone_pointer_engine_motion(e, 3.1, 50, 250);
+	lodestone_pointer_engine_step(e, 3.1, &p);
+	lodestone_pointer_engine_button(e, 3.2, true);
+	for (int i = 1; i <= 10; i++)
+		lodestone_pointer_engine_motion(e, 3.2 + 0.016 * i, 50 + 10 * i, 250 + 6 * i);
+	lodestone_pointer_engine_step(e, 3.4, &p);
+	CHECK(p.band && p.shape_kind == LODESTONE_POINTER_SHAPE_KIND_BAND, "the pointer is the band: %d %u", p.band, p.shape_kind);
+	CHECK(p.band_x == 50 && p.band_y == 250 && p.band_width == 100 && p.band_height == 60,
+		"the band: %g,%g %gx%g", p.band_x, p.band_y, p.band_width, p.band_height);
+	lodestone_pointer_engine_button(e, 3.5, false);
+	int began = 0, ended = 0;
+	struct lodestone_pointer_event ev = { .size = sizeof ev };
+	while (lodestone_pointer_engine_next_event(e, &ev)) {
+		if (ev.type == LODESTONE_POINTER_EVENT_BAND_BEGAN) began++;
+		if (ev.type == LODESTONE_POINTER_EVENT_BAND_ENDED) {
+			ended++;
+			CHECK(ev.region == 4 && ev.identifier == 5 && ev.width == 100 && ev.height == 60,
+				"band ended: region %llu, %gx%g", (unsigned long long)ev.region, ev.width, ev.height);
+		}
+	}
+	CHECK(began == 1 && ended == 1, "band began %d, ended %d", began, ended);
+
+	/* Settings: twice the size, then a colour out of range is refused. */
+	struct lodestone_pointer_settings settings;
+	lodestone_pointer_settings_init(&settings, sizeof settings);
+	CHECK(settings.size == sizeof settings && settings.size_multiplier == 1 && settings.magnetism && settings.auto_hide,
+		"default settings");
+	settings.size_multiplier = 2;
+	CHECK(lodestone_pointer_engine_set_settings(e, &settings), "twice the size");
+	lodestone_pointer_engine_motion(e, 3.6, 600, 60);
+	for (int i = 0; i < 40; i++)
+		lodestone_pointer_engine_step(e, 3.6 + 0.016 * i, &p);
+	CHECK(p.shape_kind == LODESTONE_POINTER_SHAPE_KIND_CIRCLE && fabs(p.width - 38) < 0.01, "a 38-point circle: %g", p.width);
+	settings.red = 1.5;
+	CHECK(!lodestone_pointer_engine_set_settings(e, &settings), "red 1.5 refused");
+	settings.red = 0;
+	settings.size_multiplier = NAN;
+	CHECK(!lodestone_pointer_engine_set_settings(e, &settings), "a NaN size refused");
+
 	CHECK(lodestone_pointer_engine_set_output_bounds(e, 0, 0, 320, 240), "smaller output");
 	CHECK(!lodestone_pointer_engine_set_output_bounds(e, 0, 0, -1, 240), "negative output refused");
 	p = step(e, 2.4);

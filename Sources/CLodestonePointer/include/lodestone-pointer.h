@@ -234,6 +234,32 @@ struct lodestone_pointer_presentation {
 	uint32_t accessory_count;
 	/** To repaint: this frame's bounds united with the previous frame's (global). */
 	double damage_x, damage_y, damage_width, damage_height;
+	/** A band selection is in progress: the pointer has become this rectangle. */
+	bool band;
+	double band_x, band_y, band_width, band_height;
+	/** An annotation is shown (its text: lodestone_pointer_engine_annotation), at this opacity. */
+	bool annotation;
+	double annotation_alpha;
+};
+
+/** The user's pointer settings (accessibility). Fill with lodestone_pointer_settings_init. */
+struct lodestone_pointer_settings {
+	/** sizeof(struct lodestone_pointer_settings) as the caller was built with. */
+	uint32_t size;
+	/** Scales the circle, beam width and accessories, 1…4 (default 1). */
+	double size_multiplier;
+	/** The pointer's colour, not premultiplied, 0…1 (default a translucent grey). */
+	double red, green, blue, alpha;
+	/** A border around the pointer (default false). */
+	bool show_border;
+	/** An opaque pointer and always a border (default false). */
+	bool increase_contrast;
+	/** No overshoot, parallax or slip; fades instead of morphs (default false). */
+	bool reduce_motion;
+	/** Pull into regions, flick capture, text snapping (default true). */
+	bool magnetism;
+	/** Hide after inactivity and while typing (default true). */
+	bool auto_hide;
 };
 
 /** What a client must hear about (adaptive_pointer_v1 events). */
@@ -276,6 +302,19 @@ bool lodestone_pointer_engine_set_output_bounds(struct lodestone_pointer_engine 
 	double x, double y, double width, double height);
 
 /**
+ * Fills `settings` with the defaults and sets settings->size to `size`, which must be
+ * sizeof *settings: the library writes no more than that.
+ */
+void lodestone_pointer_settings_init(struct lodestone_pointer_settings *settings, uint32_t size);
+
+/**
+ * Applies new settings from the next step on. Returns false, changing nothing, when a number
+ * is not finite or a colour component is outside 0…1.
+ */
+bool lodestone_pointer_engine_set_settings(struct lodestone_pointer_engine *engine,
+	const struct lodestone_pointer_settings *settings);
+
+/**
  * Fills `region` with the defaults (what adaptive_pointer_v1 assumes) and sets region->size to
  * `size`, which must be sizeof *region: the library writes no more than that.
  */
@@ -313,6 +352,13 @@ void lodestone_pointer_engine_key_typed(struct lodestone_pointer_engine *engine,
  */
 bool lodestone_pointer_engine_step(struct lodestone_pointer_engine *engine, double time,
 	struct lodestone_pointer_presentation *out);
+
+/**
+ * The text of the annotation in the last stepped frame (UTF-8, NUL-terminated), or NULL when
+ * none is shown. The string belongs to the engine and stays valid until the next step or the
+ * engine's destruction; copy it to keep it.
+ */
+const char *lodestone_pointer_engine_annotation(struct lodestone_pointer_engine *engine);
 
 /**
  * Takes the oldest event the engine has for clients into `out` (its `size` set by the caller)
