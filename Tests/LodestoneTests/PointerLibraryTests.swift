@@ -5,8 +5,9 @@ import XCTest
 
 /// liblodestone-pointer from C: c-api/ is built with meson against the library SwiftPM built
 /// beside this test bundle, and its test program (c-api/tests/pointer-test.c) runs plain, under
-/// valgrind, and with its inputs replayed into the Swift engine here, frame for frame. The
-/// exported symbols are checked against the committed list (c-api/lodestone-pointer.symbols).
+/// valgrind, and with its inputs replayed into the Swift engine here, frame for frame; a parent
+/// project gets `dependency('lodestone-pointer')` from c-api/ as a subproject. The exported
+/// symbols are checked against the committed list (c-api/lodestone-pointer.symbols).
 final class PointerLibraryTests: XCTestCase {
     static let project = repositoryRoot + "/c-api"
     static let symbolList = project + "/lodestone-pointer.symbols"
@@ -152,6 +153,37 @@ final class PointerLibraryTests: XCTestCase {
         XCTAssertTrue(output.contains("ok\n"), output)
         XCTAssertTrue(output.contains("ERROR SUMMARY: 0 errors"), output)
         XCTAssertTrue(output.contains("definitely lost: 0 bytes") || output.contains("no leaks are possible"), output)
+    }
+
+    /// A C project that says `dependency('lodestone-pointer')` gets the header and the library
+    /// from c-api/ as a subproject, through the committed c-api/lodestone-pointer.wrap.
+    func testParentProjectGetsTheDependencyFromTheSubproject() throws {
+        let parent = scratch + "/parent"
+        try FileManager.default.createDirectory(atPath: parent + "/subprojects", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: parent + "/subprojects/lodestone-pointer", withDestinationPath: Self.project)
+        try FileManager.default.copyItem(atPath: Self.project + "/lodestone-pointer.wrap", toPath: parent + "/subprojects/lodestone-pointer.wrap")
+        try """
+            project('host', 'c', default_options: ['c_std=c11'])
+            executable('host', 'host.c', dependencies: dependency('lodestone-pointer'))
+            """.write(toFile: parent + "/meson.build", atomically: true, encoding: .utf8)
+        try """
+            #include <lodestone-pointer.h>
+            #include <stdio.h>
+            int main(void) {
+                struct lodestone_pointer_engine *e = lodestone_pointer_engine_create(0, 0, 800, 600);
+                struct lodestone_pointer_presentation p = { .size = sizeof p };
+                lodestone_pointer_engine_step(e, 0, &p);
+                printf("%d %g %g\\n", lodestone_pointer_version() == LODESTONE_POINTER_VERSION, p.logical_x, p.logical_y);
+                lodestone_pointer_engine_destroy(e);
+                return 0;
+            }
+            """.write(toFile: parent + "/host.c", atomically: true, encoding: .utf8)
+        let build = scratch + "/parent-build"
+        let setup = try step(["meson", "setup", "--wrap-mode=nodownload", "-Dlodestone-pointer:swiftpm_libdir=" + Self.libraryDirectory,
+                              build, parent])
+        XCTAssertTrue(setup.contains("Executing subproject lodestone-pointer"), setup)
+        try step(["ninja", "-C", build, "host"])
+        XCTAssertEqual(try step([build + "/host"]), "1 400 300\n", "the version matches and the pointer starts mid-output")
     }
 
     // MARK: ABI
