@@ -70,7 +70,7 @@ let package = Package(
         // liblodestone-pointer: the header (a C target so Swift fills the very structs C reads)
         // and the @_cdecl exports over the engine and the pointer renderer.
         .target(name: "CLodestonePointer"),
-        .target(name: "LodestonePointerC", dependencies: ["CLodestonePointer", "PointerEngine", "Rendering"]),
+        .target(name: "LodestonePointerC", dependencies: ["CLodestonePointer", "CPixman", "PointerEngine", "Rendering"]),
         // Protocol handlers, surfaces, seat, window management.
         .target(
             name: "Compositor",

@@ -12,6 +12,7 @@
 #include <lodestone-pointer.h>
 
 #include <math.h>
+#include <pixman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,6 +180,33 @@ int main(void) {
 	CHECK(changed_outside == 0, "nothing outside the damage: %d pixels", changed_outside);
 	CHECK(!lodestone_pointer_engine_draw(e, pixels, WIDTH, HEIGHT, 8, 1.0, dx, dy, dw, dh), "a stride too short is refused");
 	CHECK(!lodestone_pointer_engine_draw(e, pixels, WIDTH, HEIGHT, stride, 1.0, WIDTH, 0, 10, 10), "a clip outside is refused");
+
+	/* The same through a pixman image (x8r8g8b8, no stride padding): the same pixels, within
+	 * rounding (no alpha channel to keep, so a blend may round one step differently). */
+	pixman_image_t *image = pixman_image_create_bits(PIXMAN_x8r8g8b8, WIDTH, HEIGHT, NULL, 0);
+	pixman_color_t grey = { 0xe8e8, 0xe8e8, 0xe8e8, 0xffff };
+	pixman_image_t *fill = pixman_image_create_solid_fill(&grey);
+	pixman_image_composite32(PIXMAN_OP_SRC, fill, NULL, image, 0, 0, 0, 0, 0, 0, WIDTH, HEIGHT);
+	pixman_image_unref(fill);
+	CHECK(lodestone_pointer_engine_draw_pixman(e, image, 1.0, dx, dy, dw, dh), "draw into a pixman image");
+	uint32_t *bits = pixman_image_get_data(image);
+	int differing = 0, most = 0;
+	for (int y = 0; y < HEIGHT; y++) {
+		for (int x = 0; x < WIDTH; x++) {
+			uint32_t a = bits[y * WIDTH + x], b = pixels[y * (stride / 4) + x];
+			for (int shift = 0; shift < 24; shift += 8) {
+				int d = abs((int)((a >> shift) & 0xff) - (int)((b >> shift) & 0xff));
+				if (d > most) most = d;
+				if (d > 2) differing++;
+			}
+		}
+	}
+	printf("pixman %d channels differ by more than 2, at most %d\n", differing, most);
+	CHECK(differing == 0, "the pixman image and the raw buffer differ: %d channels, at most %d", differing, most);
+	pixman_image_unref(image);
+	pixman_image_t *a8 = pixman_image_create_bits(PIXMAN_a8, WIDTH, HEIGHT, NULL, 0);
+	CHECK(!lodestone_pointer_engine_draw_pixman(e, a8, 1.0, dx, dy, dw, dh), "an a8 image is refused");
+	pixman_image_unref(a8);
 	free(pixels);
 
 	/* Press and release on the button; then typing hides the pointer. */

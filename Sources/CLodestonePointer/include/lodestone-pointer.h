@@ -63,6 +63,9 @@ extern "C" {
  */
 uint32_t lodestone_pointer_version(void);
 
+/** pixman's image (pixman_image_t), for lodestone_pointer_engine_draw_pixman. */
+union pixman_image;
+
 /** An engine: the pointer of one seat over a set of outputs. Opaque. */
 struct lodestone_pointer_engine;
 
@@ -379,6 +382,15 @@ bool lodestone_pointer_engine_next_event(struct lodestone_pointer_engine *engine
 bool lodestone_pointer_engine_draw(struct lodestone_pointer_engine *engine, uint32_t *pixels,
 	int32_t width, int32_t height, int32_t stride, double scale,
 	int32_t clip_x, int32_t clip_y, int32_t clip_width, int32_t clip_height);
+
+/**
+ * The same into a pixman bits image of format PIXMAN_a8r8g8b8 or PIXMAN_x8r8g8b8 (a wlroots
+ * pixman renderer's buffer, say), whose pixel (0, 0) is global (0, 0). The image is borrowed:
+ * not referenced past the call. Returns false, drawing nothing, for another format or a clip
+ * outside the image.
+ */
+bool lodestone_pointer_engine_draw_pixman(struct lodestone_pointer_engine *engine, union pixman_image *image,
+	double scale, int32_t clip_x, int32_t clip_y, int32_t clip_width, int32_t clip_height);
 
 #ifdef __cplusplus
 }
