@@ -294,6 +294,49 @@ public func lodestone_pointer_engine_key_typed(_ engine: OpaquePointer?, _ time:
     EngineHandle.from(engine)?.engine.handle(.keyTyped, at: Instant(seconds: time))
 }
 
+@_cdecl("lodestone_pointer_engine_device")
+public func lodestone_pointer_engine_device(_ engine: OpaquePointer?, _ time: Double, _ device: UInt32) {
+    let kind: DeviceKind
+    switch device {
+    case LODESTONE_POINTER_DEVICE_MOUSE.rawValue: kind = .mouse
+    case LODESTONE_POINTER_DEVICE_TRACKPAD.rawValue: kind = .trackpad
+    default: return
+    }
+    EngineHandle.from(engine)?.engine.handle(.device(kind), at: Instant(seconds: time))
+}
+
+@_cdecl("lodestone_pointer_engine_warp")
+public func lodestone_pointer_engine_warp(_ engine: OpaquePointer?, _ time: Double, _ x: Double, _ y: Double) {
+    EngineHandle.from(engine)?.engine.handle(.warp(to: Point(x: x, y: y)), at: Instant(seconds: time))
+}
+
+@_cdecl("lodestone_pointer_engine_outside_outputs")
+public func lodestone_pointer_engine_outside_outputs(_ engine: OpaquePointer?, _ time: Double, _ outside: Bool) {
+    EngineHandle.from(engine)?.engine.handle(.outsideOutputs(outside), at: Instant(seconds: time))
+}
+
+@_cdecl("lodestone_pointer_engine_pointer_lock")
+public func lodestone_pointer_engine_pointer_lock(_ engine: OpaquePointer?, _ time: Double, _ locked: Bool) {
+    EngineHandle.from(engine)?.engine.handle(.pointerLock(locked), at: Instant(seconds: time))
+}
+
+@_cdecl("lodestone_pointer_engine_gesture_hold")
+public func lodestone_pointer_engine_gesture_hold(_ engine: OpaquePointer?, _ time: Double, _ held: Bool) {
+    EngineHandle.from(engine)?.engine.handle(.gestureHold(held), at: Instant(seconds: time))
+}
+
+@_cdecl("lodestone_pointer_engine_pinch")
+public func lodestone_pointer_engine_pinch(_ engine: OpaquePointer?, _ time: Double, _ scale: Double) {
+    EngineHandle.from(engine)?.engine.handle(.pinch(scale: scale > 0 ? scale : nil), at: Instant(seconds: time))
+}
+
+@_cdecl("lodestone_pointer_engine_next_deadline")
+public func lodestone_pointer_engine_next_deadline(_ engine: OpaquePointer?, _ time: UnsafeMutablePointer<Double>?) -> Bool {
+    guard let h = EngineHandle.from(engine), let time, let deadline = h.engine.nextDeadline else { return false }
+    time.pointee = deadline.seconds
+    return true
+}
+
 // MARK: Frames
 
 /// The C presentation of one frame.
@@ -459,4 +502,11 @@ private func exportsMatchTheHeader() {
     same(CLodestonePointer.lodestone_pointer_engine_set_settings, LodestonePointerC.lodestone_pointer_engine_set_settings)
     same(CLodestonePointer.lodestone_pointer_engine_annotation, LodestonePointerC.lodestone_pointer_engine_annotation)
     same(CLodestonePointer.lodestone_pointer_engine_draw_pixman, LodestonePointerC.lodestone_pointer_engine_draw_pixman)
+    same(CLodestonePointer.lodestone_pointer_engine_device, LodestonePointerC.lodestone_pointer_engine_device)
+    same(CLodestonePointer.lodestone_pointer_engine_warp, LodestonePointerC.lodestone_pointer_engine_warp)
+    same(CLodestonePointer.lodestone_pointer_engine_outside_outputs, LodestonePointerC.lodestone_pointer_engine_outside_outputs)
+    same(CLodestonePointer.lodestone_pointer_engine_pointer_lock, LodestonePointerC.lodestone_pointer_engine_pointer_lock)
+    same(CLodestonePointer.lodestone_pointer_engine_gesture_hold, LodestonePointerC.lodestone_pointer_engine_gesture_hold)
+    same(CLodestonePointer.lodestone_pointer_engine_pinch, LodestonePointerC.lodestone_pointer_engine_pinch)
+    same(CLodestonePointer.lodestone_pointer_engine_next_deadline, LodestonePointerC.lodestone_pointer_engine_next_deadline)
 }

@@ -74,19 +74,29 @@ final class PointerLibraryTests: XCTestCase {
         try engine.regions.upsert(Region(id: RegionID(1), owner: SurfaceID(7), identifier: 42,
                                          frame: Rect(x: 200, y: 100, width: 44, height: 30), cornerRadius: 6,
                                          style: PointerStyle(effect: .highlight)))
-        var frames = 0, targeted = 0
+        var frames = 0, targeted = 0, deadlines = 0
         var cEvents: [[Double]] = [], swiftEvents: [[Double]] = []
         for line in output.split(separator: "\n") {
             let words = line.split(separator: " ")
             guard let verb = words.first else { continue }
             if verb == "end" { break }
-            guard ["motion", "relative", "button", "key", "frame", "event"].contains(verb) else { continue }
+            guard ["motion", "relative", "button", "key", "frame", "event", "device", "warp", "outside", "lock", "hold", "pinch", "deadline"]
+                .contains(verb) else { continue }
             let n = try words.dropFirst().map { word in try XCTUnwrap(Double(word), "\(line)") }
             switch verb {
             case "motion": engine.handle(.motion(to: Point(x: n[1], y: n[2])), at: Instant(seconds: n[0]))
             case "relative": engine.handle(.relativeMotion(Vector(dx: n[1], dy: n[2])), at: Instant(seconds: n[0]))
             case "button": engine.handle(.button(n[1] != 0 ? .pressed : .released), at: Instant(seconds: n[0]))
             case "key": engine.handle(.keyTyped, at: Instant(seconds: n[0]))
+            case "device": engine.handle(.device(n[1] == 0 ? .mouse : .trackpad), at: Instant(seconds: n[0]))
+            case "warp": engine.handle(.warp(to: Point(x: n[1], y: n[2])), at: Instant(seconds: n[0]))
+            case "outside": engine.handle(.outsideOutputs(n[1] != 0), at: Instant(seconds: n[0]))
+            case "lock": engine.handle(.pointerLock(n[1] != 0), at: Instant(seconds: n[0]))
+            case "hold": engine.handle(.gestureHold(n[1] != 0), at: Instant(seconds: n[0]))
+            case "pinch": engine.handle(.pinch(scale: n[1] > 0 ? n[1] : nil), at: Instant(seconds: n[0]))
+            case "deadline":
+                XCTAssertEqual(n, engine.nextDeadline.map { [1, $0.seconds] } ?? [0, -1], "the next deadline")
+                deadlines += 1
             case "frame":
                 let swift = Self.numbers(engine.step(to: Instant(seconds: n[0])), engine: engine)
                 XCTAssertEqual(n, swift, "frame \(frames) at t=\(n[0]): C (first) and Swift differ")
@@ -97,9 +107,10 @@ final class PointerLibraryTests: XCTestCase {
             default: continue
             }
         }
-        XCTAssertEqual(frames, 55, output)
+        XCTAssertEqual(frames, 80, output)
+        XCTAssertEqual(deadlines, 1)
         XCTAssertEqual(cEvents, swiftEvents, "the events clients hear")
-        XCTAssertEqual(cEvents.map(\.first), [0, 1], "entered, then left")
+        XCTAssertEqual(cEvents.map(\.first), [0, 1, 0], "entered, left, entered again after the warp")
         XCTAssertGreaterThan(targeted, 30, "the button targeted most frames")
     }
 

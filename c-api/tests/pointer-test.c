@@ -62,6 +62,37 @@ static void key_typed(struct lodestone_pointer_engine *e, double t) {
 static int entered, left;
 
 /* Steps, prints the frame, then reads and prints the events queued for clients. */
+/* The other inputs, one line each: "<name> t value". */
+static void device(struct lodestone_pointer_engine *e, double t, uint32_t kind) {
+	printf("device %.17g %u\n", t, kind);
+	lodestone_pointer_engine_device(e, t, kind);
+}
+
+static void warp(struct lodestone_pointer_engine *e, double t, double x, double y) {
+	printf("warp %.17g %.17g %.17g\n", t, x, y);
+	lodestone_pointer_engine_warp(e, t, x, y);
+}
+
+static void outside(struct lodestone_pointer_engine *e, double t, bool value) {
+	printf("outside %.17g %d\n", t, value);
+	lodestone_pointer_engine_outside_outputs(e, t, value);
+}
+
+static void lock(struct lodestone_pointer_engine *e, double t, bool value) {
+	printf("lock %.17g %d\n", t, value);
+	lodestone_pointer_engine_pointer_lock(e, t, value);
+}
+
+static void hold(struct lodestone_pointer_engine *e, double t, bool value) {
+	printf("hold %.17g %d\n", t, value);
+	lodestone_pointer_engine_gesture_hold(e, t, value);
+}
+
+static void pinch(struct lodestone_pointer_engine *e, double t, double scale) {
+	printf("pinch %.17g %.17g\n", t, scale);
+	lodestone_pointer_engine_pinch(e, t, scale);
+}
+
 static struct lodestone_pointer_presentation step(struct lodestone_pointer_engine *e, double t) {
 	struct lodestone_pointer_presentation p = { .size = sizeof p };
 	bool animating = lodestone_pointer_engine_step(e, t, &p);
@@ -224,10 +255,38 @@ int main(void) {
 	p = step(e, 2.3);
 	CHECK(!p.targeted, "away from the button");
 	CHECK(entered == 1 && left == 1, "one left event: %d entered, %d left", entered, left);
+
+	/* The other inputs, replayed too: a trackpad, a hold, a pinch, leaving the outputs, a lock, a warp. */
+	device(e, 2.32, LODESTONE_POINTER_DEVICE_TRACKPAD);
+	hold(e, 2.33, true);
+	p = step(e, 2.34);
+	hold(e, 2.35, false);
+	pinch(e, 2.35, 1.2);
+	p = step(e, 2.36);
+	pinch(e, 2.37, 0);
+	outside(e, 2.37, true);
+	p = step(e, 2.5);
+	CHECK(!p.visible, "hidden outside the outputs");
+	outside(e, 2.51, false);
+	lock(e, 2.52, true);
+	p = step(e, 2.6);
+	CHECK(!p.visible, "hidden while locked");
+	lock(e, 2.61, false);
+	warp(e, 2.62, 222, 115);
+	device(e, 2.62, LODESTONE_POINTER_DEVICE_MOUSE);
+	p = step(e, 2.63);
+	double deadline = -1;
+	bool due = lodestone_pointer_engine_next_deadline(e, &deadline);
+	printf("deadline %d %.17g\n", due, deadline);
+	CHECK(!due || deadline > 2.6, "a deadline in the future: %g", deadline);
+	for (int i = 1; i <= 20; i++)
+		p = step(e, 2.63 + 0.016 * i);
+	CHECK(p.targeted && p.target_identifier == 42, "warped back onto the button");
 	printf("end\n");
 	CHECK(lodestone_pointer_engine_remove_region(e, 1), "removed");
 	CHECK(!lodestone_pointer_engine_remove_region(e, 1), "already removed");
 	CHECK(lodestone_pointer_engine_annotation(e) == NULL, "no annotation");
+	CHECK(!lodestone_pointer_engine_next_deadline(NULL, &deadline), "no engine, no deadline");
 
 	/* An annotation: its text, borrowed from the engine. */
 	r = button();
@@ -237,9 +296,9 @@ int main(void) {
 	r.x = 400; r.y = 300;
 	r.annotation = NULL;
 	CHECK(lodestone_pointer_engine_set_region(e, 3, &r) == LODESTONE_POINTER_OK, "a third, another surface");
-	lodestone_pointer_engine_motion(e, 2.4, 215, 112);
+	lodestone_pointer_engine_motion(e, 3.4, 215, 112);
 	for (int i = 0; i < 40; i++)
-		lodestone_pointer_engine_step(e, 2.4 + 0.016 * i, &p);
+		lodestone_pointer_engine_step(e, 3.4 + 0.016 * i, &p);
 	const char *text = lodestone_pointer_engine_annotation(e);
 	CHECK(p.annotation && p.annotation_alpha > 0.5, "an annotation is shown: %d %g", p.annotation, p.annotation_alpha);
 	CHECK(text != NULL && strcmp(text, "42 items") == 0, "its text: %s", text ? text : "(null)");
@@ -253,16 +312,16 @@ int main(void) {
 	canvas.effect = LODESTONE_POINTER_EFFECT_NONE;
 	canvas.band_selection = true;
 	CHECK(lodestone_pointer_engine_set_region(e, 4, &canvas) == LODESTONE_POINTER_OK, "the canvas");
-	lodestone_pointer_engine_motion(e, 3.1, 50, 250);
-	lodestone_pointer_engine_step(e, 3.1, &p);
-	lodestone_pointer_engine_button(e, 3.2, true);
+	lodestone_pointer_engine_motion(e, 4.1, 50, 250);
+	lodestone_pointer_engine_step(e, 4.1, &p);
+	lodestone_pointer_engine_button(e, 4.2, true);
 	for (int i = 1; i <= 10; i++)
-		lodestone_pointer_engine_motion(e, 3.2 + 0.016 * i, 50 + 10 * i, 250 + 6 * i);
-	lodestone_pointer_engine_step(e, 3.4, &p);
+		lodestone_pointer_engine_motion(e, 4.2 + 0.016 * i, 50 + 10 * i, 250 + 6 * i);
+	lodestone_pointer_engine_step(e, 4.4, &p);
 	CHECK(p.band && p.shape_kind == LODESTONE_POINTER_SHAPE_KIND_BAND, "the pointer is the band: %d %u", p.band, p.shape_kind);
 	CHECK(p.band_x == 50 && p.band_y == 250 && p.band_width == 100 && p.band_height == 60,
 		"the band: %g,%g %gx%g", p.band_x, p.band_y, p.band_width, p.band_height);
-	lodestone_pointer_engine_button(e, 3.5, false);
+	lodestone_pointer_engine_button(e, 4.5, false);
 	int began = 0, ended = 0;
 	struct lodestone_pointer_event ev = { .size = sizeof ev };
 	while (lodestone_pointer_engine_next_event(e, &ev)) {
@@ -282,9 +341,9 @@ int main(void) {
 		"default settings");
 	settings.size_multiplier = 2;
 	CHECK(lodestone_pointer_engine_set_settings(e, &settings), "twice the size");
-	lodestone_pointer_engine_motion(e, 3.6, 600, 60);
+	lodestone_pointer_engine_motion(e, 4.6, 600, 60);
 	for (int i = 0; i < 40; i++)
-		lodestone_pointer_engine_step(e, 3.6 + 0.016 * i, &p);
+		lodestone_pointer_engine_step(e, 4.6 + 0.016 * i, &p);
 	CHECK(p.shape_kind == LODESTONE_POINTER_SHAPE_KIND_CIRCLE && fabs(p.width - 38) < 0.01, "a 38-point circle: %g", p.width);
 	settings.red = 1.5;
 	CHECK(!lodestone_pointer_engine_set_settings(e, &settings), "red 1.5 refused");
@@ -294,14 +353,14 @@ int main(void) {
 
 	CHECK(lodestone_pointer_engine_set_output_bounds(e, 0, 0, 320, 240), "smaller output");
 	CHECK(!lodestone_pointer_engine_set_output_bounds(e, 0, 0, -1, 240), "negative output refused");
-	p = step(e, 2.4);
+	p = step(e, 5.4);
 	CHECK(p.logical_x <= 320 && p.logical_y <= 240, "the pointer stays on the output");
 
 	/* An older caller whose presentation struct ends early: nothing beyond it is written. */
 	_Alignas(8) unsigned char small[64 + 8];
 	memset(small, 0xab, sizeof small);
 	((struct lodestone_pointer_presentation *)small)->size = 64;
-	lodestone_pointer_engine_step(e, 2.5, (struct lodestone_pointer_presentation *)small);
+	lodestone_pointer_engine_step(e, 5.5, (struct lodestone_pointer_presentation *)small);
 	CHECK(small[64] == 0xab && small[71] == 0xab, "wrote past a short struct");
 
 	lodestone_pointer_engine_destroy(e);

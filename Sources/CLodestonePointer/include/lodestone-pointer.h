@@ -185,6 +185,13 @@ struct lodestone_pointer_region {
 	const char *annotation;
 };
 
+/** The device that produces the following motion (lodestone_pointer_engine_device). */
+enum lodestone_pointer_device {
+	LODESTONE_POINTER_DEVICE_MOUSE = 0,
+	/** Touchpads: recentering and a shorter auto-hide. */
+	LODESTONE_POINTER_DEVICE_TRACKPAD = 1,
+};
+
 /** What the presented pointer looks like (the same terms as lodestone_test_v1.pointer_shape). */
 enum lodestone_pointer_shape_kind {
 	LODESTONE_POINTER_SHAPE_KIND_CIRCLE = 0,
@@ -348,6 +355,31 @@ void lodestone_pointer_engine_button(struct lodestone_pointer_engine *engine, do
 
 /** A key that types was pressed (not a modifier alone): the pointer hides while typing. */
 void lodestone_pointer_engine_key_typed(struct lodestone_pointer_engine *engine, double time);
+
+/** The device that produces the following motion: enum lodestone_pointer_device. Unknown values are ignored. */
+void lodestone_pointer_engine_device(struct lodestone_pointer_engine *engine, double time, uint32_t device);
+
+/** Puts the pointer at a point whatever holds it (a teleport, not motion). */
+void lodestone_pointer_engine_warp(struct lodestone_pointer_engine *engine, double time, double x, double y);
+
+/** The pointer left every output (true; it hides) or came back (false): a nested host lost its parent's pointer. */
+void lodestone_pointer_engine_outside_outputs(struct lodestone_pointer_engine *engine, double time, bool outside);
+
+/** A client locked the pointer (true; hidden, motion stops) or released it. */
+void lodestone_pointer_engine_pointer_lock(struct lodestone_pointer_engine *engine, double time, bool locked);
+
+/** Fingers rest on the touchpad (a hold gesture: shown pressed) or lifted. */
+void lodestone_pointer_engine_gesture_hold(struct lodestone_pointer_engine *engine, double time, bool held);
+
+/** A pinch's scale relative to its start; 0 (or any value not above 0) when it ended. */
+void lodestone_pointer_engine_pinch(struct lodestone_pointer_engine *engine, double time, double scale);
+
+/**
+ * When something will change without input (a region's exit delay, auto-hide): writes the
+ * time to step at into `time` and returns true, or returns false when nothing is due. Step
+ * then even if the last step was not animating.
+ */
+bool lodestone_pointer_engine_next_deadline(struct lodestone_pointer_engine *engine, double *time);
 
 /**
  * Advances the animations to `time` and writes the frame into `out` (its `size` set by the
