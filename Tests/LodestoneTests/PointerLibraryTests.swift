@@ -226,7 +226,7 @@ final class PointerLibraryTests: XCTestCase {
     /// The committed ABI, c-api/lodestone-pointer.symbols: one `name<TAB>prototype` line per
     /// function, `#` comments. A symbol that disappears from the library, or whose prototype in
     /// the header changes, fails (the exports' types are held to the header's at compile time,
-    /// in LodestonePointer.swift). A new function is added to the list, and the minor version
+    /// in LodestonePointerC/HeaderSignatures.swift). A new function is added to the list, and the minor version
     /// raised, in the same commit.
     func testExportedSymbolsMatchTheCommittedList() throws {
         var committed: [String: String] = [:]
