@@ -55,7 +55,9 @@ final class PointerLibraryTests: XCTestCase {
     /// Builds c-api/ against `libraryDirectory`; returns the test program's path.
     private func buildTestProgram(libraryDirectory: String = PointerLibraryTests.libraryDirectory) throws -> String {
         let build = scratch + "/build"
-        try step(["meson", "setup", "-Dswiftpm_libdir=" + libraryDirectory, build, Self.project])
+        // Warnings are errors here, not in c-api/ itself: a host's newer compiler must not fail
+        // its build over our test program.
+        try step(["meson", "setup", "-Dwerror=true", "-Dswiftpm_libdir=" + libraryDirectory, build, Self.project])
         try step(["ninja", "-C", build])
         return build + "/pointer-test"
     }
