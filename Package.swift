@@ -9,6 +9,9 @@ let package = Package(
         .library(name: "PointerEngine", targets: ["PointerEngine"]),
         // The module the wlcs conformance runner dlopen()s (Scripts/run-wlcs).
         .library(name: "LodestoneWLCS", type: .dynamic, targets: ["LodestoneWLCS"]),
+        // liblodestone-pointer.so: the adaptive pointer for other compositors, a C ABI
+        // (Sources/CLodestonePointer/include/lodestone-pointer.h; c-api/ builds C against it).
+        .library(name: "lodestone-pointer", type: .dynamic, targets: ["LodestonePointerC"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -64,6 +67,10 @@ let package = Package(
 
         // Compositing with pixman, PNG output with libpng.
         .target(name: "Rendering", dependencies: ["LodestoneSystem", "CPixman", "CPNG", "CCairo", "PointerEngine"]),
+        // liblodestone-pointer: the header (a C target so Swift fills the very structs C reads)
+        // and the @_cdecl exports over the engine and the pointer renderer.
+        .target(name: "CLodestonePointer"),
+        .target(name: "LodestonePointerC", dependencies: ["CLodestonePointer", "CPixman", "PointerEngine", "Rendering"]),
         // Protocol handlers, surfaces, seat, window management.
         .target(
             name: "Compositor",
@@ -135,7 +142,11 @@ let package = Package(
         ),
         .testTarget(
             name: "LodestoneTests",
-            dependencies: ["LodestoneTesting", "WaylandClient", "CWaylandClient", "CWaylandProtocols", "Rendering", "AdaptivePointerClient", "LodestoneTour", "CXcursor"]
+            dependencies: [
+                "LodestoneTesting", "WaylandClient", "CWaylandClient", "CWaylandProtocols", "Rendering", "AdaptivePointerClient", "LodestoneTour", "CXcursor",
+                // PointerLibraryTests: the Swift side of the C library's numbers.
+                "PointerEngine",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,431 @@
+/*
+ * lodestone-pointer.h: the iPadOS-style adaptive pointer of the Lodestone compositor, as a C
+ * library for other compositors (liblodestone-pointer).
+ *
+ * The engine is a pure model. It knows nothing of Wayland: the host feeds it device input and
+ * time, tells it where the interactive regions of its clients are, steps it once per frame and
+ * reads back a presentation (the pointer's shape, the targeted region's effect, the damage).
+ * The library can also draw that presentation over the host's composed frame.
+ *
+ *     struct lodestone_pointer_engine *e = lodestone_pointer_engine_create(0, 0, 1920, 1080);
+ *     struct lodestone_pointer_region r;
+ *     lodestone_pointer_region_init(&r, sizeof r);
+ *     r.surface = 7; r.identifier = 42;
+ *     r.x = 100; r.y = 20; r.width = 44; r.height = 30;
+ *     r.effect = LODESTONE_POINTER_EFFECT_HIGHLIGHT;
+ *     lodestone_pointer_engine_set_region(e, 1, &r);
+ *     lodestone_pointer_engine_motion(e, now, 110, 30);          // from the host's motion path
+ *     struct lodestone_pointer_presentation p = { .size = sizeof p };
+ *     lodestone_pointer_engine_step(e, now, &p);                 // once per frame
+ *     lodestone_pointer_engine_draw(e, pixels, w, h, stride, 1.0, // into the composed frame,
+ *                                   dx, dy, dw, dh);               // within p's damage
+ *     lodestone_pointer_engine_destroy(e);
+ *
+ * Coordinates are the host's global logical coordinates (doubles). Times are seconds on any
+ * monotonic clock the host likes, as doubles; they must not go backwards. The engine reads no
+ * clock of its own: the same inputs at the same times give the same presentations.
+ *
+ * Threading: none. Every call on one engine must come from the same thread, normally the
+ * host's event loop, and never concurrently. Different engines are independent.
+ *
+ * Ownership: lodestone_pointer_engine_create returns an engine the caller owns and frees with
+ * lodestone_pointer_engine_destroy, exactly once. Every other pointer passed in (regions,
+ * strings, presentations, pixel buffers) is borrowed for the duration of the call only: the
+ * library copies what it keeps and never frees or retains caller memory.
+ *
+ * Versioning: semantic. Within one major version, symbols are never removed and their
+ * signatures never change; structs only grow at their end, which is why each struct the caller
+ * passes begins with its own `size` (set it to sizeof the struct as the caller knows it: the
+ * library reads and writes only that much). Enums only gain values.
+ */
+#ifndef LODESTONE_POINTER_H
+#define LODESTONE_POINTER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LODESTONE_POINTER_VERSION_MAJOR 0
+#define LODESTONE_POINTER_VERSION_MINOR 1
+#define LODESTONE_POINTER_VERSION_PATCH 0
+
+/** The version this header describes, as one number: (major << 16) | (minor << 8) | patch. */
+#define LODESTONE_POINTER_VERSION \
+	((LODESTONE_POINTER_VERSION_MAJOR << 16) | (LODESTONE_POINTER_VERSION_MINOR << 8) | LODESTONE_POINTER_VERSION_PATCH)
+
+/**
+ * The version of the library actually loaded, encoded as LODESTONE_POINTER_VERSION. A host
+ * built against this header works with any library of the same major version and an equal or
+ * higher minor version.
+ */
+uint32_t lodestone_pointer_version(void);
+
+/** pixman's image (pixman_image_t), for lodestone_pointer_engine_draw_pixman. */
+union pixman_image;
+
+/** An engine: the pointer of one seat over a set of outputs. Opaque. */
+struct lodestone_pointer_engine;
+
+/** The content effect a region asks for (adaptive_pointer_v1 effect). */
+enum lodestone_pointer_effect {
+	/** Small and transparent: highlight; small and opaque: lift; large: hover. */
+	LODESTONE_POINTER_EFFECT_AUTOMATIC = 0,
+	LODESTONE_POINTER_EFFECT_NONE = 1,
+	/** The pointer becomes a translucent platter behind the element. */
+	LODESTONE_POINTER_EFFECT_HIGHLIGHT = 2,
+	/** The element scales up with a shadow; the pointer fades beneath it. */
+	LODESTONE_POINTER_EFFECT_LIFT = 3,
+	/** Tint, shadow and scale on the element (hover_* fields); the pointer keeps its shape. */
+	LODESTONE_POINTER_EFFECT_HOVER = 4,
+};
+
+/** Hover's tint (adaptive_pointer_v1 hover tint). */
+enum lodestone_pointer_hover_tint {
+	LODESTONE_POINTER_HOVER_TINT_NONE = 0,
+	LODESTONE_POINTER_HOVER_TINT_OVERLAY = 1,
+	LODESTONE_POINTER_HOVER_TINT_UNDERLAY = 2,
+};
+
+/** The pointer's shape over a region. */
+enum lodestone_pointer_shape {
+	/** Whatever the effect implies: platter, the element's outline, or the circle. */
+	LODESTONE_POINTER_SHAPE_EFFECT_DEFAULT = 0,
+	LODESTONE_POINTER_SHAPE_CIRCLE = 1,
+	/** The region's frame with corner radius shape_parameter. */
+	LODESTONE_POINTER_SHAPE_ROUNDED_RECT = 2,
+	/** An I-beam as tall as the text line, shape_parameter (presented within 24…100). */
+	LODESTONE_POINTER_SHAPE_VERTICAL_BEAM = 3,
+	/** The I-beam of vertical text, shape_parameter wide. */
+	LODESTONE_POINTER_SHAPE_HORIZONTAL_BEAM = 4,
+	LODESTONE_POINTER_SHAPE_HIDDEN = 5,
+};
+
+/** How far around the frame the pointer is captured. */
+enum lodestone_pointer_hit_area {
+	/** 12 points of padding (a button with a bezel). */
+	LODESTONE_POINTER_HIT_AREA_BEZELLED = 0,
+	/** 24 points of padding. */
+	LODESTONE_POINTER_HIT_AREA_BEZELLESS = 1,
+	/** hit_padding points of padding. */
+	LODESTONE_POINTER_HIT_AREA_PADDING = 2,
+	/** Exactly the rectangle hit_x, hit_y, hit_width, hit_height. */
+	LODESTONE_POINTER_HIT_AREA_EXPLICIT = 3,
+};
+
+enum lodestone_pointer_magnetism {
+	/** On for highlight, lift and text; off for hover and none. */
+	LODESTONE_POINTER_MAGNETISM_AUTOMATIC = 0,
+	LODESTONE_POINTER_MAGNETISM_ON = 1,
+	LODESTONE_POINTER_MAGNETISM_OFF = 2,
+};
+
+/** Bits of latching_axes and constrained_axes. */
+enum lodestone_pointer_axes {
+	LODESTONE_POINTER_AXIS_HORIZONTAL = 1,
+	LODESTONE_POINTER_AXIS_VERTICAL = 2,
+};
+
+/** Why lodestone_pointer_engine_set_region refused a region (0 is success). */
+enum lodestone_pointer_error {
+	LODESTONE_POINTER_OK = 0,
+	LODESTONE_POINTER_ERROR_INVALID_ARGUMENT = -1,
+	LODESTONE_POINTER_ERROR_NON_FINITE_GEOMETRY = -2,
+	LODESTONE_POINTER_ERROR_NEGATIVE_SIZE = -3,
+	LODESTONE_POINTER_ERROR_NEGATIVE_CORNER_RADIUS = -4,
+	LODESTONE_POINTER_ERROR_NEGATIVE_PADDING = -5,
+	LODESTONE_POINTER_ERROR_INVALID_BEAM_LENGTH = -6,
+	LODESTONE_POINTER_ERROR_ANNOTATION_TOO_LONG = -7,
+	LODESTONE_POINTER_ERROR_INVALID_SHAPE = -8,
+};
+
+/**
+ * One interactive element, in global coordinates (the host converts from the surface-local
+ * coordinates its client used). Fill it with lodestone_pointer_region_init, then set fields.
+ */
+struct lodestone_pointer_region {
+	/** sizeof(struct lodestone_pointer_region) as the caller was built with. */
+	uint32_t size;
+	/** The client's identifier, echoed as the presentation's target_identifier. */
+	uint32_t identifier;
+	/** The host's id of the surface the region belongs to (see remove_surface_regions). */
+	uint64_t surface;
+	/** The element's visible rectangle. */
+	double x, y, width, height;
+	/** The element's corner radius (default 8). */
+	double corner_radius;
+	/** Higher wins among overlapping regions. */
+	int32_t stacking_order;
+	/** enum lodestone_pointer_effect. */
+	uint32_t effect;
+	/** enum lodestone_pointer_hover_tint, for LODESTONE_POINTER_EFFECT_HOVER (default overlay). */
+	uint32_t hover_tint;
+	/** For LODESTONE_POINTER_EFFECT_HOVER: a shadow (default false), scaling up (default true). */
+	bool hover_shadow, hover_scale;
+	/** The element's background is opaque (decides lift over highlight under AUTOMATIC). */
+	bool opaque_background;
+	/** A drag starting here becomes a band (rubber-band) selection. */
+	bool band_selection;
+	/** enum lodestone_pointer_shape, and its parameter (radius or beam length). */
+	uint32_t shape;
+	double shape_parameter;
+	/** enum lodestone_pointer_hit_area, with hit_padding or the explicit rectangle. */
+	uint32_t hit_area;
+	double hit_padding;
+	double hit_x, hit_y, hit_width, hit_height;
+	/** enum lodestone_pointer_magnetism. */
+	uint32_t magnetism;
+	/** enum lodestone_pointer_axes bits: stays engaged along these while the button is held. */
+	uint32_t latching_axes;
+	/** enum lodestone_pointer_axes bits: the pointer stays centred along these. */
+	uint32_t constrained_axes;
+	/** UTF-8 text shown beside the pointer over the region (at most 64 characters), or NULL. Copied. */
+	const char *annotation;
+};
+
+/** The device that produces the following motion (lodestone_pointer_engine_device). */
+enum lodestone_pointer_device {
+	LODESTONE_POINTER_DEVICE_MOUSE = 0,
+	/** Touchpads: recentering and a shorter auto-hide. */
+	LODESTONE_POINTER_DEVICE_TRACKPAD = 1,
+};
+
+/** What the presented pointer looks like (the same terms as lodestone_test_v1.pointer_shape). */
+enum lodestone_pointer_shape_kind {
+	LODESTONE_POINTER_SHAPE_KIND_CIRCLE = 0,
+	LODESTONE_POINTER_SHAPE_KIND_VERTICAL_BEAM = 1,
+	LODESTONE_POINTER_SHAPE_KIND_HORIZONTAL_BEAM = 2,
+	LODESTONE_POINTER_SHAPE_KIND_ROUNDED_RECT = 3,
+	LODESTONE_POINTER_SHAPE_KIND_CUSTOM = 4,
+	LODESTONE_POINTER_SHAPE_KIND_HIDDEN = 5,
+	LODESTONE_POINTER_SHAPE_KIND_BAND = 6,
+};
+
+/** The targeted element's effect as presented. */
+enum lodestone_pointer_effect_kind {
+	LODESTONE_POINTER_EFFECT_KIND_NONE = 0,
+	LODESTONE_POINTER_EFFECT_KIND_HIGHLIGHT = 1,
+	LODESTONE_POINTER_EFFECT_KIND_LIFT = 2,
+	LODESTONE_POINTER_EFFECT_KIND_HOVER = 3,
+};
+
+/** One frame of the pointer, written by lodestone_pointer_engine_step. */
+struct lodestone_pointer_presentation {
+	/** Set by the caller: sizeof(struct lodestone_pointer_presentation). */
+	uint32_t size;
+	/** enum lodestone_pointer_shape_kind. */
+	uint32_t shape_kind;
+	/** The time stepped to. */
+	double time;
+	/** Where clients see the pointer (after magnetism): send this in wl_pointer.motion. */
+	double logical_x, logical_y;
+	/** Where the device put the pointer, before magnetism. */
+	double device_x, device_y;
+	/** The pointer's outline (pressed scale included) and its corner radius. */
+	double x, y, width, height, corner_radius;
+	/** The pointer's opacity (visibility, lift fade and cross-fades included). */
+	double alpha;
+	/** enum lodestone_pointer_effect_kind of the targeted element's effect. */
+	uint32_t effect_kind;
+	/** A region targets the pointer: target_region and target_identifier are valid. */
+	bool targeted;
+	/** The pointer is meant to be shown (auto-hide, typing). */
+	bool visible;
+	/** Step again next frame while true. */
+	bool animating;
+	/** The effect's progress, 0…1, and the element's scale. */
+	double effect_progress, effect_scale;
+	/** The region id passed to set_region, and the region's identifier. */
+	uint64_t target_region;
+	uint32_t target_identifier;
+	/** How many accessories (arrows, plus, …) are shown. */
+	uint32_t accessory_count;
+	/** To repaint: this frame's bounds united with the previous frame's (global). */
+	double damage_x, damage_y, damage_width, damage_height;
+	/** A band selection is in progress: the pointer has become this rectangle. */
+	bool band;
+	double band_x, band_y, band_width, band_height;
+	/** An annotation is shown (its text: lodestone_pointer_engine_annotation), at this opacity. */
+	bool annotation;
+	double annotation_alpha;
+};
+
+/** The user's pointer settings (accessibility). Fill with lodestone_pointer_settings_init. */
+struct lodestone_pointer_settings {
+	/** sizeof(struct lodestone_pointer_settings) as the caller was built with. */
+	uint32_t size;
+	/** Scales the circle, beam width and accessories, 1…4 (default 1). */
+	double size_multiplier;
+	/** The pointer's colour, not premultiplied, 0…1 (default a translucent grey). */
+	double red, green, blue, alpha;
+	/** A border around the pointer (default false). */
+	bool show_border;
+	/** An opaque pointer and always a border (default false). */
+	bool increase_contrast;
+	/** No overshoot, parallax or slip; fades instead of morphs (default false). */
+	bool reduce_motion;
+	/** Pull into regions, flick capture, text snapping (default true). */
+	bool magnetism;
+	/** Hide after inactivity and while typing (default true). */
+	bool auto_hide;
+};
+
+/** What a client must hear about (adaptive_pointer_v1 events). */
+enum lodestone_pointer_event_type {
+	/** The pointer engaged the region: send its entered event. */
+	LODESTONE_POINTER_EVENT_ENTERED = 0,
+	/** The pointer left the region. */
+	LODESTONE_POINTER_EVENT_LEFT = 1,
+	/** A band selection started in the region; the rectangle is the band. */
+	LODESTONE_POINTER_EVENT_BAND_BEGAN = 2,
+	LODESTONE_POINTER_EVENT_BAND_CHANGED = 3,
+	LODESTONE_POINTER_EVENT_BAND_ENDED = 4,
+};
+
+/** One event, read with lodestone_pointer_engine_next_event. */
+struct lodestone_pointer_event {
+	/** Set by the caller: sizeof(struct lodestone_pointer_event). */
+	uint32_t size;
+	/** enum lodestone_pointer_event_type. */
+	uint32_t type;
+	/** The region id passed to set_region, and the region's identifier. */
+	uint64_t region;
+	uint32_t identifier;
+	/** The band's rectangle (global) for the band events; zero otherwise. */
+	double x, y, width, height;
+};
+
+/**
+ * A new engine whose pointer stays inside the output rectangle (the union of the host's
+ * outputs); the pointer starts at its centre. Returns NULL if the rectangle is not finite or
+ * is empty. Free with lodestone_pointer_engine_destroy.
+ */
+struct lodestone_pointer_engine *lodestone_pointer_engine_create(double x, double y, double width, double height);
+
+/** Frees the engine and everything it holds. NULL is allowed and does nothing. */
+void lodestone_pointer_engine_destroy(struct lodestone_pointer_engine *engine);
+
+/** Outputs were added, removed or resized. Returns false (and changes nothing) for an empty or non-finite rectangle. */
+bool lodestone_pointer_engine_set_output_bounds(struct lodestone_pointer_engine *engine,
+	double x, double y, double width, double height);
+
+/**
+ * Fills `settings` with the defaults and sets settings->size to `size`, which must be
+ * sizeof *settings: the library writes no more than that.
+ */
+void lodestone_pointer_settings_init(struct lodestone_pointer_settings *settings, uint32_t size);
+
+/**
+ * Applies new settings from the next step on. Returns false, changing nothing, when a number
+ * is not finite or a colour component is outside 0…1.
+ */
+bool lodestone_pointer_engine_set_settings(struct lodestone_pointer_engine *engine,
+	const struct lodestone_pointer_settings *settings);
+
+/**
+ * Fills `region` with the defaults (what adaptive_pointer_v1 assumes) and sets region->size to
+ * `size`, which must be sizeof *region: the library writes no more than that.
+ */
+void lodestone_pointer_region_init(struct lodestone_pointer_region *region, uint32_t size);
+
+/**
+ * Adds the region with the host's id `region_id`, or replaces the one with that id. Returns
+ * LODESTONE_POINTER_OK or a negative enum lodestone_pointer_error; a refused region leaves the
+ * engine unchanged.
+ */
+int32_t lodestone_pointer_engine_set_region(struct lodestone_pointer_engine *engine, uint64_t region_id,
+	const struct lodestone_pointer_region *region);
+
+/** Removes one region; false if there was none with that id. */
+bool lodestone_pointer_engine_remove_region(struct lodestone_pointer_engine *engine, uint64_t region_id);
+
+/** Removes every region of a surface (the surface was destroyed); returns how many. */
+uint32_t lodestone_pointer_engine_remove_surface_regions(struct lodestone_pointer_engine *engine, uint64_t surface);
+
+/** The device moved to an absolute position (nested hosts, tablets, tests). */
+void lodestone_pointer_engine_motion(struct lodestone_pointer_engine *engine, double time, double x, double y);
+
+/** The device moved by a relative amount (libinput). */
+void lodestone_pointer_engine_relative_motion(struct lodestone_pointer_engine *engine, double time, double dx, double dy);
+
+/** The primary button was pressed (true) or released (false). */
+void lodestone_pointer_engine_button(struct lodestone_pointer_engine *engine, double time, bool pressed);
+
+/** A key that types was pressed (not a modifier alone): the pointer hides while typing. */
+void lodestone_pointer_engine_key_typed(struct lodestone_pointer_engine *engine, double time);
+
+/** The device that produces the following motion: enum lodestone_pointer_device. Unknown values are ignored. */
+void lodestone_pointer_engine_device(struct lodestone_pointer_engine *engine, double time, uint32_t device);
+
+/** Puts the pointer at a point whatever holds it (a teleport, not motion). */
+void lodestone_pointer_engine_warp(struct lodestone_pointer_engine *engine, double time, double x, double y);
+
+/** The pointer left every output (true; it hides) or came back (false): a nested host lost its parent's pointer. */
+void lodestone_pointer_engine_outside_outputs(struct lodestone_pointer_engine *engine, double time, bool outside);
+
+/** A client locked the pointer (true; hidden, motion stops) or released it. */
+void lodestone_pointer_engine_pointer_lock(struct lodestone_pointer_engine *engine, double time, bool locked);
+
+/** Fingers rest on the touchpad (a hold gesture: shown pressed) or lifted. */
+void lodestone_pointer_engine_gesture_hold(struct lodestone_pointer_engine *engine, double time, bool held);
+
+/** A pinch's scale relative to its start; 0 (or any value not above 0) when it ended. */
+void lodestone_pointer_engine_pinch(struct lodestone_pointer_engine *engine, double time, double scale);
+
+/**
+ * When something will change without input (a region's exit delay, auto-hide): writes the
+ * time to step at into `time` and returns true, or returns false when nothing is due. Step
+ * then even if the last step was not animating.
+ */
+bool lodestone_pointer_engine_next_deadline(struct lodestone_pointer_engine *engine, double *time);
+
+/**
+ * Advances the animations to `time` and writes the frame into `out` (its `size` set by the
+ * caller; NULL only steps). Returns whether to step again next frame (out->animating).
+ */
+bool lodestone_pointer_engine_step(struct lodestone_pointer_engine *engine, double time,
+	struct lodestone_pointer_presentation *out);
+
+/**
+ * The text of the annotation in the last stepped frame (UTF-8, NUL-terminated), or NULL when
+ * none is shown. The string belongs to the engine and stays valid until the next step or the
+ * engine's destruction; copy it to keep it.
+ */
+const char *lodestone_pointer_engine_annotation(struct lodestone_pointer_engine *engine);
+
+/**
+ * Takes the oldest event the engine has for clients into `out` (its `size` set by the caller)
+ * and returns true; false when there is none. Input and steps queue events: call this until it
+ * returns false after each batch of input or each step, and send them to the region's client.
+ */
+bool lodestone_pointer_engine_next_event(struct lodestone_pointer_engine *engine, struct lodestone_pointer_event *out);
+
+/**
+ * Draws the last stepped frame (pointer, effects, accessories, annotation, band) over the
+ * host's composed frame in `pixels`: premultiplied ARGB8888 in native byte order (pixman's
+ * a8r8g8b8, DRM's ARGB8888), `width` × `height` pixels, `stride` bytes a row, whose pixel
+ * (0, 0) is global (0, 0) and which is `scale` pixels a logical point. Only the clip rectangle
+ * (buffer pixels) is touched; pass the presentation's damage, scaled. The effects read the
+ * element's pixels from the buffer, so draw into the frame after the content is composed.
+ * Returns false, drawing nothing, for a bad buffer or a clip outside it.
+ */
+bool lodestone_pointer_engine_draw(struct lodestone_pointer_engine *engine, uint32_t *pixels,
+	int32_t width, int32_t height, int32_t stride, double scale,
+	int32_t clip_x, int32_t clip_y, int32_t clip_width, int32_t clip_height);
+
+/**
+ * The same into a pixman bits image of format PIXMAN_a8r8g8b8 or PIXMAN_x8r8g8b8 (a wlroots
+ * pixman renderer's buffer, say), whose pixel (0, 0) is global (0, 0). The image is borrowed:
+ * not referenced past the call. Returns false, drawing nothing, for another format or a clip
+ * outside the image.
+ */
+bool lodestone_pointer_engine_draw_pixman(struct lodestone_pointer_engine *engine, union pixman_image *image,
+	double scale, int32_t clip_x, int32_t clip_y, int32_t clip_width, int32_t clip_height);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LODESTONE_POINTER_H */

@@ -1,0 +1,374 @@
+/* pointer-test: liblodestone-pointer from C.
+ *
+ * Runs one scripted input sequence (the same one PointerLibraryTests feeds the Swift engine)
+ * and checks what a C host relies on: the version query, a highlight region that targets the
+ * pointer, refused regions, drawing into a raw ARGB8888 buffer only within the damage, and
+ * destroying everything (run it under valgrind for the leak check).
+ *
+ * Every input is printed as it is fed ("motion t x y", "button t 1", ...) and every stepped
+ * frame as "frame" then the presentation's numbers in the order of print_frame, all exact
+ * (%.17g): the Swift test replays the inputs into its own engine and compares the frames.
+ * It exits 0 when every check passed; failures are printed as "FAIL: ...". */
+#include <lodestone-pointer.h>
+
+#include <math.h>
+#include <pixman.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+
+#define CHECK(cond, ...) do { \
+	if (!(cond)) { \
+		failures++; \
+		printf("FAIL: %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+		printf(__VA_ARGS__); \
+		printf("\n"); \
+	} \
+} while (0)
+
+static void print_frame(const struct lodestone_pointer_presentation *p) {
+	printf("frame %.17g %u %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %u %d %.17g %.17g %llu %u %d %d %u "
+		"%.17g %.17g %.17g %.17g\n",
+		p->time, p->shape_kind, p->logical_x, p->logical_y, p->device_x, p->device_y,
+		p->x, p->y, p->width, p->height, p->corner_radius, p->alpha,
+		p->effect_kind, p->targeted, p->effect_progress, p->effect_scale,
+		(unsigned long long)p->target_region, p->target_identifier, p->visible, p->animating, p->accessory_count,
+		p->damage_x, p->damage_y, p->damage_width, p->damage_height);
+}
+
+static void motion(struct lodestone_pointer_engine *e, double t, double x, double y) {
+	printf("motion %.17g %.17g %.17g\n", t, x, y);
+	lodestone_pointer_engine_motion(e, t, x, y);
+}
+
+static void relative_motion(struct lodestone_pointer_engine *e, double t, double dx, double dy) {
+	printf("relative %.17g %.17g %.17g\n", t, dx, dy);
+	lodestone_pointer_engine_relative_motion(e, t, dx, dy);
+}
+
+static void press(struct lodestone_pointer_engine *e, double t, bool pressed) {
+	printf("button %.17g %d\n", t, pressed);
+	lodestone_pointer_engine_button(e, t, pressed);
+}
+
+static void key_typed(struct lodestone_pointer_engine *e, double t) {
+	printf("key %.17g\n", t);
+	lodestone_pointer_engine_key_typed(e, t);
+}
+
+/* How many entered and left events the script has seen. */
+static int entered, left;
+
+/* Steps, prints the frame, then reads and prints the events queued for clients. */
+/* The other inputs, one line each: "<name> t value". */
+static void device(struct lodestone_pointer_engine *e, double t, uint32_t kind) {
+	printf("device %.17g %u\n", t, kind);
+	lodestone_pointer_engine_device(e, t, kind);
+}
+
+static void warp(struct lodestone_pointer_engine *e, double t, double x, double y) {
+	printf("warp %.17g %.17g %.17g\n", t, x, y);
+	lodestone_pointer_engine_warp(e, t, x, y);
+}
+
+static void outside(struct lodestone_pointer_engine *e, double t, bool value) {
+	printf("outside %.17g %d\n", t, value);
+	lodestone_pointer_engine_outside_outputs(e, t, value);
+}
+
+static void lock(struct lodestone_pointer_engine *e, double t, bool value) {
+	printf("lock %.17g %d\n", t, value);
+	lodestone_pointer_engine_pointer_lock(e, t, value);
+}
+
+static void hold(struct lodestone_pointer_engine *e, double t, bool value) {
+	printf("hold %.17g %d\n", t, value);
+	lodestone_pointer_engine_gesture_hold(e, t, value);
+}
+
+static void pinch(struct lodestone_pointer_engine *e, double t, double scale) {
+	printf("pinch %.17g %.17g\n", t, scale);
+	lodestone_pointer_engine_pinch(e, t, scale);
+}
+
+static struct lodestone_pointer_presentation step(struct lodestone_pointer_engine *e, double t) {
+	struct lodestone_pointer_presentation p = { .size = sizeof p };
+	bool animating = lodestone_pointer_engine_step(e, t, &p);
+	CHECK(animating == p.animating, "step's result is the presentation's animating");
+	CHECK(p.size == sizeof p, "the size is left as the caller set it");
+	print_frame(&p);
+	struct lodestone_pointer_event ev = { .size = sizeof ev };
+	while (lodestone_pointer_engine_next_event(e, &ev)) {
+		printf("event %u %llu %u %.17g %.17g %.17g %.17g\n", ev.type, (unsigned long long)ev.region, ev.identifier,
+			ev.x, ev.y, ev.width, ev.height);
+		if (ev.type == LODESTONE_POINTER_EVENT_ENTERED) entered++;
+		if (ev.type == LODESTONE_POINTER_EVENT_LEFT) left++;
+		CHECK(ev.region != 0, "an event names its region");
+	}
+	return p;
+}
+
+#define WIDTH 640
+#define HEIGHT 480
+#define BACKGROUND 0xffe8e8e8u
+
+/* The highlight button of the script: surface 7, identifier 42. */
+static struct lodestone_pointer_region button(void) {
+	struct lodestone_pointer_region r;
+	lodestone_pointer_region_init(&r, sizeof r);
+	r.surface = 7;
+	r.identifier = 42;
+	r.x = 200; r.y = 100; r.width = 44; r.height = 30;
+	r.corner_radius = 6;
+	r.effect = LODESTONE_POINTER_EFFECT_HIGHLIGHT;
+	return r;
+}
+
+int main(void) {
+	/* The version: the header's and the library's agree (same major, minor not older). */
+	uint32_t version = lodestone_pointer_version();
+	printf("version %u.%u.%u\n", version >> 16, (version >> 8) & 0xff, version & 0xff);
+	CHECK(version == LODESTONE_POINTER_VERSION, "library %#x, header %#x", version, LODESTONE_POINTER_VERSION);
+	CHECK(LODESTONE_POINTER_VERSION_MAJOR == 0 && LODESTONE_POINTER_VERSION_MINOR >= 1, "macros");
+
+	CHECK(lodestone_pointer_engine_create(0, 0, 0, 480) == NULL, "an empty output is refused");
+	CHECK(lodestone_pointer_engine_create(0, 0, NAN, 480) == NULL, "a non-finite output is refused");
+	lodestone_pointer_engine_destroy(NULL);
+
+	struct lodestone_pointer_engine *e = lodestone_pointer_engine_create(0, 0, WIDTH, HEIGHT);
+	CHECK(e != NULL, "engine");
+
+	/* Defaults are adaptive_pointer_v1's. */
+	struct lodestone_pointer_region r = button();
+	CHECK(r.size == sizeof r, "init sets the size");
+	CHECK(r.hit_area == LODESTONE_POINTER_HIT_AREA_BEZELLED && r.magnetism == LODESTONE_POINTER_MAGNETISM_AUTOMATIC,
+		"default hit area and magnetism");
+	CHECK(r.annotation == NULL && r.hover_scale && !r.hover_shadow, "default annotation and hover");
+
+	CHECK(lodestone_pointer_engine_set_region(e, 1, &r) == LODESTONE_POINTER_OK, "the button is accepted");
+
+	/* Refused regions leave the engine unchanged. */
+	struct lodestone_pointer_region bad = button();
+	bad.width = -1;
+	CHECK(lodestone_pointer_engine_set_region(e, 1, &bad) == LODESTONE_POINTER_ERROR_NEGATIVE_SIZE, "negative width");
+	bad = button();
+	bad.corner_radius = INFINITY;
+	CHECK(lodestone_pointer_engine_set_region(e, 1, &bad) == LODESTONE_POINTER_ERROR_NON_FINITE_GEOMETRY, "infinite radius");
+	bad = button();
+	bad.effect = 99;
+	CHECK(lodestone_pointer_engine_set_region(e, 1, &bad) == LODESTONE_POINTER_ERROR_INVALID_ARGUMENT, "unknown effect");
+	bad = button();
+	bad.annotation = "this annotation is far too long for the pointer: a few words, never a sentence like this";
+	CHECK(lodestone_pointer_engine_set_region(e, 1, &bad) == LODESTONE_POINTER_ERROR_ANNOTATION_TOO_LONG, "long annotation");
+	CHECK(lodestone_pointer_engine_set_region(e, 1, NULL) == LODESTONE_POINTER_ERROR_INVALID_ARGUMENT, "NULL region");
+
+	/* The script (PointerLibraryTests.script): away from the button, then onto it. */
+	motion(e, 0, 100, 300);
+	struct lodestone_pointer_presentation p = step(e, 0);
+	CHECK(!p.targeted, "nothing targeted away from the button");
+	CHECK(p.shape_kind == LODESTONE_POINTER_SHAPE_KIND_CIRCLE, "the circle, not %u", p.shape_kind);
+
+	for (int i = 1; i <= 10; i++) {
+		double t = 0.5 + 0.016 * i;
+		motion(e, t, 100 + 10.8 * i, 300 - 18.5 * i);
+		p = step(e, t);
+	}
+	for (int i = 1; i <= 40; i++)
+		p = step(e, 0.66 + 0.016 * i);
+	CHECK(p.targeted && p.target_region == 1 && p.target_identifier == 42, "the button targets the pointer");
+	CHECK(p.effect_kind == LODESTONE_POINTER_EFFECT_KIND_HIGHLIGHT, "highlight, not %u", p.effect_kind);
+	CHECK(p.shape_kind == LODESTONE_POINTER_SHAPE_KIND_ROUNDED_RECT, "the platter, not %u", p.shape_kind);
+	CHECK(fabs(p.effect_progress - 1) < 0.01, "settled: %g", p.effect_progress);
+	CHECK(p.width >= 44 && p.height >= 30, "the platter covers the button: %gx%g", p.width, p.height);
+	CHECK(p.logical_x >= 200 && p.logical_x <= 244 && p.logical_y >= 100 && p.logical_y <= 130,
+		"clients see the pointer on the button: %g, %g", p.logical_x, p.logical_y);
+	CHECK(p.damage_width > 0 && p.damage_height > 0, "damage");
+	CHECK(entered == 1 && left == 0, "one entered event: %d entered, %d left", entered, left);
+
+	/* Drawing: a grey frame, the platter drawn within the damage and nowhere else. */
+	int32_t stride = WIDTH * 4 + 64;
+	uint32_t *pixels = malloc((size_t)stride * HEIGHT);
+	for (int y = 0; y < HEIGHT; y++)
+		for (int x = 0; x < stride / 4; x++)
+			pixels[y * (stride / 4) + x] = BACKGROUND;
+	int32_t dx = (int32_t)floor(p.damage_x), dy = (int32_t)floor(p.damage_y);
+	int32_t dw = (int32_t)ceil(p.damage_x + p.damage_width) - dx, dh = (int32_t)ceil(p.damage_y + p.damage_height) - dy;
+	CHECK(lodestone_pointer_engine_draw(e, pixels, WIDTH, HEIGHT, stride, 1.0, dx, dy, dw, dh), "draw");
+	int changed_inside = 0, changed_outside = 0;
+	for (int y = 0; y < HEIGHT; y++) {
+		for (int x = 0; x < stride / 4; x++) {
+			bool inside = x >= dx && x < dx + dw && y >= dy && y < dy + dh;
+			if (pixels[y * (stride / 4) + x] != BACKGROUND) {
+				if (inside) changed_inside++;
+				else changed_outside++;
+			}
+		}
+	}
+	printf("drawn %d inside %d outside\n", changed_inside, changed_outside);
+	CHECK(changed_inside > 100, "the platter is drawn: %d pixels", changed_inside);
+	CHECK(changed_outside == 0, "nothing outside the damage: %d pixels", changed_outside);
+	CHECK(!lodestone_pointer_engine_draw(e, pixels, WIDTH, HEIGHT, 8, 1.0, dx, dy, dw, dh), "a stride too short is refused");
+	CHECK(!lodestone_pointer_engine_draw(e, pixels, WIDTH, HEIGHT, stride, 1.0, WIDTH, 0, 10, 10), "a clip outside is refused");
+
+	/* The same through a pixman image (x8r8g8b8, no stride padding): the same pixels, within
+	 * rounding (no alpha channel to keep, so a blend may round one step differently). */
+	pixman_image_t *image = pixman_image_create_bits(PIXMAN_x8r8g8b8, WIDTH, HEIGHT, NULL, 0);
+	pixman_color_t grey = { 0xe8e8, 0xe8e8, 0xe8e8, 0xffff };
+	pixman_image_t *fill = pixman_image_create_solid_fill(&grey);
+	pixman_image_composite32(PIXMAN_OP_SRC, fill, NULL, image, 0, 0, 0, 0, 0, 0, WIDTH, HEIGHT);
+	pixman_image_unref(fill);
+	CHECK(lodestone_pointer_engine_draw_pixman(e, image, 1.0, dx, dy, dw, dh), "draw into a pixman image");
+	uint32_t *bits = pixman_image_get_data(image);
+	int differing = 0, most = 0;
+	for (int y = 0; y < HEIGHT; y++) {
+		for (int x = 0; x < WIDTH; x++) {
+			uint32_t a = bits[y * WIDTH + x], b = pixels[y * (stride / 4) + x];
+			for (int shift = 0; shift < 24; shift += 8) {
+				int d = abs((int)((a >> shift) & 0xff) - (int)((b >> shift) & 0xff));
+				if (d > most) most = d;
+				if (d > 2) differing++;
+			}
+		}
+	}
+	printf("pixman %d channels differ by more than 2, at most %d\n", differing, most);
+	CHECK(differing == 0, "the pixman image and the raw buffer differ: %d channels, at most %d", differing, most);
+	pixman_image_unref(image);
+	pixman_image_t *a8 = pixman_image_create_bits(PIXMAN_a8, WIDTH, HEIGHT, NULL, 0);
+	CHECK(!lodestone_pointer_engine_draw_pixman(e, a8, 1.0, dx, dy, dw, dh), "an a8 image is refused");
+	pixman_image_unref(a8);
+	free(pixels);
+
+	/* Press and release on the button; then typing hides the pointer. */
+	press(e, 1.4, true);
+	p = step(e, 1.5);
+	CHECK(p.targeted && p.target_identifier == 42, "still on the button while pressed");
+	press(e, 1.6, false);
+	p = step(e, 1.7);
+	key_typed(e, 1.8);
+	p = step(e, 2.2);
+	CHECK(!p.visible, "typing hides the pointer");
+
+	/* Relative motion away, removing regions (the Swift replay stops here). */
+	relative_motion(e, 2.3, 150, 150);
+	p = step(e, 2.3);
+	CHECK(!p.targeted, "away from the button");
+	CHECK(entered == 1 && left == 1, "one left event: %d entered, %d left", entered, left);
+
+	/* The other inputs, replayed too: a trackpad, a hold, a pinch, leaving the outputs, a lock, a warp. */
+	device(e, 2.32, LODESTONE_POINTER_DEVICE_TRACKPAD);
+	hold(e, 2.33, true);
+	p = step(e, 2.34);
+	hold(e, 2.35, false);
+	pinch(e, 2.35, 1.2);
+	p = step(e, 2.36);
+	pinch(e, 2.37, 0);
+	outside(e, 2.37, true);
+	p = step(e, 2.5);
+	CHECK(!p.visible, "hidden outside the outputs");
+	outside(e, 2.51, false);
+	lock(e, 2.52, true);
+	p = step(e, 2.6);
+	CHECK(!p.visible, "hidden while locked");
+	lock(e, 2.61, false);
+	warp(e, 2.62, 222, 115);
+	device(e, 2.62, LODESTONE_POINTER_DEVICE_MOUSE);
+	p = step(e, 2.63);
+	double deadline = -1;
+	bool due = lodestone_pointer_engine_next_deadline(e, &deadline);
+	printf("deadline %d %.17g\n", due, deadline);
+	CHECK(!due || deadline > 2.6, "a deadline in the future: %g", deadline);
+	for (int i = 1; i <= 20; i++)
+		p = step(e, 2.63 + 0.016 * i);
+	CHECK(p.targeted && p.target_identifier == 42, "warped back onto the button");
+	printf("end\n");
+	CHECK(lodestone_pointer_engine_remove_region(e, 1), "removed");
+	CHECK(!lodestone_pointer_engine_remove_region(e, 1), "already removed");
+	CHECK(lodestone_pointer_engine_annotation(e) == NULL, "no annotation");
+	CHECK(!lodestone_pointer_engine_next_deadline(NULL, &deadline), "no engine, no deadline");
+
+	/* An annotation: its text, borrowed from the engine. */
+	r = button();
+	r.annotation = "42 items";
+	CHECK(lodestone_pointer_engine_set_region(e, 2, &r) == LODESTONE_POINTER_OK, "a second region");
+	r.surface = 8;
+	r.x = 400; r.y = 300;
+	r.annotation = NULL;
+	CHECK(lodestone_pointer_engine_set_region(e, 3, &r) == LODESTONE_POINTER_OK, "a third, another surface");
+	lodestone_pointer_engine_motion(e, 3.4, 215, 112);
+	for (int i = 0; i < 40; i++)
+		lodestone_pointer_engine_step(e, 3.4 + 0.016 * i, &p);
+	const char *text = lodestone_pointer_engine_annotation(e);
+	CHECK(p.annotation && p.annotation_alpha > 0.5, "an annotation is shown: %d %g", p.annotation, p.annotation_alpha);
+	CHECK(text != NULL && strcmp(text, "42 items") == 0, "its text: %s", text ? text : "(null)");
+	CHECK(lodestone_pointer_engine_remove_surface_regions(e, 7) == 1, "the surface's one region");
+
+	/* A band selection: press in a canvas region that allows it and drag. */
+	struct lodestone_pointer_region canvas;
+	lodestone_pointer_region_init(&canvas, sizeof canvas);
+	canvas.surface = 9; canvas.identifier = 5;
+	canvas.x = 20; canvas.y = 200; canvas.width = 300; canvas.height = 200;
+	canvas.effect = LODESTONE_POINTER_EFFECT_NONE;
+	canvas.band_selection = true;
+	CHECK(lodestone_pointer_engine_set_region(e, 4, &canvas) == LODESTONE_POINTER_OK, "the canvas");
+	lodestone_pointer_engine_motion(e, 4.1, 50, 250);
+	lodestone_pointer_engine_step(e, 4.1, &p);
+	lodestone_pointer_engine_button(e, 4.2, true);
+	for (int i = 1; i <= 10; i++)
+		lodestone_pointer_engine_motion(e, 4.2 + 0.016 * i, 50 + 10 * i, 250 + 6 * i);
+	lodestone_pointer_engine_step(e, 4.4, &p);
+	CHECK(p.band && p.shape_kind == LODESTONE_POINTER_SHAPE_KIND_BAND, "the pointer is the band: %d %u", p.band, p.shape_kind);
+	CHECK(p.band_x == 50 && p.band_y == 250 && p.band_width == 100 && p.band_height == 60,
+		"the band: %g,%g %gx%g", p.band_x, p.band_y, p.band_width, p.band_height);
+	lodestone_pointer_engine_button(e, 4.5, false);
+	int began = 0, ended = 0;
+	struct lodestone_pointer_event ev = { .size = sizeof ev };
+	while (lodestone_pointer_engine_next_event(e, &ev)) {
+		if (ev.type == LODESTONE_POINTER_EVENT_BAND_BEGAN) began++;
+		if (ev.type == LODESTONE_POINTER_EVENT_BAND_ENDED) {
+			ended++;
+			CHECK(ev.region == 4 && ev.identifier == 5 && ev.width == 100 && ev.height == 60,
+				"band ended: region %llu, %gx%g", (unsigned long long)ev.region, ev.width, ev.height);
+		}
+	}
+	CHECK(began == 1 && ended == 1, "band began %d, ended %d", began, ended);
+
+	/* Settings: twice the size, then a colour out of range is refused. */
+	struct lodestone_pointer_settings settings;
+	lodestone_pointer_settings_init(&settings, sizeof settings);
+	CHECK(settings.size == sizeof settings && settings.size_multiplier == 1 && settings.magnetism && settings.auto_hide,
+		"default settings");
+	settings.size_multiplier = 2;
+	CHECK(lodestone_pointer_engine_set_settings(e, &settings), "twice the size");
+	lodestone_pointer_engine_motion(e, 4.6, 600, 60);
+	for (int i = 0; i < 40; i++)
+		lodestone_pointer_engine_step(e, 4.6 + 0.016 * i, &p);
+	CHECK(p.shape_kind == LODESTONE_POINTER_SHAPE_KIND_CIRCLE && fabs(p.width - 38) < 0.01, "a 38-point circle: %g", p.width);
+	settings.red = 1.5;
+	CHECK(!lodestone_pointer_engine_set_settings(e, &settings), "red 1.5 refused");
+	settings.red = 0;
+	settings.size_multiplier = NAN;
+	CHECK(!lodestone_pointer_engine_set_settings(e, &settings), "a NaN size refused");
+
+	CHECK(lodestone_pointer_engine_set_output_bounds(e, 0, 0, 320, 240), "smaller output");
+	CHECK(!lodestone_pointer_engine_set_output_bounds(e, 0, 0, -1, 240), "negative output refused");
+	p = step(e, 5.4);
+	CHECK(p.logical_x <= 320 && p.logical_y <= 240, "the pointer stays on the output");
+
+	/* An older caller whose presentation struct ends early: nothing beyond it is written. */
+	_Alignas(8) unsigned char small[64 + 8];
+	memset(small, 0xab, sizeof small);
+	((struct lodestone_pointer_presentation *)small)->size = 64;
+	lodestone_pointer_engine_step(e, 5.5, (struct lodestone_pointer_presentation *)small);
+	CHECK(small[64] == 0xab && small[71] == 0xab, "wrote past a short struct");
+
+	lodestone_pointer_engine_destroy(e);
+
+	if (failures) {
+		printf("%d checks failed\n", failures);
+		return 1;
+	}
+	printf("ok\n");
+	return 0;
+}
