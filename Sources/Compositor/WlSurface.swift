@@ -289,9 +289,20 @@ final class WlSurface: Resource, ProtocolObject {
     /// Copies the buffer's pixels into our texture so the client may reuse the
     /// buffer at once. Returns false after posting an error.
     private func upload(_ buffer: WlBuffer, damage state: SurfaceState) -> Bool {
+        if let single = buffer.object(SinglePixelBuffer.self) {
+            // One pixel, one colour: a 1×1 texture, which the renderer stretches to the
+            // surface (pixman pads it: a solid fill). Its size obeys the buffer scale too.
+            if scale != 1 {
+                postError(WL_SURFACE_ERROR_INVALID_SIZE.rawValue, "a 1×1 single-pixel buffer is not a multiple of the buffer scale \(scale)")
+                return false
+            }
+            texture = single.image()
+            bufferWidth = 1; bufferHeight = 1
+            return true
+        }
         guard let shm = buffer.shm else {
-            // Only wl_shm buffers exist here; anything else is not ours to read.
-            postError(WL_SURFACE_ERROR_INVALID_SIZE.rawValue, "buffer is not a wl_shm buffer")
+            // wl_shm and single-pixel buffers are all that exist here; anything else is not ours to read.
+            postError(WL_SURFACE_ERROR_INVALID_SIZE.rawValue, "buffer is not a wl_shm or single-pixel buffer")
             return false
         }
         let w = shm.width, h = shm.height
