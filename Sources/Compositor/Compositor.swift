@@ -106,6 +106,7 @@ public final class Compositor {
         }
         try addGlobal(Interface.xdgOutputManager, ZxdgOutputManager.version) { _ = ZxdgOutputManager(client: $0, version: $1, id: $2) }
         try addGlobal(Interface.singlePixelBufferManager, WpSinglePixelBufferManager.version) { _ = WpSinglePixelBufferManager(client: $0, version: $1, id: $2) }
+        try addGlobal(Interface.viewporter, WpViewporter.version) { _ = WpViewporter(client: $0, version: $1, id: $2) }
         try addGlobal(Interface.cursorShapeManager, WpCursorShapeManager.version) { [unowned self] in
             _ = WpCursorShapeManager(seat: self.seat, client: $0, version: $1, id: $2)
         }
