@@ -118,6 +118,7 @@ public final class KeyboardFocus {
             }
         }
         compositor.selection.keyboardFocusChanged(to: surface?.client)
+        compositor.primarySelection.keyboardFocusChanged(to: surface?.client)
         seat.constraints.reevaluate()
     }
 
@@ -125,5 +126,6 @@ public final class KeyboardFocus {
         guard focus === surface else { return }
         focus = nil
         compositor.selection.keyboardFocusChanged(to: nil)
+        compositor.primarySelection.keyboardFocusChanged(to: nil)
     }
 }
