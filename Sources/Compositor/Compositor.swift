@@ -27,6 +27,8 @@ public final class Compositor {
     private(set) var pointerController: PointerController!
     private(set) var selection: DataSelection!
     let primarySelection = PrimarySelection()
+    /// Surfaces that keep the session from idling (zwp_idle_inhibitor_v1).
+    private(set) var idleInhibitors: IdleInhibitors!
     /// The Xcursor themes clients draw cursors from (loaded on first use).
     private(set) lazy var cursorThemes = CursorThemes(log: log)
     /// Touchpad gestures: the system's swipes, and the rest routed to clients.
@@ -74,13 +76,15 @@ public final class Compositor {
         if options.touch { touchscreen = Touchscreen(compositor: self) }
         pointerController = try PointerController(compositor: self, mode: options.pointerMode, legacyApps: options.legacyApps)
         selection = DataSelection()
+        idleInhibitors = IdleInhibitors(isVisible: { [unowned self] in self.origin(of: $0) != nil },
+                                        changed: { [unowned self] in self.pointerController.setIdleInhibited($0) })
         desktop = Desktop(compositor: self)
         gestures = Gestures(compositor: self)
         tablets = Tablets(compositor: self)
         scene.cursorOrigin = { [unowned self] surface in surface === self.seat.cursor.surface ? self.seat.cursor.origin : nil }
         scene.onChange = { [unowned self] change in
             self.pointerController.sceneChanged()
-            if change == .layout { self.seat.sceneChanged() }
+            if change == .layout { self.seat.sceneChanged(); self.idleInhibitors.reevaluate() }
         }
         clock.onFrame = { [unowned self] in self.repaint() }
 
@@ -110,6 +114,9 @@ public final class Compositor {
         try addGlobal(Interface.viewporter, WpViewporter.version) { _ = WpViewporter(client: $0, version: $1, id: $2) }
         try addGlobal(Interface.primarySelectionDeviceManager, ZwpPrimarySelectionDeviceManager.version) { [unowned self] in
             _ = ZwpPrimarySelectionDeviceManager(selection: self.primarySelection, client: $0, version: $1, id: $2)
+        }
+        try addGlobal(Interface.idleInhibitManager, ZwpIdleInhibitManager.version) { [unowned self] in
+            _ = ZwpIdleInhibitManager(inhibitors: self.idleInhibitors, client: $0, version: $1, id: $2)
         }
         try addGlobal(Interface.cursorShapeManager, WpCursorShapeManager.version) { [unowned self] in
             _ = WpCursorShapeManager(seat: self.seat, client: $0, version: $1, id: $2)

@@ -12,6 +12,8 @@ Modes:
   viewport X Y W H DW DH    map a window "viewport" of a 64×48 buffer of four quadrants
                             (red, green top; blue, white bottom), cropped to the source
                             X Y W H (-1 ... : unset) and scaled to DW×DH (-1 -1: unset)
+  idle-inhibit              map a window "idle-inhibit" (a 200×100 single-pixel buffer)
+                            with a zwp_idle_inhibitor_v1 on its surface
   error NAME                break wp_viewporter: bad-source, bad-destination,
                             viewport-exists, out-of-buffer, bad-size, no-surface
 
@@ -26,6 +28,7 @@ import sys
 
 from pywayland import lib
 from pywayland.client import Display
+from pywayland.protocol.idle_inhibit_unstable_v1 import ZwpIdleInhibitManagerV1
 from pywayland.protocol.single_pixel_buffer_v1 import WpSinglePixelBufferManagerV1
 from pywayland.protocol.viewporter import WpViewporter
 from pywayland.protocol.wayland import WlCompositor, WlShm
@@ -145,6 +148,18 @@ def main(mode, args):
                 return buffer, viewport
             return buffer
         c.window("single-pixel", configure)
+    elif mode == "idle-inhibit":
+        registry = c.display.get_registry()
+        registry.dispatcher["global"] = lambda *a: None
+        manager = registry.bind(c.globals["zwp_idle_inhibit_manager_v1"], ZwpIdleInhibitManagerV1, 1)
+
+        def configure(surface):
+            buffer = c.pixel(0x336699ff)
+            surface.attach(buffer, 0, 0)
+            viewport = c.viewporter.get_viewport(surface)
+            viewport.set_destination(200, 100)
+            return buffer, viewport, manager.create_inhibitor(surface)
+        c.window("idle-inhibit", configure)
     elif mode == "viewport":
         x, y, w, h = (float(v) for v in args[:4])
         dw, dh = int(args[4]), int(args[5])
