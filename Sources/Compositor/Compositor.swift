@@ -29,6 +29,8 @@ public final class Compositor {
     let primarySelection = PrimarySelection()
     /// Surfaces that keep the session from idling (zwp_idle_inhibitor_v1).
     private(set) var idleInhibitors: IdleInhibitors!
+    /// xdg_activation_v1 tokens issued and not yet used.
+    private(set) lazy var activationTokens = ActivationTokens(compositor: self)
     /// The Xcursor themes clients draw cursors from (loaded on first use).
     private(set) lazy var cursorThemes = CursorThemes(log: log)
     /// Touchpad gestures: the system's swipes, and the rest routed to clients.
@@ -117,6 +119,9 @@ public final class Compositor {
         }
         try addGlobal(Interface.idleInhibitManager, ZwpIdleInhibitManager.version) { [unowned self] in
             _ = ZwpIdleInhibitManager(inhibitors: self.idleInhibitors, client: $0, version: $1, id: $2)
+        }
+        try addGlobal(Interface.xdgActivation, XdgActivation.version) { [unowned self] in
+            _ = XdgActivation(tokens: self.activationTokens, client: $0, version: $1, id: $2)
         }
         try addGlobal(Interface.cursorShapeManager, WpCursorShapeManager.version) { [unowned self] in
             _ = WpCursorShapeManager(seat: self.seat, client: $0, version: $1, id: $2)

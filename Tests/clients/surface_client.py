@@ -14,6 +14,11 @@ Modes:
                             X Y W H (-1 ... : unset) and scaled to DW×DH (-1 -1: unset)
   idle-inhibit              map a window "idle-inhibit" (a 200×100 single-pixel buffer)
                             with a zwp_idle_inhibitor_v1 on its surface
+  activate-other            map windows "activation-a", then "activation-b" (which gets the
+                            keyboard); with a token naming b, activate a; print 'activated'
+  activate-from-background  map "background"; once another window takes the keyboard, ask
+                            for a token and activate "background" with it; print 'tried'
+  token-reuse               commit a token, then set its app_id (already_used); RESULT line
   error NAME                break wp_viewporter: bad-source, bad-destination,
                             viewport-exists, out-of-buffer, bad-size, no-surface
 
@@ -31,6 +36,7 @@ from pywayland.client import Display
 from pywayland.protocol.idle_inhibit_unstable_v1 import ZwpIdleInhibitManagerV1
 from pywayland.protocol.single_pixel_buffer_v1 import WpSinglePixelBufferManagerV1
 from pywayland.protocol.viewporter import WpViewporter
+from pywayland.protocol.xdg_activation_v1 import XdgActivationV1
 from pywayland.protocol.wayland import WlCompositor, WlShm
 from pywayland.protocol.xdg_shell import XdgWmBase
 
@@ -94,6 +100,74 @@ class Client:
         while self.display.dispatch(block=True) >= 0:
             pass
         return keep
+
+
+def toplevel(c, title):
+    """Maps a 200×100 single-pixel window and returns (surface, toplevel, activated states)."""
+    surface = c.compositor.create_surface()
+    xdg = c.wm.get_xdg_surface(surface)
+    top = xdg.get_toplevel()
+    top.set_title(title)
+    serials, activated = [], []
+    xdg.dispatcher["configure"] = lambda x, serial: (serials.append(serial), x.ack_configure(serial))
+    # xdg_toplevel.state.activated is 4 in the array of uint32 states.
+    top.dispatcher["configure"] = lambda t, w, h, states: activated.append(4 in list(states))
+    c.wm.dispatcher["ping"] = lambda wm, serial: wm.pong(serial)
+    surface.commit()
+    while not serials and c.display.dispatch(block=True) >= 0:
+        pass
+    buffer = c.pixel(0x336699ff)
+    surface.attach(buffer, 0, 0)
+    viewport = c.viewporter.get_viewport(surface)
+    viewport.set_destination(200, 100)
+    surface.commit()
+    c.display.roundtrip()
+    return surface, (top, xdg, buffer, viewport), activated
+
+
+def token(c, activation, surface=None):
+    """Asks for a token (naming surface if given) and waits for it."""
+    t = activation.get_activation_token()
+    done = []
+    t.dispatcher["done"] = lambda tok, value: done.append(value)
+    if surface is not None:
+        t.set_surface(surface)
+    t.set_app_id("surface-client")
+    t.commit()
+    while not done and c.display.dispatch(block=True) >= 0:
+        pass
+    return t, done[0]
+
+
+def activation(c, mode):
+    registry = c.display.get_registry()
+    registry.dispatcher["global"] = lambda *a: None
+    act = registry.bind(c.globals["xdg_activation_v1"], XdgActivationV1, 1)
+    if mode == "activate-other":
+        a, keep_a, _ = toplevel(c, "activation-a")
+        b, keep_b, _ = toplevel(c, "activation-b")
+        _, value = token(c, act, b)
+        act.activate(value, a)
+        c.display.roundtrip()
+        print("activated", flush=True)
+    elif mode == "activate-from-background":
+        surface, keep, activated = toplevel(c, "background")
+        print("mapped", flush=True)
+        while not (activated and activated[-1] is False) and c.display.dispatch(block=True) >= 0:
+            pass
+        _, value = token(c, act, surface)
+        act.activate(value, surface)
+        c.display.roundtrip()
+        print("tried", flush=True)
+    elif mode == "token-reuse":
+        t, _ = token(c, act)
+        t.set_app_id("again")
+        settle(c.display)
+        print("RESULT: " + outcome(c.display), flush=True)
+        sys.stderr.flush()
+        os._exit(0)
+    while c.display.dispatch(block=True) >= 0:
+        pass
 
 
 def outcome(display):
@@ -174,6 +248,8 @@ def main(mode, args):
                 viewport.set_destination(dw, dh)
             return buffer, viewport
         c.window("viewport", configure)
+    elif mode in ("activate-other", "activate-from-background", "token-reuse"):
+        activation(c, mode)
     elif mode == "error":
         error(c, args[0])
     else:
