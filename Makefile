@@ -11,7 +11,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # C client built from meson-wrap/.
 APT_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev xkb-data \
 	libpixman-1-dev libinput-dev libpng-dev libcairo2-dev libxcursor-dev adwaita-icon-theme dmz-cursor-theme fonts-dejavu-core \
-	weston foot gtk-4-examples gtk-3-examples wl-clipboard wlcs coreutils python3 python3-pip \
+	weston foot gtk-4-examples gtk-3-examples wl-clipboard wayland-utils wlcs coreutils python3 python3-pip \
 	meson ninja-build linguist-qt6 qt6-wayland desktop-file-utils valgrind libseat-dev libdrm-dev libudev-dev
 PIP_PACKAGES := pywayland
 

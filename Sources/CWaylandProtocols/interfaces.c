@@ -93,6 +93,32 @@ extern const struct wl_interface zwp_tablet_pad_group_v2_interface;
 const struct wl_interface *cwp_zwp_tablet_pad_group_v2_interface(void) { return &zwp_tablet_pad_group_v2_interface; }
 extern const struct wl_interface zwp_tablet_pad_v2_interface;
 const struct wl_interface *cwp_zwp_tablet_pad_v2_interface(void) { return &zwp_tablet_pad_v2_interface; }
+extern const struct wl_interface zxdg_output_manager_v1_interface;
+const struct wl_interface *cwp_zxdg_output_manager_v1_interface(void) { return &zxdg_output_manager_v1_interface; }
+extern const struct wl_interface zxdg_output_v1_interface;
+const struct wl_interface *cwp_zxdg_output_v1_interface(void) { return &zxdg_output_v1_interface; }
+extern const struct wl_interface wp_single_pixel_buffer_manager_v1_interface;
+const struct wl_interface *cwp_wp_single_pixel_buffer_manager_v1_interface(void) { return &wp_single_pixel_buffer_manager_v1_interface; }
+extern const struct wl_interface wp_viewporter_interface;
+const struct wl_interface *cwp_wp_viewporter_interface(void) { return &wp_viewporter_interface; }
+extern const struct wl_interface wp_viewport_interface;
+const struct wl_interface *cwp_wp_viewport_interface(void) { return &wp_viewport_interface; }
+extern const struct wl_interface zwp_primary_selection_device_manager_v1_interface;
+const struct wl_interface *cwp_zwp_primary_selection_device_manager_v1_interface(void) { return &zwp_primary_selection_device_manager_v1_interface; }
+extern const struct wl_interface zwp_primary_selection_device_v1_interface;
+const struct wl_interface *cwp_zwp_primary_selection_device_v1_interface(void) { return &zwp_primary_selection_device_v1_interface; }
+extern const struct wl_interface zwp_primary_selection_offer_v1_interface;
+const struct wl_interface *cwp_zwp_primary_selection_offer_v1_interface(void) { return &zwp_primary_selection_offer_v1_interface; }
+extern const struct wl_interface zwp_primary_selection_source_v1_interface;
+const struct wl_interface *cwp_zwp_primary_selection_source_v1_interface(void) { return &zwp_primary_selection_source_v1_interface; }
+extern const struct wl_interface zwp_idle_inhibit_manager_v1_interface;
+const struct wl_interface *cwp_zwp_idle_inhibit_manager_v1_interface(void) { return &zwp_idle_inhibit_manager_v1_interface; }
+extern const struct wl_interface zwp_idle_inhibitor_v1_interface;
+const struct wl_interface *cwp_zwp_idle_inhibitor_v1_interface(void) { return &zwp_idle_inhibitor_v1_interface; }
+extern const struct wl_interface xdg_activation_v1_interface;
+const struct wl_interface *cwp_xdg_activation_v1_interface(void) { return &xdg_activation_v1_interface; }
+extern const struct wl_interface xdg_activation_token_v1_interface;
+const struct wl_interface *cwp_xdg_activation_token_v1_interface(void) { return &xdg_activation_token_v1_interface; }
 extern const struct wl_interface adaptive_pointer_manager_v1_interface;
 const struct wl_interface *cwp_adaptive_pointer_manager_v1_interface(void) { return &adaptive_pointer_manager_v1_interface; }
 extern const struct wl_interface adaptive_pointer_surface_v1_interface;

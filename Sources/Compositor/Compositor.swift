@@ -26,6 +26,11 @@ public final class Compositor {
     /// The adaptive pointer: regions, engine, drawing.
     private(set) var pointerController: PointerController!
     private(set) var selection: DataSelection!
+    let primarySelection = PrimarySelection()
+    /// Surfaces that keep the session from idling (zwp_idle_inhibitor_v1).
+    private(set) var idleInhibitors: IdleInhibitors!
+    /// xdg_activation_v1 tokens issued and not yet used.
+    private(set) lazy var activationTokens = ActivationTokens(compositor: self)
     /// The Xcursor themes clients draw cursors from (loaded on first use).
     private(set) lazy var cursorThemes = CursorThemes(log: log)
     /// Touchpad gestures: the system's swipes, and the rest routed to clients.
@@ -87,14 +92,23 @@ public final class Compositor {
         seat = Seat(compositor: self, keymap: keymap)
         if options.touch { touchscreen = Touchscreen(compositor: self) }
         pointerController = try PointerController(compositor: self, mode: options.pointerMode, legacyApps: options.legacyApps)
-        selection = DataSelection(compositor: self)
+        selection = DataSelection()
+        // Only a client acting on its own current input replaces the clipboard or the
+        // primary selection (wlcs 1.5 needs the old, lax rule: `acceptsAnySelectionSerial`).
+        let acceptsSerial: (UInt32, Client) -> Bool = { [unowned self] serial, client in
+            self.acceptsAnySelectionSerial || self.seat.isCurrentInputSerial(serial, of: client)
+        }
+        selection.acceptsSerial = acceptsSerial
+        primarySelection.acceptsSerial = acceptsSerial
+        idleInhibitors = IdleInhibitors(isVisible: { [unowned self] in self.origin(of: $0) != nil },
+                                        changed: { [unowned self] in self.pointerController.setIdleInhibited($0) })
         desktop = Desktop(compositor: self)
         gestures = Gestures(compositor: self)
         tablets = Tablets(compositor: self)
         scene.cursorOrigin = { [unowned self] surface in surface === self.seat.cursor.surface ? self.seat.cursor.origin : nil }
         scene.onChange = { [unowned self] change in
             self.pointerController.sceneChanged()
-            if change == .layout { self.seat.sceneChanged() }
+            if change == .layout { self.seat.sceneChanged(); self.idleInhibitors.reevaluate() }
         }
         clock.onFrame = { [unowned self] in self.repaint() }
 
@@ -118,6 +132,18 @@ public final class Compositor {
         }
         try addGlobal(Interface.dataDeviceManager, WlDataDeviceManager.version) { [unowned self] in
             _ = WlDataDeviceManager(selection: self.selection, client: $0, version: $1, id: $2)
+        }
+        try addGlobal(Interface.xdgOutputManager, ZxdgOutputManager.version) { _ = ZxdgOutputManager(client: $0, version: $1, id: $2) }
+        try addGlobal(Interface.singlePixelBufferManager, WpSinglePixelBufferManager.version) { _ = WpSinglePixelBufferManager(client: $0, version: $1, id: $2) }
+        try addGlobal(Interface.viewporter, WpViewporter.version) { _ = WpViewporter(client: $0, version: $1, id: $2) }
+        try addGlobal(Interface.primarySelectionDeviceManager, ZwpPrimarySelectionDeviceManager.version) { [unowned self] in
+            _ = ZwpPrimarySelectionDeviceManager(selection: self.primarySelection, client: $0, version: $1, id: $2)
+        }
+        try addGlobal(Interface.idleInhibitManager, ZwpIdleInhibitManager.version) { [unowned self] in
+            _ = ZwpIdleInhibitManager(inhibitors: self.idleInhibitors, client: $0, version: $1, id: $2)
+        }
+        try addGlobal(Interface.xdgActivation, XdgActivation.version) { [unowned self] in
+            _ = XdgActivation(tokens: self.activationTokens, client: $0, version: $1, id: $2)
         }
         try addGlobal(Interface.cursorShapeManager, WpCursorShapeManager.version) { [unowned self] in
             _ = WpCursorShapeManager(seat: self.seat, client: $0, version: $1, id: $2)

@@ -1,24 +1,39 @@
 import Glibc
 import WaylandServer
 
-/// The clipboard: the current selection source, and the offers made of it to
-/// the client with keyboard focus.
-final class DataSelection {
-    unowned let compositor: Compositor
-    var devices: [WlDataDevice] = []
-    private(set) weak var source: WlDataSource?
+/// A source of a selection: what one client offers to paste.
+protocol SelectionSource: AnyObject {
+    /// The source was replaced by another.
+    func cancelled()
+}
+
+/// A client's endpoint for one kind of selection (wl_data_device for the clipboard,
+/// zwp_primary_selection_device_v1 for middle-click paste).
+protocol SelectionDevice: Resource {
+    associatedtype Source: SelectionSource
+    /// Introduces a new offer for `source`, or clears the selection.
+    func sendSelection(_ source: Source?)
+}
+
+/// A selection: the current source, and the offers made of it to the client with
+/// keyboard focus. `DataSelection` is the clipboard; `PrimarySelection` what was
+/// last selected, pasted with the middle button.
+final class Selection<Device: SelectionDevice> {
+    var devices: [Device] = []
+    /// Whether `set_selection` with this serial from this client may replace the selection:
+    /// only a client acting on its own current input (the compositor sets the rule).
+    var acceptsSerial: (UInt32, Client) -> Bool = { _, _ in true }
+    private(set) weak var source: Device.Source?
     private var focusedClient: Client?
 
-    init(compositor: Compositor) { self.compositor = compositor }
-
-    func setSelection(_ newSource: WlDataSource?) {
+    func setSelection(_ newSource: Device.Source?) {
         if let old = source, old !== newSource { old.cancelled() }
         source = newSource
         offerSelection(to: focusedClient)
     }
 
-    /// The source went away: the clipboard empties.
-    func sourceDestroyed(_ gone: WlDataSource) {
+    /// The source went away: the selection empties.
+    func sourceDestroyed(_ gone: Device.Source) {
         guard source === gone else { return }
         source = nil
         offerSelection(to: focusedClient)
@@ -30,14 +45,21 @@ final class DataSelection {
         offerSelection(to: client)
     }
 
-    func deviceBound(_ device: WlDataDevice) {
+    func deviceBound(_ device: Device) {
         devices.append(device)
         if device.client == focusedClient { device.sendSelection(source) }
     }
 
-    /// Each data device of the focused client gets a fresh offer (or null).
+    func deviceDestroyed(_ device: Device) { devices.removeAll { $0 === device } }
+
+    /// Each device of the focused client gets a fresh offer (or null).
     private func offerSelection(to client: Client?) {
         guard let client else { return }
         for device in devices where device.client == client { device.sendSelection(source) }
     }
 }
+
+/// The clipboard (wl_data_device_manager).
+typealias DataSelection = Selection<WlDataDevice>
+/// The primary selection (zwp_primary_selection_device_manager_v1).
+typealias PrimarySelection = Selection<ZwpPrimarySelectionDevice>

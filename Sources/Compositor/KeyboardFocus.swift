@@ -121,6 +121,7 @@ public final class KeyboardFocus {
             }
         }
         compositor.selection.keyboardFocusChanged(to: surface?.client)
+        compositor.primarySelection.keyboardFocusChanged(to: surface?.client)
         seat.constraints.reevaluate()
     }
 
@@ -137,5 +138,6 @@ public final class KeyboardFocus {
         focus = nil
         enterSerial = nil
         compositor.selection.keyboardFocusChanged(to: nil)
+        compositor.primarySelection.keyboardFocusChanged(to: nil)
     }
 }

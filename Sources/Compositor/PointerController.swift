@@ -101,6 +101,13 @@ final class PointerController {
         inputArrived()
     }
 
+    /// A visible surface inhibits idle (zwp_idle_inhibitor_v1), or none does any more:
+    /// the pointer does not auto-hide meanwhile.
+    func setIdleInhibited(_ inhibited: Bool) {
+        engine.handle(.idleInhibited(inhibited), at: now)
+        inputArrived()
+    }
+
     /// Typing hides the pointer until it moves again.
     func keyTyped() {
         engine.handle(.keyTyped, at: now)

@@ -28,7 +28,7 @@ final class WlDataDeviceManager: Resource, ProtocolObject {
 }
 
 /// `wl_data_device`: a client's clipboard and drag-and-drop endpoint.
-final class WlDataDevice: Resource, ProtocolObject {
+final class WlDataDevice: Resource, ProtocolObject, SelectionDevice {
     static var interface: UnsafePointer<wl_interface> { Interface.dataDevice }
     unowned let selection: DataSelection
 
@@ -55,8 +55,7 @@ final class WlDataDevice: Resource, ProtocolObject {
             let source = WlDataSource.from(a.object(0))
             let serial = a.uint(1)
             // Only a client acting on its own current input may replace everyone's clipboard.
-            guard selection.compositor.acceptsAnySelectionSerial || selection.compositor.seat.isCurrentInputSerial(serial, of: client) else {
-                selection.compositor.log.info("ignored set_selection with serial \(serial): not from this client's current input")
+            guard selection.acceptsSerial(serial, client) else {
                 source?.cancelled()
                 return
             }
@@ -81,11 +80,11 @@ final class WlDataDevice: Resource, ProtocolObject {
         wl_data_device_send_selection(pointer, offer.pointer)
     }
 
-    override func destroyed() { selection.devices.removeAll { $0 === self } }
+    override func destroyed() { selection.deviceDestroyed(self) }
 }
 
 /// `wl_data_source`: what one client offers to paste.
-final class WlDataSource: Resource, ProtocolObject {
+final class WlDataSource: Resource, ProtocolObject, SelectionSource {
     static var interface: UnsafePointer<wl_interface> { Interface.dataSource }
     unowned let selection: DataSelection
     private(set) var mimeTypes: [String] = []

@@ -6,6 +6,9 @@ final class WlOutput: Resource, ProtocolObject {
     static let version: Int32 = 4
     static var interface: UnsafePointer<wl_interface> { Interface.output }
     weak var output: Output?
+    /// The client's `zxdg_output_v1`s for this output: they describe themselves before
+    /// each `done`.
+    var xdgOutputs: [ZxdgOutput] = []
 
     enum Request: UInt32 { case release }
 
@@ -37,6 +40,11 @@ final class WlOutput: Resource, ProtocolObject {
             wl_output_send_name(pointer, output.name)
             wl_output_send_description(pointer, output.description)
         }
-        if has(2) { wl_output_send_done(pointer) }
+        for xdgOutput in xdgOutputs { xdgOutput.sendDescription() }
+        sendDone()
+        for xdgOutput in xdgOutputs { xdgOutput.sendLegacyDone() }
     }
+
+    /// Ends a description (wl_output version 1 has no `done`).
+    func sendDone() { if has(2) { wl_output_send_done(pointer) } }
 }

@@ -37,6 +37,9 @@ struct SurfaceState {
     var stack: [StackEntry]?
     /// adaptive_pointer_v1 regions snapshot at commit; nil: unchanged.
     var regions: [RegionSpec]?
+    /// wp_viewport crop and scale; nil: unchanged, Some(nil): unset.
+    var viewportSource: ViewportSource??
+    var viewportDestination: (Int32, Int32)??
 
     /// Damage a client sends without committing must not grow without bound: past
     /// `ClientLimits.pendingDamageRectangles` the rectangles merge into their bounding box.
@@ -58,6 +61,8 @@ struct SurfaceState {
         if let t = newer.transform { transform = t }
         if let s = newer.stack { stack = s }
         if let r = newer.regions { regions = r }
+        if let v = newer.viewportSource { viewportSource = v }
+        if let v = newer.viewportDestination { viewportDestination = v }
         newer = SurfaceState()
     }
 }
@@ -121,6 +126,10 @@ final class WlSurface: Resource, ProtocolObject {
     private(set) var scale: Int32 = 1
     private(set) var transform: Int32 = 0
     private(set) var frameCallbacks: [WlCallback] = []
+    /// The surface's wp_viewport, and its current crop and scale.
+    weak var viewport: WpViewport?
+    private(set) var viewportSource: ViewportSource?
+    private(set) var viewportDestination: (width: Int32, height: Int32)?
     /// Paint order of this surface and its subsurfaces, bottom first.
     var stack: [StackEntry] = [.parent]
     /// Outputs the client was told this surface is on.
@@ -144,9 +153,20 @@ final class WlSurface: Resource, ProtocolObject {
         super.init(client: client, interface: Self.interface, version: version, id: id)
     }
 
-    /// Size in surface-local (logical) coordinates.
-    var width: Int32 { (transform & 1 == 1 ? bufferHeight : bufferWidth) / max(scale, 1) }
-    var height: Int32 { (transform & 1 == 1 ? bufferWidth : bufferHeight) / max(scale, 1) }
+    /// Size in surface-local (logical) coordinates: the viewport's destination, or its
+    /// source's size, or the buffer's size after scale and transform.
+    var width: Int32 {
+        guard bufferWidth > 0 else { return 0 }
+        return viewportDestination?.width ?? viewportSource.map { Int32($0.width) } ?? unviewportedWidth
+    }
+    var height: Int32 {
+        guard bufferHeight > 0 else { return 0 }
+        return viewportDestination?.height ?? viewportSource.map { Int32($0.height) } ?? unviewportedHeight
+    }
+    /// The buffer's size after scale and transform, which a viewport's source crops.
+    private var unviewportedWidth: Int32 { (transform & 1 == 1 ? bufferHeight : bufferWidth) / max(scale, 1) }
+    private var unviewportedHeight: Int32 { (transform & 1 == 1 ? bufferWidth : bufferHeight) / max(scale, 1) }
+    private var hasViewport: Bool { viewportSource != nil || viewportDestination != nil }
     var hasContent: Bool { texture != nil }
 
     /// Gives the surface a role; posts `error` and returns false if it cannot take it.
@@ -256,6 +276,14 @@ final class WlSurface: Resource, ProtocolObject {
                 texture = nil
                 bufferWidth = 0; bufferHeight = 0
             }
+        }
+        if let v = state.viewportSource { viewportSource = v }
+        if let v = state.viewportDestination { viewportDestination = v.map { (width: $0.0, height: $0.1) } }
+        if let viewport, !viewport.validate(source: viewportSource, destination: viewportDestination.map { ($0.width, $0.height) },
+                                            bufferWidth: unviewportedWidth, bufferHeight: unviewportedHeight) {
+            state = SurfaceState(); return
+        }
+        if state.buffer != nil || state.viewportSource != nil || state.viewportDestination != nil {
             damage.append(PixelRect(x: 0, y: 0, width: max(width, oldBounds.0), height: max(height, oldBounds.1)))
         }
         if state.dx != 0 || state.dy != 0 { role.map { _ in compositor.surfaceMoved(self, dx: state.dx, dy: state.dy) } }
@@ -298,9 +326,20 @@ final class WlSurface: Resource, ProtocolObject {
     /// Copies the buffer's pixels into our texture so the client may reuse the
     /// buffer at once. Returns false after posting an error.
     private func upload(_ buffer: WlBuffer, damage state: SurfaceState) -> Bool {
+        if let single = buffer.object(SinglePixelBuffer.self) {
+            // One pixel, one colour: a 1×1 texture, which the renderer stretches to the
+            // surface (pixman pads it: a solid fill). Its size obeys the buffer scale too.
+            if scale != 1 {
+                postError(WL_SURFACE_ERROR_INVALID_SIZE.rawValue, "a 1×1 single-pixel buffer is not a multiple of the buffer scale \(scale)")
+                return false
+            }
+            texture = single.image()
+            bufferWidth = 1; bufferHeight = 1
+            return true
+        }
         guard let shm = buffer.shm else {
-            // Only wl_shm buffers exist here; anything else is not ours to read.
-            postError(WL_SURFACE_ERROR_INVALID_SIZE.rawValue, "buffer is not a wl_shm buffer")
+            // wl_shm and single-pixel buffers are all that exist here; anything else is not ours to read.
+            postError(WL_SURFACE_ERROR_INVALID_SIZE.rawValue, "buffer is not a wl_shm or single-pixel buffer")
             return false
         }
         let w = shm.width, h = shm.height
@@ -337,22 +376,28 @@ final class WlSurface: Resource, ProtocolObject {
 
     /// Surface-local rect covering a buffer rect (whole surface when rotated).
     private func bufferRectToSurface(_ r: PixelRect) -> PixelRect {
-        guard transform == 0 else { return PixelRect(x: 0, y: 0, width: width, height: height) }
+        guard transform == 0, !hasViewport else { return PixelRect(x: 0, y: 0, width: width, height: height) }
         // Wide: a client's scale may be as large as Int32.max.
         let s = Int64(max(scale, 1))
         return .spanning(x0: Int64(r.x) / s, y0: Int64(r.y) / s, x1: (Int64(r.maxX) + s - 1) / s, y1: (Int64(r.maxY) + s - 1) / s)
     }
 
     private func surfaceRectToBuffer(_ r: PixelRect) -> PixelRect {
-        guard transform == 0 else { return PixelRect(x: 0, y: 0, width: bufferWidth, height: bufferHeight) }
+        guard transform == 0, !hasViewport else { return PixelRect(x: 0, y: 0, width: bufferWidth, height: bufferHeight) }
         return r.scaled(by: max(scale, 1))
     }
 
     /// Maps surface-local coordinates to buffer pixels (wl_output.transform
     /// semantics: the buffer holds content already turned by `transform`).
+    /// A viewport first maps the surface onto its source rectangle (scale, then offset).
     var surfaceToBuffer: Affine {
-        Affine.scale(Double(scale), Double(scale))
-            .concatenating(Self.bufferTransform(transform, width: Double(width), height: Double(height)))
+        let toBuffer = Affine.scale(Double(scale), Double(scale))
+            .concatenating(Self.bufferTransform(transform, width: Double(unviewportedWidth), height: Double(unviewportedHeight)))
+        guard hasViewport, width > 0, height > 0 else { return toBuffer }
+        let source = viewportSource ?? ViewportSource(x: 0, y: 0, width: Double(unviewportedWidth), height: Double(unviewportedHeight))
+        return toBuffer
+            .concatenating(.translation(source.x, source.y))
+            .concatenating(.scale(source.width / Double(width), source.height / Double(height)))
     }
 
     /// Surface-local to unscaled buffer coordinates, for a surface of size w×h.
@@ -384,6 +429,8 @@ final class WlSurface: Resource, ProtocolObject {
     }
 
     override func destroyed() {
+        // Its viewport goes inert: further requests on it are no_surface errors.
+        viewport = nil
         compositor.surfaceDestroyed(self)
     }
 }

@@ -163,6 +163,10 @@ public struct PointerEngine: Sendable {
             } else {
                 retarget(at: time, allowFlick: true)
             }
+        case .idleInhibited(let on):
+            visibility.setIdleInhibited(on)
+            // The end of an inhibition is not idle time: the delay starts again.
+            if !on { visibility.noteActivity(at: time) }
         case .outsideOutputs(let outside):
             visibility.setOutside(outside)
             // Coming back is activity: the auto-hide delay starts again.

@@ -24,6 +24,9 @@ public enum PointerInput: Hashable, Sendable {
     case device(DeviceKind)
     /// Pointer lock (games, 3D views): hidden pointer, only relative motion is reported.
     case pointerLock(Bool)
+    /// A visible surface inhibits idle (`zwp_idle_inhibitor_v1`): the pointer does not
+    /// auto-hide while it does. Typing and locks still hide it.
+    case idleInhibited(Bool)
     /// Confinement (`zwp_confined_pointer_v1`): the device stays inside these rectangles
     /// (whole pixels, global); nil ends it. Motion that would leave them stops at the edge
     /// of the rectangle the pointer is in.

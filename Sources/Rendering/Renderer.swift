@@ -77,6 +77,9 @@ public struct Renderer {
                 pixman_image_set_transform(src, &matrix)
                 let integral = t.a.rounded() == t.a && t.d.rounded() == t.d
                 pixman_image_set_filter(src, integral ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR, nil, 0)
+                // Scaled edges sample half outside the image: padding repeats the edge
+                // pixels there, so a stretched 1×1 buffer is a solid fill, not a gradient.
+                pixman_image_set_repeat(src, PIXMAN_REPEAT_PAD)
             }
             var mask: OpaquePointer?
             if element.alpha < 1 {
@@ -88,6 +91,7 @@ public struct Renderer {
                                      srcX, srcY, 0, 0, area.x, area.y, area.width, area.height)
             if let mask { pixman_image_unref(mask) }
             pixman_image_set_transform(src, nil)
+            pixman_image_set_repeat(src, PIXMAN_REPEAT_NONE)
         }
     }
 }

@@ -20,6 +20,10 @@ public struct WlBuffer: Hashable {
     /// The buffer's pixels if it is a `wl_shm` buffer.
     public var shm: ShmBuffer? { ShmBuffer(self) }
 
+    /// The buffer's Swift object when Lodestone implements the buffer itself (a
+    /// single-pixel buffer), nil for wl_shm's.
+    public func object<T: ProtocolObject>(_ type: T.Type) -> T? { T.from(resource) }
+
     /// `wl_buffer.release`: the compositor no longer reads the buffer.
     public func release() { wl_buffer_send_release(resource) }
 

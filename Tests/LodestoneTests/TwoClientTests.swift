@@ -73,4 +73,23 @@ final class TwoClientTests: XCTestCase {
         XCTAssertEqual(status, 0, pasted)
         XCTAssertEqual(pasted, text)
     }
+
+    /// zwp_primary_selection_device_manager_v1: wl-copy --primary sets the primary
+    /// selection, wl-paste --primary reads it, and the clipboard stays apart.
+    func testPrimarySelectionCopyInOneClientPasteInAnother() throws {
+        try requireProgram("wl-copy")
+        try requireProgram("wl-paste")
+        let session = try Session()
+        let text = "lodestone primary \(UInt32.random(in: 0...UInt32.max))"
+        let trace = session.runtimeDirectory + "/wl-copy-primary.txt"
+        try session.launch(["wl-copy", "--primary", "--foreground", text], environment: ["WAYLAND_DEBUG": "client"], output: trace)
+        XCTAssertTrue(try session.wait { self.read(trace).contains(".selection(zwp_primary_selection_offer_v1@") },
+                      "Lodestone offered no primary selection after wl-copy set one; wl-copy's trace:\n\(read(trace).suffix(2000))")
+        let (status, pasted) = try run(["timeout", "10", "wl-paste", "--primary", "--no-newline"], environment: session.clientEnvironment)
+        XCTAssertEqual(status, 0, pasted)
+        XCTAssertEqual(pasted, text)
+        // The clipboard was not set: it is empty, not the primary selection.
+        let (_, clipboard) = try run(["timeout", "10", "wl-paste", "--no-newline"], environment: session.clientEnvironment)
+        XCTAssertFalse(clipboard.contains(text), clipboard)
+    }
 }

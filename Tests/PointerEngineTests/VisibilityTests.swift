@@ -33,6 +33,29 @@ final class VisibilityTests: XCTestCase {
         XCTAssertEqual(h.last.pointer.alpha, 1, accuracy: 1e-9)
     }
 
+    func testIdleInhibitionKeepsThePointerShownAndItsEndRestartsTheDelay() {
+        var h = Harness()
+        h.send(.device(.trackpad))
+        h.move(to: point(300, 300))
+        h.send(.idleInhibited(true))
+        h.run(10)
+        XCTAssertTrue(h.last.isVisible, "no auto-hide while idle is inhibited")
+        h.send(.idleInhibited(false))
+        h.run(3.2)
+        XCTAssertTrue(h.last.isVisible, "the delay starts when the inhibition ends")
+        h.run(0.2)
+        XCTAssertFalse(h.last.isVisible)
+    }
+
+    func testTypingHidesThePointerEvenWhileIdleIsInhibited() {
+        var h = Harness()
+        h.move(to: point(300, 300))
+        h.send(.idleInhibited(true))
+        h.send(.keyTyped)
+        h.run(0.1)
+        XCTAssertFalse(h.last.isVisible)
+    }
+
     func testTypingHidesThePointerUntilItMoves() {
         var h = Harness()
         h.move(to: point(300, 300))

@@ -11,6 +11,12 @@
 #include "protocols/lodestone-test-v1-client-protocol.h"
 #include "protocols/adaptive-pointer-v1-client-protocol.h"
 #include "protocols/cursor-shape-v1-client-protocol.h"
+#include "protocols/xdg-activation-v1-client-protocol.h"
+#include "protocols/idle-inhibit-unstable-v1-client-protocol.h"
+#include "protocols/primary-selection-unstable-v1-client-protocol.h"
+#include "protocols/viewporter-client-protocol.h"
+#include "protocols/single-pixel-buffer-v1-client-protocol.h"
+#include "protocols/xdg-output-unstable-v1-client-protocol.h"
 
 /* glibc 2.36 declares memfd_create only under _GNU_SOURCE. */
 int cwc_memfd_create(const char *name, unsigned int flags);

@@ -13,6 +13,12 @@
 #include "protocols/lodestone-test-v1-server-protocol.h"
 #include "protocols/adaptive-pointer-v1-server-protocol.h"
 #include "protocols/cursor-shape-v1-server-protocol.h"
+#include "protocols/xdg-activation-v1-server-protocol.h"
+#include "protocols/idle-inhibit-unstable-v1-server-protocol.h"
+#include "protocols/primary-selection-unstable-v1-server-protocol.h"
+#include "protocols/viewporter-server-protocol.h"
+#include "protocols/single-pixel-buffer-v1-server-protocol.h"
+#include "protocols/xdg-output-unstable-v1-server-protocol.h"
 
 /* wl_resource_post_error is variadic, which Swift cannot call. */
 void cws_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message);

@@ -1,0 +1,86 @@
+import CWaylandProtocols
+import CWaylandServer
+import WaylandServer
+
+extension Interface {
+    static var idleInhibitManager: UnsafePointer<wl_interface> { cwp_zwp_idle_inhibit_manager_v1_interface() }
+    static var idleInhibitor: UnsafePointer<wl_interface> { cwp_zwp_idle_inhibitor_v1_interface() }
+}
+
+/// `zwp_idle_inhibit_manager_v1` (idle-inhibit-unstable-v1): a surface that is being
+/// watched (a video, a presentation) keeps the session from going idle while it is
+/// visible. Lodestone has no screen blanking or locking; its one idle behaviour is the
+/// adaptive pointer's auto-hide, which an inhibitor suspends.
+final class ZwpIdleInhibitManager: Resource, ProtocolObject {
+    static let version: Int32 = 1
+    static var interface: UnsafePointer<wl_interface> { Interface.idleInhibitManager }
+    unowned let inhibitors: IdleInhibitors
+
+    enum Request: UInt32 { case destroy, createInhibitor }
+
+    init?(inhibitors: IdleInhibitors, client: Client, version: UInt32, id: UInt32) {
+        self.inhibitors = inhibitors
+        super.init(client: client, interface: Self.interface, version: version, id: id)
+    }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .destroy: destroy()
+        case .createInhibitor:
+            guard let surface = WlSurface.from(a.object(1)),
+                  let inhibitor = ZwpIdleInhibitor(surface: surface, inhibitors: inhibitors, client: client, version: version, id: a.newID(0))
+            else { return }
+            inhibitors.add(inhibitor)
+        case nil: break
+        }
+    }
+}
+
+/// `zwp_idle_inhibitor_v1`: inhibits idle while its surface is on screen; destroying it
+/// (or the surface) ends that.
+final class ZwpIdleInhibitor: Resource, ProtocolObject {
+    static var interface: UnsafePointer<wl_interface> { Interface.idleInhibitor }
+    private(set) weak var surface: WlSurface?
+    unowned let inhibitors: IdleInhibitors
+
+    enum Request: UInt32 { case destroy }
+
+    init?(surface: WlSurface, inhibitors: IdleInhibitors, client: Client, version: UInt32, id: UInt32) {
+        self.surface = surface
+        self.inhibitors = inhibitors
+        super.init(client: client, interface: Self.interface, version: version, id: id)
+    }
+
+    override func dispatch(opcode: UInt32, arguments: Arguments) {
+        if Request(rawValue: opcode) == .destroy { destroy() }
+    }
+
+    override func destroyed() { inhibitors.remove(self) }
+}
+
+/// The live idle inhibitors, and whether any of their surfaces is on screen. Re-checked
+/// when one comes or goes and whenever the scene's layout changes (a surface mapped,
+/// unmapped or destroyed).
+final class IdleInhibitors {
+    private var inhibitors: [ZwpIdleInhibitor] = []
+    private(set) var isInhibited = false
+    /// Told when `isInhibited` changes.
+    private let changed: (Bool) -> Void
+    /// Whether a surface is on screen.
+    private let isVisible: (WlSurface) -> Bool
+
+    init(isVisible: @escaping (WlSurface) -> Bool, changed: @escaping (Bool) -> Void) {
+        self.isVisible = isVisible
+        self.changed = changed
+    }
+
+    func add(_ inhibitor: ZwpIdleInhibitor) { inhibitors.append(inhibitor); reevaluate() }
+    func remove(_ inhibitor: ZwpIdleInhibitor) { inhibitors.removeAll { $0 === inhibitor }; reevaluate() }
+
+    func reevaluate() {
+        let now = inhibitors.contains { $0.surface.map(isVisible) ?? false }
+        guard now != isInhibited else { return }
+        isInhibited = now
+        changed(now)
+    }
+}

@@ -1,0 +1,128 @@
+import Glibc
+import CWaylandProtocols
+import CWaylandServer
+import WaylandServer
+
+extension Interface {
+    static var primarySelectionDeviceManager: UnsafePointer<wl_interface> { cwp_zwp_primary_selection_device_manager_v1_interface() }
+    static var primarySelectionDevice: UnsafePointer<wl_interface> { cwp_zwp_primary_selection_device_v1_interface() }
+    static var primarySelectionSource: UnsafePointer<wl_interface> { cwp_zwp_primary_selection_source_v1_interface() }
+    static var primarySelectionOffer: UnsafePointer<wl_interface> { cwp_zwp_primary_selection_offer_v1_interface() }
+}
+
+/// `zwp_primary_selection_device_manager_v1` (primary-selection-unstable-v1): the
+/// selection X11 users paste with the middle button. It works like the clipboard
+/// (`WlDataDeviceManager.swift`, the same `Selection` with its own source): the
+/// keyboard-focused client gets offers, and a paste is a pipe the source writes into.
+/// The protocol defines no errors.
+final class ZwpPrimarySelectionDeviceManager: Resource, ProtocolObject {
+    static let version: Int32 = 1
+    static var interface: UnsafePointer<wl_interface> { Interface.primarySelectionDeviceManager }
+    unowned let selection: PrimarySelection
+
+    enum Request: UInt32 { case createSource, getDevice, destroy }
+
+    init?(selection: PrimarySelection, client: Client, version: UInt32, id: UInt32) {
+        self.selection = selection
+        super.init(client: client, interface: Self.interface, version: version, id: id)
+    }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .createSource: _ = ZwpPrimarySelectionSource(selection: selection, client: client, version: version, id: a.newID(0))
+        case .getDevice:
+            if let device = ZwpPrimarySelectionDevice(selection: selection, client: client, version: version, id: a.newID(0)) {
+                selection.deviceBound(device)
+            }
+        case .destroy: destroy()
+        case nil: break
+        }
+    }
+}
+
+/// `zwp_primary_selection_device_v1`: a client's primary selection endpoint.
+final class ZwpPrimarySelectionDevice: Resource, ProtocolObject, SelectionDevice {
+    static var interface: UnsafePointer<wl_interface> { Interface.primarySelectionDevice }
+    unowned let selection: PrimarySelection
+
+    enum Request: UInt32 { case setSelection, destroy }
+
+    init?(selection: PrimarySelection, client: Client, version: UInt32, id: UInt32) {
+        self.selection = selection
+        super.init(client: client, interface: Self.interface, version: version, id: id)
+    }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .setSelection:
+            let source = ZwpPrimarySelectionSource.from(a.object(0))
+            // As the clipboard: only from the client's own current input.
+            guard selection.acceptsSerial(a.uint(1), client) else { source?.cancelled(); return }
+            selection.setSelection(source)
+        case .destroy: destroy()
+        case nil: break
+        }
+    }
+
+    func sendSelection(_ source: ZwpPrimarySelectionSource?) {
+        guard let source else { return zwp_primary_selection_device_v1_send_selection(pointer, nil) }
+        guard let offer = ZwpPrimarySelectionOffer(source: source, device: self) else { return }
+        zwp_primary_selection_device_v1_send_data_offer(pointer, offer.pointer)
+        for mime in source.mimeTypes { zwp_primary_selection_offer_v1_send_offer(offer.pointer, mime) }
+        zwp_primary_selection_device_v1_send_selection(pointer, offer.pointer)
+    }
+
+    override func destroyed() { selection.deviceDestroyed(self) }
+}
+
+/// `zwp_primary_selection_source_v1`: what one client offers to middle-click paste.
+final class ZwpPrimarySelectionSource: Resource, ProtocolObject, SelectionSource {
+    static var interface: UnsafePointer<wl_interface> { Interface.primarySelectionSource }
+    unowned let selection: PrimarySelection
+    private(set) var mimeTypes: [String] = []
+
+    enum Request: UInt32 { case offer, destroy }
+
+    init?(selection: PrimarySelection, client: Client, version: UInt32, id: UInt32) {
+        self.selection = selection
+        super.init(client: client, interface: Self.interface, version: version, id: id)
+    }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .offer: if let mime = a.string(0), !mimeTypes.contains(mime) { mimeTypes.append(mime) }
+        case .destroy: destroy()
+        case nil: break
+        }
+    }
+
+    func send(mime: String, fd: Int32) { zwp_primary_selection_source_v1_send_send(pointer, mime, fd) }
+    func cancelled() { zwp_primary_selection_source_v1_send_cancelled(pointer) }
+
+    override func destroyed() { selection.sourceDestroyed(self) }
+}
+
+/// `zwp_primary_selection_offer_v1`: one client's view of another client's source.
+final class ZwpPrimarySelectionOffer: Resource, ProtocolObject {
+    static var interface: UnsafePointer<wl_interface> { Interface.primarySelectionOffer }
+    private weak var source: ZwpPrimarySelectionSource?
+
+    enum Request: UInt32 { case receive, destroy }
+
+    init?(source: ZwpPrimarySelectionSource, device: ZwpPrimarySelectionDevice) {
+        self.source = source
+        super.init(client: device.client, interface: Self.interface, version: device.version, id: 0)
+    }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .receive:
+            let fd = a.fd(1)
+            // The source writes into the pipe; our copy of the fd is closed here.
+            if let source, let mime = a.string(0) { source.send(mime: mime, fd: fd) }
+            close(fd)
+        case .destroy: destroy()
+        case nil: break
+        }
+    }
+}

@@ -1,0 +1,260 @@
+#!/usr/bin/env python3
+"""A window whose buffer is a single-pixel buffer or a cropped and scaled wl_shm
+buffer, written with pywayland, for Lodestone's tests of wp_single_pixel_buffer_v1
+and wp_viewporter.
+
+Usage: surface_client.py MODE [ARGS]   (WAYLAND_DISPLAY and XDG_RUNTIME_DIR select the compositor)
+
+Modes:
+  single-pixel RGBA [W H]   map a window "single-pixel" whose buffer is one pixel of
+                            RGBA (8 hex digits, premultiplied); with W H a viewport
+                            stretches it to W×H
+  viewport X Y W H DW DH    map a window "viewport" of a 64×48 buffer of four quadrants
+                            (red, green top; blue, white bottom), cropped to the source
+                            X Y W H (-1 ... : unset) and scaled to DW×DH (-1 -1: unset)
+  idle-inhibit              map a window "idle-inhibit" (a 200×100 single-pixel buffer)
+                            with a zwp_idle_inhibitor_v1 on its surface
+  activate-other            map windows "activation-a", then "activation-b" (which gets the
+                            keyboard); with a token naming b, activate a; print 'activated'
+  activate-from-background  map "background"; once another window takes the keyboard, ask
+                            for a token and activate "background" with it; print 'tried'
+  token-reuse               commit a token, then set its app_id (already_used); RESULT line
+  error NAME                break wp_viewporter: bad-source, bad-destination,
+                            viewport-exists, out-of-buffer, bad-size, no-surface
+
+The window modes print 'mapped' once committed, then stay until killed. The error
+mode prints 'RESULT: protocol-error' or 'RESULT: ok'; libwayland logs the error
+('wp_viewport#7: error 0: ...') on stderr.
+"""
+import errno
+import mmap
+import os
+import sys
+
+from pywayland import lib
+from pywayland.client import Display
+from pywayland.protocol.idle_inhibit_unstable_v1 import ZwpIdleInhibitManagerV1
+from pywayland.protocol.single_pixel_buffer_v1 import WpSinglePixelBufferManagerV1
+from pywayland.protocol.viewporter import WpViewporter
+from pywayland.protocol.xdg_activation_v1 import XdgActivationV1
+from pywayland.protocol.wayland import WlCompositor, WlShm
+from pywayland.protocol.xdg_shell import XdgWmBase
+
+WIDTH, HEIGHT = 64, 48
+QUADRANTS = (0xffff0000, 0xff00ff00, 0xff0000ff, 0xffffffff)
+
+
+class Client:
+    def __init__(self):
+        self.display = Display()
+        self.display.connect()
+        self.globals = {}
+        registry = self.display.get_registry()
+        registry.dispatcher["global"] = lambda r, name, interface, version: self.globals.__setitem__(interface, name)
+        self.display.roundtrip()
+        self.compositor = registry.bind(self.globals["wl_compositor"], WlCompositor, 4)
+        self.shm = registry.bind(self.globals["wl_shm"], WlShm, 1)
+        self.wm = registry.bind(self.globals["xdg_wm_base"], XdgWmBase, 2)
+        # Bound only when offered: a single-pixel window without a viewport needs none.
+        self.viewporter = registry.bind(self.globals["wp_viewporter"], WpViewporter, 1) if "wp_viewporter" in self.globals else None
+        self.single_pixel = registry.bind(self.globals["wp_single_pixel_buffer_manager_v1"], WpSinglePixelBufferManagerV1, 1)
+
+    def quadrants(self):
+        size = WIDTH * HEIGHT * 4
+        fd = os.memfd_create("surface-client", 0)
+        os.ftruncate(fd, size)
+        with mmap.mmap(fd, size) as m:
+            for y in range(HEIGHT):
+                for x in range(WIDTH):
+                    q = (2 if y >= HEIGHT // 2 else 0) + (1 if x >= WIDTH // 2 else 0)
+                    m[(y * WIDTH + x) * 4:(y * WIDTH + x + 1) * 4] = QUADRANTS[q].to_bytes(4, "little")
+        pool = self.shm.create_pool(fd, size)
+        buf = pool.create_buffer(0, WIDTH, HEIGHT, WIDTH * 4, WlShm.format.argb8888.value)
+        pool.destroy()
+        os.close(fd)
+        return buf
+
+    def pixel(self, rgba):
+        # Each 8-bit channel spread over the protocol's 32 bits (0xff -> 0xffffffff).
+        r, g, b, a = ((rgba >> s) & 0xff for s in (24, 16, 8, 0))
+        return self.single_pixel.create_u32_rgba_buffer(r * 0x01010101, g * 0x01010101, b * 0x01010101, a * 0x01010101)
+
+    def window(self, title, configure):
+        """Maps an xdg_toplevel; configure(surface) attaches and sets the viewport."""
+        surface = self.compositor.create_surface()
+        xdg = self.wm.get_xdg_surface(surface)
+        toplevel = xdg.get_toplevel()
+        toplevel.set_title(title)
+        serials = []
+        xdg.dispatcher["configure"] = lambda x, serial: serials.append(serial)
+        self.wm.dispatcher["ping"] = lambda wm, serial: wm.pong(serial)
+        surface.commit()
+        while not serials and self.display.dispatch(block=True) >= 0:
+            pass
+        xdg.ack_configure(serials[-1])
+        keep = configure(surface)
+        surface.damage_buffer(0, 0, 1 << 30, 1 << 30)
+        surface.commit()
+        self.display.roundtrip()
+        print("mapped", flush=True)
+        while self.display.dispatch(block=True) >= 0:
+            pass
+        return keep
+
+
+def toplevel(c, title):
+    """Maps a 200×100 single-pixel window and returns (surface, toplevel, activated states)."""
+    surface = c.compositor.create_surface()
+    xdg = c.wm.get_xdg_surface(surface)
+    top = xdg.get_toplevel()
+    top.set_title(title)
+    serials, activated = [], []
+    xdg.dispatcher["configure"] = lambda x, serial: (serials.append(serial), x.ack_configure(serial))
+    # xdg_toplevel.state.activated is 4 in the array of uint32 states.
+    top.dispatcher["configure"] = lambda t, w, h, states: activated.append(4 in list(states))
+    c.wm.dispatcher["ping"] = lambda wm, serial: wm.pong(serial)
+    surface.commit()
+    while not serials and c.display.dispatch(block=True) >= 0:
+        pass
+    buffer = c.pixel(0x336699ff)
+    surface.attach(buffer, 0, 0)
+    viewport = c.viewporter.get_viewport(surface)
+    viewport.set_destination(200, 100)
+    surface.commit()
+    c.display.roundtrip()
+    return surface, (top, xdg, buffer, viewport), activated
+
+
+def token(c, activation, surface=None):
+    """Asks for a token (naming surface if given) and waits for it."""
+    t = activation.get_activation_token()
+    done = []
+    t.dispatcher["done"] = lambda tok, value: done.append(value)
+    if surface is not None:
+        t.set_surface(surface)
+    t.set_app_id("surface-client")
+    t.commit()
+    while not done and c.display.dispatch(block=True) >= 0:
+        pass
+    return t, done[0]
+
+
+def activation(c, mode):
+    registry = c.display.get_registry()
+    registry.dispatcher["global"] = lambda *a: None
+    act = registry.bind(c.globals["xdg_activation_v1"], XdgActivationV1, 1)
+    if mode == "activate-other":
+        a, keep_a, _ = toplevel(c, "activation-a")
+        b, keep_b, _ = toplevel(c, "activation-b")
+        _, value = token(c, act, b)
+        act.activate(value, a)
+        c.display.roundtrip()
+        print("activated", flush=True)
+    elif mode == "activate-from-background":
+        surface, keep, activated = toplevel(c, "background")
+        print("mapped", flush=True)
+        while not (activated and activated[-1] is False) and c.display.dispatch(block=True) >= 0:
+            pass
+        _, value = token(c, act, surface)
+        act.activate(value, surface)
+        c.display.roundtrip()
+        print("tried", flush=True)
+    elif mode == "token-reuse":
+        t, _ = token(c, act)
+        t.set_app_id("again")
+        settle(c.display)
+        print("RESULT: " + outcome(c.display), flush=True)
+        sys.stderr.flush()
+        os._exit(0)
+    while c.display.dispatch(block=True) >= 0:
+        pass
+
+
+def outcome(display):
+    code = lib.wl_display_get_error(display._ptr)
+    if code == 0:
+        return "ok"
+    return "protocol-error" if code == errno.EPROTO else "disconnected"
+
+
+def settle(display):
+    for _ in range(3):
+        if display.roundtrip() < 0:
+            break
+
+
+def error(c, name):
+    surface = c.compositor.create_surface()
+    viewport = c.viewporter.get_viewport(surface)
+    if name == "bad-source":
+        viewport.set_source(0, 0, -5, 10)
+    elif name == "bad-destination":
+        viewport.set_destination(0, 10)
+    elif name == "viewport-exists":
+        c.viewporter.get_viewport(surface)
+    elif name == "out-of-buffer":
+        viewport.set_source(32, 0, 64, 10)  # runs 32 pixels past the 64-wide buffer
+        surface.attach(c.quadrants(), 0, 0)
+        surface.commit()
+    elif name == "bad-size":
+        viewport.set_source(0, 0, 10.5, 10)  # a fractional size and no destination
+        surface.attach(c.quadrants(), 0, 0)
+        surface.commit()
+    elif name == "no-surface":
+        surface.destroy()
+        viewport.set_destination(10, 10)
+    settle(c.display)
+    print("RESULT: " + outcome(c.display), flush=True)
+    sys.stderr.flush()
+    # Proxies of a dead connection crash pywayland's finalizers: leave without them.
+    os._exit(0)
+
+
+def main(mode, args):
+    c = Client()
+    if mode == "single-pixel":
+        def configure(surface):
+            buffer = c.pixel(int(args[0], 16))
+            surface.attach(buffer, 0, 0)
+            if len(args) == 3:
+                viewport = c.viewporter.get_viewport(surface)
+                viewport.set_destination(int(args[1]), int(args[2]))
+                return buffer, viewport
+            return buffer
+        c.window("single-pixel", configure)
+    elif mode == "idle-inhibit":
+        registry = c.display.get_registry()
+        registry.dispatcher["global"] = lambda *a: None
+        manager = registry.bind(c.globals["zwp_idle_inhibit_manager_v1"], ZwpIdleInhibitManagerV1, 1)
+
+        def configure(surface):
+            buffer = c.pixel(0x336699ff)
+            surface.attach(buffer, 0, 0)
+            viewport = c.viewporter.get_viewport(surface)
+            viewport.set_destination(200, 100)
+            return buffer, viewport, manager.create_inhibitor(surface)
+        c.window("idle-inhibit", configure)
+    elif mode == "viewport":
+        x, y, w, h = (float(v) for v in args[:4])
+        dw, dh = int(args[4]), int(args[5])
+
+        def configure(surface):
+            buffer = c.quadrants()
+            surface.attach(buffer, 0, 0)
+            viewport = c.viewporter.get_viewport(surface)
+            if w != -1:
+                viewport.set_source(x, y, w, h)
+            if dw != -1:
+                viewport.set_destination(dw, dh)
+            return buffer, viewport
+        c.window("viewport", configure)
+    elif mode in ("activate-other", "activate-from-background", "token-reuse"):
+        activation(c, mode)
+    elif mode == "error":
+        error(c, args[0])
+    else:
+        sys.exit("unknown mode " + mode)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2:])
