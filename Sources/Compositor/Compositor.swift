@@ -1,6 +1,7 @@
 import CWaylandServer
 import LodestoneSystem
 import Logging
+import PointerEngine
 import Rendering
 import WaylandServer
 
@@ -48,6 +49,8 @@ public final class Compositor {
         public var pointerMode = PointerMode.adaptive
         /// With the adaptive pointer: how apps that declare no regions are read.
         public var legacyApps = LegacyApps.adaptive
+        /// The adaptive pointer's look and feel (config.toml, flags); `updatePointer` changes them later.
+        public var pointerSettings = PointerSettings()
         public var outputName = "HEADLESS-1"
         /// Treats a buffer committed after the initial xdg_surface.configure was
         /// sent, but before it was acknowledged, as acknowledging it. wlcs 1.5's
@@ -71,7 +74,8 @@ public final class Compositor {
         guard let keymap = Keymap() else { throw SystemError("xkbcommon could not compile the default 'us' keymap (is xkb-data installed?)") }
         seat = Seat(compositor: self, keymap: keymap)
         if options.touch { touchscreen = Touchscreen(compositor: self) }
-        pointerController = try PointerController(compositor: self, mode: options.pointerMode, legacyApps: options.legacyApps)
+        pointerController = try PointerController(compositor: self, mode: options.pointerMode, legacyApps: options.legacyApps,
+                                                  settings: options.pointerSettings)
         selection = DataSelection(compositor: self)
         desktop = Desktop(compositor: self)
         gestures = Gestures(compositor: self)
@@ -115,6 +119,12 @@ public final class Compositor {
             try addGlobal(Interface.test, LodestoneTest.version) { [unowned self] in _ = LodestoneTest(compositor: self, client: $0, version: $1, id: $2) }
         }
         scheduleFrame()
+    }
+
+    /// New pointer settings while running (config.toml was saved): they reach the engine at
+    /// once, and the next frame shows them.
+    public func updatePointer(settings: PointerSettings, mode: PointerMode, legacyApps: LegacyApps) {
+        pointerController.update(settings: settings, mode: mode, legacyApps: legacyApps)
     }
 
     /// Disconnects every client and withdraws the globals while the display

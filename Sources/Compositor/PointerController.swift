@@ -121,6 +121,20 @@ final class PointerController {
         inputArrived()
     }
 
+    /// config.toml changed: the engine takes the new settings, and the app cursor its mode.
+    func update(settings: PointerSettings, mode: PointerMode, legacyApps: LegacyApps) {
+        if mode != appCursor.mode || legacyApps != appCursor.legacyApps {
+            appCursor.mode = mode
+            appCursor.legacyApps = legacyApps
+            cursorDirty = true
+        }
+        if settings != engine.settings {
+            prepareEngine()
+            engine.updateSettings(settings)
+        }
+        inputArrived()
+    }
+
     private func inputArrived() {
         needsStep = true
         compositor.scheduleFrame()
