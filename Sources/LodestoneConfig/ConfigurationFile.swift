@@ -14,6 +14,13 @@ public enum ConfigurationFile {
         return (home.hasSuffix("/") ? home : home + "/") + ".config/lodestone/config.toml"
     }
 
+    /// Every key the file knows, dotted (`appearance.size`), in the README's order.
+    public static var keyNames: [String] {
+        ConfigurationKey.topLevel.map(\.name) + ["appearance", "behaviour", "tuning"].flatMap { table in
+            (ConfigurationKey.tables[table] ?? []).map { "\(table).\($0.name)" }
+        }
+    }
+
     /// Reads and parses `path`; nil when there is no such file (the defaults apply).
     public static func load(_ path: String) throws(ConfigurationError) -> Configuration? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)

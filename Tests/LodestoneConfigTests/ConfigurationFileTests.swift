@@ -1,6 +1,7 @@
 import Compositor
 import LodestoneConfig
 import PointerEngine
+import Foundation
 import XCTest
 
 /// config.toml: each key read into the settings, and bad files refused with the key and line.
@@ -196,5 +197,32 @@ final class ConfigurationFileTests: XCTestCase {
         XCTAssertFalse(c.pointer.magnetismEnabled)
         XCTAssertEqual(c.pointer.tuning.mouseAutoHideDelay, 5)
         XCTAssertEqual(c.pointer.tuning.trackpadAutoHideDelay, 5)
+    }
+}
+
+/// The README documents every key, and its example file is a good one.
+final class ConfigurationDocumentationTests: XCTestCase {
+    private var readme: String {
+        get throws {
+            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            return try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        }
+    }
+
+    func testEveryKeyIsInTheREADME() throws {
+        let text = try readme
+        for name in ConfigurationFile.keyNames {
+            let short = name.split(separator: ".").last.map(String.init) ?? name
+            XCTAssertTrue(text.contains("`\(name)`") || text.contains("`\(short)`"), "README does not document \(name)")
+        }
+    }
+
+    func testTheREADMEExampleParses() throws {
+        let text = try readme
+        let start = try XCTUnwrap(text.range(of: "```toml\n"))
+        let end = try XCTUnwrap(text.range(of: "```", range: start.upperBound..<text.endIndex))
+        let c = try ConfigurationFile.parse(String(text[start.upperBound..<end.lowerBound]), file: "README.md")
+        XCTAssertEqual(c.pointer.sizeMultiplier, 1.5)
+        XCTAssertTrue(c.pointer.reduceMotion)
     }
 }
