@@ -124,7 +124,12 @@ public final class Compositor {
     /// New pointer settings while running (config.toml was saved): they reach the engine at
     /// once, and the next frame shows them.
     public func updatePointer(settings: PointerSettings, mode: PointerMode, legacyApps: LegacyApps) {
-        pointerController.update(settings: settings, mode: mode, legacyApps: legacyApps)
+        if mode != pointerController.appCursor.mode || legacyApps != pointerController.appCursor.legacyApps {
+            pointerController.appCursor.mode = mode
+            pointerController.appCursor.legacyApps = legacyApps
+            pointerController.cursorChanged()
+        }
+        pointerController.updateSettings(settings)
     }
 
     /// Disconnects every client and withdraws the globals while the display

@@ -121,17 +121,11 @@ final class PointerController {
         inputArrived()
     }
 
-    /// config.toml changed: the engine takes the new settings, and the app cursor its mode.
-    func update(settings: PointerSettings, mode: PointerMode, legacyApps: LegacyApps) {
-        if mode != appCursor.mode || legacyApps != appCursor.legacyApps {
-            appCursor.mode = mode
-            appCursor.legacyApps = legacyApps
-            cursorDirty = true
-        }
-        if settings != engine.settings {
-            prepareEngine()
-            engine.updateSettings(settings)
-        }
+    /// New settings (config.toml saved): the engine takes them at once.
+    func updateSettings(_ settings: PointerSettings) {
+        guard settings != engine.settings else { return }
+        prepareEngine()
+        engine.updateSettings(settings)
         inputArrived()
     }
 

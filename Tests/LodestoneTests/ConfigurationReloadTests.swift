@@ -54,6 +54,10 @@ final class ConfigurationReloadTests: XCTestCase {
         try save("[appearance]\nsize = 3\n")
         XCTAssertEqual(try waitForWidth(57, session, probe), 57, accuracy: 0.5, "the saved size reaches the running pointer:\n\(String(session.log.suffix(1500)))")
         XCTAssertTrue(session.log.contains("reloaded"), String(session.log.suffix(1500)))
+
+        // Written in place (`echo ... > config.toml`): seen when the file is closed.
+        try "[appearance]\nsize = 1\n".write(toFile: file, atomically: false, encoding: .utf8)
+        XCTAssertEqual(try waitForWidth(19, session, probe), 19, accuracy: 0.5, "an in-place write applies too")
     }
 
     /// A bad save is refused with its key and line, and the pointer keeps its size.
