@@ -190,7 +190,9 @@ struct Lodestone: ParsableCommand {
                 log.error("\(error); the settings stay as they were")
             })
         } catch {
-            log.notice("\(error): edits to \(configPath) apply at the next start")
+            // Quietly for the default path: most users have no config directory.
+            let message: Logger.Message = "\(error): edits to \(configPath) apply at the next start"
+            if config == nil { log.debug(message) } else { log.notice(message) }
         }
 
         // The backend: where frames go and input comes from.

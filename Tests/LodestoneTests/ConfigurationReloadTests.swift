@@ -85,4 +85,26 @@ final class ConfigurationReloadTests: XCTestCase {
         XCTAssertTrue(try session.wait(timeout: 5) { session.log.contains("reloaded") }, String(session.log.suffix(1500)))
         XCTAssertEqual(try settledWidth(session, probe), 57, accuracy: 0.5)
     }
+
+    /// `pointer` changes while running: over an app asking for the text cursor, the adaptive
+    /// beam, then (pointer = "client") the theme's cursor, then the beam again.
+    func testPointerModeFollowsTheFile() throws {
+        try "pointer = \"adaptive\"\n".write(toFile: file, atomically: false, encoding: .utf8)
+        let f = try AdaptiveFixture(environment: ["XDG_CONFIG_HOME": configHome])
+        let client = try RegionClient(session: f.session, title: "mode")
+        try f.control.moveWindow("mode", x: 100, y: 100)
+        try f.move(to: 300, 250)
+        try client.sync()
+        try client.setCursorShape(9)  // text
+        func kind() throws -> PointerShape.Kind {
+            try f.control.movePointer(dx: 0.5, dy: 0)
+            try f.control.advanceClock(milliseconds: 600)
+            return try f.probe.shape().kind
+        }
+        XCTAssertEqual(try kind(), .verticalBeam)
+        try save("pointer = \"client\"\n")
+        XCTAssertTrue(try f.session.wait(timeout: 5) { try kind() == .clientCursor }, String(f.session.log.suffix(1500)))
+        try save("pointer = \"adaptive\"\n")
+        XCTAssertTrue(try f.session.wait(timeout: 5) { try kind() == .verticalBeam }, String(f.session.log.suffix(1500)))
+    }
 }
