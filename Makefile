@@ -58,7 +58,7 @@ install: $(if $(filter debug,$(CONFIG)),build,release)
 
 # Regenerates docs/lodestone.1 from the command line's own help (swift-argument-parser).
 man: build
-	$(SWIFT) package --allow-writing-to-package-directory generate-manual --product lodestone --output-directory docs \
+	$(SWIFT) package --allow-writing-to-package-directory generate-manual --output-directory docs \
 		--section 1 --date 2026-11-23 --authors "The Lodestone authors"
 
 bench: deps

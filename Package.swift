@@ -16,6 +16,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The configuration file (Sources/LodestoneConfig).
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // C libraries, through pkg-config.
@@ -91,10 +93,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // config.toml: parsed and checked into plain values (the watcher is in lodestone).
+        .target(name: "LodestoneConfig", dependencies: ["Compositor", "PointerEngine", .product(name: "TOMLKit", package: "TOMLKit")]),
         .executableTarget(
             name: "lodestone",
             dependencies: [
-                "LodestoneSystem", "Compositor", "Backends",
+                "LodestoneSystem", "Compositor", "Backends", "LodestoneConfig", "PointerEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -128,6 +132,8 @@ let package = Package(
         .executableTarget(name: "lodestone-tour", dependencies: ["LodestoneTour"]),
 
         .testTarget(name: "PointerEngineTests", dependencies: ["PointerEngine"]),
+        // config.toml's parser: every key, and the messages of bad files.
+        .testTarget(name: "LodestoneConfigTests", dependencies: ["LodestoneConfig", "Compositor", "PointerEngine"]),
         // The TTY backend's pieces that run without devices: libinput translation, the
         // empty libinput context, the start-up checks.
         .testTarget(name: "BackendTests", dependencies: ["Backends", "Compositor", "CInput"]),

@@ -37,8 +37,9 @@ enum PointerSource: Equatable {
 /// name, the theme's image where a name has no adaptive form, or the app's own image.
 final class AppCursor {
     unowned let compositor: Compositor
-    let mode: PointerMode
-    let legacyApps: LegacyApps
+    /// Both may change while Lodestone runs (config.toml reloaded): see `PointerController.apply`.
+    var mode: PointerMode
+    var legacyApps: LegacyApps
 
     init(compositor: Compositor, mode: PointerMode, legacyApps: LegacyApps) {
         self.compositor = compositor

@@ -1,6 +1,7 @@
 import CWaylandServer
 import LodestoneSystem
 import Logging
+import PointerEngine
 import Rendering
 import WaylandServer
 
@@ -57,6 +58,8 @@ public final class Compositor {
         public var pointerMode = PointerMode.adaptive
         /// With the adaptive pointer: how apps that declare no regions are read.
         public var legacyApps = LegacyApps.adaptive
+        /// The adaptive pointer's look and feel (config.toml, flags); `updatePointer` changes them later.
+        public var pointerSettings = PointerSettings()
         public var outputName = "HEADLESS-1"
         /// Treats a buffer committed after the initial xdg_surface.configure was
         /// sent, but before it was acknowledged, as acknowledging it. wlcs 1.5's
@@ -91,7 +94,8 @@ public final class Compositor {
         guard let keymap = Keymap() else { throw SystemError("xkbcommon could not compile the default 'us' keymap (is xkb-data installed?)") }
         seat = Seat(compositor: self, keymap: keymap)
         if options.touch { touchscreen = Touchscreen(compositor: self) }
-        pointerController = try PointerController(compositor: self, mode: options.pointerMode, legacyApps: options.legacyApps)
+        pointerController = try PointerController(compositor: self, mode: options.pointerMode, legacyApps: options.legacyApps,
+                                                  settings: options.pointerSettings)
         selection = DataSelection()
         // Only a client acting on its own current input replaces the clipboard or the
         // primary selection (wlcs 1.5 needs the old, lax rule: `acceptsAnySelectionSerial`).
@@ -101,7 +105,7 @@ public final class Compositor {
         selection.acceptsSerial = acceptsSerial
         primarySelection.acceptsSerial = acceptsSerial
         idleInhibitors = IdleInhibitors(isVisible: { [unowned self] in self.origin(of: $0) != nil },
-                                        changed: { [unowned self] in self.pointerController.setIdleInhibited($0) })
+                                        changed: { [unowned self] in self.pointerController.apply(.idleInhibited($0)) })
         desktop = Desktop(compositor: self)
         gestures = Gestures(compositor: self)
         tablets = Tablets(compositor: self)
@@ -156,6 +160,17 @@ public final class Compositor {
             try addGlobal(Interface.test, LodestoneTest.version) { [unowned self] in _ = LodestoneTest(compositor: self, client: $0, version: $1, id: $2) }
         }
         scheduleFrame()
+    }
+
+    /// New pointer settings while running (config.toml was saved): they reach the engine at
+    /// once, and the next frame shows them.
+    public func updatePointer(settings: PointerSettings, mode: PointerMode, legacyApps: LegacyApps) {
+        if mode != pointerController.appCursor.mode || legacyApps != pointerController.appCursor.legacyApps {
+            pointerController.appCursor.mode = mode
+            pointerController.appCursor.legacyApps = legacyApps
+            pointerController.cursorChanged()
+        }
+        pointerController.updateSettings(settings)
     }
 
     /// Disconnects every client and withdraws the globals while the display

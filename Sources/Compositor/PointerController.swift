@@ -94,28 +94,10 @@ final class PointerController {
         engine.handle(.device(kind), at: now)
     }
 
-    /// The pointer left every output or came back (a nested window lost or regained the
-    /// parent's pointer): the adaptive pointer fades out or in.
-    func setOutsideOutputs(_ outside: Bool) {
-        engine.handle(.outsideOutputs(outside), at: now)
-        inputArrived()
-    }
-
-    /// A visible surface inhibits idle (zwp_idle_inhibitor_v1), or none does any more:
-    /// the pointer does not auto-hide meanwhile.
-    func setIdleInhibited(_ inhibited: Bool) {
-        engine.handle(.idleInhibited(inhibited), at: now)
-        inputArrived()
-    }
-
-    /// Typing hides the pointer until it moves again.
-    func keyTyped() {
-        engine.handle(.keyTyped, at: now)
-        inputArrived()
-    }
-
-    /// A gesture's effect on the pointer: a hold shows it pressed, a pinch scales a lifted element.
-    func gesture(_ input: PointerInput) {
+    /// Input that changes how the pointer shows, not where it is: leaving or re-entering
+    /// the outputs (it fades), idle inhibition (no auto-hide), typing (it hides), a hold
+    /// (pressed) or a pinch (a lifted element scales). The next frame shows it.
+    func apply(_ input: PointerInput) {
         prepareEngine()
         engine.handle(input, at: now)
         inputArrived()
@@ -125,6 +107,14 @@ final class PointerController {
     func stylus(_ input: StylusInput) {
         guard input != engine.stylus else { return }
         engine.handle(.stylus(input), at: now)
+        inputArrived()
+    }
+
+    /// New settings (config.toml saved): the engine takes them at once.
+    func updateSettings(_ settings: PointerSettings) {
+        guard settings != engine.settings else { return }
+        prepareEngine()
+        engine.updateSettings(settings)
         inputArrived()
     }
 

@@ -67,7 +67,7 @@ public final class Seat {
         case .pointerEnteredOutputs: setPointerOutside(false)
         case .key(let code, let pressed):
             // Holding a modifier (a shortcut, a Shift-click) is not typing.
-            if pressed && !keyboard.keymap.isModifier(key: code) { engine.keyTyped() }
+            if pressed && !keyboard.keymap.isModifier(key: code) { engine.apply(.keyTyped) }
             keyboard.key(code, pressed: pressed, time: time)
         case .modifiers(let depressed, let latched, let locked, let group):
             keyboard.setModifiers(depressed: depressed, latched: latched, locked: locked, group: group)
@@ -134,7 +134,7 @@ public final class Seat {
     private func setPointerOutside(_ outside: Bool) {
         guard outside != pointerOutside else { return }
         pointerOutside = outside
-        engine.setOutsideOutputs(outside)
+        engine.apply(.outsideOutputs(outside))
         cursor.damage()
         // Clients hear wl_pointer.leave when the pointer goes and enter when it is back,
         // so their hover states end (unless a button holds the implicit grab).

@@ -54,6 +54,8 @@ public final class Session {
             + (manualClock ? ["--manual-clock"] : []) + extraArguments
         var env = ProcessInfo.processInfo.environment
         env["XDG_RUNTIME_DIR"] = runtimeDirectory
+        // Never the user's config.toml: a test that wants one passes XDG_CONFIG_HOME or --config.
+        env["XDG_CONFIG_HOME"] = runtimeDirectory + "/no-config"
         env.removeValue(forKey: "DISPLAY")
         if let parent { env["WAYLAND_DISPLAY"] = parent.socket } else { env.removeValue(forKey: "WAYLAND_DISPLAY") }
         compositor.environment = env.merging(extra) { $1 }

@@ -8,8 +8,10 @@ import ArgumentParser
 import Backends
 import Compositor
 import Glibc
+import LodestoneConfig
 import LodestoneSystem
 import Logging
+import PointerEngine
 import Rendering
 import WaylandServer
 
@@ -59,11 +61,41 @@ struct Lodestone: ParsableCommand {
     @Option(help: "Exit after this many seconds (writing the --screenshot first, if any).")
     var timeout: Double?
 
-    @Option(help: "Pointer over surfaces that declare no adaptive regions: 'adaptive' the adaptive pointer (see --legacy-apps), 'client' the app's own cursor images.")
-    var pointer: PointerMode = .adaptive
+    @Option(help: "Pointer over surfaces that declare no adaptive regions: 'adaptive' the adaptive pointer (see --legacy-apps), 'client' the app's own cursor images (default: adaptive; config: pointer).")
+    var pointer: PointerMode?
 
-    @Option(help: "With --pointer adaptive, apps that declare no regions: 'adaptive' and 'shapes' turn their cursor names (wp_cursor_shape_v1, recognised theme cursors) into adaptive forms and show other images as drawn; 'off' shows the adaptive circle whatever their cursor.")
-    var legacyApps: LegacyApps = .adaptive
+    @Option(help: "With --pointer adaptive, apps that declare no regions: 'adaptive' and 'shapes' turn their cursor names (wp_cursor_shape_v1, recognised theme cursors) into adaptive forms and show other images as drawn; 'off' shows the adaptive circle whatever their cursor (default: adaptive; config: legacy-apps).")
+    var legacyApps: LegacyApps?
+
+    // The pointer's settings: config.toml has them all (README, "Configuration"); these
+    // flags cover the common ones and win over the file, also when it is edited later.
+
+    @Option(help: ArgumentHelp("The configuration file (default: $XDG_CONFIG_HOME/lodestone/config.toml, else ~/.config/lodestone/config.toml). Saving it applies the new settings at once.", valueName: "file"))
+    var config: String?
+
+    @Option(help: "Pointer size, 1-4 (config: appearance.size).")
+    var pointerSize: Double?
+
+    @Option(help: ArgumentHelp("Pointer colour: #RRGGBB, #RRGGBBAA, standard, white or black (config: appearance.color).", valueName: "colour"))
+    var pointerColor: PointerColor?
+
+    @Flag(inversion: .prefixedNo, help: "Draw a border around the pointer (config: appearance.border).")
+    var border: Bool?
+
+    @Flag(inversion: .prefixedNo, help: "Opaque pointer colour, always with a border (config: appearance.increase-contrast).")
+    var increaseContrast: Bool?
+
+    @Flag(inversion: .prefixedNo, help: "Quick fades instead of morphs, no overshoot or parallax (config: behaviour.reduce-motion).")
+    var reduceMotion: Bool?
+
+    @Flag(inversion: .prefixedNo, help: "The pointer's pull towards controls, flick capture and text snapping (default: on; config: behaviour.magnetism).")
+    var magnetism: Bool?
+
+    @Flag(inversion: .prefixedNo, help: "Hide the pointer after inactivity and while typing (default: on; config: behaviour.auto-hide).")
+    var autoHide: Bool?
+
+    @Option(help: ArgumentHelp("Seconds of inactivity before the pointer hides, after a mouse and after a trackpad (config: behaviour.mouse-auto-hide-delay, behaviour.trackpad-auto-hide-delay).", valueName: "seconds"))
+    var autoHideDelay: Double?
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
@@ -78,6 +110,17 @@ struct Lodestone: ParsableCommand {
         guard afterFrames >= 1 else { throw ValidationError("--after-frames must be at least 1") }
         if manualClock && !testControl { throw ValidationError("--manual-clock needs --test-control: nothing else can advance the clock") }
         if let socket, socket.isEmpty || socket.contains("/") { throw ValidationError("--socket must be a plain name like 'wayland-5'") }
+        if let pointerSize, !(1...4).contains(pointerSize) { throw ValidationError("--pointer-size must be between 1 and 4, not \(pointerSize)") }
+        if let autoHideDelay, !(0.5...3600).contains(autoHideDelay) { throw ValidationError("--auto-hide-delay must be between 0.5 and 3600 seconds") }
+    }
+
+    /// The flags that override config.toml.
+    var overrides: Overrides {
+        var o = Overrides()
+        o.pointerMode = pointer; o.legacyApps = legacyApps
+        o.size = pointerSize; o.color = pointerColor; o.border = border; o.increaseContrast = increaseContrast
+        o.reduceMotion = reduceMotion; o.magnetism = magnetism; o.autoHide = autoHide; o.autoHideDelay = autoHideDelay
+        return o
     }
 
     func run() throws {
@@ -89,6 +132,15 @@ struct Lodestone: ParsableCommand {
             return handler
         }
         let log = Logger(label: "lodestone")
+
+        // The settings: config.toml (if there is one), then the flags over it. A bad file
+        // stops us here, with its key and line ("Error: FILE:LINE: KEY: why", status 1).
+        let configPath = config ?? ConfigurationFile.defaultPath()
+        guard let fromFile = try ConfigurationFile.load(configPath) ?? (config == nil ? Configuration() : nil) else {
+            throw SystemError("the configuration file \(configPath) does not exist")
+        }
+        let overrides = self.overrides
+        let settings = overrides.apply(to: fromFile)
 
         // Nested in a Wayland session when there is one: connect to the parent
         // now, before anything (our command) can see our own WAYLAND_DISPLAY.
@@ -117,12 +169,30 @@ struct Lodestone: ParsableCommand {
         if let drm { options.width = drm.mode.width / scale; options.height = drm.mode.height / scale; options.refreshHz = drm.mode.refreshHz; options.outputName = "DRM-1" }
         options.clock = manualClock ? .manual : .realtime
         options.testControl = testControl
-        options.pointerMode = pointer
-        options.legacyApps = legacyApps
+        options.pointerMode = settings.pointerMode
+        options.legacyApps = settings.legacyApps
+        options.pointerSettings = settings.pointer
         if nested != nil { options.outputName = "WL-1" }
         let compositor = try Compositor(display: display, options: options, logger: log)
         if let keyboardLayout, !compositor.seat.keyboard.useKeymap(layout: keyboardLayout) {
             throw SystemError("xkbcommon has no keyboard layout '\(keyboardLayout)'")
+        }
+
+        // config.toml saved while running: the new settings reach the pointer at once (the
+        // flags still win); a bad edit is logged and changes nothing. Watched on the loop.
+        var watcher: ConfigWatcher?
+        do {
+            watcher = try ConfigWatcher(path: configPath, loop: display.eventLoop, changed: { file in
+                let s = overrides.apply(to: file)
+                compositor.updatePointer(settings: s.pointer, mode: s.pointerMode, legacyApps: s.legacyApps)
+                log.info("\(configPath) reloaded")
+            }, failed: { error in
+                log.error("\(error); the settings stay as they were")
+            })
+        } catch {
+            // Quietly for the default path: most users have no config directory.
+            let message: Logger.Message = "\(error): edits to \(configPath) apply at the next start"
+            if config == nil { log.debug(message) } else { log.notice(message) }
         }
 
         // The backend: where frames go and input comes from.
@@ -203,7 +273,7 @@ struct Lodestone: ParsableCommand {
         nested?.parentLost = nil
         // The optimizer may end a value's life at its last use; these sources
         // must live until the loop has stopped.
-        withExtendedLifetime((signals, childWatch, deadline, backend)) {}
+        withExtendedLifetime((signals, childWatch, deadline, backend, watcher)) {}
         if status != 0 { throw ExitCode(status) }
     }
 
@@ -258,3 +328,6 @@ extension Logger.Level: @retroactive ExpressibleByArgument {}
 
 extension PointerMode: ExpressibleByArgument {}
 extension LegacyApps: ExpressibleByArgument {}
+extension PointerColor: ExpressibleByArgument {
+    public init?(argument: String) { self.init(configString: argument) }
+}

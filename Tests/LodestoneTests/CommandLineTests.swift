@@ -22,6 +22,7 @@ final class CommandLineTests: XCTestCase {
     private func lodestone(_ arguments: [String]) throws -> (status: Int32, output: String) {
         var env = ProcessInfo.processInfo.environment
         env["XDG_RUNTIME_DIR"] = runtime
+        env["XDG_CONFIG_HOME"] = runtime + "/no-config"  // never the user's config.toml
         env.removeValue(forKey: "WAYLAND_DISPLAY")
         return try run([Session.executable] + arguments, environment: env)
     }
@@ -82,6 +83,28 @@ final class CommandLineTests: XCTestCase {
 
     /// No GPU, no input devices, no seat here: `--backend drm` says what is missing, quickly,
     /// with status 1 and no trace.
+    /// A bad config.toml at start-up: the file, line and key, status 1, no trace, and no
+    /// socket left behind. A missing --config file is named too.
+    func testBadConfigFileStopsStartUpWithKeyAndLine() throws {
+        let dir = NSTemporaryDirectory() + "lodestone-cli-config-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: dir + "/lodestone", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/lodestone/config.toml"
+        try "[appearance]\nsize = 2\n\n[behaviour]\nreduce-motion = \"yes\"\n".write(toFile: file, atomically: true, encoding: .utf8)
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = runtime
+        env["XDG_CONFIG_HOME"] = dir
+        env.removeValue(forKey: "WAYLAND_DISPLAY")
+        let (status, output) = try run([Session.executable, "--socket", "cli-config", "--timeout", "5"], environment: env)
+        XCTAssertEqual(status, 1, output)
+        XCTAssertTrue(output.contains("\(file):5: behaviour.reduce-motion: must be true or false"), output)
+        XCTAssertFalse(output.contains("Fatal error") || output.contains("Backtrace"), "crashed:\n\(output)")
+
+        let (missing, said) = try lodestone(["--socket", "cli-config", "--config", dir + "/nope.toml", "--timeout", "5"])
+        XCTAssertEqual(missing, 1, said)
+        XCTAssertTrue(said.contains("nope.toml does not exist"), said)
+    }
+
     func testDRMBackendWithoutDevicesFailsCleanlyAndQuickly() throws {
         try XCTSkipIf(FileManager.default.fileExists(atPath: "/dev/dri"), "this machine has a DRM device")
         let start = Date()

@@ -1,0 +1,110 @@
+import Foundation
+import LodestoneTesting
+import XCTest
+
+/// config.toml reaching a running Lodestone: read at start, picked up again when an editor
+/// saves it (a temporary file renamed over it), a bad save changing nothing; flags win.
+final class ConfigurationReloadTests: XCTestCase {
+    private var configHome: String!
+    private var file: String { configHome + "/lodestone/config.toml" }
+
+    override func setUpWithError() throws {
+        configHome = NSTemporaryDirectory() + "lodestone-config-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: configHome + "/lodestone", withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: configHome) }
+
+    /// Saves the way editors do: write a temporary file beside it, then rename it into place.
+    private func save(_ text: String) throws {
+        let temporary = configHome + "/lodestone/.config.toml.swp"
+        try text.write(toFile: temporary, atomically: false, encoding: .utf8)
+        XCTAssertEqual(rename(temporary, file), 0)
+    }
+
+    private func start(_ text: String, extraArguments: [String] = []) throws -> (Session, PointerShapeProbe) {
+        try text.write(toFile: file, atomically: false, encoding: .utf8)
+        let session = try Session(manualClock: true, extraArguments: extraArguments, environment: ["XDG_CONFIG_HOME": configHome])
+        let probe = try PointerShapeProbe(session: session)
+        try session.control.movePointer(x: 400, y: 300)
+        return (session, probe)
+    }
+
+    /// The circle's width once its animations settle (19 pt at size 1).
+    private func settledWidth(_ session: Session, _ probe: PointerShapeProbe) throws -> Double {
+        try session.control.advanceClock(milliseconds: 1000)
+        return try probe.shape().width
+    }
+
+    /// Waits for the compositor to read the saved file: it does so on its own loop.
+    private func waitForWidth(_ expected: Double, _ session: Session, _ probe: PointerShapeProbe) throws -> Double {
+        var width = 0.0
+        _ = try session.wait(timeout: 5) {
+            width = try settledWidth(session, probe)
+            return abs(width - expected) < 0.5
+        }
+        return width
+    }
+
+    func testSizeFromTheFileAndLiveReload() throws {
+        let (session, probe) = try start("[appearance]\nsize = 2\n")
+        defer { session.stop() }
+        XCTAssertEqual(try settledWidth(session, probe), 38, accuracy: 0.5, "size 2 from the file at start-up")
+
+        try save("[appearance]\nsize = 3\n")
+        XCTAssertEqual(try waitForWidth(57, session, probe), 57, accuracy: 0.5, "the saved size reaches the running pointer:\n\(String(session.log.suffix(1500)))")
+        XCTAssertTrue(session.log.contains("reloaded"), String(session.log.suffix(1500)))
+
+        // Written in place (`echo ... > config.toml`): seen when the file is closed.
+        try "[appearance]\nsize = 1\n".write(toFile: file, atomically: false, encoding: .utf8)
+        XCTAssertEqual(try waitForWidth(19, session, probe), 19, accuracy: 0.5, "an in-place write applies too")
+    }
+
+    /// A bad save is refused with its key and line, and the pointer keeps its size.
+    func testABadSaveChangesNothingAndSaysWhy() throws {
+        let (session, probe) = try start("[appearance]\nsize = 2\n")
+        defer { session.stop() }
+        XCTAssertEqual(try settledWidth(session, probe), 38, accuracy: 0.5)
+
+        try save("[appearance]\nborder = true\nsize = 9\n")
+        XCTAssertTrue(try session.wait(timeout: 5) { session.log.contains("config.toml:3: appearance.size: 9 is out of range") },
+                      "no message naming the key and line:\n\(String(session.log.suffix(1500)))")
+        XCTAssertEqual(try settledWidth(session, probe), 38, accuracy: 0.5, "the previous settings stay")
+
+        // A good save afterwards still applies.
+        try save("[appearance]\nsize = 1\n")
+        XCTAssertEqual(try waitForWidth(19, session, probe), 19, accuracy: 0.5)
+    }
+
+    /// --pointer-size wins over the file, at start and after every save.
+    func testFlagsWinOverTheFile() throws {
+        let (session, probe) = try start("[appearance]\nsize = 2\n", extraArguments: ["--pointer-size", "3"])
+        defer { session.stop() }
+        XCTAssertEqual(try settledWidth(session, probe), 57, accuracy: 0.5)
+        try save("[appearance]\nsize = 4\nborder = true\n")
+        XCTAssertTrue(try session.wait(timeout: 5) { session.log.contains("reloaded") }, String(session.log.suffix(1500)))
+        XCTAssertEqual(try settledWidth(session, probe), 57, accuracy: 0.5)
+    }
+
+    /// `pointer` changes while running: over an app asking for the text cursor, the adaptive
+    /// beam, then (pointer = "client") the theme's cursor, then the beam again.
+    func testPointerModeFollowsTheFile() throws {
+        try "pointer = \"adaptive\"\n".write(toFile: file, atomically: false, encoding: .utf8)
+        let f = try AdaptiveFixture(environment: ["XDG_CONFIG_HOME": configHome])
+        let client = try RegionClient(session: f.session, title: "mode")
+        try f.control.moveWindow("mode", x: 100, y: 100)
+        try f.move(to: 300, 250)
+        try client.sync()
+        try client.setCursorShape(9)  // text
+        func kind() throws -> PointerShape.Kind {
+            try f.control.movePointer(dx: 0.5, dy: 0)
+            try f.control.advanceClock(milliseconds: 600)
+            return try f.probe.shape().kind
+        }
+        XCTAssertEqual(try kind(), .verticalBeam)
+        try save("pointer = \"client\"\n")
+        XCTAssertTrue(try f.session.wait(timeout: 5) { try kind() == .clientCursor }, String(f.session.log.suffix(1500)))
+        try save("pointer = \"adaptive\"\n")
+        XCTAssertTrue(try f.session.wait(timeout: 5) { try kind() == .verticalBeam }, String(f.session.log.suffix(1500)))
+    }
+}
