@@ -9,11 +9,13 @@ import WaylandServer
 /// | pending damage rectangles | 64, then merged | a client may damage without ever committing; past 64 the rectangles merge into their bounding box, so memory and the cost of a commit stay flat |
 /// | subsurface depth | `WlSubsurface.maxDepth` (32) | bounds every walk of a surface tree; toolkits nest a few levels |
 /// | adaptive pointer regions per surface | `AdaptivePointerSurface.maximumRegions` (512) | the protocol's too_many_regions |
+/// | frame callbacks per surface | 256 | a surface that asks for frames and is never drawn (unmapped, or committing nothing) would hold them all; a frame needs one |
 /// | adaptive pointer regions per client | 2,048 | many surfaces of one client must not get past the per-surface limit; the engine's index and the scene's placement grow with every region |
 enum ClientLimits {
     static let regionRectangles = 4096
     static let pendingDamageRectangles = 64
     static let adaptiveRegionsPerClient = 2048
+    static let frameCallbacksPerSurface = 256
 }
 
 /// Live adaptive pointer regions per client, for `ClientLimits.adaptiveRegionsPerClient`.

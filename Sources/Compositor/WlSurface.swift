@@ -199,6 +199,9 @@ final class WlSurface: Resource, ProtocolObject {
         case .damage: SurfaceState.addDamage(.sanitized(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)), to: &pending.surfaceDamage)
         case .damageBuffer: SurfaceState.addDamage(.sanitized(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)), to: &pending.bufferDamage)
         case .frame:
+            guard pending.frameCallbacks.count + cached.frameCallbacks.count + frameCallbacks.count < ClientLimits.frameCallbacksPerSurface else {
+                return client.postLimitExceeded("wl_surface@\(wl_resource_get_id(pointer)) has \(ClientLimits.frameCallbacksPerSurface) frame callbacks not yet answered, the limit")
+            }
             if let callback = WlCallback(client: client, id: a.newID(0)) { pending.frameCallbacks.append(callback) }
         case .setOpaqueRegion: pending.opaque = .some(WlRegion.from(a.object(0))?.region.copy())
         case .setInputRegion: pending.input = .some(WlRegion.from(a.object(0))?.region.copy())

@@ -29,6 +29,13 @@ public struct Client: Hashable {
     public func destroy() { wl_client_destroy(pointer) }
     public func postNoMemory() { wl_client_post_no_memory(pointer) }
 
+    /// Disconnects the client for passing one of the compositor's limits: `wl_display`'s
+    /// no_memory error, with a message naming the limit (logged like every protocol error).
+    public func postLimitExceeded(_ message: String) {
+        guard let display = wl_client_get_object(pointer, 1) else { return postNoMemory() }
+        Resource.postError(on: display, WL_DISPLAY_ERROR_NO_MEMORY.rawValue, message)
+    }
+
     /// Calls `handler` once when the client goes away. Keep the listener alive
     /// for as long as the call is wanted; dropping it detaches it. Nil when the
     /// listener cannot be allocated.

@@ -345,4 +345,13 @@ final class BadClientTests: XCTestCase {
         // It now covers simple-shm, whose pixels cannot show it is alive; its window can.
         XCTAssertTrue(try session.control.windows().contains { $0.title == "simple-shm" })
     }
+
+    func testFrameCallbacksNeverAnsweredHitTheirLimit() throws {
+        // A surface that is never drawn would keep every callback it asked for.
+        // wl_display.no_memory: libwayland-client reports it as ENOMEM, not a protocol error.
+        XCTAssertEqual(try badClient("frame-flood"), "disconnected")
+        XCTAssertEqual(try badClient("frame-flood-unmapped"), "disconnected")
+        XCTAssertTrue(session.log.contains("frame callbacks not yet answered, the limit"), session.log)
+        try assertGoodClientAlive()
+    }
 }

@@ -19,6 +19,8 @@ Modes:
   subsurface-as-cursor    set a surface that is a subsurface as the cursor on enter
   oversized               map a 1600×1000 window, follow the configure that asks it to fit,
                           print 'resized W H', then stay until disconnected
+  frame-flood             2,000 wl_surface.frame requests without a commit
+  frame-flood-unmapped    2,000 commits of a never-mapped surface, each asking for a frame
   same-role-again         destroy a subsurface and an xdg_surface and give their surfaces
                           the same role again (legal: a role is for life, not per object)
 
@@ -286,6 +288,17 @@ def main(mode, arg=None):
         print("resized %d %d" % (w, h), flush=True)
         while d.dispatch(block=True) >= 0:
             pass
+    elif mode == "frame-flood":
+        surface = c.compositor.create_surface()
+        for _ in range(2000):
+            surface.frame()
+        settle(d)
+    elif mode == "frame-flood-unmapped":
+        surface = c.compositor.create_surface()
+        for _ in range(2000):
+            surface.frame()
+            surface.commit()
+        settle(d)
     elif mode == "same-role-again":
         parent, _, _ = c.mapped_window()
         registry = d.get_registry()
