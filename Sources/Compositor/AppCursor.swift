@@ -47,6 +47,13 @@ final class AppCursor {
         self.legacyApps = legacyApps
     }
 
+    /// A surface is under the pointer and its tree declares no regions: its app's cursor
+    /// says what the pointer is. (Declared regions always win.)
+    private var focusDeclaresNoRegions: Bool {
+        guard let focus = compositor.seat.pointerFocus else { return false }
+        return !compositor.scene.regions.treeHasRegions(focus)
+    }
+
     /// Whether cursor images are worth recognising: only the adaptive pointer reads names.
     var recognisesThemeCursors: Bool { mode == .adaptive && legacyApps != .off }
 
@@ -56,9 +63,8 @@ final class AppCursor {
     /// theme cursor as the client drew it. `--pointer client` shows the client's images, and
     /// the theme's image for a shape it named.
     var source: PointerSource {
-        let seat: Seat = compositor.seat
-        let cursor = seat.cursor
-        guard cursor.isShown, let focus = seat.pointerFocus, !compositor.scene.regions.treeHasRegions(focus) else { return .adaptive }
+        let cursor = compositor.seat.cursor
+        guard cursor.isShown, focusDeclaresNoRegions else { return .adaptive }
         switch mode {
         case .client:
             guard let shape = cursor.shape else { return .clientImage }
@@ -81,10 +87,9 @@ final class AppCursor {
     /// The style the engine gives the pointer where no region targets it: the focused app's
     /// cursor name in adaptive form (`CursorName.adaptiveForm`), the circle otherwise.
     var wanted: AdaptiveCursor {
-        guard recognisesThemeCursors else { return .circle }
-        let seat: Seat = compositor.seat
-        guard let focus = seat.pointerFocus, !compositor.scene.regions.treeHasRegions(focus) else { return .circle }
-        if let name = seat.cursor.name { return name.adaptiveForm ?? .circle }
-        return seat.cursor.isHidden ? .hidden : .circle
+        guard recognisesThemeCursors, focusDeclaresNoRegions else { return .circle }
+        let cursor = compositor.seat.cursor
+        if let name = cursor.name { return name.adaptiveForm ?? .circle }
+        return cursor.isHidden ? .hidden : .circle
     }
 }

@@ -4,7 +4,7 @@ import WaylandServer
 
 /// A legacy client's cursor: the surface it gave `wl_pointer.set_cursor` (with the theme
 /// cursor name its image was recognised as, if any), a shape it named with
-/// `wp_cursor_shape_device_v1.set_shape`, or no cursor at all. `PointerController.source`
+/// `wp_cursor_shape_device_v1.set_shape`, or no cursor at all. `AppCursor.source`
 /// decides what is shown: the adaptive pointer in the name's form, the client's own image,
 /// or the theme's image for a name that has no adaptive form.
 final class ClientCursor {
@@ -73,8 +73,14 @@ final class ClientCursor {
         hotspot = (hotspot.x.clampedSubtracting(dx), hotspot.y.clampedSubtracting(dy))
     }
 
+    /// The whole pixel the pointer is on (global logical coordinates).
+    private var pointerPixel: (x: Int32, y: Int32) {
+        (Int32(clamping: Int(seat.x.rounded(.down))), Int32(clamping: Int(seat.y.rounded(.down))))
+    }
+
     var origin: (Int32, Int32) {
-        (Int32(clamping: Int(seat.x.rounded(.down))).clampedSubtracting(hotspot.x), Int32(clamping: Int(seat.y.rounded(.down))).clampedSubtracting(hotspot.y))
+        let p = pointerPixel
+        return (p.x.clampedSubtracting(hotspot.x), p.y.clampedSubtracting(hotspot.y))
     }
 
     /// The pointer went to another surface: its client chooses anew.
@@ -104,7 +110,7 @@ final class ClientCursor {
     /// The image shown instead of the adaptive pointer, if any, and where it goes.
     private var shown: (image: Image, bounds: PixelRect, toImage: Affine)? {
         if seat.pointerOutside { return nil }
-        let px = Int32(clamping: Int(seat.x.rounded(.down))), py = Int32(clamping: Int(seat.y.rounded(.down)))
+        let (px, py) = pointerPixel
         switch compositor.pointerController.appCursor.source {
         case .adaptive:
             return nil

@@ -129,8 +129,7 @@ public final class KeyboardFocus {
     /// the enter that gave it the focus, and no later than the newest serial).
     func isCurrentSerial(_ serial: UInt32, of client: WaylandServer.Client) -> Bool {
         guard let focus, focus.client == client, let enterSerial else { return false }
-        // Serials wrap: compare distances, not values.
-        return serial &- enterSerial < 1 << 31 && compositor.display.currentSerial &- serial < 1 << 31
+        return compositor.display.issued(serial, since: enterSerial)
     }
 
     func surfaceDestroyed(_ surface: WlSurface) {

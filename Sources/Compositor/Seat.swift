@@ -238,16 +238,20 @@ public final class Seat {
     /// `xdg_toplevel.move`: only while a button the toplevel's client got is held.
     func startMove(_ toplevel: XdgToplevel, serial: UInt32) {
         guard mayStartGrab(for: toplevel, serial: serial) else { return }
-        setPointerFocus(nil)
-        constraints.reevaluate()  // no client holds the pointer while a window moves
-        grab = MoveGrab(toplevel: toplevel, device: engine.devicePosition)
+        begin(MoveGrab(toplevel: toplevel, device: engine.devicePosition))
     }
 
     func startResize(_ toplevel: XdgToplevel, serial: UInt32, edges: UInt32) {
         guard edges != 0, mayStartGrab(for: toplevel, serial: serial) else { return }
+        begin(ResizeGrab(toplevel: toplevel, edges: edges, device: engine.devicePosition))
+    }
+
+    /// A move or resize takes the pointer from every client: focus goes, and with it any
+    /// lock or confinement.
+    private func begin(_ windowGrab: PointerGrab) {
         setPointerFocus(nil)
         constraints.reevaluate()
-        grab = ResizeGrab(toplevel: toplevel, edges: edges, device: engine.devicePosition)
+        grab = windowGrab
     }
 
     private func mayStartGrab(for toplevel: XdgToplevel, serial: UInt32) -> Bool {
@@ -263,7 +267,7 @@ public final class Seat {
     func dismissPopupGrabs() {
         guard let first = popupGrab.popups.first else { return }
         first.dismiss()
-        while let p = popupGrab.popups.first { _ = popupGrab.remove(p) }
+        popupGrab.removeAll()
         if grab === popupGrab { grab = defaultGrab }
         updatePointerFocus()
     }

@@ -63,11 +63,9 @@ extension Seat {
     /// set_cursor, move and resize carrying an older or an invented serial are ignored, as
     /// weston and wlroots do.
     func isCurrentPointerSerial(_ serial: UInt32, of client: WaylandServer.Client) -> Bool {
-        let latest = compositor.display.currentSerial
-        return pointers.contains { p in
+        pointers.contains { p in
             guard p.client == client, let enter = p.enterSerial else { return false }
-            // Serials wrap: compare distances, not values.
-            return serial &- enter < 1 << 31 && latest &- serial < 1 << 31
+            return compositor.display.issued(serial, since: enter)
         }
     }
 

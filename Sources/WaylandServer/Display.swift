@@ -52,6 +52,13 @@ public final class Display {
     public func nextSerial() -> UInt32 { wl_display_next_serial(pointer) }
     /// The last serial handed out.
     public var currentSerial: UInt32 { wl_display_get_serial(pointer) }
+
+    /// Whether `serial` was handed out at or after `first` and is not one still to come:
+    /// what a request's serial must be to answer an event sent since `first`. Serials
+    /// wrap, so distances are compared, not values.
+    public func issued(_ serial: UInt32, since first: UInt32) -> Bool {
+        serial &- first < 1 << 31 && currentSerial &- serial < 1 << 31
+    }
     public func destroyClients() { wl_display_destroy_clients(pointer) }
 
     /// Wraps an already connected socket as a client (wlcs, tests, spawned children).

@@ -29,4 +29,7 @@ final class PopupGrab: PointerGrab {
     }
 
     var isEmpty: Bool { popups.isEmpty }
+
+    /// Every popup closed (`Seat.dismissPopupGrabs`).
+    func removeAll() { popups.removeAll() }
 }
