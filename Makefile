@@ -12,7 +12,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev xkb-data \
 	libpixman-1-dev libinput-dev libpng-dev libcairo2-dev libxcursor-dev adwaita-icon-theme dmz-cursor-theme fonts-dejavu-core \
 	weston foot gtk-4-examples gtk-3-examples wl-clipboard wayland-utils wlcs coreutils python3 python3-pip \
-	meson ninja-build linguist-qt6 qt6-wayland desktop-file-utils valgrind libseat-dev libdrm-dev libudev-dev
+	meson ninja-build linguist-qt6 libwlroots-dev grim qt6-wayland desktop-file-utils valgrind libseat-dev libdrm-dev libudev-dev
 PIP_PACKAGES := pywayland
 
 PREFIX ?= /usr/local
@@ -48,11 +48,13 @@ release: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product lodestone
 	$(SWIFT) build -c release --static-swift-stdlib --product lodestone-demo
 	$(SWIFT) build -c release --static-swift-stdlib --product lodestone-tour
+	$(SWIFT) build -c release --product lodestone-pointer
 
 demo: release
 	@LODESTONE_BIN=.build/release Scripts/demo
 
-# lodestone and lodestone-demo, the man page, a desktop entry, the protocol XML and its .pc file.
+# lodestone and lodestone-demo, the man page, a desktop entry, the protocol XML and its .pc file,
+# liblodestone-pointer (Swift runtime linked in, only the C API exported), its header and .pc file.
 install: $(if $(filter debug,$(CONFIG)),build,release)
 	Scripts/install "$(PREFIX)" .build/$(CONFIG)
 
