@@ -67,8 +67,12 @@ bench: deps
 	$(SWIFT) build -c release --product lodestone-bench
 	$(SWIFT) build -c release --product lodestone
 	$(SWIFT) build -c release --product PointerEngineBenchmark
+	$(SWIFT) build -c release --product PointerBoundaryBenchmark
+	$(SWIFT) build -c release --product lodestone-pointer
 	.build/release/lodestone-bench
 	.build/release/PointerEngineBenchmark
+	.build/release/PointerBoundaryBenchmark .build/release/liblodestone-pointer.so
+	Scripts/bench-pointer-library
 	Scripts/bench-instructions
 
 # Fails when an instruction count grew more than 5% over bench/instructions.baseline

@@ -73,6 +73,8 @@ let package = Package(
         // (libm: rounded()/squareRoot() need it linked in debug builds.)
         .target(name: "PointerEngine", linkerSettings: [.linkedLibrary("m")]),
         .executableTarget(name: "PointerEngineBenchmark", dependencies: ["PointerEngine", "MallocTrace"]),
+        // What liblodestone-pointer's C boundary adds per call (make bench; not a test).
+        .executableTarget(name: "PointerBoundaryBenchmark", dependencies: ["PointerEngine", "CLodestonePointer"]),
         // Heap allocation counting for the benchmarks (glibc's mtrace).
         .target(name: "MallocTrace"),
 
