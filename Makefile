@@ -7,8 +7,8 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Build: libwayland, protocols, xkbcommon, pixman, libinput + udev, libdrm, libseat, libpng, cairo, libXcursor.
 # Cursor themes the compositor recognises (and draws where a cursor has no adaptive form).
 # Tests and demo: real clients (weston's demo clients, foot, GTK 3 and 4, Qt 6 Linguist, wl-clipboard),
-# fonts, keymaps, pywayland for the Python clients, and meson + ninja for the
-# C client built from meson-wrap/.
+# fonts, keymaps, pywayland for the Python clients, meson + ninja for the
+# C client built from meson-wrap/, and wlroots 0.15 + grim for Examples/wlroots-tinywl-adaptive.
 APT_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev xkb-data \
 	libpixman-1-dev libinput-dev libpng-dev libcairo2-dev libxcursor-dev adwaita-icon-theme dmz-cursor-theme fonts-dejavu-core \
 	weston foot gtk-4-examples gtk-3-examples wl-clipboard wayland-utils wlcs coreutils python3 python3-pip \
@@ -72,7 +72,7 @@ bench: deps
 	.build/release/lodestone-bench
 	.build/release/PointerEngineBenchmark
 	.build/release/PointerBoundaryBenchmark .build/release/liblodestone-pointer.so
-	Scripts/bench-pointer-library
+	Scripts/bench-pointer-library .build/release
 	Scripts/bench-instructions
 
 # Fails when an instruction count grew more than 5% over bench/instructions.baseline

@@ -74,7 +74,7 @@ let package = Package(
         .target(name: "PointerEngine", linkerSettings: [.linkedLibrary("m")]),
         .executableTarget(name: "PointerEngineBenchmark", dependencies: ["PointerEngine", "MallocTrace"]),
         // What liblodestone-pointer's C boundary adds per call (make bench; not a test).
-        .executableTarget(name: "PointerBoundaryBenchmark", dependencies: ["PointerEngine", "CLodestonePointer"]),
+        .executableTarget(name: "PointerBoundaryBenchmark", dependencies: ["PointerEngine", "CLodestonePointer", "CValgrind"]),
         // Heap allocation counting for the benchmarks (glibc's mtrace).
         .target(name: "MallocTrace"),
 

@@ -1,4 +1,5 @@
 import CLodestonePointer
+import CValgrind
 import Glibc
 import PointerEngine
 
@@ -11,42 +12,54 @@ import PointerEngine
 //
 //     PointerBoundaryBenchmark .build/release/liblodestone-pointer.so
 
-let iterations = 200_000
+let iterations = 20_000
+let rounds = 25
 
 func x(_ i: Int) -> Double { 20 + Double(i % 3680 < 1840 ? i % 3680 : 3680 - i % 3680) }
 
-/// Nanoseconds per iteration, best of 5 rounds.
+/// Nanoseconds per iteration of `body`, which runs `iterations` iterations once.
 func nanoseconds(_ body: (Int) -> Void) -> Double {
-    var best = Double.infinity
     let clock = ContinuousClock()
-    for _ in 0..<5 {
-        let start = clock.now
-        for i in 0..<iterations { body(i) }
-        let d = clock.now - start
-        best = min(best, (Double(d.components.seconds) * 1e9 + Double(d.components.attoseconds) / 1e9) / Double(iterations))
-    }
-    return best
+    let start = clock.now
+    body(0)
+    let d = clock.now - start
+    return (Double(d.components.seconds) * 1e9 + Double(d.components.attoseconds) / 1e9) / Double(iterations)
 }
 
 var sink = 0
 
-@MainActor func direct() -> [Double] {
+/// The three operations (0 motion, 1 step, 2 motion + step + events), each run `count` times.
+@MainActor protocol Bench { mutating func run(_ op: Int, count: Int) }
+
+extension Bench {
+    /// One timed round of each operation: ns per call.
+    mutating func round() -> [Double] {
+        var ns: [Double] = []
+        for op in 0..<3 { ns.append(nanoseconds { _ in run(op, count: iterations) }) }
+        return ns
+    }
+}
+
+struct Direct: Bench {
     var engine = PointerEngine(outputBounds: Rect(x: 0, y: 0, width: 1920, height: 1080))
-    for i in 0..<40 {
-        try! engine.regions.upsert(Region(id: RegionID(UInt64(i) + 1), owner: SurfaceID(1), identifier: UInt32(i),
-                                          frame: Rect(x: 20 + 46 * Double(i), y: 20, width: 40, height: 30),
-                                          style: PointerStyle(effect: .highlight)))
-    }
     var t = 0.0
-    let motion = nanoseconds { i in t += 0.001; engine.handle(.motion(to: Point(x: x(i), y: 35)), at: Instant(seconds: t)) }
-    let step = nanoseconds { _ in t += 0.001; sink &+= engine.step(to: Instant(seconds: t)).isAnimating ? 1 : 0 }
-    let frame = nanoseconds { i in
-        t += 0.001
-        engine.handle(.motion(to: Point(x: x(i), y: 35)), at: Instant(seconds: t))
-        sink &+= engine.step(to: Instant(seconds: t)).isAnimating ? 1 : 0
-        engine.drainEvents { _ in sink &+= 1 }
+
+    init() {
+        for i in 0..<40 {
+            try! engine.regions.upsert(Region(id: RegionID(UInt64(i) + 1), owner: SurfaceID(1), identifier: UInt32(i),
+                                              frame: Rect(x: 20 + 46 * Double(i), y: 20, width: 40, height: 30),
+                                              style: PointerStyle(effect: .highlight)))
+        }
     }
-    return [motion, step, frame]
+
+    mutating func run(_ op: Int, count: Int) {
+        for i in 0..<count {
+            t += 0.001
+            if op != 1 { engine.handle(.motion(to: Point(x: x(i), y: 35)), at: Instant(seconds: t)) }
+            if op != 0 { sink &+= engine.step(to: Instant(seconds: t)).isAnimating ? 1 : 0 }
+            if op == 2 { engine.drainEvents { _ in sink &+= 1 } }
+        }
+    }
 }
 
 func symbol<T>(_ library: UnsafeMutableRawPointer, _ name: String, as: T.Type) -> T {
@@ -57,58 +70,82 @@ func symbol<T>(_ library: UnsafeMutableRawPointer, _ name: String, as: T.Type) -
     return unsafeBitCast(address, to: T.self)
 }
 
-@MainActor func throughC(_ path: String) -> [Double] {
-    guard let library = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
-        print("PointerBoundaryBenchmark: cannot load \(path): \(String(cString: dlerror()))")
-        exit(1)
-    }
+struct ThroughC: Bench {
     typealias Engine = OpaquePointer
-    let create = symbol(library, "lodestone_pointer_engine_create", as: (@convention(c) (Double, Double, Double, Double) -> Engine?).self)
-    let destroy = symbol(library, "lodestone_pointer_engine_destroy", as: (@convention(c) (Engine?) -> Void).self)
-    let regionInit = symbol(library, "lodestone_pointer_region_init",
-                            as: (@convention(c) (UnsafeMutablePointer<lodestone_pointer_region>?, UInt32) -> Void).self)
-    let setRegion = symbol(library, "lodestone_pointer_engine_set_region",
-                           as: (@convention(c) (Engine?, UInt64, UnsafePointer<lodestone_pointer_region>?) -> Int32).self)
-    let motionCall = symbol(library, "lodestone_pointer_engine_motion", as: (@convention(c) (Engine?, Double, Double, Double) -> Void).self)
-    let stepCall = symbol(library, "lodestone_pointer_engine_step",
-                          as: (@convention(c) (Engine?, Double, UnsafeMutablePointer<lodestone_pointer_presentation>?) -> Bool).self)
-    let nextEvent = symbol(library, "lodestone_pointer_engine_next_event",
-                           as: (@convention(c) (Engine?, UnsafeMutablePointer<lodestone_pointer_event>?) -> Bool).self)
-
-    let e = create(0, 0, 1920, 1080)
-    for i in 0..<40 {
-        var r = lodestone_pointer_region()
-        regionInit(&r, UInt32(MemoryLayout<lodestone_pointer_region>.size))
-        r.surface = 1
-        r.identifier = UInt32(i)
-        r.x = 20 + 46 * Double(i); r.y = 20; r.width = 40; r.height = 30
-        r.effect = LODESTONE_POINTER_EFFECT_HIGHLIGHT.rawValue
-        _ = setRegion(e, UInt64(i) + 1, &r)
-    }
+    let motionCall: @convention(c) (Engine?, Double, Double, Double) -> Void
+    let stepCall: @convention(c) (Engine?, Double, UnsafeMutablePointer<lodestone_pointer_presentation>?) -> Bool
+    let nextEvent: @convention(c) (Engine?, UnsafeMutablePointer<lodestone_pointer_event>?) -> Bool
+    let e: Engine?
     var p = lodestone_pointer_presentation()
-    p.size = UInt32(MemoryLayout<lodestone_pointer_presentation>.size)
     var ev = lodestone_pointer_event()
-    ev.size = UInt32(MemoryLayout<lodestone_pointer_event>.size)
     var t = 0.0
-    let motion = nanoseconds { i in t += 0.001; motionCall(e, t, x(i), 35) }
-    let step = nanoseconds { _ in t += 0.001; sink &+= stepCall(e, t, &p) ? 1 : 0 }
-    let frame = nanoseconds { i in
-        t += 0.001
-        motionCall(e, t, x(i), 35)
-        sink &+= stepCall(e, t, &p) ? 1 : 0
-        while nextEvent(e, &ev) { sink &+= 1 }
+
+    init(_ path: String) {
+        guard let library = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+            print("PointerBoundaryBenchmark: cannot load \(path): \(String(cString: dlerror()))")
+            exit(1)
+        }
+        let create = symbol(library, "lodestone_pointer_engine_create", as: (@convention(c) (Double, Double, Double, Double) -> Engine?).self)
+        let regionInit = symbol(library, "lodestone_pointer_region_init",
+                                as: (@convention(c) (UnsafeMutablePointer<lodestone_pointer_region>?, UInt32) -> Void).self)
+        let setRegion = symbol(library, "lodestone_pointer_engine_set_region",
+                               as: (@convention(c) (Engine?, UInt64, UnsafePointer<lodestone_pointer_region>?) -> Int32).self)
+        motionCall = symbol(library, "lodestone_pointer_engine_motion", as: (@convention(c) (Engine?, Double, Double, Double) -> Void).self)
+        stepCall = symbol(library, "lodestone_pointer_engine_step",
+                          as: (@convention(c) (Engine?, Double, UnsafeMutablePointer<lodestone_pointer_presentation>?) -> Bool).self)
+        nextEvent = symbol(library, "lodestone_pointer_engine_next_event",
+                           as: (@convention(c) (Engine?, UnsafeMutablePointer<lodestone_pointer_event>?) -> Bool).self)
+        e = create(0, 0, 1920, 1080)
+        for i in 0..<40 {
+            var r = lodestone_pointer_region()
+            regionInit(&r, UInt32(MemoryLayout<lodestone_pointer_region>.size))
+            r.surface = 1
+            r.identifier = UInt32(i)
+            r.x = 20 + 46 * Double(i); r.y = 20; r.width = 40; r.height = 30
+            r.effect = LODESTONE_POINTER_EFFECT_HIGHLIGHT.rawValue
+            _ = setRegion(e, UInt64(i) + 1, &r)
+        }
+        p.size = UInt32(MemoryLayout<lodestone_pointer_presentation>.size)
+        ev.size = UInt32(MemoryLayout<lodestone_pointer_event>.size)
     }
-    destroy(e)
-    return [motion, step, frame]
+
+    mutating func run(_ op: Int, count: Int) {
+        for i in 0..<count {
+            t += 0.001
+            if op != 1 { motionCall(e, t, x(i), 35) }
+            if op != 0 { sink &+= stepCall(e, t, &p) ? 1 : 0 }
+            if op == 2 { while nextEvent(e, &ev) { sink &+= 1 } }
+        }
+    }
 }
 
-guard CommandLine.arguments.count == 2 else {
-    print("usage: PointerBoundaryBenchmark path/to/liblodestone-pointer.so")
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let libraryPath = arguments.last, arguments.count == 1 || (arguments.count == 2 && arguments[0] == "--instructions") else {
+    print("usage: PointerBoundaryBenchmark [--instructions] path/to/liblodestone-pointer.so")
     exit(2)
 }
-let swift = direct()
-let c = throughC(CommandLine.arguments[1])
-print("liblodestone-pointer boundary (ns per call, best of 5 × \(iterations); 40 highlight buttons, pointer sweeping):")
+let names = ["motion", "step (presentation out)", "motion + step + events"]
+
+/// Under callgrind (--collect-atstart=no): each operation's instructions, 2 000 calls after a
+/// warm-up, dumped as parts labelled swift-N and c-N (Scripts/bench-pointer-library reads them).
+if arguments[0] == "--instructions" {
+    var direct = Direct(), throughC = ThroughC(libraryPath)
+    for op in 0..<3 {
+        direct.run(op, count: 2_000)
+        throughC.run(op, count: 2_000)
+        cvg_toggle_collect(); direct.run(op, count: 2_000); cvg_toggle_collect(); cvg_dump_stats_at("swift-\(op)")
+        cvg_toggle_collect(); throughC.run(op, count: 2_000); cvg_toggle_collect(); cvg_dump_stats_at("c-\(op)")
+    }
+    exit(0)
+}
+// Rounds alternate between the two so a busy machine slows both alike; the best round counts.
+var direct = Direct(), throughC = ThroughC(libraryPath)
+var swift = [Double](repeating: .infinity, count: 3), c = swift
+for _ in 0..<rounds {
+    swift = zip(swift, direct.round()).map { min($0, $1) }
+    c = zip(c, throughC.round()).map { min($0, $1) }
+}
+print("liblodestone-pointer boundary (ns per call, best of \(rounds) alternating rounds × \(iterations); 40 highlight buttons, pointer sweeping):")
 print("                          Swift engine   C API   C API − Swift")
 /// `x` rounded to whole nanoseconds, right-aligned in `width` (with its sign when asked).
 func column(_ x: Double, _ width: Int, sign: Bool = false) -> String {
@@ -116,7 +153,7 @@ func column(_ x: Double, _ width: Int, sign: Bool = false) -> String {
     let text = (sign && n >= 0 ? "+" : "") + String(n)
     return String(repeating: " ", count: max(0, width - text.count)) + text
 }
-for (i, name) in ["motion", "step (presentation out)", "motion + step + events"].enumerated() {
+for (i, name) in names.enumerated() {
     let pad = String(repeating: " ", count: max(0, 24 - name.count))
     print("  \(name)\(pad)  \(column(swift[i], 9))  \(column(c[i], 7))  \(column(c[i] - swift[i], 9, sign: true))")
 }

@@ -499,7 +499,11 @@ void lodestone_pointer_server_destroy(struct lodestone_pointer_server *server);
  */
 void lodestone_pointer_server_surface_committed(struct lodestone_pointer_server *server, struct wl_resource *surface);
 
-/** Surfaces moved, were shown, hidden or restacked: every surface's regions are placed again. */
+/**
+ * Surfaces moved, were shown, hidden or restacked (a window moved, mapped or unmapped, or a
+ * parent's commit moved a subsurface): every surface's regions are placed again, asking
+ * surface_position for each surface that has regions.
+ */
 void lodestone_pointer_server_layout_changed(struct lodestone_pointer_server *server);
 
 /**
