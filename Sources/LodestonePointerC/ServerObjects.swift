@@ -31,7 +31,9 @@ final class ServerManager: Resource, ProtocolObject {
                 return postError(ADAPTIVE_POINTER_MANAGER_V1_ERROR_SURFACE_EXISTS.rawValue,
                                  "wl_surface@\(wl_resource_get_id(surface)) already has an adaptive_pointer_surface_v1")
             }
-            state.extensionObject = ServerSurface(state: state, client: client, version: version, id: a.newID(0))
+            // The resource keeps the object alive (its user data); the state only points at it.
+            guard let object = ServerSurface(state: state, client: client, version: version, id: a.newID(0)) else { return }
+            state.extensionObject = object
         default: break
         }
     }
