@@ -1,6 +1,7 @@
 // liblodestone-pointer: the server side of adaptive-pointer-v1 on a host's wl_display (the
-// lodestone_pointer_server_* calls). The protocol objects are in ServerObjects.swift; their
-// request checks are AdaptivePointerProtocol's `RegionDraft`, the same as Lodestone's.
+// lodestone_pointer_server_* calls). The protocol objects are in ServerManager.swift,
+// ServerSurface.swift and ServerRegion.swift; their request checks are
+// AdaptivePointerProtocol's `RegionDraft`, the same as Lodestone's.
 
 import AdaptivePointerProtocol
 import CLodestonePointer

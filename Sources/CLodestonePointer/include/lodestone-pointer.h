@@ -443,7 +443,10 @@ bool lodestone_pointer_engine_draw_pixman(struct lodestone_pointer_engine *engin
  * when it applies it (wlroots' wlr_surface.events.commit does).
  *
  * The helper puts its regions into the engine with region ids and surface ids whose top bit
- * is set; a host that also sets regions of its own uses ids below 2^63.
+ * is set; a host that also sets regions of its own uses ids below 2^63. A surface holds at
+ * most 512 regions (too_many_regions); a preview subsurface is checked (invalid_preview) but
+ * the effects are drawn from the host's composed pixels. Regions of a surface that another
+ * window covers still capture the pointer: surface_position's layer only orders regions.
  *
  * Threading: the host's event loop only, like everything in this library.
  * Ownership: the server keeps a reference to the engine, which stays valid (though the host
