@@ -143,6 +143,7 @@ let package = Package(
             name: "CompositorUnitTests",
             dependencies: [
                 "Compositor", "WaylandServer", "CWaylandServer", "WaylandClient", "CWaylandClient", "CWaylandProtocols",
+                "Backends",  // the TTY path's keyboard: libinput translation into a real seat
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

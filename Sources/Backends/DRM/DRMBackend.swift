@@ -29,8 +29,8 @@ public final class DRMBackend: Backend {
         log = logger
         let missing = Self.missingPieces()
         if !missing.isEmpty {
-            throw SystemError("cannot start the DRM backend: " + missing.joined(separator: "; ")
-                              + ". Run it on a machine with a GPU, from a text console, as a user in the video and input groups or with seatd (see README, \"On a TTY\")")
+            throw SystemError("cannot start the DRM backend:\n" + missing.map { "  - " + $0 + "\n" }.joined()
+                              + "Run it on a machine with a GPU, from a text console, as a user in the video and input groups or with seatd (see README, \"On a TTY\")")
         }
         session = try SeatSession()
         guard let card = Self.cards().first else { throw SystemError("cannot start the DRM backend: no DRM device") }
@@ -42,18 +42,8 @@ public final class DRMBackend: Backend {
 
     deinit { session.close(fd: cardFD) }
 
-    /// What this machine lacks for a TTY session: a DRM card and a seat (seatd's socket or a
-    /// logind seat; libseat's builtin backend needs root and a VT).
-    public static func missingPieces() -> [String] {
-        var missing: [String] = []
-        if cards().isEmpty { missing.append("no DRM device (/dev/dri has no card*)") }
-        let seatd = access(getenv("SEATD_SOCK").map { String(cString: $0) } ?? "/run/seatd.sock", F_OK) == 0
-        let logind = access("/run/systemd/seats/seat0", F_OK) == 0
-        let builtin = getuid() == 0 && access("/dev/tty0", F_OK) == 0
-        if !seatd && !logind && !builtin { missing.append("no seat (no seatd socket, no logind seat0, not root on a VT)") }
-        if access("/dev/input", F_OK) != 0 { missing.append("no input devices (/dev/input is missing)") }
-        return missing
-    }
+    /// What this machine lacks for a TTY session (see `TTYPrerequisites`).
+    public static func missingPieces() -> [String] { TTYPrerequisites.probe().missing }
 
     /// `/dev/dri/card*`, in order.
     static func cards() -> [String] {
@@ -84,6 +74,7 @@ public final class DRMBackend: Backend {
         let input = try LibinputContext(seat: session.name, opener: session)
         try input.attach(to: loop, seat: compositor.seat,
                          output: { (Double(compositor.output.width), Double(compositor.output.height)) }, clock: compositor.clock)
+        input.switchToVT = { [unowned self] vt in self.session.switchSession(to: vt) }
         self.input = input
         // VT switches: devices are released while away and taken again on return.
         session.paused = { [unowned self] in
