@@ -22,6 +22,8 @@ struct RegionSpec {
     var constrainedAxes: Axes = []
     var annotation: String?
     var bandSelection = false
+    /// Since 3: the region is a drawing surface with this tool.
+    var drawingTool: DrawingTool?
     /// A subsurface holding the element's pixels.
     weak var preview: WlSurface?
 
@@ -32,7 +34,8 @@ struct RegionSpec {
         let region = Region(id: id, owner: owner, identifier: identifier, frame: .zero, hitArea: hitArea,
                             cornerRadius: cornerRadius, stackingOrder: stackingOrder, style: style,
                             background: background, magnetism: magnetism, latchingAxes: latchingAxes,
-                            constrainedAxes: constrainedAxes, annotation: annotation, bandSelection: bandSelection)
+                            constrainedAxes: constrainedAxes, annotation: annotation, bandSelection: bandSelection,
+                            drawingTool: drawingTool)
         return LocalRegion(region: region, frame: frame, hitArea: hitArea, localHitRect: hitRect)
     }
 }
@@ -52,6 +55,8 @@ final class AdaptivePointerRegion: Resource, ProtocolObject {
         case setShape, setCustomShape, setMagnetism, setLatchingAxes, setConstrainedAxes
         case addAccessory, addCustomAccessory, clearAccessories, setPreview, setAnnotation
         case setBandSelection, setIdentifier, setStackingOrder
+        // Since 3 (libwayland refuses them on older binds).
+        case setDrawingPreview, clearDrawingPreview
     }
 
     init?(owner: AdaptivePointerSurface, client: Client, version: UInt32, id: UInt32, regionID: RegionID) {
@@ -126,6 +131,14 @@ final class AdaptivePointerRegion: Resource, ProtocolObject {
         case .setBandSelection: spec.bandSelection = a.uint(0) != 0
         case .setIdentifier: spec.identifier = a.uint(0)
         case .setStackingOrder: spec.stackingOrder = a.int(0)
+        case .setDrawingPreview:
+            let diameter = a.fixed(0)
+            if let problem = DrawingTool.problem(diameter: diameter) {
+                return postError(ADAPTIVE_POINTER_REGION_V1_ERROR_INVALID_DRAWING_PREVIEW.rawValue,
+                                 "invalid drawing preview: \(problem) (must be above 0 and at most \(Int(DrawingTool.maximumDiameter)))")
+            }
+            spec.drawingTool = DrawingTool(diameter: diameter, argb: a.uint(1))
+        case .clearDrawingPreview: spec.drawingTool = nil
         case .destroy, nil: return
         }
         owner.markDirty()

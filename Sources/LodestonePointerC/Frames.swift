@@ -46,6 +46,8 @@ func cPresentation(_ p: PointerPresentation, regions: RegionStore, tuning: Point
         c.annotation = true
         c.annotation_alpha = a.alpha
     }
+    let color = p.pointer.color
+    c.pointer_color = DrawingTool(diameter: 1, color: color).argb
     return c
 }
 

@@ -67,7 +67,7 @@ final class PointerLibraryTests: XCTestCase {
     func testCProgramMatchesTheSwiftEngine() throws {
         let output = try step([try buildTestProgram()])
         XCTAssertTrue(output.hasSuffix("ok\n"), output)
-        XCTAssertTrue(output.contains("version 0.1.0\n"), output)
+        XCTAssertTrue(output.contains("version 0.2.0\n"), output)
 
         // Replay the program's inputs into a Swift engine made as the library makes one, and
         // compare every frame's numbers exactly: the boundary adds nothing and loses nothing.
