@@ -85,7 +85,7 @@ let package = Package(
         .target(
             name: "Backends",
             dependencies: [
-                "LodestoneSystem", "Compositor", "Rendering", "WaylandServer",
+                "LodestoneSystem", "Compositor", "Rendering", "WaylandServer", "PointerEngine",
                 // The nested backend is a Wayland client of the parent session.
                 "WaylandClient", "CWaylandClient", "CWaylandProtocols",
                 // The TTY backend (DRM/).

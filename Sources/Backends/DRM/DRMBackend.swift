@@ -19,6 +19,7 @@ public final class DRMBackend: Backend {
     private let session: SeatSession
     private let output: DRMOutput
     private var input: LibinputContext?
+    private var cursor: DRMCursor?
     private let cardPath: String
     private var cardFD: Int32
 
@@ -70,6 +71,10 @@ public final class DRMBackend: Backend {
             self.frameComposed?(image, compositor.frameCount)
         }
         output.flipped = { compositor.clock.resume() }
+        // The plain pointer on the cursor plane when the driver has one (see `CursorPlanePlanner`).
+        cursor = DRMCursor(fd: cardFD, crtc: output.crtcID, scale: compositor.output.scale)
+        compositor.pointerPlane = cursor
+        if cursor == nil { log.info("no cursor plane: the pointer is composed into every frame") }
         // Input: every device of the seat, opened through the session.
         let input = try LibinputContext(seat: session.name, opener: session)
         try input.attach(to: loop, seat: compositor.seat,
@@ -79,6 +84,7 @@ public final class DRMBackend: Backend {
         // VT switches: devices are released while away and taken again on return.
         session.paused = { [unowned self] in
             self.input?.suspend()
+            self.cursor?.hide()
             compositor.clock.hold()
         }
         session.resumed = { [unowned self] in
