@@ -108,7 +108,7 @@ let package = Package(
         .target(
             name: "Backends",
             dependencies: [
-                "LodestoneSystem", "Compositor", "Rendering", "WaylandServer",
+                "LodestoneSystem", "Compositor", "Rendering", "WaylandServer", "PointerEngine",
                 // The nested backend is a Wayland client of the parent session.
                 "WaylandClient", "CWaylandClient", "CWaylandProtocols",
                 // The TTY backend (DRM/).
@@ -166,6 +166,7 @@ let package = Package(
             name: "CompositorUnitTests",
             dependencies: [
                 "Compositor", "WaylandServer", "CWaylandServer", "WaylandClient", "CWaylandClient", "CWaylandProtocols",
+                "Backends",  // the TTY path's keyboard: libinput translation into a real seat
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -26,6 +26,8 @@ public struct RegionDraft {
     public var constrainedAxes: Axes = []
     public var annotation: String?
     public var bandSelection = false
+    /// Since 3: the region is a drawing surface with this tool.
+    public var drawingTool: DrawingTool?
 
     // What later requests combine with: set_effect and set_hover make one effect together.
     private var effect = UInt32(0)
@@ -44,6 +46,8 @@ public struct RegionDraft {
         case setShape, setCustomShape, setMagnetism, setLatchingAxes, setConstrainedAxes
         case addAccessory, addCustomAccessory, clearAccessories, setPreview, setAnnotation
         case setBandSelection, setIdentifier, setStackingOrder
+        // Since 3 (libwayland refuses them on older binds).
+        case setDrawingPreview, clearDrawingPreview
     }
 
     /// What a request did.
@@ -122,6 +126,14 @@ public struct RegionDraft {
         case .setBandSelection: bandSelection = a.uint(0) != 0
         case .setIdentifier: identifier = a.uint(0)
         case .setStackingOrder: stackingOrder = a.int(0)
+        case .setDrawingPreview:
+            let diameter = a.fixed(0)
+            if let problem = DrawingTool.problem(diameter: diameter) {
+                return .error(ADAPTIVE_POINTER_REGION_V1_ERROR_INVALID_DRAWING_PREVIEW.rawValue,
+                              "invalid drawing preview: \(problem) (must be above 0 and at most \(Int(DrawingTool.maximumDiameter)))")
+            }
+            drawingTool = DrawingTool(diameter: diameter, argb: a.uint(1))
+        case .clearDrawingPreview: drawingTool = nil
         case .destroy, nil: return .unhandled
         }
         return .changed
@@ -132,7 +144,8 @@ public struct RegionDraft {
         let region = Region(id: id, owner: owner, identifier: identifier, frame: .zero, hitArea: hitArea,
                             cornerRadius: cornerRadius, stackingOrder: stackingOrder, style: style,
                             background: background, magnetism: magnetism, latchingAxes: latchingAxes,
-                            constrainedAxes: constrainedAxes, annotation: annotation, bandSelection: bandSelection)
+                            constrainedAxes: constrainedAxes, annotation: annotation, bandSelection: bandSelection,
+                            drawingTool: drawingTool)
         return LocalRegion(region: region, frame: frame, hitArea: hitArea, localHitRect: hitRect)
     }
 

@@ -44,6 +44,9 @@ public final class Compositor {
     public private(set) var frameCount = 0
     /// Called after each composed frame with the damaged output pixels.
     public var framePresented: ((Image, PixelRegion) -> Void)?
+    /// A backend's hardware cursor (the DRM cursor plane), asked before each composed frame
+    /// whether it shows the adaptive pointer itself; when it does, the frame leaves it out.
+    public var pointerPlane: PointerPlane?
     /// See `Options.acceptsBufferBeforeInitialAck`.
     let acceptsBufferBeforeInitialAck: Bool
     /// See `Options.newWindowsAlwaysTakeFocus` and `Options.acceptsAnySelectionSerial`.
@@ -258,7 +261,9 @@ public final class Compositor {
         pointerController.prepareFrame()
         if !output.damage.isEmpty {
             // A preview surface under an effect is drawn by the effect (moved, scaled).
-            let pointer = [seat.cursor.element(scale: output.scale), pointerController.element]
+            // The cursor plane may show the pointer instead (moving it then needs no compose).
+            let onPlane = pointerPlane?.present(pointerController.presentation, adaptive: pointerController.isAdaptive) ?? false
+            let pointer = [seat.cursor.element(scale: output.scale), onPlane ? nil : pointerController.element]
             scene.withRenderElements(skipping: pointerController.activePreview, pointer: pointer) { elements in
                 renderer.render(elements, into: output.image, damage: output.damage)
             }
@@ -277,4 +282,12 @@ public final class Compositor {
         pointerController.prepareFrame()
         if !output.damage.isEmpty { repaint() } else { pointerController.deliverLogicalMotion() }
     }
+}
+
+/// A plane that can show the adaptive pointer without composing it (the DRM cursor plane).
+public protocol PointerPlane: AnyObject {
+    /// Shows `presentation`'s pointer if the plane can (`adaptive`: the compositor draws the
+    /// adaptive pointer, not a client's cursor). True: the frame must not draw the pointer
+    /// (the plane shows it, or nothing is to be seen); false: the frame draws it.
+    func present(_ presentation: PointerPresentation, adaptive: Bool) -> Bool
 }

@@ -6,7 +6,7 @@ import WaylandServer
 /// the screen. Offered only with --test-control. Every request is answered
 /// by exactly one event (window lists end with windows_done).
 final class LodestoneTest: Resource, ProtocolObject {
-    static let version: Int32 = 3
+    static let version: Int32 = 4
     static var interface: UnsafePointer<wl_interface> { Interface.test }
     unowned let compositor: Compositor
 
@@ -18,6 +18,8 @@ final class LodestoneTest: Resource, ProtocolObject {
         case listPopups, getCursorState
         // Since 3
         case gesture, tabletTool
+        // Since 4
+        case getPointerPreview
     }
 
     init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
@@ -114,6 +116,7 @@ final class LodestoneTest: Resource, ProtocolObject {
             }
             inject(.tabletTool(event))
             sendPointerState()
+        case .getPointerPreview: sendPointerPreview(compositor.pointerController)
         case nil: break
         }
     }

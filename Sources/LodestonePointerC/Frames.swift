@@ -48,6 +48,8 @@ func cPresentation(_ p: PointerPresentation, targetIdentifier: UInt32, tuning: P
         c.annotation = true
         c.annotation_alpha = a.alpha
     }
+    let color = p.pointer.color
+    c.pointer_color = DrawingTool(diameter: 1, color: color).argb
     return c
 }
 

@@ -13,9 +13,9 @@ import WaylandServer
 /// What a `struct lodestone_pointer_server *` points at: the global, the committed regions of
 /// every surface that has an adaptive_pointer_surface_v1, and where each was placed.
 final class ServerHandle {
-    /// The versions served: 2 (the `upright` accessory flag). A later version's requests reach
-    /// `RegionDraft.apply`, which must handle them before this is raised.
-    static let version: Int32 = 2
+    /// The versions served: 3 (2: the `upright` accessory flag; 3: drawing previews). A later
+    /// version's requests reach `RegionDraft.apply`, which must handle them before this is raised.
+    static let version: Int32 = 3
     /// The top bit of the engine ids the helper uses (the host keeps the ids below).
     static let idBit: UInt64 = 1 << 63
 

@@ -107,7 +107,7 @@ public final class PointerRenderer {
         if liftsExiting { _ = canvas.fill { exitingBackdrop.drawContent(into: $0, clip: $1); return true } }
         if liftsContent { _ = canvas.fill { backdrop.drawContent(into: $0, clip: $1); return true } }
         if showsPointer && !pointer.drawsBeneathContent { drawPointer(pointer, &canvas) }
-        if let mark = p.hoverMark, let cr = canvas.cairo { drawHoverMark(mark, color: pointer.color, cr) }
+        if let mark = p.hoverMark, let cr = canvas.cairo { drawHoverMark(mark, color: mark.color ?? pointer.color, cr) }
         guard p.bandRect != nil || !p.accessories.isEmpty || p.annotation != nil, let cr = canvas.cairo else { return }
         if let band = p.bandRect { drawBand(band, color: pointer.color, alpha: pointer.alpha, cr) }
         for a in p.accessories { drawAccessory(a, color: pointer.color, cr) }
@@ -149,15 +149,21 @@ public final class PointerRenderer {
         }
     }
 
-    /// The Pencil hover preview: a soft dot in the pointer's colour with a light rim, so it
-    /// reads on dark and light content alike.
+    /// The Pencil hover preview: a soft dot in the pointer's colour (or the drawing tool's
+    /// ink) with a rim that stands out from it, so it reads on dark and light content alike.
     private func drawHoverMark(_ m: HoverMark, color c: PointerColor, _ cr: CairoContext) {
         cr.newPath()
         cr.arc(centerX: m.center.x, centerY: m.center.y, radius: m.radius, from: 0, to: 2 * Double.pi)
         cr.setSource(red: c.red, green: c.green, blue: c.blue, alpha: m.alpha)
         cr.fillPreserve()
         cr.setLineWidth(1)
-        cr.setSource(red: 1, green: 1, blue: 1, alpha: m.alpha * 0.8)
+        if m.color != nil {
+            // The ink's own ring: dark around light ink, light around dark (see `DrawingTool.ring`).
+            let ring = DrawingTool(diameter: 1, color: c).ring.color
+            cr.setSource(red: ring.red, green: ring.green, blue: ring.blue, alpha: ring.alpha * max(m.alpha, 0.35))
+        } else {
+            cr.setSource(red: 1, green: 1, blue: 1, alpha: m.alpha * 0.8)
+        }
         cr.stroke()
     }
 

@@ -139,6 +139,8 @@ enum lodestone_pointer_error {
 	LODESTONE_POINTER_ERROR_INVALID_BEAM_LENGTH = -6,
 	LODESTONE_POINTER_ERROR_ANNOTATION_TOO_LONG = -7,
 	LODESTONE_POINTER_ERROR_INVALID_SHAPE = -8,
+	/** Since 0.2: drawing_diameter is not a number, negative, or above 512. */
+	LODESTONE_POINTER_ERROR_INVALID_DRAWING_TOOL = -9,
 };
 
 /**
@@ -183,6 +185,15 @@ struct lodestone_pointer_region {
 	uint32_t constrained_axes;
 	/** UTF-8 text shown beside the pointer over the region (at most 64 characters), or NULL. Copied. */
 	const char *annotation;
+	/**
+	 * Since 0.2 (adaptive_pointer_region_v1.set_drawing_preview): a drawing surface's tool.
+	 * 0 (the default) is no tool; otherwise the stroke's width in points, above 0 and at most
+	 * 512. Over the frame the pointer becomes a circle this wide in drawing_color (see
+	 * pointer_color in the presentation), without magnetism or a content effect.
+	 */
+	double drawing_diameter;
+	/** The tool's ink, ARGB8888 with straight alpha (0xAARRGGBB). */
+	uint32_t drawing_color;
 };
 
 /** The device that produces the following motion (lodestone_pointer_engine_device). */
@@ -250,6 +261,8 @@ struct lodestone_pointer_presentation {
 	/** An annotation is shown (its text: lodestone_pointer_engine_annotation), at this opacity. */
 	bool annotation;
 	double annotation_alpha;
+	/** Since 0.2: the pointer's fill, ARGB8888 straight alpha (a drawing tool's ink over its region). */
+	uint32_t pointer_color;
 };
 
 /** The user's pointer settings (accessibility). Fill with lodestone_pointer_settings_init. */

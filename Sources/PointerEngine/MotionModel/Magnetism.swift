@@ -44,6 +44,8 @@ struct PointerTarget: Sendable {
     /// Geometry must track exactly (band selection), no spring.
     var snap = false
     var key: ShapeKey
+    /// Over a drawing region's frame: the pointer previews this tool.
+    var tool: DrawingTool? = nil
 }
 
 /// Text magnetism: the beam rests on the centre of a text line and only moves to the next line
@@ -117,6 +119,17 @@ enum Magnetism {
         var target = PointerTarget(logical: device, x: .device, y: .device, width: diameter,
                                    height: diameter, radius: diameter / 2, key: ShapeKey(region: r.id, band: false))
         if e.attracts { target.logical = inner.clamp(c + parallax) }
+        // A drawing region: over its frame the pointer is a circle as wide as the stroke, in
+        // its ink, exactly at the device (no magnetism: the stroke lands under the pointer).
+        // In the hit padding around the frame it stays the plain circle.
+        if let tool = r.drawingTool {
+            guard frame.contains(device) else { return target }
+            target.width = tool.diameter
+            target.height = tool.diameter
+            target.radius = tool.diameter / 2
+            target.tool = tool
+            return target
+        }
 
         switch r.style.shape {
         case .effectDefault:
