@@ -12,6 +12,8 @@ struct EngagedRegion: Sendable {
 /// Where one axis of the pointer's centre is going: with the device, or to a fixed coordinate.
 enum AxisTarget: Hashable, Sendable {
     case device
+    /// With the device, this far from it (the arrow's bounds beside its tip).
+    case offset(Double)
     case fixed(Double)
 }
 
@@ -41,6 +43,9 @@ struct PointerTarget: Sendable {
     var path: Path<PointerLocal>? = nil
     var beneathContent = false
     var isPlatter = false
+    /// The arrow style's arrow, its tip at the device, instead of the rounded rect (which
+    /// stays invisible, on the arrow's bounds, for accessories, tone and morphs).
+    var arrow = false
     /// Geometry must track exactly (band selection), no spring.
     var snap = false
     var key: ShapeKey
@@ -141,10 +146,10 @@ enum Magnetism {
                 target.alpha = 0
                 target.beneathContent = true
             case .none, .hover:
-                break // the circle, following the device
+                target.becomeArrow(settings) // the circle (or the arrow), following the device
             }
         case .circle:
-            break
+            target.becomeArrow(settings)
         case .hidden:
             target.alpha = 0
         case .roundedRect(let radius):
@@ -196,5 +201,20 @@ enum Magnetism {
         }
         if leaving { target.logical = device }
         return target
+    }
+}
+
+extension PointerTarget {
+    /// In the arrow style, the plain pointer that follows the device is the arrow: its tip
+    /// at the device, the (invisible) rounded rect on its bounds. The circle style keeps the circle.
+    mutating func becomeArrow(_ settings: PointerSettings) {
+        guard settings.style == .arrow else { return }
+        let b = PointerArrow.unitBounds, size = settings.size
+        arrow = true
+        width = b.width * size
+        height = b.height * size
+        radius = min(width, height) / 2
+        x = .offset(b.midX * size)
+        y = .offset(b.midY * size)
     }
 }
