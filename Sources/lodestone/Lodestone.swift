@@ -73,7 +73,7 @@ struct Lodestone: ParsableCommand {
     @Option(help: ArgumentHelp("The configuration file (default: $XDG_CONFIG_HOME/lodestone/config.toml, else ~/.config/lodestone/config.toml). Saving it applies the new settings at once.", valueName: "file"))
     var config: String?
 
-    @Option(help: "The pointer's style: 'circle' (iPadOS 13-18, magnetic) or 'arrow' (iPadOS 26: a pointed arrow that tracks the hand 1:1, magnetism off unless --magnetism) (default: circle; config: appearance.style).")
+    @Option(help: ArgumentHelp("The pointer's style: 'circle' (iPadOS 13-18, magnetic) or 'arrow' (iPadOS 26: a pointed arrow that tracks the hand 1:1, magnetism off unless --magnetism) (default: circle; config: appearance.style).", valueName: "style"))
     var pointerStyle: PointerSettings.Style?
 
     @Option(help: "Pointer size, 1-4 (config: appearance.size).")

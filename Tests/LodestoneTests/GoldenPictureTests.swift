@@ -11,12 +11,14 @@ import XCTest
 ///
 /// Tolerance: a pixel differs when one of its channels is more than `channelTolerance` (8 of
 /// 255) away, and a picture fails when more than `differingFraction` (0.5%) of its pixels
-/// differ. Runs on one machine match exactly (0 differing pixels, measured); the slack is for
-/// other CPUs, where pixman and cairo take other SIMD paths whose blending and antialiasing
-/// round a level or two differently, and for the annotation's glyphs, which a different
-/// FreeType/fontconfig may place a subpixel apart (they are under 2% of that picture, so a
-/// regression in the box or the pointer still fails). A real change (a colour, an offset of one
-/// point, a missing shadow) moves hundreds of pixels by far more than 8 levels.
+/// differ. Runs on one machine match exactly (0 differing pixels, largest channel difference
+/// 0, measured over repeated runs): the manual clock makes every frame the same. The slack is
+/// for other CPUs, where pixman and cairo take other SIMD paths whose blending and
+/// antialiasing may round a level or two differently along edges. The glyphs of the
+/// annotation come from the same Debian packages everywhere (fonts-dejavu-core, FreeType,
+/// cairo; `make deps`). What the test is for still fails: the pointer one point off moves
+/// about 60 edge pixels of a 64×64 picture (1.5%), a wrong colour or a missing shadow
+/// thousands, each by far more than 8 levels.
 ///
 /// On a failure the capture and a diff image (differing pixels red, the rest dimmed) are
 /// written to `.build/golden-failures/` and named in the message. `make golden` (or
