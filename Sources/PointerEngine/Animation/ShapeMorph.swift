@@ -8,18 +8,12 @@ struct AxisAnimation: Sendable {
 
     mutating func retarget(_ target: AxisTarget, device: Double) {
         switch target {
-        case .device:
+        case .device, .offset:
             if !followsDevice {
                 value.value -= device
                 followsDevice = true
             }
-            value.target = 0
-        case .offset(let o):
-            if !followsDevice {
-                value.value -= device
-                followsDevice = true
-            }
-            value.target = o
+            value.target = target.deviceOffset
         case .fixed(let v):
             if followsDevice {
                 value.value += device
@@ -31,12 +25,9 @@ struct AxisAnimation: Sendable {
 
     mutating func snap(_ target: AxisTarget) {
         switch target {
-        case .device:
+        case .device, .offset:
             followsDevice = true
-            value.snap(to: 0)
-        case .offset(let o):
-            followsDevice = true
-            value.snap(to: o)
+            value.snap(to: target.deviceOffset)
         case .fixed(let v):
             followsDevice = false
             value.snap(to: v)

@@ -14,6 +14,12 @@ enum AxisTarget: Hashable, Sendable {
     case device
     /// With the device, this far from it (the arrow's bounds beside its tip).
     case offset(Double)
+
+    /// How far from the device a following axis sits (0 for `.device`, and for `.fixed`).
+    var deviceOffset: Double {
+        if case .offset(let o) = self { return o }
+        return 0
+    }
     case fixed(Double)
 }
 
