@@ -156,25 +156,28 @@ public final class PointerRenderer {
     /// The arrow style's pointer: its outline (`PointerArrow`, cached per size) filled in the
     /// pointer's colour, which `PointerTone` has already adapted to the content under it,
     /// with a rim just outside the outline in the opposite tone (light around a dark fill,
-    /// dark around a light one), so the tip's shape reads even where the fill alone is faint.
+    /// dark around a light one), so the tip's shape reads even where the fill alone is faint;
+    /// with a border set, the border is the rim.
     private func drawArrow(_ g: PointerGeometry, _ cr: CairoContext) {
         if arrowOutline?.size != g.arrowSize { arrowOutline = (g.arrowSize, PointerArrow.outline(size: g.arrowSize)) }
         guard let outline = arrowOutline?.path else { return }
         let c = g.color, a = g.arrowAlpha
-        let rim = Self.arrowRim(for: c)
+        // The border setting (and increased contrast) draws its border as the rim.
+        let rim = g.border?.color ?? Self.arrowRim(for: c)
+        let rimWidth = g.border.map { max($0.width, PointerGeometry.arrowRimWidth) } ?? PointerGeometry.arrowRimWidth
         cr.save()
         cr.translate(g.arrowTip.x, g.arrowTip.y)
         cr.scale(g.scale, g.scale)
         // The rim: a stroke twice its width, clipped to the outside of the outline, so the
         // translucent fill never shows it through.
-        let b = PointerArrow.bounds(size: g.arrowSize).outset(by: 4)
+        let b = PointerArrow.bounds(size: g.arrowSize).outset(by: rimWidth + 2)
         cr.save()
         cr.setPath(outline)
         cr.rectangle(x: b.minX, y: b.minY, width: b.width, height: b.height)
         cr.setFillRule(.evenOdd)
         cr.clip()
         cr.setPath(outline)
-        cr.setLineWidth(2 * PointerGeometry.arrowRimWidth)
+        cr.setLineWidth(2 * rimWidth)
         cr.setSource(red: rim.red, green: rim.green, blue: rim.blue, alpha: rim.alpha * a)
         cr.stroke()
         cr.restore()

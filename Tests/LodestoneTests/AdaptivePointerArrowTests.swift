@@ -1,4 +1,5 @@
 import AdaptivePointerClient
+import Foundation
 import LodestoneTesting
 import XCTest
 
@@ -59,5 +60,31 @@ final class AdaptivePointerArrowTests: XCTestCase {
             XCTAssertGreaterThanOrEqual(c, 3, "arrow contrast on \(String(bg & 0xffffff, radix: 16))")
         }
         print("arrow contrast: \(report.joined(separator: ", "))")
+    }
+
+    /// Over black the arrow's rim is light (its fill, adapted to black, is still darker than
+    /// mid-grey); with a border set (config: a red one) the border is the rim.
+    func testTheBorderSettingIsTheArrowsRim() throws {
+        let home = NSTemporaryDirectory() + "lodestone-arrow-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: home + "/lodestone", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try "[appearance]\nstyle = \"arrow\"\nborder-color = \"#ff0000\"\n".write(toFile: home + "/lodestone/config.toml", atomically: false, encoding: .utf8)
+        for border in [false, true] {
+            let f = try AdaptiveFixture(extraArguments: border ? ["--border"] : [], environment: ["XDG_CONFIG_HOME": home])
+            let client = try RegionClient(session: f.session, title: "rim", background: 0xff00_0000, boxes: [])
+            defer { withExtendedLifetime(client) {} }
+            try f.control.moveWindow("rim", x: 100, y: 100)
+            XCTAssertEqual(try f.move(to: 250, 220).kind, .arrow)
+            let shot = try f.screenshot()
+            // Just outside the left edge, 12 points below the tip (the edge is at x − 0.7 there).
+            let rim = channels(shot[248, 232])
+            print("arrow over black, border \(border): rim \(rim)")
+            if border {
+                XCTAssertGreaterThan(rim.r, rim.g + 120, "the red border is the rim")
+            } else {
+                XCTAssertGreaterThan(rim.r + rim.g + rim.b, 400, "a light rim over black")
+                XCTAssertLessThan(abs(rim.r - rim.g), 12, "grey, not the border's red")
+            }
+        }
     }
 }
