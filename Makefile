@@ -19,7 +19,7 @@ PREFIX ?= /usr/local
 # make install CONFIG=debug installs the debug build (the install test uses it).
 CONFIG ?= release
 
-.PHONY: deps build release test demo bench bench-check bench-peer wlcs install man clean
+.PHONY: deps build release test demo golden bench bench-check bench-peer wlcs install man clean
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -37,6 +37,10 @@ build: deps
 test: build
 	WLCS_SCRATCH=.build Scripts/run-wlcs
 	$(SWIFT) test --disable-swift-testing
+
+# Rewrites the golden pictures (Tests/golden/) from a headless Lodestone; review them, then commit.
+golden: build
+	LODESTONE_UPDATE_GOLDEN=1 $(SWIFT) test --disable-swift-testing --skip-build --filter GoldenPictureTests
 
 # The wlcs conformance allowlist; `Scripts/run-wlcs --all` runs whole groups.
 wlcs: deps

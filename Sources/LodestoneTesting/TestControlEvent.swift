@@ -66,7 +66,7 @@ extension TestControl {
     /// in global logical coordinates.
     public struct PointerShape: Sendable {
         /// `lodestone_test_v1.shape_kind`.
-        public enum Kind: UInt32, Sendable { case circle, verticalBeam, horizontalBeam, roundedRect, custom, hidden, band, clientCursor }
+        public enum Kind: UInt32, Sendable { case circle, verticalBeam, horizontalBeam, roundedRect, custom, hidden, band, clientCursor, arrow }
         /// `lodestone_test_v1.effect_kind`.
         public enum Effect: UInt32, Sendable { case none, highlight, lift, hover }
 

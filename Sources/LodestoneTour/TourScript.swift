@@ -178,6 +178,20 @@ extension DemoTour {
             try d.penHover(1100, 650, distance: 0.5, steps: 6)
             try d.penAway()
         },
+
+        // The arrow style, chosen while running by saving config.toml.
+        TourStep("arrow", "appearance.style = \"arrow\" saved: iPadOS 26's arrow, its tip at the hand", expect: [
+            .kind(.arrow), .untargeted,
+            .pixel(643, 346, "the arrow's body below and right of the tip") { distance($0, windowBackground) > 60 },
+            .pixel(636, 334, "nothing beyond the tip") { distance($0, windowBackground) < 12 },
+        ]) { d in
+            try d.move(640, 338)
+            try d.saveConfig("[appearance]\nstyle = \"arrow\"\n") { $0.kind == .arrow }
+        },
+        TourStep("arrow-highlight", "The arrow over a bar button: it becomes the platter, no pull", expect: [
+            .kind(.roundedRect), .effect(.highlight), .target(101),
+            .changed(363, 15, by: 8, "the platter's tint inside the button"),
+        ]) { try $0.move(372, 24) },
     ]
     static let paper: UInt32 = 0xfffdf5
 }

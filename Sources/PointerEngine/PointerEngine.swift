@@ -77,6 +77,7 @@ public struct PointerEngine: Sendable {
         logicalPosition = devicePosition
         devicePosition = clampToOutput(devicePosition)
         logicalPosition = devicePosition
+        if settings.style == .arrow { morph = ShapeMorph(showing: currentTarget(), device: devicePosition) }
     }
 
     // MARK: Configuration
@@ -380,7 +381,9 @@ public struct PointerEngine: Sendable {
             shape: shape, scale: scale, alpha: morph.alpha.value.clamped(0, 1) * fade * shown * penDown, color: color,
             border: border,
             customPath: morph.path, pathAlpha: morph.pathAlpha.value.clamped(0, 1) * fade * shown * penDown,
-            drawsBeneathContent: morph.beneathContent)
+            drawsBeneathContent: morph.beneathContent,
+            arrowAlpha: morph.arrowAlpha.value.clamped(0, 1) * fade * shown * penDown, arrowTip: devicePosition,
+            arrowSize: settings.size)
         var bounds = pointer.bounds
 
         var current = effects.current.map {

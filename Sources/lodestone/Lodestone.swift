@@ -73,6 +73,9 @@ struct Lodestone: ParsableCommand {
     @Option(help: ArgumentHelp("The configuration file (default: $XDG_CONFIG_HOME/lodestone/config.toml, else ~/.config/lodestone/config.toml). Saving it applies the new settings at once.", valueName: "file"))
     var config: String?
 
+    @Option(help: ArgumentHelp("The pointer's style: 'circle' (iPadOS 13-18, magnetic) or 'arrow' (iPadOS 26: a pointed arrow that tracks the hand 1:1, magnetism off unless --magnetism) (default: circle; config: appearance.style).", valueName: "style"))
+    var pointerStyle: PointerSettings.Style?
+
     @Option(help: "Pointer size, 1-4 (config: appearance.size).")
     var pointerSize: Double?
 
@@ -88,7 +91,7 @@ struct Lodestone: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Quick fades instead of morphs, no overshoot or parallax (config: behaviour.reduce-motion).")
     var reduceMotion: Bool?
 
-    @Flag(inversion: .prefixedNo, help: "The pointer's pull towards controls, flick capture and text snapping (default: on; config: behaviour.magnetism).")
+    @Flag(inversion: .prefixedNo, help: "The pointer's pull towards controls, flick capture and text snapping (default: on for the circle, off for the arrow; config: behaviour.magnetism).")
     var magnetism: Bool?
 
     @Flag(inversion: .prefixedNo, help: "Hide the pointer after inactivity and while typing (default: on; config: behaviour.auto-hide).")
@@ -118,7 +121,7 @@ struct Lodestone: ParsableCommand {
     var overrides: Overrides {
         var o = Overrides()
         o.pointerMode = pointer; o.legacyApps = legacyApps
-        o.size = pointerSize; o.color = pointerColor; o.border = border; o.increaseContrast = increaseContrast
+        o.style = pointerStyle; o.size = pointerSize; o.color = pointerColor; o.border = border; o.increaseContrast = increaseContrast
         o.reduceMotion = reduceMotion; o.magnetism = magnetism; o.autoHide = autoHide; o.autoHideDelay = autoHideDelay
         return o
     }
@@ -328,6 +331,7 @@ extension Logger.Level: @retroactive ExpressibleByArgument {}
 
 extension PointerMode: ExpressibleByArgument {}
 extension LegacyApps: ExpressibleByArgument {}
+extension PointerSettings.Style: ExpressibleByArgument {}
 extension PointerColor: ExpressibleByArgument {
     public init?(argument: String) { self.init(configString: argument) }
 }

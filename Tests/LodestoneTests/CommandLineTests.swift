@@ -73,7 +73,8 @@ final class CommandLineTests: XCTestCase {
     func testBadFlagsGiveAMessageAndANonZeroExit() throws {
         for (arguments, mention) in [(["--size", "12x"], "--size"), (["--scale", "9"], "--scale"), (["--bogus"], "--bogus"),
                                      (["--manual-clock"], "--test-control"), (["--refresh", "0"], "--refresh"),
-                                     (["--socket", "a/b"], "--socket"), (["--backend", "drm9"], "--backend")] {
+                                     (["--socket", "a/b"], "--socket"), (["--backend", "drm9"], "--backend"),
+                                     (["--pointer-style", "cross"], "--pointer-style")] {
             let (status, output) = try lodestone(arguments)
             XCTAssertNotEqual(status, 0, "\(arguments) was accepted")
             XCTAssertTrue(output.contains(mention), "\(arguments): message does not mention \(mention):\n\(output)")

@@ -212,6 +212,9 @@ enum lodestone_pointer_shape_kind {
 	LODESTONE_POINTER_SHAPE_KIND_CUSTOM = 4,
 	LODESTONE_POINTER_SHAPE_KIND_HIDDEN = 5,
 	LODESTONE_POINTER_SHAPE_KIND_BAND = 6,
+	/* 7 is lodestone_test_v1's client cursor, which only a compositor has. */
+	/** The arrow style's arrow (Lodestone's settings; not yet selectable here). */
+	LODESTONE_POINTER_SHAPE_KIND_ARROW = 8,
 };
 
 /** The targeted element's effect as presented. */

@@ -133,6 +133,10 @@ enum lodestone_test_v1_shape_kind {
 	 * a legacy client's wl_pointer.set_cursor image is shown
 	 */
 	LODESTONE_TEST_V1_SHAPE_KIND_CLIENT_CURSOR = 7,
+	/**
+	 * the arrow style's arrow; the rectangle is its outline's bounds, the tip at its top left
+	 */
+	LODESTONE_TEST_V1_SHAPE_KIND_ARROW = 8,
 };
 #endif /* LODESTONE_TEST_V1_SHAPE_KIND_ENUM */
 
