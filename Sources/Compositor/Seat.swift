@@ -184,7 +184,7 @@ public final class Seat {
     /// Click to focus: the window under a press is raised and gets the keyboard.
     func focusAndActivate() {
         updatePointerFocus()
-        guard let focus = pointerFocus, let toplevel = compositor.scene.toplevel(of: focus) else { return }
+        guard let focus = pointerFocus, let toplevel = compositor.scene.window(of: focus) else { return }
         compositor.desktop.activate(toplevel)
     }
 
@@ -256,7 +256,7 @@ public final class Seat {
 
     private func mayStartGrab(for toplevel: XdgToplevel, serial: UInt32) -> Bool {
         guard !pressedButtons.isEmpty, grab === defaultGrab || grab === popupGrab,
-              let focus = pointerFocus, compositor.scene.toplevel(of: focus) === toplevel else { return false }
+              let focus = pointerFocus, compositor.scene.window(of: focus) === toplevel else { return false }
         return isCurrentPointerSerial(serial, of: toplevel.client)
     }
 

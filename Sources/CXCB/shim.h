@@ -1,0 +1,5 @@
+/* libxcb: the window manager Lodestone runs inside Xwayland (Sources/Compositor/Xwayland)
+ * speaks X11 through it. Composite redirects every top-level window off screen, so X
+ * draws nothing itself and each window's pixels reach Lodestone as a wl_surface. */
+#include <xcb/xcb.h>
+#include <xcb/composite.h>

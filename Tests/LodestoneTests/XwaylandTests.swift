@@ -1,0 +1,219 @@
+import Foundation
+import LodestoneTesting
+import XCTest
+
+/// X11 apps through Xwayland, each in its own headless Lodestone: Xwayland starts on the
+/// first X11 connection, the window manager maps and places the windows, their pixels
+/// are drawn where the desktop says, and pointer and keyboard input reach them.
+final class XwaylandTests: XCTestCase {
+    static let rightButton: UInt32 = 0x111
+    static let escapeKey: UInt32 = 1
+    /// evdev codes for typing `touch hi` and Enter.
+    static let touchHi: [UInt32] = [20, 24, 22, 46, 35, 57, 35, 23, 28]
+
+    private func startSession(size: String = "1280x800", extraArguments: [String] = []) throws -> (Session, String) {
+        try requireProgram("Xwayland")
+        let session = try Session(size: size, extraArguments: extraArguments)
+        guard let display = session.x11Display else {
+            session.stop()
+            throw SystemErrorForTest("Lodestone offers no X11 display:\n\(session.log)")
+        }
+        return (session, display)
+    }
+
+    /// The pid Lodestone logged for Xwayland, once it started.
+    private func xwaylandPID(_ session: Session) -> Int32? {
+        guard let line = session.log.split(separator: "\n").last(where: { $0.contains("Xwayland started") }),
+              let r = line.range(of: "(pid ") else { return nil }
+        return Int32(line[r.upperBound...].prefix { $0.isNumber })
+    }
+
+    func testXtermMapsRendersAndRunsWhatIsTyped() throws {
+        try requireProgram("xterm")
+        let (session, display) = try startSession()
+        defer { session.stop() }
+        XCTAssertFalse(session.log.contains("Xwayland started"), "Xwayland started before any X11 client")
+        let dir = NSTemporaryDirectory() + "xterm-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let xterm = try session.launch(["sh", "-c", "cd '\(dir)' && exec xterm -T xterm-test -geometry 80x24 -e /bin/sh"],
+                                       environment: ["DISPLAY": display])
+        let window = try session.waitForWindow("xterm-test", timeout: 40)
+        XCTAssertTrue(session.log.contains("Xwayland started"), session.log)
+        XCTAssertEqual(window.appID, "XTerm")
+        XCTAssertTrue(window.activated, "the new X window does not have the keyboard: \(window)")
+        XCTAssertGreaterThan(window.width, 200)
+        XCTAssertGreaterThan(window.height, 100)
+        // xterm's first frame may take a moment after mapping.
+        _ = try session.wait(timeout: 10) { try session.screenshot().distinctColors(x: Int(window.x), y: Int(window.y), width: Int(window.width), height: Int(window.height)) >= 2 }
+        assertWindowDrawn(try session.screenshot(), window)
+
+        // The pointer enters the X window's surface.
+        let inside = try session.control.movePointer(x: Double(window.x + window.width / 2), y: Double(window.y + window.height / 2))
+        XCTAssertEqual(inside.title, "xterm-test", "the pointer is not on the xterm: \(inside)")
+        XCTAssertEqual(try session.control.keyboard().title, "xterm-test")
+
+        // Typing reaches the shell inside xterm.
+        for key in Self.touchHi { try session.control.tap(key) }
+        let created = try session.wait(timeout: 15) { FileManager.default.fileExists(atPath: dir + "/hi") }
+        XCTAssertTrue(created, "typing 'touch hi' in xterm did not create the file:\n\(session.log.suffix(3000))")
+        XCTAssertTrue(xterm.isRunning)
+        XCTAssertFalse(session.log.contains("protocol error"), session.log)
+    }
+
+    func testClickingAnXWindowGivesItTheKeyboard() throws {
+        try requireProgram("xterm")
+        try requireProgram("xeyes")
+        let (session, display) = try startSession()
+        defer { session.stop() }
+        let dir = NSTemporaryDirectory() + "xterm-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try session.launch(["sh", "-c", "cd '\(dir)' && exec xterm -T xterm-test -e /bin/sh"], environment: ["DISPLAY": display])
+        let term = try session.waitForWindow("xterm-test", timeout: 40)
+        try session.launch(["xeyes", "-geometry", "200x150"], environment: ["DISPLAY": display])
+        let eyes = try session.waitForWindow("xeyes", timeout: 40)
+        // The second window took the keyboard (same client: Xwayland).
+        XCTAssertEqual(try session.control.keyboard().title, "xeyes")
+        // Somewhere on the xterm the xeyes window does not cover.
+        let x = Double(eyes.x > term.x + 100 ? term.x + 40 : term.x + term.width - 40), y = Double(term.y + term.height - 40)
+        try session.control.movePointer(x: x, y: y)
+        try session.control.click()
+        XCTAssertEqual(try session.control.keyboard().title, "xterm-test", "a click on the xterm did not give it the keyboard")
+        XCTAssertEqual(try session.control.windows().first?.title, "xterm-test", "the clicked window was not raised")
+        for key in Self.touchHi { try session.control.tap(key) }
+        XCTAssertTrue(try session.wait(timeout: 15) { FileManager.default.fileExists(atPath: dir + "/hi") },
+                      "typing after the click did not reach xterm")
+    }
+
+    func testXeyesRendersAndFollowsThePointer() throws {
+        try requireProgram("xeyes")
+        let (session, display) = try startSession()
+        defer { session.stop() }
+        try session.launch(["xeyes", "-geometry", "300x200"], environment: ["DISPLAY": display])
+        let window = try session.waitForWindow("xeyes", timeout: 40)
+        XCTAssertEqual(window.appID, "XEyes")
+        _ = try session.wait(timeout: 10) { try session.screenshot().distinctColors(x: Int(window.x), y: Int(window.y), width: Int(window.width), height: Int(window.height)) >= 2 }
+        assertWindowDrawn(try session.screenshot(), window)
+
+        // The eyes look at the pointer: the middle of the window changes when it moves
+        // from one corner to the other (the pointer itself is drawn in the corners only).
+        let (cx, cy, cw, ch) = (Int(window.x + window.width / 4), Int(window.y + window.height / 4), Int(window.width / 2), Int(window.height / 2))
+        try session.control.movePointer(x: Double(window.x + 4), y: Double(window.y + 4))
+        _ = try session.wait(timeout: 2) { false }  // xeyes polls the pointer
+        let topLeft = try session.screenshot("top-left")
+        try session.control.movePointer(x: Double(window.x + window.width - 4), y: Double(window.y + window.height - 4))
+        var changed = 0
+        _ = try session.wait(timeout: 10) {
+            changed = try session.screenshot("bottom-right").countDiffering(from: topLeft, x: cx, y: cy, width: cw, height: ch)
+            return changed > 20
+        }
+        XCTAssertGreaterThan(changed, 20, "xeyes' pupils did not follow the pointer")
+    }
+
+    func testAdaptivePointerIsDrawnOverAnXWindow() throws {
+        try requireProgram("xeyes")
+        let (session, display) = try startSession()
+        defer { session.stop() }
+        try session.launch(["xeyes", "-geometry", "300x200"], environment: ["DISPLAY": display])
+        let window = try session.waitForWindow("xeyes", timeout: 40)
+        let state = try session.control.movePointer(x: Double(window.x + 30), y: Double(window.y + 30))
+        XCTAssertEqual(state.title, "xeyes")
+        // Xwayland answers the enter with set_cursor; the pointer stays the adaptive circle.
+        _ = try session.wait(timeout: 5) { try session.control.cursor().sets > 0 }
+        let shape = try PointerShapeProbe(session: session).shape()
+        XCTAssertEqual(shape.kind, .circle, "over xeyes the pointer is \(shape)")
+        XCTAssertGreaterThan(shape.alpha, 0, "the circle is not drawn over xeyes: \(shape)")
+    }
+
+    func testGtk3OverX11MapsAndItsContextMenuOpensWhereClicked() throws {
+        try requireProgram("gtk3-demo")
+        let (session, display) = try startSession()
+        defer { session.stop() }
+        let app = try session.launch(["gtk3-demo"], environment: ["DISPLAY": display, "GDK_BACKEND": "x11", "NO_AT_BRIDGE": "1"])
+        let window = try session.waitForWindow("Gtk3-demo", timeout: 60)
+        _ = try session.wait(timeout: 10) { try session.screenshot().distinctColors(x: Int(window.x), y: Int(window.y), width: Int(window.width), height: Int(window.height)) >= 20 }
+        assertWindowDrawn(try session.screenshot(), window, minDistinctColors: 20)
+
+        // The right-click menu of the Info page's text view: an override-redirect X window
+        // that must appear at the pointer.
+        let (px, py) = (Double(window.x + 520), Double(window.y + 420))
+        try session.control.movePointer(x: px, y: py)
+        let before = try session.screenshot("before-menu")
+        try session.control.click(Self.rightButton)
+        var changed = 0
+        let (mx, my) = (Int(px) + 24, Int(py) + 24)
+        _ = try session.wait(timeout: 10) {
+            changed = try session.screenshot("menu").countDiffering(from: before, x: mx, y: my, width: 60, height: 40)
+            return changed > 600
+        }
+        XCTAssertGreaterThan(changed, 600, "no menu appeared below and right of the right-click")
+        try session.control.tap(Self.escapeKey)
+        XCTAssertTrue(app.isRunning)
+        XCTAssertFalse(session.log.contains("protocol error"), session.log)
+    }
+
+    func testXwaylandDoesNotStartWithoutAnX11Client() throws {
+        let (session, _) = try startSession()
+        defer { session.stop() }
+        // A Wayland client comes and goes; no X11 client ever connects.
+        try requireProgram("weston-simple-shm")
+        try session.launch(["weston-simple-shm"])
+        _ = try session.waitForWindow(nil, timeout: 20)
+        XCTAssertFalse(session.log.contains("Xwayland started"), session.log)
+        XCTAssertNil(childNamed("Xwayland", of: session.compositorPID), "an Xwayland runs without any X11 client")
+    }
+
+    func testNoXwaylandFlagOffersNoDisplay() throws {
+        let session = try Session(extraArguments: ["--no-xwayland"])
+        defer { session.stop() }
+        _ = try session.control.windows()
+        XCTAssertNil(session.x11Display, session.log)
+    }
+
+    func testKillingXwaylandLeavesLodestoneRunningAndItStartsAgain() throws {
+        try requireProgram("xeyes")
+        let (session, display) = try startSession()
+        defer { session.stop() }
+        try session.launch(["xeyes"], environment: ["DISPLAY": display])
+        _ = try session.waitForWindow("xeyes", timeout: 40)
+        let pid = try XCTUnwrap(xwaylandPID(session), session.log)
+        kill(pid, SIGKILL)
+        XCTAssertTrue(try session.wait(timeout: 10) { session.log.contains("Xwayland exited") }, session.log)
+        XCTAssertTrue(session.compositorIsRunning)
+        XCTAssertTrue(try session.wait(timeout: 10) { try session.control.windows().isEmpty }, "the X window outlived Xwayland")
+        // The next X11 client starts a new Xwayland on the same display.
+        try session.launch(["xeyes"], environment: ["DISPLAY": display])
+        _ = try session.waitForWindow("xeyes", timeout: 40)
+        XCTAssertNotEqual(xwaylandPID(session), pid)
+    }
+
+    /// A direct child of `parent` whose command is `name`, if any.
+    private func childNamed(_ name: String, of parent: Int32) -> Int32? {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in entries {
+            guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { continue }
+            let comm = stat[stat.index(after: open)..<close]
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if comm == name, fields.count > 1, Int32(fields[1]) == parent { return pid }
+        }
+        return nil
+    }
+}
+
+private extension Screenshot {
+    /// Pixels of a rect that differ between this capture and `other`.
+    func countDiffering(from other: Screenshot, x: Int, y: Int, width w: Int, height h: Int) -> Int {
+        var n = 0
+        for py in max(0, y)..<min(height, y + h) {
+            for px in max(0, x)..<min(width, x + w) where self[px, py] != other[px, py] { n += 1 }
+        }
+        return n
+    }
+}
+
+private struct SystemErrorForTest: Error, CustomStringConvertible {
+    let description: String
+    init(_ d: String) { description = d }
+}
