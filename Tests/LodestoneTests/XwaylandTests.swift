@@ -111,19 +111,33 @@ final class XwaylandTests: XCTestCase {
         XCTAssertGreaterThan(changed, 20, "xeyes' pupils did not follow the pointer")
     }
 
-    func testAdaptivePointerIsDrawnOverAnXWindow() throws {
+    func testAdaptivePointerIsACircleOverXeyesAndABeamOverXterm() throws {
         try requireProgram("xeyes")
+        try requireProgram("xterm")
         let (session, display) = try startSession()
         defer { session.stop() }
-        try session.launch(["xeyes", "-geometry", "300x200"], environment: ["DISPLAY": display])
-        let window = try session.waitForWindow("xeyes", timeout: 40)
-        let state = try session.control.movePointer(x: Double(window.x + 30), y: Double(window.y + 30))
-        XCTAssertEqual(state.title, "xeyes")
-        // Xwayland answers the enter with set_cursor; the pointer stays the adaptive circle.
-        _ = try session.wait(timeout: 5) { try session.control.cursor().sets > 0 }
-        let shape = try PointerShapeProbe(session: session).shape()
-        XCTAssertEqual(shape.kind, .circle, "over xeyes the pointer is \(shape)")
-        XCTAssertGreaterThan(shape.alpha, 0, "the circle is not drawn over xeyes: \(shape)")
+        try session.launch(["xeyes", "-geometry", "300x200+0+0"], environment: ["DISPLAY": display])
+        let eyes = try session.waitForWindow("xeyes", timeout: 40)
+        XCTAssertEqual(try session.control.movePointer(x: Double(eyes.x + 30), y: Double(eyes.y + 30)).title, "xeyes")
+        // xeyes sets no cursor: Xwayland attaches the root window's, the theme's arrow
+        // Lodestone gave it, which the adaptive pointer reads as the circle.
+        XCTAssertTrue(try session.wait(timeout: 10) { try session.control.cursor().kind == .surface },
+                      "Xwayland set no cursor image over xeyes")
+        let probe = try PointerShapeProbe(session: session)
+        let circle = try probe.shape()
+        XCTAssertEqual(circle.kind, .circle, "over xeyes the pointer is \(circle)")
+        XCTAssertEqual(circle.alpha, 1, accuracy: 0.01, "the circle is not drawn over xeyes: \(circle)")
+
+        // xterm asks for X's I-beam glyph; with the theme named in the resources Xlib
+        // loads the theme's text cursor, and the pointer becomes the adaptive beam.
+        try session.launch(["xterm", "-T", "xterm-test", "-geometry", "80x24+400+300"], environment: ["DISPLAY": display])
+        let term = try session.waitForWindow("xterm-test", timeout: 40)
+        let before = try session.control.cursor().sets
+        XCTAssertEqual(try session.control.movePointer(x: Double(term.x + term.width / 2), y: Double(term.y + term.height / 2)).title, "xterm-test")
+        _ = try session.wait(timeout: 10) { try session.control.cursor().sets > before }
+        var beam = try probe.shape()
+        _ = try session.wait(timeout: 5) { beam = try probe.shape(); return beam.kind == .verticalBeam }
+        XCTAssertEqual(beam.kind, .verticalBeam, "over xterm the pointer is \(beam)")
     }
 
     func testGtk3OverX11MapsAndItsContextMenuOpensWhereClicked() throws {
@@ -142,13 +156,32 @@ final class XwaylandTests: XCTestCase {
         let before = try session.screenshot("before-menu")
         try session.control.click(Self.rightButton)
         var changed = 0
-        let (mx, my) = (Int(px) + 24, Int(py) + 24)
+        // Below and right of the pointer (not under it: the pointer is drawn there).
+        let (mx, my) = (Int(px) + 12, Int(py) + 12)
         _ = try session.wait(timeout: 10) {
-            changed = try session.screenshot("menu").countDiffering(from: before, x: mx, y: my, width: 60, height: 40)
-            return changed > 600
+            changed = try session.screenshot("menu").countDiffering(from: before, x: mx, y: my, width: 120, height: 140)
+            return changed > 500
         }
-        XCTAssertGreaterThan(changed, 600, "no menu appeared below and right of the right-click")
+        XCTAssertGreaterThan(changed, 500, "no menu appeared below and right of the right-click")
+        // Nothing changed far from it: the menu is where X put it, not elsewhere.
+        let elsewhere = try session.screenshot("menu").countDiffering(from: before, x: Int(window.x) + 300, y: Int(window.y) + 150, width: 200, height: 100)
+        XCTAssertLessThan(elsewhere, 50, "the page changed away from the menu")
         try session.control.tap(Self.escapeKey)
+        XCTAssertTrue(try session.wait(timeout: 10) { try session.screenshot("menu-closed").countDiffering(from: before, x: mx, y: my, width: 120, height: 140) < 50 },
+                      "Escape did not close the menu")
+
+        // A left click on "Button Boxes" in the sidebar shows that demo's page: its title
+        // replaces "Application Class".
+        let title = (x: Int(window.x) + 240, y: Int(window.y) + 105, width: 300, height: 40)
+        let page = try session.screenshot("page")
+        try session.control.movePointer(x: Double(window.x + 70), y: Double(window.y + 155))
+        try session.control.click()
+        var titleChanged = 0
+        _ = try session.wait(timeout: 10) {
+            titleChanged = try session.screenshot("clicked").countDiffering(from: page, x: title.x, y: title.y, width: title.width, height: title.height)
+            return titleChanged > 100
+        }
+        XCTAssertGreaterThan(titleChanged, 100, "clicking a sidebar row did not change the page")
         XCTAssertTrue(app.isRunning)
         XCTAssertFalse(session.log.contains("protocol error"), session.log)
     }

@@ -98,6 +98,35 @@ struct XConnection {
         _ = xcb_set_selection_owner(pointer, window, selection, UInt32(XCB_CURRENT_TIME))
     }
 
+    /// Gives `window` (the root) an ARGB cursor: premultiplied pixels, `width` per row.
+    /// Returns false when the server has no 32-bit Render format.
+    @discardableResult
+    func setCursor(_ window: XWindowID, pixels: [UInt32], width: Int, height: Int, hotspot: (x: Int, y: Int)) -> Bool {
+        guard let reply = xcb_render_query_pict_formats_reply(pointer, xcb_render_query_pict_formats(pointer), nil) else { return false }
+        defer { free(reply) }
+        let formats = UnsafeBufferPointer(start: xcb_render_query_pict_formats_formats(reply),
+                                          count: Int(xcb_render_query_pict_formats_formats_length(reply)))
+        guard let argb = formats.first(where: {
+            $0.type == UInt8(XCB_RENDER_PICT_TYPE_DIRECT.rawValue) && $0.depth == 32 && $0.direct.alpha_mask == 0xff && $0.direct.alpha_shift == 24
+                && $0.direct.red_shift == 16 && $0.direct.green_shift == 8 && $0.direct.blue_shift == 0
+        }) else { return false }
+        let pixmap = generateID(), gc = generateID(), picture = generateID(), cursor = generateID()
+        _ = xcb_create_pixmap(pointer, 32, pixmap, window, UInt16(width), UInt16(height))
+        _ = xcb_create_gc(pointer, gc, pixmap, 0, nil)
+        _ = pixels.withUnsafeBytes {
+            xcb_put_image(pointer, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), pixmap, gc, UInt16(width), UInt16(height), 0, 0, 0, 32,
+                          UInt32($0.count), $0.baseAddress?.assumingMemoryBound(to: UInt8.self))
+        }
+        _ = xcb_render_create_picture(pointer, picture, pixmap, argb.id, 0, nil)
+        _ = xcb_render_create_cursor(pointer, cursor, picture, UInt16(hotspot.x), UInt16(hotspot.y))
+        changeAttributes(window, mask: XCB_CW_CURSOR.rawValue, values: [cursor])
+        _ = xcb_render_free_picture(pointer, picture)
+        _ = xcb_free_gc(pointer, gc)
+        _ = xcb_free_pixmap(pointer, pixmap)
+        _ = xcb_free_cursor(pointer, cursor)
+        return true
+    }
+
     func kill(_ window: XWindowID) { _ = xcb_kill_client(pointer, window) }
 
     /// Sends a 32-byte event (xcb_send_event always reads 32 bytes: smaller event

@@ -26,6 +26,7 @@ final class XWM {
     /// WL_SURFACE_ID messages whose wl_surface the compositor has not seen yet.
     private var pendingSurfaces: [UInt32: XWindowID] = [:]
     private(set) var focused: XWindowID = 0
+    private var isShutDown = false
 
     /// The atoms the window manager reads and writes.
     struct Atoms {
@@ -77,6 +78,8 @@ final class XWM {
         c.setProperty(root, atoms.netSupportingWmCheck, type: Atoms.window, [checkWindow])
         c.setProperty(root, atoms.netSupported, type: Atoms.atom, [atoms.netWmName, atoms.netSupportingWmCheck, atoms.netActiveWindow, atoms.netWmWindowType, atoms.netWmState])
         c.setProperty(root, atoms.netActiveWindow, type: Atoms.window, [0])
+        setRootCursor()
+        setCursorResources()
         c.setSelectionOwner(checkWindow, atoms.wmS0)
         c.setSelectionOwner(checkWindow, atoms.netWmCmS0)
         c.flush()
@@ -88,9 +91,40 @@ final class XWM {
         compositor.xwm = self
     }
 
+    /// The theme's arrow on the root window, so windows that set no cursor of their own
+    /// (xeyes, menus) show it rather than none: Xwayland attaches it with set_cursor and the
+    /// adaptive pointer recognises it as the default cursor, the circle.
+    private func setRootCursor() {
+        guard let arrow = compositor.cursorThemes.standardCursor(.default, scale: 1) else {
+            compositor.log.notice("no cursor theme has an arrow; X11 windows without a cursor of their own hide the pointer")
+            return
+        }
+        let image = arrow.image, row = Int(image.stride / 4)
+        var pixels: [UInt32] = []
+        pixels.reserveCapacity(Int(image.width * image.height))
+        for y in 0..<Int(image.height) { pixels += UnsafeBufferPointer(start: image.data + y * row, count: Int(image.width)) }
+        if !connection.setCursor(root, pixels: pixels, width: Int(image.width), height: Int(image.height),
+                                 hotspot: (Int(arrow.hotspot.x), Int(arrow.hotspot.y))) {
+            compositor.log.notice("Xwayland has no 32-bit Render format; the root window keeps no cursor")
+        }
+    }
+
+    /// Xlib apps that ask for a core cursor (xterm's I-beam, XC_xterm) get the theme's image
+    /// instead when the resources name a theme, as a desktop session's xrdb does: then the
+    /// adaptive pointer recognises them too. (Without it they draw X's 1-bit glyphs.)
+    private func setCursorResources() {
+        let themes = compositor.cursorThemes
+        guard let theme = themes.themes.first else { return }
+        connection.setProperty(root, XAtom(XCB_ATOM_RESOURCE_MANAGER.rawValue), type: XAtom(XCB_ATOM_STRING.rawValue),
+                               string: "Xcursor.theme:\t\(theme)\nXcursor.size:\t\(themes.baseSize)\n")
+    }
+
     /// Forgets every window (Xwayland went away or the session ends).
     func shutdown() {
-        watch = nil
+        guard !isShutDown else { return }
+        isShutDown = true
+        // Removed from the loop (this may run in its handler); released with the XWM.
+        watch?.remove()
         for window in windows.values { window.destroyed() }
         windows.removeAll()
         pendingSurfaces.removeAll()
@@ -248,6 +282,7 @@ final class XWM {
     /// Tells X where a managed window is: ConfigureWindow, and the synthetic
     /// ConfigureNotify ICCCM asks for (a move alone would not produce one).
     func configure(_ window: XwaylandWindow) {
+        guard !isShutDown else { return }
         let mask = XCB_CONFIG_WINDOW_X.rawValue | XCB_CONFIG_WINDOW_Y.rawValue | XCB_CONFIG_WINDOW_WIDTH.rawValue
             | XCB_CONFIG_WINDOW_HEIGHT.rawValue | XCB_CONFIG_WINDOW_BORDER_WIDTH.rawValue
         connection.configure(window.id, mask: UInt16(mask),
@@ -265,6 +300,7 @@ final class XWM {
     /// Gives a managed window the X input focus (ICCCM: SetInputFocus unless it said it
     /// takes no input, WM_TAKE_FOCUS when it asks for it) and raises it among X windows.
     func focus(_ window: XwaylandWindow?) {
+        guard !isShutDown else { return }
         guard let window else {
             if focused != 0 { connection.setInputFocus(0); focused = 0 }
             connection.setProperty(root, atoms.netActiveWindow, type: Atoms.window, [0])
@@ -283,6 +319,7 @@ final class XWM {
 
     /// WM_DELETE_WINDOW when the window speaks it; otherwise its client is disconnected.
     func close(_ window: XwaylandWindow) {
+        guard !isShutDown else { return }
         if window.protocols.contains(atoms.wmDeleteWindow) {
             connection.sendClientMessage(to: window.id, type: atoms.wmProtocols, (atoms.wmDeleteWindow, UInt32(XCB_CURRENT_TIME), 0, 0, 0))
         } else {

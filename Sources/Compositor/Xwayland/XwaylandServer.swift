@@ -133,7 +133,8 @@ public final class XwaylandServer {
 
     /// An X11 client is waiting: start Xwayland, which accepts it.
     private func start() {
-        listenWatches.removeAll()  // Xwayland listens now
+        // Xwayland listens now. (Removed from the loop, released later: this is their handler.)
+        for watch in listenWatches { watch.remove() }
         do {
             try spawn()
         } catch {
@@ -188,21 +189,30 @@ public final class XwaylandServer {
         return (fds[0], fds[1])
     }
 
-    /// Xwayland wrote its display number: it accepts X11 requests now, so the window
-    /// manager connects.
+    /// What Xwayland wrote to the readiness pipe so far.
+    private var readyText: [UInt8] = []
+
+    /// Xwayland wrote its display number and a newline: it accepts X11 requests now, so
+    /// the window manager connects. The pipe stays open until the newline has come (Xwayland
+    /// writes the number and the newline separately, and dies if the second write fails).
     private func ready() {
         var buffer = [UInt8](repeating: 0, count: 16)
         let n = buffer.withUnsafeMutableBufferPointer { read(readyPipe, $0.baseAddress, $0.count) }
-        readyWatch = nil
+        if n > 0 { readyText += buffer[0..<n] }
+        if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
+        guard n <= 0 || readyText.contains(UInt8(ascii: "\n")) else { return }
+        // Removed from the loop, released later: this is its own handler.
+        readyWatch?.remove()
         close(readyPipe); readyPipe = -1
-        guard n > 0, client != nil else {
+        defer { readyText = [] }
+        guard readyText.contains(UInt8(ascii: "\n")), client != nil else {
             log.error("Xwayland closed its readiness pipe without starting")
             return
         }
         do {
             wm = try XWM(compositor: compositor, fd: wmSocket, xwaylandClient: { [unowned self] in self.client }) { [unowned self] in
+                // It is inert now; dropped when Xwayland exits.
                 log.notice("Xwayland's window manager connection closed")
-                self.wm = nil
             }
             wmSocket = -1
             log.info("Xwayland ready on DISPLAY=\(displayName); window manager running")
