@@ -59,6 +59,11 @@ final class XwaylandTests: XCTestCase {
         XCTAssertTrue(created, "typing 'touch hi' in xterm did not create the file:\n\(session.log.suffix(3000))")
         XCTAssertTrue(xterm.isRunning)
         XCTAssertFalse(session.log.contains("protocol error"), session.log)
+
+        // Closing sends WM_DELETE_WINDOW, which xterm answers by exiting.
+        _ = try session.control.closeWindow("xterm-test")
+        XCTAssertTrue(try session.wait(timeout: 10) { !xterm.isRunning }, "xterm did not exit when its window was closed")
+        XCTAssertTrue(try session.wait(timeout: 10) { try session.control.windows().isEmpty }, "xterm's window outlived it")
     }
 
     func testClickingAnXWindowGivesItTheKeyboard() throws {
@@ -184,6 +189,46 @@ final class XwaylandTests: XCTestCase {
         XCTAssertGreaterThan(titleChanged, 100, "clicking a sidebar row did not change the page")
         XCTAssertTrue(app.isRunning)
         XCTAssertFalse(session.log.contains("protocol error"), session.log)
+    }
+
+    /// gtk3-demo's dialog demo is transient for the main window, and its message dialog
+    /// for the demo: each opens centred over its parent, and closing (WM_DELETE_WINDOW)
+    /// takes it away while its parent stays.
+    func testGtk3TransientDialogsOpenOverTheirParentAndClose() throws {
+        try requireProgram("gtk3-demo")
+        let (session, display) = try startSession()
+        defer { session.stop() }
+        let app = try session.launch(["gtk3-demo", "--run", "dialog"], environment: ["DISPLAY": display, "GDK_BACKEND": "x11", "NO_AT_BRIDGE": "1"])
+        let main = try session.waitForWindow("Application Class", timeout: 60)
+        let demo = try session.waitForWindow("Dialogs and Message Boxes", timeout: 30)
+        assertCentred(demo, over: main)
+        XCTAssertTrue(demo.activated)
+
+        // "Message Dialog" opens a modal message box, transient for the demo.
+        _ = try session.wait(timeout: 10) { try session.screenshot().distinctColors(x: Int(demo.x), y: Int(demo.y), width: Int(demo.width), height: Int(demo.height)) >= 10 }
+        try session.control.movePointer(x: Double(demo.x + 86), y: Double(demo.y + 50))
+        try session.control.click()
+        let known = [main.title, demo.title]
+        let message = try session.waitForWindow(nil, timeout: 20) { !known.contains($0.title) }
+        assertCentred(message, over: demo)
+        XCTAssertEqual(try session.control.windows().first?.title, message.title, "the dialog is not on top")
+        XCTAssertEqual(try session.control.keyboard().title, message.title, "the dialog does not have the keyboard")
+
+        // Closing asks politely (WM_DELETE_WINDOW); GTK answers by destroying the dialog.
+        _ = try session.control.closeWindow(message.title)
+        XCTAssertTrue(try session.wait(timeout: 10) { try !session.control.windows().contains { $0.title == message.title } },
+                      "the message dialog did not close")
+        _ = try session.control.closeWindow(demo.title)
+        XCTAssertTrue(try session.wait(timeout: 10) { try session.control.windows().map(\.title) == [main.title] },
+                      "closing the demo did not leave the main window alone")
+        XCTAssertTrue(app.isRunning)
+    }
+
+    private func assertCentred(_ child: TestControl.Window, over parent: TestControl.Window, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(Double(child.x) + Double(child.width) / 2, Double(parent.x) + Double(parent.width) / 2, accuracy: 2,
+                       "\(child.title) is not centred over \(parent.title)", file: file, line: line)
+        XCTAssertEqual(Double(child.y) + Double(child.height) / 2, Double(parent.y) + Double(parent.height) / 2, accuracy: 2,
+                       "\(child.title) is not centred over \(parent.title)", file: file, line: line)
     }
 
     func testXwaylandDoesNotStartWithoutAnX11Client() throws {
