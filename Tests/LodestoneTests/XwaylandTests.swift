@@ -191,6 +191,49 @@ final class XwaylandTests: XCTestCase {
         XCTAssertFalse(session.log.contains("protocol error"), session.log)
     }
 
+    /// Dragging gtk3-demo's header bar: GTK asks with _NET_WM_MOVERESIZE, the window
+    /// follows the hand, and X hears where it went (a menu opens at the new place).
+    func testGtk3HeaderBarDragMovesTheXWindow() throws {
+        try requireProgram("gtk3-demo")
+        let (session, display) = try startSession()
+        defer { session.stop() }
+        let app = try session.launch(["gtk3-demo"], environment: ["DISPLAY": display, "GDK_BACKEND": "x11", "NO_AT_BRIDGE": "1"])
+        let window = try session.waitForWindow("Gtk3-demo", timeout: 60)
+        _ = try session.wait(timeout: 10) { try session.screenshot().distinctColors(x: Int(window.x), y: Int(window.y), width: Int(window.width), height: Int(window.height)) >= 20 }
+        let (tx, ty) = (Double(window.x + 220), Double(window.y + 22))
+        try session.control.movePointer(x: tx, y: ty)
+        try session.control.button(pressed: true)
+        var (px, py) = (tx, ty)
+        let grabbed = try session.wait(timeout: 10) {
+            px += 1; py += 1
+            return try session.control.movePointer(x: px, y: py).title.isEmpty
+        }
+        XCTAssertTrue(grabbed, "gtk3-demo never started a move from its header bar")
+        try session.control.movePointer(x: px + 60, y: py + 40)
+        try session.control.movePointer(x: px + 120, y: py + 80)
+        try session.control.button(pressed: false)
+        let moved = try XCTUnwrap(try session.control.windows().first { $0.appID == "Gtk3-demo" })
+        XCTAssertEqual(moved.x - window.x, 120, accuracy: 2, "moved from \(window) to \(moved)")
+        XCTAssertEqual(moved.y - window.y, 80, accuracy: 2, "moved from \(window) to \(moved)")
+        _ = try session.wait(timeout: 10) { try session.screenshot().distinctColors(x: Int(moved.x), y: Int(moved.y), width: Int(moved.width), height: Int(moved.height)) >= 20 }
+        assertWindowDrawn(try session.screenshot("moved"), moved, minDistinctColors: 20)
+
+        // X knows the new place: the context menu opens at the pointer, not where the
+        // window used to be.
+        let (mx, my) = (Double(moved.x + 520), Double(moved.y + 420))
+        try session.control.movePointer(x: mx, y: my)
+        let before = try session.screenshot("before-menu")
+        try session.control.click(Self.rightButton)
+        var changed = 0
+        _ = try session.wait(timeout: 10) {
+            changed = try session.screenshot("menu").countDiffering(from: before, x: Int(mx) + 12, y: Int(my) + 12, width: 120, height: 140)
+            return changed > 500
+        }
+        XCTAssertGreaterThan(changed, 500, "no menu at the pointer after the move")
+        try session.control.tap(Self.escapeKey)
+        XCTAssertTrue(app.isRunning)
+    }
+
     /// gtk3-demo's dialog demo is transient for the main window, and its message dialog
     /// for the demo: each opens centred over its parent, and closing (WM_DELETE_WINDOW)
     /// takes it away while its parent stays.

@@ -32,9 +32,10 @@ final class XWM {
     struct Atoms {
         let wmProtocols, wmDeleteWindow, wmTakeFocus, wmState, wlSurfaceID, utf8String: XAtom
         let netWmName, netSupported, netSupportingWmCheck, netActiveWindow, netWmWindowType, netWmState, wmS0, netWmCmS0: XAtom
+        let netWmMoveresize: XAtom
         static let names = ["WM_PROTOCOLS", "WM_DELETE_WINDOW", "WM_TAKE_FOCUS", "WM_STATE", "WL_SURFACE_ID", "UTF8_STRING",
                             "_NET_WM_NAME", "_NET_SUPPORTED", "_NET_SUPPORTING_WM_CHECK", "_NET_ACTIVE_WINDOW",
-                            "_NET_WM_WINDOW_TYPE", "_NET_WM_STATE", "WM_S0", "_NET_WM_CM_S0"]
+                            "_NET_WM_WINDOW_TYPE", "_NET_WM_STATE", "WM_S0", "_NET_WM_CM_S0", "_NET_WM_MOVERESIZE"]
 
         init?(_ found: [String: XAtom]) {
             let a = Self.names.compactMap { found[$0] }
@@ -42,6 +43,7 @@ final class XWM {
             (wmProtocols, wmDeleteWindow, wmTakeFocus, wmState, wlSurfaceID, utf8String) = (a[0], a[1], a[2], a[3], a[4], a[5])
             (netWmName, netSupported, netSupportingWmCheck, netActiveWindow) = (a[6], a[7], a[8], a[9])
             (netWmWindowType, netWmState, wmS0, netWmCmS0) = (a[10], a[11], a[12], a[13])
+            netWmMoveresize = a[14]
         }
         // Predefined in the core protocol.
         static let wmName = XAtom(XCB_ATOM_WM_NAME.rawValue), wmClass = XAtom(XCB_ATOM_WM_CLASS.rawValue)
@@ -76,7 +78,7 @@ final class XWM {
         c.setProperty(checkWindow, atoms.netSupportingWmCheck, type: Atoms.window, [checkWindow])
         c.setProperty(checkWindow, atoms.netWmName, type: atoms.utf8String, string: "Lodestone")
         c.setProperty(root, atoms.netSupportingWmCheck, type: Atoms.window, [checkWindow])
-        c.setProperty(root, atoms.netSupported, type: Atoms.atom, [atoms.netWmName, atoms.netSupportingWmCheck, atoms.netActiveWindow, atoms.netWmWindowType, atoms.netWmState])
+        c.setProperty(root, atoms.netSupported, type: Atoms.atom, [atoms.netWmName, atoms.netSupportingWmCheck, atoms.netActiveWindow, atoms.netWmWindowType, atoms.netWmState, atoms.netWmMoveresize])
         c.setProperty(root, atoms.netActiveWindow, type: Atoms.window, [0])
         setRootCursor()
         setCursorResources()
@@ -233,7 +235,14 @@ final class XWM {
     }
 
     private func clientMessage(_ e: xcb_client_message_event_t) {
-        guard e.type == atoms.wlSurfaceID, let window = windows[e.window] else { return }
+        guard let window = windows[e.window] else { return }
+        // _NET_WM_MOVERESIZE: x_root, y_root, direction (8: move), button, source. Dragging a
+        // client-side title bar (GTK's header bar) asks for a move; resizes are not offered.
+        if e.type == atoms.netWmMoveresize {
+            if e.data.data32.2 == 8, !window.overrideRedirect { compositor.seat.startMove(window) }
+            return
+        }
+        guard e.type == atoms.wlSurfaceID else { return }
         let id = e.data.data32.0
         if let client = xwaylandClient(), let resource = wl_client_get_object(client.pointer, id), let surface = WlSurface.from(resource) {
             window.associate(surface)
