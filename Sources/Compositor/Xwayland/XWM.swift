@@ -338,4 +338,7 @@ final class XWM {
     }
 
     func window(_ id: XWindowID?) -> XwaylandWindow? { id.flatMap { windows[$0] } }
+
+    /// The windows transient for `id`.
+    func transients(of id: XWindowID) -> [XwaylandWindow] { windows.values.filter { $0.transientFor == id && $0.id != id } }
 }

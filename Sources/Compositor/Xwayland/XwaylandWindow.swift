@@ -82,14 +82,22 @@ final class XwaylandWindow: DesktopWindow {
         xMapped = false
     }
 
-    private func updateMapped() {
-        let shows = xMapped && surface?.hasContent == true
+    /// A transient whose parent X has mapped but Lodestone does not show yet waits for it,
+    /// so it is placed over the parent and stacked above it.
+    private var waitsForParent: Bool {
+        guard !overrideRedirect, let parent = wm.window(transientFor), parent !== self else { return false }
+        return parent.xMapped && !parent.isMapped
+    }
+
+    func updateMapped() {
+        let shows = xMapped && surface?.hasContent == true && !waitsForParent
         if shows && !isMapped {
             isMapped = true
             if overrideRedirect {
                 compositor.desktop.overrideRedirectMapped(self)
             } else {
                 compositor.desktop.windowMapped(self)
+                wm.transients(of: id).forEach { $0.updateMapped() }
             }
         } else if !shows && isMapped {
             unmap()
