@@ -285,11 +285,34 @@ final class XwaylandTests: XCTestCase {
         XCTAssertNil(childNamed("Xwayland", of: session.compositorPID), "an Xwayland runs without any X11 client")
     }
 
+    /// The command gets DISPLAY, its socket and lock file exist while Lodestone runs, and
+    /// both are gone when it exits.
+    func testTheCommandGetsDisplayAndTheSocketsGoAtExit() throws {
+        try requireProgram("Xwayland")
+        let runtime = NSTemporaryDirectory() + "lodestone-x11-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = runtime
+        env["XDG_CONFIG_HOME"] = runtime + "/no-config"
+        env.removeValue(forKey: "WAYLAND_DISPLAY")
+        env.removeValue(forKey: "DISPLAY")
+        let script = #"n=${DISPLAY#:}; test -n "$DISPLAY" && test -S /tmp/.X11-unix/X$n && test -f /tmp/.X$n-lock && echo "display=$DISPLAY""#
+        let (status, output) = try run([Session.executable, "--backend", "headless", "--socket", "x11-cli", "--", "sh", "-c", script], environment: env)
+        XCTAssertEqual(status, 0, output)
+        let line = try XCTUnwrap(output.split(separator: "\n").first { $0.hasPrefix("display=:") }, output)
+        let n = line.dropFirst("display=:".count)
+        XCTAssertTrue(output.contains("X11 apps connect to DISPLAY=:\(n)"), output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)"), "the X11 socket outlived Lodestone")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock"), "the X11 lock file outlived Lodestone")
+    }
+
     func testNoXwaylandFlagOffersNoDisplay() throws {
         let session = try Session(extraArguments: ["--no-xwayland"])
         defer { session.stop() }
         _ = try session.control.windows()
         XCTAssertNil(session.x11Display, session.log)
+        XCTAssertFalse(session.log.contains("Xwayland"), session.log)
     }
 
     func testKillingXwaylandLeavesLodestoneRunningAndItStartsAgain() throws {

@@ -31,19 +31,17 @@ final class XWM {
     /// The atoms the window manager reads and writes.
     struct Atoms {
         let wmProtocols, wmDeleteWindow, wmTakeFocus, wmState, wlSurfaceID, utf8String: XAtom
-        let netWmName, netSupported, netSupportingWmCheck, netActiveWindow, netWmWindowType, netWmState, wmS0, netWmCmS0: XAtom
-        let netWmMoveresize: XAtom
+        let netWmName, netSupported, netSupportingWmCheck, netActiveWindow, wmS0, netWmCmS0, netWmMoveresize: XAtom
         static let names = ["WM_PROTOCOLS", "WM_DELETE_WINDOW", "WM_TAKE_FOCUS", "WM_STATE", "WL_SURFACE_ID", "UTF8_STRING",
                             "_NET_WM_NAME", "_NET_SUPPORTED", "_NET_SUPPORTING_WM_CHECK", "_NET_ACTIVE_WINDOW",
-                            "_NET_WM_WINDOW_TYPE", "_NET_WM_STATE", "WM_S0", "_NET_WM_CM_S0", "_NET_WM_MOVERESIZE"]
+                            "WM_S0", "_NET_WM_CM_S0", "_NET_WM_MOVERESIZE"]
 
         init?(_ found: [String: XAtom]) {
             let a = Self.names.compactMap { found[$0] }
             guard a.count == Self.names.count else { return nil }
             (wmProtocols, wmDeleteWindow, wmTakeFocus, wmState, wlSurfaceID, utf8String) = (a[0], a[1], a[2], a[3], a[4], a[5])
             (netWmName, netSupported, netSupportingWmCheck, netActiveWindow) = (a[6], a[7], a[8], a[9])
-            (netWmWindowType, netWmState, wmS0, netWmCmS0) = (a[10], a[11], a[12], a[13])
-            netWmMoveresize = a[14]
+            (wmS0, netWmCmS0, netWmMoveresize) = (a[10], a[11], a[12])
         }
         // Predefined in the core protocol.
         static let wmName = XAtom(XCB_ATOM_WM_NAME.rawValue), wmClass = XAtom(XCB_ATOM_WM_CLASS.rawValue)
@@ -78,7 +76,7 @@ final class XWM {
         c.setProperty(checkWindow, atoms.netSupportingWmCheck, type: Atoms.window, [checkWindow])
         c.setProperty(checkWindow, atoms.netWmName, type: atoms.utf8String, string: "Lodestone")
         c.setProperty(root, atoms.netSupportingWmCheck, type: Atoms.window, [checkWindow])
-        c.setProperty(root, atoms.netSupported, type: Atoms.atom, [atoms.netWmName, atoms.netSupportingWmCheck, atoms.netActiveWindow, atoms.netWmWindowType, atoms.netWmState, atoms.netWmMoveresize])
+        c.setProperty(root, atoms.netSupported, type: Atoms.atom, [atoms.netWmName, atoms.netSupportingWmCheck, atoms.netActiveWindow, atoms.netWmMoveresize])
         c.setProperty(root, atoms.netActiveWindow, type: Atoms.window, [0])
         setRootCursor()
         setCursorResources()
@@ -187,7 +185,7 @@ final class XWM {
     private func mapRequest(_ e: xcb_map_request_event_t) {
         guard let window = windows[e.window] else { return }
         for property in [Atoms.wmName, atoms.netWmName, Atoms.wmClass, Atoms.wmHints, Atoms.wmNormalHints, Atoms.wmTransientFor,
-                         atoms.wmProtocols, atoms.netWmWindowType] {
+                         atoms.wmProtocols] {
             read(property, of: window)
         }
         // ICCCM WM_STATE: NormalState (1), no icon window.
@@ -281,7 +279,6 @@ final class XWM {
             window.userPosition = v.count >= 3 && v[0] & 1 != 0
         case Atoms.wmTransientFor: window.transientFor = value.bytes.cardinals.first
         case atoms.wmProtocols: window.protocols = Set(value.bytes.cardinals)
-        case atoms.netWmWindowType: window.windowTypes = value.bytes.cardinals
         default: break
         }
     }

@@ -27,7 +27,6 @@ final class XwaylandWindow: DesktopWindow {
     var acceptsInput = true
     /// WM_NORMAL_HINTS USPosition: the user asked for the position.
     var userPosition = false
-    var windowTypes: [XAtom] = []
     /// X has the window mapped.
     var xMapped = false { didSet { updateMapped() } }
     private var role: XwaylandSurface?
