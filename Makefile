@@ -70,11 +70,10 @@ bench: deps
 	.build/release/PointerEngineBenchmark
 	Scripts/bench-instructions
 
-# Lodestone and weston 10 side by side, same output and clients (Sources/lodestone-bench/PeerBench.swift);
-# SECONDS per client (default 5).
-bench-peer: deps
+# Lodestone (the release build `make demo` runs) and weston 10 side by side, same output and
+# clients (Sources/lodestone-bench/PeerBench.swift); SECONDS per client (default 5).
+bench-peer: release
 	$(SWIFT) build -c release --product lodestone-bench
-	$(SWIFT) build -c release --product lodestone
 	.build/release/lodestone-bench --peer .build/release/lodestone $(or $(SECONDS),5)
 
 # Fails when an instruction count grew more than 5% over bench/instructions.baseline
