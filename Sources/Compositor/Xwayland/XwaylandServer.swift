@@ -157,7 +157,9 @@ public final class XwaylandServer {
         }
         defer { for fd in passed { close(fd) } }
         for fd in [wayland.theirs, wmPair.theirs, pipeFDs[1]] { close(fd) }
-        let arguments = ["Xwayland", displayName, "-rootless", "-terminate", "-core",
+        // No -core: Xwayland aborts when its Wayland connection goes first, and a core
+        // file would land in whatever directory Lodestone was started from.
+        let arguments = ["Xwayland", displayName, "-rootless", "-terminate",
                          "-listenfd", "3", "-listenfd", "4", "-wm", "6", "-displayfd", "7"]
         let child: ChildProcess
         do {
@@ -232,8 +234,10 @@ public final class XwaylandServer {
         do { try watchListeners() } catch { log.error("X11 clients can no longer start Xwayland: \(error)") }
     }
 
-    /// Drops everything of a running (or dead) Xwayland, and stops it if it runs.
+    /// Drops everything of a running (or dead) Xwayland: a running one is stopped first
+    /// (SIGTERM), so it never sees its Wayland connection vanish under it.
     private func stop() {
+        if let process { process.terminate(); self.process = nil }
         wm?.shutdown()
         wm = nil
         readyWatch = nil
@@ -243,7 +247,6 @@ public final class XwaylandServer {
         self.client = nil
         clientDestroyed = nil
         client?.destroy()
-        if let process { process.terminate(); self.process = nil }
     }
 
     /// Ends Xwayland with the session (before the display goes).
