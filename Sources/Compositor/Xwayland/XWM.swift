@@ -252,7 +252,7 @@ final class XWM {
 
     /// A wl_surface of Xwayland's was created: the X window that named it may be waiting.
     func surfaceCreated(_ surface: WlSurface) {
-        guard surface.client == xwaylandClient(), let id = pendingSurfaces.removeValue(forKey: surface.id),
+        guard surface.client == xwaylandClient(), let id = pendingSurfaces.removeValue(forKey: surface.objectID),
               let window = windows[id] else { return }
         window.associate(surface)
     }

@@ -55,7 +55,7 @@ final class XwaylandWindow: DesktopWindow {
         surfaceAssociationEnded()
         // Only a surface with no role can be a window's; Xwayland gives none of its own.
         guard surface.role == nil, surface.roleName == nil || surface.roleName == XwaylandSurface.name else {
-            compositor.log.warning("X window 0x\(String(id, radix: 16)) names wl_surface@\(surface.id), which already has the role \(surface.roleName ?? "?")")
+            compositor.log.warning("X window 0x\(String(id, radix: 16)) names wl_surface@\(surface.objectID), which already has the role \(surface.roleName ?? "?")")
             return
         }
         let role = XwaylandSurface(window: self)
