@@ -38,6 +38,8 @@ public final class Compositor {
     private(set) var gestures: Gestures!
     /// Tablet tools (pens, erasers): their routing to clients and the hover preview.
     private(set) var tablets: Tablets!
+    /// The X11 window manager while Xwayland runs (owned by XwaylandServer).
+    weak var xwm: XWM?
     /// Live adaptive pointer regions per client (`ClientLimits.adaptiveRegionsPerClient`).
     let regionTally = RegionTally()
     /// Frames composed so far (frames with damage).
@@ -72,7 +74,7 @@ public final class Compositor {
         public var touch = false
         /// Every new window takes the keyboard, whichever client has it. Off by default: a
         /// new window takes the keyboard only from its own client, or when no window has
-        /// it (`Desktop.toplevelMapped`). wlcs 1.5 expects every `create_visible_surface`
+        /// it (`Desktop.windowMapped`). wlcs 1.5 expects every `create_visible_surface`
         /// to get the focus.
         public var newWindowsAlwaysTakeFocus = false
         /// Accepts `wl_data_device.set_selection` whatever its serial. Off by default: the
@@ -193,8 +195,12 @@ public final class Compositor {
 
     // MARK: Surfaces
 
+    /// A client made a surface: Xwayland's may be an X window's (WL_SURFACE_ID came first).
+    func surfaceCreated(_ surface: WlSurface) { xwm?.surfaceCreated(surface) }
+
     func surfaceDestroyed(_ surface: WlSurface) {
         scene.damageTree(surface)
+        (surface.role as? XwaylandSurface)?.window?.surfaceAssociationEnded()
         if let xdg = surface.role as? XdgSurface {
             xdg.toplevel?.unmap()
             xdg.popup?.dismiss()
