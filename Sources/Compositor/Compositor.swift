@@ -40,6 +40,10 @@ public final class Compositor {
     private(set) var tablets: Tablets!
     /// Live adaptive pointer regions per client (`ClientLimits.adaptiveRegionsPerClient`).
     let regionTally = RegionTally()
+    /// Screen copies (zwlr_screencopy_manager_v1): managers and frames waiting for damage.
+    private(set) lazy var screencopy = Screencopy(compositor: self)
+    /// When the last composed frame was presented (`FrameClock.timestamp`).
+    private(set) var lastPresented = Timestamp(seconds: 0, nanoseconds: 0)
     /// Frames composed so far (frames with damage).
     public private(set) var frameCount = 0
     /// Called after each composed frame with the damaged output pixels.
@@ -67,6 +71,9 @@ public final class Compositor {
         public var acceptsBufferBeforeInitialAck = false
         /// Offer wl_touch and route touch points (the wlcs integration's fake touchscreen).
         public var touch = false
+        /// Offer zwlr_screencopy_manager_v1, so clients (grim) can read the screen. The
+        /// command line turns it on for the headless and nested backends (`--no-screencopy`).
+        public var screencopy = false
         /// Every new window takes the keyboard, whichever client has it. Off by default: a
         /// new window takes the keyboard only from its own client, or when no window has
         /// it (`Desktop.toplevelMapped`). wlcs 1.5 expects every `create_visible_surface`
@@ -154,6 +161,12 @@ public final class Compositor {
         }
         try addGlobal(Interface.adaptivePointerManager, AdaptivePointerManager.version) { [unowned self] in
             _ = AdaptivePointerManager(compositor: self, client: $0, version: $1, id: $2)
+        }
+        if options.screencopy {
+            // Off unless asked for: whoever binds it reads every window on the screen.
+            try addGlobal(Interface.screencopyManager, ZwlrScreencopyManager.version) { [unowned self] in
+                _ = ZwlrScreencopyManager(screencopy: self.screencopy, client: $0, version: $1, id: $2)
+            }
         }
         if options.testControl {
             // Never offered by default: whoever binds it can inject input and read the screen.
@@ -243,6 +256,7 @@ public final class Compositor {
         for window in scene.windows { window.outputResized() }
         if seat.x >= Double(width) || seat.y >= Double(height) { seat.handle(.pointerMotion(.absolute(x: seat.x, y: seat.y)), at: clock.now) }
         seat.cursor.damage()
+        screencopy.outputChanged()
         scheduleFrame()
     }
 
@@ -263,13 +277,26 @@ public final class Compositor {
                 renderer.render(elements, into: output.image, damage: output.damage)
             }
             frameCount += 1
+            lastPresented = clock.timestamp
             framePresented?(output.image, output.damage)
+            screencopy.framePresented(damage: output.damage)
             output.damage.clear()
         }
         scene.forEachMappedSurface { s, _, _ in for callback in s.takeFrameCallbacks() { callback.done(now) } }
         if let cursor = seat.cursor.surface { for callback in cursor.takeFrameCallbacks() { callback.done(now) } }
         // Composing sends no input: a motion magnetism caused goes out now, once.
         pointerController.deliverLogicalMotion()
+    }
+
+    /// The output's `area` (output pixels) composed again without the pointer (neither the
+    /// adaptive pointer with its effects nor a client cursor), in a new image of the
+    /// output's size: what a screenshot without the cursor shows.
+    func composeWithoutPointer(_ area: PixelRect) -> Image {
+        let image = Image(width: output.pixelWidth, height: output.pixelHeight, format: .xrgb8888)
+        scene.withRenderElements(skipping: nil, pointer: []) { elements in
+            renderer.render(elements, into: image, damage: PixelRegion(area))
+        }
+        return image
     }
 
     /// Composes now if anything is damaged (captures must show the latest state).

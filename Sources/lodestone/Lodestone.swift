@@ -49,6 +49,9 @@ struct Lodestone: ParsableCommand {
     @Flag(help: "Offer the lodestone_test_v1 protocol (input injection, screen capture). Never use in a real session.")
     var testControl = false
 
+    @Flag(help: "Do not offer zwlr_screencopy_manager_v1 (screenshots with grim, screen recorders), which is otherwise offered headless and nested; a TTY never offers it.")
+    var noScreencopy = false
+
     @Flag(help: "Frames happen only when a test advances the clock (needs --test-control).")
     var manualClock = false
 
@@ -169,6 +172,9 @@ struct Lodestone: ParsableCommand {
         if let drm { options.width = drm.mode.width / scale; options.height = drm.mode.height / scale; options.refreshHz = drm.mode.refreshHz; options.outputName = "DRM-1" }
         options.clock = manualClock ? .manual : .realtime
         options.testControl = testControl
+        // Screen copies only where the screen is ours alone to show: not on a TTY, where
+        // any client could read the user's whole desktop.
+        options.screencopy = kind != .drm && !noScreencopy
         options.pointerMode = settings.pointerMode
         options.legacyApps = settings.legacyApps
         options.pointerSettings = settings.pointer
