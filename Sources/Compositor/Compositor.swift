@@ -44,6 +44,12 @@ public final class Compositor {
     private(set) lazy var screencopy = Screencopy(compositor: self)
     /// When the last composed frame was presented (`FrameClock.timestamp`).
     private(set) var lastPresented = Timestamp(seconds: 0, nanoseconds: 0)
+    /// How frames reach the screen, for wp_presentation (see `PresentedFrame`); a backend
+    /// sets it when it starts.
+    public enum Pacing: Sendable { case timer, parent, vsync }
+    public var pacing = Pacing.timer
+    /// Repaints so far (with damage or not): wp_presentation's sequence.
+    private(set) var repaintCount: UInt64 = 0
     /// Frames composed so far (frames with damage).
     public private(set) var frameCount = 0
     /// Called after each composed frame with the damaged output pixels.
@@ -156,6 +162,7 @@ public final class Compositor {
         try addGlobal(Interface.xdgActivation, XdgActivation.version) { [unowned self] in
             _ = XdgActivation(tokens: self.activationTokens, client: $0, version: $1, id: $2)
         }
+        try addGlobal(Interface.presentation, WpPresentation.version) { _ = WpPresentation(client: $0, version: $1, id: $2) }
         try addGlobal(Interface.cursorShapeManager, WpCursorShapeManager.version) { [unowned self] in
             _ = WpCursorShapeManager(seat: self.seat, client: $0, version: $1, id: $2)
         }
@@ -267,6 +274,8 @@ public final class Compositor {
     /// Composes what changed, then answers frame callbacks.
     func repaint() {
         let now = clock.now
+        let time = clock.timestamp
+        repaintCount &+= 1
         // Windows the system gestures are sliding move before anything is composed.
         gestures.windowSwitcher.advance(to: now)
         pointerController.prepareFrame()
@@ -277,13 +286,20 @@ public final class Compositor {
                 renderer.render(elements, into: output.image, damage: output.damage)
             }
             frameCount += 1
-            lastPresented = clock.timestamp
+            lastPresented = time
             framePresented?(output.image, output.damage)
             screencopy.framePresented(damage: output.damage)
             output.damage.clear()
         }
-        scene.forEachMappedSurface { s, _, _ in for callback in s.takeFrameCallbacks() { callback.done(now) } }
-        if let cursor = seat.cursor.surface { for callback in cursor.takeFrameCallbacks() { callback.done(now) } }
+        let frame = presentedFrame(at: time)
+        scene.forEachMappedSurface { s, _, _ in
+            for callback in s.takeFrameCallbacks() { callback.done(now) }
+            for feedback in s.takePresentationFeedbacks() { feedback.presented(frame, outputs: s.enteredOutputs) }
+        }
+        if let cursor = seat.cursor.surface {
+            for callback in cursor.takeFrameCallbacks() { callback.done(now) }
+            for feedback in cursor.takePresentationFeedbacks() { feedback.presented(frame, outputs: []) }
+        }
         // Composing sends no input: a motion magnetism caused goes out now, once.
         pointerController.deliverLogicalMotion()
     }
@@ -297,6 +313,17 @@ public final class Compositor {
             renderer.render(elements, into: image, damage: PixelRegion(area))
         }
         return image
+    }
+
+    /// What wp_presentation says about the frame composed at `time`.
+    private func presentedFrame(at time: Timestamp) -> PresentedFrame {
+        switch pacing {
+        case .timer: PresentedFrame(time: time, refreshNanoseconds: clock.interval * 1_000_000, sequence: repaintCount, flags: 0)
+        case .parent: PresentedFrame(time: time, refreshNanoseconds: 0, sequence: repaintCount, flags: 0)
+        case .vsync:
+            PresentedFrame(time: time, refreshNanoseconds: UInt32(1_000_000_000_000 / Int64(max(output.refreshMilliHz, 1))), sequence: repaintCount,
+                           flags: WP_PRESENTATION_FEEDBACK_KIND_VSYNC.rawValue)
+        }
     }
 
     /// Composes now if anything is damaged (captures must show the latest state).

@@ -19,6 +19,11 @@ Modes:
   activate-from-background  map "background"; once another window takes the keyboard, ask
                             for a token and activate "background" with it; print 'tried'
   token-reuse               commit a token, then set its app_id (already_used); RESULT line
+  presentation              map "presentation" (with wl_output bound), then commit twice with a
+                            wp_presentation_feedback each and print 'committed'; once the second
+                            is presented, commit a third; prints 'clock_id N' and per feedback
+                            'feedback N discarded' or 'feedback N presented SEC NSEC REFRESH SEQ
+                            FLAGS OUTPUTS' (OUTPUTS: the sync_output events)
   error NAME                break wp_viewporter: bad-source, bad-destination,
                             viewport-exists, out-of-buffer, bad-size, no-surface
 
@@ -33,11 +38,12 @@ import sys
 
 from pywayland import lib
 from pywayland.client import Display
+from pywayland.protocol.presentation_time import WpPresentation
 from pywayland.protocol.idle_inhibit_unstable_v1 import ZwpIdleInhibitManagerV1
 from pywayland.protocol.single_pixel_buffer_v1 import WpSinglePixelBufferManagerV1
 from pywayland.protocol.viewporter import WpViewporter
 from pywayland.protocol.xdg_activation_v1 import XdgActivationV1
-from pywayland.protocol.wayland import WlCompositor, WlShm
+from pywayland.protocol.wayland import WlCompositor, WlOutput, WlShm
 from pywayland.protocol.xdg_shell import XdgWmBase
 
 WIDTH, HEIGHT = 64, 48
@@ -170,6 +176,48 @@ def activation(c, mode):
         pass
 
 
+def presentation(c):
+    registry = c.display.get_registry()
+    registry.dispatcher["global"] = lambda *a: None
+    clock = []
+    presentation = registry.bind(c.globals["wp_presentation"], WpPresentation, 1)
+    presentation.dispatcher["clock_id"] = lambda p, clk: clock.append(clk)
+    output = registry.bind(c.globals["wl_output"], WlOutput, 2)
+    c.display.roundtrip()
+    surface, keep, _ = toplevel(c, "presentation")
+    print("clock_id", clock[0], flush=True)
+    answered = {}
+
+    def feedback(n):
+        f = presentation.feedback(surface)
+        outputs = []
+        f.dispatcher["sync_output"] = lambda fb, o: outputs.append(o)
+        f.dispatcher["discarded"] = lambda fb: answered.__setitem__(n, "discarded")
+        f.dispatcher["presented"] = lambda fb, hi, lo, ns, refresh, seq_hi, seq_lo, flags: answered.__setitem__(
+            n, "presented %d %d %d %d %d %d" % ((hi << 32) | lo, ns, refresh, (seq_hi << 32) | seq_lo, flags, len(outputs)))
+        surface.attach(c.pixel(0x336699ff), 0, 0)
+        surface.damage_buffer(0, 0, 1, 1)
+        surface.commit()
+        return f
+
+    def wait(n):
+        while n not in answered and c.display.dispatch(block=True) >= 0:
+            pass
+        print("feedback", n, answered[n], flush=True)
+
+    fbs = [feedback(1), feedback(2)]
+    c.display.roundtrip()
+    print("committed", flush=True)
+    wait(1)
+    wait(2)
+    fbs.append(feedback(3))
+    c.display.roundtrip()
+    print("committed", flush=True)
+    wait(3)
+    while c.display.dispatch(block=True) >= 0:
+        pass
+
+
 def outcome(display):
     code = lib.wl_display_get_error(display._ptr)
     if code == 0:
@@ -250,6 +298,8 @@ def main(mode, args):
         c.window("viewport", configure)
     elif mode in ("activate-other", "activate-from-background", "token-reuse"):
         activation(c, mode)
+    elif mode == "presentation":
+        presentation(c)
     elif mode == "error":
         error(c, args[0])
     else:

@@ -53,6 +53,8 @@ public final class WaylandBackend: Backend {
     public func start(_ compositor: Compositor) throws(SystemError) {
         let output = compositor.output
         size = (output.width, output.height)
+        // Frames follow the parent's frame callbacks, at a refresh we are not told.
+        compositor.pacing = .parent
 
         // The window, with the output's size until the parent says otherwise.
         let window: ParentWindow
