@@ -162,6 +162,7 @@ public final class Compositor {
         try addGlobal(Interface.xdgActivation, XdgActivation.version) { [unowned self] in
             _ = XdgActivation(tokens: self.activationTokens, client: $0, version: $1, id: $2)
         }
+        try addGlobal(Interface.decorationManager, ZxdgDecorationManager.version) { _ = ZxdgDecorationManager(client: $0, version: $1, id: $2) }
         try addGlobal(Interface.presentation, WpPresentation.version) { _ = WpPresentation(client: $0, version: $1, id: $2) }
         try addGlobal(Interface.cursorShapeManager, WpCursorShapeManager.version) { [unowned self] in
             _ = WpCursorShapeManager(seat: self.seat, client: $0, version: $1, id: $2)

@@ -43,6 +43,7 @@ final class Desktop {
     }
 
     func toplevelUnmapped(_ toplevel: XdgToplevel) {
+        scene.minimized.removeAll { $0 === toplevel }
         guard scene.windows.contains(where: { $0 === toplevel }) else { return }
         if let s = toplevel.xdgSurface.surface, let b = scene.treeBounds(s) { output.damage(logical: b) }
         scene.windows.removeAll { $0 === toplevel }
@@ -58,14 +59,16 @@ final class Desktop {
     private func place(_ toplevel: XdgToplevel) {
         let g = toplevel.xdgSurface.geometry
         if toplevel.isMaximized || toplevel.isFullscreen {
-            toplevel.xdgSurface.position = (0, 0)
+            toplevel.xdgSurface.position = toplevel.maximizedOrigin
             return
         }
         let step: Int32 = 32
         var x = 48 + step * Int32(cascade % 10), y = 48 + step * Int32(cascade % 10)
         cascade += 1
+        // A title bar Lodestone draws sits above the geometry and stays on screen too.
+        let bar = toplevel.decorationHeight
         x = max(0, min(x, output.width &- g.width))
-        y = max(0, min(y, output.height &- g.height))
+        y = max(bar, min(y, output.height &- g.height))
         toplevel.xdgSurface.position = (x, y)
     }
 
@@ -80,8 +83,26 @@ final class Desktop {
         compositor.log.debug("window '\(toplevel.title)' is \(g.width)×\(g.height), larger than the output; asked it to fit")
     }
 
-    /// Raises a window and gives it the keyboard.
+    /// Hides a window (its title bar's minimize button) until it is activated again:
+    /// off the scene, its popups closed, the keyboard to the window below.
+    func minimize(_ toplevel: XdgToplevel) {
+        guard toplevel.xdgSurface.isMapped, !toplevel.isMinimized else { return }
+        toplevelUnmapped(toplevel)
+        toplevel.setActivated(false)
+        toplevel.isMinimized = true
+        scene.minimized.append(toplevel)
+    }
+
+    /// Raises a window and gives it the keyboard; a minimized one comes back first.
     func activate(_ toplevel: XdgToplevel) {
+        if toplevel.isMinimized {
+            toplevel.isMinimized = false
+            scene.minimized.removeAll { $0 === toplevel }
+            scene.windows.append(toplevel)
+            if let s = toplevel.xdgSurface.surface { scene.damageTree(s) }
+            scene.changed(.layout)
+            compositor.scheduleFrame()
+        }
         toplevel.demandsAttention = false
         raise(toplevel)
         let previous = scene.windows.first { $0.isActivated && $0 !== toplevel }

@@ -25,6 +25,12 @@ final class XdgToplevel: Resource, ProtocolObject {
     /// Placed by a harness (wlcs position_window_absolute): stays put across unmap and remap.
     var keepsPlacement = false
     private var sentInitialConfigure = false
+    /// The client's zxdg_toplevel_decoration_v1, if it made one.
+    weak var decoration: ZxdgToplevelDecoration?
+    /// The bar Lodestone draws above the window (server-side decorations), or nil.
+    private(set) var titleBar: TitleBar?
+    /// Hidden by its title bar's minimize button until activated again (`Desktop.minimize`).
+    var isMinimized = false
     /// While resizing from the left or top, the opposite edge stays put.
     var resizeAnchor: (edges: UInt32, right: Int32, bottom: Int32)?
 
@@ -46,7 +52,9 @@ final class XdgToplevel: Resource, ProtocolObject {
             if let parent = XdgToplevel.from(a.object(0)), parent === self {
                 postError(XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE.rawValue, "a toplevel cannot be its own parent")
             }
-        case .setTitle: title = a.string(0) ?? ""
+        case .setTitle:
+            title = a.string(0) ?? ""
+            if xdgSurface.isMapped { titleBar?.damage(compositor.output); compositor.scheduleFrame() }
         case .setAppId: appID = a.string(0) ?? ""
         case .showWindowMenu: break  // no window menu in Lodestone
         case .move: compositor.seat.startMove(self, serial: a.uint(1))
@@ -116,6 +124,27 @@ final class XdgToplevel: Resource, ProtocolObject {
 
     func setResizing(_ on: Bool) { isResizing = on }
 
+    /// The title bar's maximize button and double click.
+    func toggleMaximized() { setMaximized(!isMaximized) }
+
+    /// Server-side decorations on or off (zxdg_toplevel_decoration_v1's mode): the bar
+    /// appears above the window, or goes.
+    func setServerSideDecorated(_ on: Bool) {
+        guard on != (titleBar != nil) else { return }
+        if let bar = titleBar, xdgSurface.isMapped { bar.damage(compositor.output) }
+        titleBar = on ? TitleBar(toplevel: self, regions: compositor.scene.regions) : nil
+        if let bar = titleBar, xdgSurface.isMapped { bar.damage(compositor.output) }
+        // A maximized window makes room for its bar, or takes the room back.
+        if isMaximized && sentInitialConfigure { applySizeState() }
+        compositor.scene.changed(.layout)
+        compositor.scheduleFrame()
+    }
+
+    /// Height of Lodestone's bar above the window (0 without one, or fullscreen).
+    var decorationHeight: Int32 { titleBar != nil && !isFullscreen ? TitleBar.height : 0 }
+    /// Where a maximized or fullscreen window's geometry goes: below its bar, if it has one.
+    var maximizedOrigin: (x: Int32, y: Int32) { (0, isFullscreen ? 0 : decorationHeight) }
+
     private func setMaximized(_ on: Bool) {
         guard sentInitialConfigure else { isMaximized = on; return }
         if on && !isMaximized && !isFullscreen { rememberGeometry() }
@@ -137,8 +166,10 @@ final class XdgToplevel: Resource, ProtocolObject {
 
     /// Maximized and fullscreen windows fill the output; leaving restores the old size.
     private func applySizeState() {
-        if isMaximized || isFullscreen {
+        if isFullscreen {
             configure(width: compositor.output.width, height: compositor.output.height)
+        } else if isMaximized {
+            configure(width: compositor.output.width, height: max(1, compositor.output.height - decorationHeight))
         } else if let r = restoreGeometry {
             restoreGeometry = nil
             configure(width: r.width, height: r.height)
@@ -150,7 +181,7 @@ final class XdgToplevel: Resource, ProtocolObject {
 
     /// The output changed size: maximized and fullscreen windows follow.
     func outputResized() {
-        if isMaximized || isFullscreen { configure(width: compositor.output.width, height: compositor.output.height) }
+        if isMaximized || isFullscreen { applySizeState() }
     }
 
     /// Position to take once the client commits the restored size.
@@ -167,7 +198,7 @@ final class XdgToplevel: Resource, ProtocolObject {
         }
         if surface.hasContent && !xdgSurface.isMapped {
             xdgSurface.isMapped = true
-            if isMaximized || isFullscreen { xdgSurface.position = (0, 0); placed = true }
+            if isMaximized || isFullscreen { xdgSurface.position = maximizedOrigin; placed = true }
             compositor.desktop.toplevelMapped(self)
         } else if !surface.hasContent && xdgSurface.isMapped {
             unmap()
@@ -175,8 +206,8 @@ final class XdgToplevel: Resource, ProtocolObject {
             sentInitialConfigure = false
             placed = keepsPlacement
         } else if xdgSurface.isMapped {
-            if isMaximized || isFullscreen, xdgSurface.position != (0, 0) {
-                compositor.desktop.move(xdgSurface, to: 0, 0)
+            if isMaximized || isFullscreen, xdgSurface.position != maximizedOrigin {
+                compositor.desktop.move(xdgSurface, to: maximizedOrigin.x, maximizedOrigin.y)
             } else if let (x, y) = pendingMoveTo {
                 pendingMoveTo = nil
                 compositor.desktop.move(xdgSurface, to: x, y)
@@ -212,6 +243,7 @@ final class XdgToplevel: Resource, ProtocolObject {
         guard xdgSurface.isMapped else { return }
         xdgSurface.isMapped = false
         isActivated = false
+        isMinimized = false
         compositor.desktop.toplevelUnmapped(self)
     }
 
@@ -219,6 +251,10 @@ final class XdgToplevel: Resource, ProtocolObject {
     func sendClose() { xdg_toplevel_send_close(pointer) }
 
     override func destroyed() {
+        if let decoration {
+            decoration.postError(ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ORPHANED.rawValue,
+                                 "xdg_toplevel@\(wl_resource_get_id(pointer)) was destroyed before its zxdg_toplevel_decoration_v1")
+        }
         unmap()
         xdgSurface.toplevel = nil
     }
