@@ -30,6 +30,9 @@ public final class Compositor {
     let primarySelection = PrimarySelection()
     /// Surfaces that keep the session from idling (zwp_idle_inhibitor_v1).
     private(set) var idleInhibitors: IdleInhibitors!
+    /// Lodestone's keyboard shortcuts, and the clients that asked them to pass through.
+    private(set) lazy var shortcuts = Shortcuts(compositor: self)
+    private(set) lazy var shortcutsInhibitors = ShortcutsInhibitors(focus: { [unowned self] in self.seat.keyboard.focus })
     /// xdg_activation_v1 tokens issued and not yet used.
     private(set) lazy var activationTokens = ActivationTokens(compositor: self)
     /// The Xcursor themes clients draw cursors from (loaded on first use).
@@ -161,6 +164,9 @@ public final class Compositor {
         }
         try addGlobal(Interface.xdgActivation, XdgActivation.version) { [unowned self] in
             _ = XdgActivation(tokens: self.activationTokens, client: $0, version: $1, id: $2)
+        }
+        try addGlobal(Interface.keyboardShortcutsInhibitManager, ZwpKeyboardShortcutsInhibitManager.version) { [unowned self] in
+            _ = ZwpKeyboardShortcutsInhibitManager(inhibitors: self.shortcutsInhibitors, client: $0, version: $1, id: $2)
         }
         try addGlobal(Interface.decorationManager, ZxdgDecorationManager.version) { _ = ZxdgDecorationManager(client: $0, version: $1, id: $2) }
         try addGlobal(Interface.presentation, WpPresentation.version) { _ = WpPresentation(client: $0, version: $1, id: $2) }

@@ -45,7 +45,7 @@ final class Desktop {
     func toplevelUnmapped(_ toplevel: XdgToplevel) {
         scene.minimized.removeAll { $0 === toplevel }
         guard scene.windows.contains(where: { $0 === toplevel }) else { return }
-        if let s = toplevel.xdgSurface.surface, let b = scene.treeBounds(s) { output.damage(logical: b) }
+        if let s = toplevel.xdgSurface.surface, let b = scene.windowBounds(s) { output.damage(logical: b) }
         scene.windows.removeAll { $0 === toplevel }
         scene.popups.filter { $0.rootToplevel === toplevel }.reversed().forEach { $0.dismiss() }
         if seat.keyboard.focus === toplevel.xdgSurface.surface || seat.keyboard.focus == nil {

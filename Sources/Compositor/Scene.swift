@@ -117,6 +117,13 @@ final class Scene {
         guard let (x, y) = origin(of: surface) else { return nil }
         var r = PixelRect(x: x, y: y, width: 0, height: 0)
         walk(surface, x: x, y: y) { s, sx, sy in r = r.union(PixelRect(x: sx, y: sy, width: s.width, height: s.height)) }
+        return r
+    }
+
+    /// What a window covers on screen: its surface tree and the title bar Lodestone draws
+    /// for it (not in `treeBounds`, which the window's geometry defaults to).
+    func windowBounds(_ surface: WlSurface) -> PixelRect? {
+        guard var r = treeBounds(surface) else { return nil }
         if let bar = (surface.role as? XdgSurface)?.toplevel?.titleBar { r = r.union(bar.frame) }
         return r
     }
