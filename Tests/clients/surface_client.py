@@ -24,6 +24,8 @@ Modes:
                             is presented, commit a third; prints 'clock_id N' and per feedback
                             'feedback N discarded' or 'feedback N presented SEC NSEC REFRESH SEQ
                             FLAGS OUTPUTS' (OUTPUTS: the sync_output events)
+  shortcuts on|off          map "shortcuts" and print its keyboard's keys ('key CODE STATE'); with
+                            'on', a zwp_keyboard_shortcuts_inhibitor_v1 on it ('active'/'inactive')
   error NAME                break wp_viewporter: bad-source, bad-destination,
                             viewport-exists, out-of-buffer, bad-size, no-surface
 
@@ -39,11 +41,12 @@ import sys
 from pywayland import lib
 from pywayland.client import Display
 from pywayland.protocol.presentation_time import WpPresentation
+from pywayland.protocol.keyboard_shortcuts_inhibit_unstable_v1 import ZwpKeyboardShortcutsInhibitManagerV1
 from pywayland.protocol.idle_inhibit_unstable_v1 import ZwpIdleInhibitManagerV1
 from pywayland.protocol.single_pixel_buffer_v1 import WpSinglePixelBufferManagerV1
 from pywayland.protocol.viewporter import WpViewporter
 from pywayland.protocol.xdg_activation_v1 import XdgActivationV1
-from pywayland.protocol.wayland import WlCompositor, WlOutput, WlShm
+from pywayland.protocol.wayland import WlCompositor, WlOutput, WlSeat, WlShm
 from pywayland.protocol.xdg_shell import XdgWmBase
 
 WIDTH, HEIGHT = 64, 48
@@ -218,6 +221,24 @@ def presentation(c):
         pass
 
 
+def shortcuts(c, inhibit):
+    registry = c.display.get_registry()
+    registry.dispatcher["global"] = lambda *a: None
+    seat = registry.bind(c.globals["wl_seat"], WlSeat, 5)
+    keyboard = seat.get_keyboard()
+    keyboard.dispatcher["key"] = lambda k, serial, time, key, state: print("key", key, state, flush=True)
+    surface, keep, _ = toplevel(c, "shortcuts")
+    if inhibit:
+        manager = registry.bind(c.globals["zwp_keyboard_shortcuts_inhibit_manager_v1"], ZwpKeyboardShortcutsInhibitManagerV1, 1)
+        inhibitor = manager.inhibit_shortcuts(surface, seat)
+        inhibitor.dispatcher["active"] = lambda i: print("active", flush=True)
+        inhibitor.dispatcher["inactive"] = lambda i: print("inactive", flush=True)
+    c.display.roundtrip()
+    print("mapped", flush=True)
+    while c.display.dispatch(block=True) >= 0:
+        pass
+
+
 def outcome(display):
     code = lib.wl_display_get_error(display._ptr)
     if code == 0:
@@ -298,6 +319,8 @@ def main(mode, args):
         c.window("viewport", configure)
     elif mode in ("activate-other", "activate-from-background", "token-reuse"):
         activation(c, mode)
+    elif mode == "shortcuts":
+        shortcuts(c, args[0] == "on")
     elif mode == "presentation":
         presentation(c)
     elif mode == "error":
