@@ -33,6 +33,8 @@ public final class Compositor {
     /// Lodestone's keyboard shortcuts, and the clients that asked them to pass through.
     private(set) lazy var shortcuts = Shortcuts(compositor: self)
     private(set) lazy var shortcutsInhibitors = ShortcutsInhibitors(focus: { [unowned self] in self.seat.keyboard.focus })
+    /// Windows exported through xdg-foreign, and their imports.
+    let foreignExports = ForeignExports()
     /// xdg_activation_v1 tokens issued and not yet used.
     private(set) lazy var activationTokens = ActivationTokens(compositor: self)
     /// The Xcursor themes clients draw cursors from (loaded on first use).
@@ -167,6 +169,12 @@ public final class Compositor {
         }
         try addGlobal(Interface.keyboardShortcutsInhibitManager, ZwpKeyboardShortcutsInhibitManager.version) { [unowned self] in
             _ = ZwpKeyboardShortcutsInhibitManager(inhibitors: self.shortcutsInhibitors, client: $0, version: $1, id: $2)
+        }
+        try addGlobal(Interface.xdgExporter, ZxdgExporter.version) { [unowned self] in
+            _ = ZxdgExporter(exports: self.foreignExports, client: $0, version: $1, id: $2)
+        }
+        try addGlobal(Interface.xdgImporter, ZxdgImporter.version) { [unowned self] in
+            _ = ZxdgImporter(exports: self.foreignExports, client: $0, version: $1, id: $2)
         }
         try addGlobal(Interface.decorationManager, ZxdgDecorationManager.version) { _ = ZxdgDecorationManager(client: $0, version: $1, id: $2) }
         try addGlobal(Interface.presentation, WpPresentation.version) { _ = WpPresentation(client: $0, version: $1, id: $2) }

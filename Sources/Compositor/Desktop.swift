@@ -30,8 +30,9 @@ final class Desktop {
             fitToOutput(toplevel)
         }
         // On top either way (the user sees it open); without the keyboard it is not
-        // activated and waits for the user, marked urgent.
+        // activated and waits for the user, marked urgent. Its children go back above it.
         scene.windows.append(toplevel)
+        raise(toplevel)
         if !takesFocus { toplevel.demandsAttention = true }
         toplevel.xdgSurface.surface.map(enterOutput)
         if let s = toplevel.xdgSurface.surface { scene.damageTree(s) }
@@ -60,6 +61,12 @@ final class Desktop {
         let g = toplevel.xdgSurface.geometry
         if toplevel.isMaximized || toplevel.isFullscreen {
             toplevel.xdgSurface.position = toplevel.maximizedOrigin
+            return
+        }
+        // A child window opens centred over its parent.
+        if let parent = toplevel.parent, parent.xdgSurface.isMapped {
+            let p = parent.xdgSurface.position, pg = parent.xdgSurface.geometry
+            toplevel.xdgSurface.position = (max(0, p.x + (pg.width - g.width) / 2), max(toplevel.decorationHeight, p.y + (pg.height - g.height) / 2))
             return
         }
         let step: Int32 = 32
@@ -111,11 +118,19 @@ final class Desktop {
         seat.keyboard.setFocus(toplevel.xdgSurface.surface)
     }
 
+    /// Puts a window on top, with its children (and theirs) above it, oldest first.
     func raise(_ toplevel: XdgToplevel) {
-        guard let index = scene.windows.firstIndex(where: { $0 === toplevel }), index != scene.windows.count - 1 else { return }
-        scene.windows.remove(at: index)
-        scene.windows.append(toplevel)
-        if let s = toplevel.xdgSurface.surface { scene.damageTree(s) }
+        var family = [toplevel]
+        var i = 0
+        while i < family.count {
+            let p = family[i]
+            family += scene.windows.filter { w in w.parent === p && !family.contains { $0 === w } }
+            i += 1
+        }
+        let order = scene.windows.filter { w in !family.contains { $0 === w } } + family.filter { w in scene.windows.contains { $0 === w } }
+        guard !order.elementsEqual(scene.windows, by: ===) else { return }
+        scene.windows = order
+        for w in family { if let s = w.xdgSurface.surface { scene.damageTree(s) } }
         scene.changed(.layout)
         compositor.scheduleFrame()
     }

@@ -96,6 +96,7 @@ final class ActivationTokens {
     }
 }
 
-private extension String {
+/// Random handles and tokens in hex, zero-padded to a fixed width (xdg_activation_v1, xdg-foreign).
+extension String {
     func leftPadded(to length: Int) -> String { String(repeating: "0", count: max(0, length - count)) + self }
 }

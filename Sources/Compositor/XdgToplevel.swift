@@ -25,6 +25,9 @@ final class XdgToplevel: Resource, ProtocolObject {
     /// Placed by a harness (wlcs position_window_absolute): stays put across unmap and remap.
     var keepsPlacement = false
     private var sentInitialConfigure = false
+    /// The window this one belongs to (xdg_toplevel.set_parent, or another client's window
+    /// through xdg-foreign's set_parent_of): it stays above it and opens centred over it.
+    private(set) weak var parent: XdgToplevel?
     /// The client's zxdg_toplevel_decoration_v1, if it made one.
     weak var decoration: ZxdgToplevelDecoration?
     /// The bar Lodestone draws above the window (server-side decorations), or nil.
@@ -49,9 +52,11 @@ final class XdgToplevel: Resource, ProtocolObject {
         switch Request(rawValue: opcode) {
         case .destroy: destroy()
         case .setParent:
-            if let parent = XdgToplevel.from(a.object(0)), parent === self {
-                postError(XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE.rawValue, "a toplevel cannot be its own parent")
+            let parent = XdgToplevel.from(a.object(0))
+            if parent === self {
+                return postError(XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE.rawValue, "a toplevel cannot be its own parent")
             }
+            setParent(parent)
         case .setTitle:
             title = a.string(0) ?? ""
             if xdgSurface.isMapped { titleBar?.damage(compositor.output); compositor.scheduleFrame() }
@@ -123,6 +128,18 @@ final class XdgToplevel: Resource, ProtocolObject {
     }
 
     func setResizing(_ on: Bool) { isResizing = on }
+
+    /// A new parent (nil: none). A parent that is (through its own parents) this window
+    /// would make a loop: it is refused by keeping no parent.
+    func setParent(_ newParent: XdgToplevel?) {
+        var ancestor = newParent
+        while let a = ancestor {
+            if a === self { parent = nil; return }
+            ancestor = a.parent
+        }
+        parent = newParent
+        if newParent != nil, xdgSurface.isMapped { compositor.desktop.raise(self) }
+    }
 
     /// The title bar's maximize button and double click.
     func toggleMaximized() { setMaximized(!isMaximized) }
@@ -256,6 +273,7 @@ final class XdgToplevel: Resource, ProtocolObject {
                                  "xdg_toplevel@\(wl_resource_get_id(pointer)) was destroyed before its zxdg_toplevel_decoration_v1")
         }
         unmap()
+        compositor.foreignExports.toplevelDestroyed(self)
         xdgSurface.toplevel = nil
     }
 }

@@ -26,6 +26,9 @@ Modes:
                             FLAGS OUTPUTS' (OUTPUTS: the sync_output events)
   shortcuts on|off          map "shortcuts" and print its keyboard's keys ('key CODE STATE'); with
                             'on', a zwp_keyboard_shortcuts_inhibitor_v1 on it ('active'/'inactive')
+  export                    map "exported" (200×100) and export it; prints 'handle H'
+  import HANDLE             import HANDLE, map "imported" (80×60) as its child (set_parent_of before
+                            the first commit); prints 'mapped', and 'destroyed' when the import dies
   error NAME                break wp_viewporter: bad-source, bad-destination,
                             viewport-exists, out-of-buffer, bad-size, no-surface
 
@@ -41,6 +44,7 @@ import sys
 from pywayland import lib
 from pywayland.client import Display
 from pywayland.protocol.presentation_time import WpPresentation
+from pywayland.protocol.xdg_foreign_unstable_v2 import ZxdgExporterV2, ZxdgImporterV2
 from pywayland.protocol.keyboard_shortcuts_inhibit_unstable_v1 import ZwpKeyboardShortcutsInhibitManagerV1
 from pywayland.protocol.idle_inhibit_unstable_v1 import ZwpIdleInhibitManagerV1
 from pywayland.protocol.single_pixel_buffer_v1 import WpSinglePixelBufferManagerV1
@@ -111,8 +115,9 @@ class Client:
         return keep
 
 
-def toplevel(c, title):
-    """Maps a 200×100 single-pixel window and returns (surface, toplevel, activated states)."""
+def toplevel(c, title, size=(200, 100), before_map=None):
+    """Maps a single-pixel window (200×100) and returns (surface, toplevel, activated states);
+    before_map(surface) runs before the first commit."""
     surface = c.compositor.create_surface()
     xdg = c.wm.get_xdg_surface(surface)
     top = xdg.get_toplevel()
@@ -122,13 +127,15 @@ def toplevel(c, title):
     # xdg_toplevel.state.activated is 4 in the array of uint32 states.
     top.dispatcher["configure"] = lambda t, w, h, states: activated.append(4 in list(states))
     c.wm.dispatcher["ping"] = lambda wm, serial: wm.pong(serial)
+    if before_map:
+        before_map(surface)
     surface.commit()
     while not serials and c.display.dispatch(block=True) >= 0:
         pass
     buffer = c.pixel(0x336699ff)
     surface.attach(buffer, 0, 0)
     viewport = c.viewporter.get_viewport(surface)
-    viewport.set_destination(200, 100)
+    viewport.set_destination(*size)
     surface.commit()
     c.display.roundtrip()
     return surface, (top, xdg, buffer, viewport), activated
@@ -239,6 +246,27 @@ def shortcuts(c, inhibit):
         pass
 
 
+def foreign(c, mode, args):
+    registry = c.display.get_registry()
+    registry.dispatcher["global"] = lambda *a: None
+    keep = []
+    if mode == "export":
+        exporter = registry.bind(c.globals["zxdg_exporter_v2"], ZxdgExporterV2, 1)
+        surface, keep, _ = toplevel(c, "exported")
+        exported = exporter.export_toplevel(surface)
+        exported.dispatcher["handle"] = lambda e, handle: print("handle", handle, flush=True)
+        keep = (keep, exported)
+    else:
+        importer = registry.bind(c.globals["zxdg_importer_v2"], ZxdgImporterV2, 1)
+        imported = importer.import_toplevel(args[0])
+        imported.dispatcher["destroyed"] = lambda i: print("destroyed", flush=True)
+        surface, keep, _ = toplevel(c, "imported", (80, 60), lambda s: imported.set_parent_of(s))
+        keep = (keep, imported)
+        print("mapped", flush=True)
+    while c.display.dispatch(block=True) >= 0:
+        pass
+
+
 def outcome(display):
     code = lib.wl_display_get_error(display._ptr)
     if code == 0:
@@ -319,6 +347,8 @@ def main(mode, args):
         c.window("viewport", configure)
     elif mode in ("activate-other", "activate-from-background", "token-reuse"):
         activation(c, mode)
+    elif mode in ("export", "import"):
+        foreign(c, mode, args)
     elif mode == "shortcuts":
         shortcuts(c, args[0] == "on")
     elif mode == "presentation":
