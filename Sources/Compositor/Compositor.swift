@@ -36,7 +36,7 @@ public final class Compositor {
     /// Windows exported through xdg-foreign, and their imports.
     let foreignExports = ForeignExports()
     /// xdg_activation_v1 tokens issued and not yet used.
-    private(set) lazy var activationTokens = ActivationTokens(compositor: self)
+    public private(set) lazy var activationTokens = ActivationTokens(compositor: self)
     /// The Xcursor themes clients draw cursors from (loaded on first use).
     private(set) lazy var cursorThemes = CursorThemes(log: log)
     /// Touchpad gestures: the system's swipes, and the rest routed to clients.
@@ -175,6 +175,9 @@ public final class Compositor {
         }
         try addGlobal(Interface.xdgImporter, ZxdgImporter.version) { [unowned self] in
             _ = ZxdgImporter(exports: self.foreignExports, client: $0, version: $1, id: $2)
+        }
+        try addGlobal(Interface.fractionalScaleManager, WpFractionalScaleManager.version) { [unowned self] in
+            _ = WpFractionalScaleManager(output: self.output, client: $0, version: $1, id: $2)
         }
         try addGlobal(Interface.decorationManager, ZxdgDecorationManager.version) { _ = ZxdgDecorationManager(client: $0, version: $1, id: $2) }
         try addGlobal(Interface.presentation, WpPresentation.version) { _ = WpPresentation(client: $0, version: $1, id: $2) }

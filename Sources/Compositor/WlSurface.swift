@@ -133,6 +133,8 @@ final class WlSurface: Resource, ProtocolObject {
     private(set) var presentationFeedbacks: [WpPresentationFeedback] = []
     /// The surface's wp_viewport, and its current crop and scale.
     weak var viewport: WpViewport?
+    /// The surface's wp_fractional_scale_v1 (at most one).
+    weak var fractionalScale: WpFractionalScale?
     private(set) var viewportSource: ViewportSource?
     private(set) var viewportDestination: (width: Int32, height: Int32)?
     /// Paint order of this surface and its subsurfaces, bottom first.

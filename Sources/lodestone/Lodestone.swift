@@ -253,7 +253,9 @@ struct Lodestone: ParsableCommand {
         var child: ChildProcess?
         var childWatch: EventSource?
         if !command.isEmpty {
-            child = try ChildProcess(command, environment: ["WAYLAND_DISPLAY": socketName])
+            // With an xdg_activation_v1 token, as a launcher passes one: its first window may take the focus.
+            child = try ChildProcess(command, environment: ["WAYLAND_DISPLAY": socketName,
+                                                            "XDG_ACTIVATION_TOKEN": compositor.activationTokens.issueForLaunch()])
             childWatch = try display.eventLoop.addSignal(SIGCHLD) {
                 if let code = child?.reap() {
                     log.info("'\(command[0])' exited with status \(code)")

@@ -29,6 +29,9 @@ Modes:
   export                    map "exported" (200×100) and export it; prints 'handle H'
   import HANDLE             import HANDLE, map "imported" (80×60) as its child (set_parent_of before
                             the first commit); prints 'mapped', and 'destroyed' when the import dies
+  fractional-scale          map "fractional" with a wp_fractional_scale_v1; prints 'preferred_scale N'
+                            for each event, and 'RESULT: ...' after asking for a second one on the
+                            same surface (fractional_scale_exists)
   error NAME                break wp_viewporter: bad-source, bad-destination,
                             viewport-exists, out-of-buffer, bad-size, no-surface
 
@@ -44,6 +47,7 @@ import sys
 from pywayland import lib
 from pywayland.client import Display
 from pywayland.protocol.presentation_time import WpPresentation
+from pywayland.protocol.fractional_scale_v1 import WpFractionalScaleManagerV1
 from pywayland.protocol.xdg_foreign_unstable_v2 import ZxdgExporterV2, ZxdgImporterV2
 from pywayland.protocol.keyboard_shortcuts_inhibit_unstable_v1 import ZwpKeyboardShortcutsInhibitManagerV1
 from pywayland.protocol.idle_inhibit_unstable_v1 import ZwpIdleInhibitManagerV1
@@ -267,6 +271,26 @@ def foreign(c, mode, args):
         pass
 
 
+def fractional(c):
+    registry = c.display.get_registry()
+    registry.dispatcher["global"] = lambda *a: None
+    manager = registry.bind(c.globals["wp_fractional_scale_manager_v1"], WpFractionalScaleManagerV1, 1)
+    keep = []
+
+    def before_map(surface):
+        scale = manager.get_fractional_scale(surface)
+        scale.dispatcher["preferred_scale"] = lambda s, n: print("preferred_scale", n, flush=True)
+        keep.append((surface, scale))
+    toplevel(c, "fractional", before_map=before_map)
+    c.display.roundtrip()
+    print("mapped", flush=True)
+    manager.get_fractional_scale(keep[0][0])
+    settle(c.display)
+    print("RESULT: " + outcome(c.display), flush=True)
+    sys.stderr.flush()
+    os._exit(0)
+
+
 def outcome(display):
     code = lib.wl_display_get_error(display._ptr)
     if code == 0:
@@ -349,6 +373,8 @@ def main(mode, args):
         activation(c, mode)
     elif mode in ("export", "import"):
         foreign(c, mode, args)
+    elif mode == "fractional-scale":
+        fractional(c)
     elif mode == "shortcuts":
         shortcuts(c, args[0] == "on")
     elif mode == "presentation":
