@@ -54,7 +54,8 @@ public enum TitleBarImage {
             cr.stroke()
         }
         // The title, centred in the space left of the buttons, cut short if it does not fit.
-        let room = Double(frame(of: .minimize, barWidth: width).x) - 16
+        let end = Double(frame(of: .minimize, barWidth: width).x) - 8
+        let room = end - 8
         guard room > 0, !title.isEmpty else { return image }
         cr.selectFontFace("DejaVu Sans")
         cr.setFontSize(13)
@@ -62,7 +63,8 @@ public enum TitleBarImage {
         while text.count > 1, cr.textAdvance(text) > room { text = String(text.dropLast(2)) + "…" }
         let (ascent, descent) = cr.fontExtents()
         let advance = cr.textAdvance(text)
-        cr.moveTo(x: max(8, (Double(width) - advance) / 2).rounded(), y: ((Double(height) + ascent - descent) / 2).rounded())
+        // Centred on the bar when it fits there, else as far right as the buttons allow.
+        cr.moveTo(x: max(8, min((Double(width) - advance) / 2, end - advance)).rounded(), y: ((Double(height) + ascent - descent) / 2).rounded())
         cr.showText(text)
         surface.flush()
         return image
