@@ -4,7 +4,7 @@ import Rendering
 /// The title bar Lodestone draws above a window whose client chose server-side
 /// decorations (`ZxdgToplevelDecoration`): the title, and minimize, maximize and close
 /// buttons that are adaptive regions of the compositor's own (the pointer highlights them
-/// as it does an app's buttons).
+/// as it does an app's buttons, without magnetism).
 ///
 /// What the bar does: dragging it moves the window (`MoveGrab`); a double click
 /// maximizes or restores it; close asks the client to close (`xdg_toplevel.close`);
@@ -68,6 +68,9 @@ final class TitleBar {
             spec.frame = Rect(x: Double(b.x), y: Double(b.y), width: Double(b.width), height: Double(b.height))
             spec.cornerRadius = 6
             spec.style.effect = .highlight
+            // No pull and no flick capture: a fast stroke across a window's top must not
+            // land the pointer (and the next click) on its close button.
+            spec.magnetism = .off
             spec.identifier = UInt32(button.rawValue + 1)
             var region = placement.toGlobal(spec.localRegion(owner: SurfaceID(0)))
             region.stackingOrder = Int32.max

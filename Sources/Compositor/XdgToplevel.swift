@@ -109,6 +109,10 @@ final class XdgToplevel: Resource, ProtocolObject {
     @discardableResult
     func reconfigure() -> UInt32 { configure(width: configuredSize.width, height: configuredSize.height) }
 
+    /// Re-sends the current configure once the initial one went out (before it, the initial
+    /// commit's configure carries the news).
+    func reconfigureIfStarted() { if sentInitialConfigure { reconfigure() } }
+
     /// A resize ended: the anchor holds until the client has answered the configure that
     /// ended it (its last resized commit may still come), then the window is free again.
     func resizeEnded() {

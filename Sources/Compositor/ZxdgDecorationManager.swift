@@ -78,6 +78,8 @@ final class ZxdgToplevelDecoration: Resource, ProtocolObject {
         let mode = server ? ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE : ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE
         zxdg_toplevel_decoration_v1_send_configure(pointer, mode.rawValue)
         toplevel.setServerSideDecorated(server)
+        // The mode takes effect with an xdg_surface.configure (the initial one, if still to come).
+        toplevel.reconfigureIfStarted()
     }
 
     override func destroyed() {
