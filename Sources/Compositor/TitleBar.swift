@@ -65,13 +65,13 @@ final class TitleBar {
             guard let id = regionIDs[button] else { return nil }
             let b = TitleBarImage.frame(of: button, barWidth: f.width)
             var spec = RegionSpec(id: id)
-            spec.frame = Rect(x: Double(b.x), y: Double(b.y), width: Double(b.width), height: Double(b.height))
-            spec.cornerRadius = 6
-            spec.style.effect = .highlight
+            spec.draft.frame = Rect(x: Double(b.x), y: Double(b.y), width: Double(b.width), height: Double(b.height))
+            spec.draft.cornerRadius = 6
+            spec.draft.style.effect = .highlight
             // No pull and no flick capture: a fast stroke across a window's top must not
             // land the pointer (and the next click) on its close button.
-            spec.magnetism = .off
-            spec.identifier = UInt32(button.rawValue + 1)
+            spec.draft.magnetism = .off
+            spec.draft.identifier = UInt32(button.rawValue + 1)
             var region = placement.toGlobal(spec.localRegion(owner: SurfaceID(0)))
             region.stackingOrder = Int32.max
             return SceneRegions.Placed(region: region, spec: spec, placement: placement)
