@@ -119,6 +119,26 @@ extern const struct wl_interface xdg_activation_v1_interface;
 const struct wl_interface *cwp_xdg_activation_v1_interface(void) { return &xdg_activation_v1_interface; }
 extern const struct wl_interface xdg_activation_token_v1_interface;
 const struct wl_interface *cwp_xdg_activation_token_v1_interface(void) { return &xdg_activation_token_v1_interface; }
+extern const struct wl_interface wp_presentation_interface;
+const struct wl_interface *cwp_wp_presentation_interface(void) { return &wp_presentation_interface; }
+extern const struct wl_interface wp_presentation_feedback_interface;
+const struct wl_interface *cwp_wp_presentation_feedback_interface(void) { return &wp_presentation_feedback_interface; }
+extern const struct wl_interface zwp_keyboard_shortcuts_inhibit_manager_v1_interface;
+const struct wl_interface *cwp_zwp_keyboard_shortcuts_inhibit_manager_v1_interface(void) { return &zwp_keyboard_shortcuts_inhibit_manager_v1_interface; }
+extern const struct wl_interface zwp_keyboard_shortcuts_inhibitor_v1_interface;
+const struct wl_interface *cwp_zwp_keyboard_shortcuts_inhibitor_v1_interface(void) { return &zwp_keyboard_shortcuts_inhibitor_v1_interface; }
+extern const struct wl_interface zxdg_exporter_v2_interface;
+const struct wl_interface *cwp_zxdg_exporter_v2_interface(void) { return &zxdg_exporter_v2_interface; }
+extern const struct wl_interface zxdg_importer_v2_interface;
+const struct wl_interface *cwp_zxdg_importer_v2_interface(void) { return &zxdg_importer_v2_interface; }
+extern const struct wl_interface zxdg_exported_v2_interface;
+const struct wl_interface *cwp_zxdg_exported_v2_interface(void) { return &zxdg_exported_v2_interface; }
+extern const struct wl_interface zxdg_imported_v2_interface;
+const struct wl_interface *cwp_zxdg_imported_v2_interface(void) { return &zxdg_imported_v2_interface; }
+extern const struct wl_interface wp_fractional_scale_manager_v1_interface;
+const struct wl_interface *cwp_wp_fractional_scale_manager_v1_interface(void) { return &wp_fractional_scale_manager_v1_interface; }
+extern const struct wl_interface wp_fractional_scale_v1_interface;
+const struct wl_interface *cwp_wp_fractional_scale_v1_interface(void) { return &wp_fractional_scale_v1_interface; }
 extern const struct wl_interface adaptive_pointer_manager_v1_interface;
 const struct wl_interface *cwp_adaptive_pointer_manager_v1_interface(void) { return &adaptive_pointer_manager_v1_interface; }
 extern const struct wl_interface adaptive_pointer_surface_v1_interface;
@@ -131,3 +151,7 @@ extern const struct wl_interface wp_cursor_shape_device_v1_interface;
 const struct wl_interface *cwp_wp_cursor_shape_device_v1_interface(void) { return &wp_cursor_shape_device_v1_interface; }
 extern const struct wl_interface lodestone_test_v1_interface;
 const struct wl_interface *cwp_lodestone_test_v1_interface(void) { return &lodestone_test_v1_interface; }
+extern const struct wl_interface zwlr_screencopy_manager_v1_interface;
+const struct wl_interface *cwp_zwlr_screencopy_manager_v1_interface(void) { return &zwlr_screencopy_manager_v1_interface; }
+extern const struct wl_interface zwlr_screencopy_frame_v1_interface;
+const struct wl_interface *cwp_zwlr_screencopy_frame_v1_interface(void) { return &zwlr_screencopy_frame_v1_interface; }

@@ -30,8 +30,13 @@ public final class Compositor {
     let primarySelection = PrimarySelection()
     /// Surfaces that keep the session from idling (zwp_idle_inhibitor_v1).
     private(set) var idleInhibitors: IdleInhibitors!
+    /// Lodestone's keyboard shortcuts, and the clients that asked them to pass through.
+    private(set) lazy var shortcuts = Shortcuts(compositor: self)
+    private(set) lazy var shortcutsInhibitors = ShortcutsInhibitors(focus: { [unowned self] in self.seat.keyboard.focus })
+    /// Windows exported through xdg-foreign, and their imports.
+    let foreignExports = ForeignExports()
     /// xdg_activation_v1 tokens issued and not yet used.
-    private(set) lazy var activationTokens = ActivationTokens(compositor: self)
+    public private(set) lazy var activationTokens = ActivationTokens(compositor: self)
     /// The Xcursor themes clients draw cursors from (loaded on first use).
     private(set) lazy var cursorThemes = CursorThemes(log: log)
     /// Touchpad gestures: the system's swipes, and the rest routed to clients.
@@ -42,6 +47,16 @@ public final class Compositor {
     weak var xwm: XWM?
     /// Live adaptive pointer regions per client (`ClientLimits.adaptiveRegionsPerClient`).
     let regionTally = RegionTally()
+    /// Screen copies (zwlr_screencopy_manager_v1): managers and frames waiting for damage.
+    private(set) lazy var screencopy = Screencopy(compositor: self)
+    /// When the last composed frame was presented (`FrameClock.timestamp`).
+    private(set) var lastPresented = Timestamp(seconds: 0, nanoseconds: 0)
+    /// How frames reach the screen, for wp_presentation (see `PresentedFrame`); a backend
+    /// sets it when it starts.
+    public enum Pacing: Sendable { case timer, parent, vsync }
+    public var pacing = Pacing.timer
+    /// Repaints so far (with damage or not): wp_presentation's sequence.
+    private(set) var repaintCount: UInt64 = 0
     /// Frames composed so far (frames with damage).
     public private(set) var frameCount = 0
     /// Called after each composed frame with the damaged output pixels.
@@ -72,6 +87,9 @@ public final class Compositor {
         public var acceptsBufferBeforeInitialAck = false
         /// Offer wl_touch and route touch points (the wlcs integration's fake touchscreen).
         public var touch = false
+        /// Offer zwlr_screencopy_manager_v1, so clients (grim) can read the screen. The
+        /// command line turns it on for the headless and nested backends (`--no-screencopy`).
+        public var screencopy = false
         /// Every new window takes the keyboard, whichever client has it. Off by default: a
         /// new window takes the keyboard only from its own client, or when no window has
         /// it (`Desktop.windowMapped`). wlcs 1.5 expects every `create_visible_surface`
@@ -154,11 +172,31 @@ public final class Compositor {
         try addGlobal(Interface.xdgActivation, XdgActivation.version) { [unowned self] in
             _ = XdgActivation(tokens: self.activationTokens, client: $0, version: $1, id: $2)
         }
+        try addGlobal(Interface.keyboardShortcutsInhibitManager, ZwpKeyboardShortcutsInhibitManager.version) { [unowned self] in
+            _ = ZwpKeyboardShortcutsInhibitManager(inhibitors: self.shortcutsInhibitors, client: $0, version: $1, id: $2)
+        }
+        try addGlobal(Interface.xdgExporter, ZxdgExporter.version) { [unowned self] in
+            _ = ZxdgExporter(exports: self.foreignExports, client: $0, version: $1, id: $2)
+        }
+        try addGlobal(Interface.xdgImporter, ZxdgImporter.version) { [unowned self] in
+            _ = ZxdgImporter(exports: self.foreignExports, client: $0, version: $1, id: $2)
+        }
+        try addGlobal(Interface.fractionalScaleManager, WpFractionalScaleManager.version) { [unowned self] in
+            _ = WpFractionalScaleManager(output: self.output, client: $0, version: $1, id: $2)
+        }
+        try addGlobal(Interface.decorationManager, ZxdgDecorationManager.version) { _ = ZxdgDecorationManager(client: $0, version: $1, id: $2) }
+        try addGlobal(Interface.presentation, WpPresentation.version) { _ = WpPresentation(client: $0, version: $1, id: $2) }
         try addGlobal(Interface.cursorShapeManager, WpCursorShapeManager.version) { [unowned self] in
             _ = WpCursorShapeManager(seat: self.seat, client: $0, version: $1, id: $2)
         }
         try addGlobal(Interface.adaptivePointerManager, AdaptivePointerManager.version) { [unowned self] in
             _ = AdaptivePointerManager(compositor: self, client: $0, version: $1, id: $2)
+        }
+        if options.screencopy {
+            // Off unless asked for: whoever binds it reads every window on the screen.
+            try addGlobal(Interface.screencopyManager, ZwlrScreencopyManager.version) { [unowned self] in
+                _ = ZwlrScreencopyManager(screencopy: self.screencopy, client: $0, version: $1, id: $2)
+            }
         }
         if options.testControl {
             // Never offered by default: whoever binds it can inject input and read the screen.
@@ -252,6 +290,7 @@ public final class Compositor {
         for window in scene.windows { window.outputResized() }
         if seat.x >= Double(width) || seat.y >= Double(height) { seat.handle(.pointerMotion(.absolute(x: seat.x, y: seat.y)), at: clock.now) }
         seat.cursor.damage()
+        screencopy.outputChanged()
         scheduleFrame()
     }
 
@@ -262,6 +301,8 @@ public final class Compositor {
     /// Composes what changed, then answers frame callbacks.
     func repaint() {
         let now = clock.now
+        let time = clock.timestamp
+        repaintCount &+= 1
         // Windows the system gestures are sliding move before anything is composed.
         gestures.windowSwitcher.advance(to: now)
         pointerController.prepareFrame()
@@ -274,13 +315,44 @@ public final class Compositor {
                 renderer.render(elements, into: output.image, damage: output.damage)
             }
             frameCount += 1
+            lastPresented = time
             framePresented?(output.image, output.damage)
+            screencopy.framePresented(damage: output.damage)
             output.damage.clear()
         }
-        scene.forEachMappedSurface { s, _, _ in for callback in s.takeFrameCallbacks() { callback.done(now) } }
-        if let cursor = seat.cursor.surface { for callback in cursor.takeFrameCallbacks() { callback.done(now) } }
+        let frame = presentedFrame(at: time)
+        scene.forEachMappedSurface { s, _, _ in
+            for callback in s.takeFrameCallbacks() { callback.done(now) }
+            for feedback in s.takePresentationFeedbacks() { feedback.presented(frame, outputs: s.enteredOutputs) }
+        }
+        if let cursor = seat.cursor.surface {
+            for callback in cursor.takeFrameCallbacks() { callback.done(now) }
+            for feedback in cursor.takePresentationFeedbacks() { feedback.presented(frame, outputs: []) }
+        }
         // Composing sends no input: a motion magnetism caused goes out now, once.
         pointerController.deliverLogicalMotion()
+    }
+
+    /// The output's `area` (output pixels) composed again without the pointer (neither the
+    /// adaptive pointer with its effects nor a client cursor), in a new image of the
+    /// output's size: what a screenshot without the cursor shows.
+    func composeWithoutPointer(_ area: PixelRect) -> Image {
+        let image = Image(width: output.pixelWidth, height: output.pixelHeight, format: .xrgb8888)
+        scene.withRenderElements(skipping: nil, pointer: []) { elements in
+            renderer.render(elements, into: image, damage: PixelRegion(area))
+        }
+        return image
+    }
+
+    /// What wp_presentation says about the frame composed at `time`.
+    private func presentedFrame(at time: Timestamp) -> PresentedFrame {
+        switch pacing {
+        case .timer: PresentedFrame(time: time, refreshNanoseconds: clock.interval * 1_000_000, sequence: repaintCount, flags: 0)
+        case .parent: PresentedFrame(time: time, refreshNanoseconds: 0, sequence: repaintCount, flags: 0)
+        case .vsync:
+            PresentedFrame(time: time, refreshNanoseconds: UInt32(1_000_000_000_000 / Int64(max(output.refreshMilliHz, 1))), sequence: repaintCount,
+                           flags: WP_PRESENTATION_FEEDBACK_KIND_VSYNC.rawValue)
+        }
     }
 
     /// Composes now if anything is damaged (captures must show the latest state).

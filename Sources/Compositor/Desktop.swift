@@ -30,8 +30,9 @@ final class Desktop {
             fitToOutput(toplevel)
         }
         // On top either way (the user sees it open); without the keyboard it is not
-        // activated and waits for the user, marked urgent.
+        // activated and waits for the user, marked urgent. Its children go back above it.
         scene.windows.append(toplevel)
+        raise(toplevel)
         if !takesFocus { toplevel.demandsAttention = true }
         toplevel.surface.map(enterOutput)
         if let s = toplevel.surface { scene.damageTree(s) }
@@ -43,8 +44,9 @@ final class Desktop {
     }
 
     func windowUnmapped(_ toplevel: DesktopWindow) {
+        if let t = toplevel as? XdgToplevel { scene.minimized.removeAll { $0 === t } }
         guard scene.windows.contains(where: { $0 === toplevel }) else { return }
-        if let s = toplevel.surface, let b = scene.treeBounds(s) { output.damage(logical: b) }
+        if let s = toplevel.surface, let b = scene.windowBounds(s) { output.damage(logical: b) }
         scene.windows.removeAll { $0 === toplevel }
         scene.popups.filter { $0.rootToplevel === toplevel }.reversed().forEach { $0.dismiss() }
         if seat.keyboard.focus === toplevel.surface || seat.keyboard.focus == nil {
@@ -58,18 +60,26 @@ final class Desktop {
     private func place(_ toplevel: DesktopWindow) {
         let g = toplevel.geometry
         if toplevel.isMaximized || toplevel.isFullscreen {
-            toplevel.position = (0, 0)
+            toplevel.position = toplevel.maximizedOrigin
             return
         }
         if let (x, y) = toplevel.preferredPosition {
             toplevel.position = (x, y)
             return
         }
+        // A child window opens centred over its parent.
+        if let parent = toplevel.parentWindow, parent.isMapped {
+            let p = parent.position, pg = parent.geometry
+            toplevel.position = (max(0, p.x + (pg.width - g.width) / 2), max(toplevel.decorationHeight, p.y + (pg.height - g.height) / 2))
+            return
+        }
         let step: Int32 = 32
         var x = 48 + step * Int32(cascade % 10), y = 48 + step * Int32(cascade % 10)
         cascade += 1
+        // A title bar Lodestone draws sits above the geometry and stays on screen too.
+        let bar = toplevel.decorationHeight
         x = max(0, min(x, output.width &- g.width))
-        y = max(0, min(y, output.height &- g.height))
+        y = max(bar, min(y, output.height &- g.height))
         toplevel.position = (x, y)
     }
 
@@ -84,8 +94,26 @@ final class Desktop {
         compositor.log.debug("window '\(toplevel.title)' is \(g.width)×\(g.height), larger than the output; asked it to fit")
     }
 
-    /// Raises a window and gives it the keyboard.
+    /// Hides a window (its title bar's minimize button) until it is activated again:
+    /// off the scene, its popups closed, the keyboard to the window below.
+    func minimize(_ toplevel: XdgToplevel) {
+        guard toplevel.xdgSurface.isMapped, !toplevel.isMinimized else { return }
+        windowUnmapped(toplevel)
+        toplevel.setActivated(false)
+        toplevel.isMinimized = true
+        scene.minimized.append(toplevel)
+    }
+
+    /// Raises a window and gives it the keyboard; a minimized one comes back first.
     func activate(_ toplevel: DesktopWindow) {
+        if let t = toplevel as? XdgToplevel, t.isMinimized {
+            t.isMinimized = false
+            scene.minimized.removeAll { $0 === t }
+            scene.windows.append(t)
+            if let s = t.surface { scene.damageTree(s) }
+            scene.changed(.layout)
+            compositor.scheduleFrame()
+        }
         toplevel.demandsAttention = false
         raise(toplevel)
         let previous = scene.windows.first { $0.isActivated && $0 !== toplevel }
@@ -94,11 +122,19 @@ final class Desktop {
         seat.keyboard.setFocus(toplevel.surface)
     }
 
+    /// Puts a window on top, with its children (and theirs) above it, oldest first.
     func raise(_ toplevel: DesktopWindow) {
-        guard let index = scene.windows.firstIndex(where: { $0 === toplevel }), index != scene.windows.count - 1 else { return }
-        scene.windows.remove(at: index)
-        scene.windows.append(toplevel)
-        if let s = toplevel.surface { scene.damageTree(s) }
+        var family: [DesktopWindow] = [toplevel]
+        var i = 0
+        while i < family.count {
+            let p = family[i]
+            family += scene.windows.filter { w in w.parentWindow === p && !family.contains { $0 === w } }
+            i += 1
+        }
+        let order = scene.windows.filter { w in !family.contains { $0 === w } } + family.filter { w in scene.windows.contains { $0 === w } }
+        guard !order.elementsEqual(scene.windows, by: ===) else { return }
+        scene.windows = order
+        for w in family { if let s = w.surface { scene.damageTree(s) } }
         scene.changed(.layout)
         compositor.scheduleFrame()
     }

@@ -28,6 +28,13 @@ protocol DesktopWindow: AnyObject {
     /// Where a new window goes when it asks for a place (an X11 transient over its
     /// parent); nil: the desktop cascades it.
     var preferredPosition: (x: Int32, y: Int32)? { get }
+    /// The window this one belongs to (xdg_toplevel.set_parent, an exported parent): it
+    /// opens centred over it and stays above it.
+    var parentWindow: DesktopWindow? { get }
+    /// The height of a title bar Lodestone draws above the geometry (0: none).
+    var decorationHeight: Int32 { get }
+    /// Where a maximized or fullscreen window's geometry goes (below a title bar).
+    var maximizedOrigin: (x: Int32, y: Int32) { get }
     func setActivated(_ on: Bool)
     /// Asks the client for a size (0×0: the client picks).
     func requestSize(width: Int32, height: Int32)
@@ -40,4 +47,7 @@ protocol DesktopWindow: AnyObject {
 extension DesktopWindow {
     /// The client owning the window.
     var client: Client? { surface?.client }
+    var parentWindow: DesktopWindow? { nil }
+    var decorationHeight: Int32 { 0 }
+    var maximizedOrigin: (x: Int32, y: Int32) { (0, 0) }
 }

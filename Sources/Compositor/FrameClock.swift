@@ -33,6 +33,16 @@ public final class FrameClock {
         mode == .manual ? manualNow : UInt32(truncatingIfNeeded: Self.monotonicMilliseconds() - start)
     }
 
+    /// The current instant as a timestamp clients can compare: CLOCK_MONOTONIC on the
+    /// real clock, the manual clock's milliseconds (from zero) on the manual one.
+    /// Presentation feedback and screencopy's `ready` carry it.
+    public var timestamp: Timestamp {
+        guard mode == .realtime else { return Timestamp(milliseconds: manualNow) }
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Timestamp(seconds: UInt64(ts.tv_sec), nanoseconds: UInt32(ts.tv_nsec))
+    }
+
     /// Asks for a frame at the next refresh; repeated calls before it are free.
     func schedule() {
         guard !scheduled else { return }
@@ -81,4 +91,16 @@ public final class FrameClock {
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return UInt64(ts.tv_sec) * 1000 + UInt64(ts.tv_nsec) / 1_000_000
     }
+}
+
+/// An instant as Wayland's timestamp triples carry it (tv_sec_hi, tv_sec_lo, tv_nsec).
+public struct Timestamp: Equatable, Sendable {
+    public var seconds: UInt64
+    public var nanoseconds: UInt32
+
+    public init(seconds: UInt64, nanoseconds: UInt32) { self.seconds = seconds; self.nanoseconds = nanoseconds }
+    init(milliseconds: UInt32) { self.init(seconds: UInt64(milliseconds / 1000), nanoseconds: milliseconds % 1000 * 1_000_000) }
+
+    var secondsHigh: UInt32 { UInt32(truncatingIfNeeded: seconds >> 32) }
+    var secondsLow: UInt32 { UInt32(truncatingIfNeeded: seconds) }
 }

@@ -140,7 +140,7 @@ final class WindowSwitcher {
 
     /// Swiping left brings the window under the top one forward (the next one); swiping right
     /// the bottom one (back through the stack). It slides in from the side it was pulled from.
-    private func switchWindow(forward: Bool, time: UInt32) {
+    func switchWindow(forward: Bool, time: UInt32) {
         let windows = compositor.scene.windows
         guard windows.count > 1 else { return }
         if isShowingDesktop { toggleDesktop(time: time) }
@@ -152,7 +152,7 @@ final class WindowSwitcher {
     }
 
     /// Every window slides below the bottom of the output, or back where it was.
-    private func toggleDesktop(time: UInt32) {
+    func toggleDesktop(time: UInt32) {
         if let hidden = hiddenWindows {
             hiddenWindows = nil
             for h in hidden {

@@ -38,6 +38,11 @@ public final class KeyboardFocus {
     // MARK: Input
 
     func key(_ key: UInt32, pressed: Bool, time: UInt32) {
+        // The release of a shortcut's key is Lodestone's, as its press was.
+        if !pressed, compositor.shortcuts.released(key) {
+            modifiers = keymap.update(key: key, pressed: false)
+            return
+        }
         if pressed {
             guard !pressedKeys.contains(key) else { return }
             pressedKeys.append(key)
@@ -46,6 +51,12 @@ public final class KeyboardFocus {
             pressedKeys.removeAll { $0 == key }
         }
         let newModifiers = keymap.update(key: key, pressed: pressed)
+        // Lodestone's shortcuts first; the client never sees their keys (unless it inhibits them).
+        if pressed, compositor.shortcuts.intercept(key, keymap: keymap, time: time) {
+            pressedKeys.removeAll { $0 == key }
+            modifiers = newModifiers
+            return
+        }
         guard let focus else { modifiers = newModifiers; return }
         let s = serial()
         for k in keyboards(of: focus) { k.key(serial: s, time: time, key: key, pressed: pressed) }
@@ -122,6 +133,7 @@ public final class KeyboardFocus {
         }
         compositor.selection.keyboardFocusChanged(to: surface?.client)
         compositor.primarySelection.keyboardFocusChanged(to: surface?.client)
+        compositor.shortcutsInhibitors.focusChanged()
         seat.constraints.reevaluate()
     }
 
@@ -136,6 +148,7 @@ public final class KeyboardFocus {
         guard focus === surface else { return }
         focus = nil
         enterSerial = nil
+        compositor.shortcutsInhibitors.focusChanged()
         compositor.selection.keyboardFocusChanged(to: nil)
         compositor.primarySelection.keyboardFocusChanged(to: nil)
     }

@@ -99,6 +99,10 @@ final class Keymap {
             || s == UInt32(XKB_KEY_Mode_switch) || s == UInt32(XKB_KEY_Num_Lock) || s == UInt32(XKB_KEY_Scroll_Lock)
     }
 
+    /// Whether the Super (logo) modifier is held: Lodestone's shortcuts use it.
+    var isSuperActive: Bool { xkb_state_mod_name_is_active(state, "Mod4", XKB_STATE_MODS_EFFECTIVE) > 0 }
+    var isShiftActive: Bool { xkb_state_mod_name_is_active(state, "Shift", XKB_STATE_MODS_EFFECTIVE) > 0 }
+
     var modifiers: Modifiers {
         Modifiers(depressed: xkb_state_serialize_mods(state, XKB_STATE_MODS_DEPRESSED),
                   latched: xkb_state_serialize_mods(state, XKB_STATE_MODS_LATCHED),

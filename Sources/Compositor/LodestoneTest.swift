@@ -160,7 +160,7 @@ final class LodestoneTest: Resource, ProtocolObject {
     }
 
     private func find(_ name: String?) -> DesktopWindow? {
-        compositor.scene.windows.reversed().first { $0.title == name || $0.appID == name }
+        (compositor.scene.windows.reversed() + compositor.scene.minimized).first { $0.title == name || $0.appID == name }
     }
 
     private func failed(_ reason: String) { lodestone_test_v1_send_failed(pointer, reason) }

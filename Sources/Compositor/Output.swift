@@ -14,6 +14,8 @@ public final class Output {
     /// Output pixels that changed since the last repaint.
     public let damage = PixelRegion()
     var resources: [WlOutput] = []
+    /// Surfaces told their preferred scale (wp_fractional_scale_v1): told again when it changes.
+    var fractionalScales: [Weak<WpFractionalScale>] = []
 
     public init(name: String, description: String, width: Int32, height: Int32, scale: Int32, refreshMilliHz: Int32) {
         self.name = name
@@ -39,9 +41,11 @@ public final class Output {
     /// A new mode (nested window resized, parent scale changed).
     public func reconfigure(width: Int32, height: Int32, scale: Int32) {
         guard width != self.width || height != self.height || scale != self.scale else { return }
+        let scaleChanged = scale != self.scale
         self.width = width; self.height = height; self.scale = scale
         image = Image(width: width * scale, height: height * scale, format: .xrgb8888)
         damageAll()
         for resource in resources { resource.sendAll() }
+        if scaleChanged { for case let s? in fractionalScales.map(\.value) { s.sendPreferredScale() } }
     }
 }

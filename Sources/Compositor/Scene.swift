@@ -21,6 +21,8 @@ final class Scene {
     var overrideRedirect: [XwaylandWindow] = []
     /// Mapped popups, bottom first; always above every window.
     var popups: [XdgPopup] = []
+    /// Mapped windows their title bar minimized: off screen until activated (`Desktop.minimize`).
+    var minimized: [XdgToplevel] = []
     /// The client cursor surface and where it is drawn (it is not in any window's tree).
     var cursorOrigin: (WlSurface) -> (Int32, Int32)? = { _ in nil }
     /// The adaptive_pointer_v1 regions of the mapped surfaces, placed in global space.
@@ -90,13 +92,36 @@ final class Scene {
     }
 
     /// The topmost surface accepting input at a global point, with local coordinates.
+    /// A title bar (`TitleBar`) over the point is the compositor's: no surface is under it.
     func surfaceAt(x: Double, y: Double) -> (surface: WlSurface, sx: Double, sy: Double)? {
-        var hit: (WlSurface, Double, Double)?
-        forEachMappedSurface { s, ox, oy in
+        if case .surface(let s, let sx, let sy) = thing(atX: x, y: y) { return (s, sx, sy) }
+        return nil
+    }
+
+    /// What is on top at a global point: a surface, a window's title bar, or nothing.
+    enum Thing {
+        case surface(WlSurface, Double, Double)
+        case titleBar(XdgToplevel)
+    }
+
+    func thing(atX x: Double, y: Double) -> Thing? {
+        var hit: Thing?
+        let visitor: (WlSurface, Int32, Int32) -> Void = { s, ox, oy in
             let sx = x - Double(ox), sy = y - Double(oy)
-            if s.acceptsInput(x: sx, y: sy) { hit = (s, sx, sy) }
+            if s.acceptsInput(x: sx, y: sy) { hit = .surface(s, sx, sy) }
         }
+        for window in windows {
+            if let bar = window.titleBar, bar.frame.contains(x: x, y: y) { hit = .titleBar(window) }
+            visit(window.xdgSurface, visitor)
+        }
+        for popup in popups { visit(popup.xdgSurface, visitor) }
         return hit
+    }
+
+    /// The window whose title bar is on top at a global point.
+    func titleBarAt(x: Double, y: Double) -> XdgToplevel? {
+        if case .titleBar(let window) = thing(atX: x, y: y) { return window }
+        return nil
     }
 
     /// Bounding box of a surface tree in global coordinates.
@@ -104,6 +129,14 @@ final class Scene {
         guard let (x, y) = origin(of: surface) else { return nil }
         var r = PixelRect(x: x, y: y, width: 0, height: 0)
         walk(surface, x: x, y: y) { s, sx, sy in r = r.union(PixelRect(x: sx, y: sy, width: s.width, height: s.height)) }
+        return r
+    }
+
+    /// What a window covers on screen: its surface tree and the title bar Lodestone draws
+    /// for it (not in `treeBounds`, which the window's geometry defaults to).
+    func windowBounds(_ surface: WlSurface) -> PixelRect? {
+        guard var r = treeBounds(surface) else { return nil }
+        if let bar = (surface.role as? XdgSurface)?.toplevel?.titleBar { r = r.union(bar.frame) }
         return r
     }
 
@@ -142,6 +175,7 @@ final class Scene {
         changed(.content)  // regions follow their surfaces
         guard let (x, y) = origin(of: surface) else { return }
         walk(surface, x: x, y: y) { s, sx, sy in output.damage(logical: PixelRect(x: sx, y: sy, width: s.width, height: s.height)) }
+        if let bar = (surface.role as? XdgSurface)?.toplevel?.titleBar { bar.damage(output) }
     }
 
     // MARK: Rendering
@@ -150,10 +184,16 @@ final class Scene {
     /// `skipping` (a preview surface an effect draws itself), then the pointer on top:
     /// a client's cursor image, or the adaptive pointer's overlay.
     func withRenderElements(skipping: WlSurface?, pointer: [RenderElement?], _ body: ([RenderElement]) -> Void) {
-        forEachMappedSurface { s, x, y in
+        let visitor: (WlSurface, Int32, Int32) -> Void = { s, x, y in
             if s === skipping { return }
-            if let e = element(for: s, x: x, y: y) { elements.append(e) }
+            if let e = self.element(for: s, x: x, y: y) { self.elements.append(e) }
         }
+        // Each window's title bar just beneath it (server-side decorations).
+        for window in windows {
+            if let bar = window.titleBar, window.xdgSurface.isMapped { elements.append(bar.element(scale: output.scale)) }
+            visit(window.xdgSurface, visitor)
+        }
+        for popup in popups { visit(popup.xdgSurface, visitor) }
         for case let e? in pointer { elements.append(e) }
         body(elements)
         // Emptied at once: no surface's pixels are kept alive until the next frame.

@@ -64,6 +64,14 @@ final class SceneRegions {
                 placed[spec.id] = Placed(region: region, spec: spec, placement: placement)
             }
         }
+        // Lodestone's own: the buttons of the title bars it draws, where the bar is on top.
+        for window in scene.windows {
+            guard let bar = window.titleBar else { continue }
+            for entry in bar.regions() {
+                let c = entry.region.frame.center
+                if scene.titleBarAt(x: c.x, y: c.y) === window { placed[entry.spec.id] = entry }
+            }
+        }
         return placed
     }
 

@@ -146,7 +146,11 @@ public final class Seat {
             guard !pressedButtons.contains(button) else { return }
             if pressedButtons.isEmpty {
                 engine.buttonChanged(pressed: true)
-                grab.pressStarted(self)
+                if grab === defaultGrab, !pointerOutside, let window = compositor.scene.titleBarAt(x: x, y: y) {
+                    pressedTitleBar(of: window, time: time)
+                } else {
+                    grab.pressStarted(self)
+                }
             }
             pressedButtons.append(button)
             grab.button(self, button, pressed: true, time: time)
@@ -179,6 +183,24 @@ public final class Seat {
             p.axis(time: time, axis: axis.axis, value: axis.value, discrete: axis.discrete, source: axis.source)
             p.frame()
         }
+    }
+
+    /// A press on a title bar Lodestone draws: the window comes forward; a button acts when
+    /// released over it; a double click maximizes or restores; otherwise a drag moves it.
+    private func pressedTitleBar(of window: XdgToplevel, time: UInt32) {
+        guard let bar = window.titleBar else { return }
+        compositor.desktop.activate(window)
+        if let button = bar.button(atX: x, y: y) {
+            bar.lastPress = nil
+            return begin(TitleBarButtonGrab(toplevel: window, button: button))
+        }
+        if let last = bar.lastPress, time &- last <= TitleBar.doubleClickMilliseconds {
+            bar.lastPress = nil
+            window.toggleMaximized()
+            return begin(TitleBarButtonGrab(toplevel: window, button: nil))
+        }
+        bar.lastPress = time
+        begin(MoveGrab(toplevel: window, device: engine.devicePosition))
     }
 
     /// Click to focus: the window under a press is raised and gets the keyboard.

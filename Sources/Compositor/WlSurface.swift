@@ -28,6 +28,8 @@ struct SurfaceState {
     var surfaceDamage: [PixelRect] = []
     var bufferDamage: [PixelRect] = []
     var frameCallbacks: [WlCallback] = []
+    /// wp_presentation_feedback objects for this content update.
+    var presentationFeedbacks: [WpPresentationFeedback] = []
     /// nil: unchanged since last commit; Some(nil): reset to the default.
     var opaque: PixelRegion??
     var input: PixelRegion??
@@ -55,6 +57,7 @@ struct SurfaceState {
         for r in newer.surfaceDamage { Self.addDamage(r, to: &surfaceDamage) }
         for r in newer.bufferDamage { Self.addDamage(r, to: &bufferDamage) }
         frameCallbacks += newer.frameCallbacks
+        presentationFeedbacks += newer.presentationFeedbacks
         if let o = newer.opaque { opaque = o }
         if let i = newer.input { input = i }
         if let s = newer.scale { scale = s }
@@ -126,8 +129,12 @@ final class WlSurface: Resource, ProtocolObject {
     private(set) var scale: Int32 = 1
     private(set) var transform: Int32 = 0
     private(set) var frameCallbacks: [WlCallback] = []
+    /// Feedback for the applied content update, answered by the next repaint.
+    private(set) var presentationFeedbacks: [WpPresentationFeedback] = []
     /// The surface's wp_viewport, and its current crop and scale.
     weak var viewport: WpViewport?
+    /// The surface's wp_fractional_scale_v1 (at most one).
+    weak var fractionalScale: WpFractionalScale?
     private(set) var viewportSource: ViewportSource?
     private(set) var viewportDestination: (width: Int32, height: Int32)?
     /// Paint order of this surface and its subsurfaces, bottom first.
@@ -306,6 +313,9 @@ final class WlSurface: Resource, ProtocolObject {
         if let s = state.stack { stack = s }
         if let r = state.regions { compositor.scene.regions.committed(self, r) }
         frameCallbacks += state.frameCallbacks
+        // An update not yet presented is superseded by this one.
+        for feedback in presentationFeedbacks { feedback.discarded() }
+        presentationFeedbacks = state.presentationFeedbacks
         commits += 1
         state = SurfaceState()
 
@@ -323,7 +333,7 @@ final class WlSurface: Resource, ProtocolObject {
         // A new size, input region, stacking or subsurface position can
         // change what is under the pointer.
         if inputChanged || stackChanged || childMoved || (width, height) != oldBounds { compositor.scene.changed(.layout) }
-        if !frameCallbacks.isEmpty { compositor.scheduleFrame() }
+        if !frameCallbacks.isEmpty || !presentationFeedbacks.isEmpty { compositor.scheduleFrame() }
     }
 
     /// Copies the buffer's pixels into our texture so the client may reuse the
@@ -425,6 +435,22 @@ final class WlSurface: Resource, ProtocolObject {
         return inputRegion.contains(x: Int32(x.rounded(.down)), y: Int32(y.rounded(.down)))
     }
 
+    /// A wp_presentation_feedback for the next commit (counted with the frame callbacks
+    /// against `ClientLimits.frameCallbacksPerSurface`).
+    func addPresentationFeedback(_ feedback: WpPresentationFeedback) {
+        guard pending.presentationFeedbacks.count + cached.presentationFeedbacks.count + presentationFeedbacks.count < ClientLimits.frameCallbacksPerSurface else {
+            feedback.discarded()
+            return client.postLimitExceeded("wl_surface@\(wl_resource_get_id(pointer)) has \(ClientLimits.frameCallbacksPerSurface) presentation feedbacks not yet answered, the limit")
+        }
+        pending.presentationFeedbacks.append(feedback)
+    }
+
+    /// Hands out the feedback of the update the frame just composed shows.
+    func takePresentationFeedbacks() -> [WpPresentationFeedback] {
+        defer { presentationFeedbacks = [] }
+        return presentationFeedbacks
+    }
+
     /// Hands out this surface's frame callbacks, to be answered after a repaint.
     func takeFrameCallbacks() -> [WlCallback] {
         defer { frameCallbacks = [] }
@@ -434,6 +460,9 @@ final class WlSurface: Resource, ProtocolObject {
     override func destroyed() {
         // Its viewport goes inert: further requests on it are no_surface errors.
         viewport = nil
+        // Updates that will never be shown.
+        for feedback in pending.presentationFeedbacks + cached.presentationFeedbacks + presentationFeedbacks { feedback.discarded() }
+        pending.presentationFeedbacks = []; cached.presentationFeedbacks = []; presentationFeedbacks = []
         compositor.surfaceDestroyed(self)
     }
 }

@@ -25,6 +25,15 @@ final class XdgToplevel: Resource, ProtocolObject, DesktopWindow {
     /// Placed by a harness (wlcs position_window_absolute): stays put across unmap and remap.
     var keepsPlacement = false
     private var sentInitialConfigure = false
+    /// The window this one belongs to (xdg_toplevel.set_parent, or another client's window
+    /// through xdg-foreign's set_parent_of): it stays above it and opens centred over it.
+    private(set) weak var parent: XdgToplevel?
+    /// The client's zxdg_toplevel_decoration_v1, if it made one.
+    weak var decoration: ZxdgToplevelDecoration?
+    /// The bar Lodestone draws above the window (server-side decorations), or nil.
+    private(set) var titleBar: TitleBar?
+    /// Hidden by its title bar's minimize button until activated again (`Desktop.minimize`).
+    var isMinimized = false
     /// While resizing from the left or top, the opposite edge stays put.
     var resizeAnchor: (edges: UInt32, right: Int32, bottom: Int32)?
 
@@ -43,10 +52,14 @@ final class XdgToplevel: Resource, ProtocolObject, DesktopWindow {
         switch Request(rawValue: opcode) {
         case .destroy: destroy()
         case .setParent:
-            if let parent = XdgToplevel.from(a.object(0)), parent === self {
-                postError(XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE.rawValue, "a toplevel cannot be its own parent")
+            let parent = XdgToplevel.from(a.object(0))
+            if parent === self {
+                return postError(XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE.rawValue, "a toplevel cannot be its own parent")
             }
-        case .setTitle: title = a.string(0) ?? ""
+            setParent(parent)
+        case .setTitle:
+            title = a.string(0) ?? ""
+            if xdgSurface.isMapped { titleBar?.damage(compositor.output); compositor.scheduleFrame() }
         case .setAppId: appID = a.string(0) ?? ""
         case .showWindowMenu: break  // no window menu in Lodestone
         case .move: compositor.seat.startMove(self, serial: a.uint(1))
@@ -96,6 +109,10 @@ final class XdgToplevel: Resource, ProtocolObject, DesktopWindow {
     @discardableResult
     func reconfigure() -> UInt32 { configure(width: configuredSize.width, height: configuredSize.height) }
 
+    /// Re-sends the current configure once the initial one went out (before it, the initial
+    /// commit's configure carries the news).
+    func reconfigureIfStarted() { if sentInitialConfigure { reconfigure() } }
+
     /// A resize ended: the anchor holds until the client has answered the configure that
     /// ended it (its last resized commit may still come), then the window is free again.
     func resizeEnded() {
@@ -115,6 +132,39 @@ final class XdgToplevel: Resource, ProtocolObject, DesktopWindow {
     }
 
     func setResizing(_ on: Bool) { isResizing = on }
+
+    /// A new parent (nil: none). A parent that is (through its own parents) this window
+    /// would make a loop: it is refused by keeping no parent.
+    func setParent(_ newParent: XdgToplevel?) {
+        var ancestor = newParent
+        while let a = ancestor {
+            if a === self { parent = nil; return }
+            ancestor = a.parent
+        }
+        parent = newParent
+        if newParent != nil, xdgSurface.isMapped { compositor.desktop.raise(self) }
+    }
+
+    /// The title bar's maximize button and double click.
+    func toggleMaximized() { setMaximized(!isMaximized) }
+
+    /// Server-side decorations on or off (zxdg_toplevel_decoration_v1's mode): the bar
+    /// appears above the window, or goes.
+    func setServerSideDecorated(_ on: Bool) {
+        guard on != (titleBar != nil) else { return }
+        if let bar = titleBar, xdgSurface.isMapped { bar.damage(compositor.output) }
+        titleBar = on ? TitleBar(toplevel: self, regions: compositor.scene.regions) : nil
+        if let bar = titleBar, xdgSurface.isMapped { bar.damage(compositor.output) }
+        // A maximized window makes room for its bar, or takes the room back.
+        if isMaximized && sentInitialConfigure { applySizeState() }
+        compositor.scene.changed(.layout)
+        compositor.scheduleFrame()
+    }
+
+    /// Height of Lodestone's bar above the window (0 without one, or fullscreen).
+    var decorationHeight: Int32 { titleBar != nil && !isFullscreen ? TitleBar.height : 0 }
+    /// Where a maximized or fullscreen window's geometry goes: below its bar, if it has one.
+    var maximizedOrigin: (x: Int32, y: Int32) { (0, isFullscreen ? 0 : decorationHeight) }
 
     private func setMaximized(_ on: Bool) {
         guard sentInitialConfigure else { isMaximized = on; return }
@@ -137,8 +187,10 @@ final class XdgToplevel: Resource, ProtocolObject, DesktopWindow {
 
     /// Maximized and fullscreen windows fill the output; leaving restores the old size.
     private func applySizeState() {
-        if isMaximized || isFullscreen {
+        if isFullscreen {
             configure(width: compositor.output.width, height: compositor.output.height)
+        } else if isMaximized {
+            configure(width: compositor.output.width, height: max(1, compositor.output.height - decorationHeight))
         } else if let r = restoreGeometry {
             restoreGeometry = nil
             configure(width: r.width, height: r.height)
@@ -150,7 +202,7 @@ final class XdgToplevel: Resource, ProtocolObject, DesktopWindow {
 
     /// The output changed size: maximized and fullscreen windows follow.
     func outputResized() {
-        if isMaximized || isFullscreen { configure(width: compositor.output.width, height: compositor.output.height) }
+        if isMaximized || isFullscreen { applySizeState() }
     }
 
     /// Position to take once the client commits the restored size.
@@ -167,7 +219,7 @@ final class XdgToplevel: Resource, ProtocolObject, DesktopWindow {
         }
         if surface.hasContent && !xdgSurface.isMapped {
             xdgSurface.isMapped = true
-            if isMaximized || isFullscreen { xdgSurface.position = (0, 0); placed = true }
+            if isMaximized || isFullscreen { xdgSurface.position = maximizedOrigin; placed = true }
             compositor.desktop.windowMapped(self)
         } else if !surface.hasContent && xdgSurface.isMapped {
             unmap()
@@ -175,8 +227,8 @@ final class XdgToplevel: Resource, ProtocolObject, DesktopWindow {
             sentInitialConfigure = false
             placed = keepsPlacement
         } else if xdgSurface.isMapped {
-            if isMaximized || isFullscreen, xdgSurface.position != (0, 0) {
-                compositor.desktop.move(self, to: 0, 0)
+            if isMaximized || isFullscreen, xdgSurface.position != maximizedOrigin {
+                compositor.desktop.move(self, to: maximizedOrigin.x, maximizedOrigin.y)
             } else if let (x, y) = pendingMoveTo {
                 pendingMoveTo = nil
                 compositor.desktop.move(self, to: x, y)
@@ -212,6 +264,7 @@ final class XdgToplevel: Resource, ProtocolObject, DesktopWindow {
         guard xdgSurface.isMapped else { return }
         xdgSurface.isMapped = false
         isActivated = false
+        isMinimized = false
         compositor.desktop.windowUnmapped(self)
     }
 
@@ -228,11 +281,17 @@ final class XdgToplevel: Resource, ProtocolObject, DesktopWindow {
     var geometry: PixelRect { xdgSurface.geometry }
     var surfaceOrigin: (Int32, Int32) { xdgSurface.surfaceOrigin }
     var isMapped: Bool { xdgSurface.isMapped }
+    var parentWindow: DesktopWindow? { parent }
     var preferredPosition: (x: Int32, y: Int32)? { nil }
     func requestSize(width: Int32, height: Int32) { configure(width: width, height: height) }
 
     override func destroyed() {
+        if let decoration {
+            decoration.postError(ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ORPHANED.rawValue,
+                                 "xdg_toplevel@\(wl_resource_get_id(pointer)) was destroyed before its zxdg_toplevel_decoration_v1")
+        }
         unmap()
+        compositor.foreignExports.toplevelDestroyed(self)
         xdgSurface.toplevel = nil
     }
 }

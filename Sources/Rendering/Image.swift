@@ -55,6 +55,13 @@ public final class Image {
                                  rect.x, rect.y, 0, 0, rect.x, rect.y, rect.width, rect.height)
     }
 
+    /// Copies `rect` of `source` to (`x`, `y`) of this image (SRC): a region of the output
+    /// into a buffer of the region's size.
+    public func copy(from source: Image, rect: PixelRect, toX x: Int32, y: Int32) {
+        pixman_image_composite32(PIXMAN_OP_SRC, source.pointer, nil, pointer,
+                                 rect.x, rect.y, 0, 0, x, y, rect.width, rect.height)
+    }
+
     /// Fills `rect` with a solid colour (0xAARRGGBB, premultiplied).
     public func fill(_ rect: PixelRect, color: UInt32, operator op: pixman_op_t = PIXMAN_OP_SRC) {
         var c = pixman_color_t(red: UInt16((color >> 16) & 0xff) * 257, green: UInt16((color >> 8) & 0xff) * 257,

@@ -49,6 +49,9 @@ struct Lodestone: ParsableCommand {
     @Flag(help: "Offer the lodestone_test_v1 protocol (input injection, screen capture). Never use in a real session.")
     var testControl = false
 
+    @Flag(help: "Do not offer zwlr_screencopy_manager_v1 (screenshots with grim, screen recorders), which is otherwise offered headless and nested; a TTY never offers it.")
+    var noScreencopy = false
+
     @Flag(help: "Frames happen only when a test advances the clock (needs --test-control).")
     var manualClock = false
 
@@ -175,6 +178,9 @@ struct Lodestone: ParsableCommand {
         if let drm { options.width = drm.mode.width / scale; options.height = drm.mode.height / scale; options.refreshHz = drm.mode.refreshHz; options.outputName = "DRM-1" }
         options.clock = manualClock ? .manual : .realtime
         options.testControl = testControl
+        // Screen copies only where the screen is ours alone to show: not on a TTY, where
+        // any client could read the user's whole desktop.
+        options.screencopy = kind != .drm && !noScreencopy
         options.pointerMode = settings.pointerMode
         options.legacyApps = settings.legacyApps
         options.pointerSettings = settings.pointer
@@ -274,7 +280,8 @@ struct Lodestone: ParsableCommand {
             }
         }
         if !command.isEmpty {
-            var environment = ["WAYLAND_DISPLAY": socketName]
+            // With an xdg_activation_v1 token, as a launcher passes one: its first window may take the focus.
+            var environment = ["WAYLAND_DISPLAY": socketName, "XDG_ACTIVATION_TOKEN": compositor.activationTokens.issueForLaunch()]
             if let xwayland { environment["DISPLAY"] = xwayland.displayName }
             child = try ChildProcess(command, environment: environment)
             // It may have died before the signal source existed.

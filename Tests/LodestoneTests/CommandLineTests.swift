@@ -140,6 +140,14 @@ final class CommandLineTests: XCTestCase {
         }
     }
 
+    func testCommandGetsAnActivationToken() throws {
+        // 128 random bits in hex, as xdg_activation_v1 issues them; a launched app activates its first window with it.
+        let (status, output) = try lodestone(["--backend", "headless", "--socket", "cli-token", "--", "sh", "-c",
+                                              #"echo "token=$XDG_ACTIVATION_TOKEN"; echo "$XDG_ACTIVATION_TOKEN" | grep -qE '^[0-9a-f]{32}$'"#])
+        XCTAssertEqual(status, 0, output)
+        XCTAssertTrue(output.contains("token="), output)
+    }
+
     func testCommandRunsInsideAndItsStatusIsLodestones() throws {
         let (status, output) = try lodestone(["--socket", "cli-1", "--", "sh", "-c", #"test -S "$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY" && exit 3"#])
         XCTAssertEqual(status, 3, output)

@@ -329,13 +329,14 @@ final class NestedTests: XCTestCase {
         let nested = try Session(nestedIn: parent, size: "400x300")
         defer { nested.stop() }
         try nested.launch(["foot", "--maximized", "--override=shell=/bin/sh"])
-        XCTAssertNotNil(try? nested.waitForWindow("foot") { $0.width == 400 && $0.height == 300 }, "foot is not maximized to the output")
+        // foot asks for server-side decorations: maximized, it fills the output below Lodestone's title bar.
+        XCTAssertNotNil(try? nested.waitForWindow("foot") { $0.width == 400 && $0.height == 300 - 30 && $0.y == 30 }, "foot is not maximized to the output")
         XCTAssertEqual(try nested.captureSize(), Size(width: 400, height: 300))
 
         try parent.control.resizeWindow("Lodestone", width: 520, height: 330)
         // The nested output takes the new size, and the maximized client follows it.
         XCTAssertTrue(try nested.wait { try nested.captureSize() == Size(width: 520, height: 330) }, "nested output is \((try? nested.captureSize())?.description ?? "?")")
-        XCTAssertNotNil(try? nested.waitForWindow("foot") { $0.width == 520 && $0.height == 330 }, "the maximized client did not follow: \((try? nested.control.windows()) ?? [])")
+        XCTAssertNotNil(try? nested.waitForWindow("foot") { $0.width == 520 && $0.height == 330 - 30 }, "the maximized client did not follow: \((try? nested.control.windows()) ?? [])")
         // And the parent shows a window of the new size.
         XCTAssertNotNil(try? parent.waitForWindow("Lodestone") { $0.width == 520 && $0.height == 330 })
     }

@@ -29,9 +29,10 @@ final class RealAppInteractionTests: XCTestCase {
     static let escapeKey: UInt32 = 1
 
     func testFootSurvivesReentryAndATitleBarMove() throws {
-        // foot has no popup menus.
+        // foot has no popup menus; it asks for server-side decorations, so its title bar is
+        // Lodestone's, above its geometry.
         try exercise(App(arguments: ["foot", "--override=shell=/bin/sh"], window: "foot",
-                         titleBar: { (Double($0.x + $0.width / 2), Double($0.y + 10)) }, menu: nil, minColors: 4))
+                         titleBar: { (Double($0.x + $0.width / 2), Double($0.y - 15)) }, menu: nil, minColors: 4))
     }
 
     func testGtk3DemoSurvivesReentryATitleBarMoveAndItsContextMenu() throws {
@@ -59,10 +60,11 @@ final class RealAppInteractionTests: XCTestCase {
             if ProcessInfo.processInfo.environment["CI"] != nil { return XCTFail("\(linguist) is not installed; run make deps") }
             throw XCTSkip("\(linguist) is not installed; run make deps")
         }
+        // Qt asks for server-side decorations: the title bar is Lodestone's, above the geometry.
         try exercise(App(arguments: [linguist], environment: ["QT_QPA_PLATFORM": "wayland"], window: "Qt Linguist",
-                         titleBar: { (Double($0.x + 256), Double($0.y + 14)) },
-                         // "File" in the menu bar, under Qt's own title bar.
-                         menu: ({ (Double($0.x + 23), Double($0.y + 38)) }, TestControl.leftButton)))
+                         titleBar: { (Double($0.x + 256), Double($0.y - 15)) },
+                         // "File" in the menu bar, at the window's top.
+                         menu: ({ (Double($0.x + 20), Double($0.y + 8)) }, TestControl.leftButton)))
     }
 
     // MARK: The gestures

@@ -81,4 +81,22 @@ final class ViewporterTests: XCTestCase {
         }
         XCTAssertTrue(session.compositorIsRunning)
     }
+
+    /// mpv's shared-memory output (`--vo=wlshm`) shows its video: ffmpeg's test card, in a
+    /// window of the video's size under Lodestone's title bar (mpv asks for server-side decorations).
+    func testMpvShowsItsVideoWithWlshm() throws {
+        try requireProgram("mpv")
+        let session = try Session()
+        try session.launch(["mpv", "--vo=wlshm", "--no-audio", "--no-config", "--loop", "--title=mpv-video",
+                            "av://lavfi:testsrc=size=320x240:rate=25"], output: session.runtimeDirectory + "/mpv.txt")
+        let w = try session.waitForWindow("mpv-video", timeout: 40)
+        XCTAssertEqual(w.width, 320)
+        XCTAssertEqual(w.height, 240)
+        XCTAssertTrue(try session.wait(timeout: 20) {
+            // The test card's bars and gradient: far more colours than any blank window.
+            try session.screenshot().distinctColors(x: Int(w.x), y: Int(w.y), width: 320, height: 240) > 50
+        }, "mpv drew no video")
+        let shot = try session.screenshot()
+        XCTAssertNotEqual(shot[Int(w.x) + 4, Int(w.y) - 26], 0x303446, "its title bar is drawn")
+    }
 }

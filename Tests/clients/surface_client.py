@@ -19,6 +19,19 @@ Modes:
   activate-from-background  map "background"; once another window takes the keyboard, ask
                             for a token and activate "background" with it; print 'tried'
   token-reuse               commit a token, then set its app_id (already_used); RESULT line
+  presentation              map "presentation" (with wl_output bound), then commit twice with a
+                            wp_presentation_feedback each and print 'committed'; once the second
+                            is presented, commit a third; prints 'clock_id N' and per feedback
+                            'feedback N discarded' or 'feedback N presented SEC NSEC REFRESH SEQ
+                            FLAGS OUTPUTS' (OUTPUTS: the sync_output events)
+  shortcuts on|off          map "shortcuts" and print its keyboard's keys ('key CODE STATE'); with
+                            'on', a zwp_keyboard_shortcuts_inhibitor_v1 on it ('active'/'inactive')
+  export                    map "exported" (200×100) and export it; prints 'handle H'
+  import HANDLE             import HANDLE, map "imported" (80×60) as its child (set_parent_of before
+                            the first commit); prints 'mapped', and 'destroyed' when the import dies
+  fractional-scale          map "fractional" with a wp_fractional_scale_v1; prints 'preferred_scale N'
+                            for each event, and 'RESULT: ...' after asking for a second one on the
+                            same surface (fractional_scale_exists)
   error NAME                break wp_viewporter: bad-source, bad-destination,
                             viewport-exists, out-of-buffer, bad-size, no-surface
 
@@ -33,11 +46,15 @@ import sys
 
 from pywayland import lib
 from pywayland.client import Display
+from pywayland.protocol.presentation_time import WpPresentation
+from pywayland.protocol.fractional_scale_v1 import WpFractionalScaleManagerV1
+from pywayland.protocol.xdg_foreign_unstable_v2 import ZxdgExporterV2, ZxdgImporterV2
+from pywayland.protocol.keyboard_shortcuts_inhibit_unstable_v1 import ZwpKeyboardShortcutsInhibitManagerV1
 from pywayland.protocol.idle_inhibit_unstable_v1 import ZwpIdleInhibitManagerV1
 from pywayland.protocol.single_pixel_buffer_v1 import WpSinglePixelBufferManagerV1
 from pywayland.protocol.viewporter import WpViewporter
 from pywayland.protocol.xdg_activation_v1 import XdgActivationV1
-from pywayland.protocol.wayland import WlCompositor, WlShm
+from pywayland.protocol.wayland import WlCompositor, WlOutput, WlSeat, WlShm
 from pywayland.protocol.xdg_shell import XdgWmBase
 
 WIDTH, HEIGHT = 64, 48
@@ -102,8 +119,9 @@ class Client:
         return keep
 
 
-def toplevel(c, title):
-    """Maps a 200×100 single-pixel window and returns (surface, toplevel, activated states)."""
+def toplevel(c, title, size=(200, 100), before_map=None):
+    """Maps a single-pixel window (200×100) and returns (surface, toplevel, activated states);
+    before_map(surface) runs before the first commit."""
     surface = c.compositor.create_surface()
     xdg = c.wm.get_xdg_surface(surface)
     top = xdg.get_toplevel()
@@ -113,13 +131,15 @@ def toplevel(c, title):
     # xdg_toplevel.state.activated is 4 in the array of uint32 states.
     top.dispatcher["configure"] = lambda t, w, h, states: activated.append(4 in list(states))
     c.wm.dispatcher["ping"] = lambda wm, serial: wm.pong(serial)
+    if before_map:
+        before_map(surface)
     surface.commit()
     while not serials and c.display.dispatch(block=True) >= 0:
         pass
     buffer = c.pixel(0x336699ff)
     surface.attach(buffer, 0, 0)
     viewport = c.viewporter.get_viewport(surface)
-    viewport.set_destination(200, 100)
+    viewport.set_destination(*size)
     surface.commit()
     c.display.roundtrip()
     return surface, (top, xdg, buffer, viewport), activated
@@ -168,6 +188,107 @@ def activation(c, mode):
         os._exit(0)
     while c.display.dispatch(block=True) >= 0:
         pass
+
+
+def presentation(c):
+    registry = c.display.get_registry()
+    registry.dispatcher["global"] = lambda *a: None
+    clock = []
+    presentation = registry.bind(c.globals["wp_presentation"], WpPresentation, 1)
+    presentation.dispatcher["clock_id"] = lambda p, clk: clock.append(clk)
+    output = registry.bind(c.globals["wl_output"], WlOutput, 2)
+    c.display.roundtrip()
+    surface, keep, _ = toplevel(c, "presentation")
+    print("clock_id", clock[0], flush=True)
+    answered = {}
+
+    def feedback(n):
+        f = presentation.feedback(surface)
+        outputs = []
+        f.dispatcher["sync_output"] = lambda fb, o: outputs.append(o)
+        f.dispatcher["discarded"] = lambda fb: answered.__setitem__(n, "discarded")
+        f.dispatcher["presented"] = lambda fb, hi, lo, ns, refresh, seq_hi, seq_lo, flags: answered.__setitem__(
+            n, "presented %d %d %d %d %d %d" % ((hi << 32) | lo, ns, refresh, (seq_hi << 32) | seq_lo, flags, len(outputs)))
+        surface.attach(c.pixel(0x336699ff), 0, 0)
+        surface.damage_buffer(0, 0, 1, 1)
+        surface.commit()
+        return f
+
+    def wait(n):
+        while n not in answered and c.display.dispatch(block=True) >= 0:
+            pass
+        print("feedback", n, answered[n], flush=True)
+
+    fbs = [feedback(1), feedback(2)]
+    c.display.roundtrip()
+    print("committed", flush=True)
+    wait(1)
+    wait(2)
+    fbs.append(feedback(3))
+    c.display.roundtrip()
+    print("committed", flush=True)
+    wait(3)
+    while c.display.dispatch(block=True) >= 0:
+        pass
+
+
+def shortcuts(c, inhibit):
+    registry = c.display.get_registry()
+    registry.dispatcher["global"] = lambda *a: None
+    seat = registry.bind(c.globals["wl_seat"], WlSeat, 5)
+    keyboard = seat.get_keyboard()
+    keyboard.dispatcher["key"] = lambda k, serial, time, key, state: print("key", key, state, flush=True)
+    surface, keep, _ = toplevel(c, "shortcuts")
+    if inhibit:
+        manager = registry.bind(c.globals["zwp_keyboard_shortcuts_inhibit_manager_v1"], ZwpKeyboardShortcutsInhibitManagerV1, 1)
+        inhibitor = manager.inhibit_shortcuts(surface, seat)
+        inhibitor.dispatcher["active"] = lambda i: print("active", flush=True)
+        inhibitor.dispatcher["inactive"] = lambda i: print("inactive", flush=True)
+    c.display.roundtrip()
+    print("mapped", flush=True)
+    while c.display.dispatch(block=True) >= 0:
+        pass
+
+
+def foreign(c, mode, args):
+    registry = c.display.get_registry()
+    registry.dispatcher["global"] = lambda *a: None
+    keep = []
+    if mode == "export":
+        exporter = registry.bind(c.globals["zxdg_exporter_v2"], ZxdgExporterV2, 1)
+        surface, keep, _ = toplevel(c, "exported")
+        exported = exporter.export_toplevel(surface)
+        exported.dispatcher["handle"] = lambda e, handle: print("handle", handle, flush=True)
+        keep = (keep, exported)
+    else:
+        importer = registry.bind(c.globals["zxdg_importer_v2"], ZxdgImporterV2, 1)
+        imported = importer.import_toplevel(args[0])
+        imported.dispatcher["destroyed"] = lambda i: print("destroyed", flush=True)
+        surface, keep, _ = toplevel(c, "imported", (80, 60), lambda s: imported.set_parent_of(s))
+        keep = (keep, imported)
+        print("mapped", flush=True)
+    while c.display.dispatch(block=True) >= 0:
+        pass
+
+
+def fractional(c):
+    registry = c.display.get_registry()
+    registry.dispatcher["global"] = lambda *a: None
+    manager = registry.bind(c.globals["wp_fractional_scale_manager_v1"], WpFractionalScaleManagerV1, 1)
+    keep = []
+
+    def before_map(surface):
+        scale = manager.get_fractional_scale(surface)
+        scale.dispatcher["preferred_scale"] = lambda s, n: print("preferred_scale", n, flush=True)
+        keep.append((surface, scale))
+    toplevel(c, "fractional", before_map=before_map)
+    c.display.roundtrip()
+    print("mapped", flush=True)
+    manager.get_fractional_scale(keep[0][0])
+    settle(c.display)
+    print("RESULT: " + outcome(c.display), flush=True)
+    sys.stderr.flush()
+    os._exit(0)
 
 
 def outcome(display):
@@ -250,6 +371,14 @@ def main(mode, args):
         c.window("viewport", configure)
     elif mode in ("activate-other", "activate-from-background", "token-reuse"):
         activation(c, mode)
+    elif mode in ("export", "import"):
+        foreign(c, mode, args)
+    elif mode == "fractional-scale":
+        fractional(c)
+    elif mode == "shortcuts":
+        shortcuts(c, args[0] == "on")
+    elif mode == "presentation":
+        presentation(c)
     elif mode == "error":
         error(c, args[0])
     else:

@@ -60,6 +60,8 @@ public final class DRMBackend: Backend {
 
     public func start(_ compositor: Compositor) throws(SystemError) {
         let loop = compositor.display.eventLoop
+        // Each frame waits for the page flip: wp_presentation reports vsync.
+        compositor.pacing = .vsync
         try session.attach(to: loop)
         try output.attach(to: loop)
         try output.modeset()

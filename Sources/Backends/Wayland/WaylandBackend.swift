@@ -33,6 +33,8 @@ public final class WaylandBackend: Backend {
     private var window: ParentWindow?
     private var presenter: Presenter?
     private var input: ParentInput?
+    /// Our zwp_keyboard_shortcuts_inhibitor_v1 on the window, if the parent offers the manager.
+    private var shortcutsInhibitor: Proxy?
     private var watch: EventSource?
     private var size: (width: Int32, height: Int32)
 
@@ -53,6 +55,8 @@ public final class WaylandBackend: Backend {
     public func start(_ compositor: Compositor) throws(SystemError) {
         let output = compositor.output
         size = (output.width, output.height)
+        // Frames follow the parent's frame callbacks, at a refresh we are not told.
+        compositor.pacing = .parent
 
         // The window, with the output's size until the parent says otherwise.
         let window: ParentWindow
@@ -82,6 +86,12 @@ public final class WaylandBackend: Backend {
         // Input from the parent's seat.
         if let seat = globals.seat {
             input = ParentInput(seat: seat, globals: globals, window: window, target: compositor.seat, clock: compositor.clock, logger: log)
+            // While our window has the parent's keyboard, the parent's shortcuts pass to us
+            // (and so to the clients inside), when the parent lets windows ask.
+            if let manager = globals.shortcutsInhibitManager {
+                shortcutsInhibitor = try? Proxy(creating: { zwp_keyboard_shortcuts_inhibit_manager_v1_inhibit_shortcuts(manager.pointer, window.surface.pointer, seat.pointer) },
+                                                on: connection, what: "zwp_keyboard_shortcuts_inhibit_manager_v1.inhibit_shortcuts")
+            }
         } else {
             log.notice("the parent offers no wl_seat: no input reaches Lodestone")
         }
@@ -104,6 +114,7 @@ public final class WaylandBackend: Backend {
         // Requests queued while starting (acks, the first frame).
         try? connection.flushChecked()
         let extras = [globals.decorationManager != nil ? "server-side decorations" : nil,
+                      shortcutsInhibitor != nil ? "its shortcuts passed through" : nil,
                       globals.relativePointerManager != nil ? "relative pointer" : nil,
                       globals.pointerGestures != nil ? "gestures" : nil, globals.tabletManager != nil ? "tablets" : nil].compactMap { $0 }
         log.info("nested in the parent session as a \(output.width)×\(output.height) @\(output.scale)x window\(extras.isEmpty ? "" : " with " + extras.joined(separator: ", "))")
@@ -120,6 +131,7 @@ public final class WaylandBackend: Backend {
     deinit {
         // Children before parents: the input and the presenter's buffers
         // reference the window's surface.
+        shortcutsInhibitor?.destroy { zwp_keyboard_shortcuts_inhibitor_v1_destroy($0) }
         input = nil
         presenter = nil
         window = nil
@@ -136,6 +148,8 @@ final class ParentGlobals {
     let wmBase: Proxy
     let seat: Proxy?
     let decorationManager: Proxy?
+    /// Lets our window ask for the parent's shortcuts while it has the keyboard.
+    let shortcutsInhibitManager: Proxy?
     let relativePointerManager: Proxy?
     /// Touchpad gestures (version 3 has hold) and tablet tools, when the parent has them.
     let pointerGestures: Proxy?
@@ -168,6 +182,7 @@ final class ParentGlobals {
         // wl_seat 8: axis_value120 as well as discrete steps.
         seat = bind(cwp_wl_seat_interface(), 8)
         decorationManager = bind(cwp_zxdg_decoration_manager_v1_interface(), 1)
+        shortcutsInhibitManager = bind(cwp_zwp_keyboard_shortcuts_inhibit_manager_v1_interface(), 1)
         relativePointerManager = bind(cwp_zwp_relative_pointer_manager_v1_interface(), 1)
         pointerGestures = bind(cwp_zwp_pointer_gestures_v1_interface(), 3)
         tabletManager = bind(cwp_zwp_tablet_manager_v2_interface(), 1)
@@ -181,6 +196,7 @@ final class ParentGlobals {
     deinit {
         wmBase.destroy { xdg_wm_base_destroy($0) }
         decorationManager?.destroy { zxdg_decoration_manager_v1_destroy($0) }
+        shortcutsInhibitManager?.destroy { zwp_keyboard_shortcuts_inhibit_manager_v1_destroy($0) }
         relativePointerManager?.destroy { zwp_relative_pointer_manager_v1_destroy($0) }
         if let g = pointerGestures {
             if g.version >= 2 { g.destroy { zwp_pointer_gestures_v1_release($0) } } else { g.destroy { zwp_pointer_gestures_v1_destroy($0) } }

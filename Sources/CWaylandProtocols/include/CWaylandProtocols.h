@@ -63,11 +63,23 @@ const struct wl_interface *cwp_zwp_idle_inhibit_manager_v1_interface(void);
 const struct wl_interface *cwp_zwp_idle_inhibitor_v1_interface(void);
 const struct wl_interface *cwp_xdg_activation_v1_interface(void);
 const struct wl_interface *cwp_xdg_activation_token_v1_interface(void);
+const struct wl_interface *cwp_wp_presentation_interface(void);
+const struct wl_interface *cwp_wp_presentation_feedback_interface(void);
+const struct wl_interface *cwp_zwp_keyboard_shortcuts_inhibit_manager_v1_interface(void);
+const struct wl_interface *cwp_zwp_keyboard_shortcuts_inhibitor_v1_interface(void);
+const struct wl_interface *cwp_zxdg_exporter_v2_interface(void);
+const struct wl_interface *cwp_zxdg_importer_v2_interface(void);
+const struct wl_interface *cwp_zxdg_exported_v2_interface(void);
+const struct wl_interface *cwp_zxdg_imported_v2_interface(void);
+const struct wl_interface *cwp_wp_fractional_scale_manager_v1_interface(void);
+const struct wl_interface *cwp_wp_fractional_scale_v1_interface(void);
 const struct wl_interface *cwp_adaptive_pointer_manager_v1_interface(void);
 const struct wl_interface *cwp_adaptive_pointer_surface_v1_interface(void);
 const struct wl_interface *cwp_adaptive_pointer_region_v1_interface(void);
 const struct wl_interface *cwp_wp_cursor_shape_manager_v1_interface(void);
 const struct wl_interface *cwp_wp_cursor_shape_device_v1_interface(void);
 const struct wl_interface *cwp_lodestone_test_v1_interface(void);
+const struct wl_interface *cwp_zwlr_screencopy_manager_v1_interface(void);
+const struct wl_interface *cwp_zwlr_screencopy_frame_v1_interface(void);
 
 #endif

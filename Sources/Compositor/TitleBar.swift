@@ -1,0 +1,113 @@
+import PointerEngine
+import Rendering
+
+/// The title bar Lodestone draws above a window whose client chose server-side
+/// decorations (`ZxdgToplevelDecoration`): the title, and minimize, maximize and close
+/// buttons that are adaptive regions of the compositor's own (the pointer highlights them
+/// as it does an app's buttons, without magnetism).
+///
+/// What the bar does: dragging it moves the window (`MoveGrab`); a double click
+/// maximizes or restores it; close asks the client to close (`xdg_toplevel.close`);
+/// maximize toggles maximized; minimize hides the window until something activates it
+/// again: `xdg_activation_v1`, the three-finger window switcher, or the test protocol's
+/// `activate_window` (`Desktop.activate` brings a minimized window back).
+final class TitleBar {
+    static var height: Int32 { TitleBarImage.height }
+    /// Two presses on the bar within this many milliseconds are a double click.
+    static let doubleClickMilliseconds: UInt32 = 400
+
+    unowned let toplevel: XdgToplevel
+    /// One adaptive region per button, named by the scene's region IDs.
+    let regionIDs: [TitleBarImage.Button: RegionID]
+    /// The last drawn picture and what it was drawn for.
+    private var image: Image?
+    private var drawnFor: (title: String, width: Int32, scale: Int32, activated: Bool)?
+    /// When the bar was last pressed (not on a button), for double clicks.
+    var lastPress: UInt32?
+
+    init(toplevel: XdgToplevel, regions: SceneRegions) {
+        self.toplevel = toplevel
+        var ids: [TitleBarImage.Button: RegionID] = [:]
+        for button in TitleBarImage.Button.allCases { ids[button] = regions.allocateRegionID() }
+        regionIDs = ids
+    }
+
+    /// The bar in global logical coordinates: above the window's geometry, as wide.
+    var frame: PixelRect {
+        let p = toplevel.xdgSurface.position
+        return PixelRect(x: p.x, y: p.y.clampedSubtracting(Self.height), width: max(1, toplevel.xdgSurface.geometry.width), height: Self.height)
+    }
+
+    /// What is at a global point on the bar: a button, or the bar itself (nil).
+    func button(atX x: Double, y: Double) -> TitleBarImage.Button? {
+        let f = frame
+        return TitleBarImage.Button.allCases.first { TitleBarImage.frame(of: $0, barWidth: f.width).offsetBy(dx: f.x, dy: f.y).contains(x: x, y: y) }
+    }
+
+    /// The picture, redrawn when the title, width, scale or activation changed.
+    func element(scale: Int32) -> RenderElement {
+        let f = frame
+        let key = (toplevel.title, f.width, scale, toplevel.isActivated)
+        if image == nil || drawnFor.map({ $0 != key }) ?? true {
+            image = TitleBarImage.draw(title: key.0, width: key.1, scale: scale, activated: key.3)
+            drawnFor = key
+        }
+        let s = Double(scale)
+        return RenderElement(image: image!, bounds: f.scaled(by: scale),
+                             outputToImage: Affine.translation(-Double(f.x) * s, -Double(f.y) * s), opaque: true)
+    }
+
+    /// The buttons as adaptive regions in global space (highlight, like a toolbar's).
+    func regions() -> [SceneRegions.Placed] {
+        let f = frame
+        let placement = SurfacePlacement(origin: Point(x: Double(f.x), y: Double(f.y)))
+        return TitleBarImage.Button.allCases.compactMap { button in
+            guard let id = regionIDs[button] else { return nil }
+            let b = TitleBarImage.frame(of: button, barWidth: f.width)
+            var spec = RegionSpec(id: id)
+            spec.draft.frame = Rect(x: Double(b.x), y: Double(b.y), width: Double(b.width), height: Double(b.height))
+            spec.draft.cornerRadius = 6
+            spec.draft.style.effect = .highlight
+            // No pull and no flick capture: a fast stroke across a window's top must not
+            // land the pointer (and the next click) on its close button.
+            spec.draft.magnetism = .off
+            spec.draft.identifier = UInt32(button.rawValue + 1)
+            var region = placement.toGlobal(spec.localRegion(owner: SurfaceID(0)))
+            region.stackingOrder = Int32.max
+            return SceneRegions.Placed(region: region, spec: spec, placement: placement)
+        }
+    }
+
+    /// The title changed: the next frame redraws the bar.
+    func damage(_ output: Output) { output.damage(logical: frame) }
+}
+
+/// A press on a title bar button: the button acts if the last button comes up over it,
+/// as buttons do (nil: a double click, which acted at once). Clients hear nothing meanwhile.
+final class TitleBarButtonGrab: PointerGrab {
+    let toplevel: XdgToplevel
+    let button: TitleBarImage.Button?
+
+    init(toplevel: XdgToplevel, button: TitleBarImage.Button?) {
+        self.toplevel = toplevel
+        self.button = button
+    }
+
+    var routesToClients: Bool { false }
+    func motion(_ seat: Seat, device: (x: Double, y: Double), time: UInt32) {}
+    func pressStarted(_ seat: Seat) {}
+    func button(_ seat: Seat, _ button: UInt32, pressed: Bool, time: UInt32) {}
+    func axis(_ seat: Seat, _ axis: PointerAxis, time: UInt32) {}
+
+    func released(_ seat: Seat) {
+        seat.endGrab()
+        guard let button, toplevel.titleBar?.button(atX: seat.x, y: seat.y) == button else { return }
+        switch button {
+        case .close: toplevel.sendClose()
+        case .maximize: toplevel.toggleMaximized()
+        case .minimize: seat.compositor.desktop.minimize(toplevel)
+        }
+    }
+
+    func surfaceDestroyed(_ surface: WlSurface) -> Bool { toplevel.xdgSurface.surface === surface }
+}

@@ -1,0 +1,68 @@
+import CWaylandProtocols
+import CWaylandServer
+import WaylandServer
+
+extension Interface {
+    static var fractionalScaleManager: UnsafePointer<wl_interface> { cwp_wp_fractional_scale_manager_v1_interface() }
+    static var fractionalScale: UnsafePointer<wl_interface> { cwp_wp_fractional_scale_v1_interface() }
+}
+
+/// `wp_fractional_scale_manager_v1` (fractional-scale-v1): tells a surface the scale to
+/// render at, in 120ths, so a client with a viewport (`WpViewporter`) can draw at exactly
+/// the output's pixel density. Lodestone's output scale is an integer (`--scale`, or the
+/// nested parent's), so the preferred scale is that times 120; it is sent again when
+/// the output's scale changes.
+final class WpFractionalScaleManager: Resource, ProtocolObject {
+    static let version: Int32 = 1
+    static var interface: UnsafePointer<wl_interface> { Interface.fractionalScaleManager }
+    unowned let output: Output
+
+    enum Request: UInt32 { case destroy, getFractionalScale }
+
+    init?(output: Output, client: Client, version: UInt32, id: UInt32) {
+        self.output = output
+        super.init(client: client, interface: Self.interface, version: version, id: id)
+    }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .destroy: destroy()
+        case .getFractionalScale:
+            guard let surface = WlSurface.from(a.object(1)) else { return }
+            guard surface.fractionalScale == nil else {
+                return postError(WP_FRACTIONAL_SCALE_MANAGER_V1_ERROR_FRACTIONAL_SCALE_EXISTS.rawValue,
+                                 "wl_surface@\(wl_resource_get_id(surface.pointer)) already has a wp_fractional_scale_v1")
+            }
+            guard let scale = WpFractionalScale(output: output, client: client, version: version, id: a.newID(0)) else { return }
+            surface.fractionalScale = scale
+            scale.sendPreferredScale()
+        case nil: break
+        }
+    }
+}
+
+/// `wp_fractional_scale_v1`: one surface's preferred scale.
+final class WpFractionalScale: Resource, ProtocolObject {
+    static var interface: UnsafePointer<wl_interface> { Interface.fractionalScale }
+    private weak var output: Output?
+
+    enum Request: UInt32 { case destroy }
+
+    init?(output: Output, client: Client, version: UInt32, id: UInt32) {
+        self.output = output
+        super.init(client: client, interface: Self.interface, version: version, id: id)
+        output.fractionalScales.append(Weak(self))
+    }
+
+    override func dispatch(opcode: UInt32, arguments: Arguments) {
+        if Request(rawValue: opcode) == .destroy { destroy() }
+    }
+
+    /// The output's scale in 120ths (the protocol's fixed denominator).
+    func sendPreferredScale() {
+        guard let output else { return }
+        wp_fractional_scale_v1_send_preferred_scale(pointer, UInt32(output.scale) * 120)
+    }
+
+    override func destroyed() { output?.fractionalScales.removeAll { $0.value == nil || $0.value === self } }
+}

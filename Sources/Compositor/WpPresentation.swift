@@ -1,0 +1,76 @@
+import CWaylandProtocols
+import CWaylandServer
+import Glibc
+import WaylandServer
+
+extension Interface {
+    static var presentation: UnsafePointer<wl_interface> { cwp_wp_presentation_interface() }
+    static var presentationFeedback: UnsafePointer<wl_interface> { cwp_wp_presentation_feedback_interface() }
+}
+
+/// `wp_presentation` (presentation-time, stable): tells a client when each of its
+/// content updates reached the screen, so video players and games can pace themselves.
+/// A feedback belongs to the next commit of its surface (double-buffered, like a frame
+/// callback); the frame that composes that update answers `presented` with the frame
+/// clock's time; a newer commit first, or the surface's end, answers `discarded`.
+final class WpPresentation: Resource, ProtocolObject {
+    static let version: Int32 = 1
+    static var interface: UnsafePointer<wl_interface> { Interface.presentation }
+
+    enum Request: UInt32 { case destroy, feedback }
+
+    init?(client: Client, version: UInt32, id: UInt32) {
+        super.init(client: client, interface: Self.interface, version: version, id: id)
+        // The frame clock's real time is CLOCK_MONOTONIC (a manual clock counts from 0 instead).
+        wp_presentation_send_clock_id(pointer, UInt32(CLOCK_MONOTONIC))
+    }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .destroy: destroy()
+        case .feedback:
+            guard let surface = WlSurface.from(a.object(0)) else { return }
+            guard let feedback = WpPresentationFeedback(client: client, id: a.newID(1)) else { return }
+            surface.addPresentationFeedback(feedback)
+        case nil: break
+        }
+    }
+}
+
+/// `wp_presentation_feedback`: one answer, `presented` or `discarded`, then it is gone.
+final class WpPresentationFeedback: Resource, ProtocolObject {
+    static var interface: UnsafePointer<wl_interface> { Interface.presentationFeedback }
+
+    init?(client: Client, id: UInt32) {
+        super.init(client: client, interface: Self.interface, version: 1, id: id)
+    }
+
+    /// The update was shown in the frame `frame`: first the wl_outputs the client was told
+    /// the surface is on (`sync_output`), then the time and how it was paced.
+    func presented(_ frame: PresentedFrame, outputs: [WlOutput]) {
+        for output in outputs { wp_presentation_feedback_send_sync_output(pointer, output.pointer) }
+        wp_presentation_feedback_send_presented(pointer, frame.time.secondsHigh, frame.time.secondsLow, frame.time.nanoseconds,
+                                                frame.refreshNanoseconds, UInt32(truncatingIfNeeded: frame.sequence >> 32),
+                                                UInt32(truncatingIfNeeded: frame.sequence), frame.flags)
+        destroy()
+    }
+
+    /// The update never reached the screen (superseded by a newer commit, or the surface went away).
+    func discarded() {
+        wp_presentation_feedback_send_discarded(pointer)
+        destroy()
+    }
+}
+
+/// What `presented` says about a frame. Each backend tells what it knows
+/// (`Compositor.Pacing`): headless frames follow the frame clock's timer, so the
+/// refresh is its interval; nested frames follow the parent's frame callbacks, whose
+/// refresh Lodestone does not know (0, as the protocol asks); on a TTY the frame waits
+/// for the page flip, which is vsync.
+struct PresentedFrame {
+    var time: Timestamp
+    var refreshNanoseconds: UInt32
+    /// The frame counter (every repaint), standing in for the output's MSC.
+    var sequence: UInt64
+    var flags: UInt32
+}

@@ -1,0 +1,98 @@
+import CWaylandProtocols
+import CWaylandServer
+import WaylandServer
+
+extension Interface {
+    static var keyboardShortcutsInhibitManager: UnsafePointer<wl_interface> { cwp_zwp_keyboard_shortcuts_inhibit_manager_v1_interface() }
+    static var keyboardShortcutsInhibitor: UnsafePointer<wl_interface> { cwp_zwp_keyboard_shortcuts_inhibitor_v1_interface() }
+}
+
+/// `zwp_keyboard_shortcuts_inhibit_manager_v1` (keyboard-shortcuts-inhibit-unstable-v1):
+/// a client that wants every key (a remote desktop, a VM viewer, Lodestone nested in
+/// Lodestone) asks that the compositor's shortcuts (`Shortcuts`) pass to it while its
+/// surface has the keyboard. Lodestone grants it at once (there is no prompt to ask the
+/// user); the inhibitor is `active` exactly while its surface has the keyboard focus.
+final class ZwpKeyboardShortcutsInhibitManager: Resource, ProtocolObject {
+    static let version: Int32 = 1
+    static var interface: UnsafePointer<wl_interface> { Interface.keyboardShortcutsInhibitManager }
+    unowned let inhibitors: ShortcutsInhibitors
+
+    enum Request: UInt32 { case destroy, inhibitShortcuts }
+
+    init?(inhibitors: ShortcutsInhibitors, client: Client, version: UInt32, id: UInt32) {
+        self.inhibitors = inhibitors
+        super.init(client: client, interface: Self.interface, version: version, id: id)
+    }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .destroy: destroy()
+        case .inhibitShortcuts:
+            // One seat in Lodestone: every wl_seat names it.
+            guard let surface = WlSurface.from(a.object(1)) else { return }
+            guard !inhibitors.has(surface) else {
+                return postError(ZWP_KEYBOARD_SHORTCUTS_INHIBIT_MANAGER_V1_ERROR_ALREADY_INHIBITED.rawValue,
+                                 "wl_surface@\(wl_resource_get_id(surface.pointer)) already has a shortcuts inhibitor for this seat")
+            }
+            guard let inhibitor = ZwpKeyboardShortcutsInhibitor(surface: surface, inhibitors: inhibitors, client: client,
+                                                                version: version, id: a.newID(0)) else { return }
+            inhibitors.add(inhibitor)
+        case nil: break
+        }
+    }
+}
+
+/// `zwp_keyboard_shortcuts_inhibitor_v1`: shortcuts pass to its surface while it is active.
+final class ZwpKeyboardShortcutsInhibitor: Resource, ProtocolObject {
+    static var interface: UnsafePointer<wl_interface> { Interface.keyboardShortcutsInhibitor }
+    private(set) weak var surface: WlSurface?
+    unowned let inhibitors: ShortcutsInhibitors
+    private(set) var isActive = false
+
+    enum Request: UInt32 { case destroy }
+
+    init?(surface: WlSurface, inhibitors: ShortcutsInhibitors, client: Client, version: UInt32, id: UInt32) {
+        self.surface = surface
+        self.inhibitors = inhibitors
+        super.init(client: client, interface: Self.interface, version: version, id: id)
+    }
+
+    override func dispatch(opcode: UInt32, arguments: Arguments) {
+        if Request(rawValue: opcode) == .destroy { destroy() }
+    }
+
+    func setActive(_ on: Bool) {
+        guard on != isActive else { return }
+        isActive = on
+        if on { zwp_keyboard_shortcuts_inhibitor_v1_send_active(pointer) } else { zwp_keyboard_shortcuts_inhibitor_v1_send_inactive(pointer) }
+    }
+
+    override func destroyed() { inhibitors.remove(self) }
+}
+
+/// The live shortcuts inhibitors; the one on the keyboard-focused surface is active.
+final class ShortcutsInhibitors {
+    private var inhibitors: [ZwpKeyboardShortcutsInhibitor] = []
+    /// The surface with the keyboard.
+    private let focus: () -> WlSurface?
+
+    init(focus: @escaping () -> WlSurface?) { self.focus = focus }
+
+    func has(_ surface: WlSurface) -> Bool { inhibitors.contains { $0.surface === surface } }
+
+    func add(_ inhibitor: ZwpKeyboardShortcutsInhibitor) {
+        inhibitors.append(inhibitor)
+        focusChanged()
+    }
+
+    func remove(_ inhibitor: ZwpKeyboardShortcutsInhibitor) { inhibitors.removeAll { $0 === inhibitor } }
+
+    /// Whether shortcuts pass to `surface` (it has the keyboard and an active inhibitor).
+    func isInhibited(_ surface: WlSurface) -> Bool { inhibitors.contains { $0.surface === surface && $0.isActive } }
+
+    /// The keyboard moved: inhibitors of the focused surface become active, the others not.
+    func focusChanged() {
+        let focused = focus()
+        for inhibitor in inhibitors { inhibitor.setActive(inhibitor.surface != nil && inhibitor.surface === focused) }
+    }
+}

@@ -1,0 +1,171 @@
+import CWaylandProtocols
+import CWaylandServer
+import WaylandServer
+
+extension Interface {
+    static var xdgExporter: UnsafePointer<wl_interface> { cwp_zxdg_exporter_v2_interface() }
+    static var xdgImporter: UnsafePointer<wl_interface> { cwp_zxdg_importer_v2_interface() }
+    static var xdgExported: UnsafePointer<wl_interface> { cwp_zxdg_exported_v2_interface() }
+    static var xdgImported: UnsafePointer<wl_interface> { cwp_zxdg_imported_v2_interface() }
+}
+
+/// `zxdg_exporter_v2` and `zxdg_importer_v2` (xdg-foreign-unstable-v2): one client exports
+/// a window as a handle (a string it passes on, e.g. through a portal), another imports the
+/// handle and makes its own toplevel a child of that window (`set_parent_of`): a file
+/// chooser of a sandboxed app's portal over the app. Lodestone then keeps the child above
+/// its parent and places it centred over it (`XdgToplevel.parent`, as `set_parent`).
+final class ZxdgExporter: Resource, ProtocolObject {
+    static let version: Int32 = 1
+    static var interface: UnsafePointer<wl_interface> { Interface.xdgExporter }
+    unowned let exports: ForeignExports
+
+    enum Request: UInt32 { case destroy, exportToplevel }
+
+    init?(exports: ForeignExports, client: Client, version: UInt32, id: UInt32) {
+        self.exports = exports
+        super.init(client: client, interface: Self.interface, version: version, id: id)
+    }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .destroy: destroy()
+        case .exportToplevel:
+            guard let surface = WlSurface.from(a.object(1)) else { return }
+            guard let toplevel = (surface.role as? XdgSurface)?.toplevel else {
+                return postError(ZXDG_EXPORTER_V2_ERROR_INVALID_SURFACE.rawValue,
+                                 "wl_surface@\(wl_resource_get_id(surface.pointer)) is not an xdg_toplevel")
+            }
+            guard let exported = ZxdgExported(toplevel: toplevel, exports: exports, client: client, version: version, id: a.newID(0)) else { return }
+            exports.add(exported)
+            zxdg_exported_v2_send_handle(exported.pointer, exported.handle)
+        case nil: break
+        }
+    }
+}
+
+/// `zxdg_exported_v2`: a window's handle, valid until this object (or the window) goes.
+final class ZxdgExported: Resource, ProtocolObject {
+    static var interface: UnsafePointer<wl_interface> { Interface.xdgExported }
+    private(set) weak var toplevel: XdgToplevel?
+    unowned let exports: ForeignExports
+    /// 128 random bits: another client cannot guess it.
+    let handle = (0..<2).map { _ in String(UInt64.random(in: .min ... .max), radix: 16).leftPadded(to: 16) }.joined()
+
+    enum Request: UInt32 { case destroy }
+
+    init?(toplevel: XdgToplevel, exports: ForeignExports, client: Client, version: UInt32, id: UInt32) {
+        self.toplevel = toplevel
+        self.exports = exports
+        super.init(client: client, interface: Self.interface, version: version, id: id)
+    }
+
+    override func dispatch(opcode: UInt32, arguments: Arguments) {
+        if Request(rawValue: opcode) == .destroy { destroy() }
+    }
+
+    override func destroyed() { exports.remove(self) }
+}
+
+final class ZxdgImporter: Resource, ProtocolObject {
+    static let version: Int32 = 1
+    static var interface: UnsafePointer<wl_interface> { Interface.xdgImporter }
+    unowned let exports: ForeignExports
+
+    enum Request: UInt32 { case destroy, importToplevel }
+
+    init?(exports: ForeignExports, client: Client, version: UInt32, id: UInt32) {
+        self.exports = exports
+        super.init(client: client, interface: Self.interface, version: version, id: id)
+    }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .destroy: destroy()
+        case .importToplevel:
+            let handle = a.string(1) ?? ""
+            guard let imported = ZxdgImported(handle: handle, exports: exports, client: client, version: version, id: a.newID(0)) else { return }
+            if let exported = exports.export(named: handle) {
+                exports.importers.append(imported)
+                imported.exported = exported
+            } else {
+                // An unknown or withdrawn handle: the import is dead at once.
+                zxdg_imported_v2_send_destroyed(imported.pointer)
+            }
+        case nil: break
+        }
+    }
+}
+
+/// `zxdg_imported_v2`: another client's window, to parent this client's toplevels to.
+final class ZxdgImported: Resource, ProtocolObject {
+    static var interface: UnsafePointer<wl_interface> { Interface.xdgImported }
+    let handle: String
+    unowned let exports: ForeignExports
+    weak var exported: ZxdgExported?
+    /// The toplevels made children through this import: they are let go when it goes.
+    private var children: [Weak<XdgToplevel>] = []
+
+    enum Request: UInt32 { case destroy, setParentOf }
+
+    init?(handle: String, exports: ForeignExports, client: Client, version: UInt32, id: UInt32) {
+        self.handle = handle
+        self.exports = exports
+        super.init(client: client, interface: Self.interface, version: version, id: id)
+    }
+
+    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+        switch Request(rawValue: opcode) {
+        case .destroy: destroy()
+        case .setParentOf:
+            guard let surface = WlSurface.from(a.object(0)) else { return }
+            guard let child = (surface.role as? XdgSurface)?.toplevel else {
+                return postError(ZXDG_IMPORTED_V2_ERROR_INVALID_SURFACE.rawValue,
+                                 "wl_surface@\(wl_resource_get_id(surface.pointer)) is not an xdg_toplevel")
+            }
+            // Inert once the export is gone.
+            guard let parent = exported?.toplevel, parent !== child else { return }
+            child.setParent(parent)
+            children.append(Weak(child))
+        case nil: break
+        }
+    }
+
+    /// The export went away: its window is no one's parent through this import any more.
+    func exportDestroyed() {
+        exported = nil
+        zxdg_imported_v2_send_destroyed(pointer)
+        releaseChildren()
+    }
+
+    private func releaseChildren() {
+        for case let child? in children.map(\.value) where child.parent != nil { child.setParent(nil) }
+        children = []
+    }
+
+    override func destroyed() {
+        exports.importers.removeAll { $0 === self }
+        releaseChildren()
+    }
+}
+
+/// The live exports and the imports that refer to them.
+final class ForeignExports {
+    private var exports: [ZxdgExported] = []
+    var importers: [ZxdgImported] = []
+
+    func add(_ exported: ZxdgExported) { exports.append(exported) }
+
+    func export(named handle: String) -> ZxdgExported? { exports.first { $0.handle == handle && $0.toplevel != nil } }
+
+    /// An export was destroyed: every import of it hears `destroyed`.
+    func remove(_ exported: ZxdgExported) {
+        exports.removeAll { $0 === exported }
+        for imported in importers where imported.exported === exported { imported.exportDestroyed() }
+        importers.removeAll { $0.exported == nil }
+    }
+
+    /// A window went away: its exports are withdrawn as if destroyed (their objects stay, inert).
+    func toplevelDestroyed(_ toplevel: XdgToplevel) {
+        for exported in exports where exported.toplevel === toplevel || exported.toplevel == nil { remove(exported) }
+    }
+}
