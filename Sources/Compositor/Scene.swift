@@ -111,9 +111,10 @@ final class Scene {
             if s.acceptsInput(x: sx, y: sy) { hit = .surface(s, sx, sy) }
         }
         for window in windows {
-            if let bar = window.titleBar, bar.frame.contains(x: x, y: y) { hit = .titleBar(window) }
-            visit(window.xdgSurface, visitor)
+            if let t = window as? XdgToplevel, let bar = t.titleBar, bar.frame.contains(x: x, y: y) { hit = .titleBar(t) }
+            visit(window, visitor)
         }
+        for window in overrideRedirect { visit(window, visitor) }
         for popup in popups { visit(popup.xdgSurface, visitor) }
         return hit
     }
@@ -190,9 +191,10 @@ final class Scene {
         }
         // Each window's title bar just beneath it (server-side decorations).
         for window in windows {
-            if let bar = window.titleBar, window.xdgSurface.isMapped { elements.append(bar.element(scale: output.scale)) }
-            visit(window.xdgSurface, visitor)
+            if let t = window as? XdgToplevel, let bar = t.titleBar, t.xdgSurface.isMapped { elements.append(bar.element(scale: output.scale)) }
+            visit(window, visitor)
         }
+        for window in overrideRedirect { visit(window, visitor) }
         for popup in popups { visit(popup.xdgSurface, visitor) }
         for case let e? in pointer { elements.append(e) }
         body(elements)

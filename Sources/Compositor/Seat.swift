@@ -200,7 +200,7 @@ public final class Seat {
             return begin(TitleBarButtonGrab(toplevel: window, button: nil))
         }
         bar.lastPress = time
-        begin(MoveGrab(toplevel: window, device: engine.devicePosition))
+        begin(MoveGrab(window: window, device: engine.devicePosition))
     }
 
     /// Click to focus: the window under a press is raised and gets the keyboard.
