@@ -32,6 +32,8 @@ let package = Package(
         .systemLibrary(name: "CInput", pkgConfig: "libinput", providers: [.apt(["libinput-dev", "libudev-dev"])]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(name: "CSeat", pkgConfig: "libseat", providers: [.apt(["libseat-dev"])]),
+        // The accessibility bus (AT-SPI geometry of apps that declare no regions): sd-bus.
+        .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         // Committed wayland-scanner output (Scripts/generate-protocols): every
         // protocol's private code, compiled exactly once.
@@ -77,7 +79,7 @@ let package = Package(
         .target(
             name: "Compositor",
             dependencies: [
-                "LodestoneSystem", "WaylandServer", "Rendering", "CXKBCommon", "CXcursor", "PointerEngine",
+                "LodestoneSystem", "WaylandServer", "Rendering", "CXKBCommon", "CXcursor", "CSDBus", "PointerEngine",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -1,0 +1,326 @@
+import Foundation
+import LodestoneSystem
+import Logging
+import PointerEngine
+import WaylandServer
+
+/// The geometry apps publish for accessibility (AT-SPI), read from the accessibility bus so
+/// that apps which declare no adaptive_pointer_v1 regions still get highlights over their
+/// buttons and a beam as tall as their text (README, "Apps that declare no regions").
+///
+/// Everything is asynchronous on the `wl_event_loop` (`DBusConnection`). The first time
+/// the pointer is over such an app, Lodestone finds the bus (`AT_SPI_BUS_ADDRESS`, else the
+/// session bus's `org.a11y.Bus.GetAddress`), lists the registry's applications, matches them
+/// to Wayland clients by PID, finds the window (AT-SPI frame) of the toplevel under the
+/// pointer and walks it (`AccessibleWalk`). The elements are cached per toplevel until the
+/// window's size changes, the app signals that bounds, children or states changed, or
+/// `lifetime` passes while the pointer is on it. Without a bus, a registry or an
+/// accessible app, only the cursor names apply, and one info line says why.
+final class Accessibility {
+    private unowned let compositor: Compositor
+    private var log: Logger { compositor.log }
+
+    private enum State { case idle, findingBus, connected, unavailable }
+    private var state = State.idle
+    /// Only while asking the session bus where the accessibility bus is.
+    private var sessionBus: DBusConnection?
+    private var bus: DBusConnection?
+
+    /// AT-SPI applications by PID (their unique bus names), and when the list was read.
+    private var appsByPID: [Int32: String] = [:]
+    private var appsListedAt: Double?
+    private var listingApps = false
+    /// Clients already said to publish no geometry (said once each).
+    private var silentPIDs: Set<Int32> = []
+
+    /// What is known about one toplevel's window.
+    private final class Window {
+        weak var toplevel: XdgToplevel?
+        var elements: [AccessibleElement] = []
+        /// The AT-SPI frame matched to the toplevel.
+        var frame: DBusObject?
+        var walk: AccessibleWalk?
+        var walkedAt: Double?
+        /// The window geometry's size when walked: a resize re-walks.
+        var size: (Int32, Int32) = (0, 0)
+        var stale = true
+        /// Region ids, stable across walks so the engine does not re-enter an element.
+        var regionIDs: [RegionID] = []
+        let owner: SurfaceID
+        init(_ toplevel: XdgToplevel, owner: SurfaceID) { self.toplevel = toplevel; self.owner = owner }
+    }
+    private var windows: [ObjectIdentifier: Window] = [:]
+    private var nextOwner: UInt64 = 1 << 40
+    private var lifetimeTimer: EventSource?
+
+    /// How long a walk's elements are trusted without any signal from the app.
+    static let lifetime = 3.0
+    /// The last walk's timing, for the benchmark: nodes visited and seconds taken.
+    private(set) var lastWalk: (nodes: Int, seconds: Double)?
+
+    init(compositor: Compositor) { self.compositor = compositor }
+
+    private var now: Double { Date().timeIntervalSince1970 }
+
+    /// Whether accessibility geometry is in use at all (`--legacy-apps adaptive`).
+    private var enabled: Bool {
+        let app = compositor.pointerController.appCursor
+        return app.mode == .adaptive && app.legacyApps == .adaptive
+    }
+
+    // MARK: What the pointer controller asks
+
+    /// The accessible elements of the toplevel under the pointer, placed as regions in global
+    /// space; starts finding them when none are known yet (they come with a later
+    /// `sceneChanged`).
+    func placedRegions(allocate: () -> RegionID) -> [RegionID: SceneRegions.Placed] {
+        guard enabled, let focus = compositor.seat.pointerFocus, !compositor.scene.regions.treeHasRegions(focus),
+              let toplevel = compositor.scene.toplevel(of: focus), toplevel.xdgSurface.isMapped,
+              let surface = toplevel.xdgSurface.surface else { return [:] }
+        let xdg = toplevel.xdgSurface
+        let client = surface.client
+        let window = windows[ObjectIdentifier(toplevel)] ?? {
+            let w = Window(toplevel, owner: SurfaceID(nextOwner))
+            nextOwner += 1
+            windows[ObjectIdentifier(toplevel)] = w
+            return w
+        }()
+        let geometry = xdg.geometry
+        if (geometry.width, geometry.height) != window.size { window.stale = true }
+        if window.stale || (window.walkedAt.map { now - $0 > Self.lifetime } ?? true) { refresh(window, pid: client.pid) }
+
+        let (ox, oy) = xdg.surfaceOrigin
+        let placement = SurfacePlacement(origin: Point(x: Double(ox) + Double(geometry.x), y: Double(oy) + Double(geometry.y)))
+        let root = compositor.scene.rootSurface(surface)
+        while window.regionIDs.count < window.elements.count { window.regionIDs.append(allocate()) }
+        var placed: [RegionID: SceneRegions.Placed] = [:]
+        for (element, id) in zip(window.elements, window.regionIDs) {
+            let spec = Self.spec(element, id: id)
+            var region = placement.toGlobal(spec.localRegion(owner: window.owner))
+            region.stackingOrder = Int32(clamping: element.depth)
+            // A region under a popup or another window must not capture the pointer.
+            let c = region.frame.center
+            if let top = compositor.scene.surfaceAt(x: c.x, y: c.y), compositor.scene.rootSurface(top.surface) !== root { continue }
+            placed[id] = SceneRegions.Placed(region: region, spec: spec, placement: placement)
+        }
+        return placed
+    }
+
+    /// The region an element becomes (README's table of roles).
+    static func spec(_ e: AccessibleElement, id: RegionID) -> RegionSpec {
+        var spec = RegionSpec(id: id)
+        spec.frame = Rect(x: e.x, y: e.y, width: e.width, height: e.height)
+        switch e.kind {
+        case .control:
+            spec.style.effect = .highlight
+        case .iconButton:
+            spec.style.effect = .lift
+        case .slider(let horizontal):
+            spec.style.effect = .highlight
+            spec.latchingAxes = horizontal ? .horizontal : .vertical
+        case .item:
+            spec.style.effect = .hover(tint: .overlay, shadow: false, scale: false)
+            spec.hitArea = .padding(0)
+        case .text(let line, let singleLine):
+            let length = line ?? 24
+            spec.style.effect = .none
+            spec.style.shape = .verticalBeam(length: length)
+            spec.hitArea = .padding(4)
+            // One line, centred in the entry: the beam rests on it.
+            if singleLine, e.height > length {
+                spec.frame = Rect(x: e.x, y: e.y + ((e.height - length) / 2).rounded(), width: e.width, height: length)
+                spec.hitArea = .explicit(.zero)
+                spec.hitRect = Rect(x: e.x, y: e.y, width: e.width, height: e.height)
+            }
+        }
+        return spec
+    }
+
+    // MARK: Invalidation
+
+    private func invalidate(app: String) {
+        for window in windows.values where window.frame?.bus == app { window.stale = true }
+        if windows.values.contains(where: { $0.frame?.bus == app && $0.toplevel != nil }) { compositor.pointerController.sceneChanged() }
+    }
+
+    // MARK: Finding the app and its window
+
+    private func refresh(_ window: Window, pid: Int32) {
+        guard window.walk == nil else { return }
+        switch state {
+        case .idle: connect()
+        case .findingBus, .unavailable: return
+        case .connected: break
+        }
+        guard let bus, state == .connected else { return }
+        guard let app = appsByPID[pid] else {
+            // Apps start after Lodestone: list them again, at most once a second.
+            if appsListedAt.map({ now - $0 > 1 }) ?? true {
+                listApps()
+            } else if !listingApps, silentPIDs.insert(pid).inserted {
+                log.info("accessibility: the client with PID \(pid) publishes no AT-SPI geometry; its cursor names only")
+            }
+            return
+        }
+        window.stale = false
+        let started = now
+        findFrame(of: window, app: app) { [weak self, weak window] frame in
+            guard let self, let window, let frame, let bus = self.bus else { return }
+            window.frame = frame
+            window.walk = AccessibleWalk(bus: bus, app: app, window: frame.path) { [weak self, weak window] elements in
+                guard let self, let window else { return }
+                self.lastWalk = (window.walk?.nodes ?? 0, self.now - started)
+                window.walk = nil
+                window.walkedAt = self.now
+                if let g = window.toplevel?.xdgSurface.geometry { window.size = (g.width, g.height) }
+                if elements != window.elements {
+                    window.elements = elements
+                    self.compositor.pointerController.sceneChanged()
+                }
+                self.armLifetime()
+            }
+        }
+        _ = bus
+    }
+
+    /// The app's frame for this toplevel: the one titled like it, else the one of its size,
+    /// else its only one.
+    private func findFrame(of window: Window, app: String, _ found: @escaping (DBusObject?) -> Void) {
+        guard let bus, let toplevel = window.toplevel else { return found(nil) }
+        let title = toplevel.title, g = toplevel.xdgSurface.geometry
+        bus.call(app, "/org/a11y/atspi/accessible/root", "org.a11y.atspi.Accessible", "GetChildren") { [weak self] result in
+            guard let self, let bus = self.bus, let m = try? result.get(), let frames = m.array("(so)", { m.readObject() }), !frames.isEmpty else {
+                return found(nil)
+            }
+            if frames.count == 1 { return found(frames[0]) }
+            var answers: [(DBusObject, String?, (Int32, Int32)?)] = []
+            for frame in frames {
+                bus.call(frame.bus, frame.path, "org.freedesktop.DBus.Properties", "Get", [.string("org.a11y.atspi.Accessible"), .string("Name")]) { r in
+                    let name = (try? r.get()).flatMap { m in m.container("v", "s") { m.readString() } }
+                    bus.call(frame.bus, frame.path, "org.a11y.atspi.Component", "GetExtents", [.uint32(1)]) { r in
+                        let size = (try? r.get()).flatMap { m in
+                            m.container("r", "iiii") { () -> (Int32, Int32)? in
+                                _ = m.readInt32(); _ = m.readInt32()
+                                guard let w = m.readInt32(), let h = m.readInt32() else { return nil }
+                                return (w, h)
+                            }
+                        }
+                        answers.append((frame, name, size))
+                        guard answers.count == frames.count else { return }
+                        let match = answers.first { $0.1 == title && !title.isEmpty }
+                            ?? answers.first { $0.2.map { $0 == (g.width, g.height) } ?? false }
+                        found(match?.0)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads the registry's applications and each one's PID.
+    private func listApps() {
+        guard let bus, !listingApps else { return }
+        listingApps = true
+        bus.call("org.a11y.atspi.Registry", "/org/a11y/atspi/accessible/root", "org.a11y.atspi.Accessible", "GetChildren") { [weak self] result in
+            guard let self, let bus = self.bus else { return }
+            self.appsListedAt = self.now
+            guard let m = try? result.get(), let apps = m.array("(so)", { m.readObject() }) else {
+                self.listingApps = false
+                if case .failure(let error) = result { self.giveUp("the AT-SPI registry did not answer (\(error))") }
+                return
+            }
+            var remaining = apps.count
+            if remaining == 0 { self.listingApps = false }
+            for app in apps {
+                bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixProcessID", [.string(app.bus)]) { [weak self] r in
+                    guard let self else { return }
+                    if let pid = (try? r.get())?.readUInt32() { self.appsByPID[Int32(bitPattern: pid)] = app.bus }
+                    remaining -= 1
+                    if remaining == 0 {
+                        self.listingApps = false
+                        self.compositor.pointerController.sceneChanged()
+                    }
+                }
+            }
+        }
+    }
+
+    /// While the pointer is on a walked window, its elements are re-read every `lifetime`.
+    private func armLifetime() {
+        if lifetimeTimer == nil {
+            lifetimeTimer = try? compositor.display.eventLoop.addTimer { [weak self] in
+                guard let self else { return }
+                self.windows = self.windows.filter { $0.value.toplevel != nil }
+                self.compositor.pointerController.sceneChanged()
+            }
+        }
+        lifetimeTimer?.arm(milliseconds: Int32(Self.lifetime * 1000))
+    }
+
+    // MARK: The bus
+
+    private func connect() {
+        state = .findingBus
+        let env = ProcessInfo.processInfo.environment
+        if let address = env["AT_SPI_BUS_ADDRESS"], !address.isEmpty { return connectAccessibilityBus(address) }
+        let session = env["DBUS_SESSION_BUS_ADDRESS"] ?? env["XDG_RUNTIME_DIR"].map { "unix:path=\($0)/bus" }
+        guard let session else { return giveUp("no session bus (DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are unset)") }
+        do {
+            let connection = try DBusConnection(address: session, loop: compositor.display.eventLoop)
+            sessionBus = connection
+            connection.call("org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus", "GetAddress") { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .success(let m):
+                    if let address = m.readString(), !address.isEmpty { self.connectAccessibilityBus(address) } else { self.giveUp("org.a11y.Bus gave no address") }
+                case .failure(let error): self.giveUp("no accessibility bus on the session bus (\(error))")
+                }
+                // Closed from the loop, not from inside this reply's dispatch.
+                self.closeSessionBusSoon()
+            }
+        } catch {
+            giveUp("no session bus (\(error))")
+        }
+    }
+
+    private var idle: EventSource?
+    /// Drops the session bus (and, once given up, the accessibility bus) from the loop, not
+    /// from inside one of their replies.
+    private func closeSessionBusSoon() {
+        idle = try? compositor.display.eventLoop.addIdle { [weak self] in
+            guard let self else { return }
+            self.sessionBus = nil
+            if self.state == .unavailable { self.bus = nil }
+            self.idle = nil
+        }
+    }
+
+    private func connectAccessibilityBus(_ address: String) {
+        do {
+            let bus = try DBusConnection(address: address, loop: compositor.display.eventLoop)
+            self.bus = bus
+            state = .connected
+            bus.onClose = { [weak self] error in self?.giveUp("the accessibility bus closed (\(error))") }
+            // Bounds, children and states: any of them may move an element.
+            bus.subscribe("type='signal',interface='org.a11y.atspi.Event.Object'") { [weak self] m in
+                guard let member = m.member, ["BoundsChanged", "ChildrenChanged", "StateChanged"].contains(member), let sender = m.sender else { return }
+                self?.invalidate(app: sender)
+            }
+            for event in ["object:bounds-changed", "object:children-changed", "object:state-changed"] {
+                bus.call("org.a11y.atspi.Registry", "/org/a11y/atspi/registry", "org.a11y.atspi.Registry", "RegisterEvent", [.string(event)]) { _ in }
+            }
+            log.info("accessibility: reading app geometry from the AT-SPI bus at \(address)")
+            listApps()
+        } catch {
+            giveUp("cannot connect to the accessibility bus (\(error))")
+        }
+    }
+
+    /// No accessibility geometry for this run: cursor names alone, said once.
+    private func giveUp(_ reason: String) {
+        guard state != .unavailable else { return }
+        state = .unavailable
+        log.info("accessibility: \(reason); apps without regions get their cursor names only")
+        for window in windows.values { window.walk?.cancel(); window.walk = nil }
+        closeSessionBusSoon()
+    }
+}
