@@ -71,6 +71,20 @@ final class AccessibleAppTests: XCTestCase {
         return last
     }
 
+    /// Where an element's drawn edge is: the column (or row) within `search` px of
+    /// `expected` where brightness changes most along a line through the element.
+    static func edge(_ shot: Screenshot, vertical: Bool, at line: Int, expected: Int, search: Int = 5) -> Int {
+        func b(_ i: Int) -> Int { brightness(vertical ? shot[line, i] : shot[i, line]) }
+        return (expected - search...expected + search).max { abs(b($0) - b($0 - 1)) < abs(b($1) - b($1 - 1)) }!
+    }
+
+    /// The rows of an area holding dark (text) pixels: the first and the last.
+    static func inkRows(_ shot: Screenshot, x: Int, y: Int, width: Int, height: Int) -> ClosedRange<Int>? {
+        let rows = (y..<y + height).filter { row in (x..<x + width).contains { brightness(shot[$0, row]) < 300 } }
+        guard let first = rows.first, let last = rows.last else { return nil }
+        return first...last
+    }
+
     func testGtk4WidgetFactoryButtonEntryAndCheckBox() throws {
         try requireProgram("gtk4-widget-factory")
         try requireAccessibilityBus()
@@ -79,12 +93,64 @@ final class AccessibleAppTests: XCTestCase {
         let f = try AdaptiveFixture(size: "1600x1000", environment: bus.environment)
         try f.session.launch(["gtk4-widget-factory"], environment: Self.gtkEnvironment.merging(bus.environment) { $1 })
         let window = try f.session.waitForWindow("org.gtk.WidgetFactory4", timeout: 40)
-        print("window", window)
-        let points: [(Double, Double)] = [(555, 74), (119, 162), (24, 422)]
-        for (x, y) in points {
-            let s = try targeted(f, Double(window.x) + x, Double(window.y) + y)
-            print("at", x, y, s)
+        let (wx, wy) = (Double(window.x), Double(window.y))
+        // The pixels with no pointer over the window (GTK draws hovered buttons differently).
+        try f.move(to: 800, 990)
+        _ = try f.session.wait(timeout: 5) { try f.screenshot().distinctColors(x: 0, y: Int(wy), width: 600, height: 500) > 50 }
+        let shot = try f.screenshot()
+        try? FileManager.default.copyItem(atPath: f.session.runtimeDirectory + "/\(f.session.socket)-capture.png", toPath: "/tmp/gtk-factory.png")
+
+        // The first page's first toggle button ("togglebutton", 93×24 at 509,62 in the window).
+        let button = try targeted(f, wx + 555, wy + 74)
+        XCTAssertEqual(button.effect, .highlight, "over a button: \(button)\n\(f.session.log)")
+        XCTAssertEqual(button.kind, .roundedRect)
+        // The platter is the button grown by platter-growth (4: 2 each side); its edges are the button's drawn edges.
+        let (left, right, top, bottom) = (Int((button.x + 2).rounded()), Int((button.x + button.width - 2).rounded()),
+                                          Int((button.y + 2).rounded()), Int((button.y + button.height - 2).rounded()))
+        let midY = Int(button.midY.rounded()), insideX = left + 4
+        XCTAssertEqual(Self.edge(shot, vertical: false, at: midY, expected: left), left, accuracy: 2, "the button's left edge")
+        XCTAssertEqual(Self.edge(shot, vertical: false, at: midY, expected: right), right, accuracy: 2, "the button's right edge")
+        XCTAssertEqual(Self.edge(shot, vertical: true, at: insideX, expected: top), top, accuracy: 2, "the button's top edge")
+        XCTAssertEqual(Self.edge(shot, vertical: true, at: insideX, expected: bottom), bottom, accuracy: 2, "the button's bottom edge")
+
+        // An entry with the text "entry" (419×32 at 19,234): the beam, as tall as its line of text.
+        let entry = try targeted(f, wx + 119, wy + 250) { $0.kind == .verticalBeam && $0.targeted }
+        XCTAssertEqual(entry.kind, .verticalBeam, "over an entry: \(entry)")
+        XCTAssertTrue(entry.targeted)
+        let ink = try XCTUnwrap(Self.inkRows(shot, x: Int(wx) + 22, y: Int(wy) + 238, width: 200, height: 24), "the entry's text")
+        print("entry ink rows", ink, "beam", entry)
+        XCTAssertGreaterThanOrEqual(entry.height, Double(ink.count), "the beam covers the text's glyphs")
+        XCTAssertLessThanOrEqual(entry.height, Double(ink.count) * 2, "the beam is about a line tall")
+        XCTAssertEqual(entry.midY, Double(ink.lowerBound + ink.upperBound) / 2, accuracy: 5, "the beam rests on the line")
+
+        // The first check box (99×18 at 14,413): targeted, the platter around it.
+        let check = try targeted(f, wx + 63, wy + 422)
+        XCTAssertTrue(check.targeted, "over a check box: \(check)")
+        XCTAssertEqual(check.effect, .highlight)
+        XCTAssertEqual(check.x + 2, wx + 14, accuracy: 2)
+        XCTAssertEqual(check.y + 2, wy + 413, accuracy: 2)
+        XCTAssertEqual(check.width - 4, 99, accuracy: 2)
+        XCTAssertFalse(f.session.log.contains(" error"), f.session.log)
+    }
+
+    /// No session bus at all: the cursor names still work, and one info line says why.
+    func testWithoutAnAccessibilityBusCursorNamesStillWork() throws {
+        let f = try AdaptiveFixture(environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/lodestone-test-bus", "AT_SPI_BUS_ADDRESS": ""])
+        let client = try RegionClient(session: f.session, title: "plain", background: 0xe0e0e0)
+        try f.control.moveWindow("plain", x: 100, y: 100)
+        for k in 0..<20 {
+            try f.move(to: 200 + Double(k * 10), 200 + Double(k % 3), settle: 50)
+            try f.move(to: 50, 50, settle: 50)
         }
-        print(f.session.log)
+        try f.move(to: 300, 250)
+        try client.sync()
+        try client.setCursorShape(9)  // text
+        try f.control.movePointer(dx: 0.5, dy: 0)
+        try f.control.advanceClock(milliseconds: 600)
+        XCTAssertEqual(try f.probe.shape().kind, .verticalBeam, "cursor recognition still works")
+        let lines = f.session.log.split(separator: "\n").filter { $0.contains("accessibility:") }
+        XCTAssertEqual(lines.count, 1, "one line about accessibility:\n\(f.session.log)")
+        XCTAssertTrue(lines.first?.contains(" info ") ?? false, "at info level: \(lines)")
+        XCTAssertFalse(f.session.log.contains(" error ") || f.session.log.contains(" warning "), f.session.log)
     }
 }

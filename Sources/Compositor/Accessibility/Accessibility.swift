@@ -2,6 +2,7 @@ import Foundation
 import LodestoneSystem
 import Logging
 import PointerEngine
+import Rendering
 import WaylandServer
 
 /// The geometry apps publish for accessibility (AT-SPI), read from the accessibility bus so
@@ -136,6 +137,15 @@ final class Accessibility {
         return spec
     }
 
+    /// Controls grow to where they are drawn (`DrawnOutline`); window coordinates are the
+    /// window geometry's, the pixels the surface's.
+    private static func outline(_ e: inout AccessibleElement, in surface: WlSurface, geometry g: PixelRect) {
+        guard e.framed else { return }
+        let (dx, dy) = (Double(g.x), Double(g.y))
+        let drawn = DrawnOutline.drawn((e.x + dx, e.y + dy, e.width, e.height), in: surface)
+        (e.x, e.y, e.width, e.height) = (drawn.x - dx, drawn.y - dy, drawn.width, drawn.height)
+    }
+
     // MARK: Invalidation
 
     private func invalidate(app: String) {
@@ -172,7 +182,12 @@ final class Accessibility {
                 self.lastWalk = (window.walk?.nodes ?? 0, self.now - started)
                 window.walk = nil
                 window.walkedAt = self.now
-                if let g = window.toplevel?.xdgSurface.geometry { window.size = (g.width, g.height) }
+                var elements = elements
+                if let xdg = window.toplevel?.xdgSurface, let surface = xdg.surface {
+                    let g = xdg.geometry
+                    window.size = (g.width, g.height)
+                    for i in elements.indices { Self.outline(&elements[i], in: surface, geometry: g) }
+                }
                 if elements != window.elements {
                     window.elements = elements
                     self.compositor.pointerController.sceneChanged()

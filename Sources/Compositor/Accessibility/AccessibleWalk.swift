@@ -21,6 +21,9 @@ struct AccessibleElement: Equatable {
     var x, y, width, height: Double
     /// How deep in the window's tree: deeper elements are on top (a button in a list row).
     var depth: Int
+    /// Buttons and combo boxes draw a frame of their own, which may lie outside the extents
+    /// (`DrawnOutline`); check boxes, radio buttons, tabs and links do not.
+    var framed = false
 }
 
 /// AT-SPI roles (`AtspiRole`, at-spi2-core's atspi-constants.h) the walk tells apart.
@@ -136,7 +139,8 @@ final class AccessibleWalk {
         if role == .label, let button { labelled.insert(button) }
         guard let (x, y, w, h) = node.extents, w > 0, h > 0 || depth == 0 else { return }
         func add(_ kind: AccessibleElement.Kind) -> Int {
-            elements.append(AccessibleElement(kind: kind, x: x, y: y, width: w, height: h, depth: depth))
+            let framed = role == .pushButton || role == .toggleButton || role == .comboBox
+            elements.append(AccessibleElement(kind: kind, x: x, y: y, width: w, height: h, depth: depth, framed: framed))
             return elements.count - 1
         }
         switch role {
