@@ -71,6 +71,13 @@ final class AccessibleAppTests: XCTestCase {
         return last
     }
 
+    /// Moves to the middle of the platter until it is still: there parallax moves it no more.
+    private func centred(_ f: AdaptiveFixture, _ shape: PointerShape) throws -> PointerShape {
+        var s = shape
+        for _ in 0..<3 { s = try f.move(to: s.midX, s.midY) }
+        return s
+    }
+
     /// Where an element's drawn edge is: the column (or row) within `search` px of
     /// `expected` where brightness changes most along a line through the element.
     static func edge(_ shot: Screenshot, vertical: Bool, at line: Int, expected: Int, search: Int = 5) -> Int {
@@ -101,7 +108,7 @@ final class AccessibleAppTests: XCTestCase {
         try? FileManager.default.copyItem(atPath: f.session.runtimeDirectory + "/\(f.session.socket)-capture.png", toPath: "/tmp/gtk-factory.png")
 
         // The first page's first toggle button ("togglebutton", 93×24 at 509,62 in the window).
-        let button = try targeted(f, wx + 555, wy + 74)
+        let button = try centred(f, try targeted(f, wx + 555, wy + 74))
         XCTAssertEqual(button.effect, .highlight, "over a button: \(button)\n\(f.session.log)")
         XCTAssertEqual(button.kind, .roundedRect)
         // The platter is the button grown by platter-growth (4: 2 each side); its edges are the button's drawn edges.
@@ -152,5 +159,77 @@ final class AccessibleAppTests: XCTestCase {
         XCTAssertEqual(lines.count, 1, "one line about accessibility:\n\(f.session.log)")
         XCTAssertTrue(lines.first?.contains(" info ") ?? false, "at info level: \(lines)")
         XCTAssertFalse(f.session.log.contains(" error ") || f.session.log.contains(" warning "), f.session.log)
+    }
+
+    static let linguist = "/usr/lib/qt6/bin/linguist"
+
+    /// A translation file with one message, so Linguist's editor and Find dialog are there.
+    static func translationFile(in directory: String) throws -> String {
+        let path = directory + "/hello.ts"
+        try """
+        <?xml version="1.0" encoding="utf-8"?>
+        <!DOCTYPE TS>
+        <TS version="2.1" language="de">
+        <context><name>Main</name>
+        <message><source>Hello world</source><translation type="unfinished"></translation></message>
+        </context>
+        </TS>
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func testQt6LinguistFindDialogButtonEntryAndCheckBox() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.linguist) else {
+            if ProcessInfo.processInfo.environment["CI"] != nil { return XCTFail("\(Self.linguist) is not installed; run make deps") }
+            throw XCTSkip("\(Self.linguist) is not installed; run make deps")
+        }
+        try requireAccessibilityBus()
+        let bus = try PrivateSessionBus()
+        defer { bus.stop() }
+        let f = try AdaptiveFixture(environment: bus.environment)
+        let file = try Self.translationFile(in: bus.directory)
+        // Qt publishes its widgets only when asked to (or when a screen reader is on).
+        try f.session.launch([Self.linguist, file], environment: ["QT_QPA_PLATFORM": "wayland", "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1"].merging(bus.environment) { $1 })
+        let main = try f.session.waitForWindow(nil, timeout: 40) { $0.title.contains("Linguist") }
+        try f.move(to: Double(main.x) + 300, Double(main.y) + 300)
+        // Edit > Find (Ctrl+F), then "hello" in its text field.
+        var dialog: TestControl.Window?
+        _ = try f.session.wait(timeout: 20) {
+            _ = try f.control.key(29, pressed: true); try f.control.tap(33); _ = try f.control.key(29, pressed: false)
+            dialog = try f.control.windows().first { $0.title == "Find" }
+            return dialog != nil
+        }
+        let w = try XCTUnwrap(dialog, "Linguist's Find dialog did not open")
+        for key: UInt32 in [35, 18, 38, 38, 24] { try f.control.tap(key) }
+        let (wx, wy) = (Double(w.x), Double(w.y))
+        try f.move(to: 1270, 790)
+        usleep(500_000)
+        let shot = try f.screenshot()
+
+        // "Find Next", the default button at the top right.
+        let button = try centred(f, try targeted(f, wx + 405, wy + 41))
+        XCTAssertEqual(button.effect, .highlight, "over a button: \(button)\n\(f.session.log)")
+        let (left, right, top, bottom) = (Int((button.x + 2).rounded()), Int((button.x + button.width - 2).rounded()),
+                                          Int((button.y + 2).rounded()), Int((button.y + button.height - 2).rounded()))
+        let midY = Int(button.midY.rounded()), insideX = left + 4
+        XCTAssertEqual(Self.edge(shot, vertical: false, at: midY, expected: left), left, accuracy: 2, "the button's left edge")
+        XCTAssertEqual(Self.edge(shot, vertical: false, at: midY, expected: right), right, accuracy: 2, "the button's right edge")
+        XCTAssertEqual(Self.edge(shot, vertical: true, at: insideX, expected: top), top, accuracy: 2, "the button's top edge")
+        XCTAssertEqual(Self.edge(shot, vertical: true, at: insideX, expected: bottom), bottom, accuracy: 2, "the button's bottom edge")
+
+        // The text field: the beam as tall as the line Qt reports for its characters.
+        let entry = try targeted(f, wx + 200, wy + 53) { $0.kind == .verticalBeam && $0.targeted }
+        XCTAssertEqual(entry.kind, .verticalBeam, "over the text field: \(entry)")
+        let ink = try XCTUnwrap(Self.inkRows(shot, x: Int(wx) + 90, y: Int(wy) + 38, width: 120, height: 30), "the typed text")
+        XCTAssertGreaterThanOrEqual(entry.height, Double(ink.count), "the beam covers the text's glyphs \(ink)")
+        XCTAssertLessThanOrEqual(entry.height, Double(ink.count) * 2.5, "the beam is about a line tall \(ink)")
+        XCTAssertEqual(entry.midY, Double(ink.lowerBound + ink.upperBound) / 2, accuracy: 6, "the beam rests on the line")
+
+        // A check box ("Match case" and its neighbours, left under the field).
+        let check = try targeted(f, wx + 70, wy + 137)
+        XCTAssertTrue(check.targeted, "over a check box: \(check)")
+        XCTAssertEqual(check.effect, .highlight)
+        XCTAssertLessThan(check.height, 40, "one check box, not the group: \(check)")
+        XCTAssertFalse(f.session.log.contains(" error "), f.session.log)
     }
 }

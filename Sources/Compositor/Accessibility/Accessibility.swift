@@ -137,6 +137,17 @@ final class Accessibility {
         return spec
     }
 
+    /// Where the AT-SPI frame's origin is in the window geometry. Toolkits publish the
+    /// client area; one that draws its own title bar and border (Qt's decorations) has
+    /// a window geometry larger than its frame: the border on the left, right and bottom
+    /// alike, the title bar on top.
+    static func decorationInset(geometry g: PixelRect, frame: (width: Double, height: Double)) -> (x: Double, y: Double) {
+        let dx = max(0, Double(g.width) - frame.width), dy = max(0, Double(g.height) - frame.height)
+        guard frame.width > 0, frame.height > 0, dx < 64, dy < 128 else { return (0, 0) }
+        let side = (dx / 2).rounded(.down)
+        return (side, max(0, dy - side))
+    }
+
     /// Controls grow to where they are drawn (`DrawnOutline`); window coordinates are the
     /// window geometry's, the pixels the surface's.
     private static func outline(_ e: inout AccessibleElement, in surface: WlSurface, geometry g: PixelRect) {
@@ -177,7 +188,7 @@ final class Accessibility {
         findFrame(of: window, app: app) { [weak self, weak window] frame in
             guard let self, let window, let frame, let bus = self.bus else { return }
             window.frame = frame
-            window.walk = AccessibleWalk(bus: bus, app: app, window: frame.path) { [weak self, weak window] elements in
+            window.walk = AccessibleWalk(bus: bus, app: app, window: frame.path) { [weak self, weak window] elements, frameSize in
                 guard let self, let window else { return }
                 self.lastWalk = (window.walk?.nodes ?? 0, self.now - started)
                 window.walk = nil
@@ -186,7 +197,12 @@ final class Accessibility {
                 if let xdg = window.toplevel?.xdgSurface, let surface = xdg.surface {
                     let g = xdg.geometry
                     window.size = (g.width, g.height)
-                    for i in elements.indices { Self.outline(&elements[i], in: surface, geometry: g) }
+                    let inset = Self.decorationInset(geometry: g, frame: frameSize)
+                    for i in elements.indices {
+                        elements[i].x += inset.x
+                        elements[i].y += inset.y
+                        Self.outline(&elements[i], in: surface, geometry: g)
+                    }
                 }
                 if elements != window.elements {
                     window.elements = elements

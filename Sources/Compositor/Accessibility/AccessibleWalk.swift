@@ -1,8 +1,7 @@
 import PointerEngine
 
-/// One element an app publishes through AT-SPI, as the pointer uses it: its extents in
-/// window coordinates (`ATSPI_COORD_TYPE_WINDOW`, the xdg_surface window geometry's
-/// top-left) and what kind of control it is.
+/// One element an app publishes through AT-SPI, as the pointer uses it: its extents
+/// relative to its AT-SPI window (frame), and what kind of control it is.
 struct AccessibleElement: Equatable {
     enum Kind: Equatable {
         /// Push and toggle buttons, check boxes, radio buttons, menu items, page tabs,
@@ -30,7 +29,7 @@ struct AccessibleElement: Equatable {
 enum AccessibleRole: UInt32 {
     case checkBox = 7, checkMenuItem = 8, comboBox = 11, label = 29, listItem = 32, menuItem = 35
     case pageTab = 37, passwordText = 40, pushButton = 43, radioButton = 44, radioMenuItem = 45
-    case slider = 51, terminal = 60, text = 61, toggleButton = 62, entry = 79, link = 88, treeItem = 91
+    case slider = 51, tableCell = 56, terminal = 60, text = 61, toggleButton = 62, entry = 79, link = 88, treeItem = 91
 }
 
 /// AT-SPI states (`AtspiStateType`): bit numbers in `GetState`'s two 32-bit words.
@@ -53,9 +52,15 @@ final class AccessibleWalk {
     private var queued: [() -> Void] = []
     private var inFlight = 0
     private(set) var nodes = 0
-    private var completion: (([AccessibleElement]) -> Void)?
+    private var completion: (([AccessibleElement], _ frameSize: (Double, Double)) -> Void)?
+    /// The frame's own extents: its origin is subtracted from every element's.
+    private var frame = (x: 0.0, y: 0.0, width: 0.0, height: 0.0)
 
-    init(bus: DBusConnection, app: String, window: String, completion: @escaping ([AccessibleElement]) -> Void) {
+    /// Extents are read in screen coordinates (`ATSPI_COORD_TYPE_SCREEN`) and made relative to
+    /// the frame: Qt gives window coordinates relative to the nearest dock widget, and on
+    /// Wayland both toolkits put the window at the screen's origin (GTK 4 answers the same
+    /// for both types).
+    init(bus: DBusConnection, app: String, window: String, completion: @escaping ([AccessibleElement], _ frameSize: (Double, Double)) -> Void) {
         self.bus = bus
         self.app = app
         self.completion = completion
@@ -92,12 +97,15 @@ final class AccessibleWalk {
         pump()
         guard inFlight == 0, queued.isEmpty, let completion else { return }
         self.completion = nil
+        let frame = self.frame
         completion(elements.enumerated().map { i, e in
             var e = e
+            e.x -= frame.x
+            e.y -= frame.y
             // A button without a label that is about square shows an icon: it lifts.
             if e.kind == .control, !labelled.contains(i), e.width <= e.height * 1.5 { e.kind = .iconButton }
             return e
-        })
+        }, (frame.width, frame.height))
     }
 
     // MARK: Nodes
@@ -121,7 +129,7 @@ final class AccessibleWalk {
             if let words = m?.array("u", { m?.readUInt32() }), words.count >= 2 { node.states = (words[0], words[1]) }
             done()
         }
-        call(path, "Component", "GetExtents", [.uint32(1)]) { m in  // ATSPI_COORD_TYPE_WINDOW
+        call(path, "Component", "GetExtents", [.uint32(0)]) { m in  // ATSPI_COORD_TYPE_SCREEN
             node.extents = m?.container("r", "iiii") { () -> (Double, Double, Double, Double)? in
                 guard let x = m?.readInt32(), let y = m?.readInt32(), let w = m?.readInt32(), let h = m?.readInt32() else { return nil }
                 return (Double(x), Double(y), Double(w), Double(h))
@@ -138,6 +146,7 @@ final class AccessibleWalk {
         let role = AccessibleRole(rawValue: rawRole)
         if role == .label, let button { labelled.insert(button) }
         guard let (x, y, w, h) = node.extents, w > 0, h > 0 || depth == 0 else { return }
+        if depth == 0 { frame = (x, y, w, h) }
         func add(_ kind: AccessibleElement.Kind) -> Int {
             let framed = role == .pushButton || role == .toggleButton || role == .comboBox
             elements.append(AccessibleElement(kind: kind, x: x, y: y, width: w, height: h, depth: depth, framed: framed))
@@ -158,7 +167,7 @@ final class AccessibleWalk {
                 guard let self, let line, case .text(_, let single) = self.elements[index].kind else { return }
                 self.elements[index].kind = .text(lineHeight: line, singleLine: single)
             }
-        case .listItem, .treeItem:
+        case .listItem, .treeItem, .tableCell:
             _ = add(.item)
             children(path, depth: depth, button: button)
         case .label, nil:
@@ -176,7 +185,7 @@ final class AccessibleWalk {
     /// The text's line height: the first character's extents where the toolkit reports them
     /// (Qt), else its default font size (GTK 4.8 implements no character extents).
     private func lineHeight(_ path: String, _ done: @escaping (Double?) -> Void) {
-        call(path, "Text", "GetCharacterExtents", [.int32(0), .uint32(1)]) { [weak self] m in
+        call(path, "Text", "GetCharacterExtents", [.int32(0), .uint32(0)]) { [weak self] m in
             let h = m?.readInt32().flatMap { _ in m?.readInt32() }.flatMap { _ in m?.readInt32() }.flatMap { _ in m?.readInt32() }
             if let h, h > 0 { return done(Double(h)) }
             self?.call(path, "Text", "GetDefaultAttributes") { m in

@@ -5,9 +5,9 @@ import Rendering
 /// padding: a button's label, 17 px in from its drawn left edge), so the highlight would be
 /// smaller than the button. Starting just outside the published extents, each side looks
 /// outwards along a line through the element for the first clear change of colour (the
-/// button's border, or its fill meeting the window's background), at most `reach` px away;
-/// a side with no such change (a check box's label on a plain background) keeps its
-/// published edge.
+/// button's border, or its fill meeting the window's background), at most `reach` px away.
+/// A side that is drawn where it is published (Qt's border boxes), or finds no such change,
+/// keeps its published edge.
 enum DrawnOutline {
     /// How far out an edge may be: Adwaita's and Breeze's button padding plus border fit.
     static let reach = (horizontal: 20, vertical: 8)
@@ -29,9 +29,11 @@ enum DrawnOutline {
             for shift in stride(from: 0, through: 24, by: 8) { sum += abs(Int(a >> UInt32(shift) & 0xff) - Int(b >> UInt32(shift) & 0xff)) }
             return sum > threshold
         }
-        /// The first coordinate from `start` stepping by `step` whose pixel differs from the one at `start`.
+        /// The first coordinate from `start` stepping by `step` whose pixel differs from the one at
+        /// `start`; nil when the published edge is drawn already (Qt publishes border boxes: the
+        /// pixel just inside differs from the one just outside).
         func edge(from start: Int, step: Int, reach: Int, _ at: (Int) -> UInt32?) -> Int? {
-            guard let reference = at(start) else { return nil }
+            guard let reference = at(start), let inside = at(start - step), !differs(inside, reference) else { return nil }
             for d in 1...reach {
                 guard let p = at(start + d * step) else { return nil }
                 if differs(p, reference) { return start + d * step }
