@@ -232,4 +232,49 @@ final class AccessibleAppTests: XCTestCase {
         XCTAssertLessThan(check.height, 40, "one check box, not the group: \(check)")
         XCTAssertFalse(f.session.log.contains(" error "), f.session.log)
     }
+
+    /// foot publishes no AT-SPI geometry; over its text the beam is its line's height, measured
+    /// from the rows it draws, and rests on a row.
+    func testFootBeamIsItsFontsLine() throws {
+        try requireProgram("foot")
+        let f = try AdaptiveFixture()
+        // A large font, so its line (about 31 px) is clearly not the 24 pt beam of an unknown line.
+        try f.session.launch(["foot", "--override=shell=/bin/sh", "--font=monospace:size=20"], environment: ["PS1": "$ "])
+        let window = try f.session.waitForWindow("foot", timeout: 30)
+        try f.control.moveWindow(window.title, x: 100, y: 100)
+        // Five prompts, one under another (each Enter once the shell has drawn its prompt).
+        // The terminal's area starts under foot's title bar (about 26 px).
+        func prompts() throws -> [ClosedRange<Int>] {
+            Self.inkRuns(try f.screenshot(), x: 104, y: 130, width: 200, height: Int(window.height) - 40)
+        }
+        var rows: [ClosedRange<Int>] = []
+        for k in 1...5 {
+            _ = try f.session.wait(timeout: 10) { rows = try prompts(); return rows.count >= k }
+            if k < 5 { try f.control.tap(28) }
+        }
+        XCTAssertGreaterThanOrEqual(rows.count, 5, "five prompts drawn: \(rows)")
+        guard rows.count >= 3 else { return }
+        let pitch = Double(rows[2].lowerBound - rows[1].lowerBound)
+        XCTAssertEqual(Double(rows[1].lowerBound - rows[0].lowerBound), pitch, "the prompts are one line apart")
+        let y = Double(rows[1].lowerBound + rows[1].upperBound) / 2
+        let beam = try targeted(f, 160, y) { $0.kind == .verticalBeam && $0.targeted }
+        XCTAssertEqual(beam.kind, .verticalBeam, "over foot's text: \(beam)\n\(f.session.log)")
+        XCTAssertTrue(beam.targeted, "the rows are a text region")
+        XCTAssertEqual(beam.height, pitch, accuracy: 1, "the beam is foot's line, \(pitch) px")
+        XCTAssertGreaterThan(beam.height, 26)
+        XCTAssertEqual(beam.midY, y, accuracy: pitch / 3, "the beam rests on the line under the pointer")
+    }
+
+    /// The runs of rows holding dark-background-differing (text) pixels of an area, top first.
+    static func inkRuns(_ shot: Screenshot, x: Int, y: Int, width: Int, height: Int) -> [ClosedRange<Int>] {
+        let background = shot[x + width - 2, y + height - 2]
+        var runs: [ClosedRange<Int>] = []
+        var start: Int?
+        for row in y..<min(y + height, shot.height) {
+            let ink = (x..<x + width).contains { distance(shot[$0, row], background) > 96 }
+            if ink, start == nil { start = row }
+            if !ink, let s = start { runs.append(s...row - 1); start = nil }
+        }
+        return runs
+    }
 }

@@ -45,6 +45,9 @@ final class Accessibility {
         /// The window geometry's size when walked: a resize re-walks.
         var size: (Int32, Int32) = (0, 0)
         var stale = true
+        /// A terminal's rows (`TextRows`), when it publishes nothing and its cursor says text.
+        var rows: TextRows?
+        var rowsMeasuredAt: Double?
         /// Region ids, stable across walks so the engine does not re-enter an element.
         var regionIDs: [RegionID] = []
         let owner: SurfaceID
@@ -93,9 +96,16 @@ final class Accessibility {
         let (ox, oy) = xdg.surfaceOrigin
         let placement = SurfacePlacement(origin: Point(x: Double(ox) + Double(geometry.x), y: Double(oy) + Double(geometry.y)))
         let root = compositor.scene.rootSurface(surface)
-        while window.regionIDs.count < window.elements.count { window.regionIDs.append(allocate()) }
+        var elements = window.elements
+        if elements.isEmpty, compositor.seat.cursor.name == .text, let rows = textRows(window, surface) {
+            // No geometry published, but text: a terminal's rows, measured from its pixels.
+            let (w, h) = (Double(surface.width), Double(surface.height))
+            elements = [AccessibleElement(kind: .text(lineHeight: rows.pitch, singleLine: false), x: -Double(geometry.x),
+                                          y: rows.origin - Double(geometry.y), width: w, height: h - rows.origin, depth: 0)]
+        }
+        while window.regionIDs.count < elements.count { window.regionIDs.append(allocate()) }
         var placed: [RegionID: SceneRegions.Placed] = [:]
-        for (element, id) in zip(window.elements, window.regionIDs) {
+        for (element, id) in zip(elements, window.regionIDs) {
             let spec = Self.spec(element, id: id)
             var region = placement.toGlobal(spec.localRegion(owner: window.owner))
             region.stackingOrder = Int32(clamping: element.depth)
@@ -105,6 +115,14 @@ final class Accessibility {
             placed[id] = SceneRegions.Placed(region: region, spec: spec, placement: placement)
         }
         return placed
+    }
+
+    /// The text rows of a window without published geometry, measured at most twice a second.
+    private func textRows(_ window: Window, _ surface: WlSurface) -> TextRows? {
+        if let at = window.rowsMeasuredAt, now - at < 0.5 { return window.rows }
+        window.rowsMeasuredAt = now
+        window.rows = TextRows.measure(surface)
+        return window.rows
     }
 
     /// The region an element becomes (README's table of roles).
