@@ -31,8 +31,10 @@ final class Accessibility {
     private var appsByPID: [Int32: String] = [:]
     private var appsListedAt: Double?
     private var listingApps = false
-    /// Clients already said to publish no geometry (said once each).
-    private var silentPIDs: Set<Int32> = []
+    /// How many listings did not have a client's app (after `listingsPerClient`, it has none).
+    private var listingsWithout: [Int32: Int] = [:]
+    static let listingsPerClient = 10
+    private var recheckTimer: EventSource?
 
     /// What is known about one toplevel's window.
     private final class Window {
@@ -117,12 +119,22 @@ final class Accessibility {
         return placed
     }
 
-    /// The text rows of a window without published geometry, measured at most twice a second.
+    /// The text rows of a window without published geometry, measured twice a second while
+    /// the pointer is on it (its pixels change without telling the pointer).
     private func textRows(_ window: Window, _ surface: WlSurface) -> TextRows? {
+        recheck(after: 0.5)
         if let at = window.rowsMeasuredAt, now - at < 0.5 { return window.rows }
         window.rowsMeasuredAt = now
         window.rows = TextRows.measure(surface)
         return window.rows
+    }
+
+    /// Looks again (re-places the regions) after `seconds`: for what comes without a signal.
+    private func recheck(after seconds: Double) {
+        if recheckTimer == nil {
+            recheckTimer = try? compositor.display.eventLoop.addTimer { [weak self] in self?.compositor.pointerController.sceneChanged() }
+        }
+        recheckTimer?.arm(milliseconds: Int32(seconds * 1000))
     }
 
     /// The region an element becomes (README's table of roles).
@@ -193,12 +205,17 @@ final class Accessibility {
         }
         guard let bus, state == .connected else { return }
         guard let app = appsByPID[pid] else {
-            // Apps start after Lodestone: list them again, at most once a second.
+            // Apps register after their window maps: list them again, once a second, ten times.
+            let tries = listingsWithout[pid, default: 0]
+            guard tries < Self.listingsPerClient else { return }
             if appsListedAt.map({ now - $0 > 1 }) ?? true {
+                listingsWithout[pid] = tries + 1
                 listApps()
-            } else if !listingApps, silentPIDs.insert(pid).inserted {
+            } else if tries + 1 == Self.listingsPerClient, !listingApps {
+                listingsWithout[pid] = Self.listingsPerClient
                 log.info("accessibility: the client with PID \(pid) publishes no AT-SPI geometry; its cursor names only")
             }
+            recheck(after: 1)
             return
         }
         window.stale = false
