@@ -99,16 +99,20 @@ final class Accessibility {
         let placement = SurfacePlacement(origin: Point(x: Double(ox) + Double(geometry.x), y: Double(oy) + Double(geometry.y)))
         let root = compositor.scene.rootSurface(surface)
         var elements = window.elements
+        var measured = false
         if elements.isEmpty, compositor.seat.cursor.name == .text, let rows = textRows(window, surface) {
             // No geometry published, but text: a terminal's rows, measured from its pixels.
             let (w, h) = (Double(surface.width), Double(surface.height))
             elements = [AccessibleElement(kind: .text(lineHeight: rows.pitch, singleLine: false), x: -Double(geometry.x),
                                           y: rows.origin - Double(geometry.y), width: w, height: h - rows.origin, depth: 0)]
+            measured = true
         }
         while window.regionIDs.count < elements.count { window.regionIDs.append(allocate()) }
         var placed: [RegionID: SceneRegions.Placed] = [:]
         for (element, id) in zip(elements, window.regionIDs) {
-            let spec = Self.spec(element, id: id)
+            var spec = Self.spec(element, id: id)
+            // A guess from pixels sizes the beam but never holds the pointer in the window.
+            if measured { spec.magnetism = .off }
             var region = placement.toGlobal(spec.localRegion(owner: window.owner))
             region.stackingOrder = Int32(clamping: element.depth)
             // A region under a popup or another window must not capture the pointer.

@@ -4,8 +4,8 @@ import Rendering
 /// accessibility geometry but say "text" with their cursor, which is what terminals do
 /// (foot has no AT-SPI). A terminal draws every line in the same cell height, so the
 /// distance between the tops of successive lines of ink is its font's line: the beam gets
-/// that length and snaps to those rows. With fewer than two lines of text on screen there
-/// is no distance to measure, and the cursor name's beam (24 pt) stays.
+/// that length. With fewer than three lines of text on screen, or lines that are not on one
+/// grid (not a terminal), the cursor name's beam (24 pt) stays.
 struct TextRows: Equatable {
     /// The line pitch, and where the first row starts (surface-local y).
     var pitch: Double
@@ -38,11 +38,16 @@ struct TextRows: Equatable {
             if ink { heights[heights.count - 1] += 1 }
             inRun = ink
         }
-        guard starts.count >= 2 else { return nil }
+        guard starts.count >= 3 else { return nil }
         // The commonest distance between successive lines (blank lines make multiples).
         var counts: [Int: Int] = [:]
-        for (a, b) in zip(starts, starts.dropFirst()) where b - a >= minimumPitch && b - a <= maximumPitch { counts[b - a, default: 0] += 1 }
+        let gaps = zip(starts, starts.dropFirst()).map { $1 - $0 }
+        for gap in gaps where gap >= minimumPitch && gap <= maximumPitch { counts[gap, default: 0] += 1 }
         guard let (pitch, _) = counts.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) }) else { return nil }
+        // A grid: every line but the last (a block cursor starts higher) one or more rows
+        // below the one before. Other windows (a toolbar over a list) are no terminal.
+        let onGrid = gaps.dropLast().allSatisfy { gap in let r = gap % pitch; return r <= 1 || r >= pitch - 1 }
+        guard onGrid else { return nil }
         // The first line's ink centred in its row.
         let first = Double(starts[0]) - Double(pitch - min(heights[0], pitch)) / 2
         return TextRows(pitch: Double(pitch) / scale, origin: max(0, first) / scale)
