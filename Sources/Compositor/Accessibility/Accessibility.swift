@@ -50,6 +50,8 @@ final class Accessibility {
         /// A terminal's rows (`TextRows`), when it publishes nothing and its cursor says text.
         var rows: TextRows?
         var rowsMeasuredAt: Double?
+        /// When the pointer first came onto the window (for the first highlight's latency).
+        var pointerCameAt: Double?
         /// Region ids, stable across walks so the engine does not re-enter an element.
         var regionIDs: [RegionID] = []
         let owner: SurfaceID
@@ -61,8 +63,6 @@ final class Accessibility {
 
     /// How long a walk's elements are trusted without any signal from the app.
     static let lifetime = 3.0
-    /// The last walk's timing, for the benchmark: nodes visited and seconds taken.
-    private(set) var lastWalk: (nodes: Int, seconds: Double)?
 
     init(compositor: Compositor) { self.compositor = compositor }
 
@@ -91,6 +91,7 @@ final class Accessibility {
             windows[ObjectIdentifier(toplevel)] = w
             return w
         }()
+        if window.pointerCameAt == nil { window.pointerCameAt = now }
         let geometry = xdg.geometry
         if (geometry.width, geometry.height) != window.size { window.stale = true }
         if window.stale || (window.walkedAt.map { now - $0 > Self.lifetime } ?? true) { refresh(window, pid: client.pid) }
@@ -229,7 +230,7 @@ final class Accessibility {
             window.frame = frame
             window.walk = AccessibleWalk(bus: bus, app: app, window: frame.path) { [weak self, weak window] elements, frameSize in
                 guard let self, let window else { return }
-                self.lastWalk = (window.walk?.nodes ?? 0, self.now - started)
+                let nodes = window.walk?.nodes ?? 0
                 window.walk = nil
                 window.walkedAt = self.now
                 var elements = elements
@@ -242,6 +243,12 @@ final class Accessibility {
                         elements[i].y += inset.y
                         Self.outline(&elements[i], in: surface, geometry: g)
                     }
+                }
+                if window.elements.isEmpty, !elements.isEmpty, let came = window.pointerCameAt {
+                    // For `make bench`: how long the first highlight waited, and what D-Bus cost.
+                    let trips = bus.takeRoundTrips().sorted()
+                    let median = trips.isEmpty ? 0 : trips[trips.count / 2], p99 = trips.isEmpty ? 0 : trips[min(trips.count - 1, trips.count * 99 / 100)]
+                    self.log.debug("accessibility: \(elements.count) elements of '\(window.toplevel?.title ?? "")' in place \(Int((self.now - came) * 1000)) ms after the pointer came; walk of \(nodes) nodes in \(Int((self.now - started) * 1000)) ms, \(trips.count) calls, round trip median \(String(format: "%.2f", median * 1000)) ms, p99 \(String(format: "%.2f", p99 * 1000)) ms")
                 }
                 if elements != window.elements {
                     window.elements = elements

@@ -151,7 +151,21 @@ final class DBusConnection {
     /// sd-bus destroys the slot: after the reply, or with the connection.
     private final class PendingCall {
         let reply: (Result<DBusMessage, DBusError>) -> Void
+        let sentAt = DBusConnection.monotonicSeconds
+        weak var connection: DBusConnection?
         init(_ reply: @escaping (Result<DBusMessage, DBusError>) -> Void) { self.reply = reply }
+    }
+
+    /// Seconds from each call to its reply, the latest `roundTripsKept` (for the log and
+    /// `make bench`); `takeRoundTrips` empties it.
+    private var roundTrips: [Double] = []
+    static let roundTripsKept = 8192
+    func takeRoundTrips() -> [Double] { defer { roundTrips = [] }; return roundTrips }
+
+    static var monotonicSeconds: Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     /// Calls `member` and hands its reply (or the error) to `reply`, from the event loop.
@@ -172,11 +186,16 @@ final class DBusConnection {
             }
             guard r >= 0 else { return false }
         }
-        let pending = Unmanaged.passRetained(PendingCall(reply)).toOpaque()
+        let call = PendingCall(reply)
+        call.connection = self
+        let pending = Unmanaged.passRetained(call).toOpaque()
         var slot: OpaquePointer?
         let r = sd_bus_call_async(bus, &slot, message, { m, userdata, _ in
             guard let m, let userdata else { return 0 }
             let pending = Unmanaged<PendingCall>.fromOpaque(userdata).takeUnretainedValue()
+            if let c = pending.connection, c.roundTrips.count < DBusConnection.roundTripsKept {
+                c.roundTrips.append(DBusConnection.monotonicSeconds - pending.sentAt)
+            }
             let message = DBusMessage(pointer: m)
             if let error = message.error { pending.reply(.failure(error)) } else { pending.reply(.success(message)) }
             return 1
