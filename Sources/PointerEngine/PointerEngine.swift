@@ -219,6 +219,10 @@ public struct PointerEngine: Sendable {
     /// The region the pointer is engaged with.
     public var targetRegion: RegionID? { engaged?.region.id }
 
+    /// The engaged region's client identifier (read without copying the region store: the C
+    /// library's per-frame path).
+    public var targetIdentifier: UInt32? { engaged?.region.identifier }
+
     /// When something will change without input (region exit delay, auto-hide): the
     /// compositor should step at this instant even if `isAnimating` was false.
     public var nextDeadline: Instant? {
