@@ -1,6 +1,7 @@
 import Foundation
 import LodestoneSystem
 import Logging
+import AdaptivePointerProtocol
 import PointerEngine
 import Rendering
 import WaylandServer
@@ -113,7 +114,7 @@ final class Accessibility {
         for (element, id) in zip(elements, window.regionIDs) {
             var spec = Self.spec(element, id: id)
             // A guess from pixels sizes the beam but never holds the pointer in the window.
-            if measured { spec.magnetism = .off }
+            if measured { spec.draft.magnetism = .off }
             var region = placement.toGlobal(spec.localRegion(owner: window.owner))
             region.stackingOrder = Int32(clamping: element.depth)
             // A region under a popup or another window must not capture the pointer.
@@ -145,28 +146,28 @@ final class Accessibility {
     /// The region an element becomes (README's table of roles).
     static func spec(_ e: AccessibleElement, id: RegionID) -> RegionSpec {
         var spec = RegionSpec(id: id)
-        spec.frame = Rect(x: e.x, y: e.y, width: e.width, height: e.height)
+        spec.draft.frame = Rect(x: e.x, y: e.y, width: e.width, height: e.height)
         switch e.kind {
         case .control:
-            spec.style.effect = .highlight
+            spec.draft.style.effect = .highlight
         case .iconButton:
-            spec.style.effect = .lift
+            spec.draft.style.effect = .lift
         case .slider(let horizontal):
-            spec.style.effect = .highlight
-            spec.latchingAxes = horizontal ? .horizontal : .vertical
+            spec.draft.style.effect = .highlight
+            spec.draft.latchingAxes = horizontal ? .horizontal : .vertical
         case .item:
-            spec.style.effect = .hover(tint: .overlay, shadow: false, scale: false)
-            spec.hitArea = .padding(0)
+            spec.draft.style.effect = .hover(tint: .overlay, shadow: false, scale: false)
+            spec.draft.hitArea = .padding(0)
         case .text(let line, let singleLine):
             let length = line ?? 24
-            spec.style.effect = .none
-            spec.style.shape = .verticalBeam(length: length)
-            spec.hitArea = .padding(4)
+            spec.draft.style.effect = .none
+            spec.draft.style.shape = .verticalBeam(length: length)
+            spec.draft.hitArea = .padding(4)
             // One line, centred in the entry: the beam rests on it.
             if singleLine, e.height > length {
-                spec.frame = Rect(x: e.x, y: e.y + ((e.height - length) / 2).rounded(), width: e.width, height: length)
-                spec.hitArea = .explicit(.zero)
-                spec.hitRect = Rect(x: e.x, y: e.y, width: e.width, height: e.height)
+                spec.draft.frame = Rect(x: e.x, y: e.y + ((e.height - length) / 2).rounded(), width: e.width, height: length)
+                spec.draft.hitArea = .explicit(.zero)
+                spec.draft.hitRect = Rect(x: e.x, y: e.y, width: e.width, height: e.height)
             }
         }
         return spec
