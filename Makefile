@@ -4,7 +4,8 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-# Build: libwayland, protocols, xkbcommon, pixman, libinput + udev, libdrm, libseat, libpng, cairo, libXcursor.
+# Build: libwayland, protocols, xkbcommon, pixman, libinput + udev, libdrm, libseat, libpng, cairo, libXcursor,
+# libsystemd (sd-bus, the accessibility bus). Tests: dbus-daemon and at-spi2-core (the AT-SPI bus and registry).
 # Cursor themes the compositor recognises (and draws where a cursor has no adaptive form).
 # Tests and demo: real clients (weston's demo clients, foot, GTK 3 and 4, Qt 6 Linguist, wl-clipboard),
 # fonts, keymaps, pywayland for the Python clients, meson + ninja for the
@@ -13,7 +14,8 @@ APT_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev xkb
 	libpixman-1-dev libinput-dev libpng-dev libcairo2-dev libxcursor-dev adwaita-icon-theme dmz-cursor-theme fonts-dejavu-core \
 	weston foot gtk-4-examples gtk-3-examples wl-clipboard wayland-utils wlcs coreutils python3 python3-pip \
 	meson ninja-build linguist-qt6 libwlroots-dev grim qt6-wayland desktop-file-utils valgrind libseat-dev libdrm-dev libudev-dev \
-	xwayland xterm x11-apps libxcb1-dev libxcb-composite0-dev libxcb-render0-dev
+	xwayland xterm x11-apps libxcb1-dev libxcb-composite0-dev libxcb-render0-dev \
+	libsystemd-dev dbus-daemon at-spi2-core
 PIP_PACKAGES := pywayland
 
 PREFIX ?= /usr/local

@@ -39,6 +39,8 @@ public final class Compositor {
     public private(set) lazy var activationTokens = ActivationTokens(compositor: self)
     /// The Xcursor themes clients draw cursors from (loaded on first use).
     private(set) lazy var cursorThemes = CursorThemes(log: log)
+    /// The geometry apps without regions publish for accessibility (AT-SPI), read on demand.
+    private(set) lazy var accessibility = Accessibility(compositor: self)
     /// Touchpad gestures: the system's swipes, and the rest routed to clients.
     private(set) var gestures: Gestures!
     /// Tablet tools (pens, erasers): their routing to clients and the hover preview.

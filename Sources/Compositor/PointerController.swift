@@ -149,6 +149,8 @@ final class PointerController {
         guard regionsDirty else { return }
         regionsDirty = false
         var wanted = compositor.scene.regions.placed()
+        // Apps that declare none: the elements they publish for accessibility.
+        wanted.merge(compositor.accessibility.placedRegions(allocate: compositor.scene.regions.allocateRegionID)) { declared, _ in declared }
         for id in installed.keys where wanted[id] == nil { _ = engine.regions.remove(id: id) }
         for (id, entry) in wanted where installed[id]?.region != entry.region {
             do { try engine.regions.upsert(entry.region) } catch {
@@ -164,6 +166,8 @@ final class PointerController {
     /// The focused client chose another cursor (or the pointer went to another client).
     func cursorChanged() {
         cursorDirty = true
+        // Another surface may be under the pointer: its accessibility regions.
+        regionsDirty = true
         needsStep = true
         compositor.scheduleFrame()
     }

@@ -79,3 +79,13 @@ public func callReturningErrno(_ name: String, what: @autoclosure () -> String? 
     let code = body()
     guard code == 0 else { throw SystemError(what() ?? "\(name) failed", call: name, errno: code) }
 }
+
+/// Runs a call that returns a negative error number on failure and zero or more on
+/// success (libsystemd's sd-bus: `-ENOENT`), and returns its value.
+@inline(__always)
+@discardableResult
+public func callReturningNegativeErrno(_ name: String, what: @autoclosure () -> String? = nil, _ body: () -> Int32) throws(SystemError) -> Int32 {
+    let result = body()
+    guard result < 0 else { return result }
+    throw SystemError(what() ?? "\(name) failed", call: name, errno: -result)
+}

@@ -66,6 +66,11 @@ public final class EventSource {
         if let source { wl_event_source_timer_update(source, milliseconds) }
     }
 
+    /// Changes what a file descriptor source waits for (`WL_EVENT_READABLE`, `WL_EVENT_WRITABLE`).
+    public func update(mask: UInt32) {
+        if let source { wl_event_source_fd_update(source, mask) }
+    }
+
     public func remove() {
         if let source { wl_event_source_remove(source) }
         source = nil

@@ -15,6 +15,12 @@ if let i = CommandLine.arguments.firstIndex(of: "--peer"), i + 1 < CommandLine.a
     exit(0)
 }
 
+// --accessibility: only the accessibility geometry figures (AccessibilityBench.swift).
+if CommandLine.arguments.contains("--accessibility") {
+    benchmarkAccessibility()
+    exit(0)
+}
+
 benchmarkAdaptivePointer()  // PointerBench.swift; first: it re-runs this executable in child roles
 
 // A scene like a desktop: five overlapping windows, opaque and translucent.
@@ -48,6 +54,9 @@ let small = measure(frames: 20_000) {
 print("compose 1280×800, 5 surfaces, full damage:  \(String(format: "%.3f", full)) ms/frame")
 print("compose 1280×800, 5 surfaces, 32×32 damage: \(String(format: "%.4f", small)) ms/frame")
 print("ratio small/full: \(String(format: "%.4f", small / full)) (\(String(format: "%.0f", full / small))× cheaper)")
+
+// Accessibility geometry: the first highlight over a GTK button, and D-Bus round trips.
+benchmarkAccessibility()
 
 // Nested: present copy per frame and motion-to-commit latency (NestedBench.swift).
 benchmarkNestedBackend()

@@ -231,8 +231,8 @@ final class AdaptiveFixture {
     let probe: PointerShapeProbe
     var control: TestControl { session.control }
 
-    init(extraArguments: [String] = [], environment: [String: String] = [:]) throws {
-        session = try Session(manualClock: true, extraArguments: extraArguments, environment: environment)
+    init(size: String = "1280x800", extraArguments: [String] = [], environment: [String: String] = [:]) throws {
+        session = try Session(size: size, manualClock: true, extraArguments: extraArguments, environment: environment)
         probe = try PointerShapeProbe(session: session)
     }
 

@@ -1,0 +1,404 @@
+import Foundation
+import LodestoneSystem
+import Logging
+import AdaptivePointerProtocol
+import PointerEngine
+import Rendering
+import WaylandServer
+
+/// The geometry apps publish for accessibility (AT-SPI), read from the accessibility bus so
+/// that apps which declare no adaptive_pointer_v1 regions still get highlights over their
+/// buttons and a beam as tall as their text (README, "Apps that declare no regions").
+///
+/// Everything is asynchronous on the `wl_event_loop` (`DBusConnection`). The first time
+/// the pointer is over such an app, Lodestone finds the bus (`AT_SPI_BUS_ADDRESS`, else the
+/// session bus's `org.a11y.Bus.GetAddress`), lists the registry's applications, matches them
+/// to Wayland clients by PID, finds the window (AT-SPI frame) of the toplevel under the
+/// pointer and walks it (`AccessibleWalk`). The elements are cached per toplevel until the
+/// window's size changes, the app signals that bounds, children or states changed, or
+/// `lifetime` passes while the pointer is on it. Without a bus, a registry or an
+/// accessible app, only the cursor names apply, and one info line says why.
+final class Accessibility {
+    private unowned let compositor: Compositor
+    private var log: Logger { compositor.log }
+
+    private enum State { case idle, findingBus, connected, unavailable }
+    private var state = State.idle
+    /// Only while asking the session bus where the accessibility bus is.
+    private var sessionBus: DBusConnection?
+    private var bus: DBusConnection?
+
+    /// AT-SPI applications by PID (their unique bus names), and when the list was read.
+    private var appsByPID: [Int32: String] = [:]
+    private var appsListedAt: Double?
+    private var listingApps = false
+    /// How many listings did not have a client's app (after `listingsPerClient`, it has none).
+    private var listingsWithout: [Int32: Int] = [:]
+    static let listingsPerClient = 10
+    private var recheckTimer: EventSource?
+
+    /// What is known about one toplevel's window.
+    private final class Window {
+        weak var toplevel: XdgToplevel?
+        var elements: [AccessibleElement] = []
+        /// The AT-SPI frame matched to the toplevel.
+        var frame: DBusObject?
+        var walk: AccessibleWalk?
+        var walkedAt: Double?
+        /// The window geometry's size when walked: a resize re-walks.
+        var size: (Int32, Int32) = (0, 0)
+        var stale = true
+        /// A terminal's rows (`TextRows`), when it publishes nothing and its cursor says text.
+        var rows: TextRows?
+        var rowsMeasuredAt: Double?
+        /// When the pointer first came onto the window (for the first highlight's latency).
+        var pointerCameAt: Double?
+        /// Region ids, stable across walks so the engine does not re-enter an element.
+        var regionIDs: [RegionID] = []
+        let owner: SurfaceID
+        init(_ toplevel: XdgToplevel, owner: SurfaceID) { self.toplevel = toplevel; self.owner = owner }
+    }
+    private var windows: [ObjectIdentifier: Window] = [:]
+    private var nextOwner: UInt64 = 1 << 40
+    private var lifetimeTimer: EventSource?
+
+    /// How long a walk's elements are trusted without any signal from the app.
+    static let lifetime = 3.0
+
+    init(compositor: Compositor) { self.compositor = compositor }
+
+    private var now: Double { Date().timeIntervalSince1970 }
+
+    /// Whether accessibility geometry is in use at all (`--legacy-apps adaptive`).
+    private var enabled: Bool {
+        let app = compositor.pointerController.appCursor
+        return app.mode == .adaptive && app.legacyApps == .adaptive
+    }
+
+    // MARK: What the pointer controller asks
+
+    /// The accessible elements of the toplevel under the pointer, placed as regions in global
+    /// space; starts finding them when none are known yet (they come with a later
+    /// `sceneChanged`).
+    func placedRegions(allocate: () -> RegionID) -> [RegionID: SceneRegions.Placed] {
+        guard enabled, let focus = compositor.seat.pointerFocus, !compositor.scene.regions.treeHasRegions(focus),
+              let toplevel = compositor.scene.toplevel(of: focus), toplevel.xdgSurface.isMapped,
+              let surface = toplevel.xdgSurface.surface else { return [:] }
+        let xdg = toplevel.xdgSurface
+        let client = surface.client
+        let window = windows[ObjectIdentifier(toplevel)] ?? {
+            let w = Window(toplevel, owner: SurfaceID(nextOwner))
+            nextOwner += 1
+            windows[ObjectIdentifier(toplevel)] = w
+            return w
+        }()
+        if window.pointerCameAt == nil { window.pointerCameAt = now }
+        let geometry = xdg.geometry
+        if (geometry.width, geometry.height) != window.size { window.stale = true }
+        if window.stale || (window.walkedAt.map { now - $0 > Self.lifetime } ?? true) { refresh(window, pid: client.pid) }
+
+        let (ox, oy) = xdg.surfaceOrigin
+        let placement = SurfacePlacement(origin: Point(x: Double(ox) + Double(geometry.x), y: Double(oy) + Double(geometry.y)))
+        let root = compositor.scene.rootSurface(surface)
+        var elements = window.elements
+        var measured = false
+        if elements.isEmpty, compositor.seat.cursor.name == .text, let rows = textRows(window, surface) {
+            // No geometry published, but text: a terminal's rows, measured from its pixels.
+            let (w, h) = (Double(surface.width), Double(surface.height))
+            elements = [AccessibleElement(kind: .text(lineHeight: rows.pitch, singleLine: false), x: -Double(geometry.x),
+                                          y: rows.origin - Double(geometry.y), width: w, height: h - rows.origin, depth: 0)]
+            measured = true
+        }
+        while window.regionIDs.count < elements.count { window.regionIDs.append(allocate()) }
+        var placed: [RegionID: SceneRegions.Placed] = [:]
+        for (element, id) in zip(elements, window.regionIDs) {
+            var spec = Self.spec(element, id: id)
+            // A guess from pixels sizes the beam but never holds the pointer in the window.
+            if measured { spec.draft.magnetism = .off }
+            var region = placement.toGlobal(spec.localRegion(owner: window.owner))
+            region.stackingOrder = Int32(clamping: element.depth)
+            // A region under a popup or another window must not capture the pointer.
+            let c = region.frame.center
+            if let top = compositor.scene.surfaceAt(x: c.x, y: c.y), compositor.scene.rootSurface(top.surface) !== root { continue }
+            placed[id] = SceneRegions.Placed(region: region, spec: spec, placement: placement)
+        }
+        return placed
+    }
+
+    /// The text rows of a window without published geometry, measured twice a second while
+    /// the pointer is on it (its pixels change without telling the pointer).
+    private func textRows(_ window: Window, _ surface: WlSurface) -> TextRows? {
+        recheck(after: 0.5)
+        if let at = window.rowsMeasuredAt, now - at < 0.5 { return window.rows }
+        window.rowsMeasuredAt = now
+        window.rows = TextRows.measure(surface)
+        return window.rows
+    }
+
+    /// Looks again (re-places the regions) after `seconds`: for what comes without a signal.
+    private func recheck(after seconds: Double) {
+        if recheckTimer == nil {
+            recheckTimer = try? compositor.display.eventLoop.addTimer { [weak self] in self?.compositor.pointerController.sceneChanged() }
+        }
+        recheckTimer?.arm(milliseconds: Int32(seconds * 1000))
+    }
+
+    /// The region an element becomes (README's table of roles).
+    static func spec(_ e: AccessibleElement, id: RegionID) -> RegionSpec {
+        var spec = RegionSpec(id: id)
+        spec.draft.frame = Rect(x: e.x, y: e.y, width: e.width, height: e.height)
+        switch e.kind {
+        case .control:
+            spec.draft.style.effect = .highlight
+        case .iconButton:
+            spec.draft.style.effect = .lift
+        case .slider(let horizontal):
+            spec.draft.style.effect = .highlight
+            spec.draft.latchingAxes = horizontal ? .horizontal : .vertical
+        case .item:
+            spec.draft.style.effect = .hover(tint: .overlay, shadow: false, scale: false)
+            spec.draft.hitArea = .padding(0)
+        case .text(let line, let singleLine):
+            let length = line ?? 24
+            spec.draft.style.effect = .none
+            spec.draft.style.shape = .verticalBeam(length: length)
+            spec.draft.hitArea = .padding(4)
+            // One line, centred in the entry: the beam rests on it.
+            if singleLine, e.height > length {
+                spec.draft.frame = Rect(x: e.x, y: e.y + ((e.height - length) / 2).rounded(), width: e.width, height: length)
+                spec.draft.hitArea = .explicit(.zero)
+                spec.draft.hitRect = Rect(x: e.x, y: e.y, width: e.width, height: e.height)
+            }
+        }
+        return spec
+    }
+
+    /// Where the AT-SPI frame's origin is in the window geometry. Toolkits publish the
+    /// client area; one that draws its own title bar and border (Qt's decorations) has
+    /// a window geometry larger than its frame: the border on the left, right and bottom
+    /// alike, the title bar on top.
+    static func decorationInset(geometry g: PixelRect, frame: (width: Double, height: Double)) -> (x: Double, y: Double) {
+        let dx = max(0, Double(g.width) - frame.width), dy = max(0, Double(g.height) - frame.height)
+        guard frame.width > 0, frame.height > 0, dx < 64, dy < 128 else { return (0, 0) }
+        let side = (dx / 2).rounded(.down)
+        return (side, max(0, dy - side))
+    }
+
+    /// Controls grow to where they are drawn (`DrawnOutline`); window coordinates are the
+    /// window geometry's, the pixels the surface's.
+    private static func outline(_ e: inout AccessibleElement, in surface: WlSurface, geometry g: PixelRect) {
+        guard e.framed else { return }
+        let (dx, dy) = (Double(g.x), Double(g.y))
+        let drawn = DrawnOutline.drawn((e.x + dx, e.y + dy, e.width, e.height), in: surface)
+        (e.x, e.y, e.width, e.height) = (drawn.x - dx, drawn.y - dy, drawn.width, drawn.height)
+    }
+
+    // MARK: Invalidation
+
+    private func invalidate(app: String) {
+        for window in windows.values where window.frame?.bus == app { window.stale = true }
+        if windows.values.contains(where: { $0.frame?.bus == app && $0.toplevel != nil }) { compositor.pointerController.sceneChanged() }
+    }
+
+    // MARK: Finding the app and its window
+
+    private func refresh(_ window: Window, pid: Int32) {
+        guard window.walk == nil else { return }
+        switch state {
+        case .idle: connect()
+        case .findingBus, .unavailable: return
+        case .connected: break
+        }
+        guard let bus, state == .connected else { return }
+        guard let app = appsByPID[pid] else {
+            // Apps register after their window maps: list them again, once a second, ten times.
+            let tries = listingsWithout[pid, default: 0]
+            guard tries < Self.listingsPerClient else { return }
+            if appsListedAt.map({ now - $0 > 1 }) ?? true {
+                listingsWithout[pid] = tries + 1
+                listApps()
+            } else if tries + 1 == Self.listingsPerClient, !listingApps {
+                listingsWithout[pid] = Self.listingsPerClient
+                log.info("accessibility: the client with PID \(pid) publishes no AT-SPI geometry; its cursor names only")
+            }
+            recheck(after: 1)
+            return
+        }
+        window.stale = false
+        let started = now
+        findFrame(of: window, app: app) { [weak self, weak window] frame in
+            guard let self, let window, let frame, let bus = self.bus else { return }
+            window.frame = frame
+            window.walk = AccessibleWalk(bus: bus, app: app, window: frame.path) { [weak self, weak window] elements, frameSize in
+                guard let self, let window else { return }
+                let nodes = window.walk?.nodes ?? 0
+                window.walk = nil
+                window.walkedAt = self.now
+                var elements = elements
+                if let xdg = window.toplevel?.xdgSurface, let surface = xdg.surface {
+                    let g = xdg.geometry
+                    window.size = (g.width, g.height)
+                    let inset = Self.decorationInset(geometry: g, frame: frameSize)
+                    for i in elements.indices {
+                        elements[i].x += inset.x
+                        elements[i].y += inset.y
+                        Self.outline(&elements[i], in: surface, geometry: g)
+                    }
+                }
+                if window.elements.isEmpty, !elements.isEmpty, let came = window.pointerCameAt {
+                    // For `make bench`: how long the first highlight waited, and what D-Bus cost.
+                    let trips = bus.takeRoundTrips().sorted()
+                    let median = trips.isEmpty ? 0 : trips[trips.count / 2], p99 = trips.isEmpty ? 0 : trips[min(trips.count - 1, trips.count * 99 / 100)]
+                    self.log.debug("accessibility: \(elements.count) elements of '\(window.toplevel?.title ?? "")' in place \(Int((self.now - came) * 1000)) ms after the pointer came; walk of \(nodes) nodes in \(Int((self.now - started) * 1000)) ms, \(trips.count) calls, round trip median \(String(format: "%.2f", median * 1000)) ms, p99 \(String(format: "%.2f", p99 * 1000)) ms")
+                }
+                if elements != window.elements {
+                    window.elements = elements
+                    self.compositor.pointerController.sceneChanged()
+                }
+                self.armLifetime()
+            }
+        }
+        _ = bus
+    }
+
+    /// The app's frame for this toplevel: the one titled like it, else the one of its size,
+    /// else its only one.
+    private func findFrame(of window: Window, app: String, _ found: @escaping (DBusObject?) -> Void) {
+        guard let bus, let toplevel = window.toplevel else { return found(nil) }
+        let title = toplevel.title, g = toplevel.xdgSurface.geometry
+        bus.call(app, "/org/a11y/atspi/accessible/root", "org.a11y.atspi.Accessible", "GetChildren") { [weak self] result in
+            guard let self, let bus = self.bus, let m = try? result.get(), let frames = m.array("(so)", { m.readObject() }), !frames.isEmpty else {
+                return found(nil)
+            }
+            if frames.count == 1 { return found(frames[0]) }
+            var answers: [(DBusObject, String?, (Int32, Int32)?)] = []
+            for frame in frames {
+                bus.call(frame.bus, frame.path, "org.freedesktop.DBus.Properties", "Get", [.string("org.a11y.atspi.Accessible"), .string("Name")]) { r in
+                    let name = (try? r.get()).flatMap { m in m.container("v", "s") { m.readString() } }
+                    bus.call(frame.bus, frame.path, "org.a11y.atspi.Component", "GetExtents", [.uint32(1)]) { r in
+                        let size = (try? r.get()).flatMap { m in
+                            m.container("r", "iiii") { () -> (Int32, Int32)? in
+                                _ = m.readInt32(); _ = m.readInt32()
+                                guard let w = m.readInt32(), let h = m.readInt32() else { return nil }
+                                return (w, h)
+                            }
+                        }
+                        answers.append((frame, name, size))
+                        guard answers.count == frames.count else { return }
+                        let match = answers.first { $0.1 == title && !title.isEmpty }
+                            ?? answers.first { $0.2.map { $0 == (g.width, g.height) } ?? false }
+                        found(match?.0)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads the registry's applications and each one's PID.
+    private func listApps() {
+        guard let bus, !listingApps else { return }
+        listingApps = true
+        bus.call("org.a11y.atspi.Registry", "/org/a11y/atspi/accessible/root", "org.a11y.atspi.Accessible", "GetChildren") { [weak self] result in
+            guard let self, let bus = self.bus else { return }
+            self.appsListedAt = self.now
+            guard let m = try? result.get(), let apps = m.array("(so)", { m.readObject() }) else {
+                self.listingApps = false
+                if case .failure(let error) = result { self.giveUp("the AT-SPI registry did not answer (\(error))") }
+                return
+            }
+            var remaining = apps.count
+            if remaining == 0 { self.listingApps = false }
+            for app in apps {
+                bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixProcessID", [.string(app.bus)]) { [weak self] r in
+                    guard let self else { return }
+                    if let pid = (try? r.get())?.readUInt32() { self.appsByPID[Int32(bitPattern: pid)] = app.bus }
+                    remaining -= 1
+                    if remaining == 0 {
+                        self.listingApps = false
+                        self.compositor.pointerController.sceneChanged()
+                    }
+                }
+            }
+        }
+    }
+
+    /// While the pointer is on a walked window, its elements are re-read every `lifetime`.
+    private func armLifetime() {
+        if lifetimeTimer == nil {
+            lifetimeTimer = try? compositor.display.eventLoop.addTimer { [weak self] in
+                guard let self else { return }
+                self.windows = self.windows.filter { $0.value.toplevel != nil }
+                self.compositor.pointerController.sceneChanged()
+            }
+        }
+        lifetimeTimer?.arm(milliseconds: Int32(Self.lifetime * 1000))
+    }
+
+    // MARK: The bus
+
+    private func connect() {
+        state = .findingBus
+        let env = ProcessInfo.processInfo.environment
+        if let address = env["AT_SPI_BUS_ADDRESS"], !address.isEmpty { return connectAccessibilityBus(address) }
+        let session = env["DBUS_SESSION_BUS_ADDRESS"] ?? env["XDG_RUNTIME_DIR"].map { "unix:path=\($0)/bus" }
+        guard let session else { return giveUp("no session bus (DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are unset)") }
+        do {
+            let connection = try DBusConnection(address: session, loop: compositor.display.eventLoop)
+            sessionBus = connection
+            connection.call("org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus", "GetAddress") { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .success(let m):
+                    if let address = m.readString(), !address.isEmpty { self.connectAccessibilityBus(address) } else { self.giveUp("org.a11y.Bus gave no address") }
+                case .failure(let error): self.giveUp("no accessibility bus on the session bus (\(error))")
+                }
+                // Closed from the loop, not from inside this reply's dispatch.
+                self.closeSessionBusSoon()
+            }
+        } catch {
+            giveUp("no session bus (\(error))")
+        }
+    }
+
+    private var idle: EventSource?
+    /// Drops the session bus (and, once given up, the accessibility bus) from the loop, not
+    /// from inside one of their replies.
+    private func closeSessionBusSoon() {
+        idle = try? compositor.display.eventLoop.addIdle { [weak self] in
+            guard let self else { return }
+            self.sessionBus = nil
+            if self.state == .unavailable { self.bus = nil }
+            self.idle = nil
+        }
+    }
+
+    private func connectAccessibilityBus(_ address: String) {
+        do {
+            let bus = try DBusConnection(address: address, loop: compositor.display.eventLoop)
+            self.bus = bus
+            state = .connected
+            bus.onClose = { [weak self] error in self?.giveUp("the accessibility bus closed (\(error))") }
+            // Bounds, children and states: any of them may move an element.
+            bus.subscribe("type='signal',interface='org.a11y.atspi.Event.Object'") { [weak self] m in
+                guard let member = m.member, ["BoundsChanged", "ChildrenChanged", "StateChanged"].contains(member), let sender = m.sender else { return }
+                self?.invalidate(app: sender)
+            }
+            for event in ["object:bounds-changed", "object:children-changed", "object:state-changed"] {
+                bus.call("org.a11y.atspi.Registry", "/org/a11y/atspi/registry", "org.a11y.atspi.Registry", "RegisterEvent", [.string(event)]) { _ in }
+            }
+            log.info("accessibility: reading app geometry from the AT-SPI bus at \(address)")
+            listApps()
+        } catch {
+            giveUp("cannot connect to the accessibility bus (\(error))")
+        }
+    }
+
+    /// No accessibility geometry for this run: cursor names alone, said once.
+    private func giveUp(_ reason: String) {
+        guard state != .unavailable else { return }
+        state = .unavailable
+        log.info("accessibility: \(reason); apps without regions get their cursor names only")
+        for window in windows.values { window.walk?.cancel(); window.walk = nil }
+        closeSessionBusSoon()
+    }
+}

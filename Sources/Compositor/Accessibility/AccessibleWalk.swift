@@ -1,0 +1,207 @@
+import PointerEngine
+
+/// One element an app publishes through AT-SPI, as the pointer uses it: its extents
+/// relative to its AT-SPI window (frame), and what kind of control it is.
+struct AccessibleElement: Equatable {
+    enum Kind: Equatable {
+        /// Push and toggle buttons, check boxes, radio buttons, menu items, page tabs,
+        /// links, combo boxes: the highlight.
+        case control
+        /// A button with no text label, about as wide as tall: the lift.
+        case iconButton
+        /// Text, entries, terminals: the I-beam, `lineHeight` tall (nil: not known).
+        case text(lineHeight: Double?, singleLine: Bool)
+        /// A slider: the highlight, latched on the slider's axis while dragged.
+        case slider(horizontal: Bool)
+        /// List and tree items: the hover.
+        case item
+    }
+    var kind: Kind
+    var x, y, width, height: Double
+    /// How deep in the window's tree: deeper elements are on top (a button in a list row).
+    var depth: Int
+    /// Buttons and combo boxes draw a frame of their own, which may lie outside the extents
+    /// (`DrawnOutline`); check boxes, radio buttons, tabs and links do not.
+    var framed = false
+}
+
+/// AT-SPI roles (`AtspiRole`, at-spi2-core's atspi-constants.h) the walk tells apart.
+enum AccessibleRole: UInt32 {
+    case checkBox = 7, checkMenuItem = 8, comboBox = 11, label = 29, listItem = 32, menuItem = 35
+    case pageTab = 37, passwordText = 40, pushButton = 43, radioButton = 44, radioMenuItem = 45
+    case slider = 51, tableCell = 56, terminal = 60, text = 61, toggleButton = 62, entry = 79, link = 88, treeItem = 91
+}
+
+/// AT-SPI states (`AtspiStateType`): bit numbers in `GetState`'s two 32-bit words.
+enum AccessibleState {
+    static let horizontal = 14, showing = 25, singleLine = 26, visible = 30
+}
+
+/// A bounded, asynchronous walk of one AT-SPI window's subtree: for each node its role,
+/// state and extents (and, for text, its font), at most `maximumInFlight` calls waiting at a
+/// time. Nodes that are not visible or have no extents (GTK's hidden stack pages) are not
+/// descended; controls are leaves. `completion` gets the elements once every reply is in.
+final class AccessibleWalk {
+    static let maximumNodes = 3000, maximumDepth = 40, maximumInFlight = 64
+
+    private let bus: DBusConnection
+    private let app: String
+    private var elements: [AccessibleElement] = []
+    /// Index in `elements` of the button each node is inside, to learn that it has a label.
+    private var labelled: Set<Int> = []
+    private var queued: [() -> Void] = []
+    private var inFlight = 0
+    private(set) var nodes = 0
+    private var completion: (([AccessibleElement], _ frameSize: (Double, Double)) -> Void)?
+    /// The frame's own extents: its origin is subtracted from every element's.
+    private var frame = (x: 0.0, y: 0.0, width: 0.0, height: 0.0)
+
+    /// Extents are read in screen coordinates (`ATSPI_COORD_TYPE_SCREEN`) and made relative to
+    /// the frame: Qt gives window coordinates relative to the nearest dock widget, and on
+    /// Wayland both toolkits put the window at the screen's origin (GTK 4 answers the same
+    /// for both types).
+    init(bus: DBusConnection, app: String, window: String, completion: @escaping ([AccessibleElement], _ frameSize: (Double, Double)) -> Void) {
+        self.bus = bus
+        self.app = app
+        self.completion = completion
+        visit(window, depth: 0, button: nil)
+        finishIfDone()
+    }
+
+    /// Stops the walk: replies still coming are ignored.
+    func cancel() { completion = nil; queued = [] }
+
+    // MARK: Calls, throttled
+
+    private func call(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusArgument] = [],
+                      _ reply: @escaping (DBusMessage?) -> Void) {
+        queued.append { [weak self] in
+            guard let self else { return }
+            self.inFlight += 1
+            let sent = self.bus.call(self.app, path, "org.a11y.atspi." + interface, member, arguments) { [weak self] result in
+                guard let self, self.completion != nil else { return }
+                self.inFlight -= 1
+                reply(try? result.get())
+                self.pump()
+                self.finishIfDone()
+            }
+            if !sent { self.inFlight -= 1; reply(nil) }
+        }
+    }
+
+    private func pump() {
+        while inFlight < Self.maximumInFlight, !queued.isEmpty { queued.removeFirst()() }
+    }
+
+    private func finishIfDone() {
+        pump()
+        guard inFlight == 0, queued.isEmpty, let completion else { return }
+        self.completion = nil
+        let frame = self.frame
+        completion(elements.enumerated().map { i, e in
+            var e = e
+            e.x -= frame.x
+            e.y -= frame.y
+            // A button without a label that is about square shows an icon: it lifts.
+            if e.kind == .control, !labelled.contains(i), e.width <= e.height * 1.5 { e.kind = .iconButton }
+            return e
+        }, (frame.width, frame.height))
+    }
+
+    // MARK: Nodes
+
+    /// What the three calls about one node answered.
+    private final class Node {
+        var role: UInt32?, states: (UInt32, UInt32)?, extents: (Double, Double, Double, Double)?
+        var answers = 0
+    }
+
+    private func visit(_ path: String, depth: Int, button: Int?) {
+        guard nodes < Self.maximumNodes, depth <= Self.maximumDepth else { return }
+        nodes += 1
+        let node = Node()
+        let done = { [weak self] in
+            node.answers += 1
+            if node.answers == 3 { self?.examine(node, path, depth: depth, button: button) }
+        }
+        call(path, "Accessible", "GetRole") { m in node.role = m?.readUInt32(); done() }
+        call(path, "Accessible", "GetState") { m in
+            if let words = m?.array("u", { m?.readUInt32() }), words.count >= 2 { node.states = (words[0], words[1]) }
+            done()
+        }
+        call(path, "Component", "GetExtents", [.uint32(0)]) { m in  // ATSPI_COORD_TYPE_SCREEN
+            node.extents = m?.container("r", "iiii") { () -> (Double, Double, Double, Double)? in
+                guard let x = m?.readInt32(), let y = m?.readInt32(), let w = m?.readInt32(), let h = m?.readInt32() else { return nil }
+                return (Double(x), Double(y), Double(w), Double(h))
+            }
+            done()
+        }
+    }
+
+    private func examine(_ node: Node, _ path: String, depth: Int, button: Int?) {
+        guard let rawRole = node.role, let states = node.states else { return }
+        // GTK 4.8 marks only windows as showing; visible is what every toolkit sets.
+        let visible = states.0 & (1 << AccessibleState.visible) != 0 || states.0 & (1 << AccessibleState.showing) != 0
+        guard visible else { return }
+        let role = AccessibleRole(rawValue: rawRole)
+        if role == .label, let button { labelled.insert(button) }
+        guard let (x, y, w, h) = node.extents, w > 0, h > 0 || depth == 0 else { return }
+        if depth == 0 { frame = (x, y, w, h) }
+        func add(_ kind: AccessibleElement.Kind) -> Int {
+            let framed = role == .pushButton || role == .toggleButton || role == .comboBox
+            elements.append(AccessibleElement(kind: kind, x: x, y: y, width: w, height: h, depth: depth, framed: framed))
+            return elements.count - 1
+        }
+        switch role {
+        case .pushButton, .toggleButton:
+            // Descend only to find its label.
+            let index = add(.control)
+            children(path, depth: depth, button: index)
+        case .checkBox, .radioButton, .menuItem, .checkMenuItem, .radioMenuItem, .pageTab, .link, .comboBox:
+            _ = add(.control)
+        case .slider:
+            _ = add(.slider(horizontal: states.0 & (1 << AccessibleState.horizontal) != 0 || w >= h))
+        case .text, .entry, .passwordText, .terminal:
+            let index = add(.text(lineHeight: nil, singleLine: states.0 & (1 << AccessibleState.singleLine) != 0 || role != .text || h < 48))
+            lineHeight(path) { [weak self] line in
+                guard let self, let line, case .text(_, let single) = self.elements[index].kind else { return }
+                self.elements[index].kind = .text(lineHeight: line, singleLine: single)
+            }
+        case .listItem, .treeItem, .tableCell:
+            _ = add(.item)
+            children(path, depth: depth, button: button)
+        case .label, nil:
+            children(path, depth: depth, button: button)
+        }
+    }
+
+    private func children(_ path: String, depth: Int, button: Int?) {
+        call(path, "Accessible", "GetChildren") { [weak self] m in
+            guard let self, let m, let children = m.array("(so)", { m.readObject() }) else { return }
+            for child in children where child.bus == self.app || child.bus.isEmpty { self.visit(child.path, depth: depth + 1, button: button) }
+        }
+    }
+
+    /// The text's line height: the first character's extents where the toolkit reports them
+    /// (Qt), else its default font size (GTK 4.8 implements no character extents).
+    private func lineHeight(_ path: String, _ done: @escaping (Double?) -> Void) {
+        call(path, "Text", "GetCharacterExtents", [.int32(0), .uint32(0)]) { [weak self] m in
+            let h = m?.readInt32().flatMap { _ in m?.readInt32() }.flatMap { _ in m?.readInt32() }.flatMap { _ in m?.readInt32() }
+            if let h, h > 0 { return done(Double(h)) }
+            self?.call(path, "Text", "GetDefaultAttributes") { m in
+                let attributes = m?.array("{ss}") { () -> (String, String)? in
+                    m?.container("e", "ss") { () -> (String, String)? in
+                        guard let k = m?.readString(), let v = m?.readString() else { return nil }
+                        return (k, v)
+                    }
+                }
+                let size = attributes?.first { $0.0 == "size" }.flatMap { Double($0.1) }
+                done(size.map(AccessibleWalk.lineHeight(fontSize:)))
+            }
+        }
+    }
+
+    /// A line of text in a font of `size` (AT-SPI's "size" attribute, in points): 1.2 ems at
+    /// 96 dpi, the leading most UI fonts have.
+    static func lineHeight(fontSize size: Double) -> Double { (size * 96 / 72 * 1.2).rounded() }
+}

@@ -1,0 +1,277 @@
+import CSDBus
+import CWaylandServer
+import Glibc
+import LodestoneSystem
+import WaylandServer
+
+/// An argument of a method call: the few D-Bus basic types AT-SPI's calls take.
+enum DBusArgument {
+    case string(String)
+    case int32(Int32)
+    case uint32(UInt32)
+}
+
+/// An object on a bus: the connection's unique name and the object path (D-Bus `(so)`).
+struct DBusObject: Hashable, CustomStringConvertible {
+    var bus: String
+    var path: String
+    var description: String { "\(bus)\(path)" }
+}
+
+/// A method call's error reply, or the call failing before any reply (a timeout, a closed bus).
+struct DBusError: Error, CustomStringConvertible {
+    var name: String
+    var message: String
+    var description: String { message.isEmpty ? name : "\(name): \(message)" }
+}
+
+/// A received `sd_bus_message`, readable only while the handler it was given to runs
+/// (sd-bus frees it afterwards). Every reader returns nil when the next value is not of
+/// the type asked for, so a toolkit that answers with another signature is ignored, not
+/// trusted.
+struct DBusMessage {
+    /// The `sd_bus_message *`.
+    fileprivate let pointer: OpaquePointer
+
+    private static func type(_ c: Character) -> CChar { CChar(bitPattern: c.asciiValue!) }
+
+    private func readBasic<T>(_ type: Character, _ initial: T) -> T? {
+        var value = initial
+        let r = withUnsafeMutablePointer(to: &value) { sd_bus_message_read_basic(pointer, Self.type(type), $0) }
+        return r > 0 ? value : nil
+    }
+
+    func readUInt32() -> UInt32? { readBasic("u", UInt32(0)) }
+    func readInt32() -> Int32? { readBasic("i", Int32(0)) }
+
+    /// A string (`s`) or an object path (`o`).
+    func readString(_ type: Character = "s") -> String? {
+        var value: UnsafePointer<CChar>?
+        let r = sd_bus_message_read_basic(pointer, Self.type(type), &value)
+        guard r > 0, let value else { return nil }
+        return String(cString: value)
+    }
+
+    /// Reads the contents of a container (`a`, `r` for a struct, `v`, `e`) with `body`;
+    /// nil when the next value is no such container. For an array `body` is called once per
+    /// element until it returns nil or the array ends.
+    func container<T>(_ type: Character, _ contents: String, _ body: () -> T?) -> T? {
+        guard sd_bus_message_enter_container(pointer, Self.type(type), contents) > 0 else { return nil }
+        defer { sd_bus_message_exit_container(pointer) }
+        return body()
+    }
+
+    /// The elements of an array whose element signature is `contents`.
+    func array<T>(_ contents: String, _ element: () -> T?) -> [T]? {
+        container("a", contents) { () -> [T]? in
+            var items: [T] = []
+            while !isAtEnd, let item = element() { items.append(item) }
+            return items
+        }
+    }
+
+    /// An `(so)` object reference.
+    func readObject() -> DBusObject? {
+        container("r", "so") { () -> DBusObject? in
+            guard let bus = readString("s"), let path = readString("o") else { return nil }
+            return DBusObject(bus: bus, path: path)
+        }
+    }
+
+    /// The end of the container being read.
+    var isAtEnd: Bool { sd_bus_message_at_end(pointer, 0) > 0 }
+
+    var sender: String? { sd_bus_message_get_sender(pointer).map { String(cString: $0) } }
+    var path: String? { sd_bus_message_get_path(pointer).map { String(cString: $0) } }
+    var member: String? { sd_bus_message_get_member(pointer).map { String(cString: $0) } }
+
+    /// The error this reply carries, if it is an error reply.
+    var error: DBusError? {
+        guard sd_bus_message_is_method_error(pointer, nil) > 0, let e = sd_bus_message_get_error(pointer) else { return nil }
+        return DBusError(name: e.pointee.name.map { String(cString: $0) } ?? "error",
+                         message: e.pointee.message.map { String(cString: $0) } ?? "")
+    }
+}
+
+/// One connection to a message bus (`sd_bus *`), driven by the `wl_event_loop`: the bus's
+/// file descriptor is a loop source waiting for what `sd_bus_get_events` says, a loop timer
+/// stands for `sd_bus_get_timeout`, and `sd_bus_process` runs until it has nothing left.
+/// Every call is asynchronous (`sd_bus_call_async`); nothing here ever waits on the bus.
+final class DBusConnection {
+    /// The `sd_bus *`; nil once closed.
+    private var bus: OpaquePointer?
+    private var fdSource: EventSource?
+    private var timer: EventSource?
+    /// Signal subscriptions (`sd_bus_slot *`), released with the connection.
+    private var matches: [OpaquePointer] = []
+    /// Called once when the connection breaks (the bus daemon went away).
+    var onClose: (DBusError) -> Void = { _ in }
+    /// How long a call may wait for its reply: a toolkit that never answers (GTK 4.8 leaves
+    /// `GetOffsetAtPoint` unanswered) costs one timeout, not a stuck walk.
+    static let callTimeout: UInt64 = 1_000_000  // µs
+
+    /// Connects to `address` (a D-Bus address: `unix:path=…`) as a bus client. The socket
+    /// connects without waiting; authentication and `Hello` happen as the loop runs, and
+    /// calls made before then are queued.
+    init(address: String, loop: EventLoop) throws(SystemError) {
+        var bus: OpaquePointer?
+        try callReturningNegativeErrno("sd_bus_new") { sd_bus_new(&bus) }
+        self.bus = bus
+        do {
+            try callReturningNegativeErrno("sd_bus_set_address", what: "bad D-Bus address '\(address)'") { sd_bus_set_address(bus, address) }
+            try callReturningNegativeErrno("sd_bus_set_bus_client") { sd_bus_set_bus_client(bus, 1) }
+            try callReturningNegativeErrno("sd_bus_start", what: "cannot connect to D-Bus at '\(address)'") { sd_bus_start(bus) }
+            let fd = try callReturningNegativeErrno("sd_bus_get_fd") { sd_bus_get_fd(bus) }
+            fdSource = try loop.addFileDescriptor(fd, mask: 0) { [unowned self] _ in self.process() }
+            timer = try loop.addTimer { [unowned self] in self.process() }
+        } catch {
+            close()
+            throw error
+        }
+        rearm()
+    }
+
+    deinit { close() }
+
+    var isOpen: Bool { bus != nil }
+
+    func close() {
+        fdSource = nil
+        timer = nil
+        for slot in matches { sd_bus_slot_unref(slot) }
+        matches = []
+        // Queued calls are dropped; their destroy callbacks release their handlers.
+        if let bus { sd_bus_close_unref(bus) }
+        bus = nil
+    }
+
+    // MARK: Calls
+
+    /// The reply handler of one call, kept alive by its (floating) `sd_bus_slot` until
+    /// sd-bus destroys the slot: after the reply, or with the connection.
+    private final class PendingCall {
+        let reply: (Result<DBusMessage, DBusError>) -> Void
+        let sentAt = DBusConnection.monotonicSeconds
+        weak var connection: DBusConnection?
+        init(_ reply: @escaping (Result<DBusMessage, DBusError>) -> Void) { self.reply = reply }
+    }
+
+    /// Seconds from each call to its reply, the latest `roundTripsKept` (for the log and
+    /// `make bench`); `takeRoundTrips` empties it.
+    private var roundTrips: [Double] = []
+    static let roundTripsKept = 8192
+    func takeRoundTrips() -> [Double] { defer { roundTrips = [] }; return roundTrips }
+
+    static var monotonicSeconds: Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    /// Calls `member` and hands its reply (or the error) to `reply`, from the event loop.
+    /// Returns false (and never calls `reply`) when the call could not even be queued.
+    @discardableResult
+    func call(_ destination: String, _ path: String, _ interface: String, _ member: String,
+              _ arguments: [DBusArgument] = [], reply: @escaping (Result<DBusMessage, DBusError>) -> Void) -> Bool {
+        guard let bus else { return false }
+        var message: OpaquePointer?
+        guard sd_bus_message_new_method_call(bus, &message, destination, path, interface, member) >= 0, let message else { return false }
+        defer { sd_bus_message_unref(message) }
+        for argument in arguments {
+            let r: Int32
+            switch argument {
+            case .string(let s): r = s.withCString { sd_bus_message_append_basic(message, CChar(bitPattern: 0x73), $0) }  // 's'
+            case .int32(var v): r = sd_bus_message_append_basic(message, CChar(bitPattern: 0x69), &v)  // 'i'
+            case .uint32(var v): r = sd_bus_message_append_basic(message, CChar(bitPattern: 0x75), &v)  // 'u'
+            }
+            guard r >= 0 else { return false }
+        }
+        let call = PendingCall(reply)
+        call.connection = self
+        let pending = Unmanaged.passRetained(call).toOpaque()
+        var slot: OpaquePointer?
+        let r = sd_bus_call_async(bus, &slot, message, { m, userdata, _ in
+            guard let m, let userdata else { return 0 }
+            let pending = Unmanaged<PendingCall>.fromOpaque(userdata).takeUnretainedValue()
+            if let c = pending.connection, c.roundTrips.count < DBusConnection.roundTripsKept {
+                c.roundTrips.append(DBusConnection.monotonicSeconds - pending.sentAt)
+            }
+            let message = DBusMessage(pointer: m)
+            if let error = message.error { pending.reply(.failure(error)) } else { pending.reply(.success(message)) }
+            return 1
+        }, pending, Self.callTimeout)
+        guard r >= 0, let slot else {
+            Unmanaged<PendingCall>.fromOpaque(pending).release()
+            return false
+        }
+        // The slot frees itself after the reply; then (or when the bus closes) the handler goes.
+        sd_bus_slot_set_destroy_callback(slot) { userdata in
+            if let userdata { Unmanaged<PendingCall>.fromOpaque(userdata).release() }
+        }
+        sd_bus_slot_set_floating(slot, 1)
+        rearm()
+        return true
+    }
+
+    /// The handler of one signal subscription; lives as long as the connection.
+    private final class Subscription {
+        let handler: (DBusMessage) -> Void
+        init(_ handler: @escaping (DBusMessage) -> Void) { self.handler = handler }
+    }
+    private var subscriptions: [Subscription] = []
+
+    /// Delivers every message matching `rule` (a D-Bus match rule) to `handler`. The
+    /// `AddMatch` is sent asynchronously.
+    func subscribe(_ rule: String, _ handler: @escaping (DBusMessage) -> Void) {
+        guard let bus else { return }
+        let subscription = Subscription(handler)
+        var slot: OpaquePointer?
+        let r = sd_bus_add_match_async(bus, &slot, rule, { m, userdata, _ in
+            guard let m, let userdata else { return 0 }
+            Unmanaged<Subscription>.fromOpaque(userdata).takeUnretainedValue().handler(DBusMessage(pointer: m))
+            return 0
+        }, nil, Unmanaged.passUnretained(subscription).toOpaque())
+        guard r >= 0, let slot else { return }
+        subscriptions.append(subscription)
+        matches.append(slot)
+        rearm()
+    }
+
+    // MARK: The loop
+
+    /// Lets sd-bus do everything it can now (read, write, dispatch replies and signals),
+    /// then waits on the loop for what it needs next.
+    private func process() {
+        while let bus {
+            let r = sd_bus_process(bus, nil)
+            if r > 0 { continue }
+            if r < 0 {
+                let reason = String(cString: strerror(-r))
+                close()
+                onClose(DBusError(name: "closed", message: reason))
+                return
+            }
+            break
+        }
+        rearm()
+    }
+
+    /// Points the fd source and the timer at what sd-bus waits for now.
+    private func rearm() {
+        guard let bus else { return }
+        let events = sd_bus_get_events(bus)
+        var mask: UInt32 = 0
+        if events >= 0 {
+            if events & Int32(POLLIN) != 0 { mask |= UInt32(WL_EVENT_READABLE) }
+            if events & Int32(POLLOUT) != 0 { mask |= UInt32(WL_EVENT_WRITABLE) }
+        }
+        fdSource?.update(mask: mask)
+        var deadline: UInt64 = .max
+        guard sd_bus_get_timeout(bus, &deadline) >= 0, deadline != .max else { timer?.arm(milliseconds: 0); return }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let nowMicros = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+        let ms = deadline > nowMicros ? (deadline - nowMicros + 999) / 1000 : 1
+        timer?.arm(milliseconds: Int32(clamping: max(1, ms)))
+    }
+}

@@ -1,0 +1,280 @@
+import Foundation
+import LodestoneTesting
+import XCTest
+
+/// A private session bus, as a desktop session has one: `dbus-daemon` on a socket of its
+/// own. The accessibility bus (`at-spi-bus-launcher`) and the AT-SPI registry are
+/// D-Bus-activated from it, exactly as in a desktop session (at-spi2-core's service files).
+final class PrivateSessionBus {
+    let directory: String
+    let address: String
+    private let daemon = Process()
+
+    init() throws {
+        directory = NSTemporaryDirectory() + "lodestone-dbus-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let socket = directory + "/bus"
+        address = "unix:path=\(socket)"
+        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        daemon.arguments = ["--session", "--nofork", "--nopidfile", "--address=\(address)"]
+        // The launcher puts the accessibility bus's socket in XDG_RUNTIME_DIR/at-spi.
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = directory
+        env.removeValue(forKey: "AT_SPI_BUS_ADDRESS")
+        daemon.environment = env
+        daemon.standardOutput = FileHandle.nullDevice
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socket) {
+            guard daemon.isRunning, Date() < deadline else { throw TestFailure("dbus-daemon did not start") }
+            usleep(10_000)
+        }
+    }
+
+    /// What Lodestone and its apps need to find this bus.
+    var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address] }
+
+    func stop() {
+        // The launcher and the registry leave when their session bus goes away.
+        if daemon.isRunning { daemon.terminate(); daemon.waitUntilExit() }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    deinit { stop() }
+}
+
+/// Apps that declare no regions but publish their widgets through AT-SPI: Lodestone reads
+/// their geometry from the accessibility bus (README, "Apps that declare no regions").
+final class AccessibleAppTests: XCTestCase {
+    static let gtkEnvironment = ["GDK_BACKEND": "wayland", "GSK_RENDERER": "cairo"]
+
+    private func requireAccessibilityBus() throws {
+        try requireProgram("dbus-daemon")
+        guard FileManager.default.isExecutableFile(atPath: "/usr/libexec/at-spi-bus-launcher") else {
+            if ProcessInfo.processInfo.environment["CI"] != nil { return XCTFail("at-spi2-core is not installed; run make deps") }
+            throw XCTSkip("at-spi2-core is not installed; run make deps")
+        }
+    }
+
+    /// Moves onto (x, y) until the pointer targets an element there (the app's geometry
+    /// arrives asynchronously), then lets it settle.
+    private func targeted(_ f: AdaptiveFixture, _ x: Double, _ y: Double, timeout: TimeInterval = 30,
+                          until condition: (PointerShape) -> Bool = { $0.targeted }) throws -> PointerShape {
+        var last = try f.move(to: x, y)
+        _ = try f.session.wait(timeout: timeout) {
+            try f.control.movePointer(x: x + Double.random(in: -0.4...0.4), y: y)
+            try f.control.advanceClock(milliseconds: 600)
+            last = try f.probe.shape()
+            return condition(last)
+        }
+        return last
+    }
+
+    /// Moves to the middle of the platter until it is still: there parallax moves it no more.
+    private func centred(_ f: AdaptiveFixture, _ shape: PointerShape) throws -> PointerShape {
+        var s = shape
+        for _ in 0..<3 { s = try f.move(to: s.midX, s.midY) }
+        return s
+    }
+
+    /// Where an element's drawn edge is: the column (or row) within `search` px of
+    /// `expected` where brightness changes most along a line through the element.
+    static func edge(_ shot: Screenshot, vertical: Bool, at line: Int, expected: Int, search: Int = 5) -> Int {
+        func b(_ i: Int) -> Int { brightness(vertical ? shot[line, i] : shot[i, line]) }
+        return (expected - search...expected + search).max { abs(b($0) - b($0 - 1)) < abs(b($1) - b($1 - 1)) }!
+    }
+
+    /// The rows of an area holding dark (text) pixels: the first and the last.
+    static func inkRows(_ shot: Screenshot, x: Int, y: Int, width: Int, height: Int) -> ClosedRange<Int>? {
+        let rows = (y..<y + height).filter { row in (x..<x + width).contains { brightness(shot[$0, row]) < 300 } }
+        guard let first = rows.first, let last = rows.last else { return nil }
+        return first...last
+    }
+
+    func testGtk4WidgetFactoryButtonEntryAndCheckBox() throws {
+        try requireProgram("gtk4-widget-factory")
+        try requireAccessibilityBus()
+        let bus = try PrivateSessionBus()
+        defer { bus.stop() }
+        let f = try AdaptiveFixture(size: "1600x1000", environment: bus.environment)
+        try f.session.launch(["gtk4-widget-factory"], environment: Self.gtkEnvironment.merging(bus.environment) { $1 })
+        let window = try f.session.waitForWindow("org.gtk.WidgetFactory4", timeout: 40)
+        let (wx, wy) = (Double(window.x), Double(window.y))
+        // The pixels with no pointer over the window (GTK draws hovered buttons differently).
+        try f.move(to: 800, 990)
+        _ = try f.session.wait(timeout: 5) { try f.screenshot().distinctColors(x: 0, y: Int(wy), width: 600, height: 500) > 50 }
+        let shot = try f.screenshot()
+        try? FileManager.default.copyItem(atPath: f.session.runtimeDirectory + "/\(f.session.socket)-capture.png", toPath: "/tmp/gtk-factory.png")
+
+        // The first page's first toggle button ("togglebutton", 93×24 at 509,62 in the window).
+        let button = try centred(f, try targeted(f, wx + 555, wy + 74))
+        XCTAssertEqual(button.effect, .highlight, "over a button: \(button)\n\(f.session.log)")
+        XCTAssertEqual(button.kind, .roundedRect)
+        // The platter is the button grown by platter-growth (4: 2 each side); its edges are the button's drawn edges.
+        let (left, right, top, bottom) = (Int((button.x + 2).rounded()), Int((button.x + button.width - 2).rounded()),
+                                          Int((button.y + 2).rounded()), Int((button.y + button.height - 2).rounded()))
+        let midY = Int(button.midY.rounded()), insideX = left + 4
+        XCTAssertEqual(Self.edge(shot, vertical: false, at: midY, expected: left), left, accuracy: 2, "the button's left edge")
+        XCTAssertEqual(Self.edge(shot, vertical: false, at: midY, expected: right), right, accuracy: 2, "the button's right edge")
+        XCTAssertEqual(Self.edge(shot, vertical: true, at: insideX, expected: top), top, accuracy: 2, "the button's top edge")
+        XCTAssertEqual(Self.edge(shot, vertical: true, at: insideX, expected: bottom), bottom, accuracy: 2, "the button's bottom edge")
+
+        // An entry with the text "entry" (419×32 at 19,234): the beam, as tall as its line of text.
+        let entry = try targeted(f, wx + 119, wy + 250) { $0.kind == .verticalBeam && $0.targeted }
+        XCTAssertEqual(entry.kind, .verticalBeam, "over an entry: \(entry)")
+        XCTAssertTrue(entry.targeted)
+        let ink = try XCTUnwrap(Self.inkRows(shot, x: Int(wx) + 22, y: Int(wy) + 238, width: 200, height: 24), "the entry's text")
+        print("entry ink rows", ink, "beam", entry)
+        XCTAssertGreaterThanOrEqual(entry.height, Double(ink.count), "the beam covers the text's glyphs")
+        XCTAssertLessThanOrEqual(entry.height, Double(ink.count) * 2, "the beam is about a line tall")
+        XCTAssertEqual(entry.midY, Double(ink.lowerBound + ink.upperBound) / 2, accuracy: 5, "the beam rests on the line")
+
+        // The first check box (99×18 at 14,413): targeted, the platter around it.
+        let check = try targeted(f, wx + 63, wy + 422)
+        XCTAssertTrue(check.targeted, "over a check box: \(check)")
+        XCTAssertEqual(check.effect, .highlight)
+        XCTAssertEqual(check.x + 2, wx + 14, accuracy: 2)
+        XCTAssertEqual(check.y + 2, wy + 413, accuracy: 2)
+        XCTAssertEqual(check.width - 4, 99, accuracy: 2)
+        XCTAssertFalse(f.session.log.contains(" error"), f.session.log)
+    }
+
+    /// No session bus at all: the cursor names still work, and one info line says why.
+    func testWithoutAnAccessibilityBusCursorNamesStillWork() throws {
+        let f = try AdaptiveFixture(environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/lodestone-test-bus", "AT_SPI_BUS_ADDRESS": ""])
+        let client = try RegionClient(session: f.session, title: "plain", background: 0xe0e0e0)
+        try f.control.moveWindow("plain", x: 100, y: 100)
+        for k in 0..<20 {
+            try f.move(to: 200 + Double(k * 10), 200 + Double(k % 3), settle: 50)
+            try f.move(to: 50, 50, settle: 50)
+        }
+        try f.move(to: 300, 250)
+        try client.sync()
+        try client.setCursorShape(9)  // text
+        try f.control.movePointer(dx: 0.5, dy: 0)
+        try f.control.advanceClock(milliseconds: 600)
+        XCTAssertEqual(try f.probe.shape().kind, .verticalBeam, "cursor recognition still works")
+        let lines = f.session.log.split(separator: "\n").filter { $0.contains("accessibility:") }
+        XCTAssertEqual(lines.count, 1, "one line about accessibility:\n\(f.session.log)")
+        XCTAssertTrue(lines.first?.contains(" info ") ?? false, "at info level: \(lines)")
+        XCTAssertFalse(f.session.log.contains(" error ") || f.session.log.contains(" warning "), f.session.log)
+    }
+
+    static let linguist = "/usr/lib/qt6/bin/linguist"
+
+    /// A translation file with one message, so Linguist's editor and Find dialog are there.
+    static func translationFile(in directory: String) throws -> String {
+        let path = directory + "/hello.ts"
+        try """
+        <?xml version="1.0" encoding="utf-8"?>
+        <!DOCTYPE TS>
+        <TS version="2.1" language="de">
+        <context><name>Main</name>
+        <message><source>Hello world</source><translation type="unfinished"></translation></message>
+        </context>
+        </TS>
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func testQt6LinguistFindDialogButtonEntryAndCheckBox() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.linguist) else {
+            if ProcessInfo.processInfo.environment["CI"] != nil { return XCTFail("\(Self.linguist) is not installed; run make deps") }
+            throw XCTSkip("\(Self.linguist) is not installed; run make deps")
+        }
+        try requireAccessibilityBus()
+        let bus = try PrivateSessionBus()
+        defer { bus.stop() }
+        let f = try AdaptiveFixture(environment: bus.environment)
+        let file = try Self.translationFile(in: bus.directory)
+        // Qt publishes its widgets only when asked to (or when a screen reader is on).
+        try f.session.launch([Self.linguist, file], environment: ["QT_QPA_PLATFORM": "wayland", "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1"].merging(bus.environment) { $1 })
+        let main = try f.session.waitForWindow(nil, timeout: 40) { $0.title.contains("Linguist") }
+        try f.move(to: Double(main.x) + 300, Double(main.y) + 300)
+        // Edit > Find (Ctrl+F), then "hello" in its text field.
+        var dialog: TestControl.Window?
+        _ = try f.session.wait(timeout: 20) {
+            _ = try f.control.key(29, pressed: true); try f.control.tap(33); _ = try f.control.key(29, pressed: false)
+            dialog = try f.control.windows().first { $0.title == "Find" }
+            return dialog != nil
+        }
+        let w = try XCTUnwrap(dialog, "Linguist's Find dialog did not open")
+        for key: UInt32 in [35, 18, 38, 38, 24] { try f.control.tap(key) }
+        let (wx, wy) = (Double(w.x), Double(w.y))
+        try f.move(to: 1270, 790)
+        usleep(500_000)
+        let shot = try f.screenshot()
+
+        // "Find Next", the default button at the top right.
+        let button = try centred(f, try targeted(f, wx + 405, wy + 41))
+        XCTAssertEqual(button.effect, .highlight, "over a button: \(button)\n\(f.session.log)")
+        let (left, right, top, bottom) = (Int((button.x + 2).rounded()), Int((button.x + button.width - 2).rounded()),
+                                          Int((button.y + 2).rounded()), Int((button.y + button.height - 2).rounded()))
+        let midY = Int(button.midY.rounded()), insideX = left + 4
+        XCTAssertEqual(Self.edge(shot, vertical: false, at: midY, expected: left), left, accuracy: 2, "the button's left edge")
+        XCTAssertEqual(Self.edge(shot, vertical: false, at: midY, expected: right), right, accuracy: 2, "the button's right edge")
+        XCTAssertEqual(Self.edge(shot, vertical: true, at: insideX, expected: top), top, accuracy: 2, "the button's top edge")
+        XCTAssertEqual(Self.edge(shot, vertical: true, at: insideX, expected: bottom), bottom, accuracy: 2, "the button's bottom edge")
+
+        // The text field: the beam as tall as the line Qt reports for its characters.
+        let entry = try targeted(f, wx + 200, wy + 53) { $0.kind == .verticalBeam && $0.targeted }
+        XCTAssertEqual(entry.kind, .verticalBeam, "over the text field: \(entry)")
+        let ink = try XCTUnwrap(Self.inkRows(shot, x: Int(wx) + 90, y: Int(wy) + 38, width: 120, height: 30), "the typed text")
+        XCTAssertGreaterThanOrEqual(entry.height, Double(ink.count), "the beam covers the text's glyphs \(ink)")
+        XCTAssertLessThanOrEqual(entry.height, Double(ink.count) * 2.5, "the beam is about a line tall \(ink)")
+        XCTAssertEqual(entry.midY, Double(ink.lowerBound + ink.upperBound) / 2, accuracy: 6, "the beam rests on the line")
+
+        // A check box ("Match case" and its neighbours, left under the field).
+        let check = try targeted(f, wx + 70, wy + 137)
+        XCTAssertTrue(check.targeted, "over a check box: \(check)")
+        XCTAssertEqual(check.effect, .highlight)
+        XCTAssertLessThan(check.height, 40, "one check box, not the group: \(check)")
+        XCTAssertFalse(f.session.log.contains(" error "), f.session.log)
+    }
+
+    /// foot publishes no AT-SPI geometry; over its text the beam is its line's height, measured
+    /// from the rows it draws, and rests on a row.
+    func testFootBeamIsItsFontsLine() throws {
+        try requireProgram("foot")
+        let f = try AdaptiveFixture()
+        // A large font, so its line (about 31 px) is clearly not the 24 pt beam of an unknown line.
+        try f.session.launch(["foot", "--override=shell=/bin/sh", "--font=monospace:size=20"], environment: ["PS1": "$ "])
+        let window = try f.session.waitForWindow("foot", timeout: 30)
+        try f.control.moveWindow(window.title, x: 100, y: 100)
+        // Five prompts, one under another (each Enter once the shell has drawn its prompt).
+        // The terminal's area starts under foot's title bar (about 26 px).
+        func prompts() throws -> [ClosedRange<Int>] {
+            Self.inkRuns(try f.screenshot(), x: 104, y: 130, width: 200, height: Int(window.height) - 40)
+        }
+        var rows: [ClosedRange<Int>] = []
+        for k in 1...5 {
+            _ = try f.session.wait(timeout: 10) { rows = try prompts(); return rows.count >= k }
+            if k < 5 { try f.control.tap(28) }
+        }
+        XCTAssertGreaterThanOrEqual(rows.count, 5, "five prompts drawn: \(rows)")
+        guard rows.count >= 3 else { return }
+        let pitch = Double(rows[2].lowerBound - rows[1].lowerBound)
+        XCTAssertEqual(Double(rows[1].lowerBound - rows[0].lowerBound), pitch, "the prompts are one line apart")
+        let y = Double(rows[1].lowerBound + rows[1].upperBound) / 2
+        let beam = try targeted(f, 160, y) { $0.kind == .verticalBeam && $0.targeted }
+        XCTAssertEqual(beam.kind, .verticalBeam, "over foot's text: \(beam)\n\(f.session.log)")
+        XCTAssertTrue(beam.targeted, "the rows are a text region")
+        XCTAssertEqual(beam.height, pitch, accuracy: 1, "the beam is foot's line, \(pitch) px")
+        XCTAssertGreaterThan(beam.height, 26)
+        XCTAssertEqual(beam.midY, y, accuracy: pitch / 3, "the beam rests on the line under the pointer")
+    }
+
+    /// The runs of rows holding dark-background-differing (text) pixels of an area, top first.
+    static func inkRuns(_ shot: Screenshot, x: Int, y: Int, width: Int, height: Int) -> [ClosedRange<Int>] {
+        let background = shot[x + width - 2, y + height - 2]
+        var runs: [ClosedRange<Int>] = []
+        var start: Int?
+        for row in y..<min(y + height, shot.height) {
+            let ink = (x..<x + width).contains { distance(shot[$0, row], background) > 96 }
+            if ink, start == nil { start = row }
+            if !ink, let s = start { runs.append(s...row - 1); start = nil }
+        }
+        return runs
+    }
+}
