@@ -14,10 +14,15 @@ extern "C" {
 /**
  * @page page_cursor_shape_v1 The cursor_shape_v1 protocol
  * @section page_ifaces_cursor_shape_v1 Interfaces
- * - @subpage page_iface_wp_cursor_shape_manager_v1 - cursor shape manager
- * - @subpage page_iface_wp_cursor_shape_device_v1 - cursor shape for a device
+ * - @subpage page_iface_wp_cursor_shape_manager_v1 - global for picking cursors by name
+ * - @subpage page_iface_wp_cursor_shape_device_v1 - sets the cursor of one device by name
  * @section page_copyright_cursor_shape_v1 Copyright
  * <pre>
+ *
+ * The interface (names, messages, arguments, enums, versions) is the one
+ * published by wayland-protocols (https://gitlab.freedesktop.org/wayland/wayland-protocols)
+ * under the MIT licence, reproduced for wire compatibility; the
+ * descriptions are Lodestone's own.
  *
  * Copyright 2018 The Chromium Authors
  * Copyright 2023 Simon Ser
@@ -51,28 +56,24 @@ struct zwp_tablet_tool_v2;
  * @page page_iface_wp_cursor_shape_manager_v1 wp_cursor_shape_manager_v1
  * @section page_iface_wp_cursor_shape_manager_v1_desc Description
  *
- * This global offers an alternative, optional way to set cursor images. This
- * new way uses enumerated cursors instead of a wl_surface like
- * wl_pointer.set_cursor does.
+ * Lets a client choose its cursor from a fixed list of named shapes,
+ * which the compositor draws from its own cursor theme, instead of
+ * attaching a surface with wl_pointer.set_cursor. Optional for clients.
  *
- * Warning! The protocol described in this file is currently in the testing
- * phase. Backward compatible changes may be added together with the
- * corresponding interface version bump. Backward incompatible changes can
- * only be done by creating a new major version of the extension.
+ * The protocol is in testing: compatible changes raise the interface
+ * version, incompatible ones need a new major version.
  * @section page_iface_wp_cursor_shape_manager_v1_api API
  * See @ref iface_wp_cursor_shape_manager_v1.
  */
 /**
  * @defgroup iface_wp_cursor_shape_manager_v1 The wp_cursor_shape_manager_v1 interface
  *
- * This global offers an alternative, optional way to set cursor images. This
- * new way uses enumerated cursors instead of a wl_surface like
- * wl_pointer.set_cursor does.
+ * Lets a client choose its cursor from a fixed list of named shapes,
+ * which the compositor draws from its own cursor theme, instead of
+ * attaching a surface with wl_pointer.set_cursor. Optional for clients.
  *
- * Warning! The protocol described in this file is currently in the testing
- * phase. Backward compatible changes may be added together with the
- * corresponding interface version bump. Backward incompatible changes can
- * only be done by creating a new major version of the extension.
+ * The protocol is in testing: compatible changes raise the interface
+ * version, incompatible ones need a new major version.
  */
 extern const struct wl_interface wp_cursor_shape_manager_v1_interface;
 #endif
@@ -82,14 +83,14 @@ extern const struct wl_interface wp_cursor_shape_manager_v1_interface;
  * @page page_iface_wp_cursor_shape_device_v1 wp_cursor_shape_device_v1
  * @section page_iface_wp_cursor_shape_device_v1_desc Description
  *
- * This interface allows clients to set the cursor shape.
+ * Sets the cursor of one pointer or tablet tool to a named shape.
  * @section page_iface_wp_cursor_shape_device_v1_api API
  * See @ref iface_wp_cursor_shape_device_v1.
  */
 /**
  * @defgroup iface_wp_cursor_shape_device_v1 The wp_cursor_shape_device_v1 interface
  *
- * This interface allows clients to set the cursor shape.
+ * Sets the cursor of one pointer or tablet tool to a named shape.
  */
 extern const struct wl_interface wp_cursor_shape_device_v1_interface;
 #endif
@@ -135,7 +136,7 @@ wp_cursor_shape_manager_v1_get_version(struct wp_cursor_shape_manager_v1 *wp_cur
 /**
  * @ingroup iface_wp_cursor_shape_manager_v1
  *
- * Destroy the cursor shape manager.
+ * Releases the manager.
  */
 static inline void
 wp_cursor_shape_manager_v1_destroy(struct wp_cursor_shape_manager_v1 *wp_cursor_shape_manager_v1)
@@ -147,10 +148,9 @@ wp_cursor_shape_manager_v1_destroy(struct wp_cursor_shape_manager_v1 *wp_cursor_
 /**
  * @ingroup iface_wp_cursor_shape_manager_v1
  *
- * Obtain a wp_cursor_shape_device_v1 for a wl_pointer object.
- *
- * When the pointer capability is removed from the wl_seat, the
- * wp_cursor_shape_device_v1 object becomes inert.
+ * Creates a shape object that sets the cursor of the given wl_pointer.
+ * It stops having any effect once the seat loses its pointer
+ * capability.
  */
 static inline struct wp_cursor_shape_device_v1 *
 wp_cursor_shape_manager_v1_get_pointer(struct wp_cursor_shape_manager_v1 *wp_cursor_shape_manager_v1, struct wl_pointer *pointer)
@@ -166,10 +166,8 @@ wp_cursor_shape_manager_v1_get_pointer(struct wp_cursor_shape_manager_v1 *wp_cur
 /**
  * @ingroup iface_wp_cursor_shape_manager_v1
  *
- * Obtain a wp_cursor_shape_device_v1 for a zwp_tablet_tool_v2 object.
- *
- * When the zwp_tablet_tool_v2 is removed, the wp_cursor_shape_device_v1
- * object becomes inert.
+ * Creates a shape object that sets the cursor of the given tablet tool.
+ * It stops having any effect once the tool goes away.
  */
 static inline struct wp_cursor_shape_device_v1 *
 wp_cursor_shape_manager_v1_get_tablet_tool_v2(struct wp_cursor_shape_manager_v1 *wp_cursor_shape_manager_v1, struct zwp_tablet_tool_v2 *tablet_tool)
@@ -186,148 +184,146 @@ wp_cursor_shape_manager_v1_get_tablet_tool_v2(struct wp_cursor_shape_manager_v1 
 #define WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_ENUM
 /**
  * @ingroup iface_wp_cursor_shape_device_v1
- * cursor shapes
+ * named cursor shapes
  *
- * This enum describes cursor shapes.
- *
- * The names are taken from the CSS W3C specification:
- * https://w3c.github.io/csswg-drafts/css-ui/#cursor
+ * The shapes a client can ask for. They follow the values of the CSS
+ * cursor property (https://w3c.github.io/csswg-drafts/css-ui/#cursor).
  */
 enum wp_cursor_shape_device_v1_shape {
 	/**
-	 * default cursor
+	 * the ordinary arrow
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_DEFAULT = 1,
 	/**
-	 * a context menu is available for the object under the cursor
+	 * the item has a context menu
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_CONTEXT_MENU = 2,
 	/**
-	 * help is available for the object under the cursor
+	 * help can be had for the item
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_HELP = 3,
 	/**
-	 * pointer that indicates a link or another interactive element
+	 * over a link or other clickable item
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_POINTER = 4,
 	/**
-	 * progress indicator
+	 * working in the background, still usable
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_PROGRESS = 5,
 	/**
-	 * program is busy, user should wait
+	 * busy, not usable until done
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_WAIT = 6,
 	/**
-	 * a cell or set of cells may be selected
+	 * table cells can be selected
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_CELL = 7,
 	/**
-	 * simple crosshair
+	 * precise crosshair
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_CROSSHAIR = 8,
 	/**
-	 * text may be selected
+	 * over selectable text
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_TEXT = 9,
 	/**
-	 * vertical text may be selected
+	 * over selectable vertical text
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_VERTICAL_TEXT = 10,
 	/**
-	 * drag-and-drop: alias of/shortcut to something is to be created
+	 * dropping makes a link or shortcut
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_ALIAS = 11,
 	/**
-	 * drag-and-drop: something is to be copied
+	 * dropping makes a copy
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_COPY = 12,
 	/**
-	 * drag-and-drop: something is to be moved
+	 * dropping moves the item
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_MOVE = 13,
 	/**
-	 * drag-and-drop: the dragged item cannot be dropped at the current cursor location
+	 * cannot drop here
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_NO_DROP = 14,
 	/**
-	 * drag-and-drop: the requested action will not be carried out
+	 * the action is refused
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_NOT_ALLOWED = 15,
 	/**
-	 * drag-and-drop: something can be grabbed
+	 * the item can be grabbed
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_GRAB = 16,
 	/**
-	 * drag-and-drop: something is being grabbed
+	 * the item is held
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_GRABBING = 17,
 	/**
-	 * resizing: the east border is to be moved
+	 * resize from the right edge
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_E_RESIZE = 18,
 	/**
-	 * resizing: the north border is to be moved
+	 * resize from the top edge
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_N_RESIZE = 19,
 	/**
-	 * resizing: the north-east corner is to be moved
+	 * resize from the top right corner
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_NE_RESIZE = 20,
 	/**
-	 * resizing: the north-west corner is to be moved
+	 * resize from the top left corner
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_NW_RESIZE = 21,
 	/**
-	 * resizing: the south border is to be moved
+	 * resize from the bottom edge
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_S_RESIZE = 22,
 	/**
-	 * resizing: the south-east corner is to be moved
+	 * resize from the bottom right corner
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_SE_RESIZE = 23,
 	/**
-	 * resizing: the south-west corner is to be moved
+	 * resize from the bottom left corner
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_SW_RESIZE = 24,
 	/**
-	 * resizing: the west border is to be moved
+	 * resize from the left edge
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_W_RESIZE = 25,
 	/**
-	 * resizing: the east and west borders are to be moved
+	 * resize horizontally, either way
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_EW_RESIZE = 26,
 	/**
-	 * resizing: the north and south borders are to be moved
+	 * resize vertically, either way
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_NS_RESIZE = 27,
 	/**
-	 * resizing: the north-east and south-west corners are to be moved
+	 * resize along the rising diagonal
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_NESW_RESIZE = 28,
 	/**
-	 * resizing: the north-west and south-east corners are to be moved
+	 * resize along the falling diagonal
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_NWSE_RESIZE = 29,
 	/**
-	 * resizing: that the item/column can be resized horizontally
+	 * a column can be made wider or narrower
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_COL_RESIZE = 30,
 	/**
-	 * resizing: that the item/row can be resized vertically
+	 * a row can be made taller or shorter
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_ROW_RESIZE = 31,
 	/**
-	 * something can be scrolled in any direction
+	 * scrolls or pans in every direction
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_ALL_SCROLL = 32,
 	/**
-	 * something can be zoomed in
+	 * clicking zooms in
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_ZOOM_IN = 33,
 	/**
-	 * something can be zoomed out
+	 * clicking zooms out
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_ZOOM_OUT = 34,
 };
@@ -337,7 +333,7 @@ enum wp_cursor_shape_device_v1_shape {
 #define WP_CURSOR_SHAPE_DEVICE_V1_ERROR_ENUM
 enum wp_cursor_shape_device_v1_error {
 	/**
-	 * the specified shape value is invalid
+	 * shape is not a value of the shape enum
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_ERROR_INVALID_SHAPE = 1,
 };
@@ -379,9 +375,7 @@ wp_cursor_shape_device_v1_get_version(struct wp_cursor_shape_device_v1 *wp_curso
 /**
  * @ingroup iface_wp_cursor_shape_device_v1
  *
- * Destroy the cursor shape device.
- *
- * The device cursor shape remains unchanged.
+ * Destroys the shape object. Whatever cursor it set stays as it is.
  */
 static inline void
 wp_cursor_shape_device_v1_destroy(struct wp_cursor_shape_device_v1 *wp_cursor_shape_device_v1)
@@ -393,24 +387,19 @@ wp_cursor_shape_device_v1_destroy(struct wp_cursor_shape_device_v1 *wp_cursor_sh
 /**
  * @ingroup iface_wp_cursor_shape_device_v1
  *
- * Sets the device cursor to the specified shape. The compositor will
- * change the cursor image based on the specified shape.
+ * Makes the compositor draw the named shape as this device's cursor,
+ * replacing the previous cursor, whether that was a surface or a
+ * shape. It takes effect only while one of the client's surfaces has
+ * the device's focus.
  *
- * The cursor actually changes only if the input device focus is one of
- * the requesting client's surfaces. If any, the previous cursor image
- * (surface or shape) is replaced.
+ * serial must be that of the latest wl_pointer.enter or
+ * zwp_tablet_tool_v2.proximity_in the client received; a request
+ * with an older serial is ignored. A shape outside the enum is the
+ * invalid_shape protocol error.
  *
- * The "shape" argument must be a valid enum entry, otherwise the
- * invalid_shape protocol error is raised.
- *
- * This is similar to the wl_pointer.set_cursor and
- * zwp_tablet_tool_v2.set_cursor requests, but this request accepts a
- * shape instead of contents in the form of a surface. Clients can mix
- * set_cursor and set_shape requests.
- *
- * The serial parameter must match the latest wl_pointer.enter or
- * zwp_tablet_tool_v2.proximity_in serial number sent to the client.
- * Otherwise the request will be ignored.
+ * It is the named-shape counterpart of wl_pointer.set_cursor and
+ * zwp_tablet_tool_v2.set_cursor; a client may use both kinds of
+ * request.
  */
 static inline void
 wp_cursor_shape_device_v1_set_shape(struct wp_cursor_shape_device_v1 *wp_cursor_shape_device_v1, uint32_t serial, uint32_t shape)

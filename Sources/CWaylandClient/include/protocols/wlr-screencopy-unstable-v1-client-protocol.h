@@ -13,27 +13,27 @@ extern "C" {
 
 /**
  * @page page_wlr_screencopy_unstable_v1 The wlr_screencopy_unstable_v1 protocol
- * screen content capturing on client buffers
+ * copy output pixels into client buffers
  *
  * @section page_desc_wlr_screencopy_unstable_v1 Description
  *
- * This protocol allows clients to ask the compositor to copy part of the
- * screen content to a client buffer.
+ * A client (a screenshot or screen recording tool) asks for the contents
+ * of an output, or of a rectangle of it, and the compositor writes the
+ * next frame into a buffer the client provides.
  *
- * Warning! The protocol described in this file is experimental and
- * backward incompatible changes may be made. Backward compatible changes
- * may be added together with the corresponding interface version bump.
- * Backward incompatible changes are done by bumping the version number in
- * the protocol and interface names and resetting the interface version.
- * Once the protocol is to be declared stable, the 'z' prefix and the
- * version number in the protocol and interface names are removed and the
- * interface version number is reset.
+ * The protocol is unstable: an incompatible revision gets new protocol
+ * and interface names, a compatible one raises the interface version.
  *
  * @section page_ifaces_wlr_screencopy_unstable_v1 Interfaces
- * - @subpage page_iface_zwlr_screencopy_manager_v1 - manager to inform clients and begin capturing
- * - @subpage page_iface_zwlr_screencopy_frame_v1 - a frame ready for copy
+ * - @subpage page_iface_zwlr_screencopy_manager_v1 - global that starts captures
+ * - @subpage page_iface_zwlr_screencopy_frame_v1 - one capture of an output
  * @section page_copyright_wlr_screencopy_unstable_v1 Copyright
  * <pre>
+ *
+ * The interface (names, messages, arguments, enums, versions) is the one
+ * published by wlr-protocols (https://gitlab.freedesktop.org/wlroots/wlr-protocols)
+ * under the MIT licence, reproduced for wire compatibility; the
+ * descriptions are Lodestone's own.
  *
  * Copyright © 2018 Simon Ser
  * Copyright © 2019 Andri Yngvason
@@ -69,16 +69,16 @@ struct zwlr_screencopy_manager_v1;
  * @page page_iface_zwlr_screencopy_manager_v1 zwlr_screencopy_manager_v1
  * @section page_iface_zwlr_screencopy_manager_v1_desc Description
  *
- * This object is a manager which offers requests to start capturing from a
- * source.
+ * The global through which a client starts a capture. Each capture is a
+ * zwlr_screencopy_frame_v1 object.
  * @section page_iface_zwlr_screencopy_manager_v1_api API
  * See @ref iface_zwlr_screencopy_manager_v1.
  */
 /**
  * @defgroup iface_zwlr_screencopy_manager_v1 The zwlr_screencopy_manager_v1 interface
  *
- * This object is a manager which offers requests to start capturing from a
- * source.
+ * The global through which a client starts a capture. Each capture is a
+ * zwlr_screencopy_frame_v1 object.
  */
 extern const struct wl_interface zwlr_screencopy_manager_v1_interface;
 #endif
@@ -88,44 +88,36 @@ extern const struct wl_interface zwlr_screencopy_manager_v1_interface;
  * @page page_iface_zwlr_screencopy_frame_v1 zwlr_screencopy_frame_v1
  * @section page_iface_zwlr_screencopy_frame_v1_desc Description
  *
- * This object represents a single frame.
+ * A single capture. Right after creation the compositor lists the
+ * buffer kinds it can fill: a buffer event for wl_shm, a linux_dmabuf
+ * event for dmabuf, then buffer_done (version 3 and later). The client
+ * then sends copy or copy_with_damage with a matching buffer. On success
+ * the compositor sends flags and then ready; on any failure, at any
+ * point before ready, it sends failed instead.
  *
- * When created, a series of buffer events will be sent, each representing a
- * supported buffer type. The "buffer_done" event is sent afterwards to
- * indicate that all supported buffer types have been enumerated. The client
- * will then be able to send a "copy" request. If the capture is successful,
- * the compositor will send a "flags" followed by a "ready" event.
+ * Below version 3 there is no buffer_done and wl_shm is always offered,
+ * so the buffer event always comes.
  *
- * For objects version 2 or lower, wl_shm buffers are always supported, ie.
- * the "buffer" event is guaranteed to be sent.
- *
- * If the capture failed, the "failed" event is sent. This can happen anytime
- * before the "ready" event.
- *
- * Once either a "ready" or a "failed" event is received, the client should
- * destroy the frame.
+ * After ready or failed the frame is spent and the client should destroy
+ * it.
  * @section page_iface_zwlr_screencopy_frame_v1_api API
  * See @ref iface_zwlr_screencopy_frame_v1.
  */
 /**
  * @defgroup iface_zwlr_screencopy_frame_v1 The zwlr_screencopy_frame_v1 interface
  *
- * This object represents a single frame.
+ * A single capture. Right after creation the compositor lists the
+ * buffer kinds it can fill: a buffer event for wl_shm, a linux_dmabuf
+ * event for dmabuf, then buffer_done (version 3 and later). The client
+ * then sends copy or copy_with_damage with a matching buffer. On success
+ * the compositor sends flags and then ready; on any failure, at any
+ * point before ready, it sends failed instead.
  *
- * When created, a series of buffer events will be sent, each representing a
- * supported buffer type. The "buffer_done" event is sent afterwards to
- * indicate that all supported buffer types have been enumerated. The client
- * will then be able to send a "copy" request. If the capture is successful,
- * the compositor will send a "flags" followed by a "ready" event.
+ * Below version 3 there is no buffer_done and wl_shm is always offered,
+ * so the buffer event always comes.
  *
- * For objects version 2 or lower, wl_shm buffers are always supported, ie.
- * the "buffer" event is guaranteed to be sent.
- *
- * If the capture failed, the "failed" event is sent. This can happen anytime
- * before the "ready" event.
- *
- * Once either a "ready" or a "failed" event is received, the client should
- * destroy the frame.
+ * After ready or failed the frame is spent and the client should destroy
+ * it.
  */
 extern const struct wl_interface zwlr_screencopy_frame_v1_interface;
 #endif
@@ -171,7 +163,8 @@ zwlr_screencopy_manager_v1_get_version(struct zwlr_screencopy_manager_v1 *zwlr_s
 /**
  * @ingroup iface_zwlr_screencopy_manager_v1
  *
- * Capture the next frame of an entire output.
+ * Creates a frame object that will receive the next frame of the whole
+ * output.
  */
 static inline struct zwlr_screencopy_frame_v1 *
 zwlr_screencopy_manager_v1_capture_output(struct zwlr_screencopy_manager_v1 *zwlr_screencopy_manager_v1, int32_t overlay_cursor, struct wl_output *output)
@@ -187,11 +180,9 @@ zwlr_screencopy_manager_v1_capture_output(struct zwlr_screencopy_manager_v1 *zwl
 /**
  * @ingroup iface_zwlr_screencopy_manager_v1
  *
- * Capture the next frame of an output's region.
- *
- * The region is given in output logical coordinates, see
- * xdg_output.logical_size. The region will be clipped to the output's
- * extents.
+ * Like capture_output, but only for the given rectangle. The rectangle
+ * is in the output's logical coordinates (the space of
+ * xdg_output.logical_size); parts outside the output are cut off.
  */
 static inline struct zwlr_screencopy_frame_v1 *
 zwlr_screencopy_manager_v1_capture_output_region(struct zwlr_screencopy_manager_v1 *zwlr_screencopy_manager_v1, int32_t overlay_cursor, struct wl_output *output, int32_t x, int32_t y, int32_t width, int32_t height)
@@ -207,8 +198,8 @@ zwlr_screencopy_manager_v1_capture_output_region(struct zwlr_screencopy_manager_
 /**
  * @ingroup iface_zwlr_screencopy_manager_v1
  *
- * All objects created by the manager will still remain valid, until their
- * appropriate destroy request has been called.
+ * Releases the manager. Frames made through it keep working until each
+ * is destroyed.
  */
 static inline void
 zwlr_screencopy_manager_v1_destroy(struct zwlr_screencopy_manager_v1 *zwlr_screencopy_manager_v1)
@@ -221,11 +212,11 @@ zwlr_screencopy_manager_v1_destroy(struct zwlr_screencopy_manager_v1 *zwlr_scree
 #define ZWLR_SCREENCOPY_FRAME_V1_ERROR_ENUM
 enum zwlr_screencopy_frame_v1_error {
 	/**
-	 * the object has already been used to copy a wl_buffer
+	 * copy was already requested on this frame
 	 */
 	ZWLR_SCREENCOPY_FRAME_V1_ERROR_ALREADY_USED = 0,
 	/**
-	 * buffer attributes are invalid
+	 * the buffer does not match an announced kind
 	 */
 	ZWLR_SCREENCOPY_FRAME_V1_ERROR_INVALID_BUFFER = 1,
 };
@@ -235,7 +226,7 @@ enum zwlr_screencopy_frame_v1_error {
 #define ZWLR_SCREENCOPY_FRAME_V1_FLAGS_ENUM
 enum zwlr_screencopy_frame_v1_flags {
 	/**
-	 * contents are y-inverted
+	 * rows are stored bottom to top
 	 */
 	ZWLR_SCREENCOPY_FRAME_V1_FLAGS_Y_INVERT = 1,
 };
@@ -247,15 +238,15 @@ enum zwlr_screencopy_frame_v1_flags {
  */
 struct zwlr_screencopy_frame_v1_listener {
 	/**
-	 * wl_shm buffer information
+	 * size and format for a wl_shm buffer
 	 *
-	 * Provides information about wl_shm buffer parameters that need
-	 * to be used for this frame. This event is sent once after the
-	 * frame is created if wl_shm buffers are supported.
-	 * @param format buffer format
-	 * @param width buffer width
-	 * @param height buffer height
-	 * @param stride buffer stride
+	 * The format, size and stride a wl_shm buffer must have for this
+	 * frame. Sent once, shortly after creation, when wl_shm buffers
+	 * can be used.
+	 * @param format wl_shm pixel format
+	 * @param width width in pixels
+	 * @param height height in pixels
+	 * @param stride bytes per row
 	 */
 	void (*buffer)(void *data,
 		       struct zwlr_screencopy_frame_v1 *zwlr_screencopy_frame_v1,
@@ -264,35 +255,27 @@ struct zwlr_screencopy_frame_v1_listener {
 		       uint32_t height,
 		       uint32_t stride);
 	/**
-	 * frame flags
+	 * how to read the copied pixels
 	 *
-	 * Provides flags about the frame. This event is sent once before
-	 * the "ready" event.
-	 * @param flags frame flags
+	 * Flags describing the copied pixels. Sent once, just before
+	 * ready.
+	 * @param flags set of flags
 	 */
 	void (*flags)(void *data,
 		      struct zwlr_screencopy_frame_v1 *zwlr_screencopy_frame_v1,
 		      uint32_t flags);
 	/**
-	 * indicates frame is available for reading
+	 * the buffer holds the frame
 	 *
-	 * Called as soon as the frame is copied, indicating it is
-	 * available for reading. This event includes the time at which
-	 * presentation happened at.
+	 * The copy is finished and the buffer may be read. The arguments
+	 * give the time the frame was presented: seconds as a 64-bit
+	 * number split into high and low 32-bit halves, plus nanoseconds
+	 * (0 to 999999999). The clock's zero point is unspecified.
 	 *
-	 * The timestamp is expressed as tv_sec_hi, tv_sec_lo, tv_nsec
-	 * triples, each component being an unsigned 32-bit value. Whole
-	 * seconds are in tv_sec which is a 64-bit value combined from
-	 * tv_sec_hi and tv_sec_lo, and the additional fractional part in
-	 * tv_nsec as nanoseconds. Hence, for valid timestamps tv_nsec must
-	 * be in [0, 999999999]. The seconds part may have an arbitrary
-	 * offset at start.
-	 *
-	 * After receiving this event, the client should destroy the
-	 * object.
-	 * @param tv_sec_hi high 32 bits of the seconds part of the timestamp
-	 * @param tv_sec_lo low 32 bits of the seconds part of the timestamp
-	 * @param tv_nsec nanoseconds part of the timestamp
+	 * The frame is spent; the client should destroy it.
+	 * @param tv_sec_hi seconds, upper 32 bits
+	 * @param tv_sec_lo seconds, lower 32 bits
+	 * @param tv_nsec nanoseconds within the second
 	 */
 	void (*ready)(void *data,
 		      struct zwlr_screencopy_frame_v1 *zwlr_screencopy_frame_v1,
@@ -300,33 +283,25 @@ struct zwlr_screencopy_frame_v1_listener {
 		      uint32_t tv_sec_lo,
 		      uint32_t tv_nsec);
 	/**
-	 * frame copy failed
+	 * the capture could not be done
 	 *
-	 * This event indicates that the attempted frame copy has failed.
-	 *
-	 * After receiving this event, the client should destroy the
-	 * object.
+	 * The compositor could not complete this capture. The frame is
+	 * spent; the client should destroy it.
 	 */
 	void (*failed)(void *data,
 		       struct zwlr_screencopy_frame_v1 *zwlr_screencopy_frame_v1);
 	/**
-	 * carries the coordinates of the damaged region
+	 * a rectangle that changed
 	 *
-	 * This event is sent right before the ready event when
-	 * copy_with_damage is requested. It may be generated multiple
-	 * times for each copy_with_damage request.
-	 *
-	 * The arguments describe a box around an area that has changed
-	 * since the last copy request that was derived from the current
-	 * screencopy manager instance.
-	 *
-	 * The union of all regions received between the call to
-	 * copy_with_damage and a ready event is the total damage since the
-	 * prior ready event.
-	 * @param x damaged x coordinates
-	 * @param y damaged y coordinates
-	 * @param width current width
-	 * @param height current height
+	 * Answers copy_with_damage; zero or more are sent before ready.
+	 * Each gives a rectangle that changed since the previous copy made
+	 * through the same manager. Together, the rectangles received
+	 * before ready cover everything that changed since the previous
+	 * ready.
+	 * @param x left edge of the rectangle
+	 * @param y top edge of the rectangle
+	 * @param width width of the rectangle
+	 * @param height height of the rectangle
 	 * @since 2
 	 */
 	void (*damage)(void *data,
@@ -336,14 +311,14 @@ struct zwlr_screencopy_frame_v1_listener {
 		       uint32_t width,
 		       uint32_t height);
 	/**
-	 * linux-dmabuf buffer information
+	 * size and format for a dmabuf buffer
 	 *
-	 * Provides information about linux-dmabuf buffer parameters that
-	 * need to be used for this frame. This event is sent once after
-	 * the frame is created if linux-dmabuf buffers are supported.
-	 * @param format fourcc pixel format
-	 * @param width buffer width
-	 * @param height buffer height
+	 * The format and size a linux-dmabuf buffer must have for this
+	 * frame. Sent once, shortly after creation, when dmabuf buffers
+	 * can be used.
+	 * @param format DRM fourcc format code
+	 * @param width width in pixels
+	 * @param height height in pixels
 	 * @since 3
 	 */
 	void (*linux_dmabuf)(void *data,
@@ -352,13 +327,11 @@ struct zwlr_screencopy_frame_v1_listener {
 			     uint32_t width,
 			     uint32_t height);
 	/**
-	 * all buffer types reported
+	 * end of the buffer kind list
 	 *
-	 * This event is sent once after all buffer events have been
-	 * sent.
-	 *
-	 * The client should proceed to create a buffer of one of the
-	 * supported types, and send a "copy" request.
+	 * Sent once, after the last buffer or linux_dmabuf event. The
+	 * client can now make a buffer of one of the listed kinds and send
+	 * copy.
 	 * @since 3
 	 */
 	void (*buffer_done)(void *data,
@@ -445,13 +418,11 @@ zwlr_screencopy_frame_v1_get_version(struct zwlr_screencopy_frame_v1 *zwlr_scree
 /**
  * @ingroup iface_zwlr_screencopy_frame_v1
  *
- * Copy the frame to the supplied buffer. The buffer must have a the
- * correct size, see zwlr_screencopy_frame_v1.buffer and
- * zwlr_screencopy_frame_v1.linux_dmabuf. The buffer needs to have a
- * supported format.
+ * Asks for the frame to be written into the buffer. The buffer must
+ * match one of the kinds announced by the buffer or linux_dmabuf
+ * events, in size and format.
  *
- * If the frame is successfully copied, a "flags" and a "ready" events are
- * sent. Otherwise, a "failed" event is sent.
+ * The answer is flags followed by ready, or failed.
  */
 static inline void
 zwlr_screencopy_frame_v1_copy(struct zwlr_screencopy_frame_v1 *zwlr_screencopy_frame_v1, struct wl_buffer *buffer)
@@ -463,7 +434,8 @@ zwlr_screencopy_frame_v1_copy(struct zwlr_screencopy_frame_v1 *zwlr_screencopy_f
 /**
  * @ingroup iface_zwlr_screencopy_frame_v1
  *
- * Destroys the frame. This request can be sent at any time by the client.
+ * Destroys the frame, whether or not a copy was made or is under way.
+ * Allowed at any time.
  */
 static inline void
 zwlr_screencopy_frame_v1_destroy(struct zwlr_screencopy_frame_v1 *zwlr_screencopy_frame_v1)
@@ -475,7 +447,9 @@ zwlr_screencopy_frame_v1_destroy(struct zwlr_screencopy_frame_v1 *zwlr_screencop
 /**
  * @ingroup iface_zwlr_screencopy_frame_v1
  *
- * Same as copy, except it waits until there is damage to copy.
+ * Like copy, but the compositor holds the copy back until part of the
+ * captured area has changed, and reports what changed with damage
+ * events.
  */
 static inline void
 zwlr_screencopy_frame_v1_copy_with_damage(struct zwlr_screencopy_frame_v1 *zwlr_screencopy_frame_v1, struct wl_buffer *buffer)

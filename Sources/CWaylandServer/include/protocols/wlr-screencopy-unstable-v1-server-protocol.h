@@ -16,27 +16,27 @@ struct wl_resource;
 
 /**
  * @page page_wlr_screencopy_unstable_v1 The wlr_screencopy_unstable_v1 protocol
- * screen content capturing on client buffers
+ * copy output pixels into client buffers
  *
  * @section page_desc_wlr_screencopy_unstable_v1 Description
  *
- * This protocol allows clients to ask the compositor to copy part of the
- * screen content to a client buffer.
+ * A client (a screenshot or screen recording tool) asks for the contents
+ * of an output, or of a rectangle of it, and the compositor writes the
+ * next frame into a buffer the client provides.
  *
- * Warning! The protocol described in this file is experimental and
- * backward incompatible changes may be made. Backward compatible changes
- * may be added together with the corresponding interface version bump.
- * Backward incompatible changes are done by bumping the version number in
- * the protocol and interface names and resetting the interface version.
- * Once the protocol is to be declared stable, the 'z' prefix and the
- * version number in the protocol and interface names are removed and the
- * interface version number is reset.
+ * The protocol is unstable: an incompatible revision gets new protocol
+ * and interface names, a compatible one raises the interface version.
  *
  * @section page_ifaces_wlr_screencopy_unstable_v1 Interfaces
- * - @subpage page_iface_zwlr_screencopy_manager_v1 - manager to inform clients and begin capturing
- * - @subpage page_iface_zwlr_screencopy_frame_v1 - a frame ready for copy
+ * - @subpage page_iface_zwlr_screencopy_manager_v1 - global that starts captures
+ * - @subpage page_iface_zwlr_screencopy_frame_v1 - one capture of an output
  * @section page_copyright_wlr_screencopy_unstable_v1 Copyright
  * <pre>
+ *
+ * The interface (names, messages, arguments, enums, versions) is the one
+ * published by wlr-protocols (https://gitlab.freedesktop.org/wlroots/wlr-protocols)
+ * under the MIT licence, reproduced for wire compatibility; the
+ * descriptions are Lodestone's own.
  *
  * Copyright © 2018 Simon Ser
  * Copyright © 2019 Andri Yngvason
@@ -72,16 +72,16 @@ struct zwlr_screencopy_manager_v1;
  * @page page_iface_zwlr_screencopy_manager_v1 zwlr_screencopy_manager_v1
  * @section page_iface_zwlr_screencopy_manager_v1_desc Description
  *
- * This object is a manager which offers requests to start capturing from a
- * source.
+ * The global through which a client starts a capture. Each capture is a
+ * zwlr_screencopy_frame_v1 object.
  * @section page_iface_zwlr_screencopy_manager_v1_api API
  * See @ref iface_zwlr_screencopy_manager_v1.
  */
 /**
  * @defgroup iface_zwlr_screencopy_manager_v1 The zwlr_screencopy_manager_v1 interface
  *
- * This object is a manager which offers requests to start capturing from a
- * source.
+ * The global through which a client starts a capture. Each capture is a
+ * zwlr_screencopy_frame_v1 object.
  */
 extern const struct wl_interface zwlr_screencopy_manager_v1_interface;
 #endif
@@ -91,44 +91,36 @@ extern const struct wl_interface zwlr_screencopy_manager_v1_interface;
  * @page page_iface_zwlr_screencopy_frame_v1 zwlr_screencopy_frame_v1
  * @section page_iface_zwlr_screencopy_frame_v1_desc Description
  *
- * This object represents a single frame.
+ * A single capture. Right after creation the compositor lists the
+ * buffer kinds it can fill: a buffer event for wl_shm, a linux_dmabuf
+ * event for dmabuf, then buffer_done (version 3 and later). The client
+ * then sends copy or copy_with_damage with a matching buffer. On success
+ * the compositor sends flags and then ready; on any failure, at any
+ * point before ready, it sends failed instead.
  *
- * When created, a series of buffer events will be sent, each representing a
- * supported buffer type. The "buffer_done" event is sent afterwards to
- * indicate that all supported buffer types have been enumerated. The client
- * will then be able to send a "copy" request. If the capture is successful,
- * the compositor will send a "flags" followed by a "ready" event.
+ * Below version 3 there is no buffer_done and wl_shm is always offered,
+ * so the buffer event always comes.
  *
- * For objects version 2 or lower, wl_shm buffers are always supported, ie.
- * the "buffer" event is guaranteed to be sent.
- *
- * If the capture failed, the "failed" event is sent. This can happen anytime
- * before the "ready" event.
- *
- * Once either a "ready" or a "failed" event is received, the client should
- * destroy the frame.
+ * After ready or failed the frame is spent and the client should destroy
+ * it.
  * @section page_iface_zwlr_screencopy_frame_v1_api API
  * See @ref iface_zwlr_screencopy_frame_v1.
  */
 /**
  * @defgroup iface_zwlr_screencopy_frame_v1 The zwlr_screencopy_frame_v1 interface
  *
- * This object represents a single frame.
+ * A single capture. Right after creation the compositor lists the
+ * buffer kinds it can fill: a buffer event for wl_shm, a linux_dmabuf
+ * event for dmabuf, then buffer_done (version 3 and later). The client
+ * then sends copy or copy_with_damage with a matching buffer. On success
+ * the compositor sends flags and then ready; on any failure, at any
+ * point before ready, it sends failed instead.
  *
- * When created, a series of buffer events will be sent, each representing a
- * supported buffer type. The "buffer_done" event is sent afterwards to
- * indicate that all supported buffer types have been enumerated. The client
- * will then be able to send a "copy" request. If the capture is successful,
- * the compositor will send a "flags" followed by a "ready" event.
+ * Below version 3 there is no buffer_done and wl_shm is always offered,
+ * so the buffer event always comes.
  *
- * For objects version 2 or lower, wl_shm buffers are always supported, ie.
- * the "buffer" event is guaranteed to be sent.
- *
- * If the capture failed, the "failed" event is sent. This can happen anytime
- * before the "ready" event.
- *
- * Once either a "ready" or a "failed" event is received, the client should
- * destroy the frame.
+ * After ready or failed the frame is spent and the client should destroy
+ * it.
  */
 extern const struct wl_interface zwlr_screencopy_frame_v1_interface;
 #endif
@@ -139,10 +131,11 @@ extern const struct wl_interface zwlr_screencopy_frame_v1_interface;
  */
 struct zwlr_screencopy_manager_v1_interface {
 	/**
-	 * capture an output
+	 * capture a whole output
 	 *
-	 * Capture the next frame of an entire output.
-	 * @param overlay_cursor composite cursor onto the frame
+	 * Creates a frame object that will receive the next frame of the
+	 * whole output.
+	 * @param overlay_cursor nonzero to draw the cursor into the capture
 	 */
 	void (*capture_output)(struct wl_client *client,
 			       struct wl_resource *resource,
@@ -150,14 +143,12 @@ struct zwlr_screencopy_manager_v1_interface {
 			       int32_t overlay_cursor,
 			       struct wl_resource *output);
 	/**
-	 * capture an output's region
+	 * capture a rectangle of an output
 	 *
-	 * Capture the next frame of an output's region.
-	 *
-	 * The region is given in output logical coordinates, see
-	 * xdg_output.logical_size. The region will be clipped to the
-	 * output's extents.
-	 * @param overlay_cursor composite cursor onto the frame
+	 * Like capture_output, but only for the given rectangle. The
+	 * rectangle is in the output's logical coordinates (the space of
+	 * xdg_output.logical_size); parts outside the output are cut off.
+	 * @param overlay_cursor nonzero to draw the cursor into the capture
 	 */
 	void (*capture_output_region)(struct wl_client *client,
 				      struct wl_resource *resource,
@@ -169,10 +160,10 @@ struct zwlr_screencopy_manager_v1_interface {
 				      int32_t width,
 				      int32_t height);
 	/**
-	 * destroy the manager
+	 * release the manager
 	 *
-	 * All objects created by the manager will still remain valid,
-	 * until their appropriate destroy request has been called.
+	 * Releases the manager. Frames made through it keep working
+	 * until each is destroyed.
 	 */
 	void (*destroy)(struct wl_client *client,
 			struct wl_resource *resource);
@@ -196,11 +187,11 @@ struct zwlr_screencopy_manager_v1_interface {
 #define ZWLR_SCREENCOPY_FRAME_V1_ERROR_ENUM
 enum zwlr_screencopy_frame_v1_error {
 	/**
-	 * the object has already been used to copy a wl_buffer
+	 * copy was already requested on this frame
 	 */
 	ZWLR_SCREENCOPY_FRAME_V1_ERROR_ALREADY_USED = 0,
 	/**
-	 * buffer attributes are invalid
+	 * the buffer does not match an announced kind
 	 */
 	ZWLR_SCREENCOPY_FRAME_V1_ERROR_INVALID_BUFFER = 1,
 };
@@ -210,7 +201,7 @@ enum zwlr_screencopy_frame_v1_error {
 #define ZWLR_SCREENCOPY_FRAME_V1_FLAGS_ENUM
 enum zwlr_screencopy_frame_v1_flags {
 	/**
-	 * contents are y-inverted
+	 * rows are stored bottom to top
 	 */
 	ZWLR_SCREENCOPY_FRAME_V1_FLAGS_Y_INVERT = 1,
 };
@@ -222,31 +213,31 @@ enum zwlr_screencopy_frame_v1_flags {
  */
 struct zwlr_screencopy_frame_v1_interface {
 	/**
-	 * copy the frame
+	 * fill a buffer with the frame
 	 *
-	 * Copy the frame to the supplied buffer. The buffer must have a
-	 * the correct size, see zwlr_screencopy_frame_v1.buffer and
-	 * zwlr_screencopy_frame_v1.linux_dmabuf. The buffer needs to have
-	 * a supported format.
+	 * Asks for the frame to be written into the buffer. The buffer
+	 * must match one of the kinds announced by the buffer or
+	 * linux_dmabuf events, in size and format.
 	 *
-	 * If the frame is successfully copied, a "flags" and a "ready"
-	 * events are sent. Otherwise, a "failed" event is sent.
+	 * The answer is flags followed by ready, or failed.
 	 */
 	void (*copy)(struct wl_client *client,
 		     struct wl_resource *resource,
 		     struct wl_resource *buffer);
 	/**
-	 * delete this object, used or not
+	 * destroy the frame
 	 *
-	 * Destroys the frame. This request can be sent at any time by
-	 * the client.
+	 * Destroys the frame, whether or not a copy was made or is under
+	 * way. Allowed at any time.
 	 */
 	void (*destroy)(struct wl_client *client,
 			struct wl_resource *resource);
 	/**
-	 * copy the frame when it's damaged
+	 * fill a buffer once something has changed
 	 *
-	 * Same as copy, except it waits until there is damage to copy.
+	 * Like copy, but the compositor holds the copy back until part
+	 * of the captured area has changed, and reports what changed with
+	 * damage events.
 	 * @since 2
 	 */
 	void (*copy_with_damage)(struct wl_client *client,
@@ -308,10 +299,10 @@ struct zwlr_screencopy_frame_v1_interface {
  * @ingroup iface_zwlr_screencopy_frame_v1
  * Sends an buffer event to the client owning the resource.
  * @param resource_ The client's resource
- * @param format buffer format
- * @param width buffer width
- * @param height buffer height
- * @param stride buffer stride
+ * @param format wl_shm pixel format
+ * @param width width in pixels
+ * @param height height in pixels
+ * @param stride bytes per row
  */
 static inline void
 zwlr_screencopy_frame_v1_send_buffer(struct wl_resource *resource_, uint32_t format, uint32_t width, uint32_t height, uint32_t stride)
@@ -323,7 +314,7 @@ zwlr_screencopy_frame_v1_send_buffer(struct wl_resource *resource_, uint32_t for
  * @ingroup iface_zwlr_screencopy_frame_v1
  * Sends an flags event to the client owning the resource.
  * @param resource_ The client's resource
- * @param flags frame flags
+ * @param flags set of flags
  */
 static inline void
 zwlr_screencopy_frame_v1_send_flags(struct wl_resource *resource_, uint32_t flags)
@@ -335,9 +326,9 @@ zwlr_screencopy_frame_v1_send_flags(struct wl_resource *resource_, uint32_t flag
  * @ingroup iface_zwlr_screencopy_frame_v1
  * Sends an ready event to the client owning the resource.
  * @param resource_ The client's resource
- * @param tv_sec_hi high 32 bits of the seconds part of the timestamp
- * @param tv_sec_lo low 32 bits of the seconds part of the timestamp
- * @param tv_nsec nanoseconds part of the timestamp
+ * @param tv_sec_hi seconds, upper 32 bits
+ * @param tv_sec_lo seconds, lower 32 bits
+ * @param tv_nsec nanoseconds within the second
  */
 static inline void
 zwlr_screencopy_frame_v1_send_ready(struct wl_resource *resource_, uint32_t tv_sec_hi, uint32_t tv_sec_lo, uint32_t tv_nsec)
@@ -360,10 +351,10 @@ zwlr_screencopy_frame_v1_send_failed(struct wl_resource *resource_)
  * @ingroup iface_zwlr_screencopy_frame_v1
  * Sends an damage event to the client owning the resource.
  * @param resource_ The client's resource
- * @param x damaged x coordinates
- * @param y damaged y coordinates
- * @param width current width
- * @param height current height
+ * @param x left edge of the rectangle
+ * @param y top edge of the rectangle
+ * @param width width of the rectangle
+ * @param height height of the rectangle
  */
 static inline void
 zwlr_screencopy_frame_v1_send_damage(struct wl_resource *resource_, uint32_t x, uint32_t y, uint32_t width, uint32_t height)
@@ -375,9 +366,9 @@ zwlr_screencopy_frame_v1_send_damage(struct wl_resource *resource_, uint32_t x, 
  * @ingroup iface_zwlr_screencopy_frame_v1
  * Sends an linux_dmabuf event to the client owning the resource.
  * @param resource_ The client's resource
- * @param format fourcc pixel format
- * @param width buffer width
- * @param height buffer height
+ * @param format DRM fourcc format code
+ * @param width width in pixels
+ * @param height height in pixels
  */
 static inline void
 zwlr_screencopy_frame_v1_send_linux_dmabuf(struct wl_resource *resource_, uint32_t format, uint32_t width, uint32_t height)
