@@ -322,9 +322,11 @@ final class WlSurface: Resource, ProtocolObject {
         state = SurfaceState()
 
         var childMoved = false
-        for case .child(let sub) in stack {
-            childMoved = sub.applyPendingPosition() || childMoved
-            sub.surfaceObject?.parentCommitted()
+        compositor.scene.batchingChanges {
+            for case .child(let sub) in stack {
+                childMoved = sub.applyPendingPosition() || childMoved
+                sub.surfaceObject?.parentCommitted()
+            }
         }
         // Clipped to the larger of the old and new size: a surface that shrank must repaint
         // where it no longer is, or its old pixels stay on screen.
