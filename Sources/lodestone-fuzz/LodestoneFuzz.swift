@@ -1,4 +1,5 @@
 import Glibc
+import Logging
 
 // `lodestone-fuzz`: Wayland wire messages into an in-process Lodestone (`WireFuzzer`).
 //
@@ -65,6 +66,12 @@ enum LodestoneFuzz {
 
 extension LodestoneFuzz {
     static func start() {
+        // Most inputs end in a protocol error, each logged as a warning: keep only the critical.
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .critical
+            return handler
+        }
         do {
             fuzzer = try WireFuzzer()
         } catch {
