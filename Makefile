@@ -99,13 +99,16 @@ fuzz: deps
 	cd .build-fuzz/work && ../debug/lodestone-fuzz ../corpus ../../Tests/fuzz/corpus -max_total_time=$(SECONDS) \
 		-max_len=4096 -len_control=0 -timeout=20 -print_final_stats=1 -artifact_prefix=../../Tests/fuzz/crashes/
 
-# AddressSanitizer (and UndefinedBehaviorSanitizer for the C targets) over the whole test
-# suite, the random request-stream fuzzer slice and the libFuzzer corpus included; a leak or
-# an error fails it. Its own scratch path: a full rebuild that leaves .build alone.
-ASAN_FLAGS := --sanitize=address -Xcc -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined --scratch-path .build-asan
+# AddressSanitizer (and UndefinedBehaviorSanitizer for the C and C++ targets) over the whole
+# test suite, the random request-stream fuzzer slice and the libFuzzer corpus included; a
+# leak or an error fails it (UBSan halts on the first finding not in
+# Tests/ubsan-suppressions.txt). Its own scratch path: a full rebuild that leaves .build alone.
+ASAN_FLAGS := --sanitize=address -Xcc -fsanitize=undefined --scratch-path .build-asan
 asan: deps
 	$(SWIFT) build --build-tests $(ASAN_FLAGS)
-	$(SWIFT) test --disable-swift-testing --skip-build $(ASAN_FLAGS)
+	LODESTONE_SANITIZED=1 ASAN_OPTIONS=malloc_context_size=8 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt \
+		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:suppressions=$(CURDIR)/Tests/ubsan-suppressions.txt \
+		$(SWIFT) test --disable-swift-testing --skip-build $(ASAN_FLAGS)
 
 clean:
 	rm -rf .build .build-*

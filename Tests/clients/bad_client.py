@@ -38,6 +38,8 @@ Integers at the edge of int32 (issue 17: each of these once trapped the composit
   cursor-extreme          on enter: a cursor with hotspot (INT32_MIN, INT32_MIN), then
                           wl_surface.offset(INT32_MIN, INT32_MIN) twice on it; prints 'cursor set'
   destroy-surface-first   destroy a subsurface's wl_surface, then the wl_subsurface
+  scroll-extreme          map a window with a wl_pointer of version 8; print 'entered', then
+                          'value120 V' for the first two axis_value120 events
   deep-subsurfaces N      a chain of N nested subsurfaces, each with a buffer
 
 Trust (issue 17):
@@ -470,6 +472,16 @@ def main(mode, arg=None):
         for _ in range(20):
             if d.roundtrip() < 0:
                 break
+    elif mode == "scroll-extreme":
+        c.mapped_window()
+        registry = d.get_registry()
+        seat = registry.bind(c.globals["wl_seat"][0], WlSeat, min(8, c.globals["wl_seat"][1]))
+        pointer = seat.get_pointer()
+        steps = []
+        pointer.dispatcher["axis_value120"] = lambda p, axis, value: (steps.append(value), print("value120 %d" % value, flush=True))
+        wait_for_enter(c, pointer, lambda serial: print("entered", flush=True))
+        while len(steps) < 2 and d.dispatch(block=True) >= 0:
+            pass
     elif mode == "destroy-surface-first":
         parent, _, _ = c.mapped_window()
         subcompositor = c.subcompositor()
