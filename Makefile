@@ -21,7 +21,7 @@ PREFIX ?= /usr/local
 # make install CONFIG=debug installs the debug build (the install test uses it).
 CONFIG ?= release
 
-.PHONY: deps build release test demo bench bench-check bench-abuse soak fuzz asan wlcs install man clean
+.PHONY: deps build release test demo bench bench-check bench-peer bench-abuse soak fuzz asan wlcs install man clean
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -70,6 +70,12 @@ bench: deps
 	.build/release/lodestone-bench
 	.build/release/PointerEngineBenchmark
 	Scripts/bench-instructions
+
+# Lodestone (the release build `make demo` runs) and weston 10 side by side, same output and
+# clients (Sources/lodestone-bench/PeerBench.swift); SECONDS per client (default 5).
+bench-peer: release
+	$(SWIFT) build -c release --product lodestone-bench
+	.build/release/lodestone-bench --peer .build/release/lodestone $(or $(SECONDS),5)
 
 # Fails when an instruction count grew more than 5% over bench/instructions.baseline
 # (Scripts/bench-instructions --record writes a new one).

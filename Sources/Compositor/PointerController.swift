@@ -196,7 +196,8 @@ final class PointerController {
         if needsStep || (advanced && (presentation.isAnimating || deadlinePassed || busy)) { step() } else { armDeadline() }
         // Effects redraw the scene's pixels of their element: whenever anything is composed,
         // make sure the whole pointer/effect area is, so no half-updated snapshot is drawn.
-        if wasAdaptive && !compositor.output.damage.isEmpty { damage(presentation.bounds) }
+        // Damage far from the pointer leaves its pixels as they are: nothing to redraw.
+        if wasAdaptive && touchesOutputDamage(presentation.bounds) { damage(presentation.bounds) }
     }
 
     private var deadlinePassed: Bool { engine.nextDeadline.map { $0 <= now } ?? false }
@@ -226,6 +227,13 @@ final class PointerController {
     func deliverLogicalMotion() {
         let l = engine.logicalPosition, seat = compositor.seat!
         if l.x != seat.x || l.y != seat.y { seat.logicalPositionChanged(toX: l.x, y: l.y) }
+    }
+
+    private func touchesOutputDamage(_ r: Rect<Global>) -> Bool {
+        guard r.isFinite, !r.isEmpty else { return false }
+        let i = r.integral, scale = Double(compositor.output.scale)
+        return compositor.output.damage.intersects(PixelRect(x: Int32(clamping: Int(i.minX * scale)), y: Int32(clamping: Int(i.minY * scale)),
+                                                             width: Int32(clamping: Int(i.width * scale)), height: Int32(clamping: Int(i.height * scale))))
     }
 
     private func damage(_ r: Rect<Global>) {

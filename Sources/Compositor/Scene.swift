@@ -8,7 +8,8 @@ import Rendering
 /// the compositor forwards to the two listeners: the seat (pointer focus) and the adaptive
 /// pointer (its regions follow their surfaces).
 final class Scene {
-    /// What changed: only pixels (regions are re-placed, focus stays), or the layout
+    /// What changed: the content (regions were committed or follow a moved subsurface;
+    /// focus stays), or the layout
     /// (a surface mapped, moved, resized, restacked or went away: focus is re-evaluated).
     enum Change { case content, layout }
 
@@ -137,9 +138,10 @@ final class Scene {
 
     // MARK: Damage
 
-    /// New content in surface-local rects.
+    /// New content in surface-local rects. Pixels alone move no region and no focus, so
+    /// nobody is told: a client drawing every frame must not make the pointer re-step
+    /// (effects over it redraw through the output damage, `PointerController.prepareFrame`).
     func damage(_ surface: WlSurface, _ rects: [PixelRect]) {
-        changed(.content)
         guard let (x, y) = origin(of: surface) else { return }
         for r in rects { output.damage(logical: r.offsetBy(dx: x, dy: y)) }
     }

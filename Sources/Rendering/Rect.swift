@@ -148,6 +148,12 @@ public final class PixelRegion {
         var box = pixman_box32_t(x1: rect.x, y1: rect.y, x2: rect.maxX, y2: rect.maxY)
         return pixman_region32_contains_rectangle(raw, &box) == PIXMAN_REGION_IN
     }
+    /// Whether any of `rect` is inside the region.
+    public func intersects(_ rect: PixelRect) -> Bool {
+        guard !rect.isEmpty else { return false }
+        var box = pixman_box32_t(x1: rect.x, y1: rect.y, x2: rect.maxX, y2: rect.maxY)
+        return pixman_region32_contains_rectangle(raw, &box) != PIXMAN_REGION_OUT
+    }
     public func clear() {
         pixman_region32_clear(raw)
     }

@@ -24,6 +24,8 @@ public struct TextureElement {
     public var opaque: Bool
     /// Multiplies the element's alpha (1 = as is).
     public var alpha: Double
+    /// Drawn with SRC: every pixel of `bounds` is overwritten, whatever lies beneath.
+    var covers: Bool { opaque && alpha >= 1 }
 
     public init(image: Image, bounds: PixelRect, outputToImage: Affine, opaque: Bool = false, alpha: Double = 1) {
         self.image = image; self.bounds = bounds; self.outputToImage = outputToImage
@@ -40,17 +42,35 @@ public protocol OverlayElement: AnyObject {
 /// Composes elements with pixman, repainting only a damaged region.
 public struct Renderer {
     public var background: UInt32
+    /// What opaque elements leave of the damage; one region reused by every frame
+    /// (a frame must not allocate).
+    private let uncovered = PixelRegion()
 
     public init(background: UInt32 = 0xff30_3446) { self.background = background }
 
     /// Paints `elements` (bottom first) into `target`, touching only `damage`.
     public func render(_ elements: [RenderElement], into target: Image, damage: PixelRegion) {
         guard !damage.isEmpty else { return }
+        let extents = damage.extents
+        // Occlusion, top down: opaque elements are drawn with SRC over their whole bounds,
+        // so the background is filled only where none lands, and once they cover all of
+        // the damage nothing beneath them is drawn. A client's frame is mostly damage
+        // inside its own opaque window: filling beneath it first doubled the pixels
+        // written per frame.
+        pixman_region32_copy(uncovered.raw, damage.raw)
+        var firstVisible = 0
+        for index in elements.indices.reversed() {
+            guard case .texture(let t) = elements[index], t.covers else { continue }
+            uncovered.subtract(t.bounds)
+            if uncovered.isEmpty { firstVisible = index; break }
+        }
+        if !uncovered.isEmpty {
+            pixman_image_set_clip_region32(target.pointer, uncovered.raw)
+            target.fill(uncovered.extents, color: background)
+        }
         pixman_image_set_clip_region32(target.pointer, damage.raw)
         defer { pixman_image_set_clip_region32(target.pointer, nil) }
-        let extents = damage.extents
-        target.fill(extents, color: background)
-        for item in elements {
+        for item in elements[firstVisible...] {
             let element: TextureElement
             switch item {
             case .texture(let t): element = t

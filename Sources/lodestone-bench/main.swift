@@ -8,6 +8,13 @@ import Rendering
 
 func milliseconds(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
 
+// --peer LODESTONE [SECONDS]: side by side with weston instead (PeerBench.swift, make bench-peer).
+if let i = CommandLine.arguments.firstIndex(of: "--peer"), i + 1 < CommandLine.arguments.count {
+    let seconds = CommandLine.arguments.count > i + 2 ? Double(CommandLine.arguments[i + 2]) ?? 5 : 5
+    benchmarkPeers(lodestone: CommandLine.arguments[i + 1], seconds: seconds)
+    exit(0)
+}
+
 benchmarkAdaptivePointer()  // PointerBench.swift; first: it re-runs this executable in child roles
 
 // A scene like a desktop: five overlapping windows, opaque and translucent.
