@@ -478,7 +478,12 @@ def main(mode, arg=None):
         seat = registry.bind(c.globals["wl_seat"][0], WlSeat, min(8, c.globals["wl_seat"][1]))
         pointer = seat.get_pointer()
         steps = []
-        pointer.dispatcher["axis_value120"] = lambda p, axis, value: (steps.append(value), print("value120 %d" % value, flush=True))
+
+        def on_value120(p, axis, value):
+            steps.append(value)
+            print("value120 %d" % value, flush=True)
+
+        pointer.dispatcher["axis_value120"] = on_value120
         wait_for_enter(c, pointer, lambda serial: print("entered", flush=True))
         while len(steps) < 2 and d.dispatch(block=True) >= 0:
             pass
