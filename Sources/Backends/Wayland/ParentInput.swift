@@ -287,15 +287,18 @@ final class ParentInput {
         do {
             let s = try Proxy(creating: { zwp_tablet_manager_v2_get_tablet_seat(manager.pointer, seat.pointer) }, on: seat.connection,
                               what: "zwp_tablet_manager_v2.get_tablet_seat")
+            // The connection, not `s`: the handler `s` keeps must not keep `s` (LeakSanitizer
+            // found the cycle when the parent's window closed).
+            let connection = s.connection
             s.handleEvents(TabletSeatEvent.self) { [unowned self] event in
                 switch event {
-                case .tabletAdded(let t): self.tablets.append(Proxy(t, on: s.connection))
+                case .tabletAdded(let t): self.tablets.append(Proxy(t, on: connection))
                 case .toolAdded(let t):
-                    let tool = ParentTool(Proxy(t, on: s.connection))
+                    let tool = ParentTool(Proxy(t, on: connection))
                     self.tools[ObjectIdentifier(tool)] = tool
                     tool.proxy.handleEvents(TabletToolProxyEvent.self) { [unowned self, unowned tool] in self.toolEvent(tool, $0) }
                 case .padAdded(let p):  // pads (rings, strips) are not forwarded
-                    Proxy(p, on: s.connection).destroy { zwp_tablet_pad_v2_destroy($0) }
+                    Proxy(p, on: connection).destroy { zwp_tablet_pad_v2_destroy($0) }
                 }
             }
             tabletSeat = s
