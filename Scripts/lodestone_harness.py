@@ -47,6 +47,12 @@ class Compositor:
                     return int(line.split()[1]) * 1024
         return 0
 
+    def cpu_ms(self):
+        """CPU time the compositor has used (user + system), in milliseconds."""
+        with open("/proc/%d/stat" % self.process.pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
     def fds(self):
         return len(os.listdir("/proc/%d/fd" % self.process.pid))
 
