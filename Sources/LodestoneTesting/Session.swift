@@ -68,7 +68,7 @@ public final class Session {
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: socketPath) {
             guard compositor.isRunning, Date() < deadline else {
-                throw SystemError("lodestone did not start: \((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "")")
+                throw SystemError("lodestone did not start: \(textOfFile(logPath))")
             }
             usleep(10_000)
         }
@@ -165,7 +165,7 @@ public final class Session {
         return (compositor.terminationReason, compositor.terminationStatus)
     }
     public var compositorPID: Int32 { compositor.processIdentifier }
-    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    public var log: String { textOfFile(logPath) }
 
     public func stop() {
         for c in clients where c.isRunning { c.terminate() }
@@ -176,4 +176,11 @@ public final class Session {
             compositor.waitUntilExit()
         }
     }
+}
+
+/// A file's text, "" when it cannot be read (a client's output not written yet). Read with
+/// FileManager: Foundation's String(contentsOfFile:encoding:) leaked its buffer when the tests
+/// polled a file another process was writing (LeakSanitizer, `make asan`).
+public func textOfFile(_ path: String) -> String {
+    FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } ?? ""
 }

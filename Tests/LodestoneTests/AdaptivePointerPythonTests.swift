@@ -32,7 +32,7 @@ final class AdaptivePointerPythonTests: XCTestCase {
 
     /// Complete lines only: the client may be mid-write, and a line is whole once its newline is.
     private func lines() -> [String] {
-        var parts = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+        var parts = (textOfFile(output)).split(separator: "\n", omittingEmptySubsequences: false)
         parts.removeLast()
         return parts.filter { !$0.isEmpty }.map(String.init)
     }

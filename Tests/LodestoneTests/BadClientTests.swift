@@ -84,7 +84,7 @@ final class BadClientTests: XCTestCase {
     func testHugeBufferIsReadInPlaceNotCopied() throws {
         let before = try compositorMemory("RssAnon")
         let (process, output) = try backgroundBadClient(["huge-buffer", "16384"])
-        XCTAssertTrue(try session.wait(timeout: 30) { ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("mapped") },
+        XCTAssertTrue(try session.wait(timeout: 30) { (textOfFile(output)).contains("mapped") },
                       session.log)
         _ = try session.screenshot("huge")  // drawn: the visible part of the pool is read
         let after = try compositorMemory("RssAnon"), shared = try compositorMemory("RssShmem")
@@ -136,7 +136,7 @@ final class BadClientTests: XCTestCase {
     private func finished(_ process: Process, _ output: String) throws -> String {
         _ = try session.wait(timeout: 10) { !process.isRunning }
         XCTAssertFalse(process.isRunning, "bad_client.py never finished")
-        return Self.result(of: (try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
+        return Self.result(of: textOfFile(output))
     }
 
     func testSameCursorSurfaceAfterEveryEnterKeepsTheClient() throws {
@@ -146,7 +146,7 @@ final class BadClientTests: XCTestCase {
         for k in 1...5 {
             try session.control.movePointer(x: Double(window.x + window.width / 2), y: Double(window.y + window.height / 2))
             let entered = try session.wait {
-                ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("enter \(k)\n")
+                (textOfFile(output)).contains("enter \(k)\n")
             }
             XCTAssertTrue(entered, "enter \(k) never reached the client; the log:\n\(session.log)")
             try session.control.movePointer(x: 1270, y: 790)
@@ -227,7 +227,7 @@ final class BadClientTests: XCTestCase {
         let (process, output) = try backgroundBadClient(["cursor-extreme"])
         let window = try session.waitForWindow("bad-client")
         try session.control.movePointer(x: Double(window.x + 10), y: Double(window.y + 10))
-        let set = try session.wait { ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("cursor set") }
+        let set = try session.wait { (textOfFile(output)).contains("cursor set") }
         XCTAssertTrue(set, "the client never set its cursor:\n\(session.log)")
         // The cursor is drawn (and damaged) where the pointer goes next.
         try session.control.movePointer(x: Double(window.x + 20), y: Double(window.y + 20))
@@ -248,11 +248,11 @@ final class BadClientTests: XCTestCase {
         let (process, output) = try backgroundBadClient(["scroll-extreme"])
         let window = try session.waitForWindow("bad-client")
         try session.control.movePointer(x: Double(window.x + 10), y: Double(window.y + 10))
-        XCTAssertTrue(try session.wait { ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("entered") }, session.log)
+        XCTAssertTrue(try session.wait { (textOfFile(output)).contains("entered") }, session.log)
         _ = try session.control.axis(value: 10, discrete: Int32.max)
         _ = try session.control.axis(value: -10, discrete: Int32.min)
         XCTAssertEqual(try finished(process, output), "ok", session.log)
-        let said = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        let said = textOfFile(output)
         XCTAssertTrue(said.contains("value120 2147483647\nvalue120 -2147483648"), said)
         try assertGoodClientAlive()
     }
@@ -272,7 +272,7 @@ final class BadClientTests: XCTestCase {
 
     func testTinyWindowOfAnUnfocusedClientDoesNotTakeTheKeyboard() throws {
         let (_, output) = try backgroundBadClient(["tiny-window"])
-        XCTAssertTrue(try session.wait { ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("mapped") }, session.log)
+        XCTAssertTrue(try session.wait { (textOfFile(output)).contains("mapped") }, session.log)
         _ = try session.waitForWindow("bad-client")
         XCTAssertEqual(try session.control.keyboard().title, "simple-shm", "a 1×1 window of another client took the keyboard")
         XCTAssertFalse(session.log.contains("mapped window 'bad-client'") && !session.log.contains("urgent"), session.log)
@@ -282,7 +282,7 @@ final class BadClientTests: XCTestCase {
     func testSelectionWithABogusOrStaleSerialIsIgnored() throws {
         let (process, output) = try backgroundBadClient(["selection-serials"])
         func said(_ text: String) throws -> Bool {
-            try session.wait { ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains(text) }
+            try session.wait { (textOfFile(output)).contains(text) }
         }
         XCTAssertTrue(try said("waiting for the keyboard\n"), session.log)
         _ = try session.control.activateWindow("bad-client")
@@ -291,7 +291,7 @@ final class BadClientTests: XCTestCase {
         XCTAssertTrue(try said("waiting for the keyboard again"), session.log)
         _ = try session.control.activateWindow("bad-client")
         XCTAssertTrue(try said("selections:"), session.log)
-        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        let text = textOfFile(output)
         XCTAssertTrue(text.contains("selections: bogus=cancelled stale=cancelled current=kept"), text)
         XCTAssertEqual(try finished(process, output), "ok")
         try assertGoodClientAlive()
@@ -300,7 +300,7 @@ final class BadClientTests: XCTestCase {
     func testPopupGrabWithABogusSerialIsDismissed() throws {
         let (process, output) = try backgroundBadClient(["popup-bogus-grab"])
         XCTAssertEqual(try finished(process, output), "ok", session.log)
-        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        let text = textOfFile(output)
         XCTAssertTrue(text.contains("popup_done"), text)
         XCTAssertEqual(try session.control.popups().count, 0)
         try assertGoodClientAlive()
@@ -379,9 +379,9 @@ final class BadClientTests: XCTestCase {
     func testWindowLargerThanTheOutputIsPlacedAtTheOriginAndAskedToFit() throws {
         let (_, output) = try backgroundBadClient(["oversized"])
         let resized = try session.wait {
-            ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("resized")
+            (textOfFile(output)).contains("resized")
         }
-        let said = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        let said = textOfFile(output)
         XCTAssertTrue(resized, "the client was never asked to fit:\n\(said)\n\(session.log)")
         XCTAssertTrue(said.contains("resized 1280 800"), said)
         let window = try XCTUnwrap(try session.control.windows().first { $0.title == "oversized" })
