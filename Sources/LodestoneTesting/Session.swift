@@ -179,8 +179,14 @@ public final class Session {
 }
 
 /// A file's text, "" when it cannot be read (a client's output not written yet). Read with
-/// FileManager: Foundation's String(contentsOfFile:encoding:) leaked its buffer when the tests
-/// polled a file another process was writing (LeakSanitizer, `make asan`).
+/// read(2): Foundation's String(contentsOfFile:encoding:) and FileManager.contents(atPath:)
+/// leaked their buffer when the tests polled a file another process was writing
+/// (LeakSanitizer, `make asan`).
 public func textOfFile(_ path: String) -> String {
-    FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return "" }
+    defer { close(fd) }
+    var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65536)
+    while case let n = read(fd, &chunk, chunk.count), n > 0 { bytes += chunk[..<n] }
+    return String(decoding: bytes, as: UTF8.self)
 }
