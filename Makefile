@@ -8,20 +8,20 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Cursor themes the compositor recognises (and draws where a cursor has no adaptive form).
 # make fuzz: clang's libFuzzer runtime.
 # Tests and demo: real clients (weston's demo clients, foot, GTK 3 and 4, Qt 6 Linguist, wl-clipboard),
-# fonts, keymaps, pywayland for the Python clients, and meson + ninja for the
-# C client built from meson-wrap/.
+# fonts, keymaps, pywayland for the Python clients, meson + ninja for the
+# C client built from meson-wrap/, and wlroots 0.15 + grim for Examples/wlroots-tinywl-adaptive.
 APT_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev xkb-data \
 	libpixman-1-dev libinput-dev libpng-dev libcairo2-dev libxcursor-dev adwaita-icon-theme dmz-cursor-theme fonts-dejavu-core \
 	weston foot gtk-4-examples gtk-3-examples wl-clipboard wayland-utils wlcs coreutils python3 python3-pip \
-	meson ninja-build linguist-qt6 qt6-wayland desktop-file-utils valgrind libseat-dev libdrm-dev libudev-dev \
-	libclang-rt-14-dev
+	meson ninja-build linguist-qt6 libwlroots-dev grim qt6-wayland desktop-file-utils valgrind libseat-dev libdrm-dev libudev-dev \
+	xwayland xterm x11-apps libxcb1-dev libxcb-composite0-dev libxcb-render0-dev libclang-rt-14-dev
 PIP_PACKAGES := pywayland
 
 PREFIX ?= /usr/local
 # make install CONFIG=debug installs the debug build (the install test uses it).
 CONFIG ?= release
 
-.PHONY: deps build release test demo bench bench-check bench-peer bench-abuse soak fuzz asan wlcs install man clean
+.PHONY: deps build release test demo golden bench bench-check bench-peer bench-abuse soak fuzz asan wlcs install man clean
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -40,6 +40,10 @@ test: build
 	WLCS_SCRATCH=.build Scripts/run-wlcs
 	$(SWIFT) test --disable-swift-testing
 
+# Rewrites the golden pictures (Tests/golden/) from a headless Lodestone; review them, then commit.
+golden: build
+	LODESTONE_UPDATE_GOLDEN=1 $(SWIFT) test --disable-swift-testing --skip-build --filter GoldenPictureTests
+
 # The wlcs conformance allowlist; `Scripts/run-wlcs --all` runs whole groups.
 wlcs: deps
 	Scripts/run-wlcs
@@ -50,11 +54,13 @@ release: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product lodestone
 	$(SWIFT) build -c release --static-swift-stdlib --product lodestone-demo
 	$(SWIFT) build -c release --static-swift-stdlib --product lodestone-tour
+	$(SWIFT) build -c release --product lodestone-pointer
 
 demo: release
 	@LODESTONE_BIN=.build/release Scripts/demo
 
-# lodestone and lodestone-demo, the man page, a desktop entry, the protocol XML and its .pc file.
+# lodestone and lodestone-demo, the man page, a desktop entry, the protocol XML and its .pc file,
+# liblodestone-pointer (Swift runtime linked in, only the C API exported), its header and .pc file.
 install: $(if $(filter debug,$(CONFIG)),build,release)
 	Scripts/install "$(PREFIX)" .build/$(CONFIG)
 
@@ -67,8 +73,12 @@ bench: deps
 	$(SWIFT) build -c release --product lodestone-bench
 	$(SWIFT) build -c release --product lodestone
 	$(SWIFT) build -c release --product PointerEngineBenchmark
+	$(SWIFT) build -c release --product PointerBoundaryBenchmark
+	$(SWIFT) build -c release --product lodestone-pointer
 	.build/release/lodestone-bench
 	.build/release/PointerEngineBenchmark
+	.build/release/PointerBoundaryBenchmark .build/release/liblodestone-pointer.so
+	Scripts/bench-pointer-library .build/release
 	Scripts/bench-instructions
 
 # Lodestone (the release build `make demo` runs) and weston 10 side by side, same output and

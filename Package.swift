@@ -2,6 +2,15 @@
 // Lodestone: a Wayland compositor with the iPadOS adaptive pointer.
 import PackageDescription
 
+/// liblodestone-pointer exports the C API and nothing else: the linker version script is
+/// generated from c-api/lodestone-pointer.symbols (Scripts/generate-symbol-map; a test keeps
+/// them equal). The Swift runtime is linked in (-static-stdlib) so a C host needs no Swift
+/// toolchain. Only the `lodestone-pointer` product links LodestonePointerC.
+let packageRoot = String(#filePath.dropLast("/Package.swift".count))
+let pointerLibraryLinkerSettings: [LinkerSetting] = [
+    .unsafeFlags(["-static-stdlib", "-Xlinker", "--version-script=\(packageRoot)/c-api/lodestone-pointer.map"], .when(platforms: [.linux])),
+]
+
 let package = Package(
     name: "Lodestone",
     products: [
@@ -28,6 +37,8 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         // Xcursor themes: recognising the theme cursors legacy clients attach (file loading only, no X server).
         .systemLibrary(name: "CXcursor", pkgConfig: "xcursor", providers: [.apt(["libxcursor-dev"])]),
+        // X11 for the Xwayland window manager (libxcb + Composite + Render).
+        .systemLibrary(name: "CXCB", pkgConfig: "xcb-composite", providers: [.apt(["libxcb1-dev", "libxcb-composite0-dev", "libxcb-render0-dev"])]),
         // The TTY backend: libinput + udev (devices), DRM/KMS (output), libseat (session).
         .systemLibrary(name: "CInput", pkgConfig: "libinput", providers: [.apt(["libinput-dev", "libudev-dev"])]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
@@ -64,6 +75,8 @@ let package = Package(
         // (libm: rounded()/squareRoot() need it linked in debug builds.)
         .target(name: "PointerEngine", linkerSettings: [.linkedLibrary("m")]),
         .executableTarget(name: "PointerEngineBenchmark", dependencies: ["PointerEngine", "MallocTrace"]),
+        // What liblodestone-pointer's C boundary adds per call (make bench; not a test).
+        .executableTarget(name: "PointerBoundaryBenchmark", dependencies: ["PointerEngine", "CLodestonePointer", "CValgrind"]),
         // Heap allocation counting for the benchmarks (glibc's mtrace).
         .target(name: "MallocTrace"),
 
@@ -72,12 +85,24 @@ let package = Package(
         // liblodestone-pointer: the header (a C target so Swift fills the very structs C reads)
         // and the @_cdecl exports over the engine and the pointer renderer.
         .target(name: "CLodestonePointer"),
-        .target(name: "LodestonePointerC", dependencies: ["CLodestonePointer", "CPixman", "PointerEngine", "Rendering"]),
+        // The server helper (Server*.swift) serves adaptive_pointer_v1 on the host's display with
+        // the same request checks as Compositor (AdaptivePointerProtocol).
+        .target(
+            name: "LodestonePointerC",
+            dependencies: [
+                "CLodestonePointer", "CPixman", "PointerEngine", "Rendering",
+                "AdaptivePointerProtocol", "WaylandServer", "CWaylandServer", "CWaylandProtocols",
+            ],
+            linkerSettings: pointerLibraryLinkerSettings
+        ),
+        // adaptive_pointer_v1's request checks and errors, shared by Compositor and the C
+        // library's server helper (RegionDraft).
+        .target(name: "AdaptivePointerProtocol", dependencies: ["WaylandServer", "CWaylandServer", "CWaylandProtocols", "PointerEngine"]),
         // Protocol handlers, surfaces, seat, window management.
         .target(
             name: "Compositor",
             dependencies: [
-                "LodestoneSystem", "WaylandServer", "Rendering", "CXKBCommon", "CXcursor", "PointerEngine",
+                "LodestoneSystem", "WaylandServer", "AdaptivePointerProtocol", "Rendering", "CXKBCommon", "CXcursor", "CXCB", "PointerEngine",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -85,7 +110,7 @@ let package = Package(
         .target(
             name: "Backends",
             dependencies: [
-                "LodestoneSystem", "Compositor", "Rendering", "WaylandServer",
+                "LodestoneSystem", "Compositor", "Rendering", "WaylandServer", "PointerEngine",
                 // The nested backend is a Wayland client of the parent session.
                 "WaylandClient", "CWaylandClient", "CWaylandProtocols",
                 // The TTY backend (DRM/).
@@ -153,6 +178,7 @@ let package = Package(
             name: "CompositorUnitTests",
             dependencies: [
                 "Compositor", "WaylandServer", "CWaylandServer", "WaylandClient", "CWaylandClient", "CWaylandProtocols",
+                "Backends",  // the TTY path's keyboard: libinput translation into a real seat
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

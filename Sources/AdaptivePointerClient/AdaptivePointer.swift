@@ -16,15 +16,17 @@ public final class AdaptivePointer {
         public var description: String { "the compositor does not offer adaptive_pointer_manager_v1" }
     }
 
-    /// The newest version this library speaks: 2 adds upright accessories.
-    public static let supportedVersion: UInt32 = 2
+    /// The newest version this library speaks: 2 adds upright accessories, 3 drawing previews.
+    public static let supportedVersion: UInt32 = 3
 
     let manager: Proxy
     /// The version bound: the compositor's, up to `supportedVersion`.
     public var version: UInt32 { manager.version }
 
-    public init(registry: Registry) throws {
-        guard let m = registry.bind(cwp_adaptive_pointer_manager_v1_interface(), version: Self.supportedVersion) else {
+    /// Binds the manager at the compositor's version, or at most `version` (a client written
+    /// for an older version, or a test of one).
+    public init(registry: Registry, version: UInt32 = AdaptivePointer.supportedVersion) throws {
+        guard let m = registry.bind(cwp_adaptive_pointer_manager_v1_interface(), version: min(version, Self.supportedVersion)) else {
             throw Unavailable()
         }
         manager = Proxy(m, on: registry.connection)
@@ -113,6 +115,17 @@ public struct RegionDescription {
     public var bandSelection = false
     public var identifier: UInt32 = 0
     public var stackingOrder: Int32 = 0
+    /// A drawing surface's tool (version 3): the pen's hover preview and the pointer show it.
+    /// Against an older compositor it is left out and the plain previews show.
+    public var drawingPreview: DrawingPreview?
+
+    /// A drawing tool: the stroke's width in points (above 0, at most 512) and its ink,
+    /// ARGB8888 with straight alpha (`0xAARRGGBB`).
+    public struct DrawingPreview: Sendable, Equatable {
+        public var diameter: Double
+        public var color: UInt32
+        public init(diameter: Double, color: UInt32) { self.diameter = diameter; self.color = color }
+    }
 
     public init(frame: (x: Int32, y: Int32, width: Int32, height: Int32), effect: Effect = .automatic,
                 shape: Shape = .effectDefault, identifier: UInt32 = 0) {
@@ -201,6 +214,24 @@ public final class PointerRegion: Proxy {
         adaptive_pointer_region_v1_set_band_selection(p, d.bandSelection ? 1 : 0)
         adaptive_pointer_region_v1_set_identifier(p, d.identifier)
         adaptive_pointer_region_v1_set_stacking_order(p, d.stackingOrder)
+        if let tool = d.drawingPreview { setDrawingPreview(diameter: tool.diameter, color: tool.color) } else { clearDrawingPreview() }
+    }
+
+    /// Version 3: the region is a drawing surface with this tool. False (and nothing sent)
+    /// when the bound version is older: the request does not exist there.
+    @discardableResult
+    public func setDrawingPreview(diameter: Double, color: UInt32) -> Bool {
+        guard version >= 3 else { return false }
+        adaptive_pointer_region_v1_set_drawing_preview(pointer, wl_fixed_from_double(diameter), color)
+        return true
+    }
+
+    /// Version 3: no drawing tool any more. False (nothing sent) on an older binding.
+    @discardableResult
+    public func clearDrawingPreview() -> Bool {
+        guard version >= 3 else { return false }
+        adaptive_pointer_region_v1_clear_drawing_preview(pointer)
+        return true
     }
 
     /// Adds one accessory (a fifth is a protocol error).

@@ -41,7 +41,7 @@ static const struct wl_message adaptive_pointer_manager_v1_requests[] = {
 };
 
 WL_PRIVATE const struct wl_interface adaptive_pointer_manager_v1_interface = {
-	"adaptive_pointer_manager_v1", 2,
+	"adaptive_pointer_manager_v1", 3,
 	2, adaptive_pointer_manager_v1_requests,
 	0, NULL,
 };
@@ -52,7 +52,7 @@ static const struct wl_message adaptive_pointer_surface_v1_requests[] = {
 };
 
 WL_PRIVATE const struct wl_interface adaptive_pointer_surface_v1_interface = {
-	"adaptive_pointer_surface_v1", 2,
+	"adaptive_pointer_surface_v1", 3,
 	2, adaptive_pointer_surface_v1_requests,
 	0, NULL,
 };
@@ -79,6 +79,8 @@ static const struct wl_message adaptive_pointer_region_v1_requests[] = {
 	{ "set_band_selection", "u", adaptive_pointer_v1_types + 0 },
 	{ "set_identifier", "u", adaptive_pointer_v1_types + 0 },
 	{ "set_stacking_order", "i", adaptive_pointer_v1_types + 0 },
+	{ "set_drawing_preview", "3fu", adaptive_pointer_v1_types + 0 },
+	{ "clear_drawing_preview", "3", adaptive_pointer_v1_types + 0 },
 };
 
 static const struct wl_message adaptive_pointer_region_v1_events[] = {
@@ -88,8 +90,8 @@ static const struct wl_message adaptive_pointer_region_v1_events[] = {
 };
 
 WL_PRIVATE const struct wl_interface adaptive_pointer_region_v1_interface = {
-	"adaptive_pointer_region_v1", 2,
-	21, adaptive_pointer_region_v1_requests,
+	"adaptive_pointer_region_v1", 3,
+	23, adaptive_pointer_region_v1_requests,
 	3, adaptive_pointer_region_v1_events,
 };
 

@@ -62,6 +62,7 @@ static const struct wl_message lodestone_test_v1_requests[] = {
 	{ "get_cursor_state", "2", lodestone_test_v1_types + 0 },
 	{ "gesture", "3uuuffffu", lodestone_test_v1_types + 0 },
 	{ "tablet_tool", "3uufffffffuu", lodestone_test_v1_types + 0 },
+	{ "get_pointer_preview", "4", lodestone_test_v1_types + 0 },
 };
 
 static const struct wl_message lodestone_test_v1_events[] = {
@@ -75,11 +76,12 @@ static const struct wl_message lodestone_test_v1_events[] = {
 	{ "pointer_shape", "uffffffuffuuffas", lodestone_test_v1_types + 0 },
 	{ "popup", "2ssiiii", lodestone_test_v1_types + 0 },
 	{ "cursor_state", "2uu", lodestone_test_v1_types + 0 },
+	{ "pointer_preview", "4uufffuf", lodestone_test_v1_types + 0 },
 };
 
 WL_PRIVATE const struct wl_interface lodestone_test_v1_interface = {
-	"lodestone_test_v1", 3,
-	21, lodestone_test_v1_requests,
-	10, lodestone_test_v1_events,
+	"lodestone_test_v1", 4,
+	22, lodestone_test_v1_requests,
+	11, lodestone_test_v1_events,
 };
 

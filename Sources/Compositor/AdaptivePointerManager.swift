@@ -10,9 +10,9 @@ extension Interface {
 
 /// `adaptive_pointer_manager_v1`: the global through which clients declare regions.
 final class AdaptivePointerManager: Resource, ProtocolObject {
-    /// 2: the `upright` accessory flag. Surfaces and regions take the version of the manager
-    /// they come from.
-    static let version: Int32 = 2
+    /// 2: the `upright` accessory flag. 3: drawing previews. Surfaces and regions take the
+    /// version of the manager they come from.
+    static let version: Int32 = 3
     static var interface: UnsafePointer<wl_interface> { Interface.adaptivePointerManager }
     unowned let compositor: Compositor
 

@@ -1,3 +1,4 @@
+import AdaptivePointerProtocol
 import CWaylandServer
 import WaylandServer
 
@@ -10,7 +11,7 @@ import WaylandServer
 final class AdaptivePointerSurface: Resource, ProtocolObject {
     static var interface: UnsafePointer<wl_interface> { Interface.adaptivePointerSurface }
     /// Keeps a hostile client from growing the spatial index without bound.
-    static let maximumRegions = 512
+    static let maximumRegions = RegionDraft.maximumRegionsPerSurface
 
     unowned let compositor: Compositor
     /// nil once the surface is gone: the object is then inert.

@@ -38,12 +38,17 @@ public final class Compositor {
     private(set) var gestures: Gestures!
     /// Tablet tools (pens, erasers): their routing to clients and the hover preview.
     private(set) var tablets: Tablets!
+    /// The X11 window manager while Xwayland runs (owned by XwaylandServer).
+    weak var xwm: XWM?
     /// Live adaptive pointer regions per client (`ClientLimits.adaptiveRegionsPerClient`).
     let regionTally = RegionTally()
     /// Frames composed so far (frames with damage).
     public private(set) var frameCount = 0
     /// Called after each composed frame with the damaged output pixels.
     public var framePresented: ((Image, PixelRegion) -> Void)?
+    /// A backend's hardware cursor (the DRM cursor plane), asked before each composed frame
+    /// whether it shows the adaptive pointer itself; when it does, the frame leaves it out.
+    public var pointerPlane: PointerPlane?
     /// See `Options.acceptsBufferBeforeInitialAck`.
     let acceptsBufferBeforeInitialAck: Bool
     /// See `Options.newWindowsAlwaysTakeFocus` and `Options.acceptsAnySelectionSerial`.
@@ -69,7 +74,7 @@ public final class Compositor {
         public var touch = false
         /// Every new window takes the keyboard, whichever client has it. Off by default: a
         /// new window takes the keyboard only from its own client, or when no window has
-        /// it (`Desktop.toplevelMapped`). wlcs 1.5 expects every `create_visible_surface`
+        /// it (`Desktop.windowMapped`). wlcs 1.5 expects every `create_visible_surface`
         /// to get the focus.
         public var newWindowsAlwaysTakeFocus = false
         /// Accepts `wl_data_device.set_selection` whatever its serial. Off by default: the
@@ -190,8 +195,12 @@ public final class Compositor {
 
     // MARK: Surfaces
 
+    /// A client made a surface: Xwayland's may be an X window's (WL_SURFACE_ID came first).
+    func surfaceCreated(_ surface: WlSurface) { xwm?.surfaceCreated(surface) }
+
     func surfaceDestroyed(_ surface: WlSurface) {
         scene.damageTree(surface)
+        (surface.role as? XwaylandSurface)?.window?.surfaceAssociationEnded()
         if let xdg = surface.role as? XdgSurface {
             xdg.toplevel?.unmap()
             xdg.popup?.dismiss()
@@ -258,7 +267,9 @@ public final class Compositor {
         pointerController.prepareFrame()
         if !output.damage.isEmpty {
             // A preview surface under an effect is drawn by the effect (moved, scaled).
-            let pointer = [seat.cursor.element(scale: output.scale), pointerController.element]
+            // The cursor plane may show the pointer instead (moving it then needs no compose).
+            let onPlane = pointerPlane?.present(pointerController.presentation, adaptive: pointerController.isAdaptive) ?? false
+            let pointer = [seat.cursor.element(scale: output.scale), onPlane ? nil : pointerController.element]
             scene.withRenderElements(skipping: pointerController.activePreview, pointer: pointer) { elements in
                 renderer.render(elements, into: output.image, damage: output.damage)
             }
@@ -277,4 +288,12 @@ public final class Compositor {
         pointerController.prepareFrame()
         if !output.damage.isEmpty { repaint() } else { pointerController.deliverLogicalMotion() }
     }
+}
+
+/// A plane that can show the adaptive pointer without composing it (the DRM cursor plane).
+public protocol PointerPlane: AnyObject {
+    /// Shows `presentation`'s pointer if the plane can (`adaptive`: the compositor draws the
+    /// adaptive pointer, not a client's cursor). True: the frame must not draw the pointer
+    /// (the plane shows it, or nothing is to be seen); false: the frame draws it.
+    func present(_ presentation: PointerPresentation, adaptive: Bool) -> Bool
 }

@@ -17,7 +17,7 @@ final class Desktop {
 
     // MARK: Windows
 
-    func toplevelMapped(_ toplevel: XdgToplevel) {
+    func windowMapped(_ toplevel: DesktopWindow) {
         // A new window takes the keyboard only from its own client, or when no window has
         // it: mapping a window must not let a client grab what the user types elsewhere.
         let focus = seat.keyboard.focus
@@ -33,21 +33,21 @@ final class Desktop {
         // activated and waits for the user, marked urgent.
         scene.windows.append(toplevel)
         if !takesFocus { toplevel.demandsAttention = true }
-        toplevel.xdgSurface.surface.map(enterOutput)
-        if let s = toplevel.xdgSurface.surface { scene.damageTree(s) }
+        toplevel.surface.map(enterOutput)
+        if let s = toplevel.surface { scene.damageTree(s) }
         if takesFocus { activate(toplevel) }
         // The new window may now be under the pointer.
         scene.changed(.layout)
         compositor.scheduleFrame()
-        compositor.log.debug("mapped window '\(toplevel.title)' (\(toplevel.appID)) at \(toplevel.xdgSurface.position)\(takesFocus ? "" : ", urgent: another client has the keyboard")")
+        compositor.log.debug("mapped window '\(toplevel.title)' (\(toplevel.appID)) at \(toplevel.position)\(takesFocus ? "" : ", urgent: another client has the keyboard")")
     }
 
-    func toplevelUnmapped(_ toplevel: XdgToplevel) {
+    func windowUnmapped(_ toplevel: DesktopWindow) {
         guard scene.windows.contains(where: { $0 === toplevel }) else { return }
-        if let s = toplevel.xdgSurface.surface, let b = scene.treeBounds(s) { output.damage(logical: b) }
+        if let s = toplevel.surface, let b = scene.treeBounds(s) { output.damage(logical: b) }
         scene.windows.removeAll { $0 === toplevel }
         scene.popups.filter { $0.rootToplevel === toplevel }.reversed().forEach { $0.dismiss() }
-        if seat.keyboard.focus === toplevel.xdgSurface.surface || seat.keyboard.focus == nil {
+        if seat.keyboard.focus === toplevel.surface || seat.keyboard.focus == nil {
             if let next = scene.windows.last { activate(next) } else { seat.keyboard.setFocus(nil) }
         }
         scene.changed(.layout)
@@ -55,10 +55,14 @@ final class Desktop {
     }
 
     /// Cascades new windows from the top-left, keeping them fully on screen when they fit.
-    private func place(_ toplevel: XdgToplevel) {
-        let g = toplevel.xdgSurface.geometry
+    private func place(_ toplevel: DesktopWindow) {
+        let g = toplevel.geometry
         if toplevel.isMaximized || toplevel.isFullscreen {
-            toplevel.xdgSurface.position = (0, 0)
+            toplevel.position = (0, 0)
+            return
+        }
+        if let (x, y) = toplevel.preferredPosition {
+            toplevel.position = (x, y)
             return
         }
         let step: Int32 = 32
@@ -66,40 +70,51 @@ final class Desktop {
         cascade += 1
         x = max(0, min(x, output.width &- g.width))
         y = max(0, min(y, output.height &- g.height))
-        toplevel.xdgSurface.position = (x, y)
+        toplevel.position = (x, y)
     }
 
     /// A window larger than the output (it ignored configure_bounds, or its client is
     /// too old to get them) was placed at the origin; ask it to shrink to fit. A client
     /// whose minimum size is larger keeps its size and stays at the origin.
-    private func fitToOutput(_ toplevel: XdgToplevel) {
+    private func fitToOutput(_ toplevel: DesktopWindow) {
         guard !toplevel.isMaximized, !toplevel.isFullscreen else { return }
-        let g = toplevel.xdgSurface.geometry
+        let g = toplevel.geometry
         guard g.width > output.width || g.height > output.height else { return }
-        toplevel.configure(width: min(g.width, output.width), height: min(g.height, output.height))
+        toplevel.requestSize(width: min(g.width, output.width), height: min(g.height, output.height))
         compositor.log.debug("window '\(toplevel.title)' is \(g.width)×\(g.height), larger than the output; asked it to fit")
     }
 
     /// Raises a window and gives it the keyboard.
-    func activate(_ toplevel: XdgToplevel) {
+    func activate(_ toplevel: DesktopWindow) {
         toplevel.demandsAttention = false
         raise(toplevel)
         let previous = scene.windows.first { $0.isActivated && $0 !== toplevel }
         previous?.setActivated(false)
         toplevel.setActivated(true)
-        seat.keyboard.setFocus(toplevel.xdgSurface.surface)
+        seat.keyboard.setFocus(toplevel.surface)
     }
 
-    func raise(_ toplevel: XdgToplevel) {
+    func raise(_ toplevel: DesktopWindow) {
         guard let index = scene.windows.firstIndex(where: { $0 === toplevel }), index != scene.windows.count - 1 else { return }
         scene.windows.remove(at: index)
         scene.windows.append(toplevel)
-        if let s = toplevel.xdgSurface.surface { scene.damageTree(s) }
+        if let s = toplevel.surface { scene.damageTree(s) }
         scene.changed(.layout)
         compositor.scheduleFrame()
     }
 
     /// Moves a window so its geometry starts at (x, y).
+    func move(_ window: DesktopWindow, to x: Int32, _ y: Int32) {
+        if let xdg = window as? XdgToplevel { return move(xdg.xdgSurface, to: x, y) }
+        if let s = window.surface { scene.damageTree(s) }
+        window.position = (x, y)
+        if let s = window.surface { scene.damageTree(s) }
+        scene.changed(.layout)
+        compositor.scheduleFrame()
+    }
+
+    /// Moves an xdg surface (a toplevel's or a popup's) so its geometry starts at (x, y);
+    /// the toplevel's popups follow.
     func move(_ view: XdgSurface, to x: Int32, _ y: Int32) {
         if let s = view.surface { scene.damageTree(s) }
         view.position = (x, y)
@@ -107,6 +122,27 @@ final class Desktop {
         for popup in scene.popups where popup.rootToplevel?.xdgSurface === view {
             if let s = popup.xdgSurface.surface { scene.damageTree(s) }
         }
+        scene.changed(.layout)
+        compositor.scheduleFrame()
+    }
+
+    // MARK: X11 override-redirect windows
+
+    /// An X11 menu or tooltip: drawn above every window where X put it; it takes no
+    /// keyboard focus (X keeps its grab inside Xwayland).
+    func overrideRedirectMapped(_ window: XwaylandWindow) {
+        guard !scene.overrideRedirect.contains(where: { $0 === window }) else { return }
+        scene.overrideRedirect.append(window)
+        window.surface.map(enterOutput)
+        if let s = window.surface { scene.damageTree(s) }
+        scene.changed(.layout)
+        compositor.scheduleFrame()
+    }
+
+    func overrideRedirectUnmapped(_ window: XwaylandWindow) {
+        guard scene.overrideRedirect.contains(where: { $0 === window }) else { return }
+        if let s = window.surface, let b = scene.treeBounds(s) { output.damage(logical: b) }
+        scene.overrideRedirect.removeAll { $0 === window }
         scene.changed(.layout)
         compositor.scheduleFrame()
     }

@@ -119,14 +119,14 @@ final class WindowSwitcher {
     static let duration: UInt32 = 250
 
     private struct Slide {
-        weak var toplevel: XdgToplevel?
+        weak var toplevel: DesktopWindow?
         var from: (x: Double, y: Double), to: (x: Int32, y: Int32)
         var start: UInt32
     }
     private var slides: [Slide] = []
     /// Where the windows were before the desktop was shown; nil while they are in place.
     private var hiddenWindows: [(window: WeakToplevel, x: Int32, y: Int32)]?
-    struct WeakToplevel { weak var toplevel: XdgToplevel? }
+    struct WeakToplevel { weak var toplevel: DesktopWindow? }
 
     init(compositor: Compositor) { self.compositor = compositor }
 
@@ -146,7 +146,7 @@ final class WindowSwitcher {
         if isShowingDesktop { toggleDesktop(time: time) }
         let next = forward ? windows[windows.count - 2] : windows[0]
         compositor.desktop.activate(next)
-        let p = next.xdgSurface.position
+        let p = next.position
         let offset = forward ? 60.0 : -60.0
         slide(next, from: (Double(p.x) + offset, Double(p.y)), to: p, time: time)
     }
@@ -157,23 +157,23 @@ final class WindowSwitcher {
             hiddenWindows = nil
             for h in hidden {
                 guard let t = h.window.toplevel else { continue }
-                let p = t.xdgSurface.position
+                let p = t.position
                 slide(t, from: (Double(p.x), Double(p.y)), to: (h.x, h.y), time: time)
             }
         } else {
             let bottom = compositor.output.height
-            hiddenWindows = compositor.scene.windows.map { (WeakToplevel(toplevel: $0), $0.xdgSurface.position.x, $0.xdgSurface.position.y) }
+            hiddenWindows = compositor.scene.windows.map { (WeakToplevel(toplevel: $0), $0.position.x, $0.position.y) }
             for t in compositor.scene.windows {
-                let p = t.xdgSurface.position
+                let p = t.position
                 slide(t, from: (Double(p.x), Double(p.y)), to: (p.x, bottom + 20), time: time)
             }
         }
     }
 
-    private func slide(_ toplevel: XdgToplevel, from: (x: Double, y: Double), to: (x: Int32, y: Int32), time: UInt32) {
+    private func slide(_ toplevel: DesktopWindow, from: (x: Double, y: Double), to: (x: Int32, y: Int32), time: UInt32) {
         slides.removeAll { $0.toplevel === toplevel }
         slides.append(Slide(toplevel: toplevel, from: from, to: to, start: time))
-        compositor.desktop.move(toplevel.xdgSurface, to: Int32(from.x.rounded()), Int32(from.y.rounded()))
+        compositor.desktop.move(toplevel, to: Int32(from.x.rounded()), Int32(from.y.rounded()))
         compositor.scheduleFrame()
     }
 
@@ -181,12 +181,12 @@ final class WindowSwitcher {
     func advance(to now: UInt32) {
         guard !slides.isEmpty else { return }
         slides.removeAll { s in
-            guard let t = s.toplevel, t.xdgSurface.isMapped else { return true }
+            guard let t = s.toplevel, t.isMapped else { return true }
             let elapsed = now &- s.start
             let done = elapsed >= Self.duration || elapsed > 1 << 31
             let f = done ? 1 : Self.easeOut(Double(elapsed) / Double(Self.duration))
             let x = s.from.x + (Double(s.to.x) - s.from.x) * f, y = s.from.y + (Double(s.to.y) - s.from.y) * f
-            compositor.desktop.move(t.xdgSurface, to: done ? s.to.x : Int32(x.rounded()), done ? s.to.y : Int32(y.rounded()))
+            compositor.desktop.move(t, to: done ? s.to.x : Int32(x.rounded()), done ? s.to.y : Int32(y.rounded()))
             return done
         }
         if !slides.isEmpty { compositor.scheduleFrame() }

@@ -6,7 +6,7 @@ import WaylandServer
 /// the screen. Offered only with --test-control. Every request is answered
 /// by exactly one event (window lists end with windows_done).
 final class LodestoneTest: Resource, ProtocolObject {
-    static let version: Int32 = 3
+    static let version: Int32 = 4
     static var interface: UnsafePointer<wl_interface> { Interface.test }
     unowned let compositor: Compositor
 
@@ -18,6 +18,8 @@ final class LodestoneTest: Resource, ProtocolObject {
         case listPopups, getCursorState
         // Since 3
         case gesture, tabletTool
+        // Since 4
+        case getPointerPreview
     }
 
     init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
@@ -60,7 +62,7 @@ final class LodestoneTest: Resource, ProtocolObject {
             lodestone_test_v1_send_windows_done(pointer)
         case .moveWindow:
             guard let window = find(a.string(0)) else { return failed("no window named '\(a.string(0) ?? "")'") }
-            compositor.desktop.move(window.xdgSurface, to: a.int(1), a.int(2))
+            compositor.desktop.move(window, to: a.int(1), a.int(2))
             sendWindow(window)
         case .activateWindow:
             guard let window = find(a.string(0)) else { return failed("no window named '\(a.string(0) ?? "")'") }
@@ -79,7 +81,7 @@ final class LodestoneTest: Resource, ProtocolObject {
         case .resizeWindow:
             guard let window = find(a.string(0)) else { return failed("no window named '\(a.string(0) ?? "")'") }
             guard a.int(1) > 0, a.int(2) > 0 else { return failed("window size \(a.int(1))×\(a.int(2)) is not positive") }
-            window.configure(width: a.int(1), height: a.int(2))
+            window.requestSize(width: a.int(1), height: a.int(2))
             sendWindow(window)
         case .closeWindow:
             guard let window = find(a.string(0)) else { return failed("no window named '\(a.string(0) ?? "")'") }
@@ -114,6 +116,7 @@ final class LodestoneTest: Resource, ProtocolObject {
             }
             inject(.tabletTool(event))
             sendPointerState()
+        case .getPointerPreview: sendPointerPreview(compositor.pointerController)
         case nil: break
         }
     }
@@ -156,7 +159,7 @@ final class LodestoneTest: Resource, ProtocolObject {
         }
     }
 
-    private func find(_ name: String?) -> XdgToplevel? {
+    private func find(_ name: String?) -> DesktopWindow? {
         compositor.scene.windows.reversed().first { $0.title == name || $0.appID == name }
     }
 
@@ -166,7 +169,7 @@ final class LodestoneTest: Resource, ProtocolObject {
         var title = "", appID = "", sx = 0.0, sy = 0.0
         if let focus = seat.pointerFocus, let local = seat.focusedSurfaceLocal {
             (sx, sy) = local
-            if let t = compositor.scene.toplevel(of: focus) { title = t.title; appID = t.appID }
+            if let t = compositor.scene.window(of: focus) { title = t.title; appID = t.appID }
         }
         lodestone_test_v1_send_pointer_state(pointer, wl_fixed_from_double(seat.x), wl_fixed_from_double(seat.y), title, appID,
                                             wl_fixed_from_double(sx), wl_fixed_from_double(sy), UInt32(seat.buttonsHeld))
@@ -177,14 +180,14 @@ final class LodestoneTest: Resource, ProtocolObject {
     private func sendPointerShape() { sendAdaptivePointerShape(compositor.pointerController) }
 
     private func sendKeyboardState() {
-        let t = seat.keyboard.focus.flatMap { compositor.scene.toplevel(of: $0) }
+        let t = seat.keyboard.focus.flatMap { compositor.scene.window(of: $0) }
         let m = seat.keyboard.modifierState
         lodestone_test_v1_send_keyboard_state(pointer, t?.title ?? "", t?.appID ?? "", m.depressed, m.latched, m.locked)
     }
 
-    private func sendWindow(_ w: XdgToplevel) {
-        let g = w.xdgSurface.geometry
-        lodestone_test_v1_send_window(pointer, w.title, w.appID, w.xdgSurface.position.x, w.xdgSurface.position.y,
+    private func sendWindow(_ w: DesktopWindow) {
+        let g = w.geometry
+        lodestone_test_v1_send_window(pointer, w.title, w.appID, w.position.x, w.position.y,
                                       g.width, g.height, w.isActivated ? 1 : 0)
     }
 

@@ -43,4 +43,16 @@ extension LodestoneTest {
                 f(p.devicePosition.x), f(p.devicePosition.y), array, p.annotation?.text ?? "")
         }
     }
+
+    /// `lodestone_test_v1.pointer_preview` (since 4): the pointer's fill and the pen's hover
+    /// preview, as last presented.
+    func sendPointerPreview(_ controller: PointerController) {
+        let p = controller.presentation
+        func argb(_ c: PointerColor) -> UInt32 { DrawingTool(diameter: 1, color: c).argb }
+        let f = wl_fixed_from_double
+        let mark = p.hoverMark
+        lodestone_test_v1_send_pointer_preview(
+            pointer, argb(p.pointer.color), mark == nil ? 0 : 1, f(mark?.center.x ?? 0), f(mark?.center.y ?? 0),
+            f(2 * (mark?.radius ?? 0)), argb(mark?.color ?? p.pointer.color), f(mark?.alpha ?? 0))
+    }
 }

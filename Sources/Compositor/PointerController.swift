@@ -283,6 +283,8 @@ final class PointerController {
     /// The adaptive pointer and its content effects as the frame's top element (nil while a
     /// client's own cursor shows).
     var element: RenderElement? { wasAdaptive ? .overlay(self) : nil }
+    /// The compositor draws the adaptive pointer (no client cursor shows).
+    var isAdaptive: Bool { wasAdaptive }
 
     /// What the test protocol reports.
     var shapeReport: PointerShapeReport { PointerShapeReport(presentation, clientCursor: !appCursor.drawsAdaptivePointer, tuning: engine.settings.tuning) }

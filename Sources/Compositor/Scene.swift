@@ -14,8 +14,11 @@ final class Scene {
     enum Change { case content, layout }
 
     private unowned let output: Output
-    /// Mapped toplevels, bottom first.
-    var windows: [XdgToplevel] = []
+    /// Mapped windows (xdg toplevels and managed X11 windows), bottom first.
+    var windows: [DesktopWindow] = []
+    /// Mapped X11 override-redirect windows (menus, tooltips), bottom first; above every
+    /// window, where X put them.
+    var overrideRedirect: [XwaylandWindow] = []
     /// Mapped popups, bottom first; always above every window.
     var popups: [XdgPopup] = []
     /// The client cursor surface and where it is drawn (it is not in any window's tree).
@@ -73,14 +76,22 @@ final class Scene {
             return nil
         }
         if let xdg = surface.role as? XdgSurface, xdg.isMapped { return xdg.surfaceOrigin }
+        if let x = (surface.role as? XwaylandSurface)?.window, x.isMapped { return x.surfaceOrigin }
         return cursorOrigin(surface)
     }
 
     /// Visits every mapped surface bottom to top with its global origin.
     func forEachMappedSurface(_ body: (WlSurface, Int32, Int32) -> Void) {
-        // Two loops rather than a concatenated array: this runs every frame.
-        for window in windows { visit(window.xdgSurface, body) }
+        // Separate loops rather than a concatenated array: this runs every frame.
+        for window in windows { visit(window, body) }
+        for window in overrideRedirect { visit(window, body) }
         for popup in popups { visit(popup.xdgSurface, body) }
+    }
+
+    private func visit(_ window: DesktopWindow, _ body: (WlSurface, Int32, Int32) -> Void) {
+        guard let surface = window.surface, window.isMapped else { return }
+        let (x, y) = window.surfaceOrigin
+        walk(surface, x: x, y: y, body)
     }
 
     private func visit(_ view: XdgSurface, _ body: (WlSurface, Int32, Int32) -> Void) {
@@ -118,12 +129,14 @@ final class Scene {
         return r
     }
 
-    /// The toplevel a surface belongs to (through subsurfaces and popups).
-    func toplevel(of surface: WlSurface) -> XdgToplevel? {
+    /// The window a surface belongs to (through subsurfaces, popups and an X11 menu's
+    /// parent window).
+    func window(of surface: WlSurface) -> DesktopWindow? {
         var s: WlSurface? = surface
         while let current = s {
             if let sub = current.role as? WlSubsurface { s = sub.parent; continue }
             if let xdg = current.role as? XdgSurface { return xdg.toplevel ?? xdg.popup?.rootToplevel }
+            if let x = (current.role as? XwaylandSurface)?.window { return x.managedWindow }
             return nil
         }
         return nil

@@ -184,7 +184,7 @@ public final class Seat {
     /// Click to focus: the window under a press is raised and gets the keyboard.
     func focusAndActivate() {
         updatePointerFocus()
-        guard let focus = pointerFocus, let toplevel = compositor.scene.toplevel(of: focus) else { return }
+        guard let focus = pointerFocus, let toplevel = compositor.scene.window(of: focus) else { return }
         compositor.desktop.activate(toplevel)
     }
 
@@ -238,7 +238,15 @@ public final class Seat {
     /// `xdg_toplevel.move`: only while a button the toplevel's client got is held.
     func startMove(_ toplevel: XdgToplevel, serial: UInt32) {
         guard mayStartGrab(for: toplevel, serial: serial) else { return }
-        begin(MoveGrab(toplevel: toplevel, device: engine.devicePosition))
+        begin(MoveGrab(window: toplevel, device: engine.devicePosition))
+    }
+
+    /// X11's `_NET_WM_MOVERESIZE` move: X has no serials; the press must be on the window
+    /// and still held, as for xdg_toplevel.move.
+    func startMove(_ window: XwaylandWindow) {
+        guard !pressedButtons.isEmpty, grab === defaultGrab || grab === popupGrab,
+              let focus = pointerFocus, compositor.scene.window(of: focus) === window else { return }
+        begin(MoveGrab(window: window, device: engine.devicePosition))
     }
 
     func startResize(_ toplevel: XdgToplevel, serial: UInt32, edges: UInt32) {
@@ -256,7 +264,7 @@ public final class Seat {
 
     private func mayStartGrab(for toplevel: XdgToplevel, serial: UInt32) -> Bool {
         guard !pressedButtons.isEmpty, grab === defaultGrab || grab === popupGrab,
-              let focus = pointerFocus, compositor.scene.toplevel(of: focus) === toplevel else { return false }
+              let focus = pointerFocus, compositor.scene.window(of: focus) === toplevel else { return false }
         return isCurrentPointerSerial(serial, of: toplevel.client)
     }
 

@@ -20,7 +20,7 @@ public final class Touchscreen {
     func down(id: Int32, x: Double, y: Double, time: UInt32) {
         guard points[id] == nil, let hit = compositor.scene.surfaceAt(x: x, y: y) else { return }
         points[id] = Point(surface: hit.surface)
-        if let toplevel = compositor.scene.toplevel(of: hit.surface) { compositor.desktop.activate(toplevel) }
+        if let toplevel = compositor.scene.window(of: hit.surface) { compositor.desktop.activate(toplevel) }
         let serial = compositor.display.nextSerial()
         for t in touches(of: hit.surface) {
             t.down(serial: serial, time: time, surface: hit.surface, id: id, x: hit.sx, y: hit.sy)

@@ -17,8 +17,11 @@ final class WlCompositor: Resource, ProtocolObject {
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
         switch Request(rawValue: opcode) {
         case .createSurface:
-            // The resource owns the surface; the compositor meets it when it gets a role.
-            _ = WlSurface(compositor: compositor, client: client, version: version, id: a.newID(0))
+            // The resource owns the surface; the compositor meets it when it gets a role
+            // (or, for Xwayland's, when an X window names it).
+            if let surface = WlSurface(compositor: compositor, client: client, version: version, id: a.newID(0)) {
+                compositor.surfaceCreated(surface)
+            }
         case .createRegion: _ = WlRegion(client: client, version: 1, id: a.newID(0))
         case nil: break
         }

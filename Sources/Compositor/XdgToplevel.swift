@@ -3,7 +3,7 @@ import Rendering
 import WaylandServer
 
 /// `xdg_toplevel`: an application window.
-final class XdgToplevel: Resource, ProtocolObject {
+final class XdgToplevel: Resource, ProtocolObject, DesktopWindow {
     static var interface: UnsafePointer<wl_interface> { Interface.xdgToplevel }
     unowned let compositor: Compositor
     let xdgSurface: XdgSurface
@@ -168,7 +168,7 @@ final class XdgToplevel: Resource, ProtocolObject {
         if surface.hasContent && !xdgSurface.isMapped {
             xdgSurface.isMapped = true
             if isMaximized || isFullscreen { xdgSurface.position = (0, 0); placed = true }
-            compositor.desktop.toplevelMapped(self)
+            compositor.desktop.windowMapped(self)
         } else if !surface.hasContent && xdgSurface.isMapped {
             unmap()
             // A null buffer resets the window to its pre-initial-commit state.
@@ -176,16 +176,16 @@ final class XdgToplevel: Resource, ProtocolObject {
             placed = keepsPlacement
         } else if xdgSurface.isMapped {
             if isMaximized || isFullscreen, xdgSurface.position != (0, 0) {
-                compositor.desktop.move(xdgSurface, to: 0, 0)
+                compositor.desktop.move(self, to: 0, 0)
             } else if let (x, y) = pendingMoveTo {
                 pendingMoveTo = nil
-                compositor.desktop.move(xdgSurface, to: x, y)
+                compositor.desktop.move(self, to: x, y)
             } else if let anchor = resizeAnchor {
                 let g = xdgSurface.geometry
                 var (x, y) = xdgSurface.position
                 if anchor.edges & XDG_TOPLEVEL_RESIZE_EDGE_LEFT.rawValue != 0 { x = anchor.right.clampedSubtracting(g.width) }
                 if anchor.edges & XDG_TOPLEVEL_RESIZE_EDGE_TOP.rawValue != 0 { y = anchor.bottom.clampedSubtracting(g.height) }
-                if (x, y) != xdgSurface.position { compositor.desktop.move(xdgSurface, to: x, y) }
+                if (x, y) != xdgSurface.position { compositor.desktop.move(self, to: x, y) }
                 if let until = resizeAnchorUntil, let acked = xdgSurface.ackedSerial, acked &- until < 1 << 31 {
                     resizeAnchor = nil
                     resizeAnchorUntil = nil
@@ -212,11 +212,24 @@ final class XdgToplevel: Resource, ProtocolObject {
         guard xdgSurface.isMapped else { return }
         xdgSurface.isMapped = false
         isActivated = false
-        compositor.desktop.toplevelUnmapped(self)
+        compositor.desktop.windowUnmapped(self)
     }
 
     /// Asks the client to close (used when the session ends or a test asks).
     func sendClose() { xdg_toplevel_send_close(pointer) }
+
+    // MARK: DesktopWindow
+
+    var surface: WlSurface? { xdgSurface.surface }
+    var position: (x: Int32, y: Int32) {
+        get { xdgSurface.position }
+        set { xdgSurface.position = newValue }
+    }
+    var geometry: PixelRect { xdgSurface.geometry }
+    var surfaceOrigin: (Int32, Int32) { xdgSurface.surfaceOrigin }
+    var isMapped: Bool { xdgSurface.isMapped }
+    var preferredPosition: (x: Int32, y: Int32)? { nil }
+    func requestSize(width: Int32, height: Int32) { configure(width: width, height: height) }
 
     override func destroyed() {
         unmap()

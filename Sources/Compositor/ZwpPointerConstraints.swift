@@ -143,7 +143,7 @@ final class PointerConstraints {
         // A constraint holds only while its surface has the pointer and its window
         // has the keyboard: a newly focused window releases the pointer, as users expect.
         var focus = seat.pointerFocus
-        if let f = focus, let active = seat.keyboard.focus, seat.compositor.scene.toplevel(of: f) !== seat.compositor.scene.toplevel(of: active) { focus = nil }
+        if let f = focus, let active = seat.keyboard.focus, seat.compositor.scene.window(of: f) !== seat.compositor.scene.window(of: active) { focus = nil }
         if seat.keyboard.focus == nil { focus = nil }
         for c in constraints where c.active && c.surface !== focus { c.deactivate() }
         if let focus, let c = constraint(on: focus), !c.active, let local = seat.focusedSurfaceLocal, c.contains(x: local.x, y: local.y) {

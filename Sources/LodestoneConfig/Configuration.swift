@@ -21,6 +21,7 @@ public struct Configuration: Hashable, Sendable {
 public struct Overrides: Hashable, Sendable {
     public var pointerMode: PointerMode?
     public var legacyApps: LegacyApps?
+    public var style: PointerSettings.Style?
     public var size: Double?
     public var color: PointerColor?
     public var border: Bool?
@@ -37,6 +38,7 @@ public struct Overrides: Hashable, Sendable {
         var c = configuration
         if let pointerMode { c.pointerMode = pointerMode }
         if let legacyApps { c.legacyApps = legacyApps }
+        if let style { c.pointer.style = style }
         if let size { c.pointer.sizeMultiplier = size }
         if let color { c.pointer.color = color }
         if let border { c.pointer.showsBorder = border }

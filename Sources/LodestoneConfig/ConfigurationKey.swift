@@ -26,6 +26,7 @@ struct ConfigurationKey {
     static var tables: [String: [ConfigurationKey]] {
         [
             "appearance": [
+                choice("style", \.pointer.style),
                 number("size", \.pointer.sizeMultiplier, 1...4),
                 color("color", \.pointer.color),
                 bool("border", \.pointer.showsBorder),

@@ -4,7 +4,9 @@ import CLodestonePointer
 import PointerEngine
 
 /// The C presentation of one frame.
-func cPresentation(_ p: PointerPresentation, regions: RegionStore, tuning: PointerTuning) -> lodestone_pointer_presentation {
+/// (`targetIdentifier` rather than the region store: reading the store out of the engine
+/// copies it, which cost more than the rest of the conversion.)
+func cPresentation(_ p: PointerPresentation, targetIdentifier: UInt32, tuning: PointerTuning) -> lodestone_pointer_presentation {
     let report = PointerShapeReport(p, clientCursor: false, tuning: tuning)
     var c = lodestone_pointer_presentation()
     c.size = UInt32(MemoryLayout<lodestone_pointer_presentation>.size)
@@ -31,7 +33,7 @@ func cPresentation(_ p: PointerPresentation, regions: RegionStore, tuning: Point
     if let id = p.targetRegion {
         c.targeted = true
         c.target_region = id.rawValue
-        c.target_identifier = regions[id]?.identifier ?? 0
+        c.target_identifier = targetIdentifier
     }
     c.visible = p.isVisible
     c.animating = p.isAnimating
@@ -46,6 +48,8 @@ func cPresentation(_ p: PointerPresentation, regions: RegionStore, tuning: Point
         c.annotation = true
         c.annotation_alpha = a.alpha
     }
+    let color = p.pointer.color
+    c.pointer_color = DrawingTool(diameter: 1, color: color).argb
     return c
 }
 
@@ -53,14 +57,19 @@ func cPresentation(_ p: PointerPresentation, regions: RegionStore, tuning: Point
 public func lodestone_pointer_engine_step(_ engine: OpaquePointer?, _ time: Double,
                                           _ out: UnsafeMutablePointer<lodestone_pointer_presentation>?) -> Bool {
     guard let h = EngineHandle.from(engine) else { return false }
-    h.presentation = h.engine.step(to: Instant(seconds: time))
-    h.updateAnnotation()
+    // The frame is converted from the local and only then moved into the handle: reading it
+    // back from the handle's property would copy it (a measurable share of the call).
+    let p = h.engine.step(to: Instant(seconds: time))
     if let out, out.pointee.size >= 4 {
         let size = out.pointee.size
-        writeSized(cPresentation(h.presentation, regions: h.engine.regions, tuning: h.engine.settings.tuning), to: out, size: size)
+        let identifier = p.targetRegion != nil ? h.engine.targetIdentifier ?? 0 : 0
+        writeSized(cPresentation(p, targetIdentifier: identifier, tuning: h.engine.settings.tuning), to: out, size: size)
         out.pointee.size = size
     }
-    return h.presentation.isAnimating
+    let animating = p.isAnimating
+    h.presentation = consume p
+    h.updateAnnotation()
+    return animating
 }
 
 @_cdecl("lodestone_pointer_engine_annotation")

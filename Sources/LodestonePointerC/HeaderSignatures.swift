@@ -34,4 +34,9 @@ private func exportsMatchTheHeader() {
     same(CLodestonePointer.lodestone_pointer_engine_gesture_hold, LodestonePointerC.lodestone_pointer_engine_gesture_hold)
     same(CLodestonePointer.lodestone_pointer_engine_pinch, LodestonePointerC.lodestone_pointer_engine_pinch)
     same(CLodestonePointer.lodestone_pointer_engine_next_deadline, LodestonePointerC.lodestone_pointer_engine_next_deadline)
+    same(CLodestonePointer.lodestone_pointer_server_create, LodestonePointerC.lodestone_pointer_server_create)
+    same(CLodestonePointer.lodestone_pointer_server_destroy, LodestonePointerC.lodestone_pointer_server_destroy)
+    same(CLodestonePointer.lodestone_pointer_server_surface_committed, LodestonePointerC.lodestone_pointer_server_surface_committed)
+    same(CLodestonePointer.lodestone_pointer_server_layout_changed, LodestonePointerC.lodestone_pointer_server_layout_changed)
+    same(CLodestonePointer.lodestone_pointer_server_send_events, LodestonePointerC.lodestone_pointer_server_send_events)
 }

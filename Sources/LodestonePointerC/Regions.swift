@@ -75,13 +75,15 @@ func makeRegion(id: UInt64, _ c: lodestone_pointer_region) -> Result<Region, Reg
     guard c.latching_axes & ~axisBits == 0, c.constrained_axes & ~axisBits == 0 else {
         return .failure(RegionCError(LODESTONE_POINTER_ERROR_INVALID_ARGUMENT))
     }
+    // 0 is "no tool"; anything else must be a diameter the engine takes (checked in validate).
+    let tool = c.drawing_diameter == 0 ? nil : DrawingTool(diameter: c.drawing_diameter, argb: c.drawing_color)
     return .success(Region(
         id: RegionID(id), owner: SurfaceID(c.surface), identifier: c.identifier, frame: frame, hitArea: hitArea,
         cornerRadius: c.corner_radius, stackingOrder: c.stacking_order,
         style: PointerStyle(effect: effect, shape: shape),
         background: c.opaque_background ? .opaque : .transparent, magnetism: magnetism,
         latchingAxes: Axes(rawValue: UInt8(c.latching_axes)), constrainedAxes: Axes(rawValue: UInt8(c.constrained_axes)),
-        annotation: c.annotation.map { String(cString: $0) }, bandSelection: c.band_selection))
+        annotation: c.annotation.map { String(cString: $0) }, bandSelection: c.band_selection, drawingTool: tool))
 }
 
 /// A `lodestone_pointer_error` as a Swift error, for `Result`.
@@ -100,6 +102,7 @@ func code(for error: RegionError) -> lodestone_pointer_error {
     case .invalidBeamLength: return LODESTONE_POINTER_ERROR_INVALID_BEAM_LENGTH
     case .annotationTooLong: return LODESTONE_POINTER_ERROR_ANNOTATION_TOO_LONG
     case .invalidPath, .accessories: return LODESTONE_POINTER_ERROR_INVALID_SHAPE
+    case .invalidDrawingTool: return LODESTONE_POINTER_ERROR_INVALID_DRAWING_TOOL
     }
 }
 

@@ -165,6 +165,13 @@ public final class Session {
         return (compositor.terminationReason, compositor.terminationStatus)
     }
     public var compositorPID: Int32 { compositor.processIdentifier }
+
+    /// The X11 display Lodestone offers (":N", from its log line), or nil when it offers none.
+    public var x11Display: String? {
+        guard let line = log.split(separator: "\n").first(where: { $0.contains("X11 apps connect to DISPLAY=") }),
+              let start = line.range(of: "DISPLAY=")?.upperBound else { return nil }
+        return String(line[start...].prefix { $0 != ";" && $0 != " " })
+    }
     public var log: String { textOfFile(logPath) }
 
     public func stop() {

@@ -56,7 +56,7 @@ public final class TestControl {
             case .cursorState(let state): self.cursorState = state
             // The list ends with the round trip; pointer_shape is read by its own binding
             // (PointerReader, PointerShapeProbe).
-            case .windowsDone, .pointerShape, nil: break
+            case .windowsDone, .pointerShape, .pointerPreview, nil: break
             }
         }
     }

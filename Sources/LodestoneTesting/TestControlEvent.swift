@@ -18,6 +18,8 @@ public enum TestControlEvent: Sendable {
     // Since 2
     case popup(TestControl.Popup)
     case cursorState(TestControl.CursorState)
+    // Since 4
+    case pointerPreview(TestControl.PointerPreview)
 
     /// Decodes the event with this opcode; nil for an opcode the protocol does not have.
     public init?(opcode: UInt32, arguments a: EventArguments) {
@@ -40,17 +42,31 @@ public enum TestControlEvent: Sendable {
             self = .popup(TestControl.Popup(title: a.string(0), appID: a.string(1), x: a.int(2), y: a.int(3),
                                             width: a.int(4), height: a.int(5)))
         case 9: self = .cursorState(TestControl.CursorState(kind: TestControl.CursorState.Kind(rawValue: a.uint(0)) ?? .none, sets: a.uint(1)))
+        case 10:
+            self = .pointerPreview(TestControl.PointerPreview(pointerColor: a.uint(0), hover: a.uint(1) != 0, hoverX: a.fixed(2),
+                                                              hoverY: a.fixed(3), hoverDiameter: a.fixed(4), hoverColor: a.uint(5),
+                                                              hoverAlpha: a.fixed(6)))
         default: return nil
         }
     }
 }
 
 extension TestControl {
+    /// `pointer_preview` (since 4): the pointer's fill and the pen's hover preview. Colours are
+    /// ARGB8888, straight alpha.
+    public struct PointerPreview: Sendable, Equatable {
+        public var pointerColor: UInt32
+        public var hover: Bool
+        public var hoverX, hoverY, hoverDiameter: Double
+        public var hoverColor: UInt32
+        public var hoverAlpha: Double
+    }
+
     /// `pointer_shape`: the adaptive pointer as the compositor last presented it,
     /// in global logical coordinates.
     public struct PointerShape: Sendable {
         /// `lodestone_test_v1.shape_kind`.
-        public enum Kind: UInt32, Sendable { case circle, verticalBeam, horizontalBeam, roundedRect, custom, hidden, band, clientCursor }
+        public enum Kind: UInt32, Sendable { case circle, verticalBeam, horizontalBeam, roundedRect, custom, hidden, band, clientCursor, arrow }
         /// `lodestone_test_v1.effect_kind`.
         public enum Effect: UInt32, Sendable { case none, highlight, lift, hover }
 

@@ -149,14 +149,17 @@ public final class DemoTour {
     @discardableResult
     public func run(progress: (StepResult) -> Void = { _ in }) throws -> [StepResult] {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let session = try Session(size: "1280x800", scale: 1, manualClock: true, extraArguments: ["--pointer", "adaptive"])
+        let configPath = directory + "/config.toml"
+        try "# lodestone-tour: the defaults; a step saves other settings here\n".write(toFile: configPath, atomically: false, encoding: .utf8)
+        let session = try Session(size: "1280x800", scale: 1, manualClock: true,
+                                  extraArguments: ["--pointer", "adaptive", "--config", configPath])
         defer { session.stop() }
         let client = try DemoClient(session: session, log: directory + "/lodestone-demo.log")
         defer { client.stop() }
         _ = try session.waitForWindow("Lodestone demo")
         try session.control.moveWindow("Lodestone demo", x: 0, y: 0)
         let reader = try PointerReader(session: session)
-        let driver = TourDriver(session: session, client: client)
+        let driver = TourDriver(session: session, client: client, configPath: configPath, reader: reader)
 
         var results: [StepResult] = []
         var baseline: Screenshot?

@@ -65,12 +65,31 @@ final class DemoClient {
 public final class TourDriver {
     let session: Session
     let client: DemoClient
+    /// The tour's own config.toml (`--config`), so a user's file never changes the tour.
+    let configPath: String
+    let reader: PointerReader
     private(set) var position = (x: 0.0, y: 0.0)
     var control: TestControl { session.control }
 
-    init(session: Session, client: DemoClient) {
+    init(session: Session, client: DemoClient, configPath: String, reader: PointerReader) {
         self.session = session
         self.client = client
+        self.configPath = configPath
+        self.reader = reader
+    }
+
+    /// Saves `text` as the config file the way editors do (a temporary file renamed over it)
+    /// and waits until the running Lodestone has applied it: until `applied` holds for the
+    /// presented pointer (Lodestone reads the file on its own loop, in wall time).
+    public func saveConfig(_ text: String, until applied: (PresentedPointer) -> Bool) throws {
+        let temporary = configPath + ".new"
+        try text.write(toFile: temporary, atomically: false, encoding: .utf8)
+        guard rename(temporary, configPath) == 0 else { throw SystemError("cannot rename \(temporary)", errno: errno) }
+        let ok = try session.wait(timeout: 10) {
+            try control.advanceClock(milliseconds: 100)
+            return applied(try reader.read())
+        }
+        if !ok { throw SystemError("Lodestone did not apply the saved \(configPath)") }
     }
 
     public func move(_ x: Double, _ y: Double) throws {

@@ -139,9 +139,11 @@ extension DemoTour {
         },
 
         // The pen (a tablet tool) over the same paper; the app's mouse stroke runs from (500, 600) to (900, 680).
-        TourStep("pencil-hover", "A pen hovering: the hover preview dot", expect: [
+        TourStep("pencil-hover", "A pen hovering: the hover preview is the panel's pen, its size and ink", expect: [
             .pixel(1000, 630, "the dot at the pen") { distance($0, paper) > 150 },
-            .pixel(1009, 630, "paper just beyond it (radius 4 at distance 0.3)") { distance($0, paper) < 12 },
+            // The panel declares a 6-point pen: radius 5 at distance 0.3 (the plain preview's is 4.15).
+            .pixel(1004, 630, "the declared pen's width, wider than the plain preview") { distance($0, paper) > 100 },
+            .pixel(1009, 630, "paper just beyond it") { distance($0, paper) < 12 },
             .count(988, 618, 24, 24, 25...120, "a small dot, not a fill") { distance($0, paper) > 60 },
         ]) { d in
             try d.move(640, 338)  // the mouse pointer aside, on plain content
@@ -176,6 +178,20 @@ extension DemoTour {
             try d.penHover(1100, 650, distance: 0.5, steps: 6)
             try d.penAway()
         },
+
+        // The arrow style, chosen while running by saving config.toml.
+        TourStep("arrow", "appearance.style = \"arrow\" saved: iPadOS 26's arrow, its tip at the hand", expect: [
+            .kind(.arrow), .untargeted,
+            .pixel(643, 346, "the arrow's body below and right of the tip") { distance($0, windowBackground) > 60 },
+            .pixel(636, 334, "nothing beyond the tip") { distance($0, windowBackground) < 12 },
+        ]) { d in
+            try d.move(640, 338)
+            try d.saveConfig("[appearance]\nstyle = \"arrow\"\n") { $0.kind == .arrow }
+        },
+        TourStep("arrow-highlight", "The arrow over a bar button: it becomes the platter, no pull", expect: [
+            .kind(.roundedRect), .effect(.highlight), .target(101),
+            .changed(363, 15, by: 8, "the platter's tint inside the button"),
+        ]) { try $0.move(372, 24) },
     ]
     static let paper: UInt32 = 0xfffdf5
 }

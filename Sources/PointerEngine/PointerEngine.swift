@@ -77,6 +77,7 @@ public struct PointerEngine: Sendable {
         logicalPosition = devicePosition
         devicePosition = clampToOutput(devicePosition)
         logicalPosition = devicePosition
+        if settings.style == .arrow { morph = ShapeMorph(showing: currentTarget(), device: devicePosition) }
     }
 
     // MARK: Configuration
@@ -219,6 +220,10 @@ public struct PointerEngine: Sendable {
     /// The region the pointer is engaged with.
     public var targetRegion: RegionID? { engaged?.region.id }
 
+    /// The engaged region's client identifier (read without copying the region store: the C
+    /// library's per-frame path).
+    public var targetIdentifier: UInt32? { engaged?.region.identifier }
+
     /// When something will change without input (region exit delay, auto-hide): the
     /// compositor should step at this instant even if `isAnimating` was false.
     public var nextDeadline: Instant? {
@@ -268,8 +273,7 @@ public struct PointerEngine: Sendable {
     }
 
     private func makeEngaged(_ r: Region, version: UInt64) -> EngagedRegion {
-        let effect = r.style.resolvedEffect(frame: r.frame, background: r.background,
-                                            largeElementSide: settings.tuning.largeElementSide)
+        let effect = r.resolvedEffect(largeElementSide: settings.tuning.largeElementSide)
         var path: Path<PointerLocal>?
         if case .path(let p) = r.style.shape, settings.size != 1 { path = p.scaled(by: settings.size) }
         return EngagedRegion(region: r, version: version, effect: effect,
@@ -355,10 +359,10 @@ public struct PointerEngine: Sendable {
         accessories.advance(k)
         annotation.advance(k)
         visibility.alpha.advance(k.visibility)
-        return present(at: time, isPlatter: target.isPlatter)
+        return present(at: time, isPlatter: target.isPlatter, tool: target.tool)
     }
 
-    private mutating func present(at time: Instant, isPlatter: Bool) -> PointerPresentation {
+    private mutating func present(at time: Instant, isPlatter: Bool, tool: DrawingTool?) -> PointerPresentation {
         let t = settings.tuning
         let shown = visibility.alpha.value.clamped(0, 1)
         let fade = morph.fade.value.clamped(0, 1)
@@ -368,13 +372,18 @@ public struct PointerEngine: Sendable {
         if settings.increaseContrast {
             color = PointerColor(red: color.red * 0.6, green: color.green * 0.6, blue: color.blue * 0.6, alpha: 1)
         }
+        // Over a drawing region the pointer is the tool's preview: its ink, ringed so it shows on any page.
+        if let tool { color = tool.color }
+        let border = tool.map { $0.ring } ?? (settings.showsBorder || settings.increaseContrast ? settings.border : nil)
         // While a tablet tool touches the screen the pen draws and the pointer hides.
         let penDown: Double = if case .touching = stylus { 0 } else { 1 }
         let pointer = PointerGeometry(
             shape: shape, scale: scale, alpha: morph.alpha.value.clamped(0, 1) * fade * shown * penDown, color: color,
-            border: settings.showsBorder || settings.increaseContrast ? settings.border : nil,
+            border: border,
             customPath: morph.path, pathAlpha: morph.pathAlpha.value.clamped(0, 1) * fade * shown * penDown,
-            drawsBeneathContent: morph.beneathContent)
+            drawsBeneathContent: morph.beneathContent,
+            arrowAlpha: morph.arrowAlpha.value.clamped(0, 1) * fade * shown * penDown, arrowTip: devicePosition,
+            arrowSize: settings.size)
         var bounds = pointer.bounds
 
         var current = effects.current.map {
@@ -383,7 +392,11 @@ public struct PointerEngine: Sendable {
         // A pinch over a lifted element scales it with the fingers.
         if let s = pinchScale, current?.kind == .lift { current?.scale *= PointerPresentation.pinchFactor(s) }
         var hoverMark: HoverMark?
-        if case .hovering(let at, let distance) = stylus, at.isFinite { hoverMark = HoverMark(center: at, distance: distance) }
+        if case .hovering(let at, let distance) = stylus, at.isFinite {
+            // The tool of the drawing region under the pen (its frame, topmost), if any.
+            let region = regions.hitTest(at, framesOnly: true).flatMap { regions[$0] }
+            hoverMark = HoverMark(center: at, distance: distance, tool: region?.drawingTool)
+        }
         if let m = hoverMark { bounds = bounds.union(m.bounds) }
         let exiting = effects.exiting.map { ContentEffectAnimator.present($0, platter: nil, tuning: t) }
         if let c = current { bounds = bounds.union(c.bounds) }

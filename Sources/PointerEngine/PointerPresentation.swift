@@ -13,10 +13,27 @@ public struct PointerGeometry: Hashable, Sendable {
     public var pathAlpha: Double
     /// Highlight and lift: draw the pointer below the element's pixels, not above.
     public var drawsBeneathContent: Bool
+    /// The arrow style's arrow (`PointerArrow`): its opacity, where its tip is (the device
+    /// position, 1:1) and its size multiplier. It is scaled by `scale` about the tip, drawn
+    /// in `color` with a contrasting rim (`border`, when set), always over the content.
+    public var arrowAlpha: Double = 0
+    public var arrowTip = Point<Global>(x: 0, y: 0)
+    public var arrowSize = 1.0
+
+    /// The width of the arrow's contrasting rim, points (outside its outline); a wider border
+    /// replaces it.
+    public static let arrowRimWidth = 1.0
+
+    /// The arrow's outline as drawn (scaled, at its tip), without the rim.
+    public var arrowBounds: Rect<Global> {
+        let b = PointerArrow.unitBounds, s = arrowSize * scale
+        return Rect(x: arrowTip.x + b.minX * s, y: arrowTip.y + b.minY * s, width: b.width * s, height: b.height * s)
+    }
 
     /// Everything the pointer paints (border and antialiasing included).
     public var bounds: Rect<Global> {
         var b = shape.scaled(by: scale).bounds.outset(by: (border?.width ?? 0) + 1)
+        if arrowAlpha > 0 { b = b.union(arrowBounds.outset(by: max(Self.arrowRimWidth, border?.width ?? 0) * scale + 1)) }
         if let path = customPath {
             let pb = path.bounds
             let c = shape.center

@@ -28,6 +28,22 @@ public struct PointerBorder: Hashable, Sendable {
 
 /// The user's accessibility choices. Change them with `PointerEngine.updateSettings(_:)`.
 public struct PointerSettings: Hashable, Sendable {
+    /// The pointer's form where it follows the hand.
+    ///
+    /// Both styles keep every content effect (highlight, lift, hover), the beam over text,
+    /// accessories, band selection and annotations. Where the circle would morph into a
+    /// platter, a beam, an element's outline or a custom shape, the arrow cross-fades into it
+    /// instead (the custom-morph spring, 0.24 s; a quick fade with reduce motion): the arrow
+    /// fades out where the hand is while the shape grows in from the arrow's bounds, and back.
+    public enum Style: String, CaseIterable, Hashable, Sendable {
+        /// The iPadOS 13–18 adaptive pointer: a translucent circle, magnetic by default.
+        case circle
+        /// iPadOS 26: a pointed arrow (`PointerArrow`) whose tip is the hotspot and tracks the
+        /// hand 1:1; magnetism is off unless asked for.
+        case arrow
+    }
+
+    public var style: Style
     /// Scales the circle, beam width and accessories (1…4).
     public var sizeMultiplier: Double
     public var color: PointerColor
@@ -38,24 +54,31 @@ public struct PointerSettings: Hashable, Sendable {
     public var increaseContrast: Bool
     /// No overshoot, no parallax or slip, quick fades instead of shape morphs.
     public var reduceMotion: Bool
+    /// Magnetism as the user set it; nil follows the style (on for the circle, off for the arrow).
+    public var magnetism: Bool?
     /// Off: no pull on entry, no flick capture, no text snapping; regions engage at their frames.
-    public var magnetismEnabled: Bool
+    /// Setting it sets `magnetism`, which then wins over the style's default.
+    public var magnetismEnabled: Bool {
+        get { magnetism ?? (style == .circle) }
+        set { magnetism = newValue }
+    }
     /// Hide after inactivity and while typing.
     public var autoHide: Bool
     /// Reference defaults; tests and experiments adjust them here.
     public var tuning: PointerTuning
 
-    public init(sizeMultiplier: Double = 1, color: PointerColor = .standard, showsBorder: Bool = false,
+    public init(style: Style = .circle, sizeMultiplier: Double = 1, color: PointerColor = .standard, showsBorder: Bool = false,
                 border: PointerBorder = PointerBorder(width: 1.5, color: .white),
                 increaseContrast: Bool = false, reduceMotion: Bool = false,
-                magnetismEnabled: Bool = true, autoHide: Bool = true, tuning: PointerTuning = PointerTuning()) {
+                magnetismEnabled: Bool? = nil, autoHide: Bool = true, tuning: PointerTuning = PointerTuning()) {
+        self.style = style
         self.sizeMultiplier = sizeMultiplier
         self.color = color
         self.showsBorder = showsBorder
         self.border = border
         self.increaseContrast = increaseContrast
         self.reduceMotion = reduceMotion
-        self.magnetismEnabled = magnetismEnabled
+        self.magnetism = magnetismEnabled
         self.autoHide = autoHide
         self.tuning = tuning
     }

@@ -31,6 +31,8 @@ public enum RegionError: Error, Hashable, Sendable {
     case annotationTooLong(length: Int, maximum: Int)
     case invalidPath(PathError)
     case accessories(AccessoryError)
+    /// The drawing tool's diameter; the string says why (see `DrawingTool.problem`).
+    case invalidDrawingTool(String)
 }
 
 /// One interactive element as the engine sees it. Frames are global; see `SurfacePlacement`
@@ -63,13 +65,17 @@ public struct Region: Hashable, Sendable {
     public var annotation: String?
     /// A drag starting here becomes a band (rubber-band) selection.
     public var bandSelection: Bool
+    /// A drawing surface: the hover preview and the pointer show this tool. Such a region
+    /// never attracts the pointer and has no content effect (the stroke lands exactly under
+    /// the pointer), whatever its effect and magnetism say.
+    public var drawingTool: DrawingTool?
 
     public init(id: RegionID, owner: SurfaceID, identifier: UInt32 = 0, frame: Rect<Global>,
                 hitArea: HitArea = .bezelled, cornerRadius: Double = Region.defaultCornerRadius,
                 stackingOrder: Int32 = 0, style: PointerStyle = PointerStyle(),
                 background: ElementBackground = .transparent, magnetism: MagnetismMode = .automatic,
                 latchingAxes: Axes = [], constrainedAxes: Axes = [], annotation: String? = nil,
-                bandSelection: Bool = false) {
+                bandSelection: Bool = false, drawingTool: DrawingTool? = nil) {
         self.id = id
         self.owner = owner
         self.identifier = identifier
@@ -84,6 +90,13 @@ public struct Region: Hashable, Sendable {
         self.constrainedAxes = constrainedAxes
         self.annotation = annotation
         self.bandSelection = bandSelection
+        self.drawingTool = drawingTool
+    }
+
+    /// The effect after `automatic` is decided; none for a drawing region.
+    func resolvedEffect(largeElementSide: Double) -> ResolvedEffect {
+        drawingTool != nil ? .none
+            : style.resolvedEffect(frame: frame, background: background, largeElementSide: largeElementSide)
     }
 
     /// The padding for `hitArea`, or nil for an explicit rectangle.
@@ -131,6 +144,9 @@ public struct Region: Hashable, Sendable {
         }
         if let text = annotation, text.count > Self.maximumAnnotationLength {
             throw .annotationTooLong(length: text.count, maximum: Self.maximumAnnotationLength)
+        }
+        if let tool = drawingTool, let problem = DrawingTool.problem(diameter: tool.diameter) {
+            throw .invalidDrawingTool(problem)
         }
         // AccessorySet can only be built valid; re-check the count in case of future changes.
         if style.accessories.count > AccessorySet.maximumCount {

@@ -136,10 +136,9 @@ public struct RegionStore: Sendable {
     }
 
     private func makeEntry(_ r: Region) -> HitEntry {
-        let effect = r.style.resolvedEffect(frame: r.frame, background: r.background,
-                                            largeElementSide: largeElementSide)
+        let effect = r.resolvedEffect(largeElementSide: largeElementSide)
         let attracts: Bool
-        switch r.magnetism {
+        switch r.drawingTool == nil ? r.magnetism : .off {
         case .on: attracts = true
         case .off: attracts = false
         case .automatic: attracts = effect.attractsByDefault || r.style.shape.isBeam

@@ -11,18 +11,24 @@ public enum StylusInput: Hashable, Sendable {
 
 /// The Pencil hover preview: a small mark at the tool's position whose size follows its
 /// distance from the screen (closer is smaller and more solid, the way a pencil's shadow
-/// sharpens as it nears paper), as the Apple Pencil hover guidelines describe.
+/// sharpens as it nears paper), as the Apple Pencil hover guidelines describe. Over a drawing
+/// region it is the region's tool: at contact exactly the stroke's width, in its ink.
 public struct HoverMark: Hashable, Sendable {
     public var center: Point<Global>
     public var radius: Double
     public var alpha: Double
+    /// The ink of the region's tool; nil draws the mark in the pointer's colour.
+    public var color: PointerColor?
 
-    /// Radius 2.5 points at contact to 8 at the edge of proximity; opacity 0.85 to 0.35.
-    public init(center: Point<Global>, distance: Double) {
+    /// Radius 2.5 points at contact to 8 at the edge of proximity, times the tool's diameter
+    /// over 5 (`DrawingTool.defaultHoverDiameter`); opacity 0.85 to 0.35, times the ink's alpha.
+    public init(center: Point<Global>, distance: Double, tool: DrawingTool? = nil) {
         let d = distance.isFinite ? min(max(distance, 0), 1) : 1
+        let scale = tool.map { $0.diameter / DrawingTool.defaultHoverDiameter } ?? 1
         self.center = center
-        radius = 2.5 + 5.5 * d
-        alpha = 0.85 - 0.5 * d
+        radius = (2.5 + 5.5 * d) * scale
+        alpha = (0.85 - 0.5 * d) * (tool?.color.alpha ?? 1)
+        color = tool?.color
     }
 
     public var bounds: Rect<Global> {

@@ -5,12 +5,12 @@ import PointerEngine
 /// (see `RoundedRectMasks`).
 extension PointerPresentation {
     /// True when all that shows is the pointer's filled rounded rect: no content effect, border,
-    /// custom path, band, accessory or annotation.
+    /// custom path, arrow, band, accessory or annotation.
     var isPlainPointer: Bool {
         let g = pointer
         return exitingContentEffect == nil && contentEffect == nil && bandRect == nil && accessories.isEmpty && hoverMark == nil
             && (annotation.map({ $0.alpha <= 0.001 }) ?? true)
-            && (g.customPath == nil || g.pathAlpha <= 0.001) && (g.border?.width ?? 0) <= 0
+            && (g.customPath == nil || g.pathAlpha <= 0.001) && (g.border?.width ?? 0) <= 0 && g.arrowAlpha <= 0.001
     }
 }
 

@@ -47,6 +47,8 @@ public final class PointerRenderer {
     /// The element the platter is sliding away from (contiguous bar buttons), lifted too.
     private let exitingBackdrop = HighlightBackdrop()
     private var platterColor: PointerColor?
+    /// The arrow's outline at the size last drawn (building a path allocates).
+    private var arrowOutline: (size: Double, path: Path<PointerLocal>)?
 
     public init() {}
 
@@ -107,7 +109,9 @@ public final class PointerRenderer {
         if liftsExiting { _ = canvas.fill { exitingBackdrop.drawContent(into: $0, clip: $1); return true } }
         if liftsContent { _ = canvas.fill { backdrop.drawContent(into: $0, clip: $1); return true } }
         if showsPointer && !pointer.drawsBeneathContent { drawPointer(pointer, &canvas) }
-        if let mark = p.hoverMark, let cr = canvas.cairo { drawHoverMark(mark, color: pointer.color, cr) }
+        // The arrow always stays over the content, also while it cross-fades into a platter.
+        if showsPointer, pointer.arrowAlpha > 0.001, let cr = canvas.cairo { drawArrow(pointer, cr) }
+        if let mark = p.hoverMark, let cr = canvas.cairo { drawHoverMark(mark, color: mark.color ?? pointer.color, cr) }
         guard p.bandRect != nil || !p.accessories.isEmpty || p.annotation != nil, let cr = canvas.cairo else { return }
         if let band = p.bandRect { drawBand(band, color: pointer.color, alpha: pointer.alpha, cr) }
         for a in p.accessories { drawAccessory(a, color: pointer.color, cr) }
@@ -149,15 +153,62 @@ public final class PointerRenderer {
         }
     }
 
-    /// The Pencil hover preview: a soft dot in the pointer's colour with a light rim, so it
-    /// reads on dark and light content alike.
+    /// The arrow style's pointer: its outline (`PointerArrow`, cached per size) filled in the
+    /// pointer's colour, which `PointerTone` has already adapted to the content under it,
+    /// with a rim just outside the outline in the opposite tone (light around a dark fill,
+    /// dark around a light one), so the tip's shape reads even where the fill alone is faint;
+    /// with a border set, the border is the rim.
+    private func drawArrow(_ g: PointerGeometry, _ cr: CairoContext) {
+        if arrowOutline?.size != g.arrowSize { arrowOutline = (g.arrowSize, PointerArrow.outline(size: g.arrowSize)) }
+        guard let outline = arrowOutline?.path else { return }
+        let c = g.color, a = g.arrowAlpha
+        // The border setting (and increased contrast) draws its border as the rim.
+        let rim = g.border?.color ?? Self.arrowRim(for: c)
+        let rimWidth = g.border.map { max($0.width, PointerGeometry.arrowRimWidth) } ?? PointerGeometry.arrowRimWidth
+        cr.save()
+        cr.translate(g.arrowTip.x, g.arrowTip.y)
+        cr.scale(g.scale, g.scale)
+        // The rim: a stroke twice its width, clipped to the outside of the outline, so the
+        // translucent fill never shows it through.
+        let b = PointerArrow.bounds(size: g.arrowSize).outset(by: rimWidth + 2)
+        cr.save()
+        cr.setPath(outline)
+        cr.rectangle(x: b.minX, y: b.minY, width: b.width, height: b.height)
+        cr.setFillRule(.evenOdd)
+        cr.clip()
+        cr.setPath(outline)
+        cr.setLineWidth(2 * rimWidth)
+        cr.setSource(red: rim.red, green: rim.green, blue: rim.blue, alpha: rim.alpha * a)
+        cr.stroke()
+        cr.restore()
+        cr.setPath(outline)
+        cr.setFillRule(.winding)
+        cr.setSource(red: c.red, green: c.green, blue: c.blue, alpha: c.alpha * a)
+        cr.fill()
+        cr.restore()
+    }
+
+    /// The arrow's rim: near-white around a fill darker than mid-grey, near-black otherwise.
+    static func arrowRim(for fill: PointerColor) -> PointerColor {
+        Contrast.luminance(fill.red, fill.green, fill.blue) < 0.3
+            ? PointerColor(red: 1, green: 1, blue: 1, alpha: 0.9) : PointerColor(red: 0.1, green: 0.1, blue: 0.11, alpha: 0.8)
+    }
+
+    /// The Pencil hover preview: a soft dot in the pointer's colour (or the drawing tool's
+    /// ink) with a rim that stands out from it, so it reads on dark and light content alike.
     private func drawHoverMark(_ m: HoverMark, color c: PointerColor, _ cr: CairoContext) {
         cr.newPath()
         cr.arc(centerX: m.center.x, centerY: m.center.y, radius: m.radius, from: 0, to: 2 * Double.pi)
         cr.setSource(red: c.red, green: c.green, blue: c.blue, alpha: m.alpha)
         cr.fillPreserve()
         cr.setLineWidth(1)
-        cr.setSource(red: 1, green: 1, blue: 1, alpha: m.alpha * 0.8)
+        if m.color != nil {
+            // The ink's own ring: dark around light ink, light around dark (see `DrawingTool.ring`).
+            let ring = DrawingTool(diameter: 1, color: c).ring.color
+            cr.setSource(red: ring.red, green: ring.green, blue: ring.blue, alpha: ring.alpha * max(m.alpha, 0.35))
+        } else {
+            cr.setSource(red: 1, green: 1, blue: 1, alpha: m.alpha * 0.8)
+        }
         cr.stroke()
     }
 

@@ -13,6 +13,8 @@ open class Resource {
     public let pointer: OpaquePointer
     public let client: Client
     public let version: UInt32
+    /// The object id the client knows it by.
+    public var objectID: UInt32 { wl_resource_get_id(pointer) }
 
     /// Creates the client's object `id`; nil (after posting no_memory) when
     /// libwayland cannot allocate it.

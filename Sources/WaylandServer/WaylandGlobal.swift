@@ -9,12 +9,19 @@ public final class WaylandGlobal {
     /// `bind` gets the client, the version it asked for and the new object's id.
     /// Throws when libwayland cannot make the global (no memory, a version the
     /// interface does not have).
-    public init(display: Display, interface: UnsafePointer<wl_interface>, version: Int32,
+    public convenience init(display: Display, interface: UnsafePointer<wl_interface>, version: Int32,
+                            bind: @escaping (_ client: Client, _ version: UInt32, _ id: UInt32) -> Void) throws(SystemError) {
+        try self.init(display: display.pointer, interface: interface, version: version, bind: bind)
+    }
+
+    /// The same on a `wl_display *` somebody else owns (liblodestone-pointer's server helper
+    /// on a C compositor's display).
+    public init(display: OpaquePointer, interface: UnsafePointer<wl_interface>, version: Int32,
                 bind: @escaping (_ client: Client, _ version: UInt32, _ id: UInt32) -> Void) throws(SystemError) {
         self.bind = bind
         let name = String(cString: interface.pointee.name)
         pointer = try call("wl_global_create", what: "cannot offer \(name) version \(version) (wl_global_create failed)") {
-            wl_global_create(display.pointer, interface, version, nil) { client, data, version, id in
+            wl_global_create(display, interface, version, nil) { client, data, version, id in
                 guard let data, let client else { return }
                 Unmanaged<WaylandGlobal>.fromOpaque(data).takeUnretainedValue().bind(Client(pointer: client), version, id)
             }

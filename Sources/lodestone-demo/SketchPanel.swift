@@ -2,7 +2,8 @@ import AdaptivePointerClient
 
 /// A drawing canvas: drag to draw, or draw with a pen (`zwp_tablet_manager_v2`): its
 /// pressure sets the stroke's width and its tilt the shade, the way a pencil laid on its
-/// side draws a lighter line. While the pen hovers, the compositor shows the hover preview.
+/// side draws a lighter line. The paper declares its pen (size and ink), so while the pen
+/// hovers the compositor's hover preview is that pen, and the pointer over it too.
 final class SketchPanel: Panel {
     let caption: String
     let card: Box?
@@ -12,8 +13,13 @@ final class SketchPanel: Panel {
     private var drawing = false
     private var penDrawing = false
 
-    /// A mouse or trackpad stroke: the fixed width and full ink.
-    static let pointerWidth = 3.0
+    /// A mouse or trackpad stroke: the fixed width and full ink. The same as the tool the
+    /// panel declares, so the pointer over the paper is the stroke it will draw.
+    static let pointerWidth = 6.0
+    /// The pen the panel declares to the compositor (adaptive_pointer_v1 version 3): the
+    /// hover preview and the pointer over the paper show this size in this ink. 6 points is a
+    /// pen's stroke at about a third of its pressure.
+    static let tool = RegionDescription.DrawingPreview(diameter: pointerWidth, color: 0xff34_3a40)
     /// A pen's width from 1.5 points (a feather touch) to 13.5 (full pressure).
     static func width(pressure: Double) -> Double { 1.5 + 12 * min(max(pressure, 0), 1) }
     /// A pen's shade from its tilt: upright is full ink, 60° or more from upright the lightest grey.
@@ -35,6 +41,7 @@ final class SketchPanel: Panel {
         var d = RegionDescription(frame: paper.frame, effect: .none, identifier: RegionID.sketch)
         d.hitArea = .padding(0)
         d.magnetism = .off
+        d.drawingPreview = Self.tool   // the ink below, `ink`
         regions.add(d)
         regions.add(RegionDescription(frame: clearButton.frame, effect: .highlight, identifier: RegionID.sketchClear))
     }

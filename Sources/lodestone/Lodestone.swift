@@ -73,6 +73,9 @@ struct Lodestone: ParsableCommand {
     @Option(help: ArgumentHelp("The configuration file (default: $XDG_CONFIG_HOME/lodestone/config.toml, else ~/.config/lodestone/config.toml). Saving it applies the new settings at once.", valueName: "file"))
     var config: String?
 
+    @Option(help: ArgumentHelp("The pointer's style: 'circle' (iPadOS 13-18, magnetic) or 'arrow' (iPadOS 26: a pointed arrow that tracks the hand 1:1, magnetism off unless --magnetism) (default: circle; config: appearance.style).", valueName: "style"))
+    var pointerStyle: PointerSettings.Style?
+
     @Option(help: "Pointer size, 1-4 (config: appearance.size).")
     var pointerSize: Double?
 
@@ -88,7 +91,7 @@ struct Lodestone: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Quick fades instead of morphs, no overshoot or parallax (config: behaviour.reduce-motion).")
     var reduceMotion: Bool?
 
-    @Flag(inversion: .prefixedNo, help: "The pointer's pull towards controls, flick capture and text snapping (default: on; config: behaviour.magnetism).")
+    @Flag(inversion: .prefixedNo, help: "The pointer's pull towards controls, flick capture and text snapping (default: on for the circle, off for the arrow; config: behaviour.magnetism).")
     var magnetism: Bool?
 
     @Flag(inversion: .prefixedNo, help: "Hide the pointer after inactivity and while typing (default: on; config: behaviour.auto-hide).")
@@ -96,6 +99,9 @@ struct Lodestone: ParsableCommand {
 
     @Option(help: ArgumentHelp("Seconds of inactivity before the pointer hides, after a mouse and after a trackpad (config: behaviour.mouse-auto-hide-delay, behaviour.trackpad-auto-hide-delay).", valueName: "seconds"))
     var autoHideDelay: Double?
+
+    @Flag(inversion: .prefixedNo, help: "Run X11 apps through Xwayland, started on the first X11 connection (DISPLAY is set for the command).")
+    var xwayland = true
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
@@ -118,7 +124,7 @@ struct Lodestone: ParsableCommand {
     var overrides: Overrides {
         var o = Overrides()
         o.pointerMode = pointer; o.legacyApps = legacyApps
-        o.size = pointerSize; o.color = pointerColor; o.border = border; o.increaseContrast = increaseContrast
+        o.style = pointerStyle; o.size = pointerSize; o.color = pointerColor; o.border = border; o.increaseContrast = increaseContrast
         o.reduceMotion = reduceMotion; o.magnetism = magnetism; o.autoHide = autoHide; o.autoHideDelay = autoHideDelay
         return o
     }
@@ -195,6 +201,18 @@ struct Lodestone: ParsableCommand {
             if config == nil { log.debug(message) } else { log.notice(message) }
         }
 
+        // X11 apps: a display number and its sockets now, Xwayland itself only when the
+        // first X11 client connects (XwaylandServer).
+        var xwayland: XwaylandServer?
+        if self.xwayland {
+            do {
+                xwayland = try XwaylandServer(compositor: compositor)
+                log.info("X11 apps connect to DISPLAY=\(xwayland!.displayName); Xwayland starts with the first")
+            } catch {
+                log.warning("\(error); X11 apps will not run")
+            }
+        }
+
         // The backend: where frames go and input comes from.
         let backend: Backend = if let nested { nested } else if let drm { drm } else { HeadlessBackend(logger: log) }
         try backend.start(compositor)
@@ -242,20 +260,23 @@ struct Lodestone: ParsableCommand {
         }
 
 
-        // The command, if any: Lodestone lives as long as it does.
+        // The command, if any: Lodestone lives as long as it does. One SIGCHLD source for
+        // every child (a signal is read by one signalfd only): the command and Xwayland.
         var exitedEarly = false
         var child: ChildProcess?
-        var childWatch: EventSource?
-        if !command.isEmpty {
-            child = try ChildProcess(command, environment: ["WAYLAND_DISPLAY": socketName])
-            childWatch = try display.eventLoop.addSignal(SIGCHLD) {
-                if let code = child?.reap() {
-                    log.info("'\(command[0])' exited with status \(code)")
-                    status = code
-                    child = nil
-                    display.terminate()
-                }
+        let childWatch = try display.eventLoop.addSignal(SIGCHLD) {
+            xwayland?.reap()
+            if let code = child?.reap() {
+                log.info("'\(command[0])' exited with status \(code)")
+                status = code
+                child = nil
+                display.terminate()
             }
+        }
+        if !command.isEmpty {
+            var environment = ["WAYLAND_DISPLAY": socketName]
+            if let xwayland { environment["DISPLAY"] = xwayland.displayName }
+            child = try ChildProcess(command, environment: environment)
             // It may have died before the signal source existed.
             // (wl_display_run would ignore a terminate issued before it starts.)
             if let code = child?.reap() { status = code; child = nil; exitedEarly = true }
@@ -265,6 +286,7 @@ struct Lodestone: ParsableCommand {
 
         // Orderly teardown: clients are disconnected (most exit on their own),
         // then the command is stopped, then the display goes.
+        xwayland?.shutdown()
         compositor.shutdown()
         child?.terminate()
         // Nothing may keep the display alive now: its deinit removes the socket and lock file.
@@ -273,7 +295,7 @@ struct Lodestone: ParsableCommand {
         nested?.parentLost = nil
         // The optimizer may end a value's life at its last use; these sources
         // must live until the loop has stopped.
-        withExtendedLifetime((signals, childWatch, deadline, backend, watcher)) {}
+        withExtendedLifetime((signals, childWatch, deadline, backend, watcher, xwayland)) {}
         if status != 0 { throw ExitCode(status) }
     }
 
@@ -328,6 +350,7 @@ extension Logger.Level: @retroactive ExpressibleByArgument {}
 
 extension PointerMode: ExpressibleByArgument {}
 extension LegacyApps: ExpressibleByArgument {}
+extension PointerSettings.Style: ExpressibleByArgument {}
 extension PointerColor: ExpressibleByArgument {
     public init?(argument: String) { self.init(configString: argument) }
 }

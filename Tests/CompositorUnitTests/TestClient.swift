@@ -29,6 +29,10 @@ final class TestClient {
     private(set) var keyboard: Proxy?
     private(set) var pointerEvents: [PointerEvent] = []
     private(set) var keyboardEvents: [KeyboardEvent] = []
+    /// `wl_keyboard.modifiers` (depressed, latched, locked), in order.
+    private(set) var modifierEvents: [(depressed: UInt32, latched: UInt32, locked: UInt32)] = []
+    /// `wl_keyboard.repeat_info` (keys per second, delay in ms), in order.
+    private(set) var repeatInfo: [(rate: Int32, delay: Int32)] = []
 
     init(connection: Connection, server: WaylandServer.Client) throws {
         self.connection = connection
@@ -52,7 +56,9 @@ final class TestClient {
                 case 1: self.keyboardEvents.append(.enter(surface: Self.id(a.object(1))))
                 case 2: self.keyboardEvents.append(.leave(surface: Self.id(a.object(1))))
                 case 3: self.keyboardEvents.append(.key(a.uint(2), pressed: a.uint(3) == 1))
-                default: break  // modifiers, repeat info
+                case 4: self.modifierEvents.append((a.uint(1), a.uint(2), a.uint(3)))  // after the serial
+                case 5: self.repeatInfo.append((a.int(0), a.int(1)))
+                default: break
                 }
             }
             self.keyboard = keyboard
@@ -64,6 +70,7 @@ final class TestClient {
     func forgetEvents() {
         pointerEvents = []
         keyboardEvents = []
+        modifierEvents = []
     }
 
     /// `pointerEvents` without a motion that only repeats the enter just before it:

@@ -48,6 +48,31 @@ final class ConfigurationFileTests: XCTestCase {
         XCTAssertTrue(c.pointer.increaseContrast)
     }
 
+    /// appearance.style: the arrow turns magnetism off unless behaviour.magnetism (or the
+    /// flag) says otherwise; a bad value names the choices.
+    func testStyleAndTheMagnetismItImplies() throws {
+        XCTAssertEqual(try parse("").pointer.style, .circle)
+        XCTAssertTrue(try parse("").pointer.magnetismEnabled)
+        let arrow = try parse("[appearance]\nstyle = \"arrow\"\n")
+        XCTAssertEqual(arrow.pointer.style, .arrow)
+        XCTAssertFalse(arrow.pointer.magnetismEnabled, "off by default in the arrow style")
+        XCTAssertTrue(try parse("[appearance]\nstyle = \"arrow\"\n[behaviour]\nmagnetism = true\n").pointer.magnetismEnabled)
+        XCTAssertTrue(try parse("[behaviour]\nmagnetism = true\n[appearance]\nstyle = \"arrow\"\n").pointer.magnetismEnabled,
+                      "whatever the order of the keys")
+        var flags = Overrides()
+        flags.style = .arrow
+        XCTAssertFalse(flags.apply(to: try parse("")).pointer.magnetismEnabled)
+        flags.magnetism = true
+        XCTAssertTrue(flags.apply(to: try parse("")).pointer.magnetismEnabled)
+        flags = Overrides()
+        flags.style = .circle
+        XCTAssertEqual(flags.apply(to: arrow).pointer.style, .circle, "the flag wins over the file")
+        let bad = refusal("[appearance]\nstyle = \"cross\"\n")
+        XCTAssertEqual(bad?.key, "appearance.style")
+        XCTAssertEqual(bad?.line, 2)
+        XCTAssertEqual(bad?.reason, "must be \"circle\" or \"arrow\", not the string \"cross\"")
+    }
+
     func testIntegerSizeAndNamedColours() throws {
         XCTAssertEqual(try parse("[appearance]\nsize = 3").pointer.sizeMultiplier, 3)
         XCTAssertEqual(try parse("[appearance]\ncolor = \"black\"").pointer.color, .black)

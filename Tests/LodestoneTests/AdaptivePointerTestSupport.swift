@@ -20,18 +20,32 @@ final class PointerShapeProbe {
     let connection: Connection
     private let proxy: Proxy
     private var last: PointerShape?
+    private var lastPreview: TestControl.PointerPreview?
 
+    /// Version 4 for `preview()`; pointer_shape is the same at every version.
     init(session: Session) throws {
         connection = try session.connect()
         let registry = connection.registry()
-        guard let control = registry.bind(cwp_lodestone_test_v1_interface(), version: 1) else {
+        guard let control = registry.bind(cwp_lodestone_test_v1_interface(), version: 4) else {
             throw TestFailure( "no lodestone_test_v1")
         }
         proxy = Proxy(control, on: connection)
         proxy.onEvent = { [unowned self] opcode, a in
-            guard case .pointerShape(let shape) = TestControlEvent(opcode: opcode, arguments: a) else { return }
-            self.last = shape
+            switch TestControlEvent(opcode: opcode, arguments: a) {
+            case .pointerShape(let shape): self.last = shape
+            case .pointerPreview(let preview): self.lastPreview = preview
+            default: break
+            }
         }
+    }
+
+    /// The pointer's fill and the pen's hover preview (lodestone_test_v1 version 4).
+    func preview() throws -> TestControl.PointerPreview {
+        lastPreview = nil
+        lodestone_test_v1_get_pointer_preview(proxy.pointer)
+        try connection.roundtrip()
+        guard let lastPreview else { throw TestFailure( "no pointer_preview answer") }
+        return lastPreview
     }
 
     func shape() throws -> PointerShape {
@@ -73,7 +87,8 @@ final class RegionClient {
     private(set) var bands: [(PointerRegion.BandState, Double, Double, Double, Double)] = []
 
     init(session: Session, title: String, width: Int32 = 400, height: Int32 = 300, background: UInt32 = 0xffe0_e0e0,
-         boxes: [(x: Int32, y: Int32, width: Int32, height: Int32, color: UInt32)] = []) throws {
+         boxes: [(x: Int32, y: Int32, width: Int32, height: Int32, color: UInt32)] = [],
+         protocolVersion: UInt32 = AdaptivePointer.supportedVersion) throws {
         self.width = width; self.height = height
         connection = try session.connect()
         registry = connection.registry()
@@ -85,7 +100,7 @@ final class RegionClient {
         }
         compositor = c; shm = s; self.seat = seat
         shmProxy = Proxy(s, on: connection)
-        adaptive = try AdaptivePointer(registry: registry)
+        adaptive = try AdaptivePointer(registry: registry, version: protocolVersion)
         wmBase = Proxy(wm, on: connection)
         surface = wl_compositor_create_surface(c)!
         xdgSurface = Proxy(xdg_wm_base_get_xdg_surface(wm, surface)!, on: connection)

@@ -73,7 +73,8 @@ final class CommandLineTests: XCTestCase {
     func testBadFlagsGiveAMessageAndANonZeroExit() throws {
         for (arguments, mention) in [(["--size", "12x"], "--size"), (["--scale", "9"], "--scale"), (["--bogus"], "--bogus"),
                                      (["--manual-clock"], "--test-control"), (["--refresh", "0"], "--refresh"),
-                                     (["--socket", "a/b"], "--socket"), (["--backend", "drm9"], "--backend")] {
+                                     (["--socket", "a/b"], "--socket"), (["--backend", "drm9"], "--backend"),
+                                     (["--pointer-style", "cross"], "--pointer-style")] {
             let (status, output) = try lodestone(arguments)
             XCTAssertNotEqual(status, 0, "\(arguments) was accepted")
             XCTAssertTrue(output.contains(mention), "\(arguments): message does not mention \(mention):\n\(output)")
@@ -114,6 +115,29 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(output.contains("no DRM device"), "the message names what is missing:\n\(output)")
         XCTAssertTrue(output.contains("README"), "and says where to read how to run it:\n\(output)")
         XCTAssertFalse(output.contains("Fatal error") || output.contains("Backtrace"), "crashed:\n\(output)")
+    }
+
+    /// Root is not a seat: here (root, no VT, no seatd, no logind session) the message says
+    /// there is no seat and what to do, also with no XDG_RUNTIME_DIR at all.
+    func testDRMBackendAsRootWithoutASeatSaysSo() throws {
+        try XCTSkipIf(FileManager.default.fileExists(atPath: "/dev/dri"), "this machine has a DRM device")
+        try XCTSkipIf(FileManager.default.fileExists(atPath: "/run/seatd.sock"), "this machine runs seatd")
+        for keepsRuntime in [true, false] {
+            var env = ProcessInfo.processInfo.environment
+            if keepsRuntime { env["XDG_RUNTIME_DIR"] = runtime } else { env.removeValue(forKey: "XDG_RUNTIME_DIR") }
+            env["XDG_CONFIG_HOME"] = runtime + "/no-config"
+            env.removeValue(forKey: "XDG_SESSION_ID")
+            env.removeValue(forKey: "SEATD_SOCK")
+            env.removeValue(forKey: "WAYLAND_DISPLAY")
+            let start = Date()
+            let (status, output) = try run([Session.executable, "--backend", "drm"], environment: env)
+            XCTAssertLessThan(Date().timeIntervalSince(start), 1, "failing must not wait for anything")
+            XCTAssertEqual(status, 1, output)
+            XCTAssertTrue(output.contains("no seat: libseat could not open a session (no logind session or seatd)"), output)
+            XCTAssertTrue(output.contains("video/input groups, or start seatd"), output)
+            XCTAssertTrue(output.contains("no DRM device"), output)
+            XCTAssertFalse(output.contains("Fatal error") || output.contains("Backtrace"), "crashed:\n\(output)")
+        }
     }
 
     func testCommandRunsInsideAndItsStatusIsLodestones() throws {

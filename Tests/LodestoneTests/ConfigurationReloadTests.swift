@@ -107,4 +107,27 @@ final class ConfigurationReloadTests: XCTestCase {
         try save("pointer = \"adaptive\"\n")
         XCTAssertTrue(try f.session.wait(timeout: 5) { try kind() == .verticalBeam }, String(f.session.log.suffix(1500)))
     }
+
+    /// `appearance.style` while running: the circle, then (saved) the arrow, then the circle
+    /// again; `--pointer-style` wins over the file.
+    func testStyleFollowsTheFileAndTheFlagWins() throws {
+        let (session, probe) = try start("[appearance]\nstyle = \"circle\"\n")
+        defer { session.stop() }
+        func kind() throws -> PointerShape.Kind {
+            try session.control.advanceClock(milliseconds: 1000)
+            return try probe.shape().kind
+        }
+        XCTAssertEqual(try kind(), .circle)
+        try save("[appearance]\nstyle = \"arrow\"\n")
+        XCTAssertTrue(try session.wait(timeout: 5) { try kind() == .arrow }, "the saved style reaches the pointer:\n\(String(session.log.suffix(1500)))")
+        let arrow = try probe.shape()
+        XCTAssertEqual(arrow.y, 300, accuracy: 0.01, "the arrow's tip at the pointer")
+        try save("[appearance]\nstyle = \"circle\"\n")
+        XCTAssertTrue(try session.wait(timeout: 5) { try kind() == .circle }, String(session.log.suffix(1500)))
+
+        let (flagged, flaggedProbe) = try start("[appearance]\nstyle = \"circle\"\n", extraArguments: ["--pointer-style", "arrow"])
+        defer { flagged.stop() }
+        try flagged.control.advanceClock(milliseconds: 1000)
+        XCTAssertEqual(try flaggedProbe.shape().kind, .arrow, "--pointer-style arrow over the file's circle")
+    }
 }

@@ -43,6 +43,56 @@ final class InstallTests: XCTestCase {
             XCTAssertEqual(dstatus, 0, doutput)
         }
         XCTAssertTrue(FileManager.default.fileExists(atPath: prefix + "/share/man/man1/lodestone.1"))
+
+        try checkInstalledPointerLibrary(prefix: prefix)
+    }
+
+    /// liblodestone-pointer as a C host meets it: pkg-config gives the flags, the library needs
+    /// no Swift runtime and exports exactly the committed C API.
+    private func checkInstalledPointerLibrary(prefix: String) throws {
+        let library = prefix + "/lib/liblodestone-pointer.so"
+        let (lstatus, ldd) = try run(["ldd", library])
+        XCTAssertEqual(lstatus, 0, ldd)
+        XCTAssertFalse(ldd.contains("libswift"), "the Swift runtime must be linked in:\n\(ldd)")
+        XCTAssertFalse(ldd.contains("not found"), ldd)
+
+        let (nstatus, nm) = try run(["nm", "-D", "--defined-only", library])
+        XCTAssertEqual(nstatus, 0, nm)
+        // Global definitions only (upper-case types; the linker keeps some local ones in .dynsym).
+        let exported = Set(nm.split(separator: "\n").compactMap { line -> String? in
+            let fields = line.split(separator: " ")
+            guard fields.count == 3, fields[1].first?.isUppercase == true else { return nil }
+            return String(fields[2])
+        })
+        let committed = Set(try String(contentsOfFile: repositoryRoot + "/c-api/lodestone-pointer.symbols", encoding: .utf8)
+            .split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: "\t").first.map(String.init) })
+        XCTAssertEqual(exported, committed, "the version script exports exactly c-api/lodestone-pointer.symbols")
+
+        let env = ["PKG_CONFIG_PATH": prefix + "/lib/pkgconfig", "PATH": "/usr/bin:/bin"]
+        let (pstatus, flags) = try run(["pkg-config", "--cflags", "--libs", "--modversion", "lodestone-pointer"], environment: env)
+        XCTAssertEqual(pstatus, 0, flags)
+        XCTAssertTrue(flags.contains("0.2.0"), flags)
+        let (fstatus, cflags) = try run(["pkg-config", "--cflags", "--libs", "lodestone-pointer"], environment: env)
+        XCTAssertEqual(fstatus, 0, cflags)
+        let source = prefix + "/host.c", program = prefix + "/host"
+        try """
+            #include <lodestone-pointer.h>
+            #include <stdio.h>
+            int main(void) {
+                struct lodestone_pointer_engine *e = lodestone_pointer_engine_create(0, 0, 800, 600);
+                struct lodestone_pointer_presentation p = { .size = sizeof p };
+                lodestone_pointer_engine_step(e, 0, &p);
+                printf("%d %g %g\\n", lodestone_pointer_version() == LODESTONE_POINTER_VERSION, p.logical_x, p.logical_y);
+                lodestone_pointer_engine_destroy(e);
+                return 0;
+            }
+            """.write(toFile: source, atomically: true, encoding: .utf8)
+        let words = cflags.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+        let (cstatus, coutput) = try run(["cc", "-std=c11", "-Wall", "-Werror", source, "-o", program] + words, environment: env)
+        XCTAssertEqual(cstatus, 0, coutput)
+        let (rstatus, routput) = try run([program], environment: ["LD_LIBRARY_PATH": prefix + "/lib"])
+        XCTAssertEqual(rstatus, 0, routput)
+        XCTAssertEqual(routput, "1 400 300\n")
     }
 
     func testTheManPageDescribesEveryOption() throws {

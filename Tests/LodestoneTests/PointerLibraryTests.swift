@@ -67,7 +67,7 @@ final class PointerLibraryTests: XCTestCase {
     func testCProgramMatchesTheSwiftEngine() throws {
         let output = try step([try buildTestProgram()])
         XCTAssertTrue(output.hasSuffix("ok\n"), output)
-        XCTAssertTrue(output.contains("version 0.1.0\n"), output)
+        XCTAssertTrue(output.contains("version 0.2.0\n"), output)
 
         // Replay the program's inputs into a Swift engine made as the library makes one, and
         // compare every frame's numbers exactly: the boundary adds nothing and loses nothing.
@@ -201,6 +201,27 @@ final class PointerLibraryTests: XCTestCase {
         XCTAssertEqual(try step([build + "/host"]), "1 400 300\n", "the version matches and the pointer starts mid-output")
     }
 
+    // MARK: Python
+
+    /// Examples/python: the engine through ctypes, no Swift: the button captures the pointer,
+    /// the client hears it, and the PNG the library drew shows the platter around the button.
+    func testPythonCtypesExampleDrawsTheHighlightPlatter() throws {
+        let png = scratch + "/python.png"
+        let output = try step(["python3", repositoryRoot + "/Examples/python/pointer_png.py", png],
+                              environment: ["LODESTONE_POINTER_LIBRARY": Self.library, "PATH": "/usr/bin:/bin"])
+        XCTAssertTrue(output.contains("liblodestone-pointer 0.2.0\n"), output)
+        XCTAssertTrue(output.contains("event entered 7\n"), output)
+        XCTAssertTrue(output.contains("shape rounded_rect effect highlight targeted True identifier 7"), output)
+        let shot = try Screenshot(png: png)
+        XCTAssertEqual([shot.width, shot.height], [320, 200])
+        let background: UInt32 = 0xe8e8e8, button: UInt32 = 0x2060d0
+        XCTAssertEqual(shot[10, 10], background, "far from the button nothing is drawn")
+        XCTAssertLessThan(distance(shot[140, 100], button), 40, "the button shows through the translucent platter")
+        // The platter reaches beyond the button's left edge (x 100): the pointer became it.
+        XCTAssertGreaterThan(distance(shot[97, 100], background), 12, "no platter left of the button")
+        XCTAssertEqual(shot[60, 100], background, "no circle left behind where the pointer came from")
+    }
+
     // MARK: ABI
 
     /// The `lodestone_pointer_*` functions the library exports, sorted.
@@ -249,6 +270,37 @@ final class PointerLibraryTests: XCTestCase {
         for (name, prototype) in committed.sorted(by: { $0.key < $1.key }) {
             XCTAssertEqual(header[name], prototype, "\(name) changed its signature in the header")
         }
+    }
+
+    /// c-api/lodestone-pointer.map, the linker version script, is generated from the committed list.
+    func testVersionScriptMatchesTheSymbolList() throws {
+        let generated = try step([repositoryRoot + "/Scripts/generate-symbol-map", "--stdout"])
+        XCTAssertEqual(generated, try String(contentsOfFile: Self.project + "/lodestone-pointer.map", encoding: .utf8),
+                       "run Scripts/generate-symbol-map")
+    }
+
+    /// The committed prototypes hold against the header as C sees it: a C file assigns every
+    /// listed function to a pointer of its committed type and compiles with -Werror, so a
+    /// changed parameter or result type fails even where the text would still match.
+    func testCommittedSignaturesCompileAgainstTheHeader() throws {
+        var c = "#include <lodestone-pointer.h>\n#include <stddef.h>\n"
+        var count = 0
+        for line in try String(contentsOfFile: Self.symbolList, encoding: .utf8).split(separator: "\n") where !line.hasPrefix("#") {
+            let fields = line.split(separator: "\t", maxSplits: 1).map(String.init)
+            guard fields.count == 2, fields[1].hasSuffix(";"), fields[1].contains(fields[0] + "(") else { continue }
+            let pointer = fields[1].replacingOccurrences(of: fields[0] + "(", with: "(*const check_\(fields[0]))(")
+            c += "\(pointer.dropLast()) = \(fields[0]);\n"
+            count += 1
+        }
+        c += "int main(void) { return 0; }\n"
+        XCTAssertGreaterThan(count, 30)
+        try c.write(toFile: scratch + "/abi.c", atomically: true, encoding: .utf8)
+        try step(["cc", "-std=c11", "-Wall", "-Werror", "-Wno-unused-const-variable", "-I", Self.project + "/include",
+                  "-c", scratch + "/abi.c", "-o", scratch + "/abi.o"])
+        // The check bites: a pointer of another type is an error.
+        try (c + "void (*const wrong)(int) = lodestone_pointer_version;\n").write(toFile: scratch + "/bad.c", atomically: true, encoding: .utf8)
+        XCTAssertNotEqual(try run(["cc", "-std=c11", "-Werror", "-I", Self.project + "/include", "-c", scratch + "/bad.c",
+                                   "-o", scratch + "/bad.o"]).status, 0)
     }
 
     /// Every exported function is declared in the header with the same name, and every

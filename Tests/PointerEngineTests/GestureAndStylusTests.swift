@@ -70,4 +70,57 @@ final class GestureAndStylusTests: XCTestCase {
         XCTAssertNil(h.last.hoverMark)
         XCTAssertGreaterThan(h.last.pointer.alpha, 0.5)
     }
+
+    // MARK: Drawing tools (adaptive_pointer_v1 version 3)
+
+    private let paper = rect(100, 100, 400, 300)
+    private func drawingRegion(_ tool: DrawingTool?) -> Region {
+        var r = region(1, paper, effect: .hover())
+        r.drawingTool = tool
+        return r
+    }
+
+    func testHoverMarkOverADrawingRegionIsTheToolScaledByDistance() throws {
+        let pen = DrawingTool(diameter: 12, argb: 0x80ff_0000)
+        var h = Harness(regions: [drawingRegion(pen)], at: point(20, 20))
+        h.send(.stylus(.hovering(at: point(300, 250), distance: 0)))
+        h.run(0.05)
+        var mark = try XCTUnwrap(h.last.hoverMark)
+        XCTAssertEqual(mark.radius, 6, accuracy: 1e-9, "at contact, the stroke's width")
+        XCTAssertEqual(mark.color?.red ?? 0, 1, accuracy: 1e-9)
+        XCTAssertEqual(mark.alpha, 0.85 * (128.0 / 255), accuracy: 1e-6, "the ink's alpha times the hover opacity")
+        h.send(.stylus(.hovering(at: point(300, 250), distance: 1)))
+        h.run(0.05)
+        mark = try XCTUnwrap(h.last.hoverMark)
+        XCTAssertEqual(mark.radius, 8 * 12 / 5, accuracy: 1e-9, "the plain preview's growth, scaled to the tool")
+        h.send(.stylus(.hovering(at: point(50, 50), distance: 0)))
+        h.run(0.05)
+        mark = try XCTUnwrap(h.last.hoverMark)
+        XCTAssertEqual(mark.radius, 2.5, accuracy: 1e-9, "outside the region: the plain preview")
+        XCTAssertNil(mark.color)
+    }
+
+    func testPointerOverADrawingRegionIsTheToolWithoutMagnetismOrEffect() throws {
+        let pen = DrawingTool(diameter: 30, argb: 0xff00_ff00)
+        var h = Harness(regions: [drawingRegion(pen)], at: point(300, 250))
+        h.run(1)
+        XCTAssertEqual(h.last.pointer.shape.rect.width, 30, accuracy: 0.01)
+        XCTAssertEqual(h.last.pointer.shape.center, point(300, 250), "no magnetism")
+        XCTAssertEqual(h.last.pointer.color, pen.color)
+        XCTAssertNotNil(h.last.pointer.border, "ringed, so it shows on any page")
+        XCTAssertEqual(h.last.logicalPosition, point(300, 250))
+        XCTAssertTrue(h.last.contentEffect == nil || h.last.contentEffect?.kind == ResolvedEffect.none, "no hover tint on the canvas")
+        h.send(.motion(to: point(95, 250)))   // the hit padding: outside the frame
+        h.run(1)
+        XCTAssertEqual(h.last.pointer.shape.rect.width, PointerSettings().tuning.pointerDiameter, accuracy: 0.01)
+        XCTAssertEqual(h.last.pointer.color, PointerSettings().color)
+    }
+
+    func testDrawingToolDiametersAreValidated() {
+        for bad in [0, -1, .nan, .infinity, 513] {
+            XCTAssertThrowsError(try drawingRegion(DrawingTool(diameter: bad, argb: 0)).validate(), "\(bad)")
+        }
+        XCTAssertNoThrow(try drawingRegion(DrawingTool(diameter: 512, argb: 0)).validate())
+        XCTAssertEqual(DrawingTool(diameter: 1, argb: 0x8040_20ff).argb, 0x8040_20ff, "ARGB round-trips")
+    }
 }

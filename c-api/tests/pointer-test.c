@@ -365,6 +365,29 @@ int main(void) {
 
 	lodestone_pointer_engine_destroy(e);
 
+	/* Since 0.2: a drawing region's tool becomes the pointer over its frame. */
+	struct lodestone_pointer_engine *pen_engine = lodestone_pointer_engine_create(0, 0, WIDTH, HEIGHT);
+	struct lodestone_pointer_region paper;
+	lodestone_pointer_region_init(&paper, sizeof paper);
+	CHECK(paper.drawing_diameter == 0 && paper.drawing_color == 0, "no tool by default");
+	paper.x = 100; paper.y = 100; paper.width = 300; paper.height = 200;
+	paper.drawing_diameter = 1000;
+	CHECK(lodestone_pointer_engine_set_region(pen_engine, 1, &paper) == LODESTONE_POINTER_ERROR_INVALID_DRAWING_TOOL,
+		"a 1000-point tool is refused");
+	paper.drawing_diameter = -3;
+	CHECK(lodestone_pointer_engine_set_region(pen_engine, 1, &paper) == LODESTONE_POINTER_ERROR_INVALID_DRAWING_TOOL,
+		"a negative tool is refused");
+	paper.drawing_diameter = 30;
+	paper.drawing_color = 0xffd02020;
+	CHECK(lodestone_pointer_engine_set_region(pen_engine, 1, &paper) == LODESTONE_POINTER_OK, "a 30-point red pen");
+	lodestone_pointer_engine_motion(pen_engine, 0, 250, 200);
+	for (int i = 0; i < 40; i++)
+		lodestone_pointer_engine_step(pen_engine, 0.016 * i, &p);
+	CHECK(fabs(p.width - 30) < 0.01 && p.shape_kind == LODESTONE_POINTER_SHAPE_KIND_CIRCLE, "a 30-point circle: %g", p.width);
+	CHECK(p.pointer_color == 0xffd02020, "in the pen's ink: %#x", p.pointer_color);
+	CHECK(fabs(p.logical_x - 250) < 0.01 && p.effect_kind == LODESTONE_POINTER_EFFECT_KIND_NONE, "no magnetism, no effect");
+	lodestone_pointer_engine_destroy(pen_engine);
+
 	if (failures) {
 		printf("%d checks failed\n", failures);
 		return 1;

@@ -19,6 +19,7 @@ public final class DRMBackend: Backend {
     private let session: SeatSession
     private let output: DRMOutput
     private var input: LibinputContext?
+    private var cursor: DRMCursor?
     private let cardPath: String
     private var cardFD: Int32
 
@@ -29,8 +30,8 @@ public final class DRMBackend: Backend {
         log = logger
         let missing = Self.missingPieces()
         if !missing.isEmpty {
-            throw SystemError("cannot start the DRM backend: " + missing.joined(separator: "; ")
-                              + ". Run it on a machine with a GPU, from a text console, as a user in the video and input groups or with seatd (see README, \"On a TTY\")")
+            throw SystemError("cannot start the DRM backend:\n" + missing.map { "  - " + $0 + "\n" }.joined()
+                              + "Run it on a machine with a GPU, from a text console, as a user in the video and input groups or with seatd (see README, \"On a TTY\")")
         }
         session = try SeatSession()
         guard let card = Self.cards().first else { throw SystemError("cannot start the DRM backend: no DRM device") }
@@ -42,18 +43,8 @@ public final class DRMBackend: Backend {
 
     deinit { session.close(fd: cardFD) }
 
-    /// What this machine lacks for a TTY session: a DRM card and a seat (seatd's socket or a
-    /// logind seat; libseat's builtin backend needs root and a VT).
-    public static func missingPieces() -> [String] {
-        var missing: [String] = []
-        if cards().isEmpty { missing.append("no DRM device (/dev/dri has no card*)") }
-        let seatd = access(getenv("SEATD_SOCK").map { String(cString: $0) } ?? "/run/seatd.sock", F_OK) == 0
-        let logind = access("/run/systemd/seats/seat0", F_OK) == 0
-        let builtin = getuid() == 0 && access("/dev/tty0", F_OK) == 0
-        if !seatd && !logind && !builtin { missing.append("no seat (no seatd socket, no logind seat0, not root on a VT)") }
-        if access("/dev/input", F_OK) != 0 { missing.append("no input devices (/dev/input is missing)") }
-        return missing
-    }
+    /// What this machine lacks for a TTY session (see `TTYPrerequisites`).
+    public static func missingPieces() -> [String] { TTYPrerequisites.probe().missing }
 
     /// `/dev/dri/card*`, in order.
     static func cards() -> [String] {
@@ -80,14 +71,20 @@ public final class DRMBackend: Backend {
             self.frameComposed?(image, compositor.frameCount)
         }
         output.flipped = { compositor.clock.resume() }
+        // The plain pointer on the cursor plane when the driver has one (see `CursorPlanePlanner`).
+        cursor = DRMCursor(fd: cardFD, crtc: output.crtcID, scale: compositor.output.scale)
+        compositor.pointerPlane = cursor
+        if cursor == nil { log.info("no cursor plane: the pointer is composed into every frame") }
         // Input: every device of the seat, opened through the session.
         let input = try LibinputContext(seat: session.name, opener: session)
         try input.attach(to: loop, seat: compositor.seat,
                          output: { (Double(compositor.output.width), Double(compositor.output.height)) }, clock: compositor.clock)
+        input.switchToVT = { [unowned self] vt in self.session.switchSession(to: vt) }
         self.input = input
         // VT switches: devices are released while away and taken again on return.
         session.paused = { [unowned self] in
             self.input?.suspend()
+            self.cursor?.hide()
             compositor.clock.hold()
         }
         session.resumed = { [unowned self] in

@@ -13,7 +13,7 @@ final class DRMOutput {
     let width: Int32, height: Int32, refreshHz: Int32
     let connectorName: String
     private var connectorID: UInt32
-    private let crtcID: UInt32
+    let crtcID: UInt32
     private var mode: drmModeModeInfo
     private var buffers: [DumbBuffer] = []
     private var back = 0

@@ -15,6 +15,9 @@ public final class LibinputContext {
     /// Opens and closes device nodes for libinput: through the session (libseat) or plainly.
     private let opener: DeviceOpener
     private var translator = LibinputTranslator()
+    private var bindings = TTYKeyBindings()
+    /// Ctrl+Alt+F<n> (see `TTYKeyBindings`): the backend asks the session for VT n.
+    public var switchToVT: (Int) -> Void = { _ in }
     private var source: EventSource?
 
     /// How libinput's devices are opened: libseat on a TTY, `open(2)` for path contexts.
@@ -81,6 +84,13 @@ public final class LibinputContext {
         while let event = libinput_get_event(pointer) {
             defer { libinput_event_destroy(event) }
             guard let values = Self.read(event, width: width, height: height) else { continue }
+            if case .keyboardKey(let key, let pressed) = values {
+                switch bindings.key(key, pressed: pressed) {
+                case .deliver: break
+                case .switchToVT(let vt): switchToVT(vt); continue
+                case .swallow: continue
+                }
+            }
             for e in translator.translate(values) { deliver(e) }
         }
     }
@@ -93,7 +103,8 @@ public final class LibinputContext {
 
     static func deviceKind(_ event: OpaquePointer) -> LibinputDeviceKind {
         guard let device = libinput_event_get_device(event) else { return .mouse }
-        return libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_GESTURE) != 0 ? .touchpad : .mouse
+        return LibinputDeviceKind(gestureCapability: libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_GESTURE) != 0,
+                                  tapFingerCount: libinput_device_config_tap_get_finger_count(device))
     }
 
     /// One event's values, or nil for events Lodestone does not use (device added/removed,

@@ -40,9 +40,66 @@ public enum LibinputEvent: Equatable, Sendable {
     public enum ScrollSource: Sendable { case wheel, finger, continuous }
 }
 
-/// What kind of pointing device an event came from: a touchpad (libinput says it has the
-/// gesture capability) hides the adaptive pointer sooner than a mouse.
-public enum LibinputDeviceKind: Sendable, Equatable { case mouse, touchpad }
+/// What kind of pointing device an event came from: a touchpad hides the adaptive pointer
+/// sooner (3.25 s) than a mouse (8 s).
+public enum LibinputDeviceKind: Sendable, Equatable {
+    case mouse, touchpad
+
+    /// libinput has no "is a touchpad" call; a touchpad is what has the gesture capability
+    /// (`libinput_device_has_capability(…, LIBINPUT_DEVICE_CAP_GESTURE)`) or can tap with a
+    /// finger (`libinput_device_config_tap_get_finger_count` > 0: a touchpad too small or
+    /// too old for gestures still taps). Mice, trackballs, trackpoints and tablets in mouse
+    /// mode have neither.
+    public init(gestureCapability: Bool, tapFingerCount: Int32) {
+        self = gestureCapability || tapFingerCount > 0 ? .touchpad : .mouse
+    }
+}
+
+/// Lodestone's own key bindings on a TTY, read from raw evdev codes before the keys reach
+/// clients. There is one: Ctrl+Alt+F1…F12 switches virtual terminals (`libseat_switch_session`),
+/// which the kernel no longer does once the compositor owns the VT. Codes, not keysyms, so it
+/// works whatever layout the keymap has (as the kernel's own console binding does).
+///
+/// Key repeat: Wayland clients repeat keys themselves from `wl_keyboard.repeat_info`, so
+/// Lodestone forwards each physical press and release exactly once and never synthesises
+/// repeats. Its one binding acts on the press only and needs no repeat either.
+public struct TTYKeyBindings: Sendable {
+    /// evdev codes of the modifiers the binding needs (both sides).
+    static let controls: Set<UInt32> = [29, 97], alts: Set<UInt32> = [56, 100]
+    /// `KEY_F1`…`KEY_F10` are 59…68; `KEY_F11`, `KEY_F12` are 87, 88.
+    static func functionKey(_ code: UInt32) -> Int? {
+        switch code {
+        case 59...68: return Int(code) - 58
+        case 87, 88: return Int(code) - 76
+        default: return nil
+        }
+    }
+
+    private var held: Set<UInt32> = []
+    /// Function keys whose press was a binding: their release is swallowed too, so the client
+    /// never sees a release without its press.
+    private var swallowed: Set<UInt32> = []
+
+    public init() {}
+
+    public enum Outcome: Equatable, Sendable {
+        /// The key goes to the seat (and the focused client) as usual.
+        case deliver
+        /// Switch to this virtual terminal; the key is not delivered.
+        case switchToVT(Int)
+        /// The release of a key whose press was a binding: not delivered.
+        case swallow
+    }
+
+    public mutating func key(_ code: UInt32, pressed: Bool) -> Outcome {
+        if pressed { held.insert(code) } else { held.remove(code) }
+        if !pressed, swallowed.remove(code) != nil { return .swallow }
+        guard pressed, let vt = Self.functionKey(code),
+              !held.isDisjoint(with: Self.controls), !held.isDisjoint(with: Self.alts) else { return .deliver }
+        swallowed.insert(code)
+        return .switchToVT(vt)
+    }
+}
 
 /// Turns `LibinputEvent`s into `InputEvent`s for `Seat.handle`. Keeps the little state the
 /// mapping needs: the device kind last announced, so `.pointerDevice` is sent on changes only.

@@ -21,7 +21,7 @@ final class SeatSession: LibinputContext.DeviceOpener {
         libseat_set_log_level(LIBSEAT_LOG_LEVEL_ERROR)
         let box = Unmanaged.passUnretained(self).toOpaque()
         guard let seat = libseat_open_seat(seatListener, box) else {
-            throw SystemError("no seat: libseat could not open one (run from a text console with seatd or a logind session)")
+            throw SystemError(TTYPrerequisites.noSeat)
         }
         self.seat = seat
         var waited = 0
@@ -51,6 +51,12 @@ final class SeatSession: LibinputContext.DeviceOpener {
         source = try loop.addFileDescriptor(libseat_get_fd(seat)) { [unowned self] _ in
             if let seat = self.seat { _ = libseat_dispatch(seat, 0) }
         }
+    }
+
+    /// Ctrl+Alt+F<n>: asks the seat for another VT; `disabled` follows when it happens.
+    func switchSession(to vt: Int) {
+        guard let seat, isActive else { return }
+        _ = libseat_switch_session(seat, Int32(vt))
     }
 
     // libseat's listener

@@ -49,7 +49,7 @@ extern "C" {
 #endif
 
 #define LODESTONE_POINTER_VERSION_MAJOR 0
-#define LODESTONE_POINTER_VERSION_MINOR 1
+#define LODESTONE_POINTER_VERSION_MINOR 2
 #define LODESTONE_POINTER_VERSION_PATCH 0
 
 /** The version this header describes, as one number: (major << 16) | (minor << 8) | patch. */
@@ -139,6 +139,8 @@ enum lodestone_pointer_error {
 	LODESTONE_POINTER_ERROR_INVALID_BEAM_LENGTH = -6,
 	LODESTONE_POINTER_ERROR_ANNOTATION_TOO_LONG = -7,
 	LODESTONE_POINTER_ERROR_INVALID_SHAPE = -8,
+	/** Since 0.2: drawing_diameter is not a number, negative, or above 512. */
+	LODESTONE_POINTER_ERROR_INVALID_DRAWING_TOOL = -9,
 };
 
 /**
@@ -183,6 +185,15 @@ struct lodestone_pointer_region {
 	uint32_t constrained_axes;
 	/** UTF-8 text shown beside the pointer over the region (at most 64 characters), or NULL. Copied. */
 	const char *annotation;
+	/**
+	 * Since 0.2 (adaptive_pointer_region_v1.set_drawing_preview): a drawing surface's tool.
+	 * 0 (the default) is no tool; otherwise the stroke's width in points, above 0 and at most
+	 * 512. Over the frame the pointer becomes a circle this wide in drawing_color (see
+	 * pointer_color in the presentation), without magnetism or a content effect.
+	 */
+	double drawing_diameter;
+	/** The tool's ink, ARGB8888 with straight alpha (0xAARRGGBB). */
+	uint32_t drawing_color;
 };
 
 /** The device that produces the following motion (lodestone_pointer_engine_device). */
@@ -201,6 +212,9 @@ enum lodestone_pointer_shape_kind {
 	LODESTONE_POINTER_SHAPE_KIND_CUSTOM = 4,
 	LODESTONE_POINTER_SHAPE_KIND_HIDDEN = 5,
 	LODESTONE_POINTER_SHAPE_KIND_BAND = 6,
+	/* 7 is lodestone_test_v1's client cursor, which only a compositor has. */
+	/** The arrow style's arrow (Lodestone's settings; not yet selectable here). */
+	LODESTONE_POINTER_SHAPE_KIND_ARROW = 8,
 };
 
 /** The targeted element's effect as presented. */
@@ -250,6 +264,8 @@ struct lodestone_pointer_presentation {
 	/** An annotation is shown (its text: lodestone_pointer_engine_annotation), at this opacity. */
 	bool annotation;
 	double annotation_alpha;
+	/** Since 0.2: the pointer's fill, ARGB8888 straight alpha (a drawing tool's ink over its region). */
+	uint32_t pointer_color;
 };
 
 /** The user's pointer settings (accessibility). Fill with lodestone_pointer_settings_init. */
@@ -423,6 +439,99 @@ bool lodestone_pointer_engine_draw(struct lodestone_pointer_engine *engine, uint
  */
 bool lodestone_pointer_engine_draw_pixman(struct lodestone_pointer_engine *engine, union pixman_image *image,
 	double scale, int32_t clip_x, int32_t clip_y, int32_t clip_width, int32_t clip_height);
+
+/*
+ * The server side of adaptive-pointer-v1 (since 0.2), in the spirit of wlroots'
+ * wlr_cursor_shape_v1: the helper offers the adaptive_pointer_manager_v1 global on the host's
+ * wl_display, handles every request of its clients with the checks and protocol errors
+ * Lodestone itself uses (a bad request disconnects only that client), keeps the engine's
+ * regions in step with what each surface committed, and sends the regions' entered, left and
+ * band_selection events.
+ *
+ * The host tells it three things: where a surface is (a callback), when a surface committed
+ * (lodestone_pointer_server_surface_committed, from the host's own commit path) and when
+ * windows moved or restacked (lodestone_pointer_server_layout_changed). After each step of
+ * the engine it calls lodestone_pointer_server_send_events. The helper watches each surface's
+ * wl_resource itself: a destroyed surface's regions leave the engine at once.
+ *
+ * Region state is double-buffered: requests take effect with the surface's next commit as the
+ * host reports it. A host that applies synchronized subsurfaces' state late reports the commit
+ * when it applies it (wlroots' wlr_surface.events.commit does).
+ *
+ * The helper puts its regions into the engine with region ids and surface ids whose top bit
+ * is set; a host that also sets regions of its own uses ids below 2^63. A surface holds at
+ * most 512 regions (too_many_regions); a preview subsurface is checked (invalid_preview) but
+ * the effects are drawn from the host's composed pixels. Regions of a surface that another
+ * window covers still capture the pointer: surface_position's layer only orders regions.
+ *
+ * Threading: the host's event loop only, like everything in this library.
+ * Ownership: the server keeps a reference to the engine, which stays valid (though the host
+ * may already have called lodestone_pointer_engine_destroy) until the server is destroyed.
+ * Destroy the server before the wl_display.
+ */
+
+struct wl_display;
+struct wl_resource;
+
+/** The server side of adaptive-pointer-v1 on one wl_display. Opaque. */
+struct lodestone_pointer_server;
+
+/** What the helper asks the host. Fill with zeros, set size, then the callbacks. */
+struct lodestone_pointer_server_callbacks {
+	/** sizeof(struct lodestone_pointer_server_callbacks) as the caller was built with. */
+	uint32_t size;
+	/**
+	 * Required. Where the wl_surface's top-left corner is in global logical coordinates, and
+	 * its layer: regions of a surface in a higher layer win over regions of lower ones,
+	 * whatever their clients' own stacking orders (use the window's position in the stack).
+	 * Return false for a surface that is not shown: its regions leave the engine until a
+	 * later commit or layout change finds it shown.
+	 */
+	bool (*surface_position)(void *data, struct wl_resource *surface, double *x, double *y, int32_t *layer);
+	/**
+	 * The parent wl_surface of a subsurface, or NULL for any other surface: set_preview
+	 * accepts only the client's own subsurfaces below the region's surface. When NULL (the
+	 * callback), every preview is refused with the invalid_preview error.
+	 */
+	struct wl_resource *(*subsurface_parent)(void *data, struct wl_resource *surface);
+};
+
+/**
+ * Offers adaptive_pointer_manager_v1 on `display` for `engine`'s regions; `data` is passed
+ * to every callback. `callbacks` is copied. Returns NULL when an argument is NULL, the
+ * surface_position callback is missing or the global cannot be created. Free with
+ * lodestone_pointer_server_destroy.
+ */
+struct lodestone_pointer_server *lodestone_pointer_server_create(struct wl_display *display,
+	struct lodestone_pointer_engine *engine, const struct lodestone_pointer_server_callbacks *callbacks, void *data);
+
+/**
+ * Removes the global and the helper's regions from the engine; the clients' objects stay
+ * alive but inert until the clients destroy them. NULL is allowed and does nothing.
+ */
+void lodestone_pointer_server_destroy(struct lodestone_pointer_server *server);
+
+/**
+ * The host applied a commit of this wl_surface: its pending region state becomes current
+ * and is placed in the engine (surface_position is asked). Any surface may be passed; one
+ * without an adaptive_pointer_surface_v1 costs a table lookup.
+ */
+void lodestone_pointer_server_surface_committed(struct lodestone_pointer_server *server, struct wl_resource *surface);
+
+/**
+ * Surfaces moved, were shown, hidden or restacked (a window moved, mapped or unmapped, or a
+ * parent's commit moved a subsurface): every surface's regions are placed again, asking
+ * surface_position for each surface that has regions.
+ */
+void lodestone_pointer_server_layout_changed(struct lodestone_pointer_server *server);
+
+/**
+ * Takes the engine's events for the helper's regions (see lodestone_pointer_engine_next_event)
+ * and sends them to their clients, band rectangles in surface-local coordinates; events of
+ * the host's own regions stay queued for lodestone_pointer_engine_next_event. Call after
+ * each step. Returns how many events were sent.
+ */
+uint32_t lodestone_pointer_server_send_events(struct lodestone_pointer_server *server);
 
 #ifdef __cplusplus
 }

@@ -1,15 +1,15 @@
-/// `xdg_toplevel.move`: the window follows the hand until the last button comes up.
-/// Clients hear nothing meanwhile.
+/// `xdg_toplevel.move` (or X11's `_NET_WM_MOVERESIZE`): the window follows the hand until
+/// the last button comes up. Clients hear nothing meanwhile.
 final class MoveGrab: PointerGrab {
-    let toplevel: XdgToplevel
+    let window: DesktopWindow
     /// The hand's offset from the window's top-left when the move began.
     private let dx: Double, dy: Double
 
-    init(toplevel: XdgToplevel, device: (x: Double, y: Double)) {
-        self.toplevel = toplevel
+    init(window: DesktopWindow, device: (x: Double, y: Double)) {
+        self.window = window
         // A window being moved is no longer held by an earlier resize's edge.
-        toplevel.resizeAnchor = nil
-        let p = toplevel.xdgSurface.position
+        (window as? XdgToplevel)?.resizeAnchor = nil
+        let p = window.position
         dx = device.x - Double(p.x)
         dy = device.y - Double(p.y)
     }
@@ -17,12 +17,12 @@ final class MoveGrab: PointerGrab {
     var routesToClients: Bool { false }
 
     func motion(_ seat: Seat, device: (x: Double, y: Double), time: UInt32) {
-        seat.compositor.desktop.move(toplevel.xdgSurface, to: Int32(clamping: Int((device.x - dx).rounded())), Int32(clamping: Int((device.y - dy).rounded())))
+        seat.compositor.desktop.move(window, to: Int32(clamping: Int((device.x - dx).rounded())), Int32(clamping: Int((device.y - dy).rounded())))
     }
 
     func pressStarted(_ seat: Seat) {}
     func button(_ seat: Seat, _ button: UInt32, pressed: Bool, time: UInt32) {}
     func released(_ seat: Seat) { seat.endGrab() }
     func axis(_ seat: Seat, _ axis: PointerAxis, time: UInt32) {}
-    func surfaceDestroyed(_ surface: WlSurface) -> Bool { toplevel.xdgSurface.surface === surface }
+    func surfaceDestroyed(_ surface: WlSurface) -> Bool { window.surface === surface }
 }

@@ -8,12 +8,12 @@ struct AxisAnimation: Sendable {
 
     mutating func retarget(_ target: AxisTarget, device: Double) {
         switch target {
-        case .device:
+        case .device, .offset:
             if !followsDevice {
                 value.value -= device
                 followsDevice = true
             }
-            value.target = 0
+            value.target = target.deviceOffset
         case .fixed(let v):
             if followsDevice {
                 value.value += device
@@ -25,9 +25,9 @@ struct AxisAnimation: Sendable {
 
     mutating func snap(_ target: AxisTarget) {
         switch target {
-        case .device:
+        case .device, .offset:
             followsDevice = true
-            value.snap(to: 0)
+            value.snap(to: target.deviceOffset)
         case .fixed(let v):
             followsDevice = false
             value.snap(to: v)
@@ -52,6 +52,8 @@ struct ShapeMorph: Sendable {
     var scale = AnimatedValue(1, tolerance: 0.0001)
     var alpha = AnimatedValue(1)
     var pathAlpha = AnimatedValue(0)
+    /// The arrow style's arrow; it cross-fades with the rounded rect and the path, like a path.
+    var arrowAlpha = AnimatedValue(0)
     private(set) var path: Path<PointerLocal>?
     /// Reduce motion's quick fade-in after a shape change.
     var fade = AnimatedValue(1)
@@ -62,6 +64,19 @@ struct ShapeMorph: Sendable {
         width = AnimatedValue(diameter)
         height = AnimatedValue(diameter)
         radius = AnimatedValue(diameter / 2)
+    }
+
+    /// Starts already showing `t` (no morph from the circle at start-up).
+    init(showing t: PointerTarget, device: Point<Global>) {
+        self.init(diameter: t.width)
+        retarget(t, device: device, pressed: false, pressedScale: 1, reduceMotion: false)
+        x.snap(t.x)
+        y.snap(t.y)
+        width.snap(to: t.width)
+        height.snap(to: t.height)
+        radius.snap(to: t.radius)
+        alpha.snap(to: alpha.target)
+        arrowAlpha.snap(to: arrowAlpha.target)
     }
 
     mutating func retarget(_ t: PointerTarget, device: Point<Global>, pressed: Bool,
@@ -98,7 +113,13 @@ struct ShapeMorph: Sendable {
             alpha.target = 0
         } else {
             pathAlpha.target = 0
-            alpha.target = t.alpha
+            alpha.target = t.arrow ? 0 : t.alpha
+        }
+        arrowAlpha.target = t.arrow ? t.alpha : 0
+        // Reduce motion: the quick fade above replaces the arrow's cross-fade.
+        if changed && reduceMotion && !t.snap && (t.arrow || arrowAlpha.value > 0) {
+            alpha.snap(to: alpha.target)
+            arrowAlpha.snap(to: arrowAlpha.target)
         }
     }
 
@@ -111,13 +132,14 @@ struct ShapeMorph: Sendable {
         scale.advance(k.press)
         alpha.advance(k.customMorph)
         pathAlpha.advance(k.customMorph)
+        arrowAlpha.advance(k.customMorph)
         fade.advance(k.quickFade)
         if pathAlpha.isSettled && pathAlpha.value == 0 { path = nil }
     }
 
     var isSettled: Bool {
         x.value.isSettled && y.value.isSettled && width.isSettled && height.isSettled && radius.isSettled
-            && scale.isSettled && alpha.isSettled && pathAlpha.isSettled && fade.isSettled
+            && scale.isSettled && alpha.isSettled && pathAlpha.isSettled && arrowAlpha.isSettled && fade.isSettled
     }
 
     func shape(device: Point<Global>) -> RoundedRect<Global> {

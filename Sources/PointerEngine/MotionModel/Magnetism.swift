@@ -12,6 +12,14 @@ struct EngagedRegion: Sendable {
 /// Where one axis of the pointer's centre is going: with the device, or to a fixed coordinate.
 enum AxisTarget: Hashable, Sendable {
     case device
+    /// With the device, this far from it (the arrow's bounds beside its tip).
+    case offset(Double)
+
+    /// How far from the device a following axis sits (0 for `.device`, and for `.fixed`).
+    var deviceOffset: Double {
+        if case .offset(let o) = self { return o }
+        return 0
+    }
     case fixed(Double)
 }
 
@@ -41,9 +49,14 @@ struct PointerTarget: Sendable {
     var path: Path<PointerLocal>? = nil
     var beneathContent = false
     var isPlatter = false
+    /// The arrow style's arrow, its tip at the device, instead of the rounded rect (which
+    /// stays invisible, on the arrow's bounds, for accessories, tone and morphs).
+    var arrow = false
     /// Geometry must track exactly (band selection), no spring.
     var snap = false
     var key: ShapeKey
+    /// Over a drawing region's frame: the pointer previews this tool.
+    var tool: DrawingTool? = nil
 }
 
 /// Text magnetism: the beam rests on the centre of a text line and only moves to the next line
@@ -117,6 +130,17 @@ enum Magnetism {
         var target = PointerTarget(logical: device, x: .device, y: .device, width: diameter,
                                    height: diameter, radius: diameter / 2, key: ShapeKey(region: r.id, band: false))
         if e.attracts { target.logical = inner.clamp(c + parallax) }
+        // A drawing region: over its frame the pointer is a circle as wide as the stroke, in
+        // its ink, exactly at the device (no magnetism: the stroke lands under the pointer).
+        // In the hit padding around the frame it stays the plain circle.
+        if let tool = r.drawingTool {
+            guard frame.contains(device) else { return target }
+            target.width = tool.diameter
+            target.height = tool.diameter
+            target.radius = tool.diameter / 2
+            target.tool = tool
+            return target
+        }
 
         switch r.style.shape {
         case .effectDefault:
@@ -141,10 +165,10 @@ enum Magnetism {
                 target.alpha = 0
                 target.beneathContent = true
             case .none, .hover:
-                break // the circle, following the device
+                target.becomeArrow(settings) // the circle (or the arrow), following the device
             }
         case .circle:
-            break
+            target.becomeArrow(settings)
         case .hidden:
             target.alpha = 0
         case .roundedRect(let radius):
@@ -196,5 +220,20 @@ enum Magnetism {
         }
         if leaving { target.logical = device }
         return target
+    }
+}
+
+extension PointerTarget {
+    /// In the arrow style, the plain pointer that follows the device is the arrow: its tip
+    /// at the device, the (invisible) rounded rect on its bounds. The circle style keeps the circle.
+    mutating func becomeArrow(_ settings: PointerSettings) {
+        guard settings.style == .arrow else { return }
+        let b = PointerArrow.unitBounds, size = settings.size
+        arrow = true
+        width = b.width * size
+        height = b.height * size
+        radius = min(width, height) / 2
+        x = .offset(b.midX * size)
+        y = .offset(b.midY * size)
     }
 }

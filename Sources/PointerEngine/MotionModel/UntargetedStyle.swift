@@ -11,7 +11,7 @@ extension Magnetism {
                                    height: diameter, radius: diameter / 2, key: ShapeKey(region: nil, band: false))
         switch style.shape {
         case .effectDefault, .circle:
-            break
+            target.becomeArrow(settings)
         case .hidden:
             target.alpha = 0
         case .roundedRect(let radius):

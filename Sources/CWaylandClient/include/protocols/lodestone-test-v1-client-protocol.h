@@ -133,6 +133,10 @@ enum lodestone_test_v1_shape_kind {
 	 * a legacy client's wl_pointer.set_cursor image is shown
 	 */
 	LODESTONE_TEST_V1_SHAPE_KIND_CLIENT_CURSOR = 7,
+	/**
+	 * the arrow style's arrow; the rectangle is its outline's bounds, the tip at its top left
+	 */
+	LODESTONE_TEST_V1_SHAPE_KIND_ARROW = 8,
 };
 #endif /* LODESTONE_TEST_V1_SHAPE_KIND_ENUM */
 
@@ -301,6 +305,28 @@ struct lodestone_test_v1_listener {
 			     struct lodestone_test_v1 *lodestone_test_v1,
 			     uint32_t kind,
 			     uint32_t sets);
+	/**
+	 * the colours of the pointer and the pen's hover preview
+	 *
+	 * The adaptive pointer's fill colour as last presented (a
+	 * drawing region's ink while the pointer is over it; see
+	 * adaptive_pointer_region_v1.set_drawing_preview), and the pen's
+	 * hover preview: whether one shows, its centre and diameter in
+	 * global logical coordinates, its colour and its opacity. Colours
+	 * are ARGB8888 with straight alpha; a hover preview without a
+	 * drawing tool reports the pointer's colour.
+	 * @param hover 1 when a hover preview shows
+	 * @since 4
+	 */
+	void (*pointer_preview)(void *data,
+				struct lodestone_test_v1 *lodestone_test_v1,
+				uint32_t pointer_color,
+				uint32_t hover,
+				wl_fixed_t hover_x,
+				wl_fixed_t hover_y,
+				wl_fixed_t hover_diameter,
+				uint32_t hover_color,
+				wl_fixed_t hover_alpha);
 };
 
 /**
@@ -335,6 +361,7 @@ lodestone_test_v1_add_listener(struct lodestone_test_v1 *lodestone_test_v1,
 #define LODESTONE_TEST_V1_GET_CURSOR_STATE 18
 #define LODESTONE_TEST_V1_GESTURE 19
 #define LODESTONE_TEST_V1_TABLET_TOOL 20
+#define LODESTONE_TEST_V1_GET_POINTER_PREVIEW 21
 
 /**
  * @ingroup iface_lodestone_test_v1
@@ -376,6 +403,10 @@ lodestone_test_v1_add_listener(struct lodestone_test_v1 *lodestone_test_v1,
  * @ingroup iface_lodestone_test_v1
  */
 #define LODESTONE_TEST_V1_CURSOR_STATE_SINCE_VERSION 2
+/**
+ * @ingroup iface_lodestone_test_v1
+ */
+#define LODESTONE_TEST_V1_POINTER_PREVIEW_SINCE_VERSION 4
 
 /**
  * @ingroup iface_lodestone_test_v1
@@ -461,6 +492,10 @@ lodestone_test_v1_add_listener(struct lodestone_test_v1 *lodestone_test_v1,
  * @ingroup iface_lodestone_test_v1
  */
 #define LODESTONE_TEST_V1_TABLET_TOOL_SINCE_VERSION 3
+/**
+ * @ingroup iface_lodestone_test_v1
+ */
+#define LODESTONE_TEST_V1_GET_POINTER_PREVIEW_SINCE_VERSION 4
 
 /** @ingroup iface_lodestone_test_v1 */
 static inline void
@@ -772,6 +807,18 @@ lodestone_test_v1_tablet_tool(struct lodestone_test_v1 *lodestone_test_v1, uint3
 {
 	wl_proxy_marshal_flags((struct wl_proxy *) lodestone_test_v1,
 			 LODESTONE_TEST_V1_TABLET_TOOL, NULL, wl_proxy_get_version((struct wl_proxy *) lodestone_test_v1), 0, phase, tool_type, x, y, pressure, distance, tilt_x, tilt_y, rotation, button, pressed);
+}
+
+/**
+ * @ingroup iface_lodestone_test_v1
+ *
+ * Answered by pointer_preview.
+ */
+static inline void
+lodestone_test_v1_get_pointer_preview(struct lodestone_test_v1 *lodestone_test_v1)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) lodestone_test_v1,
+			 LODESTONE_TEST_V1_GET_POINTER_PREVIEW, NULL, wl_proxy_get_version((struct wl_proxy *) lodestone_test_v1), 0);
 }
 
 #ifdef  __cplusplus

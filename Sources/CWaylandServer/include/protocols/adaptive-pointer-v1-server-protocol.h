@@ -59,7 +59,11 @@ struct wl_resource;
  * only the offending client is disconnected.
  *
  * Versions: version 2 adds the upright accessory flag and documents every
- * enum; a client bound at version 1 sees no change in behaviour.
+ * enum; a client bound at version 1 sees no change in behaviour. Version
+ * 3 adds drawing previews (set_drawing_preview, clear_drawing_preview):
+ * a drawing region declares its tool, and the pen's hover preview and
+ * the pointer show the tool's size and colour over it. Clients bound at
+ * versions 1 and 2 see no change.
  *
  * Warning! The protocol described in this file is experimental and
  * backward incompatible changes may be made. Backward compatible changes
@@ -302,7 +306,16 @@ enum adaptive_pointer_region_v1_error {
 	 * a path array is empty, truncated, has an unknown verb, does not start with move or has more than 1024 elements
 	 */
 	ADAPTIVE_POINTER_REGION_V1_ERROR_MALFORMED_PATH = 6,
+	/**
+	 * the drawing preview's diameter is not positive or is larger than 512 points
+	 * @since 3
+	 */
+	ADAPTIVE_POINTER_REGION_V1_ERROR_INVALID_DRAWING_PREVIEW = 7,
 };
+/**
+ * @ingroup iface_adaptive_pointer_region_v1
+ */
+#define ADAPTIVE_POINTER_REGION_V1_ERROR_INVALID_DRAWING_PREVIEW_SINCE_VERSION 3
 #endif /* ADAPTIVE_POINTER_REGION_V1_ERROR_ENUM */
 
 #ifndef ADAPTIVE_POINTER_REGION_V1_HIT_AREA_ENUM
@@ -854,6 +867,54 @@ struct adaptive_pointer_region_v1_interface {
 	void (*set_stacking_order)(struct wl_client *client,
 				   struct wl_resource *resource,
 				   int32_t order);
+	/**
+	 * the region is a drawing surface with this tool
+	 *
+	 * Declares the region a place to draw with a tool whose stroke
+	 * is diameter points wide (logical, like every length here) in the
+	 * colour color, ARGB8888 with straight (not premultiplied) alpha:
+	 * 0xAARRGGBB. Double-buffered like the rest of the region.
+	 *
+	 * While a tablet tool (a pen) hovers in proximity over the
+	 * region's frame, its hover preview shows this tool: at the moment
+	 * of contact a disc exactly diameter wide in color, growing and
+	 * fading with the pen's distance from the screen as the plain
+	 * preview does (from 1 to 3.2 times the diameter across). While
+	 * the pointer (a mouse or a touchpad) is over the frame it becomes
+	 * the same preview: a circle diameter wide in color, ringed with a
+	 * hairline in black or white, whichever stands out from the
+	 * colour, so white ink on a white page or a transparent eraser
+	 * still shows. Outside the frame (in the hit padding) the pointer
+	 * is the plain circle.
+	 *
+	 * Drawing needs the stroke to land exactly under the pointer, so a
+	 * region with a drawing preview never attracts the pointer and has
+	 * no content effect, whatever set_effect, set_shape and
+	 * set_magnetism say; accessories and the annotation still show.
+	 *
+	 * diameter must be positive and at most 512 (a wl_fixed cannot be
+	 * NaN or infinite); anything else is the invalid_drawing_preview
+	 * error, whose message names the value. Calling it again replaces
+	 * the tool (a new brush size or colour).
+	 * @param diameter the stroke's width in points, above 0 and at most 512
+	 * @param color ARGB8888, straight alpha
+	 * @since 3
+	 */
+	void (*set_drawing_preview)(struct wl_client *client,
+				    struct wl_resource *resource,
+				    wl_fixed_t diameter,
+				    uint32_t color);
+	/**
+	 * the region is no longer a drawing surface
+	 *
+	 * Removes the drawing preview: the hover preview and the pointer
+	 * are the plain ones again, and the region's effect, shape and
+	 * magnetism apply. Double-buffered. Harmless when no preview is
+	 * set.
+	 * @since 3
+	 */
+	void (*clear_drawing_preview)(struct wl_client *client,
+				      struct wl_resource *resource);
 };
 
 #define ADAPTIVE_POINTER_REGION_V1_ENTERED 0
@@ -957,6 +1018,14 @@ struct adaptive_pointer_region_v1_interface {
  * @ingroup iface_adaptive_pointer_region_v1
  */
 #define ADAPTIVE_POINTER_REGION_V1_SET_STACKING_ORDER_SINCE_VERSION 1
+/**
+ * @ingroup iface_adaptive_pointer_region_v1
+ */
+#define ADAPTIVE_POINTER_REGION_V1_SET_DRAWING_PREVIEW_SINCE_VERSION 3
+/**
+ * @ingroup iface_adaptive_pointer_region_v1
+ */
+#define ADAPTIVE_POINTER_REGION_V1_CLEAR_DRAWING_PREVIEW_SINCE_VERSION 3
 
 /**
  * @ingroup iface_adaptive_pointer_region_v1

@@ -136,6 +136,10 @@ enum lodestone_test_v1_shape_kind {
 	 * a legacy client's wl_pointer.set_cursor image is shown
 	 */
 	LODESTONE_TEST_V1_SHAPE_KIND_CLIENT_CURSOR = 7,
+	/**
+	 * the arrow style's arrow; the rectangle is its outline's bounds, the tip at its top left
+	 */
+	LODESTONE_TEST_V1_SHAPE_KIND_ARROW = 8,
 };
 #endif /* LODESTONE_TEST_V1_SHAPE_KIND_ENUM */
 
@@ -394,6 +398,14 @@ struct lodestone_test_v1_interface {
 			    wl_fixed_t rotation,
 			    uint32_t button,
 			    uint32_t pressed);
+	/**
+	 * the colours of the pointer and the pen's hover preview
+	 *
+	 * Answered by pointer_preview.
+	 * @since 4
+	 */
+	void (*get_pointer_preview)(struct wl_client *client,
+				    struct wl_resource *resource);
 };
 
 #define LODESTONE_TEST_V1_POINTER_STATE 0
@@ -406,6 +418,7 @@ struct lodestone_test_v1_interface {
 #define LODESTONE_TEST_V1_POINTER_SHAPE 7
 #define LODESTONE_TEST_V1_POPUP 8
 #define LODESTONE_TEST_V1_CURSOR_STATE 9
+#define LODESTONE_TEST_V1_POINTER_PREVIEW 10
 
 /**
  * @ingroup iface_lodestone_test_v1
@@ -447,6 +460,10 @@ struct lodestone_test_v1_interface {
  * @ingroup iface_lodestone_test_v1
  */
 #define LODESTONE_TEST_V1_CURSOR_STATE_SINCE_VERSION 2
+/**
+ * @ingroup iface_lodestone_test_v1
+ */
+#define LODESTONE_TEST_V1_POINTER_PREVIEW_SINCE_VERSION 4
 
 /**
  * @ingroup iface_lodestone_test_v1
@@ -532,6 +549,10 @@ struct lodestone_test_v1_interface {
  * @ingroup iface_lodestone_test_v1
  */
 #define LODESTONE_TEST_V1_TABLET_TOOL_SINCE_VERSION 3
+/**
+ * @ingroup iface_lodestone_test_v1
+ */
+#define LODESTONE_TEST_V1_GET_POINTER_PREVIEW_SINCE_VERSION 4
 
 /**
  * @ingroup iface_lodestone_test_v1
@@ -646,6 +667,18 @@ static inline void
 lodestone_test_v1_send_cursor_state(struct wl_resource *resource_, uint32_t kind, uint32_t sets)
 {
 	wl_resource_post_event(resource_, LODESTONE_TEST_V1_CURSOR_STATE, kind, sets);
+}
+
+/**
+ * @ingroup iface_lodestone_test_v1
+ * Sends an pointer_preview event to the client owning the resource.
+ * @param resource_ The client's resource
+ * @param hover 1 when a hover preview shows
+ */
+static inline void
+lodestone_test_v1_send_pointer_preview(struct wl_resource *resource_, uint32_t pointer_color, uint32_t hover, wl_fixed_t hover_x, wl_fixed_t hover_y, wl_fixed_t hover_diameter, uint32_t hover_color, wl_fixed_t hover_alpha)
+{
+	wl_resource_post_event(resource_, LODESTONE_TEST_V1_POINTER_PREVIEW, pointer_color, hover, hover_x, hover_y, hover_diameter, hover_color, hover_alpha);
 }
 
 #ifdef  __cplusplus

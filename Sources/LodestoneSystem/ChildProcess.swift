@@ -1,13 +1,15 @@
 import Glibc
 import LodestoneSystem
 
-/// A command Lodestone runs inside its session (like cage).
-final class ChildProcess {
-    let pid: pid_t
+/// A command Lodestone runs inside its session (like cage), or Xwayland.
+public final class ChildProcess {
+    public let pid: pid_t
 
-    /// Starts `arguments` with extra environment variables, searching PATH.
+    /// Starts `arguments` with extra environment variables, searching PATH. `passing` maps
+    /// descriptors of ours to the numbers the child finds them under (every other one is
+    /// close-on-exec); the numbers must not be among the descriptors passed.
     /// Throws "cannot start 'NAME': REASON" when it cannot.
-    init(_ arguments: [String], environment extra: [String: String]) throws(SystemError) {
+    public init(_ arguments: [String], environment extra: [String: String], passing descriptors: [(ours: Int32, theirs: Int32)] = []) throws(SystemError) {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -21,6 +23,12 @@ final class ChildProcess {
         for s in [SIGINT, SIGTERM, SIGCHLD, SIGPIPE] { sigaddset(&defaults, s) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        // dup2 onto another number clears close-on-exec in the child.
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for d in descriptors { posix_spawn_file_actions_adddup2(&actions, d.ours, d.theirs) }
 
         var env: [String] = []
         var index = 0
@@ -36,13 +44,13 @@ final class ChildProcess {
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
         try callReturningErrno("posix_spawnp", what: "cannot start '\(arguments[0])'") {
-            posix_spawnp(&pid, arguments[0], nil, &attributes, argv, envp)
+            posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
         }
         self.pid = pid
     }
 
     /// The exit status once the process has ended (128+N for signal N), else nil.
-    func reap() -> Int32? {
+    public func reap() -> Int32? {
         var status: Int32 = 0
         guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
         if status & 0x7f == 0 { return (status >> 8) & 0xff }
@@ -50,7 +58,7 @@ final class ChildProcess {
     }
 
     /// SIGTERM, then SIGKILL if it is still there after two seconds.
-    func terminate() {
+    public func terminate() {
         kill(pid, SIGTERM)
         for _ in 0..<200 {
             if reap() != nil { return }

@@ -1,0 +1,341 @@
+import CWaylandServer
+import CXCB
+import Glibc
+import LodestoneSystem
+import WaylandServer
+
+/// The X11 window manager Lodestone runs inside Xwayland (wlroots' `xwayland/xwm.c`,
+/// Smithay's `X11Wm`). It redirects every top-level window (Composite), so X draws none
+/// itself: each one's pixels reach Lodestone as a wl_surface of the Xwayland client,
+/// paired with its X window by the `WL_SURFACE_ID` message. Managed windows join the
+/// desktop like xdg toplevels (XwaylandWindow is a DesktopWindow); override-redirect
+/// ones (menus, tooltips) are drawn where X put them.
+final class XWM {
+    private unowned let compositor: Compositor
+    let connection: XConnection
+    /// Xwayland's Wayland connection while it lasts.
+    private let xwaylandClient: () -> Client?
+    let atoms: Atoms
+    private let root: XWindowID
+    /// The window named in _NET_SUPPORTING_WM_CHECK.
+    private let checkWindow: XWindowID
+    private var watch: EventSource?
+    private let closed: () -> Void
+    /// Every X window created on the root, by id.
+    private(set) var windows: [XWindowID: XwaylandWindow] = [:]
+    /// WL_SURFACE_ID messages whose wl_surface the compositor has not seen yet.
+    private var pendingSurfaces: [UInt32: XWindowID] = [:]
+    private(set) var focused: XWindowID = 0
+    private var isShutDown = false
+
+    /// The atoms the window manager reads and writes.
+    struct Atoms {
+        let wmProtocols, wmDeleteWindow, wmTakeFocus, wmState, wlSurfaceID, utf8String: XAtom
+        let netWmName, netSupported, netSupportingWmCheck, netActiveWindow, wmS0, netWmCmS0, netWmMoveresize: XAtom
+        static let names = ["WM_PROTOCOLS", "WM_DELETE_WINDOW", "WM_TAKE_FOCUS", "WM_STATE", "WL_SURFACE_ID", "UTF8_STRING",
+                            "_NET_WM_NAME", "_NET_SUPPORTED", "_NET_SUPPORTING_WM_CHECK", "_NET_ACTIVE_WINDOW",
+                            "WM_S0", "_NET_WM_CM_S0", "_NET_WM_MOVERESIZE"]
+
+        init?(_ found: [String: XAtom]) {
+            let a = Self.names.compactMap { found[$0] }
+            guard a.count == Self.names.count else { return nil }
+            (wmProtocols, wmDeleteWindow, wmTakeFocus, wmState, wlSurfaceID, utf8String) = (a[0], a[1], a[2], a[3], a[4], a[5])
+            (netWmName, netSupported, netSupportingWmCheck, netActiveWindow) = (a[6], a[7], a[8], a[9])
+            (wmS0, netWmCmS0, netWmMoveresize) = (a[10], a[11], a[12])
+        }
+        // Predefined in the core protocol.
+        static let wmName = XAtom(XCB_ATOM_WM_NAME.rawValue), wmClass = XAtom(XCB_ATOM_WM_CLASS.rawValue)
+        static let wmHints = XAtom(XCB_ATOM_WM_HINTS.rawValue), wmNormalHints = XAtom(XCB_ATOM_WM_NORMAL_HINTS.rawValue)
+        static let wmTransientFor = XAtom(XCB_ATOM_WM_TRANSIENT_FOR.rawValue)
+        static let window = XAtom(XCB_ATOM_WINDOW.rawValue), atom = XAtom(XCB_ATOM_ATOM.rawValue)
+    }
+
+    /// Connects over `fd` and becomes the window manager of Xwayland's root window.
+    init(compositor: Compositor, fd: Int32, xwaylandClient: @escaping () -> Client?, closed: @escaping () -> Void) throws(SystemError) {
+        self.compositor = compositor
+        self.xwaylandClient = xwaylandClient
+        self.closed = closed
+        connection = try XConnection(fd: fd)
+        guard let atoms = Atoms(connection.internAtoms(Atoms.names)) else {
+            connection.disconnect()
+            throw SystemError("Xwayland did not intern the window manager's atoms")
+        }
+        self.atoms = atoms
+        root = connection.root
+        let c = connection
+        // Redirect: map and configure requests of top-level windows come to us.
+        c.changeAttributes(root, mask: XCB_CW_EVENT_MASK.rawValue,
+                           values: [XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY.rawValue | XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT.rawValue
+                                    | XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue])
+        // Rootless: X composes nothing; every window's pixels go to its wl_surface.
+        _ = xcb_composite_redirect_subwindows(c.pointer, root, UInt8(XCB_COMPOSITE_REDIRECT_MANUAL.rawValue))
+        // EWMH: a child of the root names the window manager.
+        checkWindow = c.generateID()
+        _ = xcb_create_window(c.pointer, UInt8(XCB_COPY_FROM_PARENT), checkWindow, root, 0, 0, 10, 10, 0,
+                              UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), c.rootVisual, 0, nil)
+        c.setProperty(checkWindow, atoms.netSupportingWmCheck, type: Atoms.window, [checkWindow])
+        c.setProperty(checkWindow, atoms.netWmName, type: atoms.utf8String, string: "Lodestone")
+        c.setProperty(root, atoms.netSupportingWmCheck, type: Atoms.window, [checkWindow])
+        c.setProperty(root, atoms.netSupported, type: Atoms.atom, [atoms.netWmName, atoms.netSupportingWmCheck, atoms.netActiveWindow, atoms.netWmMoveresize])
+        c.setProperty(root, atoms.netActiveWindow, type: Atoms.window, [0])
+        setRootCursor()
+        setCursorResources()
+        c.setSelectionOwner(checkWindow, atoms.wmS0)
+        c.setSelectionOwner(checkWindow, atoms.netWmCmS0)
+        c.flush()
+        watch = try compositor.display.eventLoop.addFileDescriptor(c.fileDescriptor,
+                                                                   mask: UInt32(WL_EVENT_READABLE | WL_EVENT_HANGUP | WL_EVENT_ERROR)) { [unowned self] mask in
+            self.readEvents(mask)
+        }
+        // New wl_surfaces of Xwayland's are offered to us (WL_SURFACE_ID may come first).
+        compositor.xwm = self
+    }
+
+    /// The theme's arrow on the root window, so windows that set no cursor of their own
+    /// (xeyes, menus) show it rather than none: Xwayland attaches it with set_cursor and the
+    /// adaptive pointer recognises it as the default cursor, the circle.
+    private func setRootCursor() {
+        guard let arrow = compositor.cursorThemes.standardCursor(.default, scale: 1) else {
+            compositor.log.notice("no cursor theme has an arrow; X11 windows without a cursor of their own hide the pointer")
+            return
+        }
+        let image = arrow.image, row = Int(image.stride / 4)
+        var pixels: [UInt32] = []
+        pixels.reserveCapacity(Int(image.width * image.height))
+        for y in 0..<Int(image.height) { pixels += UnsafeBufferPointer(start: image.data + y * row, count: Int(image.width)) }
+        if !connection.setCursor(root, pixels: pixels, width: Int(image.width), height: Int(image.height),
+                                 hotspot: (Int(arrow.hotspot.x), Int(arrow.hotspot.y))) {
+            compositor.log.notice("Xwayland has no 32-bit Render format; the root window keeps no cursor")
+        }
+    }
+
+    /// Xlib apps that ask for a core cursor (xterm's I-beam, XC_xterm) get the theme's image
+    /// instead when the resources name a theme, as a desktop session's xrdb does: then the
+    /// adaptive pointer recognises them too. (Without it they draw X's 1-bit glyphs.)
+    private func setCursorResources() {
+        let themes = compositor.cursorThemes
+        guard let theme = themes.themes.first else { return }
+        connection.setProperty(root, XAtom(XCB_ATOM_RESOURCE_MANAGER.rawValue), type: XAtom(XCB_ATOM_STRING.rawValue),
+                               string: "Xcursor.theme:\t\(theme)\nXcursor.size:\t\(themes.baseSize)\n")
+    }
+
+    /// Forgets every window (Xwayland went away or the session ends).
+    func shutdown() {
+        guard !isShutDown else { return }
+        isShutDown = true
+        // Removed from the loop (this may run in its handler); released with the XWM.
+        watch?.remove()
+        for window in windows.values { window.destroyed() }
+        windows.removeAll()
+        pendingSurfaces.removeAll()
+        if compositor.xwm === self { compositor.xwm = nil }
+        connection.disconnect()
+    }
+
+    // MARK: Events
+
+    private func readEvents(_ mask: UInt32) {
+        var count = 0
+        while let event = connection.pollForEvent() {
+            handle(event)
+            free(event)
+            count += 1
+        }
+        if connection.hasError || (count == 0 && mask & UInt32(WL_EVENT_HANGUP | WL_EVENT_ERROR) != 0) {
+            shutdown()
+            closed()
+            return
+        }
+        connection.flush()
+    }
+
+    private func handle(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
+        let raw = UnsafeRawPointer(event)
+        switch Int32(event.pointee.response_type & 0x7f) {
+        case XCB_CREATE_NOTIFY: createNotify(raw.load(as: xcb_create_notify_event_t.self))
+        case XCB_DESTROY_NOTIFY: destroyNotify(raw.load(as: xcb_destroy_notify_event_t.self))
+        case XCB_MAP_REQUEST: mapRequest(raw.load(as: xcb_map_request_event_t.self))
+        case XCB_MAP_NOTIFY: mapNotify(raw.load(as: xcb_map_notify_event_t.self))
+        case XCB_UNMAP_NOTIFY: unmapNotify(raw.load(as: xcb_unmap_notify_event_t.self))
+        case XCB_CONFIGURE_REQUEST: configureRequest(raw.load(as: xcb_configure_request_event_t.self))
+        case XCB_CONFIGURE_NOTIFY: configureNotify(raw.load(as: xcb_configure_notify_event_t.self))
+        case XCB_PROPERTY_NOTIFY: propertyNotify(raw.load(as: xcb_property_notify_event_t.self))
+        case XCB_CLIENT_MESSAGE: clientMessage(raw.load(as: xcb_client_message_event_t.self))
+        default: break
+        }
+    }
+
+    private func createNotify(_ e: xcb_create_notify_event_t) {
+        guard e.window != checkWindow, e.parent == root else { return }
+        let window = XwaylandWindow(wm: self, compositor: compositor, id: e.window, overrideRedirect: e.override_redirect != 0,
+                                    x: Int32(e.x), y: Int32(e.y), width: Int32(e.width), height: Int32(e.height))
+        windows[e.window] = window
+        connection.changeAttributes(e.window, mask: XCB_CW_EVENT_MASK.rawValue,
+                                    values: [XCB_EVENT_MASK_FOCUS_CHANGE.rawValue | XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue])
+    }
+
+    private func destroyNotify(_ e: xcb_destroy_notify_event_t) {
+        guard let window = windows.removeValue(forKey: e.window) else { return }
+        pendingSurfaces = pendingSurfaces.filter { $0.value != e.window }
+        window.destroyed()
+        if focused == e.window { focused = 0 }
+    }
+
+    /// A managed window wants to show: read what it is, mark it normal, map it.
+    private func mapRequest(_ e: xcb_map_request_event_t) {
+        guard let window = windows[e.window] else { return }
+        for property in [Atoms.wmName, atoms.netWmName, Atoms.wmClass, Atoms.wmHints, Atoms.wmNormalHints, Atoms.wmTransientFor,
+                         atoms.wmProtocols] {
+            read(property, of: window)
+        }
+        // ICCCM WM_STATE: NormalState (1), no icon window.
+        connection.setProperty(e.window, atoms.wmState, type: atoms.wmState, [1, 0])
+        connection.map(e.window)
+    }
+
+    private func mapNotify(_ e: xcb_map_notify_event_t) {
+        guard let window = windows[e.window] else { return }
+        window.overrideRedirect = e.override_redirect != 0
+        if window.overrideRedirect, let g = connection.geometry(e.window) { window.xConfigured(x: g.x, y: g.y, width: g.width, height: g.height) }
+        window.xMapped = true
+    }
+
+    private func unmapNotify(_ e: xcb_unmap_notify_event_t) {
+        guard let window = windows[e.window] else { return }
+        window.xMapped = false
+        // Withdrawn: the window may be mapped again as a new one, and a new surface.
+        if !window.overrideRedirect { connection.setProperty(e.window, atoms.wmState, type: atoms.wmState, [0, 0]) }
+        window.surfaceAssociationEnded()
+    }
+
+    /// A client asks for a position, size or stacking: granted for its size (and, before
+    /// Lodestone has placed it, its position); answered with the geometry it has.
+    private func configureRequest(_ e: xcb_configure_request_event_t) {
+        guard let window = windows[e.window] else { return }
+        let m = UInt32(e.value_mask)
+        let width = m & XCB_CONFIG_WINDOW_WIDTH.rawValue != 0 ? Int32(e.width) : window.width
+        let height = m & XCB_CONFIG_WINDOW_HEIGHT.rawValue != 0 ? Int32(e.height) : window.height
+        if !window.placed {
+            if m & XCB_CONFIG_WINDOW_X.rawValue != 0 { window.x = Int32(e.x) }
+            if m & XCB_CONFIG_WINDOW_Y.rawValue != 0 { window.y = Int32(e.y) }
+        }
+        window.requestSize(width: max(1, width), height: max(1, height))
+    }
+
+    private func configureNotify(_ e: xcb_configure_notify_event_t) {
+        guard let window = windows[e.window] else { return }
+        window.xConfigured(x: Int32(e.x), y: Int32(e.y), width: Int32(e.width), height: Int32(e.height))
+    }
+
+    private func propertyNotify(_ e: xcb_property_notify_event_t) {
+        guard let window = windows[e.window] else { return }
+        read(e.atom, of: window)
+    }
+
+    private func clientMessage(_ e: xcb_client_message_event_t) {
+        guard let window = windows[e.window] else { return }
+        // _NET_WM_MOVERESIZE: x_root, y_root, direction (8: move), button, source. Dragging a
+        // client-side title bar (GTK's header bar) asks for a move; resizes are not offered.
+        if e.type == atoms.netWmMoveresize {
+            if e.data.data32.2 == 8, !window.overrideRedirect { compositor.seat.startMove(window) }
+            return
+        }
+        guard e.type == atoms.wlSurfaceID else { return }
+        let id = e.data.data32.0
+        if let client = xwaylandClient(), let resource = wl_client_get_object(client.pointer, id), let surface = WlSurface.from(resource) {
+            window.associate(surface)
+        } else {
+            // Xwayland's wl_surface.create has not reached us yet: pair them when it does.
+            pendingSurfaces[id] = e.window
+        }
+    }
+
+    /// A wl_surface of Xwayland's was created: the X window that named it may be waiting.
+    func surfaceCreated(_ surface: WlSurface) {
+        guard surface.client == xwaylandClient(), let id = pendingSurfaces.removeValue(forKey: surface.objectID),
+              let window = windows[id] else { return }
+        window.associate(surface)
+    }
+
+    // MARK: Properties
+
+    private func read(_ property: XAtom, of window: XwaylandWindow) {
+        guard let value = connection.property(window.id, property) else { return }
+        let text = { String(decoding: value.bytes.prefix { $0 != 0 }, as: UTF8.self) }
+        switch property {
+        case atoms.netWmName: window.netTitle = text()
+        case Atoms.wmName: window.icccmTitle = text()
+        case Atoms.wmClass:
+            // Two NUL-terminated strings: instance, then class.
+            let parts = value.bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+            window.windowClass = parts.count > 1 ? parts[1] : parts.first ?? ""
+        case Atoms.wmHints:
+            // flags, input, ...: InputHint (1) with input = 0 means "never give me the focus".
+            let v = value.bytes.cardinals
+            if v.count >= 2, v[0] & 1 != 0 { window.acceptsInput = v[1] != 0 }
+        case Atoms.wmNormalHints:
+            // flags, x, y, width, height, ...: USPosition (1) is the user's own choice.
+            let v = value.bytes.cardinals
+            window.userPosition = v.count >= 3 && v[0] & 1 != 0
+        case Atoms.wmTransientFor: window.transientFor = value.bytes.cardinals.first
+        case atoms.wmProtocols: window.protocols = Set(value.bytes.cardinals)
+        default: break
+        }
+    }
+
+    // MARK: Requests from the desktop
+
+    /// Tells X where a managed window is: ConfigureWindow, and the synthetic
+    /// ConfigureNotify ICCCM asks for (a move alone would not produce one).
+    func configure(_ window: XwaylandWindow) {
+        guard !isShutDown else { return }
+        let mask = XCB_CONFIG_WINDOW_X.rawValue | XCB_CONFIG_WINDOW_Y.rawValue | XCB_CONFIG_WINDOW_WIDTH.rawValue
+            | XCB_CONFIG_WINDOW_HEIGHT.rawValue | XCB_CONFIG_WINDOW_BORDER_WIDTH.rawValue
+        connection.configure(window.id, mask: UInt16(mask),
+                             values: [UInt32(bitPattern: window.x), UInt32(bitPattern: window.y), UInt32(window.width), UInt32(window.height), 0])
+        var notify = xcb_configure_notify_event_t()
+        notify.response_type = UInt8(XCB_CONFIGURE_NOTIFY)
+        notify.event = window.id
+        notify.window = window.id
+        notify.x = Int16(clamping: window.x); notify.y = Int16(clamping: window.y)
+        notify.width = UInt16(clamping: window.width); notify.height = UInt16(clamping: window.height)
+        connection.send(notify, to: window.id, mask: XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue)
+        connection.flush()
+    }
+
+    /// Gives a managed window the X input focus (ICCCM: SetInputFocus unless it said it
+    /// takes no input, WM_TAKE_FOCUS when it asks for it) and raises it among X windows.
+    func focus(_ window: XwaylandWindow?) {
+        guard !isShutDown else { return }
+        guard let window else {
+            if focused != 0 { connection.setInputFocus(0); focused = 0 }
+            connection.setProperty(root, atoms.netActiveWindow, type: Atoms.window, [0])
+            connection.flush()
+            return
+        }
+        if window.acceptsInput { connection.setInputFocus(window.id) }
+        if window.protocols.contains(atoms.wmTakeFocus) {
+            connection.sendClientMessage(to: window.id, type: atoms.wmProtocols, (atoms.wmTakeFocus, UInt32(XCB_CURRENT_TIME), 0, 0, 0))
+        }
+        focused = window.id
+        connection.setProperty(root, atoms.netActiveWindow, type: Atoms.window, [window.id])
+        connection.configure(window.id, mask: UInt16(XCB_CONFIG_WINDOW_STACK_MODE.rawValue), values: [XCB_STACK_MODE_ABOVE.rawValue])
+        connection.flush()
+    }
+
+    /// WM_DELETE_WINDOW when the window speaks it; otherwise its client is disconnected.
+    func close(_ window: XwaylandWindow) {
+        guard !isShutDown else { return }
+        if window.protocols.contains(atoms.wmDeleteWindow) {
+            connection.sendClientMessage(to: window.id, type: atoms.wmProtocols, (atoms.wmDeleteWindow, UInt32(XCB_CURRENT_TIME), 0, 0, 0))
+        } else {
+            connection.kill(window.id)
+        }
+        connection.flush()
+    }
+
+    func window(_ id: XWindowID?) -> XwaylandWindow? { id.flatMap { windows[$0] } }
+
+    /// The windows transient for `id`.
+    func transients(of id: XWindowID) -> [XwaylandWindow] { windows.values.filter { $0.transientFor == id && $0.id != id } }
+}
