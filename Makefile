@@ -7,6 +7,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Build: libwayland, protocols, xkbcommon, pixman, libinput + udev, libdrm, libseat, libpng, cairo, libXcursor,
 # libsystemd (sd-bus, the accessibility bus). Tests: dbus-daemon and at-spi2-core (the AT-SPI bus and registry).
 # Cursor themes the compositor recognises (and draws where a cursor has no adaptive form).
+# make fuzz: clang's libFuzzer runtime.
 # Tests and demo: real clients (weston's demo clients, foot, GTK 3 and 4, Qt 6 Linguist, wl-clipboard),
 # fonts, keymaps, pywayland for the Python clients, meson + ninja for the
 # C client built from meson-wrap/, and wlroots 0.15 + grim for Examples/wlroots-tinywl-adaptive.
@@ -14,7 +15,7 @@ APT_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev xkb
 	libpixman-1-dev libinput-dev libpng-dev libcairo2-dev libxcursor-dev adwaita-icon-theme dmz-cursor-theme fonts-dejavu-core \
 	weston foot gtk-4-examples gtk-3-examples wl-clipboard wayland-utils wlcs coreutils python3 python3-pip \
 	meson ninja-build linguist-qt6 libwlroots-dev grim qt6-wayland desktop-file-utils valgrind libseat-dev libdrm-dev libudev-dev \
-	xwayland xterm x11-apps libxcb1-dev libxcb-composite0-dev libxcb-render0-dev \
+	xwayland xterm x11-apps libxcb1-dev libxcb-composite0-dev libxcb-render0-dev libclang-rt-14-dev \
 	libsystemd-dev dbus-daemon at-spi2-core
 PIP_PACKAGES := pywayland
 
@@ -22,7 +23,7 @@ PREFIX ?= /usr/local
 # make install CONFIG=debug installs the debug build (the install test uses it).
 CONFIG ?= release
 
-.PHONY: deps build release test demo golden bench bench-check bench-peer wlcs install man clean
+.PHONY: deps build release test demo golden bench bench-check bench-peer bench-abuse soak fuzz asan wlcs install man clean
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -93,6 +94,39 @@ bench-peer: release
 bench-check: deps
 	$(SWIFT) build -c release --product lodestone-bench
 	Scripts/bench-instructions --check
+
+# A well-behaved client's round-trip p50/p99 while one client abuses Lodestone (release build).
+bench-abuse: deps
+	$(SWIFT) build -c release --product lodestone
+	LODESTONE_BIN=.build/release Scripts/bench-abuse
+
+# 1,000 clients come and go (every fifth killed mid-frame); RSS and fds every 100.
+SOAK_CLIENTS ?= 1000
+soak: build
+	Scripts/soak --clients $(SOAK_CLIENTS)
+
+# Coverage-guided libFuzzer over Wayland wire messages into an in-process compositor
+# (Sources/lodestone-fuzz) for SECONDS. New inputs go to .build-fuzz/corpus; the committed
+# seeds are Tests/fuzz/corpus; a crash lands in Tests/fuzz/crashes/, where `make test`
+# replays it (AbuseTests) once it is committed. Run from a scratch directory: the test
+# protocol's capture_png writes files where it is told.
+SECONDS ?= 60
+fuzz: deps
+	$(SWIFT) build --sanitize=fuzzer --product lodestone-fuzz -Xswiftc -DLODESTONE_LIBFUZZER --scratch-path .build-fuzz
+	mkdir -p .build-fuzz/corpus .build-fuzz/work Tests/fuzz/crashes
+	cd .build-fuzz/work && ../debug/lodestone-fuzz ../corpus ../../Tests/fuzz/corpus -max_total_time=$(SECONDS) \
+		-max_len=4096 -len_control=0 -timeout=20 -print_final_stats=1 -artifact_prefix=../../Tests/fuzz/crashes/
+
+# AddressSanitizer (and UndefinedBehaviorSanitizer for the C and C++ targets) over the whole
+# test suite, the random request-stream fuzzer slice and the libFuzzer corpus included; a
+# leak or an error fails it (UBSan halts on the first finding not in
+# Tests/ubsan-suppressions.txt). Its own scratch path: a full rebuild that leaves .build alone.
+ASAN_FLAGS := --sanitize=address -Xcc -fsanitize=undefined --scratch-path .build-asan
+asan: deps
+	$(SWIFT) build --build-tests $(ASAN_FLAGS)
+	LODESTONE_SANITIZED=1 ASAN_OPTIONS=malloc_context_size=8 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt \
+		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:suppressions=$(CURDIR)/Tests/ubsan-suppressions.txt \
+		$(SWIFT) test --disable-swift-testing --skip-build $(ASAN_FLAGS)
 
 clean:
 	rm -rf .build .build-*

@@ -152,6 +152,16 @@ let package = Package(
         ),
         // Callgrind's client requests (header from Debian's valgrind), for instruction counts.
         .target(name: "CValgrind"),
+        // `make fuzz`: Wayland wire messages into an in-process compositor, coverage-guided
+        // (libFuzzer); built plainly, it replays the kept corpus (Tests/fuzz/corpus).
+        .target(name: "CLodestoneFuzz"),
+        .executableTarget(
+            name: "lodestone-fuzz",
+            dependencies: [
+                "CLodestoneFuzz", "Compositor", "WaylandServer", "CWaylandServer", "CWaylandProtocols",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The demo: sample surfaces for every pointer behaviour (cairo), and the
         // scripted headless tour through them (`make demo`, DemoTourTests).
         .executableTarget(name: "lodestone-demo", dependencies: ["AdaptivePointerClient", "WaylandClient", "CWaylandClient", "CWaylandProtocols", "CCairo"]),

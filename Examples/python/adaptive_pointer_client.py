@@ -64,6 +64,7 @@ def main():
     parser.add_argument("--annotation")
     parser.add_argument("--band", action="store_true", help="band selection from the region")
     parser.add_argument("--identifier", type=int, default=1)
+    parser.add_argument("--padding", type=float, help="the hit area: this padding around the frame")
     args = parser.parse_args()
 
     from pywayland.client import Display
@@ -104,10 +105,11 @@ def main():
     os.ftruncate(fd, stride * height)
     pixels = mmap.mmap(fd, stride * height)
     row = b"\xe0\xe0\xe0\xff" * width
+    x0, x1 = max(0, fx), min(width, fx + fw)  # only the part of the element on the surface
     for y in range(height):
         line = bytearray(row)
-        if fy <= y < fy + fh:
-            line[fx * 4:(fx + fw) * 4] = b"\xd0\x60\x20\xff" * fw
+        if fy <= y < fy + fh and x1 > x0:
+            line[x0 * 4:x1 * 4] = b"\xd0\x60\x20\xff" * (x1 - x0)
         pixels[y * stride:(y + 1) * stride] = bytes(line)
     pool = shm.create_pool(fd, stride * height)
     buffer = pool.create_buffer(0, width, height, stride, wl.WlShm.format.argb8888.value)
@@ -122,6 +124,8 @@ def main():
     region = regions.create_region()
     region.set_frame(fx, fy, fw, fh)
     region.set_effect(getattr(Region.effect, args.effect).value)
+    if args.padding is not None:
+        region.set_hit_area(Region.hit_area.padding.value, args.padding)
     if args.effect in ("lift",):
         region.set_background(Region.background.opaque.value)
     if args.beam:

@@ -188,6 +188,6 @@ final class CursorRole: SurfaceRole {
             name = nil
             return
         }
-        name = compositor.cursorThemes.name(of: texture, scale: surface.scale)
+        name = texture.reading { compositor.cursorThemes.name(of: texture, scale: surface.scale) }
     }
 }

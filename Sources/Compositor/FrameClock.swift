@@ -72,19 +72,30 @@ public final class FrameClock {
 
     /// Manual clock: moves time forward, running each frame that falls due
     /// (at most one per refresh interval). Returns the number of frames run.
+    /// Once no frame is scheduled the rest passes at once, and at most
+    /// `maximumFramesPerAdvance` run: the test protocol's advance_clock takes any
+    /// UInt32, and 2^32 ms of 60 Hz frames would hold the loop for hours.
     @discardableResult
     public func advance(by milliseconds: UInt32) -> Int {
         precondition(mode == .manual)
         var frames = 0
         var remaining = milliseconds
         repeat {
+            guard scheduled, frames < Self.maximumFramesPerAdvance else {
+                manualNow &+= remaining
+                break
+            }
             let step = min(remaining, interval)
             manualNow &+= step
             remaining -= step
-            if scheduled { fire(); frames += 1 }
+            fire()
+            frames += 1
         } while remaining > 0
         return frames
     }
+
+    /// 100 s of frames at 60 Hz.
+    public static let maximumFramesPerAdvance = 6000
 
     private static func monotonicMilliseconds() -> UInt64 {
         var ts = timespec()

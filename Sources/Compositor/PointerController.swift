@@ -298,10 +298,14 @@ final class PointerController {
 extension PointerController: OverlayElement {
     /// Draws the adaptive pointer and content effects over the scene composed beneath it.
     func draw(into image: Image, damage: PixelRegion) {
-        var preview: PreviewContent?
-        if let s = activePreview, let texture = s.texture, let (x, y) = compositor.origin(of: s) {
-            preview = PreviewContent(image: texture, x: Double(x), y: Double(y), width: Double(s.width), height: Double(s.height))
+        guard let s = activePreview, let texture = s.texture, let (x, y) = compositor.origin(of: s) else {
+            painter.draw(presentation, into: image, scale: Double(compositor.output.scale), clip: damage, preview: nil)
+            return
         }
-        painter.draw(presentation, into: image, scale: Double(compositor.output.scale), clip: damage, preview: preview)
+        let preview = PreviewContent(image: texture, x: Double(x), y: Double(y), width: Double(s.width), height: Double(s.height))
+        // The preview's pixels are the client's buffer, read in place under its guard.
+        texture.reading {
+            painter.draw(presentation, into: image, scale: Double(compositor.output.scale), clip: damage, preview: preview)
+        }
     }
 }

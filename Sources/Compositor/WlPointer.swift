@@ -48,7 +48,7 @@ final class WlPointer: Resource, ProtocolObject {
         }
         if discrete != 0 {
             // Since 8 value120 replaces discrete.
-            if has(8) { wl_pointer_send_axis_value120(pointer, axis, discrete * 120) }
+            if has(8) { wl_pointer_send_axis_value120(pointer, axis, discrete.clampedMultiplied(by: 120)) }
             else if has(5) { wl_pointer_send_axis_discrete(pointer, axis, discrete) }
         }
         wl_pointer_send_axis(pointer, time, axis, wl_fixed_from_double(value))

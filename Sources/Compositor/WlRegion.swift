@@ -3,9 +3,22 @@ import Rendering
 import WaylandServer
 
 /// `wl_region`: a client-built set of rectangles used for input and opaque regions.
+///
+/// Added rectangles wait in a batch that joins the region in one pass when it is read, before
+/// a subtract, or every `batchSize` rectangles: one by one, each union walks every band already
+/// there, and 40,000 rectangles took 15.8 s (issue 17); a batch is sorted (n log n) and joined
+/// once. The rectangles a region may hold stay capped (`ClientLimits.regionRectangles`).
 final class WlRegion: Resource, ProtocolObject {
     static var interface: UnsafePointer<wl_interface> { Interface.region }
-    let region = PixelRegion()
+    private let built = PixelRegion()
+    private var batch: [PixelRect] = []
+    static let batchSize = 512
+
+    /// The region as the client has built it so far.
+    var region: PixelRegion {
+        joinBatch()
+        return built
+    }
 
     enum Request: UInt32 { case destroy, add, subtract }
 
@@ -17,14 +30,23 @@ final class WlRegion: Resource, ProtocolObject {
         switch Request(rawValue: opcode) {
         case .destroy: destroy()
         case .add:
-            region.add(.sanitized(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)))
-            // A union costs time linear in the rectangles already there: bound them.
+            batch.append(.sanitized(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)))
+            guard batch.count >= Self.batchSize || batch.count + built.rectangleCount > ClientLimits.regionRectangles else { return }
+            joinBatch()
             // wl_region defines no errors; code 0 on the region, naming the limit.
-            if region.rectangleCount > ClientLimits.regionRectangles {
+            if built.rectangleCount > ClientLimits.regionRectangles {
                 postError(0, "wl_region rectangle limit: more than \(ClientLimits.regionRectangles) rectangles")
             }
-        case .subtract: region.subtract(.sanitized(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)))
+        case .subtract:
+            joinBatch()
+            built.subtract(.sanitized(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)))
         case nil: break
         }
+    }
+
+    private func joinBatch() {
+        guard !batch.isEmpty else { return }
+        built.add(batch)
+        batch.removeAll(keepingCapacity: true)
     }
 }

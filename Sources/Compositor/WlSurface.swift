@@ -82,9 +82,19 @@ final class AttachedBuffer {
         var forget: (() -> Void)?
         guard let listener = Listener({ _ in forget?() }) else { return nil }
         self.listener = listener
-        forget = { [unowned self] in self.buffer = nil; self.listener.detach() }
+        forget = { [unowned self] in
+            // Held here: willForget may drop the last other reference to this object.
+            let attached = self
+            attached.willForget?()
+            attached.willForget = nil
+            attached.buffer = nil
+            attached.listener.detach()
+        }
         buffer.onDestroy(listener)
     }
+
+    /// Called when the client destroys the buffer, while it still exists.
+    var willForget: (() -> Void)?
 
     deinit { listener.detach() }
 
@@ -116,6 +126,8 @@ final class WlSurface: Resource, ProtocolObject {
 
     // Current state.
     private(set) var texture: Image?
+    /// The wl_shm buffer `texture` reads in place (`ShmTexture`), released when replaced.
+    private var shownBuffer: AttachedBuffer?
     private(set) var bufferWidth: Int32 = 0, bufferHeight: Int32 = 0
     /// Commits that applied a buffer (or a null one): roles that look at the pixels
     /// (a cursor being recognised) do so once per new buffer, not on every commit.
@@ -280,9 +292,9 @@ final class WlSurface: Resource, ProtocolObject {
         if let attached = state.buffer {
             bufferCommits &+= 1
             if let attached, let buffer = attached.buffer {
-                if !upload(buffer, damage: state) { state = SurfaceState(); return }
-                attached.release()
+                if !upload(buffer, attached) { state = SurfaceState(); return }
             } else {
+                show(nil)
                 texture = nil
                 bufferWidth = 0; bufferHeight = 0
             }
@@ -320,9 +332,11 @@ final class WlSurface: Resource, ProtocolObject {
         state = SurfaceState()
 
         var childMoved = false
-        for case .child(let sub) in stack {
-            childMoved = sub.applyPendingPosition() || childMoved
-            sub.surfaceObject?.parentCommitted()
+        compositor.scene.batchingChanges {
+            for case .child(let sub) in stack {
+                childMoved = sub.applyPendingPosition() || childMoved
+                sub.surfaceObject?.parentCommitted()
+            }
         }
         // Clipped to the larger of the old and new size: a surface that shrank must repaint
         // where it no longer is, or its old pixels stay on screen.
@@ -336,9 +350,10 @@ final class WlSurface: Resource, ProtocolObject {
         if !frameCallbacks.isEmpty || !presentationFeedbacks.isEmpty { compositor.scheduleFrame() }
     }
 
-    /// Copies the buffer's pixels into our texture so the client may reuse the
-    /// buffer at once. Returns false after posting an error.
-    private func upload(_ buffer: WlBuffer, damage state: SurfaceState) -> Bool {
+    /// Makes the buffer the surface's texture: a wl_shm buffer is read in place (`ShmTexture`)
+    /// and kept until another replaces it; a single-pixel buffer is copied and released at
+    /// once. Returns false after posting an error.
+    private func upload(_ buffer: WlBuffer, _ attached: AttachedBuffer) -> Bool {
         if let single = buffer.object(SinglePixelBuffer.self) {
             // One pixel, one colour: a 1×1 texture, which the renderer stretches to the
             // surface (pixman pads it: a solid fill). Its size obeys the buffer scale too.
@@ -346,8 +361,10 @@ final class WlSurface: Resource, ProtocolObject {
                 postError(WL_SURFACE_ERROR_INVALID_SIZE.rawValue, "a 1×1 single-pixel buffer is not a multiple of the buffer scale \(scale)")
                 return false
             }
+            show(nil)
             texture = single.image()
             bufferWidth = 1; bufferHeight = 1
+            attached.release()
             return true
         }
         guard let shm = buffer.shm else {
@@ -367,24 +384,35 @@ final class WlSurface: Resource, ProtocolObject {
             return false
         }
         let format: Image.Format = shm.format == WL_SHM_FORMAT_XRGB8888.rawValue ? .xrgb8888 : .argb8888
-        let full = texture == nil || w != bufferWidth || h != bufferHeight || texture?.format != format
-        if full { texture = Image(width: w, height: h, format: format) }
+        guard let image = ShmTexture.image(showing: attached, shm: shm, format: format) else {
+            buffer.postError(WL_SHM_ERROR_INVALID_STRIDE.rawValue, "wl_buffer \(w)×\(h), stride \(shm.stride) cannot be read")
+            return false
+        }
+        show(attached)
+        texture = image
         bufferWidth = w; bufferHeight = h
-        let bounds = PixelRect(x: 0, y: 0, width: w, height: h)
-        var region = bounds
-        if !full {
-            var r = PixelRect(x: 0, y: 0, width: 0, height: 0)
-            for d in state.bufferDamage { r = r.union(d) }
-            for d in state.surfaceDamage { r = r.union(surfaceRectToBuffer(d)) }
-            region = r.intersection(bounds)
-        }
-        guard !region.isEmpty, let texture else { return true }
-        shm.withPixels { data in
-            if let source = Image(borrowing: data, width: w, height: h, stride: shm.stride, format: format) {
-                texture.copy(from: source, rect: region)
-            }
-        }
         return true
+    }
+
+    /// `attached` (or nothing) becomes the buffer the texture reads; the one shown before is
+    /// released, unless it is the same wl_buffer committed again.
+    private func show(_ attached: AttachedBuffer?) {
+        if let old = shownBuffer, old !== attached {
+            old.willForget = nil
+            if old.buffer != attached?.buffer { old.release() }
+        }
+        shownBuffer = attached
+        attached?.willForget = { [unowned self] in self.shownBufferDestroyed() }
+    }
+
+    /// The client destroyed the buffer on screen before it was released: what it showed
+    /// stays (as the protocol has it for a released buffer), as a copy of our own.
+    private func shownBufferDestroyed() {
+        shownBuffer = nil
+        guard let shown = texture, shown.access != nil else { return }
+        let copy = Image(width: shown.width, height: shown.height, format: shown.format)
+        shown.reading { copy.copy(from: shown, rect: PixelRect(x: 0, y: 0, width: shown.width, height: shown.height)) }
+        texture = copy
     }
 
     /// Surface-local rect covering a buffer rect (whole surface when rotated).
@@ -458,6 +486,7 @@ final class WlSurface: Resource, ProtocolObject {
     }
 
     override func destroyed() {
+        show(nil)
         // Its viewport goes inert: further requests on it are no_surface errors.
         viewport = nil
         // Updates that will never be shown.

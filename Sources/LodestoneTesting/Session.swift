@@ -68,7 +68,7 @@ public final class Session {
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: socketPath) {
             guard compositor.isRunning, Date() < deadline else {
-                throw SystemError("lodestone did not start: \((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "")")
+                throw SystemError("lodestone did not start: \(textOfFile(logPath))")
             }
             usleep(10_000)
         }
@@ -172,7 +172,7 @@ public final class Session {
               let start = line.range(of: "DISPLAY=")?.upperBound else { return nil }
         return String(line[start...].prefix { $0 != ";" && $0 != " " })
     }
-    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    public var log: String { textOfFile(logPath) }
 
     public func stop() {
         for c in clients where c.isRunning { c.terminate() }
@@ -183,4 +183,17 @@ public final class Session {
             compositor.waitUntilExit()
         }
     }
+}
+
+/// A file's text, "" when it cannot be read (a client's output not written yet). Read with
+/// read(2): Foundation's String(contentsOfFile:encoding:) and FileManager.contents(atPath:)
+/// leaked their buffer when the tests polled a file another process was writing
+/// (LeakSanitizer, `make asan`).
+public func textOfFile(_ path: String) -> String {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return "" }
+    defer { close(fd) }
+    var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65536)
+    while case let n = read(fd, &chunk, chunk.count), n > 0 { bytes += chunk[..<n] }
+    return String(decoding: bytes, as: UTF8.self)
 }

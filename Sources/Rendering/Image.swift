@@ -29,7 +29,7 @@ public final class Image {
 
     /// Wraps pixels someone else owns; valid only while they stay mapped.
     public init?(borrowing data: UnsafeMutableRawPointer, width: Int32, height: Int32, stride: Int32, format: Format) {
-        guard width > 0, height > 0, stride >= width * 4,
+        guard width > 0, height > 0, Int(stride) >= Int(width) * 4,  // wide: a client's width may be near Int32.max
               let image = pixman_image_create_bits(format.pixman, width, height, data.assumingMemoryBound(to: UInt32.self), stride)
         else { return nil }
         pointer = image
@@ -39,6 +39,18 @@ public final class Image {
     }
 
     deinit { pixman_image_unref(pointer) }
+
+    /// Guards reads of borrowed pixels another process may take away (a client's wl_shm
+    /// pool): nil for pixels Lodestone owns.
+    public var access: (any PixelAccess)?
+
+    /// Runs `body`, which reads the pixels, inside the owner's guard if there is one.
+    @inlinable public func reading<R>(_ body: () throws -> R) rethrows -> R {
+        guard let access else { return try body() }
+        access.begin()
+        defer { access.end() }
+        return try body()
+    }
 
     public var stride: Int32 { pixman_image_get_stride(pointer) }
     public var data: UnsafeMutablePointer<UInt32> { pixman_image_get_data(pointer) }
@@ -70,4 +82,11 @@ public final class Image {
                                        width: UInt16(clamping: rect.width), height: UInt16(clamping: rect.height))
         pixman_image_fill_rectangles(op, pointer, &c, 1, &box)
     }
+}
+
+/// What an `Image` that borrows its pixels needs around every read: for a client's wl_shm
+/// buffer, libwayland's SIGBUS guard (`wl_shm_buffer_begin_access`/`end_access`).
+public protocol PixelAccess: AnyObject {
+    func begin()
+    func end()
 }

@@ -121,6 +121,17 @@ public final class PixelRegion {
         pixman_region32_union_rect(raw, raw, rect.x, rect.y, UInt32(rect.maxX.clampedSubtracting(rect.x)), UInt32(rect.maxY.clampedSubtracting(rect.y)))
     }
     public func add(_ other: PixelRegion) { pixman_region32_union(raw, raw, other.raw) }
+
+    /// Adds many rects at once: pixman sorts them into bands (n log n) and joins the result
+    /// in one pass, where adding them one by one walks the whole region for each.
+    public func add(_ rects: [PixelRect]) {
+        let boxes = rects.compactMap { r in r.isEmpty ? nil : pixman_box32_t(x1: r.x, y1: r.y, x2: r.maxX, y2: r.maxY) }
+        guard !boxes.isEmpty else { return }
+        var batch = pixman_region32_t()
+        _ = boxes.withUnsafeBufferPointer { pixman_region32_init_rects(&batch, $0.baseAddress, Int32(boxes.count)) }
+        pixman_region32_union(raw, raw, &batch)
+        pixman_region32_fini(&batch)
+    }
     public func subtract(_ rect: PixelRect) {
         var r = pixman_region32_t()
         pixman_region32_init_rect(&r, rect.x, rect.y, UInt32(max(0, rect.maxX.clampedSubtracting(rect.x))), UInt32(max(0, rect.maxY.clampedSubtracting(rect.y))))

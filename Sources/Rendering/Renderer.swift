@@ -107,8 +107,11 @@ public struct Renderer {
                 mask = pixman_image_create_solid_fill(&c)
             }
             let op = element.opaque && mask == nil ? PIXMAN_OP_SRC : PIXMAN_OP_OVER
-            pixman_image_composite32(op, src, mask, target.pointer,
-                                     srcX, srcY, 0, 0, area.x, area.y, area.width, area.height)
+            // A client's buffer is read where the client drew it, under libwayland's guard.
+            element.image.reading {
+                pixman_image_composite32(op, src, mask, target.pointer,
+                                         srcX, srcY, 0, 0, area.x, area.y, area.width, area.height)
+            }
             if let mask { pixman_image_unref(mask) }
             pixman_image_set_transform(src, nil)
             pixman_image_set_repeat(src, PIXMAN_REPEAT_NONE)

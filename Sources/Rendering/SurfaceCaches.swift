@@ -27,6 +27,10 @@ final class SnapshotBuffer {
 
     /// Copies the scene's pixels of the element (output pixels, so scaled outputs stay sharp).
     func take(_ scene: Image, _ x: Double, _ y: Double, _ w: Double, _ h: Double, _ s: Double) -> EffectPixels? {
+        // The frame comes from a client's region: keep it where Int32 conversions cannot trap
+        // (false for NaN and infinities too).
+        guard abs(x * s) < 1e9, abs(y * s) < 1e9,
+              abs((x + w) * s) < 1e9, abs((y + h) * s) < 1e9 else { return nil }
         let x0 = max(0, Int32((x * s).rounded(.down))), y0 = max(0, Int32((y * s).rounded(.down)))
         let x1 = min(scene.width, Int32(((x + w) * s).rounded(.up))), y1 = min(scene.height, Int32(((y + h) * s).rounded(.up)))
         guard x1 > x0, y1 > y0 else { return nil }

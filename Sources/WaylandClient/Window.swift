@@ -83,7 +83,7 @@ public final class Window {
         }
         draw(buffer)
         buffers.append(buffer)
-        if buffers.count > 3 { buffers.removeFirst() }  // the compositor copies on commit and releases at once
+        if buffers.count > 3 { buffers.removeFirst() }  // the compositor reads only the newest (until the next replaces it)
         wl_surface_set_buffer_scale(surface.pointer, scale)
         wl_surface_set_buffer_transform(surface.pointer, transform)
         wl_surface_attach(surface.pointer, buffer.buffer.pointer, 0, 0)

@@ -32,7 +32,7 @@ final class AdaptivePointerPythonTests: XCTestCase {
 
     /// Complete lines only: the client may be mid-write, and a line is whole once its newline is.
     private func lines() -> [String] {
-        var parts = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+        var parts = (textOfFile(output)).split(separator: "\n", omittingEmptySubsequences: false)
         parts.removeLast()
         return parts.filter { !$0.isEmpty }.map(String.init)
     }
@@ -94,6 +94,33 @@ final class AdaptivePointerPythonTests: XCTestCase {
                       "no pointer over the lifted element: \(centre)")
         XCTAssertLessThan(distance(shot[198, 220], Self.blue), 60, "its edge moved outward")
         XCTAssertLessThan(brightness(shot[240, 248]), brightness(Self.background) - 15, "its shadow")
+    }
+
+    /// Frames and paddings at the edge of int32 and wl_fixed (issue 17): the engine and the
+    /// renderer work them out wide or clamped; a lift over the whole output draws, nothing traps.
+    func testRegionFramesAndPaddingsAtTheLimits() throws {
+        let frames = ["-2147483648,-2147483648,2147483647,2147483647", "2147483547,2147483547,2147483647,2147483647",
+                      "-100,-100,2147483647,2147483647", "100,100,0,0"]
+        for (k, frame) in frames.enumerated() {
+            for effect in ["lift", "hover", "highlight"] {
+                let title = "py-extreme-\(k)-\(effect)"
+                let client = try fixture.session.launch(["python3", Self.script, "--title", title, "--effect", effect, "--frame=\(frame)",
+                                                         "--padding", "8388607", "--beam", "0.00390625"],
+                                                        output: fixture.session.runtimeDirectory + "/\(title).out")
+                _ = try fixture.session.waitForWindow(title, timeout: 30)
+                try fixture.control.moveWindow(title, x: 100, y: 100)
+                let over = try fixture.move(to: 100 + 140, 100 + 120)
+                // The first ends at x = -1, its padding reaches the pointer; the second begins
+                // beyond the farthest padding wl_fixed carries; the third covers the window; the
+                // fourth is empty, its padding covers everything.
+                XCTAssertEqual(over.targeted, k != 1, "frame \(frame), \(effect)")
+                _ = try fixture.move(to: 100 + 10, 100 + 290)
+                _ = try fixture.screenshot()
+                XCTAssertTrue(fixture.session.compositorIsRunning, "the compositor died with frame \(frame), \(effect):\n\(fixture.session.log)")
+                client.terminate()
+                client.waitUntilExit()
+            }
+        }
     }
 
     func testHover() throws {

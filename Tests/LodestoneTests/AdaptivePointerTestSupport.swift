@@ -169,6 +169,12 @@ final class RegionClient {
     /// Reads the events the compositor sent since the last call.
     func sync() throws { try connection.roundtrip() }
 
+    /// The proxies made without a `Proxy` wrapper are freed on this side before the connection
+    /// goes (no request: the surface's role objects are not gone yet); LeakSanitizer counted them.
+    deinit {
+        for proxy in [surface, seat, compositor] { wl_proxy_destroy(proxy) }
+    }
+
     /// Starts an interactive move with the last button serial.
     func startMove() throws {
         xdg_toplevel_move(toplevel.pointer, seat, lastSerial)

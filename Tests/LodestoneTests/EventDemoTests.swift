@@ -31,7 +31,7 @@ final class EventDemoTests: XCTestCase {
         try control.key(42, pressed: false)
         _ = window
 
-        let text = { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        let text = { textOfFile(log) }
         XCTAssertTrue(try session.wait { text().contains("key: 30") && text().contains("state: released") }, "no key lines in:\n\(text())")
         let output = text()
         // eventdemo draws a frame around its content, so local = window-local + border offset;

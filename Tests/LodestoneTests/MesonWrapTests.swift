@@ -74,7 +74,7 @@ final class MesonWrapTests: XCTestCase {
         let f = try AdaptiveFixture()
         let output = f.session.runtimeDirectory + "/meson-example.out"
         try f.session.launch([client, "120"], output: output)
-        let printed = { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
+        let printed = { textOfFile(output) }
         XCTAssertTrue(try f.session.wait { printed().contains("ready\n") }, "the client did not declare its region: \(printed())")
         _ = try f.session.waitForWindow("meson-example")
         try f.control.moveWindow("meson-example", x: 100, y: 100)

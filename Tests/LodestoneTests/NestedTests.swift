@@ -541,7 +541,7 @@ final class Weston {
         }
     }
 
-    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    var log: String { textOfFile(logPath) }
 
     /// weston-screenshooter writes wayland-screenshot-*.png into its working directory.
     func screenshot() throws -> Screenshot {
@@ -582,7 +582,7 @@ struct ClientLog {
         let deadline = Date().addingTimeInterval(timeout)
         var contents = ""
         repeat {
-            contents = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            contents = textOfFile(path)
             if contents.split(separator: "\n").contains(where: { $0.hasPrefix(prefix) && (text.isEmpty || $0.contains(text)) }) { return }
             usleep(50_000)
         } while Date() < deadline

@@ -12,7 +12,7 @@ final class TwoClientTests: XCTestCase {
         return log
     }
 
-    private func read(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+    private func read(_ path: String) -> String { textOfFile(path) }
 
     func testClickFocusesAndRaisesAndKeysGoOnlyToTheFocusedClient() throws {
         try requireProgram("weston-eventdemo")

@@ -6,7 +6,7 @@ import XCTest
 /// a token asked for by the focused client activates a window; one asked for from the
 /// background does nothing; a committed token takes no more requests.
 final class XdgActivationTests: XCTestCase {
-    private func read(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+    private func read(_ path: String) -> String { textOfFile(path) }
     private let client = repositoryRoot + "/Tests/clients/surface_client.py"
 
     func testTokenFromTheFocusedClientActivatesAnotherWindow() throws {

@@ -7,6 +7,9 @@ Modes:
   disconnect-mid-frame    map a window, ask for a frame callback, commit, and vanish
   destroy-attached-buffer attach a buffer, destroy it, commit; then again after commit
   truncate-pool           commit a buffer from a pool whose file was truncated to 0
+  truncate-shown-pool     map a window, then truncate the pool of the buffer it shows and
+                          damage it (the compositor reads buffers in place); prints 'shown'
+  huge-buffer N           map an N×N xrgb window (never written), print 'mapped', stay
   invalid-scale           wl_surface.set_buffer_scale(0)
   invalid-transform       wl_surface.set_buffer_transform(42)
   bad-ack                 xdg_surface.ack_configure with a serial never sent
@@ -35,6 +38,8 @@ Integers at the edge of int32 (issue 17: each of these once trapped the composit
   cursor-extreme          on enter: a cursor with hotspot (INT32_MIN, INT32_MIN), then
                           wl_surface.offset(INT32_MIN, INT32_MIN) twice on it; prints 'cursor set'
   destroy-surface-first   destroy a subsurface's wl_surface, then the wl_subsurface
+  scroll-extreme          map a window with a wl_pointer of version 8; print 'entered', then
+                          'value120 V' for the first two axis_value120 events
   deep-subsurfaces N      a chain of N nested subsurfaces, each with a buffer
 
 Trust (issue 17):
@@ -49,6 +54,10 @@ Trust (issue 17):
 Limits (issue 17):
   region-rects N          one wl_region of N disjoint rectangles (a checkerboard row by row)
   damage-flood N          N wl_surface.damage requests, never committed, then one commit
+  region-worst N          one wl_region of N rectangles, each a band above all before it;
+                          prints 'region N rects T ms' (until a round trip came back)
+  subsurface-flood N      N sibling subsurfaces of one window, each with a buffer
+  request-flood N         N times: create a wl_region, add a rect, destroy it, no round trip
 
 Prints one line, 'RESULT: <what happened>', where what happened is
 'protocol-error', 'disconnected' or 'ok'; libwayland logs which error it was
@@ -81,6 +90,17 @@ def settle(display):
     for _ in range(3):
         if display.roundtrip() < 0:
             break
+
+
+def until_error(display, seconds=5):
+    """Round trips until the connection fails or `seconds` pass: buffers are read in place
+    when the compositor next draws, not at commit, so an error may come a frame later."""
+    import time
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if display.roundtrip() < 0:
+            return
+        time.sleep(0.02)
 
 
 class Client:
@@ -197,7 +217,38 @@ def main(mode, arg=None):
         surface.attach(buf, 0, 0)
         surface.damage_buffer(0, 0, WIDTH, HEIGHT)
         surface.commit()
+        until_error(d)
+    elif mode == "truncate-shown-pool":
+        surface, xdg, _ = c.window()
+        xdg.ack_configure(c.configure_serial)
+        size = WIDTH * HEIGHT * 4
+        fd, pool = c.pool(size)
+        buf = pool.create_buffer(0, WIDTH, HEIGHT, WIDTH * 4, WlShm.format.argb8888.value)
+        surface.attach(buf, 0, 0)
+        surface.damage_buffer(0, 0, WIDTH, HEIGHT)
+        surface.commit()
         settle(d)
+        print("shown", flush=True)
+        os.ftruncate(fd, 0)  # the buffer on screen: the next repaint reads a hole
+        surface.damage_buffer(0, 0, WIDTH, HEIGHT)
+        surface.commit()
+        until_error(d)
+    elif mode == "huge-buffer":
+        # An N×N xrgb window (16384: 1 GiB), never written: the compositor reads it in place.
+        n = int(arg or 16384)
+        surface, xdg, _ = c.window()
+        xdg.ack_configure(c.configure_serial)
+        fd, pool = c.pool(n * n * 4)
+        buf = pool.create_buffer(0, n, n, n * 4, WlShm.format.xrgb8888.value)
+        surface.attach(buf, 0, 0)
+        surface.damage_buffer(0, 0, n, n)
+        surface.commit()
+        settle(d)
+        print("mapped", flush=True)
+        while d.dispatch(block=True) >= 0:
+            pass
+        print("RESULT: disconnected", flush=True)
+        os._exit(0)
     elif mode == "invalid-scale":
         surface = c.compositor.create_surface()
         surface.set_buffer_scale(0)
@@ -421,6 +472,21 @@ def main(mode, arg=None):
         for _ in range(20):
             if d.roundtrip() < 0:
                 break
+    elif mode == "scroll-extreme":
+        c.mapped_window()
+        registry = d.get_registry()
+        seat = registry.bind(c.globals["wl_seat"][0], WlSeat, min(8, c.globals["wl_seat"][1]))
+        pointer = seat.get_pointer()
+        steps = []
+
+        def on_value120(p, axis, value):
+            steps.append(value)
+            print("value120 %d" % value, flush=True)
+
+        pointer.dispatcher["axis_value120"] = on_value120
+        wait_for_enter(c, pointer, lambda serial: print("entered", flush=True))
+        while len(steps) < 2 and d.dispatch(block=True) >= 0:
+            pass
     elif mode == "destroy-surface-first":
         parent, _, _ = c.mapped_window()
         subcompositor = c.subcompositor()
@@ -541,6 +607,48 @@ def main(mode, arg=None):
         settle(d)
         print("flooded", flush=True)
         surface.commit()
+        settle(d)
+    elif mode == "region-worst":
+        # N rectangles, each a band of its own above every band before it (no append fast
+        # path, nothing to coalesce): every union walks the whole region. Prints the time
+        # from the first request until a round trip after the last came back.
+        import time
+        n = int(arg)
+        region = c.compositor.create_region()
+        start = time.monotonic()
+        for i in range(n):
+            region.add((i * 7) % 512, 2 * (n - i), 3 + i % 5, 1)
+        d.roundtrip()
+        print("region %d rects %.1f ms" % (n, (time.monotonic() - start) * 1000), flush=True)
+        settle(d)
+    elif mode == "subsurface-flood":
+        # N sibling subsurfaces of one window, each with a buffer of its own.
+        parent, _, _ = c.mapped_window()
+        subcompositor = c.subcompositor()
+        fd, pool = c.pool(16 * 16 * 4)
+        buf = pool.create_buffer(0, 16, 16, 64, WlShm.format.argb8888.value)
+        keep = []
+        for i in range(int(arg)):
+            child = c.compositor.create_surface()
+            sub = subcompositor.get_subsurface(child, parent)
+            sub.set_position((i * 13) % 300, (i * 7) % 200)
+            child.attach(buf, 0, 0)
+            child.damage(0, 0, 16, 16)
+            child.commit()
+            keep.append((child, sub))
+            if i % 200 == 0 and d.roundtrip() < 0:
+                break
+        parent.commit()
+        settle(d)
+    elif mode == "request-flood":
+        # N cheap requests (a region made, grown and destroyed) written as fast as the socket
+        # takes them, no round trip until the end.
+        for i in range(int(arg)):
+            region = c.compositor.create_region()
+            region.add(i % 100, i % 50, 10, 10)
+            region.destroy()
+            if i % 2000 == 0:
+                d.flush()
         settle(d)
     else:
         print("unknown mode " + mode, file=sys.stderr)

@@ -52,6 +52,10 @@ final class ParentInput {
         /// Per axis (0 vertical, 1 horizontal): value, discrete steps, stop.
         var axes: [UInt32: (value: Double, discrete: Int32, stop: Bool)] = [:]
         var isEmpty: Bool { position == nil && relative == nil && presence == nil && buttons.isEmpty && axes.isEmpty }
+        /// Wheel steps add up within a frame, saturating: the parent's numbers are not ours to trust.
+        mutating func addSteps(_ steps: Int32, on axis: UInt32) {
+            axes[axis, default: (0, 0, false)].discrete = axes[axis, default: (0, 0, false)].discrete.clampedAdding(steps)
+        }
     }
 
     init(seat: Proxy, globals: ParentGlobals, window: ParentWindow, target: Seat, clock: FrameClock, logger: Logger) {
@@ -175,10 +179,10 @@ final class ParentInput {
         case .frame: applyFrame(); return
         case .axisSource(let source): frame.source = source
         case .axisStop(_, let axis): frame.axes[axis, default: (0, 0, false)].stop = true
-        case .axisDiscrete(let axis, let discrete): frame.axes[axis, default: (0, 0, false)].discrete += discrete
+        case .axisDiscrete(let axis, let discrete): frame.addSteps(discrete, on: axis)
         case .axisValue120(let axis, let value120):  // whole steps only; a high-resolution wheel's fractions add up in `value`
             let steps = value120 / 120
-            if steps != 0 { frame.axes[axis, default: (0, 0, false)].discrete += steps }
+            if steps != 0 { frame.addSteps(steps, on: axis) }
         }
         // Before wl_pointer 5 there are no frames: every event stands alone.
         if let p = pointer, p.version < 5 { applyFrame() }
@@ -283,15 +287,18 @@ final class ParentInput {
         do {
             let s = try Proxy(creating: { zwp_tablet_manager_v2_get_tablet_seat(manager.pointer, seat.pointer) }, on: seat.connection,
                               what: "zwp_tablet_manager_v2.get_tablet_seat")
+            // The connection, not `s`: the handler `s` keeps must not keep `s` (LeakSanitizer
+            // found the cycle when the parent's window closed).
+            let connection = s.connection
             s.handleEvents(TabletSeatEvent.self) { [unowned self] event in
                 switch event {
-                case .tabletAdded(let t): self.tablets.append(Proxy(t, on: s.connection))
+                case .tabletAdded(let t): self.tablets.append(Proxy(t, on: connection))
                 case .toolAdded(let t):
-                    let tool = ParentTool(Proxy(t, on: s.connection))
+                    let tool = ParentTool(Proxy(t, on: connection))
                     self.tools[ObjectIdentifier(tool)] = tool
                     tool.proxy.handleEvents(TabletToolProxyEvent.self) { [unowned self, unowned tool] in self.toolEvent(tool, $0) }
                 case .padAdded(let p):  // pads (rings, strips) are not forwarded
-                    Proxy(p, on: s.connection).destroy { zwp_tablet_pad_v2_destroy($0) }
+                    Proxy(p, on: connection).destroy { zwp_tablet_pad_v2_destroy($0) }
                 }
             }
             tabletSeat = s
