@@ -71,6 +71,13 @@ final class AccessibleAppTests: XCTestCase {
         return last
     }
 
+    /// With LODESTONE_DOCS_DIR set, writes the 360×160 around the pointer at (x, y) there as
+    /// `name`.png: the README's pictures of the pointer over real apps.
+    private func picture(_ f: AdaptiveFixture, _ name: String, _ x: Double, _ y: Double) throws {
+        guard let directory = ProcessInfo.processInfo.environment["LODESTONE_DOCS_DIR"] else { return }
+        try f.screenshot().writePNG(to: directory + "/\(name).png", centredOn: Int(x), Int(y), width: 360, height: 160)
+    }
+
     /// Moves to the middle of the platter until it is still: there parallax moves it no more.
     private func centred(_ f: AdaptiveFixture, _ shape: PointerShape) throws -> PointerShape {
         var s = shape
@@ -111,6 +118,7 @@ final class AccessibleAppTests: XCTestCase {
         let button = try centred(f, try targeted(f, wx + 555, wy + 74))
         XCTAssertEqual(button.effect, .highlight, "over a button: \(button)\n\(f.session.log)")
         XCTAssertEqual(button.kind, .roundedRect)
+        try picture(f, "a11y-gtk4-button", button.midX, button.midY)
         // The platter is the button grown by platter-growth (4: 2 each side); its edges are the button's drawn edges.
         let (left, right, top, bottom) = (Int((button.x + 2).rounded()), Int((button.x + button.width - 2).rounded()),
                                           Int((button.y + 2).rounded()), Int((button.y + button.height - 2).rounded()))
@@ -123,6 +131,7 @@ final class AccessibleAppTests: XCTestCase {
         // An entry with the text "entry" (419×32 at 19,234): the beam, as tall as its line of text.
         let entry = try targeted(f, wx + 119, wy + 250) { $0.kind == .verticalBeam && $0.targeted }
         XCTAssertEqual(entry.kind, .verticalBeam, "over an entry: \(entry)")
+        try picture(f, "a11y-gtk4-entry", wx + 119, wy + 250)
         XCTAssertTrue(entry.targeted)
         let ink = try XCTUnwrap(Self.inkRows(shot, x: Int(wx) + 22, y: Int(wy) + 238, width: 200, height: 24), "the entry's text")
         print("entry ink rows", ink, "beam", entry)
@@ -209,6 +218,7 @@ final class AccessibleAppTests: XCTestCase {
         // "Find Next", the default button at the top right.
         let button = try centred(f, try targeted(f, wx + 405, wy + 41))
         XCTAssertEqual(button.effect, .highlight, "over a button: \(button)\n\(f.session.log)")
+        try picture(f, "a11y-qt-button", button.midX, button.midY)
         let (left, right, top, bottom) = (Int((button.x + 2).rounded()), Int((button.x + button.width - 2).rounded()),
                                           Int((button.y + 2).rounded()), Int((button.y + button.height - 2).rounded()))
         let midY = Int(button.midY.rounded()), insideX = left + 4
@@ -220,6 +230,7 @@ final class AccessibleAppTests: XCTestCase {
         // The text field: the beam as tall as the line Qt reports for its characters.
         let entry = try targeted(f, wx + 200, wy + 53) { $0.kind == .verticalBeam && $0.targeted }
         XCTAssertEqual(entry.kind, .verticalBeam, "over the text field: \(entry)")
+        try picture(f, "a11y-qt-entry", wx + 200, wy + 53)
         let ink = try XCTUnwrap(Self.inkRows(shot, x: Int(wx) + 90, y: Int(wy) + 38, width: 120, height: 30), "the typed text")
         XCTAssertGreaterThanOrEqual(entry.height, Double(ink.count), "the beam covers the text's glyphs \(ink)")
         XCTAssertLessThanOrEqual(entry.height, Double(ink.count) * 2.5, "the beam is about a line tall \(ink)")
@@ -259,6 +270,7 @@ final class AccessibleAppTests: XCTestCase {
         let y = Double(rows[1].lowerBound + rows[1].upperBound) / 2
         let beam = try targeted(f, 160, y) { $0.kind == .verticalBeam && $0.targeted }
         XCTAssertEqual(beam.kind, .verticalBeam, "over foot's text: \(beam)\n\(f.session.log)")
+        try picture(f, "a11y-foot-text", 160, y)
         XCTAssertTrue(beam.targeted, "the rows are a text region")
         XCTAssertEqual(beam.height, pitch, accuracy: 1, "the beam is foot's line, \(pitch) px")
         XCTAssertGreaterThan(beam.height, 26)
