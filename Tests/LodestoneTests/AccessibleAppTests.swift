@@ -210,7 +210,10 @@ final class AccessibleAppTests: XCTestCase {
         }
         let w = try XCTUnwrap(dialog, "Linguist's Find dialog did not open")
         for key: UInt32 in [35, 18, 38, 38, 24] { try f.control.tap(key) }
-        let (wx, wy) = (Double(w.x), Double(w.y))
+        // The offsets below were measured with Qt drawing its own title bar and border
+        // (3, 30 px); Lodestone draws the bar now (xdg-decoration), so the content starts
+        // at the window geometry's corner.
+        let (wx, wy) = (Double(w.x) - 3, Double(w.y) - 30)
         try f.move(to: 1270, 790)
         usleep(500_000)
         let shot = try f.screenshot()
@@ -254,9 +257,9 @@ final class AccessibleAppTests: XCTestCase {
         let window = try f.session.waitForWindow("foot", timeout: 30)
         try f.control.moveWindow(window.title, x: 100, y: 100)
         // Five prompts, one under another (each Enter once the shell has drawn its prompt).
-        // The terminal's area starts under foot's title bar (about 26 px).
+        // The terminal's area starts at the window's top: its title bar is Lodestone's, above it.
         func prompts() throws -> [ClosedRange<Int>] {
-            Self.inkRuns(try f.screenshot(), x: 104, y: 130, width: 200, height: Int(window.height) - 40)
+            Self.inkRuns(try f.screenshot(), x: 104, y: 100, width: 200, height: Int(window.height) - 20)
         }
         var rows: [ClosedRange<Int>] = []
         for k in 1...5 {

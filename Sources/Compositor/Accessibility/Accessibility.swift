@@ -82,7 +82,7 @@ final class Accessibility {
     /// `sceneChanged`).
     func placedRegions(allocate: () -> RegionID) -> [RegionID: SceneRegions.Placed] {
         guard enabled, let focus = compositor.seat.pointerFocus, !compositor.scene.regions.treeHasRegions(focus),
-              let toplevel = compositor.scene.toplevel(of: focus), toplevel.xdgSurface.isMapped,
+              let toplevel = compositor.scene.window(of: focus) as? XdgToplevel, toplevel.xdgSurface.isMapped,
               let surface = toplevel.xdgSurface.surface else { return [:] }
         let xdg = toplevel.xdgSurface
         let client = surface.client
