@@ -71,6 +71,13 @@ final class AccessibleAppTests: XCTestCase {
         return last
     }
 
+    /// With LODESTONE_DOCS_DIR set, writes the 360×160 around the pointer at (x, y) there as
+    /// `name`.png: the README's pictures of the pointer over real apps.
+    private func picture(_ f: AdaptiveFixture, _ name: String, _ x: Double, _ y: Double) throws {
+        guard let directory = ProcessInfo.processInfo.environment["LODESTONE_DOCS_DIR"] else { return }
+        try f.screenshot().writePNG(to: directory + "/\(name).png", centredOn: Int(x), Int(y), width: 360, height: 160)
+    }
+
     /// Moves to the middle of the platter until it is still: there parallax moves it no more.
     private func centred(_ f: AdaptiveFixture, _ shape: PointerShape) throws -> PointerShape {
         var s = shape
@@ -138,6 +145,14 @@ final class AccessibleAppTests: XCTestCase {
         XCTAssertEqual(check.y + 2, wy + 413, accuracy: 2)
         XCTAssertEqual(check.width - 4, 99, accuracy: 2)
         XCTAssertFalse(f.session.log.contains(" error"), f.session.log)
+
+        // The README's pictures, after the checks: a capture mid-test kept the check box from
+        // being targeted in time.
+        guard ProcessInfo.processInfo.environment["LODESTONE_DOCS_DIR"] != nil else { return }
+        let again = try centred(f, try targeted(f, wx + 555, wy + 74))
+        try picture(f, "a11y-gtk4-button", again.midX, again.midY)
+        _ = try targeted(f, wx + 119, wy + 250) { $0.kind == .verticalBeam && $0.targeted }
+        try picture(f, "a11y-gtk4-entry", wx + 119, wy + 250)
     }
 
     /// No session bus at all: the cursor names still work, and one info line says why.
@@ -212,6 +227,7 @@ final class AccessibleAppTests: XCTestCase {
         // "Find Next", the default button at the top right.
         let button = try centred(f, try targeted(f, wx + 405, wy + 41))
         XCTAssertEqual(button.effect, .highlight, "over a button: \(button)\n\(f.session.log)")
+        try picture(f, "a11y-qt-button", button.midX, button.midY)
         let (left, right, top, bottom) = (Int((button.x + 2).rounded()), Int((button.x + button.width - 2).rounded()),
                                           Int((button.y + 2).rounded()), Int((button.y + button.height - 2).rounded()))
         let midY = Int(button.midY.rounded()), insideX = left + 4
@@ -223,6 +239,7 @@ final class AccessibleAppTests: XCTestCase {
         // The text field: the beam as tall as the line Qt reports for its characters.
         let entry = try targeted(f, wx + 200, wy + 53) { $0.kind == .verticalBeam && $0.targeted }
         XCTAssertEqual(entry.kind, .verticalBeam, "over the text field: \(entry)")
+        try picture(f, "a11y-qt-entry", wx + 200, wy + 53)
         let ink = try XCTUnwrap(Self.inkRows(shot, x: Int(wx) + 90, y: Int(wy) + 38, width: 120, height: 30), "the typed text")
         XCTAssertGreaterThanOrEqual(entry.height, Double(ink.count), "the beam covers the text's glyphs \(ink)")
         XCTAssertLessThanOrEqual(entry.height, Double(ink.count) * 2.5, "the beam is about a line tall \(ink)")
@@ -262,6 +279,7 @@ final class AccessibleAppTests: XCTestCase {
         let y = Double(rows[1].lowerBound + rows[1].upperBound) / 2
         let beam = try targeted(f, 160, y) { $0.kind == .verticalBeam && $0.targeted }
         XCTAssertEqual(beam.kind, .verticalBeam, "over foot's text: \(beam)\n\(f.session.log)")
+        try picture(f, "a11y-foot-text", 160, y)
         XCTAssertTrue(beam.targeted, "the rows are a text region")
         XCTAssertEqual(beam.height, pitch, accuracy: 1, "the beam is foot's line, \(pitch) px")
         XCTAssertGreaterThan(beam.height, 26)
