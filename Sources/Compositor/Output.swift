@@ -38,6 +38,9 @@ public final class Output {
     /// Adds a global logical rect to the damage.
     func damage(logical r: PixelRect) { damage.add(r.scaled(by: scale).intersection(PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight))) }
 
+    /// Whether any of a global logical rect is already damaged.
+    func damageTouches(logical r: PixelRect) -> Bool { damage.intersects(r.scaled(by: scale)) }
+
     /// A new mode (nested window resized, parent scale changed).
     public func reconfigure(width: Int32, height: Int32, scale: Int32) {
         guard width != self.width || height != self.height || scale != self.scale else { return }

@@ -234,17 +234,19 @@ final class PointerController {
     }
 
     private func touchesOutputDamage(_ r: Rect<Global>) -> Bool {
-        guard r.isFinite, !r.isEmpty else { return false }
-        let i = r.integral, scale = Double(compositor.output.scale)
-        return compositor.output.damage.intersects(PixelRect(x: Int32(clamping: Int(i.minX * scale)), y: Int32(clamping: Int(i.minY * scale)),
-                                                             width: Int32(clamping: Int(i.width * scale)), height: Int32(clamping: Int(i.height * scale))))
+        logicalPixels(r).map(compositor.output.damageTouches(logical:)) ?? false
+    }
+
+    /// The whole logical pixels a global rect covers (nil: nothing to draw).
+    private func logicalPixels(_ r: Rect<Global>) -> PixelRect? {
+        guard r.isFinite, !r.isEmpty else { return nil }
+        let i = r.integral
+        return PixelRect(x: Int32(clamping: Int(i.minX)), y: Int32(clamping: Int(i.minY)),
+                         width: Int32(clamping: Int(i.width)), height: Int32(clamping: Int(i.height)))
     }
 
     private func damage(_ r: Rect<Global>) {
-        guard r.isFinite, !r.isEmpty else { return }
-        let i = r.integral
-        compositor.output.damage(logical: PixelRect(x: Int32(clamping: Int(i.minX)), y: Int32(clamping: Int(i.minY)),
-                                                         width: Int32(clamping: Int(i.width)), height: Int32(clamping: Int(i.height))))
+        if let pixels = logicalPixels(r) { compositor.output.damage(logical: pixels) }
     }
 
     /// Region exit delay and auto-hide happen without input: wake up for them. (With the
