@@ -61,7 +61,9 @@ final class AdaptivePointerProtocolErrorTests: XCTestCase {
 
     func testTooManyRegionsOnASurface() throws {
         try expectError(interface: "adaptive_pointer_surface_v1", code: 0) { bad, _ in
-            for i in 0..<600 {
+            // Stops one past the limit of 512 (with the declared one): requests written after
+            // Lodestone hung up would fail with EPIPE before the error event could be read.
+            for i in 0..<512 {
                 bad.regions.add(RegionDescription(frame: (Int32(i % 20), 0, 4, 4)))
                 if i % 100 == 99 { try bad.sync() }  // see testTooManyRegionsAcrossOneClientsSurfaces
             }
