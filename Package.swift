@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // The configuration file (Sources/LodestoneConfig).
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // make bench: heap allocations counted over the whole process (preloaded in a child).
+        .package(url: "https://github.com/ordo-one/malloc-interposer", exact: "1.6.1"),
     ],
     targets: [
         // C libraries, through pkg-config.
@@ -76,11 +78,16 @@ let package = Package(
         // The adaptive pointer as a pure model: no Wayland, no C.
         // (libm: rounded()/squareRoot() need it linked in debug builds.)
         .target(name: "PointerEngine", linkerSettings: [.linkedLibrary("m")]),
-        .executableTarget(name: "PointerEngineBenchmark", dependencies: ["PointerEngine", "MallocTrace"]),
+        .executableTarget(name: "PointerEngineBenchmark", dependencies: ["PointerEngine", "AllocationCounter"]),
         // What liblodestone-pointer's C boundary adds per call (make bench; not a test).
         .executableTarget(name: "PointerBoundaryBenchmark", dependencies: ["PointerEngine", "CLodestonePointer", "CValgrind"]),
-        // Heap allocation counting for the benchmarks (glibc's mtrace).
-        .target(name: "MallocTrace"),
+        // Heap allocation counting for the benchmarks: ordo-one's malloc interposer, preloaded
+        // into a child, counts every thread's allocations; CAllocationHook names who asked.
+        .target(name: "CAllocationHook"),
+        .target(
+            name: "AllocationCounter",
+            dependencies: ["CAllocationHook", .product(name: "MallocInterposerSwift", package: "malloc-interposer")]
+        ),
 
         // Compositing with pixman, PNG output with libpng.
         .target(name: "Rendering", dependencies: ["LodestoneSystem", "CPixman", "CPNG", "CCairo", "PointerEngine"]),
@@ -146,7 +153,7 @@ let package = Package(
         .executableTarget(
             name: "lodestone-bench",
             dependencies: [
-                "LodestoneSystem", "Rendering", "LodestoneTesting", "MallocTrace", "Compositor", "WaylandServer", "WaylandClient", "CWaylandClient",
+                "LodestoneSystem", "Rendering", "LodestoneTesting", "AllocationCounter", "Compositor", "WaylandServer", "WaylandClient", "CWaylandClient",
                 "AdaptivePointerClient", "CValgrind", .product(name: "Logging", package: "swift-log"),
             ]
         ),

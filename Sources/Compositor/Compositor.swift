@@ -312,8 +312,8 @@ public final class Compositor {
             // A preview surface under an effect is drawn by the effect (moved, scaled).
             // The cursor plane may show the pointer instead (moving it then needs no compose).
             let onPlane = pointerPlane?.present(pointerController.presentation, adaptive: pointerController.isAdaptive) ?? false
-            let pointer = [seat.cursor.element(scale: output.scale), onPlane ? nil : pointerController.element]
-            scene.withRenderElements(skipping: pointerController.activePreview, pointer: pointer) { elements in
+            scene.withRenderElements(skipping: pointerController.activePreview, cursor: seat.cursor.element(scale: output.scale),
+                                     overlay: onPlane ? nil : pointerController.element) { elements in
                 renderer.render(elements, into: output.image, damage: output.damage)
             }
             frameCount += 1
@@ -340,7 +340,7 @@ public final class Compositor {
     /// output's size: what a screenshot without the cursor shows.
     func composeWithoutPointer(_ area: PixelRect) -> Image {
         let image = Image(width: output.pixelWidth, height: output.pixelHeight, format: .xrgb8888)
-        scene.withRenderElements(skipping: nil, pointer: []) { elements in
+        scene.withRenderElements(skipping: nil, cursor: nil, overlay: nil) { elements in
             renderer.render(elements, into: image, damage: PixelRegion(area))
         }
         return image

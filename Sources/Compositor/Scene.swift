@@ -128,7 +128,9 @@ final class Scene {
 
     func thing(atX x: Double, y: Double) -> Thing? {
         var hit: Thing?
-        let visitor: (WlSurface, Int32, Int32) -> Void = { s, ox, oy in
+        // A local function, not a closure in a `let`: that one is escaping by its type, so
+        // `hit` and its context were boxed on the heap for every motion event.
+        func visitor(_ s: WlSurface, _ ox: Int32, _ oy: Int32) {
             let sx = x - Double(ox), sy = y - Double(oy)
             if s.acceptsInput(x: sx, y: sy) { hit = .surface(s, sx, sy) }
         }
@@ -206,10 +208,12 @@ final class Scene {
     /// Hands the renderer this frame's elements, bottom first: every mapped surface but
     /// `skipping` (a preview surface an effect draws itself), then the pointer on top:
     /// a client's cursor image, or the adaptive pointer's overlay.
-    func withRenderElements(skipping: WlSurface?, pointer: [RenderElement?], _ body: ([RenderElement]) -> Void) {
-        let visitor: (WlSurface, Int32, Int32) -> Void = { s, x, y in
+    /// (`cursor` and `overlay` rather than an array of them: this runs every frame.)
+    func withRenderElements(skipping: WlSurface?, cursor: RenderElement?, overlay: RenderElement?, _ body: ([RenderElement]) -> Void) {
+        // A local function: a closure in a `let` would put its context on the heap every frame.
+        func visitor(_ s: WlSurface, _ x: Int32, _ y: Int32) {
             if s === skipping { return }
-            if let e = self.element(for: s, x: x, y: y) { self.elements.append(e) }
+            if let e = element(for: s, x: x, y: y) { elements.append(e) }
         }
         // Each window's title bar just beneath it (server-side decorations).
         for window in windows {
@@ -218,7 +222,8 @@ final class Scene {
         }
         for window in overrideRedirect { visit(window, visitor) }
         for popup in popups { visit(popup.xdgSurface, visitor) }
-        for case let e? in pointer { elements.append(e) }
+        if let cursor { elements.append(cursor) }
+        if let overlay { elements.append(overlay) }
         body(elements)
         // Emptied at once: no surface's pixels are kept alive until the next frame.
         elements.removeAll(keepingCapacity: true)

@@ -1,8 +1,8 @@
-import MallocTrace
+import AllocationCounter
 import PointerEngine
 import Glibc
 
-/// Re-run of this executable under glibc's malloc tracer.
+/// Re-run of this executable with the malloc interposer preloaded.
 let allocationsFlag = "--count-allocations"
 
 // PointerEngineBenchmark: how fast the pointer engine answers the questions a compositor asks
@@ -45,13 +45,13 @@ var sink = 0   // keeps results alive so the optimiser cannot drop the work
     }
     for _ in 0..<20_000 { frame() }
     var control: [[Int]] = []
-    guard let check = MallocTrace.record({ for k in 0..<1000 { control.append([k]) } }), check.allocations >= 1000 else {
+    guard let check = AllocationCounter.record({ for k in 0..<1000 { control.append([k]) } }), check.allocations >= 1000 else {
         print("Heap allocations per steady-state frame: counter broken (control loop not seen)")
         exit(1)
     }
     sink &+= control.count
     let frames = 50_000
-    guard let counted = MallocTrace.record({ for _ in 0..<frames { frame() } }) else { exit(1) }
+    guard let counted = AllocationCounter.record({ for _ in 0..<frames { frame() } }) else { exit(1) }
     print("Heap allocations per steady-state frame: \(fmt(Double(counted.allocations) / Double(frames))) "
           + "(\(counted.allocations) mallocs, \(counted.frees) frees in \(frames) frames; "
           + "counter checked: \(check.allocations) for 1 000 arrays)")
@@ -129,10 +129,10 @@ for _ in 0..<20_000 { frame() }          // warm up: buffers reach their working
 let frameCost = nanoseconds(iterations: 50_000) { _ in frame() }
 print("Frame step (motion + step, 1 000 regions): \(fmt(frameCost)) ns")
 
-// Allocations in steady state: the same frames, in a child process under glibc's tracer.
+// Allocations in steady state: the same frames, in a child process with the malloc interposer.
 fflush(nil)   // flush everything before the child writes to the same stdout
-if !MallocTrace.runChild(flag: allocationsFlag) {
-    print("Heap allocations per steady-state frame: counter unavailable (no libc_malloc_debug.so)")
+if !AllocationCounter.runChild(flag: allocationsFlag) {
+    print("Heap allocations per steady-state frame: counter unavailable (no libMallocInterposerSwift.so)")
 }
 
 print("")

@@ -58,13 +58,20 @@ public struct Renderer {
         // inside its own opaque window: filling beneath it first doubled the pixels
         // written per frame.
         pixman_region32_copy(uncovered.raw, damage.raw)
-        var firstVisible = 0
+        var firstVisible = 0, covered = false
         for index in elements.indices.reversed() {
             guard case .texture(let t) = elements[index], t.covers else { continue }
+            // All that is left lies inside this element (the usual frame: the pointer over a
+            // window): no region operation, for pixman's subtract allocates a new rectangle
+            // array whenever the region holds more than one.
+            let left = uncovered.extents
+            if left.x >= t.bounds.x, left.y >= t.bounds.y, left.maxX <= t.bounds.maxX, left.maxY <= t.bounds.maxY {
+                firstVisible = index; covered = true; break
+            }
             uncovered.subtract(t.bounds)
-            if uncovered.isEmpty { firstVisible = index; break }
+            if uncovered.isEmpty { firstVisible = index; covered = true; break }
         }
-        if !uncovered.isEmpty {
+        if !covered {
             pixman_image_set_clip_region32(target.pointer, uncovered.raw)
             target.fill(uncovered.extents, color: background)
         }

@@ -11,10 +11,10 @@
 //     plus `composeIfNeeded` (engine step, damage, render). It leaves out the
 //     wait for the next refresh, which is the frame clock's and not work.
 //     Median and p99 (targets 150 µs, 1 ms).
-//  3. Heap allocations per motion event after warm-up, counted for real with
-//     glibc's malloc tracer in a child (--pointer-bench-allocations) run with
-//     libc_malloc_debug preloaded (the PointerEngineBenchmark method), split
-//     by whether libwayland (marshalling events) or Swift code asked for them.
+//  3. Heap allocations per motion event after warm-up, with and without a composed
+//     frame, counted for real over the whole process by ordo-one's malloc interposer
+//     in a child (--pointer-bench-allocations) run with it preloaded (AllocationCounter,
+//     as PointerEngineBenchmark does), split by the library that asked.
 import AdaptivePointerClient
 import CWaylandClient
 import Compositor
@@ -22,7 +22,7 @@ import Foundation
 import Glibc
 import Logging
 import LodestoneSystem
-import MallocTrace
+import AllocationCounter
 import Rendering
 import WaylandClient
 import WaylandServer
@@ -43,8 +43,8 @@ func benchmarkAdaptivePointer() {
     } catch {
         print("pointer benchmark failed: \(error)")
     }
-    if !MallocTrace.runChild(flag: allocationsFlag) {
-        print("allocations per motion event: not measured (libc_malloc_debug.so.0 missing or the child failed)")
+    if !AllocationCounter.runChild(flag: allocationsFlag) {
+        print("pointer: heap allocations: not measured (libMallocInterposerSwift.so missing or the child failed)")
     }
 }
 
@@ -68,9 +68,10 @@ enum Layout {
         let x = row % 2 == 0 ? along : 800 - along
         return (origin.x + 16 + x, origin.y + 30 + Double(row) * 60)
     }
-    /// A point over plain content (no region), moving 3 points a step.
+    /// A point over plain content (no region), moving 3 points a step: below the rows of
+    /// buttons (beside them, at a row's height, the engine still targets the row's buttons).
     static func plain(_ k: Int) -> (x: Double, y: Double) {
-        (origin.x + 900 + Double(k % 80) * 3, origin.y + 400)
+        (origin.x + 900 + Double(k % 80) * 3, origin.y + 700)
     }
 }
 
@@ -289,61 +290,79 @@ private func measureLatency(_ scene: PointerScene) {
 
 // MARK: Allocations
 
-/// The child run under the malloc tracer: the same scene, warmed up, then counted.
+/// The child run with the malloc interposer preloaded: the same scene, warmed up, then counted
+/// over the whole process (every thread and library; the region client is another process).
 private func countAllocationsAndExit() -> Never {
     do {
         let scene = try PointerScene()
         defer { scene.stop() }
         let c = scene.compositor
-        guard let calibration = allocations({
+        guard let calibration = AllocationCounter.record({
             var kept: [[Int]] = []
             for i in 0..<100 { kept.append([Int](repeating: i, count: 16)) }
             precondition(kept.count == 100)
-        }), calibration.swift >= 100 else {
-            print("allocations per motion event: the malloc tracer saw nothing of 100 deliberate allocations; not measured")
+        }), calibration.allocations >= 100 else {
+            print("pointer: heap allocations: the interposer saw nothing of 100 deliberate allocations; not measured")
             exit(1)
         }
-        let baseline = allocations {} ?? (0, 0)
         // Warm-up: every button entered and left at least once, effects run.
         for k in 0..<2_400 {
             let p = Layout.sweep(k)
             c.pointerMotion(toX: p.x, y: p.y)
             c.composeIfNeeded()
-            if k % 8 == 0 { scene.pump() }
+            scene.pump()
         }
         scene.pump(milliseconds: 50)
-        let n = 400
-        // Motion handling alone (no frame in between), then motion + frame.
-        guard let motion = allocations({
-            for k in 0..<n { let p = Layout.sweep(k); c.pointerMotion(toX: p.x, y: p.y) }
-        }) else { exit(1) }
-        c.composeIfNeeded()
-        scene.pump(milliseconds: 50)
-        guard let frame = allocations({
+        let n = 800
+        // Motion handling alone over the regions (its events sent, no frame in between).
+        guard let motion = AllocationCounter.record({
             for k in 0..<n {
                 let p = Layout.sweep(k)
                 c.pointerMotion(toX: p.x, y: p.y)
-                c.composeIfNeeded()
+                scene.display.flushClients()
             }
         }) else { exit(1) }
-        func per(_ v: Int, _ b: Int) -> String { format(Double(max(0, v - b)) / Double(n), 2) }
-        print("pointer: heap allocations per motion event after warm-up (\(n) motions, mtrace):")
-        print("pointer:   input handling only:   Swift \(per(motion.swift, baseline.swift)), libwayland \(per(motion.wayland, baseline.wayland))")
-        print("pointer:   input + frame composed: Swift \(per(frame.swift, baseline.swift)), libwayland \(per(frame.wayland, baseline.wayland)) (target 0)")
+        c.composeIfNeeded()
+        scene.pump(milliseconds: 50)
+        // Motion, then the frame it causes, then a turn of the event loop (as Lodestone's
+        // loop runs them): over plain content (the pointer-only frame), then over the regions.
+        func framed(_ point: (Int) -> (x: Double, y: Double)) -> (count: AllocationCounter.Count, frames: Int)? {
+            // Whatever animated before (an effect leaving its button) settles first.
+            c.pointerMotion(toX: point(0).x, y: point(0).y)
+            c.composeIfNeeded()
+            scene.pump(milliseconds: 1_000)
+            for k in 0..<200 {
+                let p = point(k)
+                c.pointerMotion(toX: p.x, y: p.y)
+                c.composeIfNeeded()
+                scene.pump()
+            }
+            let before = c.frameCount
+            guard let count = AllocationCounter.record({
+                for k in 0..<n {
+                    let p = point(k)
+                    c.pointerMotion(toX: p.x, y: p.y)
+                    c.composeIfNeeded()
+                    scene.pump()
+                }
+            }) else { return nil }
+            return (count, c.frameCount - before)
+        }
+        guard let plain = framed(Layout.plain), let regions = framed(Layout.sweep) else { exit(1) }
+        func per(_ v: Int) -> String { format(Double(v) / Double(n), 2) }
+        func callers(_ count: AllocationCounter.Count) -> String {
+            count.byCaller.isEmpty ? "" : " (" + count.byCaller.map { "\($0.library) \(per($0.allocations))" }.joined(separator: ", ") + ")"
+        }
+        print("pointer: heap allocations per motion after warm-up, whole process (malloc-interposer, \(n) motions; target 0):")
+        print("pointer:   input handling only, over the regions:        \(per(motion.allocations))\(callers(motion))")
+        print("pointer:   with a pointer-only frame, over still content: \(per(plain.count.allocations))\(callers(plain.count)), \(plain.frames) frames")
+        print("pointer:   with a frame over the 200 regions (effects):  \(per(regions.count.allocations))\(callers(regions.count)), \(regions.frames) frames")
         scene.stop()
         exit(0)
     } catch {
-        print("allocations per motion event: \(error)")
+        print("pointer: heap allocations: \(error)")
         exit(1)
     }
-}
-
-/// Allocations of a traced run, split by caller: libwayland's (it mallocs a
-/// closure for every event it sends) or everything else (Swift code and the runtime).
-private func allocations(_ body: () -> Void) -> (swift: Int, wayland: Int)? {
-    guard let trace = MallocTrace.record(body) else { return nil }
-    let wayland = trace.allocationCallers.filter { $0.contains("libwayland") }.count
-    return (trace.allocations - wayland, wayland)
 }
 
 private extension Compositor {
