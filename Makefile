@@ -77,6 +77,8 @@ bench: deps
 	$(SWIFT) build -c release --product PointerEngineBenchmark
 	$(SWIFT) build -c release --product PointerBoundaryBenchmark
 	$(SWIFT) build -c release --product lodestone-pointer
+	$(SWIFT) build -c release --product allocation-counter-check
+	LD_PRELOAD=$(CURDIR)/.build/release/libMallocInterposerSwift.so .build/release/allocation-counter-check
 	.build/release/lodestone-bench
 	.build/release/PointerEngineBenchmark
 	.build/release/PointerBoundaryBenchmark .build/release/liblodestone-pointer.so

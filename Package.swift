@@ -81,12 +81,15 @@ let package = Package(
         .executableTarget(name: "PointerEngineBenchmark", dependencies: ["PointerEngine", "AllocationCounter"]),
         // What liblodestone-pointer's C boundary adds per call (make bench; not a test).
         .executableTarget(name: "PointerBoundaryBenchmark", dependencies: ["PointerEngine", "CLodestonePointer", "CValgrind"]),
-        // Heap allocation counting for the benchmarks: ordo-one's malloc interposer, preloaded
-        // into a child, counts every thread's allocations; CAllocationHook names who asked.
+        // Heap allocation counting for the benchmarks: ordo-one's malloc interposer
+        // (libMallocInterposerSwift.so, built with allocation-counter-check by `make bench`), preloaded into a child only,
+        // counts every thread's allocations; CAllocationHook names who asked. Not linked: the
+        // benchmarks' other figures keep glibc's allocator.
         .target(name: "CAllocationHook"),
-        .target(
-            name: "AllocationCounter",
-            dependencies: ["CAllocationHook", .product(name: "MallocInterposerSwift", package: "malloc-interposer")]
+        .target(name: "AllocationCounter", dependencies: ["CAllocationHook"]),
+        .executableTarget(
+            name: "allocation-counter-check",
+            dependencies: [.product(name: "MallocInterposerSwift", package: "malloc-interposer")]
         ),
 
         // Compositing with pixman, PNG output with libpng.

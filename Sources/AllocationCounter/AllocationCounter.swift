@@ -1,7 +1,5 @@
 import CAllocationHook
 import Glibc
-import MallocInterposerC
-import MallocInterposerSwift
 
 /// Counts heap allocations with ordo-one's malloc interposer: every `malloc`, `calloc`,
 /// `realloc`, `posix_memalign`... of every thread and library (Swift objects, array and
@@ -30,13 +28,15 @@ public enum AllocationCounter {
         }
     }
 
-    static var interposerAddress: UnsafeRawPointer {
-        unsafeBitCast(malloc_interposer_enable as @convention(c) () -> Void, to: UnsafeRawPointer.self)
-    }
-
-    /// The interposer's shared library (it is linked into the benchmark, so the loader knows it).
+    /// The interposer's shared library: SwiftPM builds it beside the benchmarks
+    /// (with allocation-counter-check, which `make bench` builds).
     static var libraryPath: String? {
-        lodestone_allocation_library_of(interposerAddress).map { String(cString: $0) }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard n > 0 else { return nil }
+        let executable = String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let slash = executable.lastIndex(of: "/") else { return nil }
+        return executable[..<slash] + "/libMallocInterposerSwift.so"
     }
 
     /// Parent side: runs this executable again with `flag`, the interposer preloaded; the
@@ -62,7 +62,7 @@ public enum AllocationCounter {
     /// Child side: what `body` allocated and freed, in every thread, or nil when the
     /// interposer does not replace the allocator (not preloaded, or a sanitizer build).
     public static func record(_ body: () -> Void) -> Count? {
-        guard malloc_interposer_global_hooks_installed() != 0, getenv("LD_PRELOAD") != nil else { return nil }
+        guard lodestone_interposer_loaded() != 0 else { return nil }
         var dump: Int32 = -1
         if let path = getenv(backtraceVariable) {
             dump = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
@@ -72,20 +72,15 @@ public enum AllocationCounter {
             let mark = "== record\n"
             _ = mark.withCString { write(dump, $0, strlen($0)) }
         }
-        lodestone_allocation_hook_prepare(interposerAddress, dump)
-        MallocInterposerSwift.setAllocationHook(lodestone_allocation_hook)
-        MallocInterposerSwift.initialize()
-        MallocInterposerSwift.hook()
+        lodestone_interposer_start(dump)
         body()
-        MallocInterposerSwift.unhook()
-        MallocInterposerSwift.setAllocationHook(nil)
-        let statistics = MallocInterposerSwift.getStatistics()
-        let nested = lodestone_allocation_hook_nested()
-        var count = Count(allocations: statistics.mallocCount - nested, frees: statistics.freeCount)
-        for i in 0..<lodestone_allocation_hook_caller_count() {
-            let path = String(cString: lodestone_allocation_hook_caller_name(i))
+        var allocations = 0, frees = 0
+        lodestone_interposer_stop(&allocations, &frees)
+        var count = Count(allocations: allocations, frees: frees)
+        for i in 0..<lodestone_interposer_caller_count() {
+            let path = String(cString: lodestone_interposer_caller_name(i))
             let name = path.split(separator: "/").last.map(String.init) ?? path
-            count.byCaller.append((name, lodestone_allocation_hook_caller_allocations(i)))
+            count.byCaller.append((name, lodestone_interposer_caller_allocations(i)))
         }
         count.byCaller.sort { $0.allocations > $1.allocations }
         return count

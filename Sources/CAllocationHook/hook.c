@@ -19,26 +19,33 @@ static const char *libc_name;
 static int dump_fd = -1;
 static __thread int in_hook;
 
+/* The interposer's C API (interposer.h), found with dlsym. */
+typedef void (*toggle_t)(void);
+typedef void (*hook_t)(size_t);
+typedef void (*set_hook_t)(hook_t);
+typedef void (*stats_t)(int64_t *, int64_t *, int64_t *, int64_t *, int64_t *, int64_t *);
+static toggle_t enable, disable, reset;
+static set_hook_t set_hook;
+static stats_t get_stats;
+
 static const char *library_of(const void *address) {
     Dl_info info;
     if (dladdr(address, &info) == 0 || info.dli_fname == NULL) return "?";
     return info.dli_fname;
 }
 
-const char *lodestone_allocation_library_of(const void *address) {
-    Dl_info info;
-    if (dladdr(address, &info) == 0) return NULL;
-    return info.dli_fname;
-}
-
-void lodestone_allocation_hook_prepare(const void *interposer, int fd) {
-    void *frames[4];
-    backtrace(frames, 4);
-    interposer_name = library_of(interposer);
-    libc_name = library_of((const void *)(uintptr_t)&memcpy);
-    caller_count = 0;
-    nested = 0;
-    dump_fd = fd;
+int lodestone_interposer_loaded(void) {
+    enable = (toggle_t)dlsym(RTLD_DEFAULT, "malloc_interposer_enable");
+    disable = (toggle_t)dlsym(RTLD_DEFAULT, "malloc_interposer_disable");
+    reset = (toggle_t)dlsym(RTLD_DEFAULT, "malloc_interposer_reset");
+    set_hook = (set_hook_t)dlsym(RTLD_DEFAULT, "malloc_interposer_set_allocation_hook");
+    get_stats = (stats_t)dlsym(RTLD_DEFAULT, "malloc_interposer_get_stats");
+    int (*installed)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "malloc_interposer_global_hooks_installed");
+    if (!enable || !disable || !reset || !set_hook || !get_stats || !installed || !installed()) return 0;
+    /* Replacing malloc means being the first definition the loader finds. */
+    void *first_malloc = dlsym(RTLD_DEFAULT, "malloc");
+    interposer_name = library_of((const void *)(uintptr_t)enable);
+    return first_malloc != NULL && library_of(first_malloc) == interposer_name;
 }
 
 /* dli_fname strings are the loader's own, one per library, so a pointer compare suffices. */
@@ -55,7 +62,7 @@ static void tally(const char *name) {
     caller_count++;
 }
 
-void lodestone_allocation_hook(size_t size) {
+static void hook(size_t size) {
     (void)size;
     if (in_hook) {
         nested++;
@@ -87,7 +94,27 @@ void lodestone_allocation_hook(size_t size) {
     in_hook = 0;
 }
 
-int lodestone_allocation_hook_caller_count(void) { return caller_count; }
-const char *lodestone_allocation_hook_caller_name(int index) { return caller_names[index]; }
-long lodestone_allocation_hook_caller_allocations(int index) { return caller_allocations[index]; }
-long lodestone_allocation_hook_nested(void) { return nested; }
+void lodestone_interposer_start(int fd) {
+    void *frames[4];
+    backtrace(frames, 4);  /* its first use loads libgcc_s, which allocates */
+    libc_name = library_of((const void *)(uintptr_t)&memcpy);
+    caller_count = 0;
+    nested = 0;
+    dump_fd = fd;
+    set_hook(hook);
+    reset();
+    enable();
+}
+
+void lodestone_interposer_stop(long *allocations, long *frees) {
+    disable();
+    set_hook(NULL);
+    int64_t mallocs = 0, bytes = 0, small = 0, large = 0, freed = 0, freed_bytes = 0;
+    get_stats(&mallocs, &bytes, &small, &large, &freed, &freed_bytes);
+    *allocations = (long)mallocs - nested;
+    *frees = (long)freed;
+}
+
+int lodestone_interposer_caller_count(void) { return caller_count; }
+const char *lodestone_interposer_caller_name(int index) { return caller_names[index]; }
+long lodestone_interposer_caller_allocations(int index) { return caller_allocations[index]; }

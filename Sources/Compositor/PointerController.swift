@@ -55,8 +55,11 @@ final class PointerController {
     var devicePosition: (x: Double, y: Double) { (engine.devicePosition.x, engine.devicePosition.y) }
     /// Where clients see the pointer: after magnetism, locks and confinement.
     var logicalPosition: (x: Double, y: Double) { (engine.logicalPosition.x, engine.logicalPosition.y) }
-    /// A client's lock or confinement holds the device.
-    var isConstrained: Bool { engine.isConstrained }
+    /// A client's lock or confinement holds the device. From the stored properties, not the
+    /// engine's computed `isConstrained`: calling a computed property of a struct kept in a
+    /// class copies the whole engine first (4 KiB and a retain of each of its buffers, on
+    /// every motion event).
+    var isConstrained: Bool { engine.isLocked || engine.confinement != nil }
 
     /// The device moved (absolutely, relatively, or was put somewhere). The engine alone
     /// decides where that leaves the pointer: output edges, locks, confinement, magnetism.
