@@ -411,11 +411,15 @@ private struct BusyCores {
     }
 }
 
-/// The busy-loop child: spins until killed.
+/// The busy-loop child: spins until killed, or until the benchmark is gone (it checks now and
+/// then, so a benchmark that crashed leaves no spinner behind).
 private func spinForever() -> Never {
-    var x: UInt64 = 1
+    let parent = getppid()
+    var x: UInt64 = 1, turns: UInt32 = 0
     while true {
         x = x &* 6364136223846793005 &+ 1442695040888963407
         if x == 0 { print(x) }  // never: keeps the loop from being optimised away
+        turns &+= 1
+        if turns == 0, getppid() != parent { exit(0) }
     }
 }
