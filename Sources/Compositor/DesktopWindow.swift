@@ -35,6 +35,12 @@ protocol DesktopWindow: AnyObject {
     var decorationHeight: Int32 { get }
     /// Where a maximized or fullscreen window's geometry goes (below a title bar).
     var maximizedOrigin: (x: Int32, y: Int32) { get }
+    /// The bar Lodestone draws above the window, or nil.
+    var titleBar: TitleBar? { get }
+    /// Hidden by its title bar's minimize button until activated again (`Desktop.minimize`).
+    var isMinimized: Bool { get set }
+    /// The title bar's maximize button and double click.
+    func toggleMaximized()
     func setActivated(_ on: Bool)
     /// Asks the client for a size (0×0: the client picks).
     func requestSize(width: Int32, height: Int32)

@@ -187,17 +187,17 @@ public final class Seat {
 
     /// A press on a title bar Lodestone draws: the window comes forward; a button acts when
     /// released over it; a double click maximizes or restores; otherwise a drag moves it.
-    private func pressedTitleBar(of window: XdgToplevel, time: UInt32) {
+    private func pressedTitleBar(of window: DesktopWindow, time: UInt32) {
         guard let bar = window.titleBar else { return }
         compositor.desktop.activate(window)
         if let button = bar.button(atX: x, y: y) {
             bar.lastPress = nil
-            return begin(TitleBarButtonGrab(toplevel: window, button: button))
+            return begin(TitleBarButtonGrab(window: window, button: button))
         }
         if let last = bar.lastPress, time &- last <= TitleBar.doubleClickMilliseconds {
             bar.lastPress = nil
             window.toggleMaximized()
-            return begin(TitleBarButtonGrab(toplevel: window, button: nil))
+            return begin(TitleBarButtonGrab(window: window, button: nil))
         }
         bar.lastPress = time
         begin(MoveGrab(window: window, device: engine.devicePosition))

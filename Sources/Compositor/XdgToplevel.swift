@@ -153,7 +153,7 @@ final class XdgToplevel: Resource, ProtocolObject, DesktopWindow {
     func setServerSideDecorated(_ on: Bool) {
         guard on != (titleBar != nil) else { return }
         if let bar = titleBar, xdgSurface.isMapped { bar.damage(compositor.output) }
-        titleBar = on ? TitleBar(toplevel: self, regions: compositor.scene.regions) : nil
+        titleBar = on ? TitleBar(window: self, regions: compositor.scene.regions) : nil
         if let bar = titleBar, xdgSurface.isMapped { bar.damage(compositor.output) }
         // A maximized window makes room for its bar, or takes the room back.
         if isMaximized && sentInitialConfigure { applySizeState() }

@@ -30,18 +30,31 @@ final class XWM {
 
     /// The atoms the window manager reads and writes.
     struct Atoms {
-        let wmProtocols, wmDeleteWindow, wmTakeFocus, wmState, wlSurfaceID, utf8String: XAtom
+        let wmProtocols, wmDeleteWindow, wmTakeFocus, wmState, wmChangeState, wlSurfaceID, utf8String, motifWmHints: XAtom
         let netWmName, netSupported, netSupportingWmCheck, netActiveWindow, wmS0, netWmCmS0, netWmMoveresize: XAtom
-        static let names = ["WM_PROTOCOLS", "WM_DELETE_WINDOW", "WM_TAKE_FOCUS", "WM_STATE", "WL_SURFACE_ID", "UTF8_STRING",
-                            "_NET_WM_NAME", "_NET_SUPPORTED", "_NET_SUPPORTING_WM_CHECK", "_NET_ACTIVE_WINDOW",
-                            "WM_S0", "_NET_WM_CM_S0", "_NET_WM_MOVERESIZE"]
+        let netWmState, netWmStateMaximizedVert, netWmStateMaximizedHorz, netWmStateFullscreen, netWmStateHidden: XAtom
+        let netFrameExtents: XAtom
+        static let names = ["WM_PROTOCOLS", "WM_DELETE_WINDOW", "WM_TAKE_FOCUS", "WM_STATE", "WM_CHANGE_STATE", "WL_SURFACE_ID",
+                            "UTF8_STRING", "_MOTIF_WM_HINTS", "_NET_WM_NAME", "_NET_SUPPORTED", "_NET_SUPPORTING_WM_CHECK",
+                            "_NET_ACTIVE_WINDOW", "WM_S0", "_NET_WM_CM_S0", "_NET_WM_MOVERESIZE", "_NET_WM_STATE",
+                            "_NET_WM_STATE_MAXIMIZED_VERT", "_NET_WM_STATE_MAXIMIZED_HORZ", "_NET_WM_STATE_FULLSCREEN",
+                            "_NET_WM_STATE_HIDDEN", "_NET_FRAME_EXTENTS"]
 
         init?(_ found: [String: XAtom]) {
-            let a = Self.names.compactMap { found[$0] }
-            guard a.count == Self.names.count else { return nil }
-            (wmProtocols, wmDeleteWindow, wmTakeFocus, wmState, wlSurfaceID, utf8String) = (a[0], a[1], a[2], a[3], a[4], a[5])
-            (netWmName, netSupported, netSupportingWmCheck, netActiveWindow) = (a[6], a[7], a[8], a[9])
-            (wmS0, netWmCmS0, netWmMoveresize) = (a[10], a[11], a[12])
+            guard Self.names.allSatisfy({ found[$0] != nil }) else { return nil }
+            let a = { (name: String) in found[name]! }
+            (wmProtocols, wmDeleteWindow, wmTakeFocus, wmState) = (a("WM_PROTOCOLS"), a("WM_DELETE_WINDOW"), a("WM_TAKE_FOCUS"), a("WM_STATE"))
+            (wmChangeState, wlSurfaceID, utf8String, motifWmHints) = (a("WM_CHANGE_STATE"), a("WL_SURFACE_ID"), a("UTF8_STRING"), a("_MOTIF_WM_HINTS"))
+            (netWmName, netSupported, netSupportingWmCheck) = (a("_NET_WM_NAME"), a("_NET_SUPPORTED"), a("_NET_SUPPORTING_WM_CHECK"))
+            (netActiveWindow, wmS0, netWmCmS0, netWmMoveresize) = (a("_NET_ACTIVE_WINDOW"), a("WM_S0"), a("_NET_WM_CM_S0"), a("_NET_WM_MOVERESIZE"))
+            (netWmState, netWmStateMaximizedVert, netWmStateMaximizedHorz) = (a("_NET_WM_STATE"), a("_NET_WM_STATE_MAXIMIZED_VERT"), a("_NET_WM_STATE_MAXIMIZED_HORZ"))
+            (netWmStateFullscreen, netWmStateHidden, netFrameExtents) = (a("_NET_WM_STATE_FULLSCREEN"), a("_NET_WM_STATE_HIDDEN"), a("_NET_FRAME_EXTENTS"))
+        }
+
+        /// What _NET_SUPPORTED lists: the EWMH the window manager answers.
+        var supported: [XAtom] {
+            [netWmName, netSupportingWmCheck, netActiveWindow, netWmMoveresize, netWmState, netWmStateMaximizedVert,
+             netWmStateMaximizedHorz, netWmStateFullscreen, netWmStateHidden, netFrameExtents]
         }
         // Predefined in the core protocol.
         static let wmName = XAtom(XCB_ATOM_WM_NAME.rawValue), wmClass = XAtom(XCB_ATOM_WM_CLASS.rawValue)
@@ -76,7 +89,7 @@ final class XWM {
         c.setProperty(checkWindow, atoms.netSupportingWmCheck, type: Atoms.window, [checkWindow])
         c.setProperty(checkWindow, atoms.netWmName, type: atoms.utf8String, string: "Lodestone")
         c.setProperty(root, atoms.netSupportingWmCheck, type: Atoms.window, [checkWindow])
-        c.setProperty(root, atoms.netSupported, type: Atoms.atom, [atoms.netWmName, atoms.netSupportingWmCheck, atoms.netActiveWindow, atoms.netWmMoveresize])
+        c.setProperty(root, atoms.netSupported, type: Atoms.atom, atoms.supported)
         c.setProperty(root, atoms.netActiveWindow, type: Atoms.window, [0])
         setRootCursor()
         setCursorResources()
@@ -185,8 +198,15 @@ final class XWM {
     private func mapRequest(_ e: xcb_map_request_event_t) {
         guard let window = windows[e.window] else { return }
         for property in [Atoms.wmName, atoms.netWmName, Atoms.wmClass, Atoms.wmHints, Atoms.wmNormalHints, Atoms.wmTransientFor,
-                         atoms.wmProtocols] {
+                         atoms.wmProtocols, atoms.motifWmHints] {
             read(property, of: window)
+        }
+        window.updateDecoration()
+        writeFrameExtents(window)
+        // EWMH: before mapping, a client states what it wants in the property itself.
+        if let states = connection.property(e.window, atoms.netWmState)?.bytes.cardinals {
+            let maximized = states.contains(atoms.netWmStateMaximizedVert) || states.contains(atoms.netWmStateMaximizedHorz)
+            window.setSizeState(maximized: maximized, fullscreen: states.contains(atoms.netWmStateFullscreen))
         }
         // ICCCM WM_STATE: NormalState (1), no icon window.
         connection.setProperty(e.window, atoms.wmState, type: atoms.wmState, [1, 0])
@@ -197,6 +217,7 @@ final class XWM {
         guard let window = windows[e.window] else { return }
         window.overrideRedirect = e.override_redirect != 0
         if window.overrideRedirect, let g = connection.geometry(e.window) { window.xConfigured(x: g.x, y: g.y, width: g.width, height: g.height) }
+        window.updateDecoration()
         window.xMapped = true
     }
 
@@ -212,6 +233,8 @@ final class XWM {
     /// Lodestone has placed it, its position); answered with the geometry it has.
     private func configureRequest(_ e: xcb_configure_request_event_t) {
         guard let window = windows[e.window] else { return }
+        // A maximized or fullscreen window keeps the output's size: told so again.
+        if window.isMaximized || window.isFullscreen { return configure(window) }
         let m = UInt32(e.value_mask)
         let width = m & XCB_CONFIG_WINDOW_WIDTH.rawValue != 0 ? Int32(e.width) : window.width
         let height = m & XCB_CONFIG_WINDOW_HEIGHT.rawValue != 0 ? Int32(e.height) : window.height
@@ -240,6 +263,29 @@ final class XWM {
             if e.data.data32.2 == 8, !window.overrideRedirect { compositor.seat.startMove(window) }
             return
         }
+        // _NET_WM_STATE: action (0 remove, 1 add, 2 toggle), two states. Either maximized
+        // axis stands for both: Lodestone maximizes whole windows only.
+        if e.type == atoms.netWmState {
+            let d = e.data.data32
+            let named = [d.1, d.2]
+            func wanted(_ current: Bool, _ states: [XAtom]) -> Bool {
+                guard named.contains(where: states.contains) else { return current }
+                switch d.0 {
+                case 0: return false
+                case 1: return true
+                case 2: return !current
+                default: return current
+                }
+            }
+            window.setSizeState(maximized: wanted(window.isMaximized, [atoms.netWmStateMaximizedVert, atoms.netWmStateMaximizedHorz]),
+                                fullscreen: wanted(window.isFullscreen, [atoms.netWmStateFullscreen]))
+            return
+        }
+        // ICCCM WM_CHANGE_STATE with IconicState (3): the client minimizes itself.
+        if e.type == atoms.wmChangeState {
+            if e.data.data32.0 == 3, !window.overrideRedirect { compositor.desktop.minimize(window) }
+            return
+        }
         guard e.type == atoms.wlSurfaceID else { return }
         let id = e.data.data32.0
         if let client = xwaylandClient(), let resource = wl_client_get_object(client.pointer, id), let surface = WlSurface.from(resource) {
@@ -263,8 +309,8 @@ final class XWM {
         guard let value = connection.property(window.id, property) else { return }
         let text = { String(decoding: value.bytes.prefix { $0 != 0 }, as: UTF8.self) }
         switch property {
-        case atoms.netWmName: window.netTitle = text()
-        case Atoms.wmName: window.icccmTitle = text()
+        case atoms.netWmName: window.netTitle = text(); window.titleChanged()
+        case Atoms.wmName: window.icccmTitle = text(); window.titleChanged()
         case Atoms.wmClass:
             // Two NUL-terminated strings: instance, then class.
             let parts = value.bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
@@ -274,9 +320,17 @@ final class XWM {
             let v = value.bytes.cardinals
             if v.count >= 2, v[0] & 1 != 0 { window.acceptsInput = v[1] != 0 }
         case Atoms.wmNormalHints:
-            // flags, x, y, width, height, ...: USPosition (1) is the user's own choice.
-            let v = value.bytes.cardinals
+            // flags, x, y, width, height, min, max, ...: USPosition (1) is the user's own
+            // choice; PMinSize (16) and PMaxSize (32) bound a resize.
+            let v = value.bytes.cardinals.map { Int32(bitPattern: $0) }
             window.userPosition = v.count >= 3 && v[0] & 1 != 0
+            window.minSize = v.count >= 7 && v[0] & 16 != 0 ? (max(0, v[5]), max(0, v[6])) : (0, 0)
+            window.maxSize = v.count >= 9 && v[0] & 32 != 0 ? (max(0, v[7]), max(0, v[8])) : (0, 0)
+        case atoms.motifWmHints:
+            // flags, functions, decorations, ...: with MWM_HINTS_DECORATIONS (2), neither
+            // MWM_DECOR_ALL (1) nor MWM_DECOR_TITLE (8) means no title bar.
+            let v = value.bytes.cardinals
+            window.undecorated = v.count >= 3 && v[0] & 2 != 0 && v[2] & (1 | 8) == 0
         case Atoms.wmTransientFor: window.transientFor = value.bytes.cardinals.first
         case atoms.wmProtocols: window.protocols = Set(value.bytes.cardinals)
         default: break
@@ -300,6 +354,27 @@ final class XWM {
         notify.x = Int16(clamping: window.x); notify.y = Int16(clamping: window.y)
         notify.width = UInt16(clamping: window.width); notify.height = UInt16(clamping: window.height)
         connection.send(notify, to: window.id, mask: XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue)
+        connection.flush()
+    }
+
+    /// Tells X the window's _NET_WM_STATE, and WM_STATE Iconic while minimized.
+    func writeState(_ window: XwaylandWindow) {
+        guard !isShutDown, !window.overrideRedirect else { return }
+        var states: [XAtom] = []
+        if window.isMaximized { states += [atoms.netWmStateMaximizedVert, atoms.netWmStateMaximizedHorz] }
+        if window.isFullscreen { states.append(atoms.netWmStateFullscreen) }
+        if window.isMinimized { states.append(atoms.netWmStateHidden) }
+        connection.setProperty(window.id, atoms.netWmState, type: Atoms.atom, states)
+        // ICCCM: IconicState (3) while minimized, NormalState (1) otherwise.
+        if window.xMapped { connection.setProperty(window.id, atoms.wmState, type: atoms.wmState, [window.isMinimized ? 3 : 1, 0]) }
+        connection.flush()
+    }
+
+    /// _NET_FRAME_EXTENTS (left, right, top, bottom): the title bar above the window.
+    func writeFrameExtents(_ window: XwaylandWindow) {
+        guard !isShutDown, !window.overrideRedirect else { return }
+        connection.setProperty(window.id, atoms.netFrameExtents, type: XAtom(XCB_ATOM_CARDINAL.rawValue),
+                               [0, 0, UInt32(window.titleBar == nil ? 0 : TitleBar.height), 0])
         connection.flush()
     }
 
