@@ -41,6 +41,15 @@ protocol DesktopWindow: AnyObject {
     var isMinimized: Bool { get set }
     /// The title bar's maximize button and double click.
     func toggleMaximized()
+    /// Bounds of an interactive resize (0: none).
+    var minSize: (width: Int32, height: Int32) { get }
+    var maxSize: (width: Int32, height: Int32) { get }
+    /// An interactive resize (`ResizeGrab`) of `edges` (`xdg_toplevel.resize_edge` bits)
+    /// starts: the opposite edges stay where they are until it ends.
+    func resizeStarted(edges: UInt32)
+    /// Asks for a size during an interactive resize.
+    func resize(width: Int32, height: Int32)
+    func resizeEnded()
     func setActivated(_ on: Bool)
     /// Asks the client for a size (0×0: the client picks).
     func requestSize(width: Int32, height: Int32)

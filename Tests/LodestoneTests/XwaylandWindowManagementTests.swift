@@ -238,4 +238,52 @@ final class XwaylandWindowManagementTests: XCTestCase {
         try xClient(display, ["state", "--title", "born-fullscreen", "remove", "fullscreen"])
         XCTAssertTrue(try session.wait { try self.window(session, "born-fullscreen")?.width == 200 }, "not restored to the size it asked for")
     }
+
+    // MARK: _NET_WM_MOVERESIZE
+
+    /// Presses the window at (x, y) and drags by (dx, dy): the client answers the press
+    /// with _NET_WM_MOVERESIZE; once Lodestone's grab holds the pointer (no client under
+    /// it any more) the drag goes on and the button comes up.
+    private func drag(_ session: Session, from x: Double, _ y: Double, by dx: Double, _ dy: Double) throws {
+        try session.control.movePointer(x: x, y: y)
+        try session.control.button(pressed: true)
+        var (px, py) = (x, y)
+        let grabbed = try session.wait(timeout: 10) {
+            px += dx > 0 ? 1 : -1; py += dy > 0 ? 1 : -1
+            return try session.control.movePointer(x: px, y: py).title.isEmpty
+        }
+        XCTAssertTrue(grabbed, "the client's _NET_WM_MOVERESIZE started no grab")
+        try session.control.movePointer(x: x + dx / 2, y: y + dy / 2)
+        try session.control.movePointer(x: x + dx, y: y + dy)
+        try session.control.button(pressed: false)
+    }
+
+    func testNetWmMoveresizeResizesFromTheEdgeItNames() throws {
+        let (session, display) = try startSession()
+        defer { session.stop() }
+        // Bottom-right (4): the top-left corner stays.
+        let (_, output, a) = try xWindow(session, display, title: "corner", ["--geometry", "300x200+100+100", "--moveresize", "4"])
+        try drag(session, from: Double(a.x + 280), Double(a.y + 180), by: 100, 50)
+        let grown = try XCTUnwrap(try window(session, "corner"))
+        // The grab starts where the hand is when the request arrives: a step or two
+        // after the press.
+        XCTAssertEqual([grown.x, grown.y], [a.x, a.y], "the top-left corner moved: \(a) to \(grown)")
+        XCTAssertEqual(grown.width, 400, accuracy: 3, "resized from \(a) to \(grown)")
+        XCTAssertEqual(grown.height, 250, accuracy: 3, "resized from \(a) to \(grown)")
+        XCTAssertTrue(try clientHeard(session, output, "\(a.x) \(a.y) \(grown.width) \(grown.height)"), "X did not resize the client")
+        // Released: the pointer is the client's again, over its new pixels too (once
+        // Xwayland has drawn the larger window).
+        XCTAssertTrue(try session.wait { try session.control.movePointer(x: Double(a.x + 390), y: Double(a.y + 240)).title == "corner" },
+                      "the grab outlived the release, or the window did not grow on screen")
+
+        // Top-left (0): the bottom-right corner stays.
+        let (_, output2, b) = try xWindow(session, display, title: "top-left", ["--geometry", "300x200+700+400", "--moveresize", "0"])
+        try drag(session, from: Double(b.x + 10), Double(b.y + 10), by: -60, -40)
+        let r = try XCTUnwrap(try window(session, "top-left"))
+        XCTAssertEqual(r.x + r.width, b.x + b.width, "the right edge moved: \(b) to \(r)")
+        XCTAssertEqual(r.y + r.height, b.y + b.height, "the bottom edge moved: \(b) to \(r)")
+        XCTAssertEqual(r.width, 360, accuracy: 3, "\(b) to \(r)")
+        XCTAssertEqual(r.height, 240, accuracy: 3, "\(b) to \(r)")
+        XCTAssertTrue(try clientHeard(session, output2, "\(r.x) \(r.y) \(r.width) \(r.height)"))
+    }
 }

@@ -257,10 +257,22 @@ final class XWM {
 
     private func clientMessage(_ e: xcb_client_message_event_t) {
         guard let window = windows[e.window] else { return }
-        // _NET_WM_MOVERESIZE: x_root, y_root, direction (8: move), button, source. Dragging a
-        // client-side title bar (GTK's header bar) asks for a move; resizes are not offered.
-        if e.type == atoms.netWmMoveresize {
-            if e.data.data32.2 == 8, !window.overrideRedirect { compositor.seat.startMove(window) }
+        // _NET_WM_MOVERESIZE: x_root, y_root, direction, button, source. Dragging a
+        // client-side title bar (GTK's header bar) asks for a move (8), its window's edges
+        // for a resize (0-7, clockwise from the top-left corner); 11 cancels. The keyboard
+        // variants (9, 10) are not offered.
+        if e.type == atoms.netWmMoveresize, !window.overrideRedirect {
+            let direction = e.data.data32.2
+            if direction == 8 {
+                compositor.seat.startMove(window)
+            } else if direction == 11 {
+                compositor.seat.cancelMoveResize(of: window)
+            } else if direction < 8 {
+                let top = XDG_TOPLEVEL_RESIZE_EDGE_TOP.rawValue, bottom = XDG_TOPLEVEL_RESIZE_EDGE_BOTTOM.rawValue
+                let left = XDG_TOPLEVEL_RESIZE_EDGE_LEFT.rawValue, right = XDG_TOPLEVEL_RESIZE_EDGE_RIGHT.rawValue
+                let edges = [top | left, top, top | right, right, bottom | right, bottom, bottom | left, left][Int(direction)]
+                compositor.seat.startResize(window, edges: edges)
+            }
             return
         }
         // _NET_WM_STATE: action (0 remove, 1 add, 2 toggle), two states. Either maximized

@@ -1,3 +1,4 @@
+import CWaylandServer
 import Rendering
 import WaylandServer
 
@@ -180,6 +181,22 @@ final class XwaylandWindow: DesktopWindow {
             setGeometry(x: r.x, y: r.y, width: r.width, height: r.height)
         }
     }
+
+    // MARK: Interactive resize
+
+    /// While resizing from the left or top, the right or bottom edge stays put.
+    private var resizeAnchor: (edges: UInt32, right: Int32, bottom: Int32)?
+
+    func resizeStarted(edges: UInt32) { resizeAnchor = (edges, x.clampedAdding(width), y.clampedAdding(height)) }
+
+    func resize(width: Int32, height: Int32) {
+        guard let anchor = resizeAnchor else { return }
+        let left = anchor.edges & XDG_TOPLEVEL_RESIZE_EDGE_LEFT.rawValue != 0, top = anchor.edges & XDG_TOPLEVEL_RESIZE_EDGE_TOP.rawValue != 0
+        setGeometry(x: left ? anchor.right.clampedSubtracting(width) : x, y: top ? anchor.bottom.clampedSubtracting(height) : y,
+                    width: width, height: height)
+    }
+
+    func resizeEnded() { resizeAnchor = nil }
 
     /// Lodestone's choice of geometry: drawn there at once and told to X.
     func setGeometry(x: Int32, y: Int32, width: Int32, height: Int32) {
