@@ -27,6 +27,10 @@ final class XWM {
     private var pendingSurfaces: [UInt32: XWindowID] = [:]
     private(set) var focused: XWindowID = 0
     private var isShutDown = false
+    /// CLIPBOARD and PRIMARY, bridged to the Wayland clipboard and primary selection.
+    private var selections: [XSelection] = []
+    /// The event code of XFixesSelectionNotify.
+    private var xfixesSelectionNotify: UInt8?
 
     /// The atoms the window manager reads and writes.
     struct Atoms {
@@ -34,11 +38,13 @@ final class XWM {
         let netWmName, netSupported, netSupportingWmCheck, netActiveWindow, wmS0, netWmCmS0, netWmMoveresize: XAtom
         let netWmState, netWmStateMaximizedVert, netWmStateMaximizedHorz, netWmStateFullscreen, netWmStateHidden: XAtom
         let netFrameExtents: XAtom
+        let clipboard, targets, text, incr, timestamp, wlSelection: XAtom
         static let names = ["WM_PROTOCOLS", "WM_DELETE_WINDOW", "WM_TAKE_FOCUS", "WM_STATE", "WM_CHANGE_STATE", "WL_SURFACE_ID",
                             "UTF8_STRING", "_MOTIF_WM_HINTS", "_NET_WM_NAME", "_NET_SUPPORTED", "_NET_SUPPORTING_WM_CHECK",
                             "_NET_ACTIVE_WINDOW", "WM_S0", "_NET_WM_CM_S0", "_NET_WM_MOVERESIZE", "_NET_WM_STATE",
                             "_NET_WM_STATE_MAXIMIZED_VERT", "_NET_WM_STATE_MAXIMIZED_HORZ", "_NET_WM_STATE_FULLSCREEN",
-                            "_NET_WM_STATE_HIDDEN", "_NET_FRAME_EXTENTS"]
+                            "_NET_WM_STATE_HIDDEN", "_NET_FRAME_EXTENTS", "CLIPBOARD", "TARGETS", "TEXT", "INCR", "TIMESTAMP",
+                            "_WL_SELECTION"]
 
         init?(_ found: [String: XAtom]) {
             guard Self.names.allSatisfy({ found[$0] != nil }) else { return nil }
@@ -49,6 +55,7 @@ final class XWM {
             (netActiveWindow, wmS0, netWmCmS0, netWmMoveresize) = (a("_NET_ACTIVE_WINDOW"), a("WM_S0"), a("_NET_WM_CM_S0"), a("_NET_WM_MOVERESIZE"))
             (netWmState, netWmStateMaximizedVert, netWmStateMaximizedHorz) = (a("_NET_WM_STATE"), a("_NET_WM_STATE_MAXIMIZED_VERT"), a("_NET_WM_STATE_MAXIMIZED_HORZ"))
             (netWmStateFullscreen, netWmStateHidden, netFrameExtents) = (a("_NET_WM_STATE_FULLSCREEN"), a("_NET_WM_STATE_HIDDEN"), a("_NET_FRAME_EXTENTS"))
+            (clipboard, targets, text, incr, timestamp, wlSelection) = (a("CLIPBOARD"), a("TARGETS"), a("TEXT"), a("INCR"), a("TIMESTAMP"), a("_WL_SELECTION"))
         }
 
         /// What _NET_SUPPORTED lists: the EWMH the window manager answers.
@@ -61,6 +68,7 @@ final class XWM {
         static let wmHints = XAtom(XCB_ATOM_WM_HINTS.rawValue), wmNormalHints = XAtom(XCB_ATOM_WM_NORMAL_HINTS.rawValue)
         static let wmTransientFor = XAtom(XCB_ATOM_WM_TRANSIENT_FOR.rawValue)
         static let window = XAtom(XCB_ATOM_WINDOW.rawValue), atom = XAtom(XCB_ATOM_ATOM.rawValue)
+        static let string = XAtom(XCB_ATOM_STRING.rawValue), primary = XAtom(XCB_ATOM_PRIMARY.rawValue)
     }
 
     /// Connects over `fd` and becomes the window manager of Xwayland's root window.
@@ -102,6 +110,21 @@ final class XWM {
         }
         // New wl_surfaces of Xwayland's are offered to us (WL_SURFACE_ID may come first).
         compositor.xwm = self
+        // The clipboards, both ways; XFixes says when an X client takes one.
+        if let base = c.xfixesEventBase() {
+            xfixesSelectionNotify = base &+ UInt8(XCB_XFIXES_SELECTION_NOTIFY)
+            selections = [XSelection(wm: self, compositor: compositor, atom: atoms.clipboard, wayland: compositor.selection),
+                          XSelection(wm: self, compositor: compositor, atom: Atoms.primary, wayland: compositor.primarySelection)]
+            for s in selections {
+                _ = c.watchSelectionOwner(s.atom, from: s.window)
+                // The first X client may have copied before the window manager watched.
+                let owner = c.selectionOwner(s.atom)
+                if owner != 0 { s.ownerChanged(to: owner) }
+            }
+        } else {
+            compositor.log.notice("Xwayland has no XFixes; the X11 and Wayland clipboards stay apart")
+        }
+        c.flush()
     }
 
     /// The theme's arrow on the root window, so windows that set no cursor of their own
@@ -138,6 +161,8 @@ final class XWM {
         isShutDown = true
         // Removed from the loop (this may run in its handler); released with the XWM.
         watch?.remove()
+        for selection in selections { selection.shutdown() }
+        selections.removeAll()
         for window in windows.values { window.destroyed() }
         windows.removeAll()
         pendingSurfaces.removeAll()
@@ -174,7 +199,21 @@ final class XWM {
         case XCB_CONFIGURE_NOTIFY: configureNotify(raw.load(as: xcb_configure_notify_event_t.self))
         case XCB_PROPERTY_NOTIFY: propertyNotify(raw.load(as: xcb_property_notify_event_t.self))
         case XCB_CLIENT_MESSAGE: clientMessage(raw.load(as: xcb_client_message_event_t.self))
-        default: break
+        case XCB_SELECTION_NOTIFY:
+            let e = raw.load(as: xcb_selection_notify_event_t.self)
+            selections.first { $0.window == e.requestor && $0.atom == e.selection }?.selectionNotify(e)
+        case XCB_SELECTION_REQUEST:
+            let e = raw.load(as: xcb_selection_request_event_t.self)
+            if let selection = selections.first(where: { $0.window == e.owner && $0.atom == e.selection }) {
+                selection.selectionRequest(e)
+            } else {
+                connection.notifySelection(e, property: 0)
+            }
+        default:
+            if let code = xfixesSelectionNotify, event.pointee.response_type & 0x7f == code {
+                let e = raw.load(as: xcb_xfixes_selection_notify_event_t.self)
+                selections.first { $0.atom == e.selection }?.ownerChanged(to: e.owner)
+            }
         }
     }
 
