@@ -78,34 +78,41 @@ final class XwaylandClipboardTests: XCTestCase {
         XCTAssertEqual(html, "<b>bold</b>")
     }
 
-    /// 300 KB, more than a pipe holds: written to the paste target as it drains, read
-    /// from the source as it comes, without blocking the compositor.
-    func testLargeCopiesCrossBothWays() throws {
+    /// 6 MB, far more than a pipe holds: both ways it crosses by INCR (xclip offers such a
+    /// copy incrementally; Lodestone sends Wayland data above 256 KiB in chunks), written
+    /// to the paste target as its pipe drains, without blocking the compositor.
+    func testLargeCopiesCrossBothWaysIncrementally() throws {
         let (session, display) = try startSession()
         defer { session.stop() }
         var xEnv = session.clientEnvironment
         xEnv["DISPLAY"] = display
         let file = session.runtimeDirectory + "/large.txt"
-        let line = "0123456789 the quick brown fox jumps over the lazy dog\n"
-        let text = String(repeating: line, count: 300_000 / line.utf8.count)
+        var text = ""
+        for i in 0..<100_000 { text += "line \(i): the quick brown fox jumps over the lazy dog\n" }
         try text.write(toFile: file, atomically: true, encoding: .utf8)
 
         try session.launch(["xclip", "-quiet", "-selection", "clipboard", "-i", file], environment: ["DISPLAY": display])
         var pasted = ""
         _ = try session.wait(timeout: 40) {
-            pasted = try self.run(["timeout", "10", "wl-paste", "--no-newline"], environment: session.clientEnvironment).output
+            pasted = try self.run(["timeout", "20", "wl-paste", "--no-newline"], environment: session.clientEnvironment).output
             return pasted == text
         }
         XCTAssertEqual(pasted.utf8.count, text.utf8.count, "wl-paste got \(pasted.utf8.count) of \(text.utf8.count) bytes")
-        XCTAssertTrue(pasted == text)
+        XCTAssertTrue(pasted == text, "wl-paste got other bytes than xclip copied")
+        XCTAssertTrue(session.log.contains("the owner sends its data incrementally (INCR)"), "xclip's copy did not come by INCR")
 
+        // Other bytes the other way, so xclip's own copy cannot pass for wl-copy's.
+        let fromWayland = text.replacingOccurrences(of: "fox", with: "cat")
+        try fromWayland.write(toFile: file, atomically: true, encoding: .utf8)
         try session.launch(["sh", "-c", "exec wl-copy --foreground < '\(file)'"])
         var xPasted = ""
-        _ = try session.wait(timeout: 20) {
-            xPasted = try self.run(["timeout", "10", "xclip", "-o", "-selection", "clipboard"], environment: xEnv).output
-            return xPasted == text
+        _ = try session.wait(timeout: 30) {
+            xPasted = try self.run(["timeout", "20", "xclip", "-o", "-selection", "clipboard"], environment: xEnv).output
+            return xPasted == fromWayland
         }
-        XCTAssertEqual(xPasted.utf8.count, text.utf8.count, "xclip -o got \(xPasted.utf8.count) of \(text.utf8.count) bytes")
+        XCTAssertEqual(xPasted.utf8.count, fromWayland.utf8.count, "xclip -o got \(xPasted.utf8.count) of \(fromWayland.utf8.count) bytes")
+        XCTAssertTrue(xPasted == fromWayland, "xclip -o got other bytes than wl-copy copied")
+        XCTAssertTrue(session.log.contains("\(fromWayland.utf8.count) bytes to window"), "the Wayland copy did not go by INCR:\n\(session.log.split(separator: "\n").filter { $0.contains("X selection") }.joined(separator: "\n"))")
         XCTAssertTrue(session.compositorIsRunning)
     }
 }

@@ -18,11 +18,15 @@ import WaylandServer
 ///   the data: the source writes into a pipe Lodestone reads on the loop, and the bytes
 ///   go into the requestor's property before SelectionNotify.
 ///
-/// Transfers never block the loop: pipes are non-blocking event sources. Data comes whole
-/// in one property: INCR (the incremental transfer X clients use for large data, GTK above
-/// 256 KiB) is not spoken, so such a paste from X delivers nothing, and one from Wayland
-/// larger than the server's largest request is refused.
+/// Transfers never block the loop: pipes are non-blocking event sources (`PipeTransfer`).
+/// Large data goes by ICCCM's INCR both ways: an X owner's chunks are read as it writes
+/// them (each PropertyNotify NewValue on our window, until an empty one), and Wayland data
+/// above `incrChunk` reaches the requestor in chunks, one per deletion of its property.
 final class XSelection {
+    /// Wayland data larger than this goes to X in chunks of this size (INCR).
+    static let incrChunk = 256 * 1024
+    /// A Wayland source writing more than this is refused (no paste holds it all).
+    static let maximumBytes = 64 * 1024 * 1024
     private unowned let wm: XWM
     private let compositor: Compositor
     /// CLIPBOARD or PRIMARY.
@@ -35,6 +39,19 @@ final class XSelection {
     private var offer: XSelectionOffer?
     /// Wayland pastes waiting for X data, oldest first; the first one is converting.
     private var receives: [(target: XAtom, fd: Int32)] = []
+    /// The first paste's pipe while its X owner sends INCR chunks.
+    private var incoming: PipeTransfer?
+    /// Wayland data going to X requestors in INCR chunks.
+    private var outgoing: [OutgoingChunks] = []
+
+    private final class OutgoingChunks {
+        let requestor: XWindowID, property: XAtom, type: XAtom
+        let data: [UInt8]
+        var offset = 0
+        init(requestor: XWindowID, property: XAtom, type: XAtom, data: [UInt8]) {
+            (self.requestor, self.property, self.type, self.data) = (requestor, property, type, data)
+        }
+    }
     /// Transfers in flight on the loop, both ways.
     private var transfers: [PipeTransfer] = []
     /// Our window owns the X selection (for a Wayland source): only then may an emptied
@@ -50,6 +67,8 @@ final class XSelection {
         self.atom = atom
         self.wayland = wayland
         window = wm.connection.createHelperWindow()
+        // INCR chunks from X owners arrive as new values of our property.
+        wm.connection.changeAttributes(window, mask: XCB_CW_EVENT_MASK.rawValue, values: [XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue])
         wayland.changed = { [unowned self] source in self.waylandSelectionChanged(source) }
         // A Wayland selection made before Xwayland started is X's to paste at once.
         if let source = wayland.source { waylandSelectionChanged(source) }
@@ -60,8 +79,11 @@ final class XSelection {
         wayland.changed = nil
         if let offer, wayland.source === offer { wayland.setSelection(nil) }
         offer = nil
-        for receive in receives { close(receive.fd) }
+        if incoming == nil, let first = receives.first { close(first.fd) }
+        for receive in receives.dropFirst() { close(receive.fd) }
         receives.removeAll()
+        incoming = nil
+        outgoing.removeAll()
         for transfer in transfers { transfer.cancel() }
         transfers.removeAll()
     }
@@ -96,18 +118,52 @@ final class XSelection {
             wayland.setSelection(offer)
             return
         }
-        guard !receives.isEmpty else { return }
-        let receive = receives.removeFirst()
-        if e.property != 0, let value = connection.takeProperty(window, atoms.wlSelection) {
-            if value.type == atoms.incr {
-                compositor.log.notice("an X11 app offers the selection incrementally (INCR), which Lodestone does not read; nothing pasted")
-                close(receive.fd)
-            } else {
-                write(value.bytes, to: receive.fd)
-            }
-        } else {
+        guard let receive = receives.first, incoming == nil else { return }
+        guard e.property != 0, let value = connection.takeProperty(window, atoms.wlSelection) else {
             close(receive.fd)
+            return nextReceive()
         }
+        if value.type == atoms.incr {
+            compositor.log.debug("X selection \(atom): the owner sends its data incrementally (INCR)")
+            // Deleting the INCR property (done) asks the owner for the first chunk.
+            incoming = write([], to: receive.fd, complete: false)
+            if incoming == nil { nextReceive() }
+            return
+        }
+        write(value.bytes, to: receive.fd, complete: true)
+        nextReceive()
+    }
+
+    /// A property of a window changed: an INCR chunk for us, or a requestor took one of
+    /// ours. False when it is none of the selection's business.
+    func propertyNotify(_ e: xcb_property_notify_event_t) -> Bool {
+        if e.window == window {
+            guard e.atom == atoms.wlSelection, e.state == UInt8(XCB_PROPERTY_NEW_VALUE.rawValue), let incoming else { return true }
+            let chunk = connection.takeProperty(window, atoms.wlSelection)?.bytes ?? []
+            // An empty chunk ends the transfer.
+            incoming.append(chunk, complete: chunk.isEmpty)
+            if chunk.isEmpty || incoming.isDone {
+                self.incoming = nil
+                nextReceive()
+            }
+            return true
+        }
+        guard e.state == UInt8(XCB_PROPERTY_DELETE.rawValue),
+              let chunks = outgoing.first(where: { $0.requestor == e.window && $0.property == e.atom }) else { return false }
+        let end = min(chunks.offset + Self.incrChunk, chunks.data.count)
+        // The requestor read the last chunk: an empty one ends the transfer.
+        connection.setProperty(chunks.requestor, chunks.property, type: chunks.type, bytes: Array(chunks.data[chunks.offset..<end]))
+        if chunks.offset == end { outgoing.removeAll { $0 === chunks } }
+        chunks.offset = end
+        connection.flush()
+        return true
+    }
+
+    /// An X window was destroyed: a requestor gone mid-transfer takes no more chunks.
+    func windowDestroyed(_ id: XWindowID) { outgoing.removeAll { $0.requestor == id } }
+
+    private func nextReceive() {
+        if !receives.isEmpty { receives.removeFirst() }
         convertNext()
     }
 
@@ -130,9 +186,13 @@ final class XSelection {
         connection.convertSelection(requestor: window, selection: atom, target: first.target, property: atoms.wlSelection)
     }
 
-    private func write(_ bytes: [UInt8], to fd: Int32) {
-        guard let transfer = PipeTransfer(writing: bytes, to: fd, loop: compositor.display.eventLoop, done: { [unowned self] t in self.finished(t) }) else { return }
-        if !transfer.isDone { transfers.append(transfer) }
+    /// Starts writing X data to a Wayland client's pipe; nil if it already ended.
+    @discardableResult
+    private func write(_ bytes: [UInt8], to fd: Int32, complete: Bool) -> PipeTransfer? {
+        let transfer = PipeTransfer(writing: bytes, to: fd, complete: complete, loop: compositor.display.eventLoop) { [unowned self] t in self.finished(t) }
+        guard !transfer.isDone else { return nil }
+        transfers.append(transfer)
+        return transfer
     }
 
     /// The Wayland MIME type an X target stands for (nil: none a Wayland client would ask for).
@@ -182,20 +242,34 @@ final class XSelection {
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
         source.send(mime: mime, fd: fds[1])
         close(fds[1])
-        let limit = connection.maximumRequestBytes - 64
         let type = e.target == atoms.text ? atoms.utf8String : e.target
-        let transfer = PipeTransfer(reading: fds[0], limit: limit, loop: compositor.display.eventLoop) { [unowned self] t in
+        let transfer = PipeTransfer(reading: fds[0], limit: Self.maximumBytes, loop: compositor.display.eventLoop) { [unowned self] t in
             self.finished(t)
             if let data = t.received {
-                self.connection.setProperty(e.requestor, property, type: type, bytes: data)
-                self.connection.notifySelection(e, property: property)
+                self.answer(e, property: property, type: type, data: data)
             } else {
-                self.compositor.log.notice("an X11 paste of \(mime) failed: the data is larger than one X request (no INCR) or could not be read")
+                self.compositor.log.notice("an X11 paste of \(mime) failed: the Wayland source wrote more than \(Self.maximumBytes) bytes or could not be read")
                 self.connection.notifySelection(e, property: 0)
             }
             self.connection.flush()
         }
         if let transfer { transfers.append(transfer) } else { connection.notifySelection(e, property: 0) }
+    }
+
+    /// The data in the requestor's property, whole or (above `incrChunk`) announced as INCR
+    /// with its size and sent a chunk at a time as the requestor deletes the property.
+    private func answer(_ e: xcb_selection_request_event_t, property: XAtom, type: XAtom, data: [UInt8]) {
+        guard data.count > Self.incrChunk else {
+            connection.setProperty(e.requestor, property, type: type, bytes: data)
+            return connection.notifySelection(e, property: property)
+        }
+        compositor.log.debug("X selection \(atom): \(data.count) bytes to window 0x\(String(e.requestor, radix: 16)) incrementally (INCR)")
+        // Its deletions of the property are what we wait for.
+        connection.changeAttributes(e.requestor, mask: XCB_CW_EVENT_MASK.rawValue,
+                                    values: [XCB_EVENT_MASK_FOCUS_CHANGE.rawValue | XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue])
+        outgoing.append(OutgoingChunks(requestor: e.requestor, property: property, type: type, data: data))
+        connection.setProperty(e.requestor, property, type: atoms.incr, [UInt32(data.count)])
+        connection.notifySelection(e, property: property)
     }
 
     private func finished(_ transfer: PipeTransfer) { transfers.removeAll { $0 === transfer } }
@@ -245,96 +319,4 @@ final class XSelectionOffer: SelectionSource {
     }
 
     func cancelled() { selection?.offerCancelled(self) }
-}
-
-/// One pipe of a selection transfer on the loop: either reads what a Wayland source
-/// writes (until it closes its end) or writes X data to a Wayland client; never blocks.
-final class PipeTransfer {
-    private let fd: Int32
-    private var watch: EventSource?
-    private var buffer: [UInt8]
-    private var offset = 0
-    private let limit: Int
-    private let done: (PipeTransfer) -> Void
-    private let reading: Bool
-    private(set) var isDone = false
-    /// What was read, once the writer closed its end (nil: failed or too large).
-    private(set) var received: [UInt8]?
-
-    /// Reads `fd` (non-blocking) to its end, at most `limit` bytes.
-    init?(reading fd: Int32, limit: Int, loop: EventLoop, done: @escaping (PipeTransfer) -> Void) {
-        (self.fd, buffer, self.limit, self.done, reading) = (fd, [], limit, done, true)
-        guard let w = try? loop.addFileDescriptor(fd, mask: UInt32(WL_EVENT_READABLE), { [unowned self] _ in self.readable() }) else {
-            close(fd)
-            return nil
-        }
-        watch = w
-    }
-
-    /// Writes `bytes` to `fd`, now as far as the pipe takes them, the rest when it drains.
-    init?(writing bytes: [UInt8], to fd: Int32, loop: EventLoop, done: @escaping (PipeTransfer) -> Void) {
-        (self.fd, buffer, limit, self.done, reading) = (fd, bytes, bytes.count, done, false)
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        writable()
-        guard !isDone else { return }
-        guard let w = try? loop.addFileDescriptor(fd, mask: UInt32(WL_EVENT_WRITABLE), { [unowned self] _ in self.writable() }) else {
-            finish(nil)
-            return nil
-        }
-        watch = w
-    }
-
-    private func readable() {
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n > 0 {
-                buffer += chunk[0..<n]
-                if buffer.count > limit { return finish(nil) }
-            } else if n == 0 {
-                return finish(buffer)
-            } else if errno == EINTR {
-                continue
-            } else if errno == EAGAIN {
-                return
-            } else {
-                return finish(nil)
-            }
-        }
-    }
-
-    private func writable() {
-        while offset < buffer.count {
-            let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n > 0 {
-                offset += n
-            } else if n < 0 && errno == EINTR {
-                continue
-            } else if n < 0 && errno == EAGAIN {
-                return
-            } else {
-                return finish(nil)  // EPIPE: the paste target went away
-            }
-        }
-        finish(buffer)
-    }
-
-    private func finish(_ data: [UInt8]?) {
-        guard !isDone else { return }
-        isDone = true
-        watch?.remove()
-        watch = nil
-        close(fd)
-        received = reading ? data : nil
-        done(self)
-    }
-
-    /// Xwayland went away mid-transfer.
-    func cancel() {
-        guard !isDone else { return }
-        isDone = true
-        watch?.remove()
-        watch = nil
-        close(fd)
-    }
 }

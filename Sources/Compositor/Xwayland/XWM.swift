@@ -227,6 +227,7 @@ final class XWM {
     }
 
     private func destroyNotify(_ e: xcb_destroy_notify_event_t) {
+        for selection in selections { selection.windowDestroyed(e.window) }
         guard let window = windows.removeValue(forKey: e.window) else { return }
         pendingSurfaces = pendingSurfaces.filter { $0.value != e.window }
         window.destroyed()
@@ -290,6 +291,8 @@ final class XWM {
     }
 
     private func propertyNotify(_ e: xcb_property_notify_event_t) {
+        // Selection transfers (INCR) first: a requestor may be a managed window.
+        if selections.contains(where: { $0.propertyNotify(e) }) { return }
         guard let window = windows[e.window] else { return }
         read(e.atom, of: window)
     }
