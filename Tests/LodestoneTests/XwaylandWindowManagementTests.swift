@@ -247,10 +247,12 @@ final class XwaylandWindowManagementTests: XCTestCase {
     private func drag(_ session: Session, from x: Double, _ y: Double, by dx: Double, _ dy: Double) throws {
         try session.control.movePointer(x: x, y: y)
         try session.control.button(pressed: true)
-        var (px, py) = (x, y)
+        // The hand stays within a pixel of the press until the grab holds it, so the
+        // resize starts there however long the client takes.
+        var step = 0.0
         let grabbed = try session.wait(timeout: 10) {
-            px += dx > 0 ? 1 : -1; py += dy > 0 ? 1 : -1
-            return try session.control.movePointer(x: px, y: py).title.isEmpty
+            step = 1 - step
+            return try session.control.movePointer(x: x + step, y: y + step).title.isEmpty
         }
         XCTAssertTrue(grabbed, "the client's _NET_WM_MOVERESIZE started no grab")
         try session.control.movePointer(x: x + dx / 2, y: y + dy / 2)
@@ -265,8 +267,8 @@ final class XwaylandWindowManagementTests: XCTestCase {
         let (_, output, a) = try xWindow(session, display, title: "corner", ["--geometry", "300x200+100+100", "--moveresize", "4"])
         try drag(session, from: Double(a.x + 280), Double(a.y + 180), by: 100, 50)
         let grown = try XCTUnwrap(try window(session, "corner"))
-        // The grab starts where the hand is when the request arrives: a step or two
-        // after the press.
+        // The grab starts where the hand is when the request arrives: within a pixel of
+        // the press.
         XCTAssertEqual([grown.x, grown.y], [a.x, a.y], "the top-left corner moved: \(a) to \(grown)")
         XCTAssertEqual(grown.width, 400, accuracy: 3, "resized from \(a) to \(grown)")
         XCTAssertEqual(grown.height, 250, accuracy: 3, "resized from \(a) to \(grown)")

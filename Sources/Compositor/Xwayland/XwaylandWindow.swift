@@ -178,7 +178,9 @@ final class XwaylandWindow: DesktopWindow {
             setGeometry(x: 0, y: bar, width: output.width, height: max(1, output.height - bar))
         } else if let r = restoreGeometry {
             restoreGeometry = nil
-            setGeometry(x: r.x, y: r.y, width: r.width, height: r.height)
+            // A window maximized before it was placed may come back where X created it:
+            // its bar stays on screen.
+            setGeometry(x: r.x, y: max(r.y, decorationHeight), width: r.width, height: r.height)
         }
     }
 
