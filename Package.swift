@@ -115,6 +115,8 @@ let package = Package(
                 "LodestoneSystem", "Compositor", "Rendering", "WaylandServer", "PointerEngine",
                 // The nested backend is a Wayland client of the parent session.
                 "WaylandClient", "CWaylandClient", "CWaylandProtocols",
+                // Cursor images over the nested window's own title bar.
+                "CXcursor",
                 // The TTY backend (DRM/).
                 "CInput", "CDRM", "CSeat",
                 .product(name: "Logging", package: "swift-log"),
