@@ -16,7 +16,7 @@ APT_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev xkb
 	weston foot gtk-4-examples gtk-3-examples wl-clipboard wayland-utils wlcs coreutils python3 python3-pip \
 	meson ninja-build linguist-qt6 libwlroots-dev grim qt6-wayland desktop-file-utils valgrind libseat-dev libdrm-dev libudev-dev \
 	xwayland xterm x11-apps libxcb1-dev libxcb-composite0-dev libxcb-render0-dev libclang-rt-14-dev \
-	libsystemd-dev dbus-daemon at-spi2-core
+	libsystemd-dev dbus-daemon at-spi2-core mutter
 PIP_PACKAGES := pywayland
 
 PREFIX ?= /usr/local

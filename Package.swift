@@ -190,6 +190,8 @@ let package = Package(
             name: "LodestoneTests",
             dependencies: [
                 "LodestoneTesting", "WaylandClient", "CWaylandClient", "CWaylandProtocols", "Rendering", "AdaptivePointerClient", "LodestoneTour", "CXcursor",
+                // NestedMutterTests: mutter's remote-desktop D-Bus API moves its pointer.
+                "CSDBus",
                 // PointerLibraryTests: the Swift side of the C library's numbers.
                 "PointerEngine",
             ]

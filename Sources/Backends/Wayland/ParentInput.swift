@@ -211,17 +211,17 @@ final class ParentInput {
             guard surface == bar.surface.pointer else { return false }
             onTitleBar = true
             enterSerial = serial
-            bar.pointerMoved(x: x, y: y)
+            _ = bar.pointerMoved(x: x, y: y)
             updateCursor(bar)
         case .leave(_, let surface):
             guard surface == bar.surface.pointer else { return false }
             onTitleBar = false
             bar.pointerLeft()
         case .motion(_, let x, let y) where onTitleBar:
-            bar.pointerMoved(x: x, y: y)
+            if let (action, serial) = bar.pointerMoved(x: x, y: y) { window.perform(action, seat: seat, serial: serial) }
             updateCursor(bar)
         case .button(let serial, let time, let button, let state) where onTitleBar:
-            if let action = bar.button(button, pressed: state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue, time: time) {
+            if let (action, serial) = bar.button(button, pressed: state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue, time: time, serial: serial) {
                 window.perform(action, seat: seat, serial: serial)
             }
         case .frame:

@@ -29,6 +29,8 @@ final class ParentTitleBar {
     static let corner: Int32 = 24
     /// Two presses on the bar within this many milliseconds are a double click.
     static let doubleClickMilliseconds: UInt32 = 400
+    /// A press on the bar moves the window once the pointer went this far (logical pixels).
+    static let dragThreshold = 3.0
 
     /// What a press on the decoration does.
     enum Part: Equatable {
@@ -61,6 +63,8 @@ final class ParentTitleBar {
     /// The pressed button (acts if the press ends over it), and the last press on the bar itself.
     private var pressedButton: TitleBarImage.Button?
     private var lastBarPress: UInt32?
+    /// A left press on the bar that may become a move: where (surface-local) and its serial.
+    private var barPress: (x: Double, y: Double, serial: UInt32)?
     /// Where the parent's pointer is on the decoration (surface-local, logical).
     private(set) var pointer: (x: Double, y: Double) = (0, 0)
 
@@ -155,43 +159,58 @@ final class ParentTitleBar {
         return button.map { .button($0) } ?? .bar
     }
 
-    func pointerMoved(x: Double, y: Double) { pointer = (x, y) }
+    /// The pointer moved on the decoration: a press on the bar that moved past the drag
+    /// threshold becomes a move (with the press's serial).
+    func pointerMoved(x: Double, y: Double) -> (Action, serial: UInt32)? {
+        pointer = (x, y)
+        guard let press = barPress, abs(x - press.x) > Self.dragThreshold || abs(y - press.y) > Self.dragThreshold else { return nil }
+        barPress = nil
+        // A drag is no first click of a double click.
+        lastBarPress = nil
+        return (.move, press.serial)
+    }
 
     /// A button of the parent's pointer went down or up on the decoration at `time`
-    /// (milliseconds): what the window should do. The bar acts on the press (move, resize,
-    /// double click) as the parent's own bars do; a title bar button acts when the press
-    /// ends over it.
-    func button(_ button: UInt32, pressed: Bool, time: UInt32) -> Action? {
+    /// (milliseconds), with `serial`: what the window should do, and the serial to ask with.
+    /// A press on an edge resizes at once; on the bar it moves the window once the pointer
+    /// has moved past the drag threshold with the button down (so a double click, which
+    /// maximizes, never starts a move), as GTK's bars do; a title bar button acts when the
+    /// press ends over it.
+    func button(_ button: UInt32, pressed: Bool, time: UInt32, serial: UInt32) -> (Action, serial: UInt32)? {
         let part = self.part(atX: pointer.x, y: pointer.y)
         guard pressed else {
+            barPress = nil
             defer { pressedButton = nil }
             guard let b = pressedButton, part == .button(b) else { return nil }
             switch b {
-            case .close: return .close
-            case .maximize: return .toggleMaximized
-            case .minimize: return .minimize
+            case .close: return (.close, serial)
+            case .maximize: return (.toggleMaximized, serial)
+            case .minimize: return (.minimize, serial)
             }
         }
-        let rightButton: UInt32 = 0x111  // BTN_RIGHT
+        let left: UInt32 = 0x110, right: UInt32 = 0x111  // BTN_LEFT, BTN_RIGHT
         switch part {
-        case .bar? where button == rightButton:
-            return .windowMenu(x: Int32(pointer.x), y: Int32(pointer.y))
-        case .bar?:
-            guard button == 0x110 else { return nil }  // BTN_LEFT
+        case .bar? where button == right:
+            return (.windowMenu(x: Int32(pointer.x), y: Int32(pointer.y)), serial)
+        case .bar? where button == left:
             if let last = lastBarPress, time &- last <= Self.doubleClickMilliseconds {
                 lastBarPress = nil
-                return .toggleMaximized
+                return (.toggleMaximized, serial)
             }
             lastBarPress = time
-            return .move
-        case .edge(let edge)? where button == 0x110: return .resize(edge: edge)
-        case .button(let b)? where button == 0x110:
+            barPress = (pointer.x, pointer.y, serial)
+            return nil
+        case .edge(let edge)? where button == left: return (.resize(edge: edge), serial)
+        case .button(let b)? where button == left:
             pressedButton = b
             return nil
         default: return nil
         }
     }
 
-    /// The pointer left the decoration: a pressed button no longer acts.
-    func pointerLeft() { pressedButton = nil }
+    /// The pointer left the decoration: a pressed button no longer acts, a press no longer drags.
+    func pointerLeft() {
+        pressedButton = nil
+        barPress = nil
+    }
 }
