@@ -91,6 +91,17 @@ final class NestedMutterTests: XCTestCase {
         XCTAssertTrue(try nested.wait { try nested.captureSize() == Size(width: 460, height: 300) },
                       "after resizing by 60 the output is \((try? nested.captureSize())?.description ?? "?")")
 
+        // mutter 43 has no wp_cursor_shape_v1: over the bar and the margin the cursor is the
+        // Xcursor theme's arrow and resize image, on a cursor surface of Lodestone's.
+        let lines = nested.log.split(separator: "\n")
+        let cursorSurface = lines.first { $0.contains(" -> wl_pointer@") && $0.contains(".set_cursor(") && !$0.contains("nil") }?
+            .firstMatch(of: /wl_surface@\d+/).map { String($0.output) }
+        XCTAssertNotNil(cursorSurface, "no cursor image set over the bar")
+        if let cursorSurface {
+            let images = Set(lines.filter { $0.contains(" -> \(cursorSurface).attach(") }.compactMap { $0.firstMatch(of: /wl_buffer@\d+/).map { String($0.output) } })
+            XCTAssertGreaterThanOrEqual(images.count, 2, "the arrow and the resize cursor are one image")
+        }
+
         // The close button: Lodestone ends cleanly, as when mutter closes the window.
         let close = TitleBarImage.frame(of: .close, barWidth: 460)
         try pointer.move(to: (origin.x + Double(close.x + close.width / 2), origin.y - Double(Self.bar) + Double(close.y + close.height / 2)))

@@ -11,9 +11,9 @@ final class NestedTitleBarTests: XCTestCase {
     static let bar = Int32(TitleBarImage.height)
 
     /// A parent without server-side decorations and a 400×300 Lodestone inside it.
-    private func start() throws -> (parent: Session, nested: Session, window: TestControl.Window) {
+    private func start(environment: [String: String] = [:]) throws -> (parent: Session, nested: Session, window: TestControl.Window) {
         let parent = try Session(size: "800x600", extraArguments: ["--no-server-decorations"])
-        let nested = try Session(nestedIn: parent, size: "400x300")
+        let nested = try Session(nestedIn: parent, size: "400x300", environment: environment)
         // The window geometry holds the bar and the output below it.
         guard let window = try? parent.waitForWindow("Lodestone", where: { $0.height == 300 + Self.bar }) else {
             parent.stop(); nested.stop()
@@ -63,11 +63,14 @@ final class NestedTitleBarTests: XCTestCase {
     }
 
     func testDraggingTheBarMovesTheWindowAndTheMarginResizesIt() throws {
-        let (parent, nested, window) = try start()
+        // The trace shows the cursors Lodestone asks the parent for (wp_cursor_shape_v1).
+        let (parent, nested, window) = try start(environment: ["WAYLAND_DEBUG": "client"])
+        func lastShape() -> String { nested.log.split(separator: "\n").last { $0.contains(" -> wp_cursor_shape_device_v1@") }.map(String.init) ?? "" }
         defer { nested.stop(); parent.stop() }
 
         // Drag by the title: the parent moves the window (xdg_toplevel.move) until the release.
         try parent.control.movePointer(x: Double(window.x) + 60, y: Double(window.y) + 15)
+        XCTAssertTrue(try nested.wait { lastShape().hasSuffix(", 1)") }, "over the bar the parent shows no arrow (shape default): \(lastShape())")
         try parent.control.button(pressed: true)
         var moved = window
         // The move starts when the nested Lodestone's request arrives: move until it does.
@@ -87,6 +90,7 @@ final class NestedTitleBarTests: XCTestCase {
 
         // The bottom-right corner's margin, just outside the window: a resize from that corner.
         try parent.control.movePointer(x: Double(dragged.x + dragged.width) + 3, y: Double(dragged.y + dragged.height) + 3)
+        XCTAssertTrue(try nested.wait { lastShape().hasSuffix(", 23)") }, "the corner shows no se-resize cursor: \(lastShape())")
         try parent.control.button(pressed: true)
         var resizing = dragged
         XCTAssertTrue(try parent.wait {
