@@ -155,9 +155,8 @@ final class ParentWindow {
             }
         } else if !wanted, titleBar != nil {
             titleBar = nil
-            // The geometry stays explicit: now just the output.
+            // The bar's rows become output rows; the geometry (explicit from now on) is the output.
             xdg_toplevel_set_min_size(toplevel.pointer, 0, 0)
-            xdg_surface_set_window_geometry(xdgSurface.pointer, 0, 0, width, height)
             height += ParentTitleBar.height
             log.info("the parent draws the title bar now")
         }
@@ -217,10 +216,17 @@ final class ParentWindow {
     /// Our bar, redrawn for the window's size, scale and state, and the window geometry
     /// that includes it; true when a new bar waits for the window's commit.
     private func updateTitleBar(scale: Int32) -> Bool {
-        guard let titleBar, isConfigured else { return false }
-        xdg_surface_set_window_geometry(xdgSurface.pointer, 0, -ParentTitleBar.height, width, height + ParentTitleBar.height)
-        return titleBar.update(width: width, contentHeight: height, scale: scale, activated: isActivated, maximized: isMaximized)
+        guard isConfigured else { return false }
+        // The geometry is left to the parent (the surface) until we have had a bar.
+        let geometry = titleBar != nil ? (y: -ParentTitleBar.height, height: height + ParentTitleBar.height) : (y: 0, height: height)
+        if titleBar != nil || sentGeometry != nil, sentGeometry.map({ $0 != (geometry.y, width, geometry.height) }) ?? true {
+            xdg_surface_set_window_geometry(xdgSurface.pointer, 0, geometry.y, width, geometry.height)
+            sentGeometry = (geometry.y, width, geometry.height)
+        }
+        return titleBar?.update(width: width, contentHeight: height, scale: scale, activated: isActivated, maximized: isMaximized) ?? false
     }
+    /// The window geometry last sent (y, width, height), if any.
+    private var sentGeometry: (Int32, Int32, Int32)?
     private var lastWidth: Int32 = 0, lastHeight: Int32 = 0
 }
 
