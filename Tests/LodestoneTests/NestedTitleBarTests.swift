@@ -23,9 +23,9 @@ final class NestedTitleBarTests: XCTestCase {
     }
 
     /// A point of the parent beside `window` and its resize margin.
-    private func beside(_ window: TestControl.Window) -> (x: Double, y: Double) {
+    private func beside(_ window: TestControl.Window, parentWidth: Int32 = 800) -> (x: Double, y: Double) {
         let right = window.x + window.width + 30
-        return (Double(right < 800 ? right : window.x - 30), Double(window.y + 100))
+        return (Double(right < parentWidth ? right : window.x - 30), Double(window.y + 100))
     }
 
     func testTheNestedWindowHasLodestonesTitleBarAboveTheOutputAndThePointerMapsBelowIt() throws {
@@ -60,6 +60,25 @@ final class NestedTitleBarTests: XCTestCase {
         try parent.control.movePointer(x: Double(window.x) + 150, y: Double(window.y) + 10)
         try parent.control.movePointer(dx: 4, dy: 2)
         XCTAssertEqual(try nested.control.pointer().x, 100, accuracy: 0.01, "motion over the bar reached the output")
+    }
+
+    func testAtTheParentsScale2TheBarIsDrawnAtScale2() throws {
+        let parent = try Session(size: "640x480", scale: 2, extraArguments: ["--no-server-decorations"])
+        defer { parent.stop() }
+        let nested = try Session(nestedIn: parent, size: "300x200")
+        defer { nested.stop() }
+        let window = try parent.waitForWindow("Lodestone", where: { $0.height == 200 + Self.bar })
+        XCTAssertTrue(try nested.wait { try nested.captureSize() == Size(width: 600, height: 400) }, "the output did not take scale 2")
+        let off = beside(window, parentWidth: 640)
+        try parent.control.movePointer(x: off.x, y: off.y)
+        var last = ""
+        XCTAssertTrue(try parent.wait {
+            let activated = try parent.waitForWindow("Lodestone").activated
+            let bar = Screenshot(TitleBarImage.draw(title: "Lodestone", width: 300, scale: 2, activated: activated))
+            let differing = try parent.screenshot().countDiffering(from: bar, atX: Int(window.x) * 2, y: Int(window.y) * 2)
+            last = "\(differing) pixels differ"
+            return differing == 0
+        }, "the parent does not show the bar drawn at scale 2 (\(last))")
     }
 
     func testDraggingTheBarMovesTheWindowAndTheMarginResizesIt() throws {
