@@ -299,6 +299,8 @@ struct Lodestone: ParsableCommand {
         // then the command is stopped, then the display goes.
         xwayland?.shutdown()
         compositor.shutdown()
+        // Nested: the window goes, and with it every source the backend has on our loop.
+        nested?.stop()
         child?.terminate()
         // Nothing may keep the display alive now: its deinit removes the socket and lock file.
         backend.frameComposed = nil

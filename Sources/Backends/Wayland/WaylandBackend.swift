@@ -128,16 +128,24 @@ public final class WaylandBackend: Backend {
         parentLost?(reason)
     }
 
-    deinit {
+    /// Closes the window and stops reading the parent, while Lodestone's event loop still
+    /// exists: the connection's watch and the frame clock the input and presenter hold are
+    /// sources on that loop, and removing them after the display is gone wrote to freed
+    /// memory (a crash at exit, about one in six nested runs).
+    public func stop() {
         // Children before parents: the input and the presenter's buffers
         // reference the window's surface.
         shortcutsInhibitor?.destroy { zwp_keyboard_shortcuts_inhibitor_v1_destroy($0) }
+        shortcutsInhibitor = nil
         input = nil
         presenter = nil
         window = nil
         watch?.remove()
+        watch = nil
         connection.flush()
     }
+
+    deinit { stop() }
 }
 
 /// The parent's globals, bound at the versions this backend speaks.
