@@ -63,22 +63,25 @@ extension EffectLayer {
         }
     }
 
-    /// Adds the specular's white glow (plus-lighter) inside the element's outline.
+    /// Adds the specular's white glow (plus-lighter) inside the element's outline, from a
+    /// pre-rendered gradient whose centre sits on the nearest output pixel corner (the glow
+    /// changes by less than a level a pixel, so half a pixel moves no value by one).
     func compositeSpecular(_ sp: SpecularEffect, scale s: Double, into target: Image, clip: PixelRegion) -> Bool {
         let cx = sp.center.x * s, cy = sp.center.y * s, r = sp.radius * s
-        guard cx.isFinite, cy.isFinite, abs(cx) < 1e6, abs(cy) < 1e6, r > 0, r < 1e5,
-              let gradient = masks.specular.image(radius: r, opacity: sp.opacity) else { return false }
-        // The gradient is centred on (0, 0): output pixel p samples it at p − centre.
-        var matrix = Affine.translation(-cx, -cy).pixman
-        pixman_image_set_transform(gradient, &matrix)
+        guard cx.isFinite, cy.isFinite, abs(cx) < 1e6, abs(cy) < 1e6, r > 0, r < 2048,
+              let glow = masks.specular.image(radius: r, opacity: sp.opacity) else { return false }
+        // The glow's pixel (half, half) is the gradient's centre.
+        let half = glow.width / 2
+        let ox = Int32(cx.rounded()) - half, oy = Int32(cy.rounded()) - half
+        let reach = PixelRect(x: ox, y: oy, width: glow.width, height: glow.height)
         return withOutline(scale: s) { mask, area in
-            let bounds = area.intersection(PixelRect(x: 0, y: 0, width: target.width, height: target.height))
+            let bounds = area.intersection(reach).intersection(PixelRect(x: 0, y: 0, width: target.width, height: target.height))
             guard bounds.width > 0, bounds.height > 0 else { return }
             clip.forEachRect { rect in
                 let d = rect.intersection(bounds)
                 guard d.width > 0, d.height > 0 else { return }
-                pixman_image_composite32(PIXMAN_OP_ADD, gradient, mask, target.pointer,
-                                         d.x, d.y, d.x - area.x, d.y - area.y, d.x, d.y, d.width, d.height)
+                pixman_image_composite32(PIXMAN_OP_ADD, glow.pointer, mask, target.pointer,
+                                         d.x - ox, d.y - oy, d.x - area.x, d.y - area.y, d.x, d.y, d.width, d.height)
             }
         }
     }
@@ -91,19 +94,44 @@ extension EffectLayer {
     }
 }
 
-/// The specular's radial gradient (white, the stops cairo was given), centred on (0, 0), kept
-/// while its radius and opacity hold (creating a gradient allocates).
+/// The specular's radial gradient (white, the stops cairo was given) rendered once into an
+/// image per radius (1/8 pixel) and opacity (1/1024, under a tenth of a level), a few kept:
+/// pixman's radial gradient costs a square root and a stop search per pixel, far more than
+/// adding an image. The opacity follows the pointer over the element, within a small range.
 final class SpecularGradient {
-    private var gradient: OpaquePointer?
-    private var radius = 0.0, opacity = 0.0
+    private struct Entry {
+        var radius: Int32, opacity: Int32
+        var image: Image
+        var lastUse: UInt64
+    }
+    private var entries: [Entry] = []
+    private var uses: UInt64 = 0
+    private static let capacity = 16
 
     /// The stops as (offset, share of the opacity).
     static let stops: [(offset: Double, share: Double)] = [(0, 1), (0.35, 0.62), (0.7, 0.2), (1, 0)]
 
-    func image(radius: Double, opacity: Double) -> OpaquePointer? {
-        if let gradient, radius == self.radius, opacity == self.opacity { return gradient }
-        if let gradient { pixman_image_unref(gradient) }
-        gradient = nil
+    /// A square premultiplied image of the glow, its centre at (width / 2, width / 2).
+    func image(radius: Double, opacity: Double) -> Image? {
+        let qr = Int32((radius * 8).rounded()), qo = Int32((min(1, max(0, opacity)) * 1024).rounded())
+        guard qr > 0, qo > 0 else { return nil }
+        uses &+= 1
+        if let i = entries.firstIndex(where: { $0.radius == qr && $0.opacity == qo }) {
+            entries[i].lastUse = uses
+            return entries[i].image
+        }
+        guard let made = Self.render(radius: Double(qr) / 8, opacity: Double(qo) / 1024) else { return nil }
+        let entry = Entry(radius: qr, opacity: qo, image: made, lastUse: uses)
+        if entries.count < Self.capacity {
+            entries.append(entry)
+        } else if let i = entries.indices.min(by: { entries[$0].lastUse < entries[$1].lastUse }) {
+            entries[i] = entry
+        }
+        return made
+    }
+
+    private static func render(radius: Double, opacity: Double) -> Image? {
+        let half = Int32(radius.rounded(.up)) + 1
         func fixed(_ v: Double) -> pixman_fixed_t { pixman_fixed_t(clamping: Int64((v * 65536).rounded())) }
         // cairo's colour to 16 bits: (v × 65535 + 0.5), truncated.
         func short(_ v: Double) -> UInt16 { UInt16(min(1, max(0, v)) * 65535 + 0.5) }
@@ -111,12 +139,12 @@ final class SpecularGradient {
             pixman_gradient_stop_t(x: fixed($0.offset), color: pixman_color_t(red: 0xffff, green: 0xffff, blue: 0xffff,
                                                                                 alpha: short(opacity * $0.share)))
         }
-        var centre = pixman_point_fixed_t(x: 0, y: 0)
-        gradient = pixman_image_create_radial_gradient(&centre, &centre, 0, fixed(radius), &stops, Int32(stops.count))
-        self.radius = radius
-        self.opacity = opacity
-        return gradient
+        var centre = pixman_point_fixed_t(x: fixed(Double(half)), y: fixed(Double(half)))
+        guard let gradient = pixman_image_create_radial_gradient(&centre, &centre, 0, fixed(radius), &stops, Int32(stops.count))
+        else { return nil }
+        defer { pixman_image_unref(gradient) }
+        let image = Image(width: 2 * half, height: 2 * half, format: .argb8888)
+        pixman_image_composite32(PIXMAN_OP_SRC, gradient, nil, image.pointer, 0, 0, 0, 0, 0, 0, 2 * half, 2 * half)
+        return image
     }
-
-    deinit { if let gradient { pixman_image_unref(gradient) } }
 }
