@@ -8,8 +8,10 @@ import PointerEngine
 /// Why: a pointer-only frame touches a few hundred pixels, yet a cairo context, its clip and a
 /// path fill cost far more than that and allocate every frame. In steady state (the pointer
 /// moving at a fixed size) this path allocates nothing and does one pixman call per damage
-/// rect. The effects' solid fills (the lift/hover shadow, hover tints) and the pointer in effect
-/// frames use the same caches; paths, borders, content, specular and accessories stay on cairo.
+/// rect. The effects' solid fills (the lift/hover shadow, hover tints), the pointer in effect
+/// frames and the outline that clips a lifted or hovered element's pixels and specular
+/// (`EffectComposite.swift`, `withMask`) use the same caches; paths, borders and accessories
+/// stay on cairo.
 ///
 /// Geometry is quantized to 1/8 device pixel, so an edge moves at most 1/16 px from where
 /// cairo would put it: visually the same pointer, and a moving pointer at integral logical
@@ -38,8 +40,9 @@ final class RoundedRectMasks {
     /// Subpixel steps a device pixel: 8 for fills (see above); finer for an outline that clips
     /// content, whose edge has the content's contrast rather than a translucent fill's.
     private let steps: Double
-    /// Every subpixel phase (64) of the shape at rest; each mask is only a few hundred bytes
-    /// to a few kilobytes.
+    /// Every subpixel phase (64 at 1/8 pixel) of the shape at rest, or the phases a lifted
+    /// element's outline passes through as it follows the pointer; each mask is only a few
+    /// hundred bytes to a few kilobytes.
     private static let capacity = 64
 
     private var entries: [Entry] = []
