@@ -15,8 +15,8 @@ APT_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev xkb
 	libpixman-1-dev libinput-dev libpng-dev libcairo2-dev libxcursor-dev adwaita-icon-theme dmz-cursor-theme fonts-dejavu-core \
 	weston foot gtk-4-examples gtk-3-examples wl-clipboard wayland-utils wlcs coreutils python3 python3-pip \
 	meson ninja-build linguist-qt6 libwlroots-dev grim qt6-wayland desktop-file-utils valgrind libseat-dev libdrm-dev libudev-dev \
-	xwayland xterm x11-apps libxcb1-dev libxcb-composite0-dev libxcb-render0-dev libclang-rt-14-dev \
-	libsystemd-dev dbus-daemon at-spi2-core
+	xwayland xterm x11-apps libxcb1-dev libxcb-composite0-dev libxcb-render0-dev libxcb-xfixes0-dev libclang-rt-14-dev \
+	libsystemd-dev dbus-daemon at-spi2-core python3-xlib xclip
 PIP_PACKAGES := pywayland
 
 PREFIX ?= /usr/local

@@ -38,7 +38,7 @@ let package = Package(
         // Xcursor themes: recognising the theme cursors legacy clients attach (file loading only, no X server).
         .systemLibrary(name: "CXcursor", pkgConfig: "xcursor", providers: [.apt(["libxcursor-dev"])]),
         // X11 for the Xwayland window manager (libxcb + Composite + Render).
-        .systemLibrary(name: "CXCB", pkgConfig: "xcb-composite", providers: [.apt(["libxcb1-dev", "libxcb-composite0-dev", "libxcb-render0-dev"])]),
+        .systemLibrary(name: "CXCB", pkgConfig: "xcb-composite", providers: [.apt(["libxcb1-dev", "libxcb-composite0-dev", "libxcb-render0-dev", "libxcb-xfixes0-dev"])]),
         // The TTY backend: libinput + udev (devices), DRM/KMS (output), libseat (session).
         .systemLibrary(name: "CInput", pkgConfig: "libinput", providers: [.apt(["libinput-dev", "libudev-dev"])]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),

@@ -113,6 +113,14 @@ final class XdgToplevel: Resource, ProtocolObject, DesktopWindow {
     /// commit's configure carries the news).
     func reconfigureIfStarted() { if sentInitialConfigure { reconfigure() } }
 
+    func resizeStarted(edges: UInt32) {
+        let g = xdgSurface.geometry, p = xdgSurface.position
+        resizeAnchor = (edges, p.x.clampedAdding(g.width), p.y.clampedAdding(g.height))
+        setResizing(true)
+    }
+
+    func resize(width: Int32, height: Int32) { configure(width: width, height: height) }
+
     /// A resize ended: the anchor holds until the client has answered the configure that
     /// ended it (its last resized commit may still come), then the window is free again.
     func resizeEnded() {
@@ -153,7 +161,7 @@ final class XdgToplevel: Resource, ProtocolObject, DesktopWindow {
     func setServerSideDecorated(_ on: Bool) {
         guard on != (titleBar != nil) else { return }
         if let bar = titleBar, xdgSurface.isMapped { bar.damage(compositor.output) }
-        titleBar = on ? TitleBar(toplevel: self, regions: compositor.scene.regions) : nil
+        titleBar = on ? TitleBar(window: self, regions: compositor.scene.regions) : nil
         if let bar = titleBar, xdgSurface.isMapped { bar.damage(compositor.output) }
         // A maximized window makes room for its bar, or takes the room back.
         if isMaximized && sentInitialConfigure { applySizeState() }

@@ -168,6 +168,10 @@ struct Lodestone: ParsableCommand {
         // before the socket exists so no early signal is lost.
         let stop = { log.info("shutting down"); display.terminate() }
         let signals = [try display.eventLoop.addSignal(SIGINT, stop), try display.eventLoop.addSignal(SIGTERM, stop)]
+        // A paste target that closes its pipe before Lodestone has written all of it (the
+        // window manager bridging the X11 clipboard writes into such pipes) must make the
+        // write fail with EPIPE, not end the session. Children start with the default.
+        signal(SIGPIPE, SIG_IGN)
         let socketName = try display.addSocket(socket)
 
         // The compositor's state and its globals.
