@@ -125,6 +125,8 @@ let package = Package(
                 "LodestoneSystem", "Compositor", "Rendering", "WaylandServer", "PointerEngine",
                 // The nested backend is a Wayland client of the parent session.
                 "WaylandClient", "CWaylandClient", "CWaylandProtocols",
+                // Cursor images over the nested window's own title bar.
+                "CXcursor",
                 // The TTY backend (DRM/).
                 "CInput", "CDRM", "CSeat",
                 .product(name: "Logging", package: "swift-log"),
@@ -198,6 +200,8 @@ let package = Package(
             name: "LodestoneTests",
             dependencies: [
                 "LodestoneTesting", "WaylandClient", "CWaylandClient", "CWaylandProtocols", "Rendering", "AdaptivePointerClient", "LodestoneTour", "CXcursor",
+                // NestedMutterTests: mutter's remote-desktop D-Bus API moves its pointer.
+                "CSDBus",
                 // PointerLibraryTests: the Swift side of the C library's numbers.
                 "PointerEngine",
             ]

@@ -78,7 +78,9 @@ final class XdgToplevel: Resource, ProtocolObject, DesktopWindow {
         case .unsetMaximized: setMaximized(false)
         case .setFullscreen: setFullscreen(true)
         case .unsetFullscreen: setFullscreen(false)
-        case .setMinimized: break  // nowhere to minimize to; the request is a hint
+        case .setMinimized:  // as its title bar's minimize button: hidden until activated again
+            compositor.desktop.minimize(self)
+            compositor.scheduleFrame()
         case nil: break
         }
     }
