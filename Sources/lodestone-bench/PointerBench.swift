@@ -79,9 +79,10 @@ enum Layout {
     /// A point over plain content (no region), moving 3 points a step, back and forth: a
     /// wrap-around would jump 240 points left in one step, which the engine reads as a flick
     /// and glides the pointer on across the buttons of row 6 (effects, not a pointer-only frame).
+    /// Below the rows of buttons: at row 6's height the pointer still drew with cairo now and then.
     static func plain(_ k: Int) -> (x: Double, y: Double) {
         let step = k % 160 < 80 ? k % 160 : 160 - k % 160
-        return (origin.x + 900 + Double(step) * 3, origin.y + 400)
+        return (origin.x + 900 + Double(step) * 3, origin.y + 700)
     }
     /// The lift button the lifted-element frames hold: index 21 (row 1), a `.lift` region.
     static let liftedButton = 21
