@@ -95,8 +95,11 @@ public struct Renderer {
             } else {
                 var matrix = t.pixman
                 pixman_image_set_transform(src, &matrix)
-                let integral = t.a.rounded() == t.a && t.d.rounded() == t.d
-                pixman_image_set_filter(src, integral ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR, nil, 0)
+                // Bilinear wherever the factor is not whole: a viewport's stretch, and every
+                // surface at a fractional output scale (a buffer_scale 2 window at 1.5 is
+                // sampled down by 4/3, a buffer_scale 1 one up by 3/2), as wlroots' pixman
+                // renderer does.
+                pixman_image_set_filter(src, t.hasIntegralScale ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR, nil, 0)
                 // Scaled edges sample half outside the image: padding repeats the edge
                 // pixels there, so a stretched 1×1 buffer is a solid fill, not a gradient.
                 pixman_image_set_repeat(src, PIXMAN_REPEAT_PAD)

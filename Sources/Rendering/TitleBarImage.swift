@@ -22,12 +22,18 @@ public enum TitleBarImage {
     /// The bar for a window `width` logical points wide at output `scale`; `activated`
     /// draws it darker, as the window with the keyboard.
     public static func draw(title: String, width: Int32, scale: Int32, activated: Bool) -> Image {
-        let image = Image(width: max(1, width * scale), height: height * scale, format: .xrgb8888)
+        draw(title: title, width: width, scale: Double(scale), pixelWidth: max(1, width * scale), pixelHeight: height * scale, activated: activated)
+    }
+
+    /// The same at any scale, into an image of the given pixel size (the bar's logical
+    /// rect with its edges rounded to output pixels).
+    public static func draw(title: String, width: Int32, scale: Double, pixelWidth: Int32, pixelHeight: Int32, activated: Bool) -> Image {
+        let image = Image(width: max(1, pixelWidth), height: max(1, pixelHeight), format: .xrgb8888)
         guard let surface = CairoSurface(over: image) else { return image }
         defer { surface.destroy() }
         guard let cr = CairoContext(drawingOn: surface) else { return image }
         defer { cr.destroy() }
-        cr.scale(Double(scale), Double(scale))
+        cr.scale(scale, scale)
         let shade = activated ? 0.20 : 0.32
         cr.setSource(red: shade, green: shade, blue: shade + 0.02, alpha: 1)
         cr.paint()

@@ -98,9 +98,10 @@ final class Presenter {
         slot.stale.clear()
 
         let surface = window.surface.pointer
-        if committedScale != output.scale {
-            wl_surface_set_buffer_scale(surface, output.scale)
-            committedScale = output.scale
+        // Nested, the output's scale is the parent's, a whole number (`WaylandBackend`).
+        if committedScale != output.scale.ceiling {
+            wl_surface_set_buffer_scale(surface, output.scale.ceiling)
+            committedScale = output.scale.ceiling
         }
         wl_surface_attach(surface, slot.buffer.buffer.pointer, 0, 0)
         pendingDamage.intersect(bounds)

@@ -61,12 +61,12 @@ public final class WaylandBackend: Backend {
         // The window, with the output's size until the parent says otherwise.
         let window: ParentWindow
         do throws(SystemError) {
-            window = try ParentWindow(globals: globals, width: output.width, height: output.height, scale: output.scale, logger: log)
+            window = try ParentWindow(globals: globals, width: output.width, height: output.height, scale: output.scale.ceiling, logger: log)
         } catch {
             throw SystemError("cannot open Lodestone's window in the parent session", call: error.call, reason: "\(error)")
         }
         window.resized = { [unowned compositor] width, height, scale in
-            compositor.reconfigureOutput(width: width, height: height, scale: scale)
+            compositor.reconfigureOutput(width: width, height: height, scale: OutputScale(scale))
         }
         window.closed = { [unowned self] in
             self.log.info("the parent closed Lodestone's window")
