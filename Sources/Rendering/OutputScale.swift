@@ -19,14 +19,14 @@ public struct OutputScale: Hashable, Sendable, CustomStringConvertible {
     /// 120ths (within 0.001 of one, so "1.33" is not taken for 160/120), or nil with why.
     public static func parse(_ text: String) -> Result<OutputScale, ParseError> {
         guard let value = Double(text), value.isFinite else { return .failure(.notANumber(text)) }
-        guard value > 0, value <= 4 else { return .failure(.outOfRange(value)) }
+        guard value > 0, value <= 4 else { return .failure(.outOfRange(text)) }
         let v120 = (value * 120).rounded()
-        guard abs(v120 - value * 120) < 0.12, v120 >= 1 else { return .failure(.notA120th(value)) }
+        guard abs(v120 - value * 120) < 0.12, v120 >= 1 else { return .failure(.notA120th(text)) }
         return .success(OutputScale(v120: Int32(v120)))
     }
 
     public enum ParseError: Error, CustomStringConvertible {
-        case notANumber(String), outOfRange(Double), notA120th(Double)
+        case notANumber(String), outOfRange(String), notA120th(String)
         public var description: String {
             switch self {
             case .notANumber(let t): "'\(t)' is not a number (try 1, 1.25, 1.5 or 2)"
