@@ -189,10 +189,11 @@ struct Lodestone: ParsableCommand {
         options.pointerSettings = settings.pointer
         if nested != nil {
             options.outputName = "WL-1"
-            // Nested, the parent's wl_output scale (a whole number) applies; a fractional
-            // --scale starts rounded up, which the parent's scale then replaces.
+            // Nested, the parent's scale applies (its preferred fractional scale for our
+            // window, or its whole wl_output scale); a fractional --scale starts rounded up
+            // until the parent says.
             if !outputScale.isIntegral {
-                log.notice("nested, the output scale follows the parent's whole wl_output scale: --scale \(outputScale) starts as \(outputScale.ceiling)")
+                log.notice("nested, the output scale follows the parent's: --scale \(outputScale) starts as \(outputScale.ceiling)")
                 options.scale = OutputScale(outputScale.ceiling)
             }
         }

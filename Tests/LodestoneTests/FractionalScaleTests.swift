@@ -124,6 +124,37 @@ final class FractionalScaleTests: XCTestCase {
         XCTAssertEqual(differing, 0)
     }
 
+    /// Nested in a parent at 1.5 that offers wp_fractional_scale_v1 (Lodestone itself), the
+    /// nested output takes the preferred 1.5 and hands the parent a buffer of that many
+    /// pixels through a viewport: the parent shows the nested output pixel for pixel.
+    func testNestedInAFractionalParentTheOutputTakesItsScale() throws {
+        let parent = try Session(size: "800x600", scale: 1.5)
+        defer { parent.stop() }
+        let nested = try Session(nestedIn: parent, size: "300x200")
+        defer { nested.stop() }
+        var window = try parent.waitForWindow("Lodestone")
+        XCTAssertTrue(try nested.wait { try nested.captureSize() == Size(width: 450, height: 300) },
+                      "the nested output did not take the parent's 1.5: capture is \((try? nested.captureSize())?.description ?? "?")")
+        XCTAssertTrue(nested.log.contains("the parent output scale is 1.5"), nested.log)
+        XCTAssertEqual([window.width, window.height], [300, 200], "the window keeps its logical size")
+        window = try parent.control.moveWindow("Lodestone", x: 101, y: 51)
+        // A click in the parent reaches the nested seat at logical coordinates.
+        try parent.control.movePointer(x: Double(window.x) + 100, y: Double(window.y) + 80)
+        XCTAssertTrue(try nested.wait { try nested.control.pointer().x == 100 }, "motion did not reach the nested seat")
+        XCTAssertEqual(try nested.control.pointer().y, 80)
+        let p = pixels(window)
+        var last = ""
+        let identical = try nested.wait {
+            let inner = try nested.screenshot()
+            let outer = try parent.screenshot()
+            let differing = outer.countDiffering(from: inner, atX: p.x, y: p.y)
+            last = "\(differing) pixels differ"
+            return differing == 0
+        }
+        XCTAssertTrue(identical, "the parent's capture of the window is not the nested output (\(last))")
+        XCTAssertFalse(parent.log.contains("protocol error") || nested.log.contains("protocol error"), nested.log)
+    }
+
     /// GTK 4 as Debian 12 ships it (4.8: no wp_fractional_scale) at 1.5: it draws at
     /// wl_output's scale 2 and is scaled down, its window as many pixels as its logical
     /// size times 1.5, and a click on its pixels reaches it.
