@@ -86,6 +86,33 @@ final class FractionalScaleDamageTests: XCTestCase {
         }
     }
 
+    /// A buffer_scale 2 window at 1.25 is shrunk by 1.6: a one-pixel checkerboard averages
+    /// to an even grey (a box filter over each output pixel), not bilinear's moiré of
+    /// light and dark bands.
+    func testShrinkingByMoreThanFourThirdsAveragesInsteadOfAliasing() throws {
+        let lodestone = try InProcessCompositor(width: 400, height: 300, scale: OutputScale(v120: 150))
+        let client = try lodestone.connect()
+        let checker = try Window(client.globals, title: "Checker", width: 160, height: 100) { b in
+            for y in 0..<b.height { for x in 0..<b.width { b.data[Int(y * b.width + x)] = (x + y) % 2 == 0 ? 0xff00_0000 : 0xffff_ffff } }
+        }
+        checker.scale = 2
+        checker.redraw()
+        try lodestone.roundtrip()
+        XCTAssertTrue(lodestone.compositor.positionWindow(of: client.server, surfaceID: checker.surface.id, x: 40, y: 40))
+        try lodestone.roundtrip()
+        try lodestone.movePointer(to: 390, 290)
+        lodestone.compositor.composeIfNeeded()
+        // The window's pixels: 50..<250 × 50..<175; well inside, every grey near the middle.
+        let image = lodestone.compositor.output.image
+        var lo: UInt32 = 255, hi: UInt32 = 0
+        for y in Int32(60)..<165 { for x in Int32(60)..<240 {
+            let g = (image.pixel(x: x, y: y) >> 8) & 0xff
+            lo = min(lo, g); hi = max(hi, g)
+        } }
+        XCTAssertGreaterThanOrEqual(lo, 0x60, "dark bands: greys from \(lo) to \(hi)")
+        XCTAssertLessThanOrEqual(hi, 0xa0, "light bands: greys from \(lo) to \(hi)")
+    }
+
     /// The scale's arithmetic: edges rounded for placing, outward for damage.
     func testLogicalRectsBecomePixelsWithoutSeams() {
         let s = OutputScale(v120: 180)
