@@ -47,13 +47,15 @@ public struct OutputScale: Hashable, Sendable, CustomStringConvertible {
         isIntegral ? "\(v120 / 120)" : String(Double(v120) / 120)
     }
 
-    /// A logical length or coordinate in output pixels, rounded to the nearest
-    /// (halves away from zero, as C's `round`).
+    /// A logical length or coordinate in output pixels, rounded to the nearest, halves
+    /// up: the same everywhere, so a window's pixel width does not change as it crosses
+    /// the output's left or top edge (C's `round`, halves away from zero, would).
     public func pixels(_ n: Int32) -> Int32 {
-        let p = Int64(n) * Int64(v120)
-        let rounded = p >= 0 ? (p + 60) / 120 : -((-p + 60) / 120)
-        return Int32(clamping: rounded)
+        Int32(clamping: Self.floorDiv(Int64(n) * Int64(v120) + 60))
     }
+
+    /// a / 120, rounded towards minus infinity.
+    private static func floorDiv(_ a: Int64) -> Int64 { a >= 0 ? a / 120 : -((-a + 119) / 120) }
 
     /// The largest logical length whose pixels (`pixels(_:)`) fit in `pixels`: a
     /// monitor's mode at this scale (2560 pixels at 1.5 are 1706 logical, drawn on 2559).
@@ -69,15 +71,14 @@ public struct OutputScale: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Every pixel the logical rect `r` touches, and at a fractional scale a margin of
-    /// `ceiling` pixels more: a surface is sampled bilinearly there, so a changed buffer
-    /// pixel reaches output pixels about one buffer pixel (up to `factor` output pixels)
-    /// beyond its own.
+    /// `ceiling` pixels more: surfaces are filtered there (bilinear, or a box when shrunk),
+    /// so a changed buffer pixel reaches output pixels up to about one buffer pixel
+    /// beyond its own, which is less than `ceiling` output pixels at buffer scales ≥ 1.
     public func covering(_ r: PixelRect) -> PixelRect {
         if isIntegral { return r.scaled(by: v120 / 120) }
-        func floorDiv(_ a: Int64) -> Int64 { a >= 0 ? a / 120 : -((-a + 119) / 120) }
-        func ceilDiv(_ a: Int64) -> Int64 { -floorDiv(-a) }
+        func ceilDiv(_ a: Int64) -> Int64 { -Self.floorDiv(-a) }
         let m = Int64(ceiling), s = Int64(v120)
-        return .spanning(x0: floorDiv(Int64(r.x) * s) - m, y0: floorDiv(Int64(r.y) * s) - m,
+        return .spanning(x0: Self.floorDiv(Int64(r.x) * s) - m, y0: Self.floorDiv(Int64(r.y) * s) - m,
                          x1: ceilDiv(Int64(r.maxX) * s) + m, y1: ceilDiv(Int64(r.maxY) * s) + m)
     }
 }

@@ -124,6 +124,10 @@ final class FractionalScaleDamageTests: XCTestCase {
         let left = s.placing(PixelRect(x: 1, y: 1, width: 3, height: 3)), right = s.placing(PixelRect(x: 4, y: 1, width: 5, height: 3))
         XCTAssertEqual(left.maxX, right.x)
         XCTAssertEqual(left, PixelRect(x: 2, y: 2, width: 4, height: 4))
+        // A window keeps its pixel size across the output's edge (halves round up).
+        XCTAssertEqual(s.placing(PixelRect(x: -1, y: -3, width: 200, height: 120)).width, 300)
+        XCTAssertEqual(s.placing(PixelRect(x: -1, y: -3, width: 200, height: 120)).height, 180)
+        XCTAssertEqual(s.pixels(-1), -1)
         // Damage covers every pixel the rect touches, and two more for the filter.
         XCTAssertEqual(s.covering(PixelRect(x: 1, y: 1, width: 3, height: 3)), PixelRect(x: -1, y: -1, width: 9, height: 9))
         // Whole scales are plain multiplication.

@@ -155,6 +155,41 @@ final class FractionalScaleTests: XCTestCase {
         XCTAssertFalse(parent.log.contains("protocol error") || nested.log.contains("protocol error"), nested.log)
     }
 
+    /// Lodestone's own drawing is done at the exact scale, never resampled: foot's title
+    /// bar is 45 pixels tall at 1.5 and exactly as wide as the window's pixels, and the
+    /// adaptive pointer is 1.5 times its size at 1.
+    func testTitleBarsAndThePointerAreDrawnAtTheScale() throws {
+        try requireProgram("foot")
+        var pointerWidths: [Double: Int] = [:]
+        for scale in [1.0, 1.5] {
+            let session = try Session(scale: scale)
+            defer { session.stop() }
+            try session.launch(["foot", "--override=shell=/bin/sh", "--title=decorated", "--override=locked-title=yes"])
+            _ = try session.waitForWindow("decorated", timeout: 40)
+            let w = try session.control.moveWindow("decorated", x: 101, y: 61)
+            try session.control.movePointer(x: 1150, y: 720)
+            let shot = try session.screenshot("bar-\(scale)")
+            let p = pixels(w, scale: scale)
+            let barTop = Int((Double(w.y - 30) * scale).rounded())
+            XCTAssertEqual(p.y - barTop, Int((30 * scale).rounded()), "the bar's height in pixels")
+            let bar = shot[p.x + 6, barTop + 3]
+            XCTAssertNotEqual(bar, Self.background, "at \(scale)")
+            // Its colour to its very edges, and the desktop just beyond them.
+            XCTAssertEqual([shot[p.x, barTop], shot[p.x + p.width - 1, barTop], shot[p.x, p.y - 1], shot[p.x + p.width - 1, p.y - 1]],
+                           [bar, bar, bar, bar], "the bar's corners at \(scale)")
+            XCTAssertEqual([shot[p.x - 1, barTop + 3], shot[p.x + p.width, barTop + 3], shot[p.x + 6, barTop - 1]],
+                           [Self.background, Self.background, Self.background], "around the bar at \(scale)")
+            // The pointer: what differs from the desktop around it.
+            let (cx, cy) = (Int(1150 * scale), Int(720 * scale))
+            var minX = Int.max, maxX = Int.min
+            for y in cy - 40...cy + 40 { for x in cx - 40...cx + 40 where shot[x, y] != Self.background { minX = min(minX, x); maxX = max(maxX, x) } }
+            XCTAssertLessThan(minX, maxX, "no pointer drawn at \(scale)")
+            pointerWidths[scale] = maxX - minX + 1
+        }
+        let one = try XCTUnwrap(pointerWidths[1]), fractional = try XCTUnwrap(pointerWidths[1.5])
+        XCTAssertEqual(Double(fractional), Double(one) * 1.5, accuracy: 2, "the pointer is \(one) pixels wide at 1, \(fractional) at 1.5")
+    }
+
     /// GTK 4 as Debian 12 ships it (4.8: no wp_fractional_scale) at 1.5: it draws at
     /// wl_output's scale 2 and is scaled down, its window as many pixels as its logical
     /// size times 1.5, and a click on its pixels reaches it.
