@@ -1,8 +1,9 @@
 import PointerEngine
 
-/// The pixels a content effect moves, as a cairo surface of `pixelWidth`×`pixelHeight` (owned by
-/// the renderer's caches), and where they sit in global logical coordinates.
+/// The pixels a content effect moves, `pixelWidth`×`pixelHeight`, as an image and a cairo surface
+/// over it (owned by the renderer's caches), and where they sit in global logical coordinates.
 struct EffectPixels {
+    let image: Image
     let surface: CairoSurface
     let pixelWidth: Int32, pixelHeight: Int32
     let x: Double, y: Double, width: Double, height: Double
@@ -24,7 +25,7 @@ struct EffectLayer {
             pixels = previewSurface.surface(for: preview.image).map {
                 // The client may have drawn into a reused buffer since the last frame.
                 $0.markDirty()
-                return EffectPixels(surface: $0, pixelWidth: preview.image.width, pixelHeight: preview.image.height,
+                return EffectPixels(image: preview.image, surface: $0, pixelWidth: preview.image.width, pixelHeight: preview.image.height,
                                     x: preview.x, y: preview.y, width: preview.width, height: preview.height)
             }
             isPreview = true
@@ -43,7 +44,7 @@ struct EffectLayer {
     /// drawn in the element's own coordinates)...
     private var radius: Double { min(effect.cornerRadius, effect.frame.width / 2, effect.frame.height / 2) }
     /// ...and as drawn, grown with the element: mask, shadow, specular and tints.
-    private var scaledRadius: Double { radius * effect.scale }
+    var scaledRadius: Double { radius * effect.scale }
 
     /// Shadow and underlay tint: beneath the pointer and the element.
     func drawUnderlays(_ canvas: inout Canvas) {
@@ -73,7 +74,9 @@ struct EffectLayer {
     /// The element's pixels (moved and scaled), then specular and overlay tint.
     func drawContent(_ canvas: inout Canvas) {
         let t = effect.transformedFrame, radius = self.radius, scaledRadius = self.scaledRadius
-        if let px = pixels, let cr = canvas.cairo {
+        let scale = canvas.scale
+        // With pixman and cached masks (`EffectComposite.swift`); cairo only where those decline.
+        if let px = pixels, !canvas.fill({ compositePixels(px, scale: scale, into: $0, clip: $1) }), let cr = canvas.cairo {
             cr.save()
             let c = effect.frame.center
             cr.translate(c.x + effect.translation.dx, c.y + effect.translation.dy)
@@ -91,7 +94,8 @@ struct EffectLayer {
             cr.paint()
             cr.restore()
         }
-        if let s = effect.specular, s.opacity > 0.001, s.radius > 0, let cr = canvas.cairo {
+        if let s = effect.specular, s.opacity > 0.001, s.radius > 0,
+           !canvas.fill({ compositeSpecular(s, scale: scale, into: $0, clip: $1) }), let cr = canvas.cairo {
             // Light added to the element (plus-lighter, as the platform draws its speculars):
             // every channel gains up to `opacity`, a white glow whatever the element's colour,
             // easing out to nothing at the gradient's radius.
@@ -100,11 +104,10 @@ struct EffectLayer {
             cr.clip()
             cr.setOperator(.add)
             cr.setSourceRadialGradient(centerX: s.center.x, centerY: s.center.y, radius: s.radius,
-                                       white: [(0, s.opacity), (0.35, s.opacity * 0.62), (0.7, s.opacity * 0.2), (1, 0)])
+                                       white: SpecularGradient.stops.map { ($0.offset, s.opacity * $0.share) })
             cr.paint()
             cr.restore()
         }
-        let scale = canvas.scale
         if let tint = effect.tint, tint.mode == .overlay, tint.opacity > 0.001,
            !canvas.fill({ masks.overlay.fillTint(x: t.minX, y: t.minY, width: t.width, height: t.height, radius: scaledRadius,
                                                  opacity: tint.opacity, scale: scale, into: $0, clip: $1) }),
@@ -116,11 +119,14 @@ struct EffectLayer {
     }
 }
 
-/// One effect layer's solid fills, each with its own mask cache (see `RoundedRectMasks`).
+/// One effect layer's masks, each fill with its own cache (see `RoundedRectMasks`): the solid
+/// fills, the element's outline (clipping its pixels and specular) and the specular's gradient.
 final class EffectMasks {
     let shadow = RoundedRectMasks()
     let underlay = RoundedRectMasks()
     let overlay = RoundedRectMasks()
+    let outline = RoundedRectMasks(steps: 64)
+    let specular = SpecularGradient()
 }
 
 /// The hover tint: the pointer's neutral grey at exactly the configured opacity (the

@@ -8,8 +8,10 @@ import PointerEngine
 /// Why: a pointer-only frame touches a few hundred pixels, yet a cairo context, its clip and a
 /// path fill cost far more than that and allocate every frame. In steady state (the pointer
 /// moving at a fixed size) this path allocates nothing and does one pixman call per damage
-/// rect. The effects' solid fills (the lift/hover shadow, hover tints) and the pointer in effect
-/// frames use the same caches; paths, borders, content, specular and accessories stay on cairo.
+/// rect. The effects' solid fills (the lift/hover shadow, hover tints), the pointer in effect
+/// frames and the outline that clips a lifted or hovered element's pixels and specular
+/// (`EffectComposite.swift`, `withMask`) use the same caches; paths, borders and accessories
+/// stay on cairo.
 ///
 /// Geometry is quantized to 1/8 device pixel, so an edge moves at most 1/16 px from where
 /// cairo would put it: visually the same pointer, and a moving pointer at integral logical
@@ -35,9 +37,12 @@ final class RoundedRectMasks {
         var lastUse: UInt64
     }
 
-    private static let steps = 8.0
-    /// Every subpixel phase (64) of the shape at rest; each mask is only a few hundred bytes
-    /// to a few kilobytes.
+    /// Subpixel steps a device pixel: 8 for fills (see above); finer for an outline that clips
+    /// content, whose edge has the content's contrast rather than a translucent fill's.
+    private let steps: Double
+    /// Every subpixel phase (64 at 1/8 pixel) of the shape at rest, or the phases a lifted
+    /// element's outline passes through as it follows the pointer; each mask is only a few
+    /// hundred bytes to a few kilobytes.
     private static let capacity = 64
 
     private var entries: [Entry] = []
@@ -51,7 +56,8 @@ final class RoundedRectMasks {
     private let source: OpaquePointer
     private let sourcePixel: UnsafeMutablePointer<UInt32>
 
-    init() {
+    init(steps: Int = 8) {
+        self.steps = Double(steps)
         sourcePixel = .allocate(capacity: 1)
         sourcePixel.initialize(to: 0)
         source = pixman_image_create_bits(PIXMAN_a8r8g8b8, 1, 1, sourcePixel, 4)!
@@ -73,7 +79,7 @@ final class RoundedRectMasks {
         guard x.isFinite, y.isFinite, width.isFinite, height.isFinite, radius.isFinite,
               abs(x) < 1e6, abs(y) < 1e6, width < 8192, height < 8192 else { return false }
         guard width > 0, height > 0, alpha > 0 else { return true }
-        let shape = Shape(width: Self.q(width), height: Self.q(height), radius: Self.q(max(0, min(radius, width / 2, height / 2))))
+        let shape = Shape(width: q(width), height: q(height), radius: q(max(0, min(radius, width / 2, height / 2))))
         guard shape.width > 0, shape.height > 0 else { return true }
         return composite(shape, x: x, y: y, color: Self.premultiplied(red, green, blue, alpha), into: target, clip: clip,
                          transient: false)
@@ -91,45 +97,65 @@ final class RoundedRectMasks {
         guard x.isFinite, y.isFinite, width.isFinite, height.isFinite, radius.isFinite, blur.isFinite, opacity.isFinite,
               abs(x) < 1e6, abs(y) < 1e6, width < 8192, height < 8192, blur >= 0, blur < 1024 else { return false }
         guard opacity > 0, width > 0, height > 0 else { return true }
-        let shape = Shape(width: Self.q(width), height: Self.q(height), radius: Self.q(max(0, min(radius, width / 2, height / 2))),
-                          blur: max(1, Self.q(blur)), opacity: Int32((min(1, opacity) * 1024).rounded()))
+        let shape = Shape(width: q(width), height: q(height), radius: q(max(0, min(radius, width / 2, height / 2))),
+                          blur: max(1, q(blur)), opacity: Int32((min(1, opacity) * 1024).rounded()))
         return composite(shape, x: x - blur, y: y - blur, color: 0xFF00_0000, into: target, clip: clip, transient: true)
     }
 
-    private static func q(_ v: Double) -> Int32 { Int32((v * steps).rounded()) }
+    private func q(_ v: Double) -> Int32 { Int32((v * steps).rounded()) }
 
     /// Composites `color` (premultiplied) through the shape's mask, its origin at (x, y). A
     /// `transient` shape with no cached mask gets one for this call only.
     private func composite(_ shape: Shape, x: Double, y: Double, color: UInt32, into target: Image, clip: PixelRegion,
                            transient: Bool) -> Bool {
+        withMask(shape, x: x, y: y, transient: transient) { mask, area in
+            sourcePixel.pointee = color
+            let bounds = area.intersection(PixelRect(x: 0, y: 0, width: target.width, height: target.height))
+            guard bounds.width > 0, bounds.height > 0 else { return }
+            clip.forEachRect { r in
+                let d = r.intersection(bounds)
+                guard d.width > 0, d.height > 0 else { return }
+                pixman_image_composite32(PIXMAN_OP_OVER, source, mask, target.pointer,
+                                         0, 0, d.x - area.x, d.y - area.y, d.x, d.y, d.width, d.height)
+            }
+        }
+    }
+
+    /// Runs `body` with the coverage mask of the rounded rect (device pixels) as a clip for
+    /// other sources: the a8 image and the device pixels it covers (its (0, 0) at the rect's
+    /// top-left). A shape that holds still is a cached mask; one that changes every frame (an
+    /// element scaling up) gets a mask of its own for the call. Returns false only for
+    /// geometry it cannot draw (then `body` does not run).
+    func withMask(x: Double, y: Double, width: Double, height: Double, radius: Double,
+                  _ body: (_ mask: OpaquePointer, _ area: PixelRect) -> Void) -> Bool {
+        guard x.isFinite, y.isFinite, width.isFinite, height.isFinite, radius.isFinite,
+              abs(x) < 1e6, abs(y) < 1e6, width > 0, height > 0, width < 8192, height < 8192 else { return false }
+        let shape = Shape(width: q(width), height: q(height), radius: q(max(0, min(radius, width / 2, height / 2))))
+        guard shape.width > 0, shape.height > 0 else { return false }
+        return withMask(shape, x: x, y: y, transient: true, body)
+    }
+
+    /// The shape's mask with its origin at (x, y): cached, made for the call (`transient`), or
+    /// none (returns false).
+    private func withMask(_ shape: Shape, x: Double, y: Double, transient: Bool,
+                          _ body: (_ mask: OpaquePointer, _ area: PixelRect) -> Void) -> Bool {
         var originX = x.rounded(.down), originY = y.rounded(.down)
-        var phaseX = Self.q(x - originX), phaseY = Self.q(y - originY)
-        if phaseX == Int32(Self.steps) { phaseX = 0; originX += 1 }
-        if phaseY == Int32(Self.steps) { phaseY = 0; originY += 1 }
+        var phaseX = q(x - originX), phaseY = q(y - originY)
+        if phaseX == Int32(steps) { phaseX = 0; originX += 1 }
+        if phaseY == Int32(steps) { phaseY = 0; originY += 1 }
         let key = Key(shape: shape, phaseX: phaseX, phaseY: phaseY)
         let mask: OpaquePointer, width: Int32, height: Int32
         var owned: OpaquePointer?
         if let entry = entry(for: key) {
             (mask, width, height) = (entry.mask, entry.width, entry.height)
-        } else if transient, let made = Self.render(key) {
+        } else if transient, let made = render(key) {
             (mask, width, height) = (made.mask, made.width, made.height)
             owned = made.mask
         } else {
             return false
         }
         defer { if let owned { pixman_image_unref(owned) } }
-
-        sourcePixel.pointee = color
-        let ox = Int32(originX), oy = Int32(originY)
-        let bounds = PixelRect(x: ox, y: oy, width: width, height: height)
-            .intersection(PixelRect(x: 0, y: 0, width: target.width, height: target.height))
-        guard bounds.width > 0, bounds.height > 0 else { return true }
-        clip.forEachRect { r in
-            let d = r.intersection(bounds)
-            guard d.width > 0, d.height > 0 else { return }
-            pixman_image_composite32(PIXMAN_OP_OVER, source, mask, target.pointer,
-                                     0, 0, d.x - ox, d.y - oy, d.x, d.y, d.width, d.height)
-        }
+        body(mask, PixelRect(x: Int32(originX), y: Int32(originY), width: width, height: height))
         return true
     }
 
@@ -148,7 +174,7 @@ final class RoundedRectMasks {
             return entries[i]
         }
         defer { lastShape = key.shape }
-        guard key.shape == lastShape, let made = Self.render(key) else { return nil }
+        guard key.shape == lastShape, let made = render(key) else { return nil }
         let entry = Entry(key: key, mask: made.mask, width: made.width, height: made.height, lastUse: uses)
         if entries.count < Self.capacity {
             entries.append(entry)
@@ -161,7 +187,7 @@ final class RoundedRectMasks {
 
     /// Rasterizes the shape into a fresh a8 image: a fill with cairo, exactly as the cairo path
     /// would (same rounded-rect path, default antialiasing); a shadow from its distance field.
-    private static func render(_ key: Key) -> (mask: OpaquePointer, width: Int32, height: Int32)? {
+    private func render(_ key: Key) -> (mask: OpaquePointer, width: Int32, height: Int32)? {
         let fx = Double(key.phaseX) / steps, fy = Double(key.phaseY) / steps
         let s = key.shape
         let w = Double(s.width) / steps, h = Double(s.height) / steps, r = Double(s.radius) / steps

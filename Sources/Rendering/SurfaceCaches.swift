@@ -46,7 +46,7 @@ final class SnapshotBuffer {
         pixman_image_composite32(PIXMAN_OP_SRC, scene.pointer, nil, image.pointer, x0, y0, 0, 0, 0, 0, x1 - x0, y1 - y0)
         guard let surface = surfaceCache.surface(for: image) else { return nil }
         surface.markDirty()
-        return EffectPixels(surface: surface, pixelWidth: x1 - x0, pixelHeight: y1 - y0,
+        return EffectPixels(image: image, surface: surface, pixelWidth: x1 - x0, pixelHeight: y1 - y0,
                             x: Double(x0) / s, y: Double(y0) / s, width: Double(x1 - x0) / s, height: Double(y1 - y0) / s)
     }
 }

@@ -19,6 +19,12 @@ public enum TitleBarImage {
         return PixelRect(x: x, y: (height - buttonSide) / 2, width: buttonSide, height: buttonSide)
     }
 
+    /// The bar for a window `width` logical points wide at a whole `scale`; `activated`
+    /// draws it darker, as the window with the keyboard.
+    public static func draw(title: String, width: Int32, scale: Int32, activated: Bool) -> Image {
+        draw(title: title, width: width, scale: Double(scale), pixelWidth: max(1, width * scale), pixelHeight: height * scale, activated: activated)
+    }
+
     /// The bar for a window `width` logical points wide at output `scale`, into an image of
     /// the pixels it lands on (its logical rect's edges rounded, at a fractional scale);
     /// `activated` draws it darker, as the window with the keyboard.

@@ -56,6 +56,17 @@ func countInstructionsAndExit() -> Never {
             c.output.damageAll()
             c.scheduleFrame()
         }) { _ in c.clock.advance(by: frame) }
+        // Held over a lift button: the element lifted (shadow, specular, scaled pixels) moving
+        // with the pointer, the damage its bounds. Settled first, so no frame scales it.
+        c.countedMotion(toX: Layout.lifted(0).x, y: Layout.lifted(0).y)
+        c.clock.advance(by: 1000)
+        counted("lifted-element-frame", repeats: 300, setup: { k in
+            let p = Layout.lifted(k + 1)
+            c.countedMotion(toX: p.x, y: p.y)
+        }) { _ in c.clock.advance(by: frame) }
+        // Back over plain content, settled, so the client frames compose no effect.
+        c.countedMotion(toX: Layout.plain(0).x, y: Layout.plain(0).y)
+        c.clock.advance(by: 1000)
         try countClientFrames(scene, frames: 60)
         scene.stop()
         exit(0)

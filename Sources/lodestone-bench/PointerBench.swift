@@ -68,9 +68,20 @@ enum Layout {
         let x = row % 2 == 0 ? along : 800 - along
         return (origin.x + 16 + x, origin.y + 30 + Double(row) * 60)
     }
-    /// A point over plain content (no region), moving 3 points a step.
+    /// A point over plain content (no region), moving 3 points a step, back and forth: a
+    /// wrap-around would jump 240 points left in one step, which the engine reads as a flick
+    /// and glides the pointer on across the buttons of row 6 (effects, not a pointer-only frame).
     static func plain(_ k: Int) -> (x: Double, y: Double) {
-        (origin.x + 900 + Double(k % 80) * 3, origin.y + 400)
+        let step = k % 160 < 80 ? k % 160 : 160 - k % 160
+        return (origin.x + 900 + Double(step) * 3, origin.y + 400)
+    }
+    /// The lift button the lifted-element frames hold: index 21 (row 1), a `.lift` region.
+    static let liftedButton = 21
+    /// A point inside that button, moving 1 point a step back and forth across its middle: the
+    /// element stays lifted and follows the pointer a little (its translation changes every frame).
+    static func lifted(_ k: Int) -> (x: Double, y: Double) {
+        let b = button(liftedButton), step = k % 16 < 8 ? k % 16 : 16 - k % 16
+        return (origin.x + Double(b.x) + 12 + Double(step), origin.y + Double(b.y) + 14)
     }
 }
 
