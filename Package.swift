@@ -191,7 +191,7 @@ let package = Package(
         .testTarget(
             name: "CompositorUnitTests",
             dependencies: [
-                "Compositor", "WaylandServer", "CWaylandServer", "WaylandClient", "CWaylandClient", "CWaylandProtocols",
+                "Compositor", "Rendering", "WaylandServer", "CWaylandServer", "WaylandClient", "CWaylandClient", "CWaylandProtocols",
                 "Backends",  // the TTY path's keyboard: libinput translation into a real seat
                 .product(name: "Logging", package: "swift-log"),
             ]

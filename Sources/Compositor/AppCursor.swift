@@ -78,7 +78,7 @@ final class AppCursor {
 
     /// The theme's image for `name`, or the circle when no theme has one.
     private func standard(_ name: CursorName) -> PointerSource {
-        compositor.cursorThemes.standardCursor(name, scale: compositor.output.scale) == nil ? .adaptive : .standardCursor(name)
+        compositor.cursorThemes.standardCursor(name, scale: compositor.output.scale.ceiling) == nil ? .adaptive : .standardCursor(name)
     }
 
     /// The adaptive pointer is drawn unless a client's image or a theme image is shown instead.

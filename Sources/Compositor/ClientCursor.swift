@@ -120,7 +120,7 @@ final class ClientCursor {
             let (ox, oy) = origin
             return (texture, PixelRect(x: ox, y: oy, width: s.width, height: s.height), s.surfaceToBuffer)
         case .standardCursor(let name):
-            let scale = compositor.output.scale
+            let scale = compositor.output.scale.ceiling
             guard let c = compositor.cursorThemes.standardCursor(name, scale: scale) else { return nil }
             // Rounded up so no pixel of the image is cut off at a fractional size.
             let w = (c.image.width + c.scale - 1) / c.scale, h = (c.image.height + c.scale - 1) / c.scale
@@ -148,11 +148,10 @@ final class ClientCursor {
     }
 
     /// The cursor image, when it is the one to show.
-    func element(scale: Int32) -> RenderElement? {
+    func element(output: Output) -> RenderElement? {
         guard let (image, bounds, toLocalImage) = shown else { return nil }
-        let toImage = toLocalImage.concatenating(.translation(-Double(bounds.x), -Double(bounds.y)))
-            .concatenating(.scale(1 / Double(scale), 1 / Double(scale)))
-        return RenderElement(image: image, bounds: bounds.scaled(by: scale), outputToImage: toImage)
+        let pixels = output.pixels(logical: bounds)
+        return RenderElement(image: image, bounds: pixels, outputToImage: Scene.outputToImage(toLocalImage, logical: bounds, pixels: pixels))
     }
 
     /// The role's new buffer was recognised (or not): what shows may change.

@@ -72,7 +72,7 @@ public final class Compositor {
     let newWindowsAlwaysTakeFocus: Bool, acceptsAnySelectionSerial: Bool
 
     public struct Options: Sendable {
-        public var width: Int32 = 1280, height: Int32 = 800, scale: Int32 = 1
+        public var width: Int32 = 1280, height: Int32 = 800, scale = OutputScale(1)
         public var refreshHz: Int32 = 60
         public var clock: FrameClock.Mode = .realtime
         public var testControl = false
@@ -291,7 +291,7 @@ public final class Compositor {
     /// A new output mode (the nested window was resized, or moved to an
     /// output of another scale): maximized and fullscreen windows follow, the
     /// pointer stays on the output, and everything is redrawn.
-    public func reconfigureOutput(width: Int32, height: Int32, scale: Int32) {
+    public func reconfigureOutput(width: Int32, height: Int32, scale: OutputScale) {
         guard width != output.width || height != output.height || scale != output.scale else { return }
         output.reconfigure(width: width, height: height, scale: scale)
         for window in scene.windows { window.outputResized() }
@@ -317,7 +317,7 @@ public final class Compositor {
             // A preview surface under an effect is drawn by the effect (moved, scaled).
             // The cursor plane may show the pointer instead (moving it then needs no compose).
             let onPlane = pointerPlane?.present(pointerController.presentation, adaptive: pointerController.isAdaptive) ?? false
-            scene.withRenderElements(skipping: pointerController.activePreview, cursor: seat.cursor.element(scale: output.scale),
+            scene.withRenderElements(skipping: pointerController.activePreview, cursor: seat.cursor.element(output: output),
                                      overlay: onPlane ? nil : pointerController.element) { elements in
                 renderer.render(elements, into: output.image, damage: output.damage)
             }

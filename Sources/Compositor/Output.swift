@@ -7,7 +7,8 @@ public final class Output {
     /// Size in logical (surface) coordinates.
     public private(set) var width: Int32
     public private(set) var height: Int32
-    public private(set) var scale: Int32
+    /// Output pixels per logical unit; fractional (1.5) or whole (`OutputScale`).
+    public private(set) var scale: OutputScale
     public let refreshMilliHz: Int32
     /// The composed frame, in output pixels.
     public private(set) var image: Image
@@ -17,36 +18,41 @@ public final class Output {
     /// Surfaces told their preferred scale (wp_fractional_scale_v1): told again when it changes.
     var fractionalScales: [Weak<WpFractionalScale>] = []
 
-    public init(name: String, description: String, width: Int32, height: Int32, scale: Int32, refreshMilliHz: Int32) {
+    public init(name: String, description: String, width: Int32, height: Int32, scale: OutputScale, refreshMilliHz: Int32) {
         self.name = name
         self.description = description
         self.width = width
         self.height = height
         self.scale = scale
         self.refreshMilliHz = refreshMilliHz
-        image = Image(width: width * scale, height: height * scale, format: .xrgb8888)
+        image = Image(width: scale.pixels(width), height: scale.pixels(height), format: .xrgb8888)
         damageAll()
     }
 
-    public var pixelWidth: Int32 { width * scale }
-    public var pixelHeight: Int32 { height * scale }
+    /// The size in output pixels: the logical size times the scale, rounded.
+    public var pixelWidth: Int32 { scale.pixels(width) }
+    public var pixelHeight: Int32 { scale.pixels(height) }
     /// The output in global logical coordinates.
     public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
 
     public func damageAll() { damage.add(PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight)) }
 
-    /// Adds a global logical rect to the damage.
-    func damage(logical r: PixelRect) { damage.add(r.scaled(by: scale).intersection(PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight))) }
+    /// Adds a global logical rect to the damage: every output pixel it can reach
+    /// (`OutputScale.covering`, outward at a fractional scale).
+    func damage(logical r: PixelRect) { damage.add(scale.covering(r).intersection(PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight))) }
 
     /// Whether any of a global logical rect is already damaged.
-    func damageTouches(logical r: PixelRect) -> Bool { damage.intersects(r.scaled(by: scale)) }
+    func damageTouches(logical r: PixelRect) -> Bool { damage.intersects(scale.covering(r)) }
+
+    /// Where a global logical rect is drawn, in output pixels (`OutputScale.placing`).
+    func pixels(logical r: PixelRect) -> PixelRect { scale.placing(r) }
 
     /// A new mode (nested window resized, parent scale changed).
-    public func reconfigure(width: Int32, height: Int32, scale: Int32) {
+    public func reconfigure(width: Int32, height: Int32, scale: OutputScale) {
         guard width != self.width || height != self.height || scale != self.scale else { return }
         let scaleChanged = scale != self.scale
         self.width = width; self.height = height; self.scale = scale
-        image = Image(width: width * scale, height: height * scale, format: .xrgb8888)
+        image = Image(width: scale.pixels(width), height: scale.pixels(height), format: .xrgb8888)
         damageAll()
         for resource in resources { resource.sendAll() }
         if scaleChanged { for case let s? in fractionalScales.map(\.value) { s.sendPreferredScale() } }

@@ -304,13 +304,13 @@ extension PointerController: OverlayElement {
     /// Draws the adaptive pointer and content effects over the scene composed beneath it.
     func draw(into image: Image, damage: PixelRegion) {
         guard let s = activePreview, let texture = s.texture, let (x, y) = compositor.origin(of: s) else {
-            painter.draw(presentation, into: image, scale: Double(compositor.output.scale), clip: damage, preview: nil)
+            painter.draw(presentation, into: image, scale: compositor.output.scale.factor, clip: damage, preview: nil)
             return
         }
         let preview = PreviewContent(image: texture, x: Double(x), y: Double(y), width: Double(s.width), height: Double(s.height))
         // The preview's pixels are the client's buffer, read in place under its guard.
         texture.reading {
-            painter.draw(presentation, into: image, scale: Double(compositor.output.scale), clip: damage, preview: preview)
+            painter.draw(presentation, into: image, scale: compositor.output.scale.factor, clip: damage, preview: preview)
         }
     }
 }

@@ -224,7 +224,7 @@ final class Scene {
         }
         // Each window's title bar just beneath it (server-side decorations).
         for window in windows {
-            if let bar = window.titleBar, window.isMapped { elements.append(bar.element(scale: output.scale)) }
+            if let bar = window.titleBar, window.isMapped { elements.append(bar.element(output: output)) }
             visit(window, visitor)
         }
         for window in overrideRedirect { visit(window, visitor) }
@@ -238,11 +238,21 @@ final class Scene {
 
     private func element(for surface: WlSurface, x: Int32, y: Int32) -> RenderElement? {
         guard let texture = surface.texture else { return nil }
-        let s = Double(output.scale)
-        let toImage = surface.surfaceToBuffer
-            .concatenating(.translation(-Double(x), -Double(y)))
-            .concatenating(.scale(1 / s, 1 / s))
-        return RenderElement(image: texture, bounds: PixelRect(x: x, y: y, width: surface.width, height: surface.height).scaled(by: output.scale),
-                             outputToImage: toImage, opaque: surface.isOpaque)
+        let logical = PixelRect(x: x, y: y, width: surface.width, height: surface.height)
+        let bounds = output.pixels(logical: logical)
+        return RenderElement(image: texture, bounds: bounds, outputToImage: Self.outputToImage(surface.surfaceToBuffer, logical: logical, pixels: bounds),
+                             opaque: surface.isOpaque)
+    }
+
+    /// Output pixels to a buffer's pixels, for a surface whose logical rect `logical` is
+    /// drawn into the output pixels `pixels`: the surface is stretched to fill exactly
+    /// those pixels (at a fractional scale their edges were rounded), so a buffer as
+    /// large as `pixels` (a client drawing at the preferred fractional scale through a
+    /// viewport) lands pixel for pixel.
+    static func outputToImage(_ surfaceToBuffer: Affine, logical: PixelRect, pixels: PixelRect) -> Affine {
+        guard logical.width > 0, logical.height > 0, pixels.width > 0, pixels.height > 0 else { return surfaceToBuffer }
+        return surfaceToBuffer
+            .concatenating(.scale(Double(logical.width) / Double(pixels.width), Double(logical.height) / Double(pixels.height)))
+            .concatenating(.translation(-Double(pixels.x), -Double(pixels.y)))
     }
 }

@@ -23,7 +23,7 @@ final class TitleBar {
     let regionIDs: [TitleBarImage.Button: RegionID]
     /// The last drawn picture and what it was drawn for.
     private var image: Image?
-    private var drawnFor: (title: String, width: Int32, scale: Int32, activated: Bool)?
+    private var drawnFor: (title: String, width: Int32, scale: OutputScale, activated: Bool)?
     /// When the bar was last pressed (not on a button), for double clicks.
     var lastPress: UInt32?
 
@@ -47,16 +47,18 @@ final class TitleBar {
     }
 
     /// The picture, redrawn when the title, width, scale or activation changed.
-    func element(scale: Int32) -> RenderElement {
-        let f = frame
+    /// At a fractional scale it is drawn at the size of the pixels it lands on (the
+    /// bar's edges rounded), so it is never resampled.
+    func element(output: Output) -> RenderElement {
+        let f = frame, scale = output.scale
+        let bounds = output.pixels(logical: f)
         let key = (window.title, f.width, scale, window.isActivated)
-        if image == nil || drawnFor.map({ $0 != key }) ?? true {
-            image = TitleBarImage.draw(title: key.0, width: key.1, scale: scale, activated: key.3)
+        if image == nil || drawnFor.map({ $0 != key }) ?? true || image.map({ $0.width != bounds.width || $0.height != bounds.height }) ?? true {
+            image = TitleBarImage.draw(title: key.0, width: key.1, scale: scale.factor, pixelWidth: bounds.width, pixelHeight: bounds.height, activated: key.3)
             drawnFor = key
         }
-        let s = Double(scale)
-        return RenderElement(image: image!, bounds: f.scaled(by: scale),
-                             outputToImage: Affine.translation(-Double(f.x) * s, -Double(f.y) * s), opaque: true)
+        return RenderElement(image: image!, bounds: bounds,
+                             outputToImage: Affine.translation(-Double(bounds.x), -Double(bounds.y)), opaque: true)
     }
 
     /// The buttons as adaptive regions in global space (highlight, like a toolbar's).

@@ -34,7 +34,9 @@ final class WlOutput: Resource, ProtocolObject {
         wl_output_send_mode(pointer, WL_OUTPUT_MODE_CURRENT.rawValue | WL_OUTPUT_MODE_PREFERRED.rawValue,
                             output.pixelWidth, output.pixelHeight, output.refreshMilliHz)
         // Since 2
-        if has(2) { wl_output_send_scale(pointer, output.scale) }
+        // A fractional scale is advertised rounded up: clients without wp_fractional_scale
+        // draw that sharp and the compositor scales them down (as wlroots does).
+        if has(2) { wl_output_send_scale(pointer, output.scale.ceiling) }
         // Since 4
         if has(4) {
             wl_output_send_name(pointer, output.name)

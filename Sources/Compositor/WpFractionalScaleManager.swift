@@ -9,9 +9,9 @@ extension Interface {
 
 /// `wp_fractional_scale_manager_v1` (fractional-scale-v1): tells a surface the scale to
 /// render at, in 120ths, so a client with a viewport (`WpViewporter`) can draw at exactly
-/// the output's pixel density. Lodestone's output scale is an integer (`--scale`, or the
-/// nested parent's), so the preferred scale is that times 120; it is sent again when
-/// the output's scale changes.
+/// the output's pixel density. The preferred scale is the output's (`--scale`, such as
+/// 1.5, or the nested parent's) in those 120ths; it is sent again when the output's scale
+/// changes.
 final class WpFractionalScaleManager: Resource, ProtocolObject {
     static let version: Int32 = 1
     static var interface: UnsafePointer<wl_interface> { Interface.fractionalScaleManager }
@@ -61,7 +61,7 @@ final class WpFractionalScale: Resource, ProtocolObject {
     /// The output's scale in 120ths (the protocol's fixed denominator).
     func sendPreferredScale() {
         guard let output else { return }
-        wp_fractional_scale_v1_send_preferred_scale(pointer, UInt32(output.scale) * 120)
+        wp_fractional_scale_v1_send_preferred_scale(pointer, UInt32(output.scale.v120))
     }
 
     override func destroyed() { output?.fractionalScales.removeAll { $0.value == nil || $0.value === self } }

@@ -61,8 +61,9 @@ final class ZwlrScreencopyManager: Resource, ProtocolObject {
         var area: PixelRect?
         if WlOutput.from(output)?.output === out {
             let whole = PixelRect(x: 0, y: 0, width: out.pixelWidth, height: out.pixelHeight)
-            // Logical to output pixels: the integer scale, through PixelRect's saturating arithmetic.
-            area = logical.map { PixelRect.sanitized(x: $0.x, y: $0.y, width: $0.width, height: $0.height).scaled(by: out.scale).intersection(whole) } ?? whole
+            // Logical to output pixels (edges rounded at a fractional scale, as wlroots
+            // does), through PixelRect's saturating arithmetic.
+            area = logical.map { out.pixels(logical: PixelRect.sanitized(x: $0.x, y: $0.y, width: $0.width, height: $0.height)).intersection(whole) } ?? whole
         }
         guard let frame = ZwlrScreencopyFrame(manager: self, area: area.flatMap { $0.isEmpty ? nil : $0 }, overlayCursor: overlayCursor,
                                               client: client, version: version, id: id) else { return }

@@ -32,7 +32,7 @@ public final class Session {
 
     /// Starts Lodestone headless, or nested in `parent` (then without --scale:
     /// the parent's output scale applies). `environment` adds to Lodestone's own.
-    public init(size: String = "1280x800", scale: Int = 1, manualClock: Bool = false, extraArguments: [String] = [],
+    public init(size: String = "1280x800", scale: Double = 1, manualClock: Bool = false, extraArguments: [String] = [],
                 nestedIn parent: Parent? = nil, environment extra: [String: String] = [:]) throws {
         let id = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         if let parent {
@@ -49,7 +49,7 @@ public final class Session {
         compositor = Process()
         compositor.executableURL = URL(fileURLWithPath: Session.executable)
         // No --backend when nested: with WAYLAND_DISPLAY set, Lodestone runs nested by default.
-        let backend = parent == nil ? ["--backend", "headless", "--scale", "\(scale)"] : []
+        let backend = parent == nil ? ["--backend", "headless", "--scale", scale.rounded() == scale ? "\(Int(scale))" : "\(scale)"] : []
         compositor.arguments = backend + ["--size", size, "--socket", socket, "--test-control", "--log-level", "debug"]
             + (manualClock ? ["--manual-clock"] : []) + extraArguments
         var env = ProcessInfo.processInfo.environment

@@ -45,6 +45,8 @@ public struct Renderer {
     /// What opaque elements leave of the damage; one region reused by every frame
     /// (a frame must not allocate).
     private let uncovered = PixelRegion()
+    /// Box filters for surfaces shrunk by more than 4/3 (fractional output scales).
+    private let downscaleFilters = DownscaleFilters()
 
     public init(background: UInt32 = 0xff30_3446) { self.background = background }
 
@@ -95,6 +97,7 @@ public struct Renderer {
             // A whole-pixel shift is given to pixman as source coordinates, not as a
             // transform: untransformed sources take pixman's fast blit paths.
             var srcX = area.x, srcY = area.y
+            var convolved = false
             if let shift = t.integerTranslation {
                 pixman_image_set_transform(src, nil)
                 srcX += shift.x
@@ -102,8 +105,18 @@ public struct Renderer {
             } else {
                 var matrix = t.pixman
                 pixman_image_set_transform(src, &matrix)
-                let integral = t.a.rounded() == t.a && t.d.rounded() == t.d
-                pixman_image_set_filter(src, integral ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR, nil, 0)
+                // Bilinear wherever the factor is not whole: a viewport's stretch, and every
+                // surface at a fractional output scale (a buffer_scale 2 window at 1.5 is
+                // sampled down by 4/3, a buffer_scale 1 one up by 3/2), as wlroots' pixman
+                // renderer does; a box filter where it shrinks by more (2 at 1.25: 1.6).
+                if t.hasIntegralScale {
+                    pixman_image_set_filter(src, PIXMAN_FILTER_NEAREST, nil, 0)
+                } else if t.b == 0, t.c == 0, let p = downscaleFilters.params(sx: t.a, sy: t.d) {
+                    pixman_image_set_filter(src, PIXMAN_FILTER_SEPARABLE_CONVOLUTION, p.values, p.count)
+                    convolved = true
+                } else {
+                    pixman_image_set_filter(src, PIXMAN_FILTER_BILINEAR, nil, 0)
+                }
                 // Scaled edges sample half outside the image: padding repeats the edge
                 // pixels there, so a stretched 1×1 buffer is a solid fill, not a gradient.
                 pixman_image_set_repeat(src, PIXMAN_REPEAT_PAD)
@@ -122,6 +135,8 @@ public struct Renderer {
             if let mask { pixman_image_unref(mask) }
             pixman_image_set_transform(src, nil)
             pixman_image_set_repeat(src, PIXMAN_REPEAT_NONE)
+            // The filter stays with the image: an untransformed blit must not convolve.
+            if convolved { pixman_image_set_filter(src, PIXMAN_FILTER_NEAREST, nil, 0) }
         }
     }
 }

@@ -19,15 +19,22 @@ public enum TitleBarImage {
         return PixelRect(x: x, y: (height - buttonSide) / 2, width: buttonSide, height: buttonSide)
     }
 
-    /// The bar for a window `width` logical points wide at output `scale`; `activated`
+    /// The bar for a window `width` logical points wide at a whole `scale`; `activated`
     /// draws it darker, as the window with the keyboard.
     public static func draw(title: String, width: Int32, scale: Int32, activated: Bool) -> Image {
-        let image = Image(width: max(1, width * scale), height: height * scale, format: .xrgb8888)
+        draw(title: title, width: width, scale: Double(scale), pixelWidth: max(1, width * scale), pixelHeight: height * scale, activated: activated)
+    }
+
+    /// The bar for a window `width` logical points wide at output `scale`, into an image of
+    /// the pixels it lands on (its logical rect's edges rounded, at a fractional scale);
+    /// `activated` draws it darker, as the window with the keyboard.
+    public static func draw(title: String, width: Int32, scale: Double, pixelWidth: Int32, pixelHeight: Int32, activated: Bool) -> Image {
+        let image = Image(width: max(1, pixelWidth), height: max(1, pixelHeight), format: .xrgb8888)
         guard let surface = CairoSurface(over: image) else { return image }
         defer { surface.destroy() }
         guard let cr = CairoContext(drawingOn: surface) else { return image }
         defer { cr.destroy() }
-        cr.scale(Double(scale), Double(scale))
+        cr.scale(scale, scale)
         let shade = activated ? 0.20 : 0.32
         cr.setSource(red: shade, green: shade, blue: shade + 0.02, alpha: 1)
         cr.paint()

@@ -26,11 +26,23 @@ public struct Affine: Sendable, Equatable {
 
     public var isIdentity: Bool { self == .identity }
 
-    /// (tx, ty) when this map only shifts by whole pixels.
+    /// (tx, ty) when this map only shifts by whole pixels. Within a billionth: at a
+    /// fractional output scale a buffer drawn at that scale maps 1:1 through factors such
+    /// as 1.5 × 100/150, which doubles leave a rounding error away from 1.
     public var integerTranslation: (x: Int32, y: Int32)? {
-        guard a == 1, b == 0, c == 0, d == 1, tx.rounded() == tx, ty.rounded() == ty,
-              abs(tx) < 1e9, abs(ty) < 1e9 else { return nil }
-        return (Int32(tx), Int32(ty))
+        guard Self.isWhole(a, 1), abs(b) < Self.tolerance, abs(c) < Self.tolerance, Self.isWhole(d, 1),
+              abs(tx) < 1e9, abs(ty) < 1e9, Self.isWhole(tx), Self.isWhole(ty) else { return nil }
+        return (Int32(tx.rounded()), Int32(ty.rounded()))
+    }
+
+    /// Whether the map's scale factors are whole numbers (nearest-pixel sampling is exact).
+    public var hasIntegralScale: Bool { Self.isWhole(a) && Self.isWhole(d) }
+
+    static let tolerance = 1e-9
+    /// `v` within the tolerance of a whole number (of `expected`, when given).
+    static func isWhole(_ v: Double, _ expected: Double? = nil) -> Bool {
+        let r = v.rounded()
+        return abs(v - r) < tolerance * max(1, abs(v)) && (expected.map { r == $0 } ?? true)
     }
 
     var pixman: pixman_transform_t {

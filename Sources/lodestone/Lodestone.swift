@@ -34,8 +34,11 @@ struct Lodestone: ParsableCommand {
     @Option(help: "Output size in logical pixels, WIDTHxHEIGHT.")
     var size: OutputSize = OutputSize(width: 1280, height: 800)
 
-    @Option(help: "Integer output scale (1-4).")
-    var scale: Int32 = 1
+    @Option(help: "Output scale, above 0 and at most 4: whole (1, 2) or fractional in 120ths (1.25, 1.5); headless and on a TTY (nested, the parent's scale applies).")
+    var scale: String = "1"
+
+    /// `--scale`, parsed (`validate` has rejected anything else).
+    var outputScale: OutputScale { (try? OutputScale.parse(scale).get()) ?? OutputScale(1) }
 
     @Option(help: "xkb keyboard layout, e.g. 'de' (default: 'us'; nested, the parent's keymap).")
     var keyboardLayout: String?
@@ -116,7 +119,7 @@ struct Lodestone: ParsableCommand {
     var command: [String] = []
 
     func validate() throws {
-        guard (1...4).contains(scale) else { throw ValidationError("--scale must be between 1 and 4, not \(scale)") }
+        if case .failure(let why) = OutputScale.parse(scale) { throw ValidationError("--scale: \(why)") }
         guard (1...1000).contains(refresh) else { throw ValidationError("--refresh must be between 1 and 1000 Hz, not \(refresh)") }
         if let timeout, !(timeout > 0 && timeout < 86400) { throw ValidationError("--timeout must be a positive number of seconds") }
         guard afterFrames >= 1 else { throw ValidationError("--after-frames must be at least 1") }
@@ -179,10 +182,10 @@ struct Lodestone: ParsableCommand {
 
         // The compositor's state and its globals.
         var options = Compositor.Options()
-        options.width = size.width; options.height = size.height; options.scale = scale
+        options.width = size.width; options.height = size.height; options.scale = outputScale
         options.refreshHz = refresh
         // A TTY output has the monitor's mode (its logical size follows the scale).
-        if let drm { options.width = drm.mode.width / scale; options.height = drm.mode.height / scale; options.refreshHz = drm.mode.refreshHz; options.outputName = "DRM-1" }
+        if let drm { options.width = outputScale.logical(drm.mode.width); options.height = outputScale.logical(drm.mode.height); options.refreshHz = drm.mode.refreshHz; options.outputName = "DRM-1" }
         options.clock = manualClock ? .manual : .realtime
         options.testControl = testControl
         // Screen copies only where the screen is ours alone to show: not on a TTY, where
@@ -192,7 +195,16 @@ struct Lodestone: ParsableCommand {
         options.pointerMode = settings.pointerMode
         options.legacyApps = settings.legacyApps
         options.pointerSettings = settings.pointer
-        if nested != nil { options.outputName = "WL-1" }
+        if nested != nil {
+            options.outputName = "WL-1"
+            // Nested, the parent's scale applies (its preferred fractional scale for our
+            // window, or its whole wl_output scale); a fractional --scale starts rounded up
+            // until the parent says.
+            if !outputScale.isIntegral {
+                log.notice("nested, the output scale follows the parent's: --scale \(outputScale) starts as \(outputScale.ceiling)")
+                options.scale = OutputScale(outputScale.ceiling)
+            }
+        }
         let compositor = try Compositor(display: display, options: options, logger: log)
         if let keyboardLayout, !compositor.seat.keyboard.useKeymap(layout: keyboardLayout) {
             throw SystemError("xkbcommon has no keyboard layout '\(keyboardLayout)'")

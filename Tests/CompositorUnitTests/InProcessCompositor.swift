@@ -2,6 +2,7 @@
 import Foundation
 import Glibc
 import Logging
+import Rendering
 import WaylandClient
 import WaylandServer
 import XCTest
@@ -29,11 +30,12 @@ final class InProcessCompositor {
 
     struct Failure: Error, CustomStringConvertible { let description: String }
 
-    init(width: Int32 = 1280, height: Int32 = 800) throws {
+    init(width: Int32 = 1280, height: Int32 = 800, scale: OutputScale = OutputScale(1)) throws {
         display = try Display()
         var options = Compositor.Options()
         options.width = width
         options.height = height
+        options.scale = scale
         options.clock = .manual
         var log = Logger(label: "in-process-compositor")
         log.logLevel = .warning

@@ -32,6 +32,11 @@ Modes:
   fractional-scale          map "fractional" with a wp_fractional_scale_v1; prints 'preferred_scale N'
                             for each event, and 'RESULT: ...' after asking for a second one on the
                             same surface (fractional_scale_exists)
+  fractional-window W H     map "fractional-window", W×H logical, drawn at the preferred fractional
+                            scale: a buffer of round(W×scale)×round(H×scale) pixels of PATTERN
+                            through a viewport of W×H; prints 'preferred_scale N' first
+  scaled-window W H S       map "scaled-window", W×H logical, at buffer scale S (no viewport,
+                            no fractional scale): the four quadrants, each (W×S/2)×(H×S/2)
   error NAME                break wp_viewporter: bad-source, bad-destination,
                             viewport-exists, out-of-buffer, bad-size, no-surface
 
@@ -58,6 +63,12 @@ from pywayland.protocol.wayland import WlCompositor, WlOutput, WlSeat, WlShm
 from pywayland.protocol.xdg_shell import XdgWmBase
 
 WIDTH, HEIGHT = 64, 48
+
+
+def pattern(x, y):
+    """Buffer pixel (x, y) of fractional-window: opaque, and unlike its neighbours, so any
+    resampling shows (FractionalScaleTests computes the same)."""
+    return 0xff000000 | ((x * 7) & 0xff) << 16 | ((y * 5) & 0xff) << 8 | ((x + y) & 0xff)
 QUADRANTS = (0xffff0000, 0xff00ff00, 0xff0000ff, 0xffffffff)
 
 
@@ -87,6 +98,19 @@ class Client:
                     m[(y * WIDTH + x) * 4:(y * WIDTH + x + 1) * 4] = QUADRANTS[q].to_bytes(4, "little")
         pool = self.shm.create_pool(fd, size)
         buf = pool.create_buffer(0, WIDTH, HEIGHT, WIDTH * 4, WlShm.format.argb8888.value)
+        pool.destroy()
+        os.close(fd)
+        return buf
+
+    def buffer(self, width, height, color):
+        """A wl_shm argb8888 buffer with color(x, y) at each pixel."""
+        size = width * height * 4
+        fd = os.memfd_create("surface-client", 0)
+        os.ftruncate(fd, size)
+        with mmap.mmap(fd, size) as m:
+            m[:] = b"".join(color(x, y).to_bytes(4, "little") for y in range(height) for x in range(width))
+        pool = self.shm.create_pool(fd, size)
+        buf = pool.create_buffer(0, width, height, width * 4, WlShm.format.argb8888.value)
         pool.destroy()
         os.close(fd)
         return buf
@@ -291,6 +315,37 @@ def fractional(c):
     os._exit(0)
 
 
+def fractional_window(c, width, height):
+    """Draws at the preferred scale, as GTK 4 and Qt do with wp_fractional_scale_v1."""
+    registry = c.display.get_registry()
+    registry.dispatcher["global"] = lambda *a: None
+    manager = registry.bind(c.globals["wp_fractional_scale_manager_v1"], WpFractionalScaleManagerV1, 1)
+    preferred = []
+
+    def configure(surface):
+        scale = manager.get_fractional_scale(surface)
+        scale.dispatcher["preferred_scale"] = lambda s, n: (preferred.append(n), print("preferred_scale", n, flush=True))
+        c.display.roundtrip()
+        # round(W × n / 120), halves up, as the compositor rounds the window's edges.
+        bw, bh = ((v * preferred[-1] + 60) // 120 for v in (width, height))
+        buffer = c.buffer(bw, bh, pattern)
+        surface.attach(buffer, 0, 0)
+        viewport = c.viewporter.get_viewport(surface)
+        viewport.set_destination(width, height)
+        return buffer, viewport, scale
+    c.window("fractional-window", configure)
+
+
+def scaled_window(c, width, height, scale):
+    def configure(surface):
+        bw, bh = width * scale, height * scale
+        buffer = c.buffer(bw, bh, lambda x, y: QUADRANTS[(2 if y >= bh // 2 else 0) + (1 if x >= bw // 2 else 0)])
+        surface.attach(buffer, 0, 0)
+        surface.set_buffer_scale(scale)
+        return buffer
+    c.window("scaled-window", configure)
+
+
 def outcome(display):
     code = lib.wl_display_get_error(display._ptr)
     if code == 0:
@@ -375,6 +430,10 @@ def main(mode, args):
         foreign(c, mode, args)
     elif mode == "fractional-scale":
         fractional(c)
+    elif mode == "fractional-window":
+        fractional_window(c, int(args[0]), int(args[1]))
+    elif mode == "scaled-window":
+        scaled_window(c, int(args[0]), int(args[1]), int(args[2]))
     elif mode == "shortcuts":
         shortcuts(c, args[0] == "on")
     elif mode == "presentation":

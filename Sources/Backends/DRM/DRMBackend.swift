@@ -74,9 +74,12 @@ public final class DRMBackend: Backend {
         }
         output.flipped = { compositor.clock.resume() }
         // The plain pointer on the cursor plane when the driver has one (see `CursorPlanePlanner`).
-        cursor = DRMCursor(fd: cardFD, crtc: output.crtcID, scale: compositor.output.scale)
+        // The plane's image is drawn at a whole scale: at a fractional one the pointer is
+        // composed (with the rest of the frame, at the exact scale).
+        let scale = compositor.output.scale
+        cursor = scale.isIntegral ? DRMCursor(fd: cardFD, crtc: output.crtcID, scale: scale.ceiling) : nil
         compositor.pointerPlane = cursor
-        if cursor == nil { log.info("no cursor plane: the pointer is composed into every frame") }
+        if cursor == nil { log.info("\(scale.isIntegral ? "no cursor plane" : "a fractional scale"): the pointer is composed into every frame") }
         // Input: every device of the seat, opened through the session.
         let input = try LibinputContext(seat: session.name, opener: session)
         try input.attach(to: loop, seat: compositor.seat,

@@ -240,7 +240,7 @@ final class ParentInput {
         case .edge(let edge)?: name = .resize(edge)
         default: name = .arrow
         }
-        cursor?.show(name, serial: enterSerial, scale: window.scale)
+        cursor?.show(name, serial: enterSerial, scale: window.scale.ceiling)
         seat.connection.flush()
     }
 

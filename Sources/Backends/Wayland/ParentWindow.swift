@@ -9,12 +9,20 @@ import WaylandClient
 /// `xdg_toplevel` role, titled "Lodestone", with server-side decorations when
 /// the parent offers `zxdg_decoration_manager_v1`, else with a title bar of its own
 /// (`ParentTitleBar`) above the output. Its size (logical, less that bar) and the
-/// scale of the parent outputs it is on make the nested output's mode.
+/// scale of the parent outputs it is on make the nested output's mode: the surface's
+/// preferred fractional scale when the parent offers `wp_fractional_scale_v1` (with
+/// `wp_viewporter` to show a buffer of that many pixels), else the largest whole
+/// `wl_output.scale`.
 final class ParentWindow {
     let surface: Proxy
     private let xdgSurface: Proxy
     private let toplevel: Proxy
     private let decoration: Proxy?
+    /// The surface's wp_viewport and wp_fractional_scale_v1, when the parent has them.
+    let viewport: Proxy?
+    private let fractionalScale: Proxy?
+    /// The parent's last preferred_scale, in 120ths.
+    private var preferredScale: Int32?
     private let outputs: [ParentOutput]
     private let log: Logger
     private let globals: ParentGlobals
@@ -26,8 +34,8 @@ final class ParentWindow {
     private(set) var isMaximized = false, isActivated = false
     private var pendingStates: [UInt32] = []
 
-    /// The mode the nested output has: logical size and integer scale.
-    private(set) var width: Int32, height: Int32, scale: Int32
+    /// The mode the nested output has: logical size and scale.
+    private(set) var width: Int32, height: Int32, scale: OutputScale
     /// The parent acknowledged the window with a first configure: until then
     /// attaching a buffer is a protocol error.
     private(set) var isConfigured = false
@@ -37,14 +45,14 @@ final class ParentWindow {
     private var entered: [ParentOutput] = []
 
     /// The mode changed: (width, height, scale).
-    var resized: (Int32, Int32, Int32) -> Void = { _, _, _ in }
+    var resized: (Int32, Int32, OutputScale) -> Void = { _, _, _ in }
     var closed: () -> Void = {}
     /// A configure was acknowledged: the presenter may commit.
     var configured: () -> Void = {}
 
     /// Throws when the parent gives no surface, role or decoration object
     /// (its connection failed).
-    init(globals: ParentGlobals, width: Int32, height: Int32, scale: Int32, logger: Logger) throws(SystemError) {
+    init(globals: ParentGlobals, width: Int32, height: Int32, scale: OutputScale, logger: Logger) throws(SystemError) {
         self.width = width
         self.height = height
         self.scale = scale
@@ -70,6 +78,15 @@ final class ParentWindow {
             self.decoration = decoration
         } else {
             decoration = nil
+        }
+        if let f = globals.fractionalScale {
+            viewport = try Proxy(creating: { wp_viewporter_get_viewport(f.viewporter.pointer, surface.pointer) }, on: connection, what: "wp_viewporter.get_viewport")
+            let fractional = try Proxy(creating: { wp_fractional_scale_manager_v1_get_fractional_scale(f.manager.pointer, surface.pointer) },
+                                       on: connection, what: "wp_fractional_scale_manager_v1.get_fractional_scale")
+            fractionalScale = fractional
+        } else {
+            viewport = nil
+            fractionalScale = nil
         }
 
         // Applied with the next xdg_surface.configure: client side means our own bar.
@@ -98,6 +115,14 @@ final class ParentWindow {
             case .configure(let serial): self.surfaceConfigured(serial: serial)
             }
         }
+        fractionalScale?.handleEvents(FractionalScaleEvent.self) { [unowned self] event in
+            switch event {
+            case .preferredScale(let v120):
+                guard v120 > 0, v120 <= UInt32(OutputScale.maximum.v120) else { return }
+                self.preferredScale = Int32(v120)
+                self.updateMode()
+            }
+        }
         for output in outputs {
             output.scaleChanged = { [unowned self] in self.updateMode() }
         }
@@ -106,6 +131,8 @@ final class ParentWindow {
     }
 
     deinit {
+        fractionalScale?.destroy { wp_fractional_scale_v1_destroy($0) }
+        viewport?.destroy { wp_viewport_destroy($0) }
         titleBar = nil
         decoration?.destroy { zxdg_toplevel_decoration_v1_destroy($0) }
         toplevel.destroy { xdg_toplevel_destroy($0) }
@@ -195,11 +222,14 @@ final class ParentWindow {
         updateMode()
     }
 
-    /// The largest scale of the outputs we are on, so the window is sharp on
-    /// the best of them (the parent scales it down elsewhere).
+    /// The parent's preferred scale for the surface; without one the largest scale of
+    /// the outputs we are on, so the window is sharp on the best of them (the parent
+    /// scales it down elsewhere).
     private func updateMode(force: Bool = false) {
-        let newScale = entered.map(\.scale).max() ?? scale
-        let barChanged = updateTitleBar(scale: newScale)
+        let newScale = preferredScale.map(OutputScale.init(v120:)) ?? entered.map(\.scale).max().map { OutputScale($0) } ?? scale
+        // Our own bar is a separate whole-scale buffer: at a fractional scale the parent
+        // shrinks it from the scale rounded up.
+        let barChanged = updateTitleBar(scale: newScale.ceiling)
         guard force || newScale != scale || width != lastWidth || height != lastHeight else {
             // A new bar alone (activation) is applied by a commit of the window.
             if barChanged { wl_surface_commit(surface.pointer) }

@@ -28,6 +28,8 @@ final class Presenter {
     private var frameCallback: Proxy?
     /// Buffer scale last sent with `wl_surface.set_buffer_scale`.
     private var committedScale: Int32 = 1
+    /// The viewport destination last set (a fractional scale), nil while unset.
+    private var committedDestination: (width: Int32, height: Int32)?
     static let maximumBuffers = 4
 
     /// Counters for the benchmark and the log.
@@ -98,9 +100,19 @@ final class Presenter {
         slot.stale.clear()
 
         let surface = window.surface.pointer
-        if committedScale != output.scale {
-            wl_surface_set_buffer_scale(surface, output.scale)
-            committedScale = output.scale
+        // A whole scale is the buffer scale; a fractional one (the parent's preferred
+        // scale) is a buffer of that many pixels that the viewport maps onto the window's
+        // logical size, pixel for pixel in a parent that rounds as we do.
+        let scale = output.scale
+        let bufferScale: Int32 = scale.isIntegral ? scale.ceiling : 1
+        if committedScale != bufferScale {
+            wl_surface_set_buffer_scale(surface, bufferScale)
+            committedScale = bufferScale
+        }
+        let destination: (width: Int32, height: Int32)? = scale.isIntegral ? nil : (output.width, output.height)
+        if let viewport = window.viewport, committedDestination.map({ ($0.width, $0.height) }) ?? (-1, -1) != destination.map({ ($0.width, $0.height) }) ?? (-1, -1) {
+            wp_viewport_set_destination(viewport.pointer, destination?.width ?? -1, destination?.height ?? -1)
+            committedDestination = destination
         }
         wl_surface_attach(surface, slot.buffer.buffer.pointer, 0, 0)
         pendingDamage.intersect(bounds)

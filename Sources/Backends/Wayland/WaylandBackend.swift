@@ -116,7 +116,8 @@ public final class WaylandBackend: Backend {
         let extras = [window.titleBar != nil ? "its own title bar" : globals.decorationManager != nil ? "server-side decorations" : nil,
                       shortcutsInhibitor != nil ? "its shortcuts passed through" : nil,
                       globals.relativePointerManager != nil ? "relative pointer" : nil,
-                      globals.pointerGestures != nil ? "gestures" : nil, globals.tabletManager != nil ? "tablets" : nil].compactMap { $0 }
+                      globals.pointerGestures != nil ? "gestures" : nil, globals.tabletManager != nil ? "tablets" : nil,
+                      globals.fractionalScale != nil ? "fractional scale" : nil].compactMap { $0 }
         log.info("nested in the parent session as a \(output.width)×\(output.height) @\(output.scale)x window\(extras.isEmpty ? "" : " with " + extras.joined(separator: ", "))")
     }
 
@@ -166,6 +167,9 @@ final class ParentGlobals {
     /// Touchpad gestures (version 3 has hold) and tablet tools, when the parent has them.
     let pointerGestures: Proxy?
     let tabletManager: Proxy?
+    /// A fractional scale from the parent (wp_fractional_scale_v1's preferred scale), shown
+    /// through a viewport: both or neither (the window keeps the whole wl_output scale).
+    let fractionalScale: (manager: Proxy, viewporter: Proxy)?
     /// Every wl_output, for the scale of the ones the window is on.
     let outputs: [ParentOutput]
 
@@ -200,6 +204,13 @@ final class ParentGlobals {
         relativePointerManager = bind(cwp_zwp_relative_pointer_manager_v1_interface(), 1)
         pointerGestures = bind(cwp_zwp_pointer_gestures_v1_interface(), 3)
         tabletManager = bind(cwp_zwp_tablet_manager_v2_interface(), 1)
+        if registry.globals.contains(where: { $0.interface == "wp_fractional_scale_manager_v1" }),
+           registry.globals.contains(where: { $0.interface == "wp_viewporter" }),
+           let manager = bind(cwp_wp_fractional_scale_manager_v1_interface(), 1), let viewporter = bind(cwp_wp_viewporter_interface(), 1) {
+            fractionalScale = (manager, viewporter)
+        } else {
+            fractionalScale = nil
+        }
         outputs = registry.globals.filter { $0.interface == "wl_output" }.compactMap { global in
             let version = min(global.version, 2)
             guard let raw = wl_registry_bind(registry.pointer, global.name, cwp_wl_output_interface(), version) else { return nil }
@@ -218,5 +229,7 @@ final class ParentGlobals {
             if g.version >= 2 { g.destroy { zwp_pointer_gestures_v1_release($0) } } else { g.destroy { zwp_pointer_gestures_v1_destroy($0) } }
         }
         tabletManager?.destroy { zwp_tablet_manager_v2_destroy($0) }
+        fractionalScale?.manager.destroy { wp_fractional_scale_manager_v1_destroy($0) }
+        fractionalScale?.viewporter.destroy { wp_viewporter_destroy($0) }
     }
 }

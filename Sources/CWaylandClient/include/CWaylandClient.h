@@ -15,6 +15,7 @@
 #include "protocols/idle-inhibit-unstable-v1-client-protocol.h"
 #include "protocols/primary-selection-unstable-v1-client-protocol.h"
 #include "protocols/viewporter-client-protocol.h"
+#include "protocols/fractional-scale-v1-client-protocol.h"
 #include "protocols/single-pixel-buffer-v1-client-protocol.h"
 #include "protocols/xdg-output-unstable-v1-client-protocol.h"
 #include "protocols/keyboard-shortcuts-inhibit-unstable-v1-client-protocol.h"
