@@ -295,6 +295,7 @@ struct Lodestone: ParsableCommand {
         // then the command is stopped, then the display goes.
         xwayland?.shutdown()
         compositor.shutdown()
+        backend.stop()
         child?.terminate()
         // Nothing may keep the display alive now: its deinit removes the socket and lock file.
         backend.frameComposed = nil

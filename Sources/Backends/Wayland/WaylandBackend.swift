@@ -128,16 +128,22 @@ public final class WaylandBackend: Backend {
         parentLost?(reason)
     }
 
-    deinit {
+    /// The window goes from the parent, the parent's fd from the loop, and the presenter
+    /// (which holds the frame clock) and the input (which holds the clock and the seat) go.
+    public func stop() {
         // Children before parents: the input and the presenter's buffers
         // reference the window's surface.
         shortcutsInhibitor?.destroy { zwp_keyboard_shortcuts_inhibitor_v1_destroy($0) }
+        shortcutsInhibitor = nil
         input = nil
         presenter = nil
         window = nil
         watch?.remove()
+        watch = nil
         connection.flush()
     }
+
+    deinit { stop() }
 }
 
 /// The parent's globals, bound at the versions this backend speaks.
