@@ -26,7 +26,11 @@ final class LinearCostTests: XCTestCase {
         _ = try session.waitForWindow("simple-shm")
     }
 
-    override func tearDown() { session?.stop() }
+    /// Let go, not only stopped: XCTest keeps every test case (and so what it holds) to the end.
+    override func tearDown() {
+        session?.stop()
+        session = nil
+    }
 
     /// Under `make asan` every access is checked and freed memory is quarantined: times are
     /// AddressSanitizer's, so the time bounds are not asserted there (the rest is).
