@@ -67,15 +67,6 @@ final class Accessibility {
 
     init(compositor: Compositor) { self.compositor = compositor }
 
-    /// Closed, not only released: a walk still waiting for replies holds its connection, and
-    /// sd-bus holds the walk (in each pending call's handler), so neither would go (LeakSanitizer
-    /// found both when Lodestone exited during a walk whose app did not answer). Closing frees
-    /// the pending calls, their handlers, and so the walk.
-    deinit {
-        bus?.close()
-        sessionBus?.close()
-    }
-
     private var now: Double { Date().timeIntervalSince1970 }
 
     /// Whether accessibility geometry is in use at all (`--legacy-apps adaptive`).
