@@ -11,12 +11,13 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Tests and demo: real clients (weston's demo clients, foot, GTK 3 and 4, Qt 6 Linguist, wl-clipboard),
 # fonts, keymaps, pywayland for the Python clients, meson + ninja for the
 # C client built from meson-wrap/, and wlroots 0.15 + grim for Examples/wlroots-tinywl-adaptive.
+# mutter and sway: parents for the nested backend's title bar tests (mutter draws none, sway its own).
 APT_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev xkb-data \
 	libpixman-1-dev libinput-dev libpng-dev libcairo2-dev libxcursor-dev adwaita-icon-theme dmz-cursor-theme fonts-dejavu-core \
 	weston foot gtk-4-examples gtk-3-examples wl-clipboard wayland-utils wlcs coreutils python3 python3-pip \
 	meson ninja-build linguist-qt6 libwlroots-dev grim qt6-wayland desktop-file-utils valgrind libseat-dev libdrm-dev libudev-dev \
-	xwayland xterm x11-apps libxcb1-dev libxcb-composite0-dev libxcb-render0-dev libclang-rt-14-dev \
-	libsystemd-dev dbus-daemon at-spi2-core
+	xwayland xterm x11-apps libxcb1-dev libxcb-composite0-dev libxcb-render0-dev libxcb-xfixes0-dev libclang-rt-14-dev \
+	libsystemd-dev dbus-daemon at-spi2-core python3-xlib xclip mutter sway
 PIP_PACKAGES := pywayland
 
 PREFIX ?= /usr/local

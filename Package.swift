@@ -38,7 +38,7 @@ let package = Package(
         // Xcursor themes: recognising the theme cursors legacy clients attach (file loading only, no X server).
         .systemLibrary(name: "CXcursor", pkgConfig: "xcursor", providers: [.apt(["libxcursor-dev"])]),
         // X11 for the Xwayland window manager (libxcb + Composite + Render).
-        .systemLibrary(name: "CXCB", pkgConfig: "xcb-composite", providers: [.apt(["libxcb1-dev", "libxcb-composite0-dev", "libxcb-render0-dev"])]),
+        .systemLibrary(name: "CXCB", pkgConfig: "xcb-composite", providers: [.apt(["libxcb1-dev", "libxcb-composite0-dev", "libxcb-render0-dev", "libxcb-xfixes0-dev"])]),
         // The TTY backend: libinput + udev (devices), DRM/KMS (output), libseat (session).
         .systemLibrary(name: "CInput", pkgConfig: "libinput", providers: [.apt(["libinput-dev", "libudev-dev"])]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
@@ -115,6 +115,8 @@ let package = Package(
                 "LodestoneSystem", "Compositor", "Rendering", "WaylandServer", "PointerEngine",
                 // The nested backend is a Wayland client of the parent session.
                 "WaylandClient", "CWaylandClient", "CWaylandProtocols",
+                // Cursor images over the nested window's own title bar.
+                "CXcursor",
                 // The TTY backend (DRM/).
                 "CInput", "CDRM", "CSeat",
                 .product(name: "Logging", package: "swift-log"),
@@ -188,6 +190,8 @@ let package = Package(
             name: "LodestoneTests",
             dependencies: [
                 "LodestoneTesting", "WaylandClient", "CWaylandClient", "CWaylandProtocols", "Rendering", "AdaptivePointerClient", "LodestoneTour", "CXcursor",
+                // NestedMutterTests: mutter's remote-desktop D-Bus API moves its pointer.
+                "CSDBus",
                 // PointerLibraryTests: the Swift side of the C library's numbers.
                 "PointerEngine",
             ]

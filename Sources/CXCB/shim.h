@@ -5,3 +5,11 @@
 #include <xcb/xcb.h>
 #include <xcb/composite.h>
 #include <xcb/render.h>
+#include <xcb/xfixes.h>
+
+/* XFixes tells the window manager when an X client takes a selection (the clipboard
+ * bridge, Sources/Compositor/Xwayland/XSelection.swift). Its extension id is a C global
+ * whose address Swift must not take (it may hand over a temporary copy). */
+static inline const xcb_query_extension_reply_t *CXCB_xfixes_extension(xcb_connection_t *c) {
+    return xcb_get_extension_data(c, &xcb_xfixes_id);
+}

@@ -92,6 +92,9 @@ public final class Compositor {
         /// Offer zwlr_screencopy_manager_v1, so clients (grim) can read the screen. The
         /// command line turns it on for the headless and nested backends (`--no-screencopy`).
         public var screencopy = false
+        /// Offer zxdg_decoration_manager_v1 (server-side title bars); `--no-server-decorations`
+        /// turns it off, so clients draw their own, as under GNOME's mutter.
+        public var serverDecorations = true
         /// Every new window takes the keyboard, whichever client has it. Off by default: a
         /// new window takes the keyboard only from its own client, or when no window has
         /// it (`Desktop.windowMapped`). wlcs 1.5 expects every `create_visible_surface`
@@ -186,7 +189,9 @@ public final class Compositor {
         try addGlobal(Interface.fractionalScaleManager, WpFractionalScaleManager.version) { [unowned self] in
             _ = WpFractionalScaleManager(output: self.output, client: $0, version: $1, id: $2)
         }
-        try addGlobal(Interface.decorationManager, ZxdgDecorationManager.version) { _ = ZxdgDecorationManager(client: $0, version: $1, id: $2) }
+        if options.serverDecorations {
+            try addGlobal(Interface.decorationManager, ZxdgDecorationManager.version) { _ = ZxdgDecorationManager(client: $0, version: $1, id: $2) }
+        }
         try addGlobal(Interface.presentation, WpPresentation.version) { _ = WpPresentation(client: $0, version: $1, id: $2) }
         try addGlobal(Interface.cursorShapeManager, WpCursorShapeManager.version) { [unowned self] in
             _ = WpCursorShapeManager(seat: self.seat, client: $0, version: $1, id: $2)

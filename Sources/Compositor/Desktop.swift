@@ -44,7 +44,7 @@ final class Desktop {
     }
 
     func windowUnmapped(_ toplevel: DesktopWindow) {
-        if let t = toplevel as? XdgToplevel { scene.minimized.removeAll { $0 === t } }
+        scene.minimized.removeAll { $0 === toplevel }
         guard scene.windows.contains(where: { $0 === toplevel }) else { return }
         if let s = toplevel.surface, let b = scene.windowBounds(s) { output.damage(logical: b) }
         scene.windows.removeAll { $0 === toplevel }
@@ -96,8 +96,8 @@ final class Desktop {
 
     /// Hides a window (its title bar's minimize button) until it is activated again:
     /// off the scene, its popups closed, the keyboard to the window below.
-    func minimize(_ toplevel: XdgToplevel) {
-        guard toplevel.xdgSurface.isMapped, !toplevel.isMinimized else { return }
+    func minimize(_ toplevel: DesktopWindow) {
+        guard toplevel.isMapped, !toplevel.isMinimized else { return }
         windowUnmapped(toplevel)
         toplevel.setActivated(false)
         toplevel.isMinimized = true
@@ -106,11 +106,11 @@ final class Desktop {
 
     /// Raises a window and gives it the keyboard; a minimized one comes back first.
     func activate(_ toplevel: DesktopWindow) {
-        if let t = toplevel as? XdgToplevel, t.isMinimized {
-            t.isMinimized = false
-            scene.minimized.removeAll { $0 === t }
-            scene.windows.append(t)
-            if let s = t.surface { scene.damageTree(s) }
+        if toplevel.isMinimized {
+            toplevel.isMinimized = false
+            scene.minimized.removeAll { $0 === toplevel }
+            scene.windows.append(toplevel)
+            if let s = toplevel.surface { scene.damageTree(s) }
             scene.changed(.layout)
             compositor.scheduleFrame()
         }

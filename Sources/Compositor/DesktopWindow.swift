@@ -35,6 +35,21 @@ protocol DesktopWindow: AnyObject {
     var decorationHeight: Int32 { get }
     /// Where a maximized or fullscreen window's geometry goes (below a title bar).
     var maximizedOrigin: (x: Int32, y: Int32) { get }
+    /// The bar Lodestone draws above the window, or nil.
+    var titleBar: TitleBar? { get }
+    /// Hidden by its title bar's minimize button until activated again (`Desktop.minimize`).
+    var isMinimized: Bool { get set }
+    /// The title bar's maximize button and double click.
+    func toggleMaximized()
+    /// Bounds of an interactive resize (0: none).
+    var minSize: (width: Int32, height: Int32) { get }
+    var maxSize: (width: Int32, height: Int32) { get }
+    /// An interactive resize (`ResizeGrab`) of `edges` (`xdg_toplevel.resize_edge` bits)
+    /// starts: the opposite edges stay where they are until it ends.
+    func resizeStarted(edges: UInt32)
+    /// Asks for a size during an interactive resize.
+    func resize(width: Int32, height: Int32)
+    func resizeEnded()
     func setActivated(_ on: Bool)
     /// Asks the client for a size (0×0: the client picks).
     func requestSize(width: Int32, height: Int32)

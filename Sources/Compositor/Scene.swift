@@ -22,7 +22,7 @@ final class Scene {
     /// Mapped popups, bottom first; always above every window.
     var popups: [XdgPopup] = []
     /// Mapped windows their title bar minimized: off screen until activated (`Desktop.minimize`).
-    var minimized: [XdgToplevel] = []
+    var minimized: [DesktopWindow] = []
     /// The client cursor surface and where it is drawn (it is not in any window's tree).
     var cursorOrigin: (WlSurface) -> (Int32, Int32)? = { _ in nil }
     /// The adaptive_pointer_v1 regions of the mapped surfaces, placed in global space.
@@ -123,7 +123,7 @@ final class Scene {
     /// What is on top at a global point: a surface, a window's title bar, or nothing.
     enum Thing {
         case surface(WlSurface, Double, Double)
-        case titleBar(XdgToplevel)
+        case titleBar(DesktopWindow)
     }
 
     func thing(atX x: Double, y: Double) -> Thing? {
@@ -133,7 +133,7 @@ final class Scene {
             if s.acceptsInput(x: sx, y: sy) { hit = .surface(s, sx, sy) }
         }
         for window in windows {
-            if let t = window as? XdgToplevel, let bar = t.titleBar, bar.frame.contains(x: x, y: y) { hit = .titleBar(t) }
+            if let bar = window.titleBar, bar.frame.contains(x: x, y: y) { hit = .titleBar(window) }
             visit(window, visitor)
         }
         for window in overrideRedirect { visit(window, visitor) }
@@ -142,7 +142,7 @@ final class Scene {
     }
 
     /// The window whose title bar is on top at a global point.
-    func titleBarAt(x: Double, y: Double) -> XdgToplevel? {
+    func titleBarAt(x: Double, y: Double) -> DesktopWindow? {
         if case .titleBar(let window) = thing(atX: x, y: y) { return window }
         return nil
     }
@@ -159,8 +159,15 @@ final class Scene {
     /// for it (not in `treeBounds`, which the window's geometry defaults to).
     func windowBounds(_ surface: WlSurface) -> PixelRect? {
         guard var r = treeBounds(surface) else { return nil }
-        if let bar = (surface.role as? XdgSurface)?.toplevel?.titleBar { r = r.union(bar.frame) }
+        if let bar = titleBar(of: surface) { r = r.union(bar.frame) }
         return r
+    }
+
+    /// The title bar drawn for the window whose root surface this is.
+    private func titleBar(of surface: WlSurface) -> TitleBar? {
+        if let toplevel = (surface.role as? XdgSurface)?.toplevel { return toplevel.titleBar }
+        if let window = (surface.role as? XwaylandSurface)?.window, !window.overrideRedirect { return window.titleBar }
+        return nil
     }
 
     /// The window a surface belongs to (through subsurfaces, popups and an X11 menu's
@@ -198,7 +205,7 @@ final class Scene {
         changed(.content)  // regions follow their surfaces
         guard let (x, y) = origin(of: surface) else { return }
         walk(surface, x: x, y: y) { s, sx, sy in output.damage(logical: PixelRect(x: sx, y: sy, width: s.width, height: s.height)) }
-        if let bar = (surface.role as? XdgSurface)?.toplevel?.titleBar { bar.damage(output) }
+        if let bar = titleBar(of: surface) { bar.damage(output) }
     }
 
     // MARK: Rendering
@@ -213,7 +220,7 @@ final class Scene {
         }
         // Each window's title bar just beneath it (server-side decorations).
         for window in windows {
-            if let t = window as? XdgToplevel, let bar = t.titleBar, t.xdgSurface.isMapped { elements.append(bar.element(scale: output.scale)) }
+            if let bar = window.titleBar, window.isMapped { elements.append(bar.element(scale: output.scale)) }
             visit(window, visitor)
         }
         for window in overrideRedirect { visit(window, visitor) }

@@ -65,7 +65,7 @@ final class SceneRegions {
             }
         }
         // Lodestone's own: the buttons of the title bars it draws, where the bar is on top.
-        for case let window as XdgToplevel in scene.windows {
+        for window in scene.windows {
             guard let bar = window.titleBar else { continue }
             for entry in bar.regions() {
                 let c = entry.region.frame.center

@@ -187,17 +187,17 @@ public final class Seat {
 
     /// A press on a title bar Lodestone draws: the window comes forward; a button acts when
     /// released over it; a double click maximizes or restores; otherwise a drag moves it.
-    private func pressedTitleBar(of window: XdgToplevel, time: UInt32) {
+    private func pressedTitleBar(of window: DesktopWindow, time: UInt32) {
         guard let bar = window.titleBar else { return }
         compositor.desktop.activate(window)
         if let button = bar.button(atX: x, y: y) {
             bar.lastPress = nil
-            return begin(TitleBarButtonGrab(toplevel: window, button: button))
+            return begin(TitleBarButtonGrab(window: window, button: button))
         }
         if let last = bar.lastPress, time &- last <= TitleBar.doubleClickMilliseconds {
             bar.lastPress = nil
             window.toggleMaximized()
-            return begin(TitleBarButtonGrab(toplevel: window, button: nil))
+            return begin(TitleBarButtonGrab(window: window, button: nil))
         }
         bar.lastPress = time
         begin(MoveGrab(window: window, device: engine.devicePosition))
@@ -273,7 +273,24 @@ public final class Seat {
 
     func startResize(_ toplevel: XdgToplevel, serial: UInt32, edges: UInt32) {
         guard edges != 0, mayStartGrab(for: toplevel, serial: serial) else { return }
-        begin(ResizeGrab(toplevel: toplevel, edges: edges, device: engine.devicePosition))
+        begin(ResizeGrab(window: toplevel, edges: edges, device: engine.devicePosition))
+    }
+
+    /// X11's `_NET_WM_MOVERESIZE` on an edge: as its move, while the press on the window
+    /// is held; a maximized or fullscreen window keeps its size.
+    func startResize(_ window: XwaylandWindow, edges: UInt32) {
+        guard edges != 0, !window.isMaximized, !window.isFullscreen, !pressedButtons.isEmpty, grab === defaultGrab || grab === popupGrab,
+              let focus = pointerFocus, compositor.scene.window(of: focus) === window else { return }
+        begin(ResizeGrab(window: window, edges: edges, device: engine.devicePosition))
+    }
+
+    /// `_NET_WM_MOVERESIZE_CANCEL`: the window's move or resize ends where it is.
+    func cancelMoveResize(of window: XwaylandWindow) {
+        if let move = grab as? MoveGrab, move.window === window { endGrab() }
+        if let resize = grab as? ResizeGrab, resize.window === window {
+            window.resizeEnded()
+            endGrab()
+        }
     }
 
     /// A move or resize takes the pointer from every client: focus goes, and with it any

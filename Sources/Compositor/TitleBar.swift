@@ -2,12 +2,14 @@ import PointerEngine
 import Rendering
 
 /// The title bar Lodestone draws above a window whose client chose server-side
-/// decorations (`ZxdgToplevelDecoration`): the title, and minimize, maximize and close
+/// decorations (`ZxdgToplevelDecoration`), or an X11 window that did not ask to go
+/// without (`_MOTIF_WM_HINTS`, `XwaylandWindow`): the title, and minimize, maximize and close
 /// buttons that are adaptive regions of the compositor's own (the pointer highlights them
 /// as it does an app's buttons, without magnetism).
 ///
 /// What the bar does: dragging it moves the window (`MoveGrab`); a double click
-/// maximizes or restores it; close asks the client to close (`xdg_toplevel.close`);
+/// maximizes or restores it; close asks the client to close (`xdg_toplevel.close`, X11's
+/// WM_DELETE_WINDOW);
 /// maximize toggles maximized; minimize hides the window until something activates it
 /// again: `xdg_activation_v1`, the three-finger window switcher, or the test protocol's
 /// `activate_window` (`Desktop.activate` brings a minimized window back).
@@ -16,7 +18,7 @@ final class TitleBar {
     /// Two presses on the bar within this many milliseconds are a double click.
     static let doubleClickMilliseconds: UInt32 = 400
 
-    unowned let toplevel: XdgToplevel
+    unowned let window: DesktopWindow
     /// One adaptive region per button, named by the scene's region IDs.
     let regionIDs: [TitleBarImage.Button: RegionID]
     /// The last drawn picture and what it was drawn for.
@@ -25,8 +27,8 @@ final class TitleBar {
     /// When the bar was last pressed (not on a button), for double clicks.
     var lastPress: UInt32?
 
-    init(toplevel: XdgToplevel, regions: SceneRegions) {
-        self.toplevel = toplevel
+    init(window: DesktopWindow, regions: SceneRegions) {
+        self.window = window
         var ids: [TitleBarImage.Button: RegionID] = [:]
         for button in TitleBarImage.Button.allCases { ids[button] = regions.allocateRegionID() }
         regionIDs = ids
@@ -34,8 +36,8 @@ final class TitleBar {
 
     /// The bar in global logical coordinates: above the window's geometry, as wide.
     var frame: PixelRect {
-        let p = toplevel.xdgSurface.position
-        return PixelRect(x: p.x, y: p.y.clampedSubtracting(Self.height), width: max(1, toplevel.xdgSurface.geometry.width), height: Self.height)
+        let p = window.position
+        return PixelRect(x: p.x, y: p.y.clampedSubtracting(Self.height), width: max(1, window.geometry.width), height: Self.height)
     }
 
     /// What is at a global point on the bar: a button, or the bar itself (nil).
@@ -47,7 +49,7 @@ final class TitleBar {
     /// The picture, redrawn when the title, width, scale or activation changed.
     func element(scale: Int32) -> RenderElement {
         let f = frame
-        let key = (toplevel.title, f.width, scale, toplevel.isActivated)
+        let key = (window.title, f.width, scale, window.isActivated)
         if image == nil || drawnFor.map({ $0 != key }) ?? true {
             image = TitleBarImage.draw(title: key.0, width: key.1, scale: scale, activated: key.3)
             drawnFor = key
@@ -85,11 +87,11 @@ final class TitleBar {
 /// A press on a title bar button: the button acts if the last button comes up over it,
 /// as buttons do (nil: a double click, which acted at once). Clients hear nothing meanwhile.
 final class TitleBarButtonGrab: PointerGrab {
-    let toplevel: XdgToplevel
+    let window: DesktopWindow
     let button: TitleBarImage.Button?
 
-    init(toplevel: XdgToplevel, button: TitleBarImage.Button?) {
-        self.toplevel = toplevel
+    init(window: DesktopWindow, button: TitleBarImage.Button?) {
+        self.window = window
         self.button = button
     }
 
@@ -101,13 +103,13 @@ final class TitleBarButtonGrab: PointerGrab {
 
     func released(_ seat: Seat) {
         seat.endGrab()
-        guard let button, toplevel.titleBar?.button(atX: seat.x, y: seat.y) == button else { return }
+        guard let button, window.titleBar?.button(atX: seat.x, y: seat.y) == button else { return }
         switch button {
-        case .close: toplevel.sendClose()
-        case .maximize: toplevel.toggleMaximized()
-        case .minimize: seat.compositor.desktop.minimize(toplevel)
+        case .close: window.sendClose()
+        case .maximize: window.toggleMaximized()
+        case .minimize: seat.compositor.desktop.minimize(window)
         }
     }
 
-    func surfaceDestroyed(_ surface: WlSurface) -> Bool { toplevel.xdgSurface.surface === surface }
+    func surfaceDestroyed(_ surface: WlSurface) -> Bool { window.surface === surface }
 }

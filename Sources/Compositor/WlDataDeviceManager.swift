@@ -72,7 +72,7 @@ final class WlDataDevice: Resource, ProtocolObject, SelectionDevice {
     }
 
     /// Introduces a new offer for `source` (or clears the selection).
-    func sendSelection(_ source: WlDataSource?) {
+    func sendSelection(_ source: SelectionSource?) {
         guard let source else { return wl_data_device_send_selection(pointer, nil) }
         guard let offer = WlDataOffer(source: source, device: self) else { return }
         wl_data_device_send_data_offer(pointer, offer.pointer)
@@ -115,11 +115,11 @@ final class WlDataSource: Resource, ProtocolObject, SelectionSource {
 /// `wl_data_offer`: one client's view of another client's source.
 final class WlDataOffer: Resource, ProtocolObject {
     static var interface: UnsafePointer<wl_interface> { Interface.dataOffer }
-    private weak var source: WlDataSource?
+    private weak var source: SelectionSource?
 
     enum Request: UInt32 { case accept, receive, destroy, finish, setActions }
 
-    init?(source: WlDataSource, device: WlDataDevice) {
+    init?(source: SelectionSource, device: WlDataDevice) {
         self.source = source
         super.init(client: device.client, interface: Self.interface, version: device.version, id: 0)
     }

@@ -78,7 +78,9 @@ final class XdgToplevel: Resource, ProtocolObject, DesktopWindow {
         case .unsetMaximized: setMaximized(false)
         case .setFullscreen: setFullscreen(true)
         case .unsetFullscreen: setFullscreen(false)
-        case .setMinimized: break  // nowhere to minimize to; the request is a hint
+        case .setMinimized:  // as its title bar's minimize button: hidden until activated again
+            compositor.desktop.minimize(self)
+            compositor.scheduleFrame()
         case nil: break
         }
     }
@@ -112,6 +114,14 @@ final class XdgToplevel: Resource, ProtocolObject, DesktopWindow {
     /// Re-sends the current configure once the initial one went out (before it, the initial
     /// commit's configure carries the news).
     func reconfigureIfStarted() { if sentInitialConfigure { reconfigure() } }
+
+    func resizeStarted(edges: UInt32) {
+        let g = xdgSurface.geometry, p = xdgSurface.position
+        resizeAnchor = (edges, p.x.clampedAdding(g.width), p.y.clampedAdding(g.height))
+        setResizing(true)
+    }
+
+    func resize(width: Int32, height: Int32) { configure(width: width, height: height) }
 
     /// A resize ended: the anchor holds until the client has answered the configure that
     /// ended it (its last resized commit may still come), then the window is free again.
@@ -153,7 +163,7 @@ final class XdgToplevel: Resource, ProtocolObject, DesktopWindow {
     func setServerSideDecorated(_ on: Bool) {
         guard on != (titleBar != nil) else { return }
         if let bar = titleBar, xdgSurface.isMapped { bar.damage(compositor.output) }
-        titleBar = on ? TitleBar(toplevel: self, regions: compositor.scene.regions) : nil
+        titleBar = on ? TitleBar(window: self, regions: compositor.scene.regions) : nil
         if let bar = titleBar, xdgSurface.isMapped { bar.damage(compositor.output) }
         // A maximized window makes room for its bar, or takes the room back.
         if isMaximized && sentInitialConfigure { applySizeState() }

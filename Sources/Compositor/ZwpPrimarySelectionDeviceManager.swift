@@ -64,7 +64,7 @@ final class ZwpPrimarySelectionDevice: Resource, ProtocolObject, SelectionDevice
         }
     }
 
-    func sendSelection(_ source: ZwpPrimarySelectionSource?) {
+    func sendSelection(_ source: SelectionSource?) {
         guard let source else { return zwp_primary_selection_device_v1_send_selection(pointer, nil) }
         guard let offer = ZwpPrimarySelectionOffer(source: source, device: self) else { return }
         zwp_primary_selection_device_v1_send_data_offer(pointer, offer.pointer)
@@ -105,11 +105,11 @@ final class ZwpPrimarySelectionSource: Resource, ProtocolObject, SelectionSource
 /// `zwp_primary_selection_offer_v1`: one client's view of another client's source.
 final class ZwpPrimarySelectionOffer: Resource, ProtocolObject {
     static var interface: UnsafePointer<wl_interface> { Interface.primarySelectionOffer }
-    private weak var source: ZwpPrimarySelectionSource?
+    private weak var source: SelectionSource?
 
     enum Request: UInt32 { case receive, destroy }
 
-    init?(source: ZwpPrimarySelectionSource, device: ZwpPrimarySelectionDevice) {
+    init?(source: SelectionSource, device: ZwpPrimarySelectionDevice) {
         self.source = source
         super.init(client: device.client, interface: Self.interface, version: device.version, id: 0)
     }

@@ -52,6 +52,9 @@ struct Lodestone: ParsableCommand {
     @Flag(help: "Do not offer zwlr_screencopy_manager_v1 (screenshots with grim, screen recorders), which is otherwise offered headless and nested; a TTY never offers it.")
     var noScreencopy = false
 
+    @Flag(help: "Do not offer zxdg_decoration_manager_v1: clients draw their own title bars, as under GNOME's mutter (a nested Lodestone inside then draws its own).")
+    var noServerDecorations = false
+
     @Flag(help: "Frames happen only when a test advances the clock (needs --test-control).")
     var manualClock = false
 
@@ -168,6 +171,10 @@ struct Lodestone: ParsableCommand {
         // before the socket exists so no early signal is lost.
         let stop = { log.info("shutting down"); display.terminate() }
         let signals = [try display.eventLoop.addSignal(SIGINT, stop), try display.eventLoop.addSignal(SIGTERM, stop)]
+        // A paste target that closes its pipe before Lodestone has written all of it (the
+        // window manager bridging the X11 clipboard writes into such pipes) must make the
+        // write fail with EPIPE, not end the session. Children start with the default.
+        signal(SIGPIPE, SIG_IGN)
         let socketName = try display.addSocket(socket)
 
         // The compositor's state and its globals.
@@ -181,6 +188,7 @@ struct Lodestone: ParsableCommand {
         // Screen copies only where the screen is ours alone to show: not on a TTY, where
         // any client could read the user's whole desktop.
         options.screencopy = kind != .drm && !noScreencopy
+        options.serverDecorations = !noServerDecorations
         options.pointerMode = settings.pointerMode
         options.legacyApps = settings.legacyApps
         options.pointerSettings = settings.pointer
@@ -295,6 +303,8 @@ struct Lodestone: ParsableCommand {
         // then the command is stopped, then the display goes.
         xwayland?.shutdown()
         compositor.shutdown()
+        // Every source the backend has on our loop goes while the loop exists (nested: the
+        // window and the parent's fd; DRM: the seat's, the card's and libinput's).
         backend.stop()
         child?.terminate()
         // Nothing may keep the display alive now: its deinit removes the socket and lock file.

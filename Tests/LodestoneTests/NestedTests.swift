@@ -2,6 +2,7 @@ import CWaylandClient
 import CWaylandProtocols
 import Foundation
 import LodestoneTesting
+import Rendering
 import WaylandClient
 import XCTest
 
@@ -35,6 +36,14 @@ final class NestedTests: XCTestCase {
                              "weston shows Lodestone's window, but not simple-shm running inside it")
         // Around simple-shm, inside Lodestone's window: Lodestone's background.
         XCTAssertEqual(shot.countDiffering(from: backgroundColor, x: box.x + 4, y: box.y + 4, width: 30, height: 30).differing, 0)
+        // weston 10 (Debian 12) offers no xdg-decoration: above the output, Lodestone's own bar.
+        let bars = [true, false].map { Screenshot(TitleBarImage.draw(title: "Lodestone", width: 400, scale: 1, activated: $0)) }
+        var differing: [Int] = []
+        XCTAssertTrue(try wait(timeout: 10) {
+            let shot = try weston.screenshot()
+            differing = bars.map { shot.countDiffering(from: $0, atX: box.x, y: box.y - Int(TitleBarImage.height)) }
+            return differing.contains(0)
+        }, "weston's capture shows no Lodestone title bar above the output at \(box) (\(differing) pixels differ)")
 
         // weston holds the buffer it shows until the next one arrives: Lodestone
         // must alternate between buffers and never reuse one still held.

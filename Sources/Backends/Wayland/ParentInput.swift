@@ -17,6 +17,10 @@ import WaylandClient
 ///   moves the pointer when a frame has no absolute motion: the parent's
 ///   pointer is held at a screen edge or confined, but the hand still moves.
 ///   With absolute motion it still reaches relative listeners inside.
+/// - Lodestone's own title bar (`ParentTitleBar`, when the parent draws none): its
+///   pointer events never reach the seat; presses there move, resize, maximize,
+///   minimize or close the window through the parent, and the parent's cursor shows
+///   an arrow or the edge's resize cursor (`ParentCursor`).
 /// - Keyboard: the parent's keymap, modifiers and repeat rate become the
 ///   nested seat's, so clients inside type what the user's layout says.
 final class ParentInput {
@@ -40,6 +44,12 @@ final class ParentInput {
     /// Keys we pressed in the nested seat, released if the parent takes the keyboard away.
     private var pressedKeys: Set<UInt32> = []
     private var frame = PointerFrame()
+    /// The parent's pointer is over our own title bar or its resize margin.
+    private var onTitleBar = false
+    /// The serial of the pointer's last enter, for the cursor.
+    private var enterSerial: UInt32 = 0
+    private var cursor: ParentCursor?
+    private let globals: ParentGlobals
 
     /// Pointer events between two `wl_pointer.frame`s.
     private struct PointerFrame {
@@ -64,6 +74,7 @@ final class ParentInput {
         relativePointerManager = globals.relativePointerManager
         pointerGestures = globals.pointerGestures
         tabletManager = globals.tabletManager
+        self.globals = globals
         self.window = window
         self.target = target
         log = logger
@@ -116,6 +127,7 @@ final class ParentInput {
             let p = try Proxy(creating: { wl_seat_get_pointer(seat.pointer) }, on: connection, what: "wl_seat.get_pointer")
             p.handleEvents(PointerEvent.self) { [unowned self] in self.pointerEvent($0) }
             pointer = p
+            cursor = ParentCursor(pointer: p, globals: globals, logger: log)
         } catch {
             log.error("no pointer input from the parent: \(error)")
             return
@@ -148,6 +160,8 @@ final class ParentInput {
     }
 
     private func releasePointer() {
+        cursor = nil
+        onTitleBar = false
         guard let p = pointer else { return }
         if p.version >= 3 { p.destroy { wl_pointer_release($0) } }
         pointer = nil
@@ -162,6 +176,7 @@ final class ParentInput {
     // MARK: Pointer
 
     private func pointerEvent(_ event: PointerEvent) {
+        if titleBarEvent(event) { return }
         switch event {
         case .enter(let serial, let surface, let x, let y):
             guard surface == window.surface.pointer else { return }
@@ -188,7 +203,50 @@ final class ParentInput {
         if let p = pointer, p.version < 5 { applyFrame() }
     }
 
+    /// Handles `event` when it belongs to our own title bar; false for the output's events.
+    private func titleBarEvent(_ event: PointerEvent) -> Bool {
+        guard let bar = window.titleBar else { return false }
+        switch event {
+        case .enter(let serial, let surface, let x, let y):
+            guard surface == bar.surface.pointer else { return false }
+            onTitleBar = true
+            enterSerial = serial
+            _ = bar.pointerMoved(x: x, y: y)
+            updateCursor(bar)
+        case .leave(_, let surface):
+            guard surface == bar.surface.pointer else { return false }
+            onTitleBar = false
+            bar.pointerLeft()
+        case .motion(_, let x, let y) where onTitleBar:
+            if let (action, serial) = bar.pointerMoved(x: x, y: y) { window.perform(action, seat: seat, serial: serial) }
+            updateCursor(bar)
+        case .button(let serial, let time, let button, let state) where onTitleBar:
+            if let (action, serial) = bar.button(button, pressed: state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue, time: time, serial: serial) {
+                window.perform(action, seat: seat, serial: serial)
+            }
+        case .frame:
+            // A frame may close the output's leave as the bar's enter opens.
+            return false
+        case .axis, .axisSource, .axisStop, .axisDiscrete, .axisValue120, .motion, .button:
+            // Scrolling over the bar does nothing.
+            return onTitleBar
+        }
+        return true
+    }
+
+    private func updateCursor(_ bar: ParentTitleBar) {
+        let name: ParentCursor.Name
+        switch bar.part(atX: bar.pointer.x, y: bar.pointer.y) {
+        case .edge(let edge)?: name = .resize(edge)
+        default: name = .arrow
+        }
+        cursor?.show(name, serial: enterSerial, scale: window.scale)
+        seat.connection.flush()
+    }
+
     private func relativeMotion(dx: Double, dy: Double) {
+        // Over our title bar the hand moves the parent's pointer, not ours.
+        guard !onTitleBar else { return }
         let r = frame.relative ?? (0, 0)
         frame.relative = (r.dx + dx, r.dy + dy)
     }

@@ -2,11 +2,13 @@ import CWaylandClient
 import CWaylandProtocols
 import LodestoneSystem
 import Logging
+import Rendering
 import WaylandClient
 
 /// Lodestone's window in the parent session: a `wl_surface` with the
 /// `xdg_toplevel` role, titled "Lodestone", with server-side decorations when
-/// the parent offers `zxdg_decoration_manager_v1`. Its size (logical) and the
+/// the parent offers `zxdg_decoration_manager_v1`, else with a title bar of its own
+/// (`ParentTitleBar`) above the output. Its size (logical, less that bar) and the
 /// scale of the parent outputs it is on make the nested output's mode.
 final class ParentWindow {
     let surface: Proxy
@@ -15,6 +17,14 @@ final class ParentWindow {
     private let decoration: Proxy?
     private let outputs: [ParentOutput]
     private let log: Logger
+    private let globals: ParentGlobals
+    /// The mode the parent chose for our decoration (`zxdg_toplevel_decoration_v1`), if it has the manager.
+    private var decorationMode: UInt32?
+    /// The bar Lodestone draws itself when the parent draws none.
+    private(set) var titleBar: ParentTitleBar?
+    /// States from the last configure.
+    private(set) var isMaximized = false, isActivated = false
+    private var pendingStates: [UInt32] = []
 
     /// The mode the nested output has: logical size and integer scale.
     private(set) var width: Int32, height: Int32, scale: Int32
@@ -39,6 +49,7 @@ final class ParentWindow {
         self.height = height
         self.scale = scale
         log = logger
+        self.globals = globals
         outputs = globals.outputs
         let connection = globals.connection
         let surface = try Proxy(creating: { wl_compositor_create_surface(globals.compositor.pointer) },
@@ -56,18 +67,17 @@ final class ParentWindow {
             let decoration = try Proxy(creating: { zxdg_decoration_manager_v1_get_toplevel_decoration(manager.pointer, toplevel.pointer) },
                                        on: connection, what: "zxdg_decoration_manager_v1.get_toplevel_decoration")
             zxdg_toplevel_decoration_v1_set_mode(decoration.pointer, ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue)
-            decoration.handleEvents(ToplevelDecorationEvent.self) { [log] event in
-                switch event {
-                case .configure(let mode) where mode != ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue:
-                    log.notice("the parent wants client-side decorations; Lodestone's window has none")
-                case .configure: break
-                }
-            }
             self.decoration = decoration
         } else {
             decoration = nil
         }
 
+        // Applied with the next xdg_surface.configure: client side means our own bar.
+        decoration?.handleEvents(ToplevelDecorationEvent.self) { [unowned self] event in
+            switch event {
+            case .configure(let mode): self.decorationMode = mode
+            }
+        }
         surface.handleEvents(SurfaceEvent.self) { [unowned self] event in
             switch event {
             case .enter(let output): self.surfaceEntered(output)
@@ -76,7 +86,9 @@ final class ParentWindow {
         }
         toplevel.handleEvents(ToplevelEvent.self) { [unowned self] event in
             switch event {
-            case .configure(let width, let height, _): self.pendingSize = (width, height)  // applied with xdg_surface.configure
+            case .configure(let width, let height, let states):  // applied with xdg_surface.configure
+                self.pendingSize = (width, height)
+                self.pendingStates = states
             case .close: self.closed()
             case .configureBounds, .wmCapabilities: break
             }
@@ -94,6 +106,7 @@ final class ParentWindow {
     }
 
     deinit {
+        titleBar = nil
         decoration?.destroy { zxdg_toplevel_decoration_v1_destroy($0) }
         toplevel.destroy { xdg_toplevel_destroy($0) }
         xdgSurface.destroy { xdg_surface_destroy($0) }
@@ -106,13 +119,67 @@ final class ParentWindow {
         xdg_surface_ack_configure(xdgSurface.pointer, serial)
         let first = !isConfigured
         isConfigured = true
-        // 0×0: the parent leaves the size to us; keep the current one.
+        isMaximized = pendingStates.contains(XDG_TOPLEVEL_STATE_MAXIMIZED.rawValue)
+        isActivated = pendingStates.contains(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue)
+        decideTitleBar()
+        // 0×0: the parent leaves the size to us; keep the current one. The size is the
+        // window geometry's: with our own bar, the output is that much shorter.
         if pendingSize.width > 0 && pendingSize.height > 0 {
             width = pendingSize.width
-            height = pendingSize.height
+            height = max(1, pendingSize.height - barHeight)
         }
         updateMode(force: first)
         configured()
+    }
+
+    // MARK: Title bar
+
+    private var barHeight: Int32 { titleBar != nil ? ParentTitleBar.height : 0 }
+
+    /// Our own bar when the parent draws none: it has no decoration manager, or chose
+    /// client side. Without wl_subcompositor there is nowhere to draw one.
+    private func decideTitleBar() {
+        let wanted = decoration == nil || decorationMode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE.rawValue
+        if wanted, titleBar == nil {
+            guard let subcompositor = globals.subcompositor else {
+                log.notice("the parent draws no title bar and has no wl_subcompositor: Lodestone's window has none")
+                return
+            }
+            do {
+                titleBar = try ParentTitleBar(compositor: globals.compositor, subcompositor: subcompositor, shm: globals.shm, window: surface, logger: log)
+                // Room for the title bar's buttons and a little output.
+                xdg_toplevel_set_min_size(toplevel.pointer, 4 * (TitleBarImage.buttonSide + TitleBarImage.buttonGap) + 80, ParentTitleBar.height + 60)
+                log.info("the parent draws no title bar: Lodestone draws its own")
+            } catch {
+                log.error("cannot draw Lodestone's own title bar: \(error)")
+            }
+        } else if !wanted, titleBar != nil {
+            titleBar = nil
+            // The bar's rows become output rows; the geometry (explicit from now on) is the output.
+            xdg_toplevel_set_min_size(toplevel.pointer, 0, 0)
+            height += ParentTitleBar.height
+            log.info("the parent draws the title bar now")
+        }
+    }
+
+    /// Asks the parent for what a press on our title bar means. `seat` and `serial` are
+    /// the press's (a move or resize needs them).
+    func perform(_ action: ParentTitleBar.Action, seat: Proxy, serial: UInt32) {
+        let t = toplevel.pointer
+        switch action {
+        case .move: xdg_toplevel_move(t, seat.pointer, serial)
+        case .resize(let edge): xdg_toplevel_resize(t, seat.pointer, serial, edge)
+        case .toggleMaximized: if isMaximized { xdg_toplevel_unset_maximized(t) } else { xdg_toplevel_set_maximized(t) }
+        case .minimize: xdg_toplevel_set_minimized(t)
+        case .close:
+            log.info("the title bar's close button closed Lodestone's window")
+            closed()
+            return
+        case .windowMenu(let x, let y):
+            // Bar-surface coordinates to the window surface's.
+            xdg_toplevel_show_window_menu(t, seat.pointer, serial, x - ParentTitleBar.border, y - ParentTitleBar.border - ParentTitleBar.height)
+        }
+        toplevel.connection.flush()
     }
 
     // MARK: Scale
@@ -132,13 +199,34 @@ final class ParentWindow {
     /// the best of them (the parent scales it down elsewhere).
     private func updateMode(force: Bool = false) {
         let newScale = entered.map(\.scale).max() ?? scale
-        guard force || newScale != scale || width != lastWidth || height != lastHeight else { return }
+        let barChanged = updateTitleBar(scale: newScale)
+        guard force || newScale != scale || width != lastWidth || height != lastHeight else {
+            // A new bar alone (activation) is applied by a commit of the window.
+            if barChanged { wl_surface_commit(surface.pointer) }
+            return
+        }
         if newScale != scale { log.info("the parent output scale is \(newScale)") }
         scale = newScale
         lastWidth = width
         lastHeight = height
+        // The output's next frame commits the window, and with it the bar and geometry.
         resized(width, height, scale)
     }
+
+    /// Our bar, redrawn for the window's size, scale and state, and the window geometry
+    /// that includes it; true when a new bar waits for the window's commit.
+    private func updateTitleBar(scale: Int32) -> Bool {
+        guard isConfigured else { return false }
+        // The geometry is left to the parent (the surface) until we have had a bar.
+        let geometry = titleBar != nil ? (y: -ParentTitleBar.height, height: height + ParentTitleBar.height) : (y: 0, height: height)
+        if titleBar != nil || sentGeometry != nil, sentGeometry.map({ $0 != (geometry.y, width, geometry.height) }) ?? true {
+            xdg_surface_set_window_geometry(xdgSurface.pointer, 0, geometry.y, width, geometry.height)
+            sentGeometry = (geometry.y, width, geometry.height)
+        }
+        return titleBar?.update(width: width, contentHeight: height, scale: scale, activated: isActivated, maximized: isMaximized) ?? false
+    }
+    /// The window geometry last sent (y, width, height), if any.
+    private var sentGeometry: (Int32, Int32, Int32)?
     private var lastWidth: Int32 = 0, lastHeight: Int32 = 0
 }
 

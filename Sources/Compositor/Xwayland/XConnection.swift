@@ -82,6 +82,86 @@ struct XConnection {
         return (reply.pointee.type, reply.pointee.format, bytes)
     }
 
+    /// A property's whole value, deleted once read when `delete` (a selection transfer).
+    func takeProperty(_ window: XWindowID, _ property: XAtom) -> (type: XAtom, format: UInt8, bytes: [UInt8])? {
+        let cookie = xcb_get_property(pointer, 1, window, property, UInt32(XCB_GET_PROPERTY_TYPE_ANY.rawValue), 0, 0x1fff_ffff)
+        guard let reply = xcb_get_property_reply(pointer, cookie, nil) else { return nil }
+        defer { free(reply) }
+        guard reply.pointee.type != 0 else { return nil }
+        let length = Int(xcb_get_property_value_length(reply))
+        let value = xcb_get_property_value(reply)
+        let bytes = length > 0 && value != nil ? Array(UnsafeRawBufferPointer(start: value, count: length)) : []
+        return (reply.pointee.type, reply.pointee.format, bytes)
+    }
+
+    /// Bytes as a format-8 property.
+    func setProperty(_ window: XWindowID, _ property: XAtom, type: XAtom, bytes: [UInt8]) {
+        _ = bytes.withUnsafeBufferPointer {
+            xcb_change_property(pointer, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, property, type, 8, UInt32($0.count), $0.baseAddress)
+        }
+    }
+
+    /// The largest request the server takes, in bytes (with BIG-REQUESTS, megabytes).
+    var maximumRequestBytes: Int { Int(xcb_get_maximum_request_length(pointer)) * 4 }
+
+    /// An atom's name (one round trip).
+    func name(of atom: XAtom) -> String? {
+        guard let reply = xcb_get_atom_name_reply(pointer, xcb_get_atom_name(pointer, atom), nil) else { return nil }
+        defer { free(reply) }
+        let length = Int(xcb_get_atom_name_name_length(reply))
+        guard let name = xcb_get_atom_name_name(reply) else { return nil }
+        return String(decoding: UnsafeRawBufferPointer(start: name, count: length), as: UTF8.self)
+    }
+
+    /// An input-only child of the root the window manager uses for itself.
+    func createHelperWindow() -> XWindowID {
+        let id = generateID()
+        _ = xcb_create_window(pointer, UInt8(XCB_COPY_FROM_PARENT), id, root, 0, 0, 10, 10, 0,
+                              UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), rootVisual, 0, nil)
+        return id
+    }
+
+    func convertSelection(requestor: XWindowID, selection: XAtom, target: XAtom, property: XAtom) {
+        _ = xcb_convert_selection(pointer, requestor, selection, target, property, UInt32(XCB_CURRENT_TIME))
+    }
+
+    /// Answers a SelectionRequest: `property` holds the data, or 0 (None) for a refusal.
+    func notifySelection(_ request: xcb_selection_request_event_t, property: XAtom) {
+        var notify = xcb_selection_notify_event_t()
+        notify.response_type = UInt8(XCB_SELECTION_NOTIFY)
+        notify.time = request.time
+        notify.requestor = request.requestor
+        notify.selection = request.selection
+        notify.target = request.target
+        notify.property = property
+        send(notify, to: request.requestor, mask: UInt32(XCB_EVENT_MASK_NO_EVENT.rawValue))
+    }
+
+    /// Asks XFixes to report who owns `selection` (XFixesSelectionNotify). False without
+    /// the extension.
+    func watchSelectionOwner(_ selection: XAtom, from window: XWindowID) -> Bool {
+        guard let ext = CXCB_xfixes_extension(pointer), ext.pointee.present != 0 else { return false }
+        let mask = XCB_XFIXES_SELECTION_EVENT_MASK_SET_SELECTION_OWNER.rawValue | XCB_XFIXES_SELECTION_EVENT_MASK_SELECTION_WINDOW_DESTROY.rawValue
+            | XCB_XFIXES_SELECTION_EVENT_MASK_SELECTION_CLIENT_CLOSE.rawValue
+        _ = xcb_xfixes_select_selection_input(pointer, window, selection, mask)
+        return true
+    }
+
+    /// Who owns `selection` now (0: nobody).
+    func selectionOwner(_ selection: XAtom) -> XWindowID {
+        guard let reply = xcb_get_selection_owner_reply(pointer, xcb_get_selection_owner(pointer, selection), nil) else { return 0 }
+        defer { free(reply) }
+        return reply.pointee.owner
+    }
+
+    /// The first XFixes event code, after agreeing on the version (the extension
+    /// answers nothing before QueryVersion); nil without it.
+    func xfixesEventBase() -> UInt8? {
+        guard let ext = CXCB_xfixes_extension(pointer), ext.pointee.present != 0 else { return nil }
+        free(xcb_xfixes_query_version_reply(pointer, xcb_xfixes_query_version(pointer, 5, 0), nil))
+        return ext.pointee.first_event
+    }
+
     /// A window's geometry as X has it now.
     func geometry(_ window: XWindowID) -> (x: Int32, y: Int32, width: Int32, height: Int32)? {
         guard let reply = xcb_get_geometry_reply(pointer, xcb_get_geometry(pointer, window), nil) else { return nil }

@@ -27,27 +27,48 @@ final class XWM {
     private var pendingSurfaces: [UInt32: XWindowID] = [:]
     private(set) var focused: XWindowID = 0
     private var isShutDown = false
+    /// CLIPBOARD and PRIMARY, bridged to the Wayland clipboard and primary selection.
+    private var selections: [XSelection] = []
+    /// The event code of XFixesSelectionNotify.
+    private var xfixesSelectionNotify: UInt8?
 
     /// The atoms the window manager reads and writes.
     struct Atoms {
-        let wmProtocols, wmDeleteWindow, wmTakeFocus, wmState, wlSurfaceID, utf8String: XAtom
+        let wmProtocols, wmDeleteWindow, wmTakeFocus, wmState, wmChangeState, wlSurfaceID, utf8String, motifWmHints: XAtom
         let netWmName, netSupported, netSupportingWmCheck, netActiveWindow, wmS0, netWmCmS0, netWmMoveresize: XAtom
-        static let names = ["WM_PROTOCOLS", "WM_DELETE_WINDOW", "WM_TAKE_FOCUS", "WM_STATE", "WL_SURFACE_ID", "UTF8_STRING",
-                            "_NET_WM_NAME", "_NET_SUPPORTED", "_NET_SUPPORTING_WM_CHECK", "_NET_ACTIVE_WINDOW",
-                            "WM_S0", "_NET_WM_CM_S0", "_NET_WM_MOVERESIZE"]
+        let netWmState, netWmStateMaximizedVert, netWmStateMaximizedHorz, netWmStateFullscreen, netWmStateHidden: XAtom
+        let netFrameExtents: XAtom
+        let clipboard, targets, text, incr, timestamp, wlSelection: XAtom
+        static let names = ["WM_PROTOCOLS", "WM_DELETE_WINDOW", "WM_TAKE_FOCUS", "WM_STATE", "WM_CHANGE_STATE", "WL_SURFACE_ID",
+                            "UTF8_STRING", "_MOTIF_WM_HINTS", "_NET_WM_NAME", "_NET_SUPPORTED", "_NET_SUPPORTING_WM_CHECK",
+                            "_NET_ACTIVE_WINDOW", "WM_S0", "_NET_WM_CM_S0", "_NET_WM_MOVERESIZE", "_NET_WM_STATE",
+                            "_NET_WM_STATE_MAXIMIZED_VERT", "_NET_WM_STATE_MAXIMIZED_HORZ", "_NET_WM_STATE_FULLSCREEN",
+                            "_NET_WM_STATE_HIDDEN", "_NET_FRAME_EXTENTS", "CLIPBOARD", "TARGETS", "TEXT", "INCR", "TIMESTAMP",
+                            "_WL_SELECTION"]
 
         init?(_ found: [String: XAtom]) {
-            let a = Self.names.compactMap { found[$0] }
-            guard a.count == Self.names.count else { return nil }
-            (wmProtocols, wmDeleteWindow, wmTakeFocus, wmState, wlSurfaceID, utf8String) = (a[0], a[1], a[2], a[3], a[4], a[5])
-            (netWmName, netSupported, netSupportingWmCheck, netActiveWindow) = (a[6], a[7], a[8], a[9])
-            (wmS0, netWmCmS0, netWmMoveresize) = (a[10], a[11], a[12])
+            guard Self.names.allSatisfy({ found[$0] != nil }) else { return nil }
+            let a = { (name: String) in found[name]! }
+            (wmProtocols, wmDeleteWindow, wmTakeFocus, wmState) = (a("WM_PROTOCOLS"), a("WM_DELETE_WINDOW"), a("WM_TAKE_FOCUS"), a("WM_STATE"))
+            (wmChangeState, wlSurfaceID, utf8String, motifWmHints) = (a("WM_CHANGE_STATE"), a("WL_SURFACE_ID"), a("UTF8_STRING"), a("_MOTIF_WM_HINTS"))
+            (netWmName, netSupported, netSupportingWmCheck) = (a("_NET_WM_NAME"), a("_NET_SUPPORTED"), a("_NET_SUPPORTING_WM_CHECK"))
+            (netActiveWindow, wmS0, netWmCmS0, netWmMoveresize) = (a("_NET_ACTIVE_WINDOW"), a("WM_S0"), a("_NET_WM_CM_S0"), a("_NET_WM_MOVERESIZE"))
+            (netWmState, netWmStateMaximizedVert, netWmStateMaximizedHorz) = (a("_NET_WM_STATE"), a("_NET_WM_STATE_MAXIMIZED_VERT"), a("_NET_WM_STATE_MAXIMIZED_HORZ"))
+            (netWmStateFullscreen, netWmStateHidden, netFrameExtents) = (a("_NET_WM_STATE_FULLSCREEN"), a("_NET_WM_STATE_HIDDEN"), a("_NET_FRAME_EXTENTS"))
+            (clipboard, targets, text, incr, timestamp, wlSelection) = (a("CLIPBOARD"), a("TARGETS"), a("TEXT"), a("INCR"), a("TIMESTAMP"), a("_WL_SELECTION"))
+        }
+
+        /// What _NET_SUPPORTED lists: the EWMH the window manager answers.
+        var supported: [XAtom] {
+            [netWmName, netSupportingWmCheck, netActiveWindow, netWmMoveresize, netWmState, netWmStateMaximizedVert,
+             netWmStateMaximizedHorz, netWmStateFullscreen, netWmStateHidden, netFrameExtents]
         }
         // Predefined in the core protocol.
         static let wmName = XAtom(XCB_ATOM_WM_NAME.rawValue), wmClass = XAtom(XCB_ATOM_WM_CLASS.rawValue)
         static let wmHints = XAtom(XCB_ATOM_WM_HINTS.rawValue), wmNormalHints = XAtom(XCB_ATOM_WM_NORMAL_HINTS.rawValue)
         static let wmTransientFor = XAtom(XCB_ATOM_WM_TRANSIENT_FOR.rawValue)
         static let window = XAtom(XCB_ATOM_WINDOW.rawValue), atom = XAtom(XCB_ATOM_ATOM.rawValue)
+        static let string = XAtom(XCB_ATOM_STRING.rawValue), primary = XAtom(XCB_ATOM_PRIMARY.rawValue)
     }
 
     /// Connects over `fd` and becomes the window manager of Xwayland's root window.
@@ -76,7 +97,7 @@ final class XWM {
         c.setProperty(checkWindow, atoms.netSupportingWmCheck, type: Atoms.window, [checkWindow])
         c.setProperty(checkWindow, atoms.netWmName, type: atoms.utf8String, string: "Lodestone")
         c.setProperty(root, atoms.netSupportingWmCheck, type: Atoms.window, [checkWindow])
-        c.setProperty(root, atoms.netSupported, type: Atoms.atom, [atoms.netWmName, atoms.netSupportingWmCheck, atoms.netActiveWindow, atoms.netWmMoveresize])
+        c.setProperty(root, atoms.netSupported, type: Atoms.atom, atoms.supported)
         c.setProperty(root, atoms.netActiveWindow, type: Atoms.window, [0])
         setRootCursor()
         setCursorResources()
@@ -89,6 +110,21 @@ final class XWM {
         }
         // New wl_surfaces of Xwayland's are offered to us (WL_SURFACE_ID may come first).
         compositor.xwm = self
+        // The clipboards, both ways; XFixes says when an X client takes one.
+        if let base = c.xfixesEventBase() {
+            xfixesSelectionNotify = base &+ UInt8(XCB_XFIXES_SELECTION_NOTIFY)
+            selections = [XSelection(wm: self, compositor: compositor, atom: atoms.clipboard, wayland: compositor.selection),
+                          XSelection(wm: self, compositor: compositor, atom: Atoms.primary, wayland: compositor.primarySelection)]
+            for s in selections {
+                _ = c.watchSelectionOwner(s.atom, from: s.window)
+                // The first X client may have copied before the window manager watched.
+                let owner = c.selectionOwner(s.atom)
+                if owner != 0 { s.ownerChanged(to: owner) }
+            }
+        } else {
+            compositor.log.notice("Xwayland has no XFixes; the X11 and Wayland clipboards stay apart")
+        }
+        c.flush()
     }
 
     /// The theme's arrow on the root window, so windows that set no cursor of their own
@@ -125,6 +161,8 @@ final class XWM {
         isShutDown = true
         // Removed from the loop (this may run in its handler); released with the XWM.
         watch?.remove()
+        for selection in selections { selection.shutdown() }
+        selections.removeAll()
         for window in windows.values { window.destroyed() }
         windows.removeAll()
         pendingSurfaces.removeAll()
@@ -161,7 +199,21 @@ final class XWM {
         case XCB_CONFIGURE_NOTIFY: configureNotify(raw.load(as: xcb_configure_notify_event_t.self))
         case XCB_PROPERTY_NOTIFY: propertyNotify(raw.load(as: xcb_property_notify_event_t.self))
         case XCB_CLIENT_MESSAGE: clientMessage(raw.load(as: xcb_client_message_event_t.self))
-        default: break
+        case XCB_SELECTION_NOTIFY:
+            let e = raw.load(as: xcb_selection_notify_event_t.self)
+            selections.first { $0.window == e.requestor && $0.atom == e.selection }?.selectionNotify(e)
+        case XCB_SELECTION_REQUEST:
+            let e = raw.load(as: xcb_selection_request_event_t.self)
+            if let selection = selections.first(where: { $0.window == e.owner && $0.atom == e.selection }) {
+                selection.selectionRequest(e)
+            } else {
+                connection.notifySelection(e, property: 0)
+            }
+        default:
+            if let code = xfixesSelectionNotify, event.pointee.response_type & 0x7f == code {
+                let e = raw.load(as: xcb_xfixes_selection_notify_event_t.self)
+                selections.first { $0.atom == e.selection }?.ownerChanged(to: e.owner)
+            }
         }
     }
 
@@ -175,6 +227,7 @@ final class XWM {
     }
 
     private func destroyNotify(_ e: xcb_destroy_notify_event_t) {
+        for selection in selections { selection.windowDestroyed(e.window) }
         guard let window = windows.removeValue(forKey: e.window) else { return }
         pendingSurfaces = pendingSurfaces.filter { $0.value != e.window }
         window.destroyed()
@@ -185,8 +238,15 @@ final class XWM {
     private func mapRequest(_ e: xcb_map_request_event_t) {
         guard let window = windows[e.window] else { return }
         for property in [Atoms.wmName, atoms.netWmName, Atoms.wmClass, Atoms.wmHints, Atoms.wmNormalHints, Atoms.wmTransientFor,
-                         atoms.wmProtocols] {
+                         atoms.wmProtocols, atoms.motifWmHints] {
             read(property, of: window)
+        }
+        window.updateDecoration()
+        writeFrameExtents(window)
+        // EWMH: before mapping, a client states what it wants in the property itself.
+        if let states = connection.property(e.window, atoms.netWmState)?.bytes.cardinals {
+            let maximized = states.contains(atoms.netWmStateMaximizedVert) || states.contains(atoms.netWmStateMaximizedHorz)
+            window.setSizeState(maximized: maximized, fullscreen: states.contains(atoms.netWmStateFullscreen))
         }
         // ICCCM WM_STATE: NormalState (1), no icon window.
         connection.setProperty(e.window, atoms.wmState, type: atoms.wmState, [1, 0])
@@ -197,6 +257,7 @@ final class XWM {
         guard let window = windows[e.window] else { return }
         window.overrideRedirect = e.override_redirect != 0
         if window.overrideRedirect, let g = connection.geometry(e.window) { window.xConfigured(x: g.x, y: g.y, width: g.width, height: g.height) }
+        window.updateDecoration()
         window.xMapped = true
     }
 
@@ -212,6 +273,8 @@ final class XWM {
     /// Lodestone has placed it, its position); answered with the geometry it has.
     private func configureRequest(_ e: xcb_configure_request_event_t) {
         guard let window = windows[e.window] else { return }
+        // A maximized or fullscreen window keeps the output's size: told so again.
+        if window.isMaximized || window.isFullscreen { return configure(window) }
         let m = UInt32(e.value_mask)
         let width = m & XCB_CONFIG_WINDOW_WIDTH.rawValue != 0 ? Int32(e.width) : window.width
         let height = m & XCB_CONFIG_WINDOW_HEIGHT.rawValue != 0 ? Int32(e.height) : window.height
@@ -228,16 +291,53 @@ final class XWM {
     }
 
     private func propertyNotify(_ e: xcb_property_notify_event_t) {
+        // Selection transfers (INCR) first: a requestor may be a managed window.
+        if selections.contains(where: { $0.propertyNotify(e) }) { return }
         guard let window = windows[e.window] else { return }
         read(e.atom, of: window)
     }
 
     private func clientMessage(_ e: xcb_client_message_event_t) {
         guard let window = windows[e.window] else { return }
-        // _NET_WM_MOVERESIZE: x_root, y_root, direction (8: move), button, source. Dragging a
-        // client-side title bar (GTK's header bar) asks for a move; resizes are not offered.
-        if e.type == atoms.netWmMoveresize {
-            if e.data.data32.2 == 8, !window.overrideRedirect { compositor.seat.startMove(window) }
+        // _NET_WM_MOVERESIZE: x_root, y_root, direction, button, source. Dragging a
+        // client-side title bar (GTK's header bar) asks for a move (8), its window's edges
+        // for a resize (0-7, clockwise from the top-left corner); 11 cancels. The keyboard
+        // variants (9, 10) are not offered.
+        if e.type == atoms.netWmMoveresize, !window.overrideRedirect {
+            let direction = e.data.data32.2
+            if direction == 8 {
+                compositor.seat.startMove(window)
+            } else if direction == 11 {
+                compositor.seat.cancelMoveResize(of: window)
+            } else if direction < 8 {
+                let top = XDG_TOPLEVEL_RESIZE_EDGE_TOP.rawValue, bottom = XDG_TOPLEVEL_RESIZE_EDGE_BOTTOM.rawValue
+                let left = XDG_TOPLEVEL_RESIZE_EDGE_LEFT.rawValue, right = XDG_TOPLEVEL_RESIZE_EDGE_RIGHT.rawValue
+                let edges = [top | left, top, top | right, right, bottom | right, bottom, bottom | left, left][Int(direction)]
+                compositor.seat.startResize(window, edges: edges)
+            }
+            return
+        }
+        // _NET_WM_STATE: action (0 remove, 1 add, 2 toggle), two states. Either maximized
+        // axis stands for both: Lodestone maximizes whole windows only.
+        if e.type == atoms.netWmState {
+            let d = e.data.data32
+            let named = [d.1, d.2]
+            func wanted(_ current: Bool, _ states: [XAtom]) -> Bool {
+                guard named.contains(where: states.contains) else { return current }
+                switch d.0 {
+                case 0: return false
+                case 1: return true
+                case 2: return !current
+                default: return current
+                }
+            }
+            window.setSizeState(maximized: wanted(window.isMaximized, [atoms.netWmStateMaximizedVert, atoms.netWmStateMaximizedHorz]),
+                                fullscreen: wanted(window.isFullscreen, [atoms.netWmStateFullscreen]))
+            return
+        }
+        // ICCCM WM_CHANGE_STATE with IconicState (3): the client minimizes itself.
+        if e.type == atoms.wmChangeState {
+            if e.data.data32.0 == 3, !window.overrideRedirect { compositor.desktop.minimize(window) }
             return
         }
         guard e.type == atoms.wlSurfaceID else { return }
@@ -263,8 +363,8 @@ final class XWM {
         guard let value = connection.property(window.id, property) else { return }
         let text = { String(decoding: value.bytes.prefix { $0 != 0 }, as: UTF8.self) }
         switch property {
-        case atoms.netWmName: window.netTitle = text()
-        case Atoms.wmName: window.icccmTitle = text()
+        case atoms.netWmName: window.netTitle = text(); window.titleChanged()
+        case Atoms.wmName: window.icccmTitle = text(); window.titleChanged()
         case Atoms.wmClass:
             // Two NUL-terminated strings: instance, then class.
             let parts = value.bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
@@ -274,9 +374,17 @@ final class XWM {
             let v = value.bytes.cardinals
             if v.count >= 2, v[0] & 1 != 0 { window.acceptsInput = v[1] != 0 }
         case Atoms.wmNormalHints:
-            // flags, x, y, width, height, ...: USPosition (1) is the user's own choice.
-            let v = value.bytes.cardinals
+            // flags, x, y, width, height, min, max, ...: USPosition (1) is the user's own
+            // choice; PMinSize (16) and PMaxSize (32) bound a resize.
+            let v = value.bytes.cardinals.map { Int32(bitPattern: $0) }
             window.userPosition = v.count >= 3 && v[0] & 1 != 0
+            window.minSize = v.count >= 7 && v[0] & 16 != 0 ? (max(0, v[5]), max(0, v[6])) : (0, 0)
+            window.maxSize = v.count >= 9 && v[0] & 32 != 0 ? (max(0, v[7]), max(0, v[8])) : (0, 0)
+        case atoms.motifWmHints:
+            // flags, functions, decorations, ...: with MWM_HINTS_DECORATIONS (2), neither
+            // MWM_DECOR_ALL (1) nor MWM_DECOR_TITLE (8) means no title bar.
+            let v = value.bytes.cardinals
+            window.undecorated = v.count >= 3 && v[0] & 2 != 0 && v[2] & (1 | 8) == 0
         case Atoms.wmTransientFor: window.transientFor = value.bytes.cardinals.first
         case atoms.wmProtocols: window.protocols = Set(value.bytes.cardinals)
         default: break
@@ -300,6 +408,27 @@ final class XWM {
         notify.x = Int16(clamping: window.x); notify.y = Int16(clamping: window.y)
         notify.width = UInt16(clamping: window.width); notify.height = UInt16(clamping: window.height)
         connection.send(notify, to: window.id, mask: XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue)
+        connection.flush()
+    }
+
+    /// Tells X the window's _NET_WM_STATE, and WM_STATE Iconic while minimized.
+    func writeState(_ window: XwaylandWindow) {
+        guard !isShutDown, !window.overrideRedirect else { return }
+        var states: [XAtom] = []
+        if window.isMaximized { states += [atoms.netWmStateMaximizedVert, atoms.netWmStateMaximizedHorz] }
+        if window.isFullscreen { states.append(atoms.netWmStateFullscreen) }
+        if window.isMinimized { states.append(atoms.netWmStateHidden) }
+        connection.setProperty(window.id, atoms.netWmState, type: Atoms.atom, states)
+        // ICCCM: IconicState (3) while minimized, NormalState (1) otherwise.
+        if window.xMapped { connection.setProperty(window.id, atoms.wmState, type: atoms.wmState, [window.isMinimized ? 3 : 1, 0]) }
+        connection.flush()
+    }
+
+    /// _NET_FRAME_EXTENTS (left, right, top, bottom): the title bar above the window.
+    func writeFrameExtents(_ window: XwaylandWindow) {
+        guard !isShutDown, !window.overrideRedirect else { return }
+        connection.setProperty(window.id, atoms.netFrameExtents, type: XAtom(XCB_ATOM_CARDINAL.rawValue),
+                               [0, 0, UInt32(window.titleBar == nil ? 0 : TitleBar.height), 0])
         connection.flush()
     }
 

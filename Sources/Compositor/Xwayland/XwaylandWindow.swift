@@ -1,3 +1,4 @@
+import CWaylandServer
 import Rendering
 import WaylandServer
 
@@ -9,6 +10,11 @@ import WaylandServer
 /// X and Lodestone share one coordinate space (the root window is the output, scale 1),
 /// so a window's X position is where it is drawn, and menus X places relative to their
 /// window land where they belong.
+///
+/// A managed window gets Lodestone's title bar above it (drawn by the compositor, not
+/// reparented in X) unless `_MOTIF_WM_HINTS` asks for no decorations, as GTK's
+/// client-side decorated windows do. Maximized, fullscreen and minimized are Lodestone's
+/// decisions, reflected to X in `_NET_WM_STATE` (`XWM.writeState`).
 final class XwaylandWindow: DesktopWindow {
     private unowned let wm: XWM
     private unowned let compositor: Compositor
@@ -27,6 +33,17 @@ final class XwaylandWindow: DesktopWindow {
     var acceptsInput = true
     /// WM_NORMAL_HINTS USPosition: the user asked for the position.
     var userPosition = false
+    /// WM_NORMAL_HINTS minimum and maximum sizes (0: none).
+    var minSize = (width: Int32(0), height: Int32(0)), maxSize = (width: Int32(0), height: Int32(0))
+    /// `_MOTIF_WM_HINTS` asked for no title (GTK's client-side decorations).
+    var undecorated = false { didSet { if undecorated != oldValue { updateDecoration() } } }
+    /// The bar Lodestone draws above the window, or nil.
+    private(set) var titleBar: TitleBar?
+    private(set) var isMaximized = false
+    private(set) var isFullscreen = false
+    /// The geometry to go back to when leaving maximized or fullscreen.
+    private var restoreGeometry: (x: Int32, y: Int32, width: Int32, height: Int32)?
+    var isMinimized = false { didSet { if isMinimized != oldValue { wm.writeState(self) } } }
     /// X has the window mapped.
     var xMapped = false { didSet { updateMapped() } }
     private var role: XwaylandSurface?
@@ -108,6 +125,91 @@ final class XwaylandWindow: DesktopWindow {
         if overrideRedirect { compositor.desktop.overrideRedirectUnmapped(self) } else { compositor.desktop.windowUnmapped(self) }
         isMapped = false
         isActivated = false
+        isMinimized = false
+    }
+
+    // MARK: Decoration
+
+    /// A managed window has a title bar unless it asked for none; an override-redirect
+    /// one never has.
+    func updateDecoration() {
+        let wants = !overrideRedirect && !undecorated
+        guard wants != (titleBar != nil) else { return }
+        if let bar = titleBar, isMapped { bar.damage(compositor.output) }
+        titleBar = wants ? TitleBar(window: self, regions: compositor.scene.regions) : nil
+        if let bar = titleBar, isMapped { bar.damage(compositor.output) }
+        wm.writeFrameExtents(self)
+        // A maximized window makes room for its bar, or takes the room back.
+        if isMaximized && !isFullscreen { applySizeState() }
+        if isMapped {
+            compositor.scene.changed(.layout)
+            compositor.scheduleFrame()
+        }
+    }
+
+    /// WM_NAME or _NET_WM_NAME changed: the bar shows the new title.
+    func titleChanged() {
+        guard isMapped, let bar = titleBar else { return }
+        bar.damage(compositor.output)
+        compositor.scheduleFrame()
+    }
+
+    // MARK: Maximized and fullscreen
+
+    func toggleMaximized() { setSizeState(maximized: !isMaximized, fullscreen: isFullscreen) }
+
+    /// Maximized and fullscreen windows fill the output (a maximized one below its bar);
+    /// leaving both restores the geometry the window had before.
+    func setSizeState(maximized: Bool, fullscreen: Bool) {
+        guard !overrideRedirect, (maximized, fullscreen) != (isMaximized, isFullscreen) else { return }
+        if !isMaximized && !isFullscreen { restoreGeometry = (x, y, width, height) }
+        isMaximized = maximized
+        isFullscreen = fullscreen
+        applySizeState()
+        wm.writeState(self)
+    }
+
+    private func applySizeState() {
+        let output = compositor.output
+        if isFullscreen {
+            setGeometry(x: 0, y: 0, width: output.width, height: output.height)
+        } else if isMaximized {
+            let bar = decorationHeight
+            setGeometry(x: 0, y: bar, width: output.width, height: max(1, output.height - bar))
+        } else if let r = restoreGeometry {
+            restoreGeometry = nil
+            // A window maximized before it was placed may come back where X created it:
+            // its bar stays on screen.
+            setGeometry(x: r.x, y: max(r.y, decorationHeight), width: r.width, height: r.height)
+        }
+    }
+
+    // MARK: Interactive resize
+
+    /// While resizing from the left or top, the right or bottom edge stays put.
+    private var resizeAnchor: (edges: UInt32, right: Int32, bottom: Int32)?
+
+    func resizeStarted(edges: UInt32) { resizeAnchor = (edges, x.clampedAdding(width), y.clampedAdding(height)) }
+
+    func resize(width: Int32, height: Int32) {
+        guard let anchor = resizeAnchor else { return }
+        let left = anchor.edges & XDG_TOPLEVEL_RESIZE_EDGE_LEFT.rawValue != 0, top = anchor.edges & XDG_TOPLEVEL_RESIZE_EDGE_TOP.rawValue != 0
+        setGeometry(x: left ? anchor.right.clampedSubtracting(width) : x, y: top ? anchor.bottom.clampedSubtracting(height) : y,
+                    width: width, height: height)
+    }
+
+    func resizeEnded() { resizeAnchor = nil }
+
+    /// Lodestone's choice of geometry: drawn there at once and told to X.
+    func setGeometry(x: Int32, y: Int32, width: Int32, height: Int32) {
+        if let s = surface, isMapped { compositor.scene.damageTree(s) }
+        (self.x, self.y, self.width, self.height) = (x, y, max(1, width), max(1, height))
+        wm.configure(self)
+        if let s = surface, isMapped {
+            compositor.scene.damageTree(s)
+            compositor.scene.changed(.layout)
+            compositor.scheduleFrame()
+        }
     }
 
     // MARK: Geometry from X
@@ -137,16 +239,17 @@ final class XwaylandWindow: DesktopWindow {
     }
     var geometry: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
     var surfaceOrigin: (Int32, Int32) { (x, y) }
-    var isMaximized: Bool { false }
-    var isFullscreen: Bool { false }
+    var decorationHeight: Int32 { titleBar != nil && !isFullscreen ? TitleBar.height : 0 }
+    var maximizedOrigin: (x: Int32, y: Int32) { (0, isFullscreen ? 0 : decorationHeight) }
 
     /// A transient (a dialog) is centred over its parent; a window whose user chose its
-    /// position keeps it; others are cascaded.
+    /// position keeps it (moved down if its title bar would be off screen); others are
+    /// cascaded.
     var preferredPosition: (x: Int32, y: Int32)? {
         if let parent = wm.window(transientFor), parent.isMapped {
-            return (parent.x + (parent.width - width) / 2, parent.y + (parent.height - height) / 2)
+            return (parent.x + (parent.width - width) / 2, max(decorationHeight, parent.y + (parent.height - height) / 2))
         }
-        return userPosition ? (x, y) : nil
+        return userPosition ? (x, max(y, decorationHeight)) : nil
     }
 
     func setActivated(_ on: Bool) {
@@ -162,7 +265,8 @@ final class XwaylandWindow: DesktopWindow {
         wm.configure(self)
     }
 
-    func outputResized() {}
+    /// The output changed size: maximized and fullscreen windows follow.
+    func outputResized() { if isMaximized || isFullscreen { applySizeState() } }
 
     func sendClose() { wm.close(self) }
 }
