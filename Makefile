@@ -121,15 +121,23 @@ fuzz: deps
 		-max_len=4096 -len_control=0 -timeout=20 -print_final_stats=1 -artifact_prefix=../../Tests/fuzz/crashes/
 
 # AddressSanitizer (and UndefinedBehaviorSanitizer for the C and C++ targets) over the whole
-# test suite, the random request-stream fuzzer slice and the libFuzzer corpus included; a
-# leak or an error fails it (UBSan halts on the first finding not in
-# Tests/ubsan-suppressions.txt). Its own scratch path: a full rebuild that leaves .build alone.
+# test suite, the random request-stream fuzzer slice and the libFuzzer corpus included. Every
+# sanitized process (the test runner, each Lodestone it starts, lodestone-fuzz) writes what it
+# finds to .build-asan/sanitizer-reports/ (log_path); Scripts/sanitizer-reports prints them
+# and fails the run when there is one, so a leak at a compositor's exit gates as an error in
+# the test process does (UBSan halts on the first finding not in Tests/ubsan-suppressions.txt).
+# Its own scratch path: a full rebuild that leaves .build alone.
 ASAN_FLAGS := --sanitize=address -Xcc -fsanitize=undefined --scratch-path .build-asan
+ASAN_REPORTS := $(CURDIR)/.build-asan/sanitizer-reports
+ASAN_LOG := log_path=$(ASAN_REPORTS)/report:log_exe_name=1
 asan: deps
 	$(SWIFT) build --build-tests $(ASAN_FLAGS)
-	LODESTONE_SANITIZED=1 ASAN_OPTIONS=malloc_context_size=8 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt \
-		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:suppressions=$(CURDIR)/Tests/ubsan-suppressions.txt \
-		$(SWIFT) test --disable-swift-testing --skip-build $(ASAN_FLAGS)
+	rm -rf $(ASAN_REPORTS) && mkdir -p $(ASAN_REPORTS)
+	LODESTONE_SANITIZED=1 ASAN_OPTIONS=malloc_context_size=8:$(ASAN_LOG) \
+		LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt:print_suppressions=0:$(ASAN_LOG) \
+		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:suppressions=$(CURDIR)/Tests/ubsan-suppressions.txt:$(ASAN_LOG) \
+		$(SWIFT) test --disable-swift-testing --skip-build $(ASAN_FLAGS); \
+	status=$$?; Scripts/sanitizer-reports $(ASAN_REPORTS) || status=1; exit $$status
 
 clean:
 	rm -rf .build .build-*

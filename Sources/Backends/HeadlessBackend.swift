@@ -19,4 +19,7 @@ public final class HeadlessBackend: Backend {
         }
         log.info("headless output \(compositor.output.width)×\(compositor.output.height) @\(compositor.output.scale)x")
     }
+
+    /// Nothing on the loop.
+    public func stop() {}
 }

@@ -5,7 +5,7 @@ import WaylandServer
 ///
 /// | limit | value | why |
 /// |---|---|---|
-/// | rectangles in a `wl_region` | 4,096 | added in sorted batches (`WlRegion`), but each subtract still walks the region; real input and opaque regions hold a handful |
+/// | rectangles in a `wl_region` | 4,096 | adds and subtracts join in batches of 512 (`WlRegion`, `PixelRegion.apply`), but the region they make is walked whole by every batch, read and copy; real input and opaque regions hold a handful |
 /// | pending damage rectangles | 64, then merged | a client may damage without ever committing; past 64 the rectangles merge into their bounding box, so memory and the cost of a commit stay flat |
 /// | subsurface depth | `WlSubsurface.maxDepth` (32) | bounds every walk of a surface tree; toolkits nest a few levels |
 /// | adaptive pointer regions per surface | `AdaptivePointerSurface.maximumRegions` (512) | the protocol's too_many_regions |

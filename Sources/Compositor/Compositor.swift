@@ -250,9 +250,7 @@ public final class Compositor {
             xdg.toplevel?.unmap()
             xdg.popup?.dismiss()
         }
-        if let sub = surface.role as? WlSubsurface, let parent = sub.parent {
-            parent.stack.removeAll { $0 == .child(sub) }
-        }
+        if let sub = surface.role as? WlSubsurface, let parent = sub.parent { parent.unstack(sub) }
         seat.surfaceDestroyed(surface)
         touchscreen?.surfaceDestroyed(surface)
         tablets.surfaceDestroyed(surface)

@@ -149,8 +149,12 @@ final class WlSurface: Resource, ProtocolObject {
     weak var fractionalScale: WpFractionalScale?
     private(set) var viewportSource: ViewportSource?
     private(set) var viewportDestination: (width: Int32, height: Int32)?
-    /// Paint order of this surface and its subsurfaces, bottom first.
+    /// Paint order of this surface and its subsurfaces, bottom first. A child that went away
+    /// stays as a gap (its `surfaceObject` nil, which every walk skips) until gaps are half of
+    /// it (`unstack`).
     var stack: [StackEntry] = [.parent]
+    /// Children unstacked since the stack was last compacted.
+    var stackGaps = 0
     /// Outputs the client was told this surface is on.
     var enteredOutputs: [WlOutput] = []
 

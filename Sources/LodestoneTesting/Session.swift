@@ -178,10 +178,10 @@ public final class Session {
         for c in clients where c.isRunning { c.terminate() }
         for c in clients { c.waitUntilExit() }
         clients = []
-        if compositor.isRunning {
-            compositor.terminate()
-            compositor.waitUntilExit()
-        }
+        if compositor.isRunning { compositor.terminate() }
+        // Also when it exited on its own (waitForExit): until waitUntilExit has run, Foundation's
+        // run loop source for the process keeps the Process (LeakSanitizer).
+        compositor.waitUntilExit()
     }
 }
 

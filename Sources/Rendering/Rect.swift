@@ -163,3 +163,49 @@ public final class PixelRegion {
         return r
     }
 }
+
+/// Building a region from a client's requests: rects added and subtracted, in order.
+extension PixelRegion {
+    /// One `wl_region.add` (`adds`) or `wl_region.subtract`.
+    public struct Edit: Sendable {
+        public var rect: PixelRect, adds: Bool
+        public init(_ rect: PixelRect, adds: Bool) { self.rect = rect; self.adds = adds }
+    }
+
+    /// Applies `edits` in order, exactly as adding and subtracting them one by one would,
+    /// with two passes over the region instead of one per edit.
+    ///
+    /// A point ends up in the region when the last edit covering it adds it, or, when none
+    /// covers it, when it was there before: the result is (region − covered) ∪ painted, where
+    /// `covered` is the union of every edit and `painted` the points whose last edit adds.
+    /// Both come from halving the edits: for a run L then R, painted = (painted(L) − covered(R))
+    /// ∪ painted(R), and a run of one kind is a single sorted union (pixman sorts the boxes into
+    /// bands, n log n). One by one, each edit walked the whole region: a region kept near its
+    /// rectangle limit by alternating adds and subtracts cost time in the square of the requests.
+    public func apply(_ edits: [Edit]) {
+        guard !edits.isEmpty else { return }
+        if !edits.contains(where: { !$0.adds }) { return add(edits.map(\.rect)) }
+        let (covered, painted) = Self.paint(edits[...])
+        pixman_region32_subtract(raw, raw, covered.raw)
+        pixman_region32_union(raw, raw, painted.raw)
+    }
+
+    /// What `edits` cover, and what they leave added (see `apply`). The recursion halves the
+    /// edits, so its depth is the logarithm of their count.
+    private static func paint(_ edits: ArraySlice<Edit>) -> (covered: PixelRegion, painted: PixelRegion) {
+        let adds = edits.first!.adds
+        if edits.allSatisfy({ $0.adds == adds }) {
+            let covered = PixelRegion()
+            covered.add(edits.map(\.rect))
+            return (covered, adds ? covered : PixelRegion())
+        }
+        let middle = edits.startIndex + edits.count / 2
+        let (coveredLeft, paintedLeft) = paint(edits[..<middle]), (coveredRight, paintedRight) = paint(edits[middle...])
+        // Fresh regions: a run of adds returns one region as both of its halves.
+        let covered = PixelRegion(), painted = PixelRegion()
+        pixman_region32_union(covered.raw, coveredLeft.raw, coveredRight.raw)
+        pixman_region32_subtract(painted.raw, paintedLeft.raw, coveredRight.raw)
+        pixman_region32_union(painted.raw, painted.raw, paintedRight.raw)
+        return (covered, painted)
+    }
+}

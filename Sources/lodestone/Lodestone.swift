@@ -315,8 +315,9 @@ struct Lodestone: ParsableCommand {
         // then the command is stopped, then the display goes.
         xwayland?.shutdown()
         compositor.shutdown()
-        // Nested: the window goes, and with it every source the backend has on our loop.
-        nested?.stop()
+        // Every source the backend has on our loop goes while the loop exists (nested: the
+        // window and the parent's fd; DRM: the seat's, the card's and libinput's).
+        backend.stop()
         child?.terminate()
         // Nothing may keep the display alive now: its deinit removes the socket and lock file.
         backend.frameComposed = nil

@@ -330,6 +330,9 @@ final class AdaptivePointerLookTests: XCTestCase {
         let surface = wl_compositor_create_surface(compositor)!
         let holder = adaptive_pointer_manager_v1_get_surface(manager, surface)!
         let region = adaptive_pointer_surface_v1_create_region(holder)!
+        // Freed on this side when the test ends (the connection ends with the error).
+        let proxies = [compositor, manager, surface, holder, region].map { Proxy($0, on: connection) }
+        defer { withExtendedLifetime(proxies) {} }
         adaptive_pointer_region_v1_add_accessory(region, 1, wl_fixed_from_double(45), 0, 2)
         XCTAssertThrowsError(try connection.roundtrip())
         let error = try XCTUnwrap(connection.protocolError)

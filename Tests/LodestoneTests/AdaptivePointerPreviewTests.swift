@@ -17,25 +17,30 @@ final class AdaptivePointerPreviewTests: XCTestCase {
     /// A subsurface of `client`'s window holding an 80×40 red buffer at (100, 100), over the
     /// window's blue box of the same place and size (so the two sources of pixels differ).
     private final class Child {
+        /// Proxies, so that their wl_proxy goes with them (LeakSanitizer counted bare ones).
+        private let proxies: [Proxy]
         let surface: OpaquePointer
         let subsurface: OpaquePointer
         let buffer: ClientShmBuffer
 
         init(of client: RegionClient) throws {
-            guard let sub = client.registry.bind(cwp_wl_subcompositor_interface(), version: 1),
-                  let shm = client.registry.bind(cwp_wl_shm_interface(), version: 1),
-                  let buffer = ClientShmBuffer(shm: Proxy(shm, on: client.connection), width: 80, height: 40) else {
+            guard let sub = client.registry.bind(cwp_wl_subcompositor_interface(), version: 1).map({ Proxy($0, on: client.connection) }),
+                  let shm = client.registry.bind(cwp_wl_shm_interface(), version: 1).map({ Proxy($0, on: client.connection) }),
+                  let buffer = ClientShmBuffer(shm: shm, width: 80, height: 40) else {
                 throw TestFailure("no wl_subcompositor or buffer")
             }
-            surface = wl_compositor_create_surface(client.compositor)!
-            subsurface = wl_subcompositor_get_subsurface(sub, surface, client.surface)!
+            let surface = Proxy(wl_compositor_create_surface(client.compositor)!, on: client.connection)
+            let subsurface = Proxy(wl_subcompositor_get_subsurface(sub.pointer, surface.pointer, client.surface)!, on: client.connection)
+            proxies = [sub, shm, surface, subsurface]
+            self.surface = surface.pointer
+            self.subsurface = subsurface.pointer
             self.buffer = buffer
             buffer.fill(AdaptivePointerPreviewTests.red)
-            wl_subsurface_set_position(subsurface, 100, 100)
-            wl_surface_attach(surface, buffer.buffer.pointer, 0, 0)
-            wl_surface_damage(surface, 0, 0, 80, 40)
+            wl_subsurface_set_position(subsurface.pointer, 100, 100)
+            wl_surface_attach(surface.pointer, buffer.buffer.pointer, 0, 0)
+            wl_surface_damage(surface.pointer, 0, 0, 80, 40)
             // Synchronized (the default): the child's state lands with the parent's commit.
-            wl_surface_commit(surface)
+            wl_surface_commit(surface.pointer)
             try client.commit()
         }
     }

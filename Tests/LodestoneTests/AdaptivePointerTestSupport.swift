@@ -181,25 +181,30 @@ final class RegionClient {
         try connection.roundtrip()
     }
 
-    private var shapeDevice: OpaquePointer?
+    private var shapeDevice: Proxy?
+    /// The cursor shape manager and the cursor surfaces, kept while the client lives.
+    private var kept: [Proxy] = []
 
     /// `wp_cursor_shape_device_v1.set_shape` with the last enter (or button) serial; the
     /// manager and device are made on first use.
     func setCursorShape(_ shape: UInt32, serial: UInt32? = nil) throws {
         if shapeDevice == nil {
-            guard let manager = registry.bind(cwp_wp_cursor_shape_manager_v1_interface(), version: 1) else {
+            guard let manager = registry.bind(cwp_wp_cursor_shape_manager_v1_interface(), version: 1).map({ Proxy($0, on: connection) }) else {
                 throw TestFailure("no wp_cursor_shape_manager_v1")
             }
-            shapeDevice = wp_cursor_shape_manager_v1_get_pointer(manager, pointer.pointer)
+            kept.append(manager)
+            shapeDevice = Proxy(wp_cursor_shape_manager_v1_get_pointer(manager.pointer, pointer.pointer)!, on: connection)
         }
-        wp_cursor_shape_device_v1_set_shape(shapeDevice, serial ?? lastSerial, shape)
+        wp_cursor_shape_device_v1_set_shape(shapeDevice?.pointer, serial ?? lastSerial, shape)
         try connection.roundtrip()
     }
 
     /// Sets a cursor image with these ARGB pixels (row-major, `width` per row), as a toolkit
     /// attaches a theme cursor: attach, commit, then set_cursor with the hotspot.
     func setCursorImage(width: Int32, height: Int32, pixels: [UInt32], hotspot: (Int32, Int32) = (0, 0), scale: Int32 = 1) throws {
-        let cursor = wl_compositor_create_surface(compositor)!
+        let cursorProxy = Proxy(wl_compositor_create_surface(compositor)!, on: connection)
+        kept.append(cursorProxy)
+        let cursor = cursorProxy.pointer
         guard let buffer = ClientShmBuffer(shm: shmProxy, width: width, height: height) else { throw TestFailure("no buffer") }
         for i in 0..<Int(width * height) { buffer.data[i] = pixels[i] }
         buffers.append(buffer)
@@ -219,7 +224,9 @@ final class RegionClient {
 
     /// Sets a legacy cursor image (a 16×16 magenta square).
     func setLegacyCursor() throws {
-        let cursor = wl_compositor_create_surface(compositor)!
+        let cursorProxy = Proxy(wl_compositor_create_surface(compositor)!, on: connection)
+        kept.append(cursorProxy)
+        let cursor = cursorProxy.pointer
         guard let buffer = ClientShmBuffer(shm: shmProxy, width: 16, height: 16) else { return }
         buffer.fill(0xffff_00ff)
         buffers.append(buffer)

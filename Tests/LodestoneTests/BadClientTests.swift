@@ -20,7 +20,11 @@ final class BadClientTests: XCTestCase {
         goodWindow = try session.waitForWindow("simple-shm")
     }
 
-    override func tearDown() { session?.stop() }
+    /// Let go, not only stopped: XCTest keeps every test case (and so what it holds) to the end.
+    override func tearDown() {
+        session?.stop()
+        session = nil
+    }
 
     /// Runs the bad client to its end and returns its RESULT line; for a
     /// protocol error, with the interface and code libwayland logged
@@ -339,7 +343,7 @@ final class BadClientTests: XCTestCase {
 
     /// A line of the compositor's /proc/PID/status, in bytes (VmRSS, RssAnon, RssShmem).
     private func compositorMemory(_ key: String) throws -> Int {
-        let status = try String(contentsOfFile: "/proc/\(session.compositorPID)/status", encoding: .utf8)
+        let status = textOfFile("/proc/\(session.compositorPID)/status")
         let line = try XCTUnwrap(status.split(separator: "\n").first { $0.hasPrefix(key + ":") })
         return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
     }

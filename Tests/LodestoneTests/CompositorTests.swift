@@ -126,6 +126,7 @@ final class CompositorTests: XCTestCase {
         let globals = try Globals(connection: try session.connect())
         let window = try Window(globals, title: "mover", width: 200, height: 150)
         globals.onPointer = { opcode, a in if opcode == 3, a.uint(3) == 1 { window.move() } }
+        defer { globals.onPointer = nil }  // the window holds globals: a cycle until then
         let w = try session.waitForWindow("mover")
         let control = session.control
         try control.movePointer(x: Double(w.x + 20), y: Double(w.y + 20))
@@ -145,6 +146,7 @@ final class CompositorTests: XCTestCase {
         let globals = try Globals(connection: try session.connect())
         let window = try Window(globals, title: "sizer", width: 200, height: 150)
         globals.onPointer = { opcode, a in if opcode == 3, a.uint(3) == 1 { window.resize(edges: 10) } }  // bottom_right
+        defer { globals.onPointer = nil }  // the window holds globals: a cycle until then
         let w = try session.waitForWindow("sizer")
         let control = session.control
         try control.movePointer(x: Double(w.x + w.width - 5), y: Double(w.y + w.height - 5))

@@ -153,7 +153,8 @@ final class NestedTests: XCTestCase {
         let client = try Window(globals, title: "relative", width: 200, height: 150)
         guard let manager = globals.registry.bind(cwp_zwp_relative_pointer_manager_v1_interface(), version: 1),
               let pointer = globals.pointer else { return XCTFail("the nested Lodestone offers no relative pointer manager or pointer") }
-        let relative = Proxy(zwp_relative_pointer_manager_v1_get_relative_pointer(manager, pointer.pointer)!, on: connection)
+        let managerProxy = Proxy(manager, on: connection)
+        let relative = Proxy(zwp_relative_pointer_manager_v1_get_relative_pointer(managerProxy.pointer, pointer.pointer)!, on: connection)
         var motions: [String] = []
         relative.onEvent = { opcode, a in
             if opcode == 0 { motions.append("\(a.fixed(2)),\(a.fixed(3))") }  // relative_motion: time hi/lo, dx, dy, …
@@ -189,7 +190,7 @@ final class NestedTests: XCTestCase {
               let tablets = globals.registry.bind(cwp_zwp_tablet_manager_v2_interface(), version: 1),
               let pointer = globals.pointer, let seat = globals.seat else { return XCTFail("the nested Lodestone offers no gestures, tablets or pointer") }
         var events: [String] = []
-        var proxies: [Proxy] = []
+        var proxies = [Proxy(gestures, on: connection), Proxy(tablets, on: connection)]
         for (name, create) in [("swipe", zwp_pointer_gestures_v1_get_swipe_gesture), ("pinch", zwp_pointer_gestures_v1_get_pinch_gesture),
                                ("hold", zwp_pointer_gestures_v1_get_hold_gesture)] {
             let g = Proxy(create(gestures, pointer.pointer)!, on: connection)
@@ -204,9 +205,15 @@ final class NestedTests: XCTestCase {
             proxies.append(g)
         }
         let tabletSeat = Proxy(zwp_tablet_manager_v2_get_tablet_seat(tablets, seat.pointer)!, on: connection)
+        // The handler keeps `proxies`, which keeps the seat: let go when the test ends.
+        defer { tabletSeat.onEvent = nil }
         tabletSeat.onEvent = { opcode, a in
-            guard opcode == 1, let object = a.object(0) else { return }  // tool_added
-            let tool = Proxy(object, on: connection)
+            // tablet_added, tool_added and pad_added make objects on this side: all are proxies.
+            guard let object = a.object(0) else { return }
+            let added = Proxy(object, on: connection)
+            proxies.append(added)
+            guard opcode == 1 else { return }  // tool_added
+            let tool = added
             tool.onEvent = { op, b in
                 switch op {
                 case 6: events.append("proximity_in")
@@ -220,7 +227,6 @@ final class NestedTests: XCTestCase {
                 default: break
                 }
             }
-            proxies.append(tool)
         }
         proxies.append(tabletSeat)
         let inner = try nested.waitForWindow("gestures")
@@ -508,7 +514,7 @@ extension Session {
 
     /// User plus system CPU time of Lodestone, in clock ticks.
     func cpuTicks() throws -> Int {
-        let stat = try String(contentsOfFile: "/proc/\(compositorPID)/stat", encoding: .utf8)
+        let stat = textOfFile("/proc/\(compositorPID)/stat")
         // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
         let fields = stat[stat.range(of: ")")!.upperBound...].split(separator: " ")
         return Int(fields[11])! + Int(fields[12])!

@@ -7,7 +7,7 @@ import XCTest
 /// frame clock's time with its refresh and a growing sequence.
 final class PresentationTests: XCTestCase {
     private func read(_ path: String) -> [String] {
-        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        textOfFile(path).split(separator: "\n").map(String.init)
     }
 
     func testFeedbackCarriesTheFrameClocksTime() throws {

@@ -7,7 +7,7 @@ import XCTest
 /// pixel for pixel; damage, timestamps and refused buffers.
 final class ScreencopyTests: XCTestCase {
     private let client = repositoryRoot + "/Tests/clients/screencopy_client.py"
-    private func read(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+    private func read(_ path: String) -> String { textOfFile(path) }
 
     /// A window of four colours with the adaptive pointer resting on it, settled.
     private func scene() throws -> (AdaptiveFixture, PointerShape) {

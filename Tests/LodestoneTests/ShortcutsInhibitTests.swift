@@ -10,7 +10,7 @@ final class ShortcutsInhibitTests: XCTestCase {
     static let superKey: UInt32 = 125, tab: UInt32 = 15
     private let client = repositoryRoot + "/Tests/clients/surface_client.py"
     private func read(_ path: String) -> [String] {
-        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        textOfFile(path).split(separator: "\n").map(String.init)
     }
 
     /// "other" below, then the client's "shortcuts" window with the keyboard; its log.

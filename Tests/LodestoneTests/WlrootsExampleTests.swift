@@ -93,7 +93,7 @@ final class WlrootsExampleTests: XCTestCase {
         compositor.standardError = handle
         try compositor.run()
         processes.append(compositor)
-        let printed = { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        let printed = { textOfFile(log) }
         let deadline = Date().addingTimeInterval(20)
         while !printed().contains("socket "), Date() < deadline, compositor.isRunning { usleep(50_000) }
         guard let line = printed().split(separator: "\n").first(where: { $0.hasPrefix("socket ") }) else {
@@ -127,6 +127,7 @@ final class WlrootsExampleTests: XCTestCase {
     }
 
     func testDemoInTinywlShowsTheHighlightPlatterWhereLodestoneDoes() throws {
+        try skipUnderSanitizersForALibraryConsumer()
         let reference = try lodestoneCapture()
         let (capture, log) = try wlrootsCapture()
         XCTAssertEqual([capture.width, capture.height], [1280, 800])
@@ -162,6 +163,7 @@ final class WlrootsExampleTests: XCTestCase {
     /// hears entered and left through the helper; a client sending five accessories gets the
     /// protocol error Lodestone sends, and only it is disconnected.
     func testHelperSendsRegionEventsAndDisconnectsOnlyTheBadClient() throws {
+        try skipUnderSanitizersForALibraryConsumer()
         guard Process.canRun("python3", ["-c", "import pywayland"]) else { throw XCTSkip("pywayland is not installed (make deps)") }
         let (build, env, printed) = try startExample()
         let script = repositoryRoot + "/Examples/python/adaptive_pointer_client.py"
@@ -176,7 +178,7 @@ final class WlrootsExampleTests: XCTestCase {
         client.standardError = out
         try client.run()
         processes.append(client)
-        let heard = { (try? String(contentsOfFile: good, encoding: .utf8)) ?? "" }
+        let heard = { textOfFile(good) }
 
         // Into the region (the window is at (0, 0), on top), until the client hears it.
         var entered = false

@@ -9,7 +9,7 @@ import XCTest
 final class XdgForeignTests: XCTestCase {
     private let client = repositoryRoot + "/Tests/clients/surface_client.py"
     private func read(_ path: String) -> [String] {
-        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        textOfFile(path).split(separator: "\n").map(String.init)
     }
 
     func testAnImportedParentKeepsTheChildAboveItUntilTheExportGoes() throws {

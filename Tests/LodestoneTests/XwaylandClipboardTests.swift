@@ -19,7 +19,7 @@ final class XwaylandClipboardTests: XCTestCase {
         return (session, display)
     }
 
-    private func read(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+    private func read(_ path: String) -> String { textOfFile(path) }
 
     /// Copies in X (xclip serves its selection until another owner takes it), pastes with
     /// wl-paste; then copies with wl-copy and pastes in X with xclip -o.

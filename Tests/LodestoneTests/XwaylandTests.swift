@@ -336,7 +336,7 @@ final class XwaylandTests: XCTestCase {
     private func childNamed(_ name: String, of parent: Int32) -> Int32? {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         for entry in entries {
-            guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            guard let pid = Int32(entry), case let stat = textOfFile("/proc/\(pid)/stat"),
                   let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { continue }
             let comm = stat[stat.index(after: open)..<close]
             let fields = stat[stat.index(after: close)...].split(separator: " ")

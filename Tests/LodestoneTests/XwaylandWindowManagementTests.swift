@@ -53,7 +53,7 @@ final class XwaylandWindowManagementTests: XCTestCase {
 
     /// The client was told (ConfigureNotify) it has this geometry.
     private func clientHeard(_ session: Session, _ output: String, _ geometry: String) throws -> Bool {
-        try session.wait(timeout: 10) { ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("configure \(geometry)\n") }
+        try session.wait(timeout: 10) { textOfFile(output).contains("configure \(geometry)\n") }
     }
 
     private func window(_ session: Session, _ title: String) throws -> TestControl.Window? {

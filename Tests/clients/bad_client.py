@@ -57,6 +57,14 @@ Limits (issue 17):
   region-worst N          one wl_region of N rectangles, each a band above all before it;
                           prints 'region N rects T ms' (until a round trip came back)
   subsurface-flood N      N sibling subsurfaces of one window, each with a buffer
+  subsurface-destroy N    N sibling subsurfaces of one window, each with a buffer, then every
+                          one destroyed (its wl_subsurface, then its wl_surface); prints
+                          'subsurfaces N destroyed T ms' (until a round trip came back)
+  region-mixed N [BANDS]  one wl_region of N add and subtract pairs: the first BANDS (2,000)
+                          each add a band and cut a notch that splits it in two (4,000
+                          rectangles), the rest put a notch back and cut it again; then it is
+                          set as a surface's input region; prints 'region N pairs T ms'
+                          (until a round trip came back)
   request-flood N         N times: create a wl_region, add a rect, destroy it, no round trip
 
 Prints one line, 'RESULT: <what happened>', where what happened is
@@ -639,6 +647,56 @@ def main(mode, arg=None):
             if i % 200 == 0 and d.roundtrip() < 0:
                 break
         parent.commit()
+        settle(d)
+    elif mode == "subsurface-destroy":
+        # What subsurface-flood builds, then torn down as a toolkit does, no round trip
+        # between the destroys.
+        import time
+        parent, _, _ = c.mapped_window()
+        subcompositor = c.subcompositor()
+        fd, pool = c.pool(16 * 16 * 4)
+        buf = pool.create_buffer(0, 16, 16, 64, WlShm.format.argb8888.value)
+        subs = []
+        for i in range(int(arg)):
+            child = c.compositor.create_surface()
+            sub = subcompositor.get_subsurface(child, parent)
+            sub.set_position((i * 13) % 300, (i * 7) % 200)
+            child.attach(buf, 0, 0)
+            child.damage(0, 0, 16, 16)
+            child.commit()
+            subs.append((child, sub))
+            if i % 200 == 0 and d.roundtrip() < 0:
+                break
+        parent.commit()
+        settle(d)
+        start = time.monotonic()
+        for child, sub in subs:
+            sub.destroy()
+            child.destroy()
+        d.roundtrip()
+        print("subsurfaces %d destroyed %.1f ms" % (len(subs), (time.monotonic() - start) * 1000), flush=True)
+        parent.commit()
+        settle(d)
+    elif mode == "region-mixed":
+        # Adds and subtracts alternating, so no two requests in a row are alike: the first
+        # BANDS pairs grow the region to 2 × BANDS rectangles (a band each, a notch splitting
+        # it in two), the rest put a notch back and cut it again, keeping it that size.
+        import time
+        n = int(arg)
+        bands = min(n, int(sys.argv[3]) if len(sys.argv) > 3 else 2000)
+        region = c.compositor.create_region()
+        start = time.monotonic()
+        for i in range(n):
+            band = i % bands
+            x, y = (band * 7) % 512, 2 * (bands - band)
+            if i < bands:
+                region.add(x, y, 40 + band % 5, 1)
+            else:
+                region.add(x + 20, y, 1, 1)
+            region.subtract(x + 20, y, 1, 1)
+        c.compositor.create_surface().set_input_region(region)  # read: whatever waits joins now
+        d.roundtrip()
+        print("region %d pairs %.1f ms" % (n, (time.monotonic() - start) * 1000), flush=True)
         settle(d)
     elif mode == "request-flood":
         # N cheap requests (a region made, grown and destroyed) written as fast as the socket

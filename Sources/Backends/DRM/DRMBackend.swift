@@ -43,6 +43,14 @@ public final class DRMBackend: Backend {
 
     deinit { session.close(fd: cardFD) }
 
+    /// The seat's, the card's and libinput's fds leave the loop; libinput (which holds the
+    /// frame clock) goes.
+    public func stop() {
+        input = nil
+        output.detach()
+        session.detach()
+    }
+
     /// What this machine lacks for a TTY session (see `TTYPrerequisites`).
     public static func missingPieces() -> [String] { TTYPrerequisites.probe().missing }
 

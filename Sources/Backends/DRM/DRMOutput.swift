@@ -69,6 +69,12 @@ final class DRMOutput {
         for _ in 0..<2 { buffers.append(try makeBuffer()) }
     }
 
+    /// Page flips are no longer read (`DRMBackend.stop`).
+    func detach() {
+        source?.remove()
+        source = nil
+    }
+
     deinit {
         source?.remove()
         for b in buffers {

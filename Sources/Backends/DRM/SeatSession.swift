@@ -36,6 +36,12 @@ final class SeatSession: LibinputContext.DeviceOpener {
         }
     }
 
+    /// Seat events are no longer read (`DRMBackend.stop`).
+    func detach() {
+        source?.remove()
+        source = nil
+    }
+
     deinit {
         source?.remove()
         if let seat {
