@@ -52,7 +52,7 @@ final class AbuseTests: XCTestCase {
                                        environment: environment)
         print(output)
         XCTAssertEqual(status, 0, output)
-        for abuse in ["baseline", "damage flood", "huge region", "subsurface flood", "request flood"] {
+        for abuse in ["baseline", "damage flood", "huge region", "subsurface flood", "request flood", "subsurface churn", "mixed region"] {
             XCTAssertTrue(output.contains("\n" + abuse), "no figures for \(abuse):\n\(output)")
         }
     }

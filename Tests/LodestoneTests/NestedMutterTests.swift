@@ -67,6 +67,10 @@ final class NestedMutterTests: XCTestCase {
         // Maximized at the screen's top-left: the maximize button (top right) restores it.
         let maximize = TitleBarImage.frame(of: .maximize, barWidth: mutter.width)
         try pointer.move(to: (Double(maximize.x + maximize.width / 2), Double(maximize.y + maximize.height / 2)))
+        // As after a resize (the close button below): the window was just reconfigured, and
+        // mutter 43 drops a press that follows the first motion at once (seen in a full run).
+        usleep(300_000)
+        try pointer.move(by: (1, 0))
         try pointer.click()
         XCTAssertTrue(try nested.wait { try nested.captureSize() == Size(width: 400, height: 300) },
                       "the maximize button did not restore: \((try? nested.captureSize())?.description ?? "?")")
