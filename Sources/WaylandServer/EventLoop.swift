@@ -71,6 +71,13 @@ public final class EventSource {
         if let source { wl_event_source_fd_update(source, mask) }
     }
 
+    /// Has the loop call the handler again, with mask 0, after each of its dispatches
+    /// (`wl_event_source_check`): for a connection whose library may read and queue events
+    /// while another source waits for a reply, where the fd will not say so.
+    public func check() {
+        if let source { wl_event_source_check(source) }
+    }
+
     public func remove() {
         if let source { wl_event_source_remove(source) }
         source = nil

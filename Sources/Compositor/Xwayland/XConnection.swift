@@ -34,6 +34,8 @@ struct XConnection {
 
     /// The next queued event, or nil; the caller frees it.
     func pollForEvent() -> UnsafeMutablePointer<xcb_generic_event_t>? { xcb_poll_for_event(pointer) }
+    /// An event xcb has already read, without reading the socket.
+    func pollForQueuedEvent() -> UnsafeMutablePointer<xcb_generic_event_t>? { xcb_poll_for_queued_event(pointer) }
 
     /// Interns every name in one round trip.
     func internAtoms(_ names: [String]) -> [String: XAtom] {

@@ -108,6 +108,11 @@ final class XWM {
                                                                    mask: UInt32(WL_EVENT_READABLE | WL_EVENT_HANGUP | WL_EVENT_ERROR)) { [unowned self] mask in
             self.readEvents(mask)
         }
+        // A reply waited for from a Wayland request's handler (a property read, focus) makes
+        // xcb read and queue the events that came before it; the fd is then drained and
+        // would not wake the loop for them (an X client's WM_CHANGE_STATE waited for the
+        // next X event). After every dispatch the loop hands those over (mask 0).
+        watch?.check()
         // New wl_surfaces of Xwayland's are offered to us (WL_SURFACE_ID may come first).
         compositor.xwm = self
         // The clipboards, both ways; XFixes says when an X client takes one.
@@ -174,7 +179,8 @@ final class XWM {
 
     private func readEvents(_ mask: UInt32) {
         var count = 0
-        while let event = connection.pollForEvent() {
+        // Mask 0: the loop's check after a dispatch; only what xcb has queued, no read.
+        while let event = mask == 0 ? connection.pollForQueuedEvent() : connection.pollForEvent() {
             handle(event)
             free(event)
             count += 1
