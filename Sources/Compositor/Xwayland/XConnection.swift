@@ -74,19 +74,16 @@ struct XConnection {
 
     /// A property's bytes and type, or nil when the window has none.
     func property(_ window: XWindowID, _ property: XAtom) -> (type: XAtom, format: UInt8, bytes: [UInt8])? {
-        let cookie = xcb_get_property(pointer, 0, window, property, UInt32(XCB_GET_PROPERTY_TYPE_ANY.rawValue), 0, 2048)
-        guard let reply = xcb_get_property_reply(pointer, cookie, nil) else { return nil }
-        defer { free(reply) }
-        guard reply.pointee.type != 0 else { return nil }
-        let length = Int(xcb_get_property_value_length(reply))
-        let value = xcb_get_property_value(reply)
-        let bytes = length > 0 && value != nil ? Array(UnsafeRawBufferPointer(start: value, count: length)) : []
-        return (reply.pointee.type, reply.pointee.format, bytes)
+        getProperty(window, property, delete: false, longLength: 2048)
     }
 
-    /// A property's whole value, deleted once read when `delete` (a selection transfer).
+    /// A property's whole value, deleted once read (a selection transfer).
     func takeProperty(_ window: XWindowID, _ property: XAtom) -> (type: XAtom, format: UInt8, bytes: [UInt8])? {
-        let cookie = xcb_get_property(pointer, 1, window, property, UInt32(XCB_GET_PROPERTY_TYPE_ANY.rawValue), 0, 0x1fff_ffff)
+        getProperty(window, property, delete: true, longLength: 0x1fff_ffff)
+    }
+
+    private func getProperty(_ window: XWindowID, _ property: XAtom, delete: Bool, longLength: UInt32) -> (type: XAtom, format: UInt8, bytes: [UInt8])? {
+        let cookie = xcb_get_property(pointer, delete ? 1 : 0, window, property, UInt32(XCB_GET_PROPERTY_TYPE_ANY.rawValue), 0, longLength)
         guard let reply = xcb_get_property_reply(pointer, cookie, nil) else { return nil }
         defer { free(reply) }
         guard reply.pointee.type != 0 else { return nil }
