@@ -2,8 +2,16 @@ import CPixman
 
 /// A `pixman_image_t` that owns its pixels (or wraps borrowed ones).
 public final class Image {
-    /// The `pixman_image_t *`.
-    public let pointer: OpaquePointer
+    /// The `pixman_image_t *`. Over borrowed pixels it is made again whenever their owner
+    /// moved them: a client's `wl_shm_pool.resize` may move its whole pool (mremap), and
+    /// Lodestone holds nothing that would stop it (issue 23).
+    public var pointer: OpaquePointer {
+        if let access, let now = access.address, now != borrowed { rewrap(now) }
+        return image
+    }
+    private var image: OpaquePointer
+    /// Where the borrowed pixels were when `image` was made; nil for pixels Lodestone owns.
+    private var borrowed: UnsafeMutableRawPointer?
     public let width: Int32
     public let height: Int32
     public let format: Format
@@ -21,7 +29,7 @@ public final class Image {
         guard let image = pixman_image_create_bits(format.pixman, width, height, nil, 0) else {
             fatalError("out of memory creating a \(width)×\(height) image")
         }
-        pointer = image
+        self.image = image
         self.width = width
         self.height = height
         self.format = format
@@ -32,13 +40,26 @@ public final class Image {
         guard width > 0, height > 0, Int(stride) >= Int(width) * 4,  // wide: a client's width may be near Int32.max
               let image = pixman_image_create_bits(format.pixman, width, height, data.assumingMemoryBound(to: UInt32.self), stride)
         else { return nil }
-        pointer = image
+        self.image = image
+        borrowed = data
         self.width = width
         self.height = height
         self.format = format
     }
 
-    deinit { pixman_image_unref(pointer) }
+    deinit { pixman_image_unref(image) }
+
+    /// The same pixels at their new address. Transform, filter and repeat are set per
+    /// composite, so the new image needs nothing of the old one's. If pixman cannot wrap
+    /// them (out of memory), the old image stays: the owner keeps the old mapping readable
+    /// until its next request, and the frame shows stale pixels rather than none.
+    private func rewrap(_ data: UnsafeMutableRawPointer) {
+        guard let moved = pixman_image_create_bits(format.pixman, width, height, data.assumingMemoryBound(to: UInt32.self),
+                                                   pixman_image_get_stride(image)) else { return }
+        pixman_image_unref(image)
+        image = moved
+        borrowed = data
+    }
 
     /// Guards reads of borrowed pixels another process may take away (a client's wl_shm
     /// pool): nil for pixels Lodestone owns.
@@ -85,8 +106,12 @@ public final class Image {
 }
 
 /// What an `Image` that borrows its pixels needs around every read: for a client's wl_shm
-/// buffer, libwayland's SIGBUS guard (`wl_shm_buffer_begin_access`/`end_access`).
+/// buffer, libwayland's SIGBUS guard (`wl_shm_buffer_begin_access`/`end_access`), and
+/// where the pixels are now.
 public protocol PixelAccess: AnyObject {
     func begin()
     func end()
+    /// The pixels' current address, asked before every use of the image; nil when the
+    /// owner can no longer say (its buffer is gone, and nothing reads the image again).
+    var address: UnsafeMutableRawPointer? { get }
 }

@@ -2,16 +2,20 @@ import CPixman
 
 /// A cairo surface over one image's pixels, made again only when the image changes (a new
 /// output mode, another preview buffer): creating one per frame costs two allocations.
-/// It keeps its image alive, so the surface never outlives the pixels it points at.
+/// It keeps its image alive, so the surface never outlives the pixels it points at, and is
+/// made again when a client's pool resize moved those pixels (`Image.pointer`).
 final class CairoSurfaceCache {
     private var image: Image?
+    private var pixels: UnsafeMutablePointer<UInt32>?
     private var cached: CairoSurface?
 
     func surface(for image: Image) -> CairoSurface? {
-        if image !== self.image {
+        let data = image.data
+        if image !== self.image || data != pixels {
             if let cached { cached.destroy() }
             cached = CairoSurface(over: image)
             self.image = cached == nil ? nil : image
+            pixels = cached == nil ? nil : data
         }
         return cached
     }

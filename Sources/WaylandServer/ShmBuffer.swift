@@ -24,9 +24,10 @@ public struct ShmBuffer {
         return try body(wl_shm_buffer_get_data(pointer))
     }
 
-    /// Where the pixels are mapped. Read them only between `beginAccess` and `endAccess`,
-    /// and hold a `PoolReference` for as long as the address is kept: without one, the
-    /// client's `wl_shm_pool.resize` may move the mapping.
+    /// Where the pixels are mapped now. Read them only between `beginAccess` and `endAccess`,
+    /// and ask again after the client's next request: its `wl_shm_pool.resize` may move the
+    /// mapping. (Lodestone takes no `wl_shm_buffer_ref_pool`: libwayland 1.21 defers a resize
+    /// while one is held and then refuses the client's valid `create_buffer`, issue 23.)
     public var data: UnsafeMutableRawPointer { wl_shm_buffer_get_data(pointer) }
 
     /// `wl_shm_buffer_begin_access`: until `endAccess`, a read past the end of a truncated
@@ -34,15 +35,4 @@ public struct ShmBuffer {
     /// `wl_shm.error.invalid_fd` on the buffer. One pool at a time.
     public func beginAccess() { wl_shm_buffer_begin_access(pointer) }
     public func endAccess() { wl_shm_buffer_end_access(pointer) }
-
-    /// `wl_shm_buffer_ref_pool`: the pool stays mapped, where it is, until the reference is
-    /// released, even when the client destroys the buffer or resizes the pool meanwhile.
-    public func referencePool() -> PoolReference { PoolReference(pool: wl_shm_buffer_ref_pool(pointer)) }
-
-    /// A reference to a `struct wl_shm_pool`, released with `release()` exactly once.
-    public struct PoolReference {
-        fileprivate let pool: OpaquePointer
-        /// `wl_shm_pool_unref`: a resize the client asked for meanwhile happens now.
-        public func release() { wl_shm_pool_unref(pool) }
-    }
 }

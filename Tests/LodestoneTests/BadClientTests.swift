@@ -160,6 +160,29 @@ final class BadClientTests: XCTestCase {
         try assertGoodClientAlive()
     }
 
+    func testCursorPoolThatGrowsForASecondImageKeepsTheClient() throws {
+        // GTK 4's cursor images share one pool, grown for each new one (issue 23: every
+        // GNOME app was disconnected by its second cursor image), with both pointer styles:
+        // the adaptive pointer reads the image to recognise it, `--pointer client` shows it.
+        try assertCursorPoolGrows(in: session)
+        let client = try Session(extraArguments: ["--pointer", "client"])
+        defer { client.stop() }
+        try assertCursorPoolGrows(in: client)
+        try assertGoodClientAlive()
+    }
+
+    private func assertCursorPoolGrows(in session: Session, file: StaticString = #filePath, line: UInt = #line) throws {
+        let output = session.runtimeDirectory + "/bad-client-cursor-pool-grows.out"
+        let process = try session.launch(["python3", repositoryRoot + "/Tests/clients/bad_client.py", "cursor-pool-grows"], output: output)
+        let window = try session.waitForWindow("bad-client")
+        try session.control.movePointer(x: Double(window.x + window.width / 2), y: Double(window.y + window.height / 2))
+        _ = try session.wait(timeout: 10) { !process.isRunning }
+        let said = textOfFile(output)
+        XCTAssertTrue(said.contains("cursor 1\n") && said.contains("cursor 2\n"), "\(said)\n\(session.log)", file: file, line: line)
+        XCTAssertEqual(Self.result(of: said), "ok", "\(said)\n\(session.log)", file: file, line: line)
+        XCTAssertFalse(session.log.contains("error"), session.log, file: file, line: line)
+    }
+
     func testCursorSurfaceCannotBecomeAWindow() throws {
         let (process, output) = try backgroundBadClient(["cursor-then-xdg"])
         let window = try session.waitForWindow("bad-client")

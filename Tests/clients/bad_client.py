@@ -18,6 +18,11 @@ Modes:
   cursor-reentry N        map a window and set the same cursor surface after each of N
                           wl_pointer.enter events (the test moves the pointer in and out);
                           prints 'enter K' after each, flushed
+  cursor-pool-grows       GTK 4's cursor pattern (a valid client, issue 23): on enter, a
+                          24×24 cursor from a 2304-byte pool, shown until its frame callback
+                          comes; then wl_shm_pool.resize(6912) and a second 24×24 buffer at
+                          offset 2304 in the same pool, made the cursor; prints 'cursor 1'
+                          and 'cursor 2'
   cursor-then-xdg         set a cursor surface on enter, then make it an xdg_surface
   subsurface-as-cursor    set a surface that is a subsurface as the cursor on enter
   oversized               map a 1600×1000 window, follow the configure that asks it to fit,
@@ -311,6 +316,47 @@ def main(mode, arg=None):
         pointer.dispatcher["enter"] = on_enter
         while len(enters) < int(arg) and d.dispatch(block=True) >= 0:
             pass
+        settle(d)
+    elif mode == "cursor-pool-grows":
+        c.mapped_window()
+        pointer = pointer_of(c)
+        cursor = c.compositor.create_surface()
+        size = 24 * 24 * 4
+        fd = os.memfd_create("cursor-pool", 0)
+        os.ftruncate(fd, size)
+        pool = c.shm.create_pool(fd, size)
+        os.pwrite(fd, b"\x00\x00\x00\xff" * (24 * 24), 0)
+        first = pool.create_buffer(0, 24, 24, 24 * 4, WlShm.format.argb8888.value)
+        drawn = []
+        serials = []
+
+        def on_enter(p, serial, surface, x, y):
+            serials.append(serial)
+            cursor.attach(first, 0, 0)
+            cursor.damage_buffer(0, 0, 24, 24)
+            cursor.frame().dispatcher["done"] = lambda cb, t: drawn.append(t)
+            cursor.commit()
+            p.set_cursor(serial, cursor, 12, 12)
+            d.flush()
+            print("cursor 1", flush=True)
+
+        pointer.dispatcher["enter"] = on_enter
+        while not serials and d.dispatch(block=True) >= 0:
+            pass
+        # Shown for a frame: the compositor has read the first image.
+        while not drawn and d.dispatch(block=True) >= 0:
+            pass
+        # The second image: the pool grows to three images, the next one after the first.
+        os.ftruncate(fd, 3 * size)
+        pool.resize(3 * size)
+        os.pwrite(fd, b"\xff\xff\xff\xff" * (24 * 24), size)
+        second = pool.create_buffer(size, 24, 24, 24 * 4, WlShm.format.argb8888.value)
+        cursor.attach(second, 0, 0)
+        cursor.damage_buffer(0, 0, 24, 24)
+        cursor.commit()
+        settle(d)
+        if lib.wl_display_get_error(d._ptr) == 0:
+            print("cursor 2", flush=True)
         settle(d)
     elif mode == "cursor-then-xdg":
         c.mapped_window()
