@@ -10,6 +10,20 @@ void cws_resource_post_error(struct wl_resource *resource, uint32_t code, const 
 	wl_resource_post_error(resource, code, "%s", message);
 }
 
+static void cws_error_logger(void *user_data, enum wl_protocol_logger_type direction,
+                             const struct wl_protocol_logger_message *m) {
+	if (direction != WL_PROTOCOL_LOGGER_EVENT || m->message != &wl_display_interface.events[WL_DISPLAY_ERROR]
+	    || m->arguments_count < 3) return;
+	cws_error_report report = (cws_error_report)user_data;
+	struct wl_resource *object = (struct wl_resource *)m->arguments[0].o;
+	report(wl_resource_get_client(m->resource), object ? wl_resource_get_class(object) : "?",
+	       object ? wl_resource_get_id(object) : 0, m->arguments[1].u, m->arguments[2].s ? m->arguments[2].s : "");
+}
+
+struct wl_protocol_logger *cws_display_add_error_reporter(struct wl_display *display, cws_error_report report) {
+	return wl_display_add_protocol_logger(display, cws_error_logger, (void *)report);
+}
+
 static void cws_listener_notify(struct wl_listener *listener, void *data) {
 	struct cws_listener *l = wl_container_of(listener, l, listener);
 	l->notify(l->owner, data);

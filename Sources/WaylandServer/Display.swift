@@ -1,5 +1,7 @@
 import CWaylandServer
+import Glibc
 import LodestoneSystem
+import Logging
 
 /// The server's `wl_display`: the socket clients connect to and the owner of
 /// every global and client.
@@ -7,16 +9,41 @@ public final class Display {
     /// The `wl_display *`.
     public let pointer: OpaquePointer
     public let eventLoop: EventLoop
+    /// Logs every protocol error as it is sent (`cws_display_add_error_reporter`).
+    private let errorReporter: OpaquePointer?
 
     public init() throws(SystemError) {
         let display = try call("wl_display_create") { wl_display_create() }
         pointer = display
         eventLoop = EventLoop(pointer: wl_display_get_event_loop(display))
+        errorReporter = cws_display_add_error_reporter(display, Display.protocolErrorSent)
+        // libwayland's own messages ("error in client communication (pid 42)", a failed
+        // accept) in Lodestone's log instead of bare on stderr. (A closure literal: a stored
+        // one of this C type crashes swift-frontend 6.3.1 when another module reads it.)
+        wl_log_set_handler_server { format, arguments in
+            guard let format, let arguments else { return }
+            var text = [CChar](repeating: 0, count: 512)
+            _ = vsnprintf(&text, text.count, format, arguments)
+            let line = String(cString: text)
+            Logger(label: "lodestone.libwayland").notice("libwayland: \(line.hasSuffix("\n") ? String(line.dropLast()) : line)")
+        }
     }
 
     deinit {
         wl_display_destroy_clients(pointer)
+        if let errorReporter { wl_protocol_logger_destroy(errorReporter) }
         wl_display_destroy(pointer)
+    }
+
+    /// Why a client is disconnected, whoever found the fault: Lodestone (`Resource.postError`)
+    /// or libwayland (a `wl_shm` pool's bounds, an unknown object). Logged at warning level,
+    /// because a user must be able to see why an app died.
+    private static let protocolErrorSent: cws_error_report = { client, objectClass, objectID, code, message in
+        guard let client else { return }
+        let who = Client(pointer: client)
+        let object = "\(objectClass.map { String(cString: $0) } ?? "?")@\(objectID)"
+        Logger(label: "lodestone.protocol").warning(
+            "protocol error, disconnecting client pid \(who.pid) (\(who.command)): \(object) error \(code): \(message.map { String(cString: $0) } ?? "")")
     }
 
     /// Listens on `$XDG_RUNTIME_DIR/name`, or on the first free `wayland-N`

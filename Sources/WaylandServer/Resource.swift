@@ -61,14 +61,9 @@ open class Resource {
     }
 
     /// Every protocol error Lodestone posts goes through here, on our resources and on
-    /// libwayland's own (`WlBuffer.postError`): it is logged at warning level first,
-    /// because libwayland itself says no more than "error in client communication", and
-    /// a user must be able to see why an app died.
+    /// libwayland's own (`WlBuffer.postError`). The `Display` logs it, with the errors
+    /// libwayland posts itself, as the wl_display.error event goes out.
     static func postError(on resource: OpaquePointer, _ code: UInt32, _ message: String) {
-        let client = Client(pointer: wl_resource_get_client(resource))
-        let object = "\(String(cString: wl_resource_get_class(resource)))@\(wl_resource_get_id(resource))"
-        Logger(label: "lodestone.protocol").warning(
-            "protocol error, disconnecting client pid \(client.pid) (\(client.command)): \(object) error \(code): \(message)")
         cws_resource_post_error(resource, code, message)
     }
 

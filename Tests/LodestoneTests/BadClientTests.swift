@@ -218,6 +218,25 @@ final class BadClientTests: XCTestCase {
         try assertGoodClientAlive()
     }
 
+    func testErrorLibwaylandPostsItselfIsLoggedWithPidObjectAndMessage() throws {
+        // wl_shm is libwayland's: before issue 23 the log said only "error in client communication".
+        let (process, output) = try backgroundBadClient(["shm-past-pool"])
+        XCTAssertEqual(try finished(process, output), "protocol-error wl_shm_pool 1")
+        let lines = session.log.split(separator: "\n")
+        let line = lines.first { $0.contains("protocol error") }
+        XCTAssertNotNil(line, "no warning in the log:\n\(session.log)")
+        if let line {
+            XCTAssertTrue(line.contains("warning"), String(line))
+            XCTAssertTrue(line.contains("pid \(process.processIdentifier) (python3)"), String(line))
+            XCTAssertTrue(line.contains("wl_shm_pool@"), String(line))
+            XCTAssertTrue(line.contains("error 1: invalid width, height or stride (100x100, 400)"), String(line))
+        }
+        // libwayland's own line comes through Lodestone's log too.
+        XCTAssertTrue(lines.contains { $0.contains("libwayland: error in client communication (pid \(process.processIdentifier))") }, session.log)
+        XCTAssertEqual(lines.filter { $0.contains("protocol error") }.count, 1, "logged once:\n\(session.log)")
+        try assertGoodClientAlive()
+    }
+
     // MARK: Integers at the edge of int32 (issue 17: each once trapped the compositor)
 
     func testPositionerNearInt32LimitsIsClamped() throws {

@@ -10,6 +10,8 @@ Modes:
   truncate-shown-pool     map a window, then truncate the pool of the buffer it shows and
                           damage it (the compositor reads buffers in place); prints 'shown'
   huge-buffer N           map an N×N xrgb window (never written), print 'mapped', stay
+  shm-past-pool           wl_shm_pool.create_buffer reaching past its 64-byte pool (an error
+                          libwayland posts itself, not Lodestone)
   invalid-scale           wl_surface.set_buffer_scale(0)
   invalid-transform       wl_surface.set_buffer_transform(42)
   bad-ack                 xdg_surface.ack_configure with a serial never sent
@@ -262,6 +264,10 @@ def main(mode, arg=None):
             pass
         print("RESULT: disconnected", flush=True)
         os._exit(0)
+    elif mode == "shm-past-pool":
+        fd, pool = c.pool(64)
+        pool.create_buffer(0, 100, 100, 400, WlShm.format.argb8888.value)
+        settle(d)
     elif mode == "invalid-scale":
         surface = c.compositor.create_surface()
         surface.set_buffer_scale(0)

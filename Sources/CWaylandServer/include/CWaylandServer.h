@@ -28,6 +28,14 @@
 /* wl_resource_post_error is variadic, which Swift cannot call. */
 void cws_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message);
 
+/* libwayland posts some protocol errors itself (wl_shm's, an unknown object or opcode) and
+ * logs no more than "error in client communication". A protocol logger sees every
+ * wl_display.error event as it is sent, whoever posted it; `report` is called for those
+ * only (one pointer comparison for every other message), while the client still exists. */
+typedef void (*cws_error_report)(struct wl_client *client, const char *object_class, uint32_t object_id,
+                                 uint32_t code, const char *message);
+struct wl_protocol_logger *cws_display_add_error_reporter(struct wl_display *display, cws_error_report report);
+
 /* wl_container_of is a macro, so a listener keeps its Swift owner beside it.
  * Heap-allocated so its address stays valid while it sits in a signal list. */
 struct cws_listener {
