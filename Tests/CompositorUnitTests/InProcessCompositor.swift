@@ -5,7 +5,6 @@ import Logging
 import Rendering
 import WaylandClient
 import WaylandServer
-import XCTest
 
 /// A Lodestone compositor in the test process, on its own `Display`, with clients on
 /// socketpairs: the in-process fixture of DESIGN.md's "Testing" (weston's
@@ -128,11 +127,4 @@ enum Button {
 
 enum Key {
     static let a: UInt32 = 30, b: UInt32 = 48
-}
-
-/// Skips a test that shows a known compositor bug, described in `bug`. With
-/// `LODESTONE_KNOWN_BUGS=1` in the environment it runs, and fails until the bug is fixed;
-/// then the skip goes.
-func skipKnownBug(_ bug: String) throws {
-    if ProcessInfo.processInfo.environment["LODESTONE_KNOWN_BUGS"] == nil { throw XCTSkip("known bug: \(bug)") }
 }

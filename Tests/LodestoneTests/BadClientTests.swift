@@ -396,7 +396,8 @@ final class BadClientTests: XCTestCase {
 
     /// About a minute of random request streams over the real socket (LODESTONE_FUZZ_SECONDS
     /// to change it): no stream may take the compositor down, and simple-shm keeps animating.
-    /// A crashing stream's seed is kept in Tests/clients/fuzz-corpus.
+    /// A crashing stream's seed is left in Tests/clients/fuzz-corpus, to replay by hand; its
+    /// regression test is a bad_client.py mode with the requests that crashed (README there).
     func testRandomRequestStreamsCrashNothing() throws {
         let seconds = ProcessInfo.processInfo.environment["LODESTONE_FUZZ_SECONDS"] ?? "60"
         let seed = UInt32.random(in: 1...999_999)
@@ -407,16 +408,6 @@ final class BadClientTests: XCTestCase {
         XCTAssertEqual(status, 0, "the fuzzer found a crash (kept in \(corpus)):\n\(output.suffix(2000))\n\(session.log.suffix(3000))")
         XCTAssertTrue(summary.hasSuffix("crashes 0"), String(summary))
         try? FileManager.default.removeItem(atPath: corpus + "/last.txt")
-        try assertGoodClientAlive()
-    }
-
-    func testFuzzerCorpusReplaysCrashNothing() throws {
-        let crashes = (try? FileManager.default.contentsOfDirectory(atPath: corpus))?.filter { $0.hasPrefix("crash-") } ?? []
-        for file in crashes.sorted() {
-            let (_, output) = try run(["timeout", "60", "python3", repositoryRoot + "/Tests/clients/fuzz_client.py", "--replay", corpus + "/" + file],
-                                      environment: session.clientEnvironment)
-            XCTAssertTrue(output.contains("compositor alive"), "\(file):\n\(output.suffix(1000))")
-        }
         try assertGoodClientAlive()
     }
 

@@ -1,0 +1,80 @@
+import Foundation
+import XCTest
+
+/// `.ci/run`'s last line, `Scripts/summarize-test-log`, read against logs saved from real runs
+/// (`Tests/ci-logs`, where each one's origin is told), and `.ci/run`'s exit status.
+final class CISummaryTests: XCTestCase {
+    private let logs = repositoryRoot + "/Tests/ci-logs/"
+
+    private func summarize(_ log: String) throws -> (status: Int32, output: String) {
+        try run([repositoryRoot + "/Scripts/summarize-test-log", logs + log])
+    }
+
+    /// The issue 23 line: the skipped form did not match the old pattern, which took the last
+    /// suite that had none (2 tests) for the XCTest total: "448 passed".
+    func testSkippedTestsAreCountedFromTheAllTestsLine() throws {
+        let (status, output) = try summarize("skipped.log")
+        XCTAssertEqual(output, "tests: 451 passed, 0 failed, 182 skipped (XCTest: 5 passed, 0 failed, 2 skipped; wlcs: 446 passed, 0 failed, 180 skipped)\n")
+        XCTAssertEqual(status, 0)
+    }
+
+    /// XCTest's "2 failures" are two failed assertions in one test.
+    func testATestThatFailsTwiceIsOneFailedTest() throws {
+        let (status, output) = try summarize("failures.log")
+        XCTAssertEqual(output, "tests: 452 passed, 1 failed, 180 skipped (XCTest: 6 passed, 1 failed, 0 skipped; wlcs: 446 passed, 0 failed, 180 skipped)\n")
+        XCTAssertEqual(status, 1)
+    }
+
+    func testSkippedAndFailedXCTestsAddUpWithWlcsFailures() throws {
+        let (status, output) = try summarize("skipped-and-failures.log")
+        XCTAssertEqual(output, "tests: 19 passed, 3 failed, 6 skipped (XCTest: 4 passed, 1 failed, 2 skipped; wlcs: 15 passed, 2 failed, 4 skipped)\n")
+        XCTAssertEqual(status, 1)
+    }
+
+    /// A test that takes the XCTest runner down leaves no total: the old line counted wlcs alone.
+    func testACrashedRunHasNoXCTestTotalAndFails() throws {
+        let (status, output) = try summarize("crashed.log")
+        XCTAssertEqual(output, "tests: incomplete (XCTest: no total, swift test did not finish: the build failed, a test crashed the runner, "
+            + "or make stopped before it; wlcs: 446 passed, 0 failed, 180 skipped)\n")
+        XCTAssertEqual(status, 2)
+    }
+
+    func testAFailedBuildHasNeitherTotalAndFails() throws {
+        let (status, output) = try summarize("build-failed.log")
+        XCTAssertEqual(output, "tests: incomplete (XCTest: no total, swift test did not finish: the build failed, a test crashed the runner, "
+            + "or make stopped before it; wlcs: no TOTAL line, Scripts/run-wlcs did not finish)\n")
+        XCTAssertEqual(status, 2)
+    }
+
+    // MARK: .ci/run
+
+    /// Runs `.ci/run` with a `make` that prints `log` and exits with `makeStatus`.
+    private func ciRun(printing log: String, makeStatus: Int32) throws -> (status: Int32, output: String) {
+        let bin = NSTemporaryDirectory() + "lodestone-ci-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: bin) }
+        try "#!/bin/sh\ncat '\(logs + log)'\nexit \(makeStatus)\n".write(toFile: bin + "/make", atomically: true, encoding: .utf8)
+        chmod(bin + "/make", 0o755)
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = bin + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        return try run([repositoryRoot + "/.ci/run"], environment: environment)
+    }
+
+    func testCIRunEndsWithTheSummaryAndPassesAGreenRun() throws {
+        let (status, output) = try ciRun(printing: "skipped.log", makeStatus: 0)
+        XCTAssertEqual(status, 0)
+        XCTAssertTrue(output.hasSuffix("\ntests: 451 passed, 0 failed, 182 skipped (XCTest: 5 passed, 0 failed, 2 skipped; wlcs: 446 passed, 0 failed, 180 skipped)\n"),
+                      String(output.suffix(300)))
+    }
+
+    /// The pipe into tee does not hide make's status.
+    func testCIRunFailsWithMakesStatusEvenWhenTheLogLooksGreen() throws {
+        XCTAssertEqual(try ciRun(printing: "skipped.log", makeStatus: 2).status, 2)
+    }
+
+    func testCIRunFailsWhenATotalIsMissingEvenIfMakeSucceeded() throws {
+        let (status, output) = try ciRun(printing: "crashed.log", makeStatus: 0)
+        XCTAssertEqual(status, 2)
+        XCTAssertTrue(output.contains("\ntests: incomplete (XCTest: no total"), String(output.suffix(300)))
+    }
+}
