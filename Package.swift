@@ -133,7 +133,7 @@ let package = Package(
             ]
         ),
         // config.toml: parsed and checked into plain values (the watcher is in lodestone).
-        .target(name: "LodestoneConfig", dependencies: ["Compositor", "PointerEngine", .product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(name: "LodestoneConfig", dependencies: ["LodestoneSystem", "Compositor", "PointerEngine", .product(name: "TOMLKit", package: "TOMLKit")]),
         .executableTarget(
             name: "lodestone",
             dependencies: [
@@ -182,7 +182,7 @@ let package = Package(
 
         .testTarget(name: "PointerEngineTests", dependencies: ["PointerEngine"]),
         // config.toml's parser: every key, and the messages of bad files.
-        .testTarget(name: "LodestoneConfigTests", dependencies: ["LodestoneConfig", "Compositor", "PointerEngine"]),
+        .testTarget(name: "LodestoneConfigTests", dependencies: ["LodestoneConfig", "LodestoneSystem", "Compositor", "PointerEngine"]),
         // The TTY backend's pieces that run without devices: libinput translation, the
         // empty libinput context, the start-up checks.
         .testTarget(name: "BackendTests", dependencies: ["Backends", "Compositor", "CInput"]),

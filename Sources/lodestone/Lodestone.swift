@@ -219,7 +219,9 @@ struct Lodestone: ParsableCommand {
                 compositor.updatePointer(settings: s.pointer, mode: s.pointerMode, legacyApps: s.legacyApps)
                 log.info("\(configPath) reloaded")
             }, failed: { error in
-                log.error("\(error); the settings stay as they were")
+                // Any bytes at all give this (the TOML parser runs in a child process): the
+                // session goes on with what it had, and the next good save applies.
+                log.warning("\(error); the settings stay as they were")
             })
         } catch {
             // Quietly for the default path: most users have no config directory.
