@@ -174,6 +174,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // `make fuzz`: byte strings into the config loader (TOMLKit in its forked child);
+        // built plainly, it replays the kept corpus (Tests/fuzz/config-corpus).
+        .executableTarget(name: "lodestone-config-fuzz", dependencies: ["LodestoneConfig"]),
         // The demo: sample surfaces for every pointer behaviour (cairo), and the
         // scripted headless tour through them (`make demo`, DemoTourTests).
         .executableTarget(name: "lodestone-demo", dependencies: ["AdaptivePointerClient", "WaylandClient", "CWaylandClient", "CWaylandProtocols", "CCairo"]),
