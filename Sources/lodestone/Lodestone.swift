@@ -149,7 +149,8 @@ struct Lodestone: ParsableCommand {
         let log = Logger(label: "lodestone")
 
         // The settings: config.toml (if there is one), then the flags over it. A bad file
-        // stops us here, with its key and line ("Error: FILE:LINE: KEY: why", status 1).
+        // stops us here, with its key and line ("Error: FILE:LINE: KEY: why", status 1),
+        // whatever its bytes: the TOML parser runs in a child process (ForkedTOMLParser).
         let configPath = config ?? ConfigurationFile.defaultPath()
         guard let fromFile = try ConfigurationFile.load(configPath) ?? (config == nil ? Configuration() : nil) else {
             throw SystemError("the configuration file \(configPath) does not exist")
