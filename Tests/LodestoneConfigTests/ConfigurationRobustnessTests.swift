@@ -48,6 +48,16 @@ final class ConfigurationRobustnessTests: XCTestCase {
                       || error.description.hasPrefix("config.toml:3:"), error.description)
     }
 
+    /// The line is found by parsing ever longer beginnings of the file, each in a child: the
+    /// first beginning that crashes toml++ ends at the line to blame, wherever it is.
+    func testACrashNamesItsLineAnywhereInTheFile() throws {
+        for (text, line) in [("[[[\nsize = 2\n", 1), ("a = 1\n[\nb = 2\n", 2), ("[appearance]\nsize = 2\n[[[\n# trailing\n\n", 3)] {
+            let error = try XCTUnwrap(refusal(Array(text.utf8)))
+            guard error.reason.contains("crashed") else { continue }  // a toml++ that no longer aborts here
+            XCTAssertEqual(error.line, line, "\(text.debugDescription): \(error)")
+        }
+    }
+
     /// Nested far deeper than toml++'s limit or ours: a message, no stack overflow.
     func testDeepNestingIsAMessage() throws {
         for text in [String(repeating: "[", count: 100_000), "a = " + String(repeating: "[", count: 100_000),
