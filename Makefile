@@ -8,8 +8,6 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # libsystemd (sd-bus, the accessibility bus). Tests: dbus-daemon and at-spi2-core (the AT-SPI bus and registry).
 # Cursor themes the compositor recognises (and draws where a cursor has no adaptive form).
 # make fuzz: clang's libFuzzer runtime.
-# The toml-test suite's valid and invalid TOML files (the config tests and the config fuzzer's
-# seeds): Debian ships them inside BurntSushi's Go TOML library.
 # Tests and demo: real clients (weston's demo clients, foot, GTK 3 and 4, Qt 6 Linguist, wl-clipboard),
 # fonts, keymaps, pywayland for the Python clients, meson + ninja for the
 # C client built from meson-wrap/, and wlroots 0.15 + grim for Examples/wlroots-tinywl-adaptive.
@@ -19,8 +17,12 @@ APT_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev xkb
 	weston foot gtk-4-examples gtk-3-examples wl-clipboard wayland-utils wlcs coreutils python3 python3-pip \
 	meson ninja-build linguist-qt6 libwlroots-dev grim qt6-wayland desktop-file-utils valgrind libseat-dev libdrm-dev libudev-dev \
 	xwayland xterm x11-apps libxcb1-dev libxcb-composite0-dev libxcb-render0-dev libxcb-xfixes0-dev libclang-rt-14-dev \
-	libsystemd-dev dbus-daemon at-spi2-core python3-xlib xclip mutter sway golang-github-burntsushi-toml-dev
+	libsystemd-dev dbus-daemon at-spi2-core python3-xlib xclip mutter sway
 PIP_PACKAGES := pywayland
+
+# The toml-test suite's valid and invalid TOML files (the config tests and the config fuzzer's
+# seeds): Debian ships them inside BurntSushi's Go TOML library.
+APT_PACKAGES += golang-github-burntsushi-toml-dev
 
 PREFIX ?= /usr/local
 # make install CONFIG=debug installs the debug build (the install test uses it).
