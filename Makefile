@@ -21,11 +21,15 @@ APT_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev xkb
 	libsystemd-dev dbus-daemon at-spi2-core python3-xlib xclip mutter sway gnome-calculator gnome-text-editor libsdl2-tests
 PIP_PACKAGES := pywayland
 
+# The toml-test suite's valid and invalid TOML files (the config tests and the config fuzzer's
+# seeds): Debian ships them inside BurntSushi's Go TOML library.
+APT_PACKAGES += golang-github-burntsushi-toml-dev
+
 PREFIX ?= /usr/local
 # make install CONFIG=debug installs the debug build (the install test uses it).
 CONFIG ?= release
 
-.PHONY: deps build release test demo golden bench bench-check bench-peer bench-abuse soak fuzz asan wlcs install man clean
+.PHONY: deps build release test demo golden bench bench-check bench-peer bench-abuse soak fuzz fuzz-config asan wlcs install man clean
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -39,10 +43,12 @@ deps:
 build: deps
 	$(SWIFT) build --build-tests
 
-# The wlcs allowlist first (it reuses the debug build), then every Swift test.
+# The wlcs allowlist first (it reuses the debug build), then every Swift test, then 30 s of
+# the config loader's fuzzer.
 test: build
 	WLCS_SCRATCH=.build Scripts/run-wlcs
 	$(SWIFT) test --disable-swift-testing
+	$(MAKE) --no-print-directory fuzz-config CONFIG_FUZZ_SECONDS=30
 
 # Rewrites the golden pictures (Tests/golden/) from a headless Lodestone; review them, then commit.
 golden: build
@@ -120,6 +126,16 @@ fuzz: deps
 	mkdir -p .build-fuzz/corpus .build-fuzz/work Tests/fuzz/crashes
 	cd .build-fuzz/work && ../debug/lodestone-fuzz ../corpus ../../Tests/fuzz/corpus -max_total_time=$(SECONDS) \
 		-max_len=4096 -len_control=0 -timeout=20 -print_final_stats=1 -artifact_prefix=../../Tests/fuzz/crashes/
+
+# The config loader's fuzzer (Sources/lodestone-config-fuzz): byte strings into
+# ConfigurationFile.parse(bytes:), TOMLKit in its forked child, for CONFIG_FUZZ_SECONDS
+# (10 minutes in `make fuzz`, 30 s in `make test`); Scripts/fuzz-config says where seeds,
+# new inputs and (minimized) crashes go.
+CONFIG_FUZZ_SECONDS ?= 600
+fuzz: fuzz-config
+fuzz-config: deps
+	$(SWIFT) build --sanitize=fuzzer --product lodestone-config-fuzz -Xswiftc -DLODESTONE_LIBFUZZER --scratch-path .build-fuzz
+	Scripts/fuzz-config $(CONFIG_FUZZ_SECONDS)
 
 # AddressSanitizer (and UndefinedBehaviorSanitizer for the C and C++ targets) over the whole
 # test suite, the random request-stream fuzzer slice and the libFuzzer corpus included. Every

@@ -133,7 +133,7 @@ let package = Package(
             ]
         ),
         // config.toml: parsed and checked into plain values (the watcher is in lodestone).
-        .target(name: "LodestoneConfig", dependencies: ["Compositor", "PointerEngine", .product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(name: "LodestoneConfig", dependencies: ["LodestoneSystem", "Compositor", "PointerEngine", .product(name: "TOMLKit", package: "TOMLKit")]),
         .executableTarget(
             name: "lodestone",
             dependencies: [
@@ -174,6 +174,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // `make fuzz`: byte strings into the config loader (TOMLKit in its forked child);
+        // built plainly, it replays the kept corpus (Tests/fuzz/config-corpus).
+        .executableTarget(name: "lodestone-config-fuzz", dependencies: ["LodestoneConfig"]),
         // The demo: sample surfaces for every pointer behaviour (cairo), and the
         // scripted headless tour through them (`make demo`, DemoTourTests).
         .executableTarget(name: "lodestone-demo", dependencies: ["AdaptivePointerClient", "WaylandClient", "CWaylandClient", "CWaylandProtocols", "CCairo"]),
@@ -182,7 +185,7 @@ let package = Package(
 
         .testTarget(name: "PointerEngineTests", dependencies: ["PointerEngine"]),
         // config.toml's parser: every key, and the messages of bad files.
-        .testTarget(name: "LodestoneConfigTests", dependencies: ["LodestoneConfig", "Compositor", "PointerEngine"]),
+        .testTarget(name: "LodestoneConfigTests", dependencies: ["LodestoneConfig", "LodestoneSystem", "Compositor", "PointerEngine"]),
         // The TTY backend's pieces that run without devices: libinput translation, the
         // empty libinput context, the start-up checks.
         .testTarget(name: "BackendTests", dependencies: ["Backends", "Compositor", "CInput"]),

@@ -58,21 +58,26 @@ public struct Overrides: Hashable, Sendable {
 public struct ConfigurationError: Error, CustomStringConvertible, Equatable {
     public var file: String
     public var line: Int?
+    /// The column, for a syntax error (TOMLKit's position).
+    public var column: Int?
     /// The dotted key at fault (`appearance.size`), when one is.
     public var key: String?
     public var reason: String
 
-    public init(file: String, line: Int? = nil, key: String? = nil, reason: String) {
+    public init(file: String, line: Int? = nil, column: Int? = nil, key: String? = nil, reason: String) {
         self.file = file
         self.line = line
+        self.column = column
         self.key = key
         self.reason = reason
     }
 
-    /// `config.toml:4: appearance.size: 7 is out of range (1 to 4)`, the way compilers say it.
+    /// `config.toml:4: appearance.size: 7 is out of range (1 to 4)` or
+    /// `config.toml:3:1: syntax error: ...`, the way compilers say it.
     public var description: String {
         var s = file
         if let line { s += ":\(line)" }
+        if line != nil, let column { s += ":\(column)" }
         s += ": "
         if let key { s += "\(key): " }
         return s + reason

@@ -1,12 +1,11 @@
 import Compositor
 import PointerEngine
-import TOMLKit
 
 /// One key of `config.toml`: its name, what it sets, and how its value is checked.
 /// The README's table lists the same keys with their defaults.
 struct ConfigurationKey {
     let name: String
-    let apply: (TOMLValueConvertible, inout Configuration) throws -> Void
+    let apply: (TOMLNode, inout Configuration) throws -> Void
 
     /// Why a value is refused; `subkey` continues the key's path inside an inline table.
     struct Problem: Error {
@@ -99,7 +98,7 @@ struct ConfigurationKey {
 
     static func bool(_ name: String, _ path: WritableKeyPath<Configuration, Bool>) -> ConfigurationKey {
         ConfigurationKey(name: name) { value, c in
-            guard let b = value.bool else { throw Problem(reason: "must be true or false, not \(ConfigurationFile.describe(value))") }
+            guard let b = value.bool else { throw Problem(reason: "must be true or false, not \(value.description)") }
             c[keyPath: path] = b
         }
     }
@@ -109,9 +108,9 @@ struct ConfigurationKey {
     }
 
     /// A number (integer or float) within `range`.
-    static func number(_ value: TOMLValueConvertible, _ range: ClosedRange<Double>) throws -> Double {
-        guard let x = value.double ?? value.int.map(Double.init) else {
-            throw Problem(reason: "must be a number from \(show(range.lowerBound)) to \(show(range.upperBound)), not \(ConfigurationFile.describe(value))")
+    static func number(_ value: TOMLNode, _ range: ClosedRange<Double>) throws -> Double {
+        guard let x = value.number else {
+            throw Problem(reason: "must be a number from \(show(range.lowerBound)) to \(show(range.upperBound)), not \(value.description)")
         }
         guard range.contains(x) else {
             throw Problem(reason: "\(show(x)) is out of range (\(show(range.lowerBound)) to \(show(range.upperBound)))")
@@ -122,7 +121,7 @@ struct ConfigurationKey {
     static func color(_ name: String, _ path: WritableKeyPath<Configuration, PointerColor>) -> ConfigurationKey {
         ConfigurationKey(name: name) { value, c in
             guard let s = value.string, let color = PointerColor(configString: s) else {
-                throw Problem(reason: "must be \"#RRGGBB\", \"#RRGGBBAA\", \"standard\", \"white\" or \"black\", not \(ConfigurationFile.describe(value))")
+                throw Problem(reason: "must be \"#RRGGBB\", \"#RRGGBBAA\", \"standard\", \"white\" or \"black\", not \(value.description)")
             }
             c[keyPath: path] = color
         }
@@ -131,7 +130,7 @@ struct ConfigurationKey {
     static func choice<T: RawRepresentable & CaseIterable>(_ name: String, _ path: WritableKeyPath<Configuration, T>) -> ConfigurationKey where T.RawValue == String {
         ConfigurationKey(name: name) { value, c in
             let names = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
-            guard let s = value.string, let v = T(rawValue: s) else { throw Problem(reason: "must be \(names), not \(ConfigurationFile.describe(value))") }
+            guard let s = value.string, let v = T(rawValue: s) else { throw Problem(reason: "must be \(names), not \(value.description)") }
             c[keyPath: path] = v
         }
     }
@@ -140,11 +139,10 @@ struct ConfigurationKey {
     static func spring(_ name: String, _ path: WritableKeyPath<Configuration, Spring>) -> ConfigurationKey {
         ConfigurationKey(name: name) { value, c in
             guard let table = value.table else {
-                throw Problem(reason: "must be a table like { response = 0.3, damping-ratio = 1 }, not \(ConfigurationFile.describe(value))")
+                throw Problem(reason: "must be a table like { response = 0.3, damping-ratio = 1 }, not \(value.description)")
             }
             var spring = c[keyPath: path]
-            for key in table.keys {
-                guard let inner = table[key] else { continue }
+            for (key, inner) in table.map({ ($0.key, $0.value) }) {
                 do {
                     switch key {
                     case "response": spring.response = try number(inner, 0.01...5)

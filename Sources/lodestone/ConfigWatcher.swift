@@ -8,7 +8,10 @@ import WaylandServer
 /// changes nothing.
 ///
 /// The directory is watched, not the file: editors save by writing a temporary file and
-/// renaming it over the old one, which a watch on the file itself would lose.
+/// renaming it over the old one, or by deleting the file and writing a new one, and a watch
+/// on the file's inode would lose every save after the first. Whatever is then at the path
+/// (a FIFO, a directory, any bytes) is read by `ConfigurationFile.load`, which never blocks
+/// and never crashes: a bad version is a warning in the log.
 final class ConfigWatcher {
     let path: String
     private let directory: String

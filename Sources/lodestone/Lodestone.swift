@@ -149,7 +149,8 @@ struct Lodestone: ParsableCommand {
         let log = Logger(label: "lodestone")
 
         // The settings: config.toml (if there is one), then the flags over it. A bad file
-        // stops us here, with its key and line ("Error: FILE:LINE: KEY: why", status 1).
+        // stops us here, with its key and line ("Error: FILE:LINE: KEY: why", status 1),
+        // whatever its bytes: the TOML parser runs in a child process (ForkedTOMLParser).
         let configPath = config ?? ConfigurationFile.defaultPath()
         guard let fromFile = try ConfigurationFile.load(configPath) ?? (config == nil ? Configuration() : nil) else {
             throw SystemError("the configuration file \(configPath) does not exist")
@@ -219,7 +220,9 @@ struct Lodestone: ParsableCommand {
                 compositor.updatePointer(settings: s.pointer, mode: s.pointerMode, legacyApps: s.legacyApps)
                 log.info("\(configPath) reloaded")
             }, failed: { error in
-                log.error("\(error); the settings stay as they were")
+                // Any bytes at all give this (the TOML parser runs in a child process): the
+                // session goes on with what it had, and the next good save applies.
+                log.warning("\(error); the settings stay as they were")
             })
         } catch {
             // Quietly for the default path: most users have no config directory.

@@ -149,7 +149,8 @@ final class ConfigurationFileTests: XCTestCase {
     func testSyntaxErrorNamesTheLine() throws {
         let error = try XCTUnwrap(refusal("[appearance]\nsize = 2\ncolor = \"#fff\n"))
         XCTAssertEqual(error.line, 3)
-        XCTAssertTrue(error.description.hasPrefix("config.toml:3: syntax error"), error.description)
+        XCTAssertEqual(error.column, 14)
+        XCTAssertTrue(error.description.hasPrefix("config.toml:3:14: syntax error"), error.description)
     }
 
     func testUnknownKeyNamesKeyAndLine() throws {

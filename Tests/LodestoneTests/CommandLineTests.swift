@@ -106,6 +106,24 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(said.contains("nope.toml does not exist"), said)
     }
 
+    /// Issue 24's file, which made toml++ abort inside Lodestone at start-up: now the file,
+    /// the line and what happened, status 1, no trace (the parser's abort stays in its child).
+    func testHalfTypedTableHeaderStopsStartUpWithTheLine() throws {
+        let dir = NSTemporaryDirectory() + "lodestone-cli-config-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: dir + "/lodestone", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/lodestone/config.toml"
+        try "[appearance]\nsize = 2\n[[[\n".write(toFile: file, atomically: true, encoding: .utf8)
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = runtime
+        env["XDG_CONFIG_HOME"] = dir
+        env.removeValue(forKey: "WAYLAND_DISPLAY")
+        let (status, output) = try run([Session.executable, "--socket", "cli-config", "--timeout", "5"], environment: env)
+        XCTAssertEqual(status, 1, output)
+        XCTAssertTrue(output.contains("\(file):3: "), "names the file and line 3:\n\(output)")
+        XCTAssertFalse(["Fatal error", "Backtrace", "Assertion", "toml.hpp"].contains(where: output.contains), "crashed:\n\(output)")
+    }
+
     func testDRMBackendWithoutDevicesFailsCleanlyAndQuickly() throws {
         try XCTSkipIf(FileManager.default.fileExists(atPath: "/dev/dri"), "this machine has a DRM device")
         let start = Date()

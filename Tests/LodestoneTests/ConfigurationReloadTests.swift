@@ -76,6 +76,68 @@ final class ConfigurationReloadTests: XCTestCase {
         XCTAssertEqual(try waitForWidth(19, session, probe), 19, accuracy: 0.5)
     }
 
+    /// Issue 24: this save made toml++ abort inside the running compositor, and every app
+    /// died with it. Now: a warning naming line 3, the session and its client stay, the
+    /// size in force stays, and the next good save applies.
+    func testAHalfTypedTableHeaderSavedLiveIsAWarning() throws {
+        let (session, probe) = try start("[appearance]\nsize = 3\n")
+        defer { session.stop() }
+        let app = try RegionClient(session: session, title: "app")
+        try app.sync()
+        XCTAssertEqual(try settledWidth(session, probe), 57, accuracy: 0.5)
+
+        try save("[appearance]\nsize = 2\n[[[\n")
+        XCTAssertTrue(try session.wait(timeout: 5) { session.log.contains("config.toml:3: ") && session.log.contains("the settings stay as they were") },
+                      "no warning naming line 3:\n\(String(session.log.suffix(1500)))")
+        let warning = session.log.split(separator: "\n").first { $0.contains("config.toml:3: ") } ?? ""
+        XCTAssertTrue(warning.contains("warning"), "logged as a warning: \(warning)")
+        XCTAssertTrue(session.compositorIsRunning, "the session is up:\n\(String(session.log.suffix(1500)))")
+        XCTAssertEqual(try settledWidth(session, probe), 57, accuracy: 0.5, "the size in force stays")
+        XCTAssertNoThrow(try app.sync(), "the app is still connected and served")
+
+        try save("[appearance]\nsize = 1\n")
+        XCTAssertEqual(try waitForWidth(19, session, probe), 19, accuracy: 0.5, "a later good save applies")
+    }
+
+    /// Saved by deleting the file and writing a new one (a new inode): the watch is on the
+    /// directory, so this save and every later one apply.
+    func testDeletedAndRecreatedFileIsStillWatched() throws {
+        let (session, probe) = try start("[appearance]\nsize = 2\n")
+        defer { session.stop() }
+        XCTAssertEqual(try settledWidth(session, probe), 38, accuracy: 0.5)
+        XCTAssertEqual(unlink(file), 0)
+        try "[appearance]\nsize = 3\n".write(toFile: file, atomically: false, encoding: .utf8)
+        XCTAssertEqual(try waitForWidth(57, session, probe), 57, accuracy: 0.5, "the re-created file applies")
+        XCTAssertEqual(unlink(file), 0)
+        try save("[appearance]\nsize = 1\n")
+        XCTAssertEqual(try waitForWidth(19, session, probe), 19, accuracy: 0.5, "and a later save too")
+    }
+
+    /// Special files put in config.toml's place while running: a FIFO (never waited on), a
+    /// directory, a broken symlink. Each is a warning; the settings stay; a good save applies.
+    func testSpecialFilesSavedLiveAreWarnings() throws {
+        let (session, probe) = try start("[appearance]\nsize = 2\n")
+        defer { session.stop() }
+        XCTAssertEqual(try settledWidth(session, probe), 38, accuracy: 0.5)
+        let temporary = configHome + "/lodestone/.config.toml.new"
+        let cases: [(String, () -> Int32)] = [
+            ("is a named pipe (FIFO)", { mkfifo(temporary, 0o600) }),
+            ("is a directory", { mkdir(temporary, 0o700) }),
+            ("is a symbolic link to", { symlink(self.configHome + "/nowhere.toml", temporary) }),
+        ]
+        for (message, make) in cases {
+            _ = try? FileManager.default.removeItem(atPath: file)
+            XCTAssertEqual(make(), 0, message)
+            XCTAssertEqual(rename(temporary, file), 0, message)
+            XCTAssertTrue(try session.wait(timeout: 5) { session.log.contains(message) }, "\(message):\n\(String(session.log.suffix(1500)))")
+            XCTAssertTrue(session.compositorIsRunning)
+            XCTAssertEqual(try settledWidth(session, probe), 38, accuracy: 0.5, message)
+        }
+        _ = try? FileManager.default.removeItem(atPath: file)
+        try save("[appearance]\nsize = 3\n")
+        XCTAssertEqual(try waitForWidth(57, session, probe), 57, accuracy: 0.5)
+    }
+
     /// --pointer-size wins over the file, at start and after every save.
     func testFlagsWinOverTheFile() throws {
         let (session, probe) = try start("[appearance]\nsize = 2\n", extraArguments: ["--pointer-size", "3"])
