@@ -325,8 +325,13 @@ final class XWM {
         window.requestSize(width: max(1, width), height: max(1, height))
     }
 
+    /// Where X says a window is. Only override-redirect windows place themselves; a managed
+    /// window is where Lodestone put it. X reports each of Lodestone's ConfigureWindows in
+    /// turn, so during a move or resize the report of an older one can arrive after a newer
+    /// one was sent: taken, it put the window back for a moment (a resize test read the
+    /// size of the drag's midpoint after its end, 3 runs in 20).
     private func configureNotify(_ e: xcb_configure_notify_event_t) {
-        guard let window = windows[e.window] else { return }
+        guard let window = windows[e.window], window.overrideRedirect || e.override_redirect != 0 else { return }
         window.xConfigured(x: Int32(e.x), y: Int32(e.y), width: Int32(e.width), height: Int32(e.height))
     }
 
