@@ -266,8 +266,7 @@ public final class Seat {
     /// X11's `_NET_WM_MOVERESIZE` move: X has no serials; the press must be on the window
     /// and still held, as for xdg_toplevel.move.
     func startMove(_ window: XwaylandWindow) {
-        guard !pressedButtons.isEmpty, grab === defaultGrab || grab === popupGrab,
-              let focus = pointerFocus, compositor.scene.window(of: focus) === window else { return }
+        if let refused = refusesXGrab(of: window) { return compositor.log.debug("xwm: _NET_WM_MOVERESIZE move of '\(window.title)' refused: \(refused)") }
         begin(MoveGrab(window: window, device: engine.devicePosition))
     }
 
@@ -279,9 +278,19 @@ public final class Seat {
     /// X11's `_NET_WM_MOVERESIZE` on an edge: as its move, while the press on the window
     /// is held; a maximized or fullscreen window keeps its size.
     func startResize(_ window: XwaylandWindow, edges: UInt32) {
-        guard edges != 0, !window.isMaximized, !window.isFullscreen, !pressedButtons.isEmpty, grab === defaultGrab || grab === popupGrab,
-              let focus = pointerFocus, compositor.scene.window(of: focus) === window else { return }
+        let refused = edges == 0 ? "no edge" : window.isMaximized ? "maximized" : window.isFullscreen ? "fullscreen" : refusesXGrab(of: window)
+        if let refused { return compositor.log.debug("xwm: _NET_WM_MOVERESIZE resize of '\(window.title)' refused: \(refused)") }
         begin(ResizeGrab(window: window, edges: edges, device: engine.devicePosition))
+    }
+
+    /// Why an X window's move or resize may not start now, or nil: the press that asked
+    /// for it must be held, on the window, with no other grab.
+    private func refusesXGrab(of window: XwaylandWindow) -> String? {
+        if pressedButtons.isEmpty { return "no button is held" }
+        if !(grab === defaultGrab || grab === popupGrab) { return "another grab holds the pointer" }
+        guard let focus = pointerFocus else { return "the pointer is over no surface" }
+        if compositor.scene.window(of: focus) !== window { return "the pointer is over another window" }
+        return nil
     }
 
     /// `_NET_WM_MOVERESIZE_CANCEL`: the window's move or resize ends where it is.

@@ -105,7 +105,7 @@ final class AccessibleAppTests: XCTestCase {
         let bus = try PrivateSessionBus()
         defer { bus.stop() }
         let f = try AdaptiveFixture(size: "1600x1000", environment: bus.environment)
-        try f.session.launch(["gtk4-widget-factory"], environment: Self.gtkEnvironment.merging(bus.environment) { $1 })
+        let app = try f.session.launch(["gtk4-widget-factory"], environment: Self.gtkEnvironment.merging(bus.environment) { $1 })
         let window = try f.session.waitForWindow("org.gtk.WidgetFactory4", timeout: 40)
         let (wx, wy) = (Double(window.x), Double(window.y))
         // The pixels with no pointer over the window (GTK draws hovered buttons differently).
@@ -137,12 +137,10 @@ final class AccessibleAppTests: XCTestCase {
         XCTAssertLessThanOrEqual(entry.height, Double(ink.count) * 2, "the beam is about a line tall")
         XCTAssertEqual(entry.midY, Double(ink.lowerBound + ink.upperBound) / 2, accuracy: 5, "the beam rests on the line")
 
-        // Under `make asan` the check box is never targeted in 30 s, though the walk finds the
-        // same 64 elements in the same time as without the sanitizer (cause not yet found; not
-        // malloc's fill). The button and the entry above are checked there; this in `make test`.
-        if ProcessInfo.processInfo.environment["LODESTONE_SANITIZED"] != nil {
-            throw XCTSkip("the check box under AddressSanitizer: not targeted, cause unknown (make test checks it)")
-        }
+        // The app is still there. Until a shown wl_shm buffer stopped holding its pool, GTK 4's
+        // second cursor image (the entry's beam) got it disconnected (wl_shm_pool error 1) in
+        // half the runs under `make asan`, and the check box, in no window, was never targeted.
+        guard app.isRunning else { return XCTFail("gtk4-widget-factory is gone:\n\(f.session.log.suffix(3000))") }
         // The first check box (99×18 at 14,413): targeted, the platter around it.
         let check = try targeted(f, wx + 63, wy + 422)
         XCTAssertTrue(check.targeted, "over a check box: \(check)\n\(f.session.log.suffix(3000))")

@@ -31,6 +31,8 @@ final class XWM {
     private var selections: [XSelection] = []
     /// The event code of XFixesSelectionNotify.
     private var xfixesSelectionNotify: UInt8?
+    /// The names of `atoms`, for the trace of X events (no round trip to name them).
+    private let atomNames: [XAtom: String]
 
     /// The atoms the window manager reads and writes.
     struct Atoms {
@@ -77,11 +79,13 @@ final class XWM {
         self.xwaylandClient = xwaylandClient
         self.closed = closed
         connection = try XConnection(fd: fd)
-        guard let atoms = Atoms(connection.internAtoms(Atoms.names)) else {
+        let interned = connection.internAtoms(Atoms.names)
+        guard let atoms = Atoms(interned) else {
             connection.disconnect()
             throw SystemError("Xwayland did not intern the window manager's atoms")
         }
         self.atoms = atoms
+        atomNames = Dictionary(interned.map { ($1, $0) }) { a, _ in a }
         root = connection.root
         let c = connection
         // Redirect: map and configure requests of top-level windows come to us.
@@ -195,6 +199,7 @@ final class XWM {
 
     private func handle(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
         let raw = UnsafeRawPointer(event)
+        compositor.log.trace("xwm: \(describe(raw))")
         switch Int32(event.pointee.response_type & 0x7f) {
         case XCB_CREATE_NOTIFY: createNotify(raw.load(as: xcb_create_notify_event_t.self))
         case XCB_DESTROY_NOTIFY: destroyNotify(raw.load(as: xcb_destroy_notify_event_t.self))
@@ -220,6 +225,35 @@ final class XWM {
                 let e = raw.load(as: xcb_xfixes_selection_notify_event_t.self)
                 selections.first { $0.atom == e.selection }?.ownerChanged(to: e.owner)
             }
+        }
+    }
+
+    /// One X event as `--log-level trace` shows it: its code, whether a client sent it
+    /// (SendEvent sets the top bit of the code), the window it is about and what it says.
+    private func describe(_ raw: UnsafeRawPointer) -> String {
+        let code = raw.load(as: UInt8.self)
+        let sent = code & 0x80 != 0 ? " sent" : ""
+        let atom = { (a: XAtom) in self.atomNames[a] ?? "atom \(a)" }
+        switch Int32(code & 0x7f) {
+        case 0: return "X error \(raw.load(fromByteOffset: 1, as: UInt8.self)) for request \(raw.load(fromByteOffset: 10, as: UInt8.self))"
+        case XCB_CREATE_NOTIFY: return "CreateNotify\(sent) \(raw.load(as: xcb_create_notify_event_t.self).window)"
+        case XCB_DESTROY_NOTIFY: return "DestroyNotify\(sent) \(raw.load(as: xcb_destroy_notify_event_t.self).window)"
+        case XCB_MAP_REQUEST: return "MapRequest\(sent) \(raw.load(as: xcb_map_request_event_t.self).window)"
+        case XCB_MAP_NOTIFY: return "MapNotify\(sent) \(raw.load(as: xcb_map_notify_event_t.self).window)"
+        case XCB_UNMAP_NOTIFY: return "UnmapNotify\(sent) \(raw.load(as: xcb_unmap_notify_event_t.self).window)"
+        case XCB_CONFIGURE_REQUEST:
+            let e = raw.load(as: xcb_configure_request_event_t.self)
+            return "ConfigureRequest\(sent) \(e.window) mask \(e.value_mask) \(e.x) \(e.y) \(e.width)x\(e.height)"
+        case XCB_CONFIGURE_NOTIFY:
+            let e = raw.load(as: xcb_configure_notify_event_t.self)
+            return "ConfigureNotify\(sent) \(e.window) \(e.x) \(e.y) \(e.width)x\(e.height)"
+        case XCB_PROPERTY_NOTIFY:
+            let e = raw.load(as: xcb_property_notify_event_t.self)
+            return "PropertyNotify\(sent) \(e.window) \(atom(e.atom)) state \(e.state)"
+        case XCB_CLIENT_MESSAGE:
+            let e = raw.load(as: xcb_client_message_event_t.self), d = e.data.data32
+            return "ClientMessage\(sent) \(e.window) \(atom(e.type)) [\(d.0) \(d.1) \(d.2) \(d.3) \(d.4)]"
+        default: return "event \(code & 0x7f)\(sent)"
         }
     }
 
@@ -291,8 +325,13 @@ final class XWM {
         window.requestSize(width: max(1, width), height: max(1, height))
     }
 
+    /// Where X says a window is. Only override-redirect windows place themselves; a managed
+    /// window is where Lodestone put it. X reports each of Lodestone's ConfigureWindows in
+    /// turn, so during a move or resize the report of an older one can arrive after a newer
+    /// one was sent: taken, it put the window back for a moment (a resize test read the
+    /// size of the drag's midpoint after its end, 3 runs in 20).
     private func configureNotify(_ e: xcb_configure_notify_event_t) {
-        guard let window = windows[e.window] else { return }
+        guard let window = windows[e.window], window.overrideRedirect || e.override_redirect != 0 else { return }
         window.xConfigured(x: Int32(e.x), y: Int32(e.y), width: Int32(e.width), height: Int32(e.height))
     }
 
