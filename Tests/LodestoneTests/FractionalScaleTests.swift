@@ -179,12 +179,22 @@ final class FractionalScaleTests: XCTestCase {
                            [bar, bar, bar, bar], "the bar's corners at \(scale)")
             XCTAssertEqual([shot[p.x - 1, barTop + 3], shot[p.x + p.width, barTop + 3], shot[p.x + 6, barTop - 1]],
                            [Self.background, Self.background, Self.background], "around the bar at \(scale)")
-            // The pointer: what differs from the desktop around it.
+            // The pointer: what differs from the desktop around it, once its size settled (on the
+            // real clock it may still be growing in from its first appearance: 8 to 14 pixels
+            // wide at 1 were seen in the first capture).
             let (cx, cy) = (Int(1150 * scale), Int(720 * scale))
-            var minX = Int.max, maxX = Int.min
-            for y in cy - 40...cy + 40 { for x in cx - 40...cx + 40 where shot[x, y] != Self.background { minX = min(minX, x); maxX = max(maxX, x) } }
-            XCTAssertLessThan(minX, maxX, "no pointer drawn at \(scale)")
-            pointerWidths[scale] = maxX - minX + 1
+            func pointerWidth(_ shot: Screenshot) -> Int {
+                var minX = Int.max, maxX = Int.min
+                for y in cy - 40...cy + 40 { for x in cx - 40...cx + 40 where shot[x, y] != Self.background { minX = min(minX, x); maxX = max(maxX, x) } }
+                return minX < maxX ? maxX - minX + 1 : 0
+            }
+            var widths = [pointerWidth(shot)]
+            _ = try session.wait(timeout: 3) {
+                widths.append(pointerWidth(try session.screenshot("pointer-\(scale)")))
+                return widths.count >= 3 && widths.suffix(3).allSatisfy { $0 == widths.last && $0 > 0 }
+            }
+            XCTAssertGreaterThan(widths.last ?? 0, 0, "no pointer drawn at \(scale)")
+            pointerWidths[scale] = widths.last
         }
         let one = try XCTUnwrap(pointerWidths[1]), fractional = try XCTUnwrap(pointerWidths[1.5])
         XCTAssertEqual(Double(fractional), Double(one) * 1.5, accuracy: 2, "the pointer is \(one) pixels wide at 1, \(fractional) at 1.5")
