@@ -414,7 +414,12 @@ final class WlSurface: Resource, ProtocolObject {
     private func shownBufferDestroyed() {
         shownBuffer = nil
         guard let shown = texture, shown.access != nil else { return }
-        let copy = Image(width: shown.width, height: shown.height, format: shown.format)
+        // The client chose the size: without memory for a copy the surface shows nothing
+        // rather than the compositor ending.
+        guard let copy = Image(allocating: shown.width, shown.height, format: shown.format) else {
+            texture = nil
+            return
+        }
         shown.reading { copy.copy(from: shown, rect: PixelRect(x: 0, y: 0, width: shown.width, height: shown.height)) }
         texture = copy
     }

@@ -23,16 +23,31 @@ public final class Image {
         var pixman: pixman_format_code_t { self == .argb8888 ? PIXMAN_a8r8g8b8 : PIXMAN_x8r8g8b8 }
     }
 
-    /// A new image with pixman-allocated, zeroed pixels.
-    public init(width: Int32, height: Int32, format: Format) {
-        precondition(width > 0 && height > 0)
-        guard let image = pixman_image_create_bits(format.pixman, width, height, nil, 0) else {
+    /// A new image with pixman-allocated, zeroed pixels, of a size Lodestone chose (an
+    /// output, a pointer, a title bar): failing to allocate one is fatal.
+    public convenience init(width: Int32, height: Int32, format: Format) {
+        guard let image = Image(allocating: width, height, format: format) else {
             fatalError("out of memory creating a \(width)×\(height) image")
         }
+        self.init(moving: image)
+    }
+
+    /// A new image with pixman-allocated, zeroed pixels, nil when they cannot be allocated:
+    /// for sizes a client chose (a copy of its buffer), which must never end the compositor.
+    public init?(allocating width: Int32, _ height: Int32, format: Format) {
+        guard width > 0, height > 0, let image = pixman_image_create_bits(format.pixman, width, height, nil, 0) else { return nil }
         self.image = image
         self.width = width
         self.height = height
         self.format = format
+    }
+
+    /// Shares another image's pixman image, with a reference of its own.
+    private init(moving other: Image) {
+        image = pixman_image_ref(other.image)
+        width = other.width
+        height = other.height
+        format = other.format
     }
 
     /// Wraps pixels someone else owns; valid only while they stay mapped.
