@@ -1,8 +1,10 @@
 import CWaylandProtocols
 import CWaylandServer
 
-/// Stable interface addresses (see DESIGN.md: never `withUnsafePointer` on an
-/// imported C global).
+/// Stable interface addresses, from C accessors. Never `withUnsafePointer(to:)` on an
+/// imported C global such as `xdg_wm_base_interface`: Swift may hand over the address of a
+/// temporary copy (seen in release builds), and libwayland then compares interfaces that
+/// never match.
 enum Interface {
     static var compositor: UnsafePointer<wl_interface> { cwp_wl_compositor_interface() }
     static var surface: UnsafePointer<wl_interface> { cwp_wl_surface_interface() }

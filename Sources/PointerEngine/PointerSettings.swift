@@ -87,8 +87,8 @@ public struct PointerSettings: Hashable, Sendable {
     var size: Double { sizeMultiplier.isFinite ? min(max(sizeMultiplier, 1), 4) : 1 }
 }
 
-/// The reference defaults observed in iPadOS 18 (DESIGN.md, "Reference defaults"), in points
-/// and seconds. One place, so the numbers are not scattered through the motion code.
+/// The reference defaults observed in iPadOS 18 (the README's "Reference defaults" table), in
+/// points and seconds. One place, so the numbers are not scattered through the motion code.
 public struct PointerTuning: Hashable, Sendable {
     public var pointerDiameter = 19.0
     public var pressedScale = 0.9
