@@ -195,10 +195,29 @@ final class Accessibility {
 
     // MARK: Invalidation
 
+    /// An app's signal that its windows changed. Apps may send thousands a second (issue 24):
+    /// the scene is looked at again once per `invalidationDelay`, not once per signal.
     private func invalidate(app: String) {
-        for window in windows.values where window.frame?.bus == app { window.stale = true }
-        if windows.values.contains(where: { $0.frame?.bus == app && $0.toplevel != nil }) { compositor.pointerController.sceneChanged() }
+        var any = false
+        for window in windows.values where window.frame?.bus == app {
+            window.stale = true
+            any = any || window.toplevel != nil
+        }
+        guard any, !invalidationPending else { return }
+        if invalidationTimer == nil {
+            invalidationTimer = try? compositor.display.eventLoop.addTimer { [weak self] in
+                guard let self else { return }
+                self.invalidationPending = false
+                self.compositor.pointerController.sceneChanged()
+            }
+        }
+        guard let invalidationTimer else { return compositor.pointerController.sceneChanged() }
+        invalidationPending = true
+        invalidationTimer.arm(milliseconds: Int32(Self.invalidationDelay * 1000))
     }
+    private var invalidationTimer: EventSource?
+    private var invalidationPending = false
+    static let invalidationDelay = 0.05
 
     // MARK: Finding the app and its window
 
@@ -231,8 +250,10 @@ final class Accessibility {
             window.frame = frame
             window.walk = AccessibleWalk(bus: bus, app: app, window: frame.path) { [weak self, weak window] elements, frameSize in
                 guard let self, let window else { return }
-                let nodes = window.walk?.nodes ?? 0
+                let nodes = window.walk?.nodes ?? 0, limit = window.walk?.limitReached
                 window.walk = nil
+                // Each walk, for the tests of lying apps: what it cost, and which bound ended it.
+                self.log.debug("accessibility: walked '\(window.toplevel?.title ?? "")': \(nodes) nodes, \(elements.count) elements, \(Int((self.now - started) * 1000)) ms\(limit.map { ", stopped at the \($0)" } ?? "")")
                 window.walkedAt = self.now
                 var elements = elements
                 if let xdg = window.toplevel?.xdgSurface, let surface = xdg.surface {
