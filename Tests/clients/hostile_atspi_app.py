@@ -28,6 +28,9 @@ The tree: the application root, one frame "/w" (400x300 at 0,0, visible), and be
                 every tenth child's GetRole, are never answered
   disconnect    the good tree under 2,000 labels; after 200 calls the app leaves the bus
                 (its window stays)
+  frames        the good tree, but the root lists 1,000,000 frames, most of them another
+                app's (org.freedesktop.DBus's), the rest named with a wrong type
+  stall-root    the good tree, but the root's GetChildren is never answered
   flood         the good tree, and BoundsChanged, ChildrenChanged and StateChanged signals
                 as fast as the bus takes them, for 20 s
 Prints 'registered NAME' once embedded, 'calls N' each second, 'left the bus' (disconnect).
@@ -90,7 +93,7 @@ def node(role, extents, kids=()):
 
 GOOD = {"/b": node(PUSH_BUTTON, (20, 20, 120, 40))}
 tree = {ROOT: node(APPLICATION, (0, 0, 0, 0), ["/w"]), "/w": node(FRAME, (0, 0, 400, 300))}
-if mode in ("good", "flood"):
+if mode in ("good", "flood", "frames", "stall-root"):
     tree["/w"]["children"] = ["/b"]
     tree.update(GOOD)
 elif mode == "wrong-types":
@@ -132,6 +135,8 @@ def lookup(path):
         return tree[path]
     if mode == "million" and path.startswith("/m"):
         return node(TEXT, (10, 10, 100, 20))
+    if mode == "frames" and path.startswith("/f"):
+        return node(FRAME, (0, 0, 400, 300), ["/b"])
     if mode == "stall" and path.startswith("/s"):
         k = int(path[2:])
         return node(TEXT, (k % 20 * 20, k // 20 % 15 * 20, 18, 18))
@@ -174,6 +179,10 @@ def answer(message):
     if member == "GetChildren":
         if mode == "million" and (path == "/w" or path.startswith("/m")):
             return MILLION
+        if mode == "frames" and path == ROOT:
+            return MILLION
+        if mode == "stall-root" and path == ROOT:
+            return None
         return children(n["children"])
     if member == "GetChildAtIndex":
         if mode == "million":
@@ -191,6 +200,8 @@ def answer(message):
         prop = args[1]
         if prop == "ChildCount":
             return v("v", GLib.Variant("i", 1000000 if mode == "million" else len(n["children"])))
+        if prop == "Name" and mode == "frames":
+            return v("v", GLib.Variant("u", 7))
         if prop == "Name":
             return v("v", GLib.Variant("s", "hostile-a11y" if path == "/w" else ""))
         if prop == "Parent":
@@ -267,6 +278,8 @@ def main():
     name = bus.get_unique_name()
     if mode == "million":
         MILLION = children("/m%d" % k for k in range(1000000))
+    if mode == "frames":
+        MILLION = v("a(so)", [("org.freedesktop.DBus" if k % 2 else name, "/f%d" % k) for k in range(1000000)])
     bus.add_filter(on_message)
     bus.call_sync("org.a11y.atspi.Registry", ROOT, "org.a11y.atspi.Socket", "Embed", v("(so)", (name, ROOT)),
                   GLib.VariantType("((so))"), Gio.DBusCallFlags.NONE, 10000, None)

@@ -44,6 +44,8 @@ final class Accessibility {
         /// The AT-SPI frame matched to the toplevel.
         var frame: DBusObject?
         var walk: AccessibleWalk?
+        /// While its frame is being looked for: one search at a time, however often the scene changes.
+        var findingFrame = false
         var walkedAt: Double?
         /// The window geometry's size when walked: a resize re-walks.
         var size: (Int32, Int32) = (0, 0)
@@ -243,9 +245,12 @@ final class Accessibility {
             recheck(after: 1)
             return
         }
+        guard !window.findingFrame else { return }
         window.stale = false
         let started = now
+        window.findingFrame = true
         findFrame(of: window, app: app) { [weak self, weak window] frame in
+            window?.findingFrame = false
             guard let self, let window, let frame, let bus = self.bus else { return }
             window.frame = frame
             window.walk = AccessibleWalk(bus: bus, app: app, window: frame.path) { [weak self, weak window] elements, frameSize in
@@ -282,13 +287,19 @@ final class Accessibility {
         _ = bus
     }
 
+    static let maximumFrames = 64
+
     /// The app's frame for this toplevel: the one titled like it, else the one of its size,
     /// else its only one.
     private func findFrame(of window: Window, app: String, _ found: @escaping (DBusObject?) -> Void) {
         guard let bus, let toplevel = window.toplevel else { return found(nil) }
         let title = toplevel.title, g = toplevel.xdgSurface.geometry
         bus.call(app, "/org/a11y/atspi/accessible/root", "org.a11y.atspi.Accessible", "GetChildren") { [weak self] result in
-            guard let self, let bus = self.bus, let m = try? result.get(), let frames = m.array("(so)", { m.readObject() }), !frames.isEmpty else {
+            // An app's own frames, and no more than `maximumFrames`: a lying app may list a
+            // million, or another app's (issue 24).
+            guard let self, let bus = self.bus, let m = try? result.get(),
+                  case let frames = (m.array("(so)", limit: Self.maximumFrames, { m.readObject() }) ?? []).filter({ $0.bus == app }),
+                  !frames.isEmpty else {
                 return found(nil)
             }
             if frames.count == 1 { return found(frames[0]) }
