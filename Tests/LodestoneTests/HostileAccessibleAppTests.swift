@@ -179,7 +179,10 @@ final class HostileAccessibleAppTests: XCTestCase {
         try misbehave("stall", seconds: 12)
         let all = walks()
         XCTAssertFalse(all.isEmpty, "no walk of the window")
-        for walk in all { XCTAssertLessThan(walk.ms, 5500, "4 s and a call's timeout: \(walk.line)") }
+        for walk in all {
+            XCTAssertLessThan(walk.ms, 5500, "4 s and a call's timeout: \(walk.line)")
+            XCTAssertTrue(walk.line.contains("time limit (4.0 s)"), walk.line)
+        }
     }
 
     func testDisconnectMidWalk() throws {

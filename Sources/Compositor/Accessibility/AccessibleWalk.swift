@@ -65,8 +65,10 @@ final class AccessibleWalk {
     private(set) var nodes = 0
     /// Paths visited: a cycle in the tree is walked once.
     private var visited: Set<String> = []
-    /// Which bound ended the walk early, for the log; nil when the tree ended first.
-    private(set) var limitReached: String?
+    /// Which bounds ended the walk early, for the log; nil when the tree ended first.
+    var limitReached: String? { limits.isEmpty ? nil : limits.joined(separator: " and the ") }
+    private var limits: [String] = []
+    private func reached(_ limit: String) { if !limits.contains(limit) { limits.append(limit) } }
     private let deadline = DBusConnection.monotonicSeconds + AccessibleWalk.maximumDuration
     private var completion: (([AccessibleElement], _ frameSize: (Double, Double)) -> Void)?
     /// The frame's own extents: its origin is subtracted from every element's.
@@ -99,7 +101,7 @@ final class AccessibleWalk {
                 self.inFlight -= 1
                 if DBusConnection.monotonicSeconds > self.deadline {
                     // Out of time: what has been read so far is the walk.
-                    self.limitReached = self.limitReached ?? "time limit (\(Self.maximumDuration) s)"
+                    self.reached("time limit (\(Self.maximumDuration) s)")
                     self.queued = []
                     self.inFlight = 0
                     return self.finishIfDone()
@@ -142,8 +144,8 @@ final class AccessibleWalk {
     }
 
     private func visit(_ path: String, depth: Int, button: Int?) {
-        guard nodes < Self.maximumNodes else { limitReached = "node limit (\(Self.maximumNodes))"; return }
-        guard depth <= Self.maximumDepth else { limitReached = limitReached ?? "depth limit (\(Self.maximumDepth))"; return }
+        guard nodes < Self.maximumNodes else { reached("node limit (\(Self.maximumNodes))"); return }
+        guard depth <= Self.maximumDepth else { reached("depth limit (\(Self.maximumDepth))"); return }
         guard visited.insert(path).inserted else { return }
         nodes += 1
         let node = Node()
@@ -207,7 +209,7 @@ final class AccessibleWalk {
         call(path, "Accessible", "GetChildren") { [weak self] m in
             // No more children are read than nodes are left: a reply may list a million.
             guard let self, let m, let children = m.array("(so)", limit: max(0, Self.maximumNodes - self.nodes), { m.readObject() }) else { return }
-            if children.count >= Self.maximumNodes - self.nodes { self.limitReached = "node limit (\(Self.maximumNodes))" }
+            if children.count >= Self.maximumNodes - self.nodes { self.reached("node limit (\(Self.maximumNodes))") }
             for child in children where child.bus == self.app || child.bus.isEmpty { self.visit(child.path, depth: depth + 1, button: button) }
         }
     }
