@@ -143,6 +143,12 @@ final class HostileAccessibleAppTests: XCTestCase {
         XCTAssertFalse(walks().isEmpty, "no walk of the window")
     }
 
+    /// The root and the frame lie too (a different wrong signature each second): no frame, no walk.
+    func testWrongTypesAtTheRoot() throws {
+        try misbehave("wrong-root")
+        XCTAssertFalse(try probe.shape().targeted)
+    }
+
     func testAbsurdExtentsAndLines() throws {
         try misbehave("absurd")
         XCTAssertFalse(walks().isEmpty, "no walk of the window")

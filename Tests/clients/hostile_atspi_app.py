@@ -17,6 +17,7 @@ The tree: the application root, one frame "/w" (400x300 at 0,0, visible), and be
   good          a push button "/b" at 20,20 120x40 (so the walk is seen to reach this app)
   wrong-types   100 children, each answering GetRole, GetState, GetExtents, GetChildren,
                 ChildCount and GetChildAtIndex with a wrong signature (one of several)
+  wrong-root    the root and the frame answer every call with a wrong signature
   absurd        buttons, text and sliders with INT32_MIN/MAX and negative extents, text
                 whose line is INT32_MAX tall and whose font size is nan, inf, 1e308 and -5
   absurd-frame  the frame itself at INT32_MIN,INT32_MIN, INT32_MAX x INT32_MAX, a button in it
@@ -167,6 +168,8 @@ def answer(message):
         return "unknown"
     if mode == "wrong-types" and path.startswith("/x"):
         return wrong(path, member)
+    if mode == "wrong-root" and path in (ROOT, "/w"):
+        return wrong(path, member + str(int(time.monotonic())))
     if mode == "stall" and path.startswith("/s"):
         if interface == "org.a11y.atspi.Text" or (member == "GetRole" and int(path[2:]) % 10 == 0):
             return None
