@@ -18,7 +18,7 @@ APT_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev xkb
 	weston foot gtk-4-examples gtk-3-examples wl-clipboard wayland-utils wlcs coreutils python3 python3-pip \
 	meson ninja-build linguist-qt6 libwlroots-dev grim qt6-wayland desktop-file-utils valgrind libseat-dev libdrm-dev libudev-dev \
 	xwayland xterm x11-apps libxcb1-dev libxcb-composite0-dev libxcb-render0-dev libxcb-xfixes0-dev libclang-rt-14-dev \
-	libsystemd-dev dbus-daemon at-spi2-core python3-xlib xclip mutter sway gnome-calculator gnome-text-editor libsdl2-tests mpv
+	libsystemd-dev dbus-daemon at-spi2-core python3-gi gir1.2-glib-2.0 python3-xlib xclip mutter sway gnome-calculator gnome-text-editor libsdl2-tests mpv
 PIP_PACKAGES := pywayland
 
 # The toml-test suite's valid and invalid TOML files (the config tests and the config fuzzer's

@@ -36,11 +36,15 @@ final class XdgSurface: Resource, ProtocolObject, SurfaceRole {
     /// The window geometry in surface-local coordinates.
     var geometry: PixelRect {
         if let explicitGeometry { return explicitGeometry }
-        guard let surface, let bounds = compositor.scene.treeBounds(surface) ?? treeBoundsUnmapped(surface) else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
-        return bounds
+        guard let surface else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
+        // In the surface's own coordinates, as xdg_surface.set_window_geometry's are: the
+        // scene's `treeBounds` are global, and placed an app's accessible elements (which
+        // adds this to the surface's origin) twice as far from the corner as the window
+        // was (issue 24, HostileAccessibleAppTests, a window that sets no geometry).
+        return localTreeBounds(surface)
     }
 
-    private func treeBoundsUnmapped(_ surface: WlSurface) -> PixelRect? {
+    private func localTreeBounds(_ surface: WlSurface) -> PixelRect {
         var r = PixelRect(x: 0, y: 0, width: 0, height: 0)
         compositor.scene.walk(surface, x: 0, y: 0) { s, x, y in r = r.union(PixelRect(x: x, y: y, width: s.width, height: s.height)) }
         return r

@@ -37,6 +37,10 @@ Modes:
                             through a viewport of W×H; prints 'preferred_scale N' first
   scaled-window W H S       map "scaled-window", W×H logical, at buffer scale S (no viewport,
                             no fractional scale): the four quadrants, each (W×S/2)×(H×S/2)
+  text-cursor TITLE W H     map TITLE, a W×H window of one colour whose pointer cursor is the text
+                            shape (wp_cursor_shape_v1): an app known to the pointer only by its
+                            cursor names. With WAYLAND_SOCKET it uses the connection it was given
+                            (hostile_atspi_app.py's, so the window is that process's)
   error NAME                break wp_viewporter: bad-source, bad-destination,
                             viewport-exists, out-of-buffer, bad-size, no-surface
 
@@ -386,6 +390,33 @@ def error(c, name):
     os._exit(0)
 
 
+def text_cursor(c, title, width, height):
+    from pywayland.protocol.cursor_shape_v1 import WpCursorShapeManagerV1, WpCursorShapeDeviceV1
+    registry = c.display.get_registry()
+    registry.dispatcher["global"] = lambda *a: None
+    seat = registry.bind(c.globals["wl_seat"], WlSeat, 5)
+    shapes = registry.bind(c.globals["wp_cursor_shape_manager_v1"], WpCursorShapeManagerV1, 1)
+    pointer = seat.get_pointer()
+    device = shapes.get_pointer(pointer)
+    text = WpCursorShapeDeviceV1.shape.text.value
+
+    def on_enter(p, serial, surface, x, y):
+        device.set_shape(serial, text)
+    pointer.dispatcher["enter"] = on_enter
+    # A wl_shm buffer (a single-pixel one has no pixels): Lodestone looks at a window's
+    # pixels for a button's drawn outline (DrawnOutline), so a lying app's extents reach there.
+    buffer = c.buffer(width, height, lambda x, y: 0xffe8e8e8 if (x // 40 + y // 40) % 2 else 0xff707070)
+    keep = toplevel(c, title, (width, height), before_map=None)
+    keep[0].attach(buffer, 0, 0)
+    keep[0].damage_buffer(0, 0, width, height)
+    keep[0].commit()
+    c.display.roundtrip()
+    print("mapped", flush=True)
+    while c.display.dispatch(block=True) >= 0:
+        pass
+    return keep, buffer, pointer, device
+
+
 def main(mode, args):
     c = Client()
     if mode == "single-pixel":
@@ -440,6 +471,8 @@ def main(mode, args):
         presentation(c)
     elif mode == "error":
         error(c, args[0])
+    elif mode == "text-cursor":
+        text_cursor(c, args[0], int(args[1]), int(args[2]))
     else:
         sys.exit("unknown mode " + mode)
 

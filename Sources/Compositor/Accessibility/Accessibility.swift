@@ -44,6 +44,8 @@ final class Accessibility {
         /// The AT-SPI frame matched to the toplevel.
         var frame: DBusObject?
         var walk: AccessibleWalk?
+        /// While its frame is being looked for: one search at a time, however often the scene changes.
+        var findingFrame = false
         var walkedAt: Double?
         /// The window geometry's size when walked: a resize re-walks.
         var size: (Int32, Int32) = (0, 0)
@@ -195,10 +197,29 @@ final class Accessibility {
 
     // MARK: Invalidation
 
+    /// An app's signal that its windows changed. Apps may send thousands a second (issue 24):
+    /// the scene is looked at again once per `invalidationDelay`, not once per signal.
     private func invalidate(app: String) {
-        for window in windows.values where window.frame?.bus == app { window.stale = true }
-        if windows.values.contains(where: { $0.frame?.bus == app && $0.toplevel != nil }) { compositor.pointerController.sceneChanged() }
+        var any = false
+        for window in windows.values where window.frame?.bus == app {
+            window.stale = true
+            any = any || window.toplevel != nil
+        }
+        guard any, !invalidationPending else { return }
+        if invalidationTimer == nil {
+            invalidationTimer = try? compositor.display.eventLoop.addTimer { [weak self] in
+                guard let self else { return }
+                self.invalidationPending = false
+                self.compositor.pointerController.sceneChanged()
+            }
+        }
+        guard let invalidationTimer else { return compositor.pointerController.sceneChanged() }
+        invalidationPending = true
+        invalidationTimer.arm(milliseconds: Int32(Self.invalidationDelay * 1000))
     }
+    private var invalidationTimer: EventSource?
+    private var invalidationPending = false
+    static let invalidationDelay = 0.05
 
     // MARK: Finding the app and its window
 
@@ -224,15 +245,20 @@ final class Accessibility {
             recheck(after: 1)
             return
         }
+        guard !window.findingFrame else { return }
         window.stale = false
         let started = now
+        window.findingFrame = true
         findFrame(of: window, app: app) { [weak self, weak window] frame in
+            window?.findingFrame = false
             guard let self, let window, let frame, let bus = self.bus else { return }
             window.frame = frame
             window.walk = AccessibleWalk(bus: bus, app: app, window: frame.path) { [weak self, weak window] elements, frameSize in
                 guard let self, let window else { return }
-                let nodes = window.walk?.nodes ?? 0
+                let nodes = window.walk?.nodes ?? 0, limit = window.walk?.limitReached
                 window.walk = nil
+                // Each walk, for the tests of lying apps: what it cost, and which bound ended it.
+                self.log.debug("accessibility: walked '\(window.toplevel?.title ?? "")': \(nodes) nodes, \(elements.count) elements, \(Int((self.now - started) * 1000)) ms\(limit.map { ", stopped at the \($0)" } ?? "")")
                 window.walkedAt = self.now
                 var elements = elements
                 if let xdg = window.toplevel?.xdgSurface, let surface = xdg.surface {
@@ -261,13 +287,19 @@ final class Accessibility {
         _ = bus
     }
 
+    static let maximumFrames = 64
+
     /// The app's frame for this toplevel: the one titled like it, else the one of its size,
     /// else its only one.
     private func findFrame(of window: Window, app: String, _ found: @escaping (DBusObject?) -> Void) {
         guard let bus, let toplevel = window.toplevel else { return found(nil) }
         let title = toplevel.title, g = toplevel.xdgSurface.geometry
         bus.call(app, "/org/a11y/atspi/accessible/root", "org.a11y.atspi.Accessible", "GetChildren") { [weak self] result in
-            guard let self, let bus = self.bus, let m = try? result.get(), let frames = m.array("(so)", { m.readObject() }), !frames.isEmpty else {
+            // An app's own frames, and no more than `maximumFrames`: a lying app may list a
+            // million, or another app's (issue 24).
+            guard let self, let bus = self.bus, let m = try? result.get(),
+                  case let frames = (m.array("(so)", limit: Self.maximumFrames, { m.readObject() }) ?? []).filter({ $0.bus == app }),
+                  !frames.isEmpty else {
                 return found(nil)
             }
             if frames.count == 1 { return found(frames[0]) }

@@ -41,8 +41,19 @@ enum AccessibleState {
 /// state and extents (and, for text, its font), at most `maximumInFlight` calls waiting at a
 /// time. Nodes that are not visible or have no extents (GTK's hidden stack pages) are not
 /// descended; controls are leaves. `completion` gets the elements once every reply is in.
+///
+/// An app may lie (issue 24, Tests/clients/hostile_atspi_app.py): every bound holds whatever
+/// it answers. At most `maximumNodes` nodes, each visited once (a child that is its own
+/// ancestor ends there), `maximumDepth` deep; a reply of a million children is read no further
+/// than the nodes left; after `maximumDuration` the walk ends with what it has (a stalled call
+/// costs `DBusConnection.callTimeout`, and calls waiting then are ignored). Extents beyond
+/// `maximumExtent` and lines of text no font has are dropped, as is an element wholly outside
+/// its window.
 final class AccessibleWalk {
     static let maximumNodes = 3000, maximumDepth = 40, maximumInFlight = 64
+    static let maximumDuration = 4.0
+    /// Wayland's own limit on a surface's size is about this; no window's element is larger or farther.
+    static let maximumExtent = 65536.0
 
     private let bus: DBusConnection
     private let app: String
@@ -52,6 +63,13 @@ final class AccessibleWalk {
     private var queued: [() -> Void] = []
     private var inFlight = 0
     private(set) var nodes = 0
+    /// Paths visited: a cycle in the tree is walked once.
+    private var visited: Set<String> = []
+    /// Which bounds ended the walk early, for the log; nil when the tree ended first.
+    var limitReached: String? { limits.isEmpty ? nil : limits.joined(separator: " and the ") }
+    private var limits: [String] = []
+    private func reached(_ limit: String) { if !limits.contains(limit) { limits.append(limit) } }
+    private let deadline = DBusConnection.monotonicSeconds + AccessibleWalk.maximumDuration
     private var completion: (([AccessibleElement], _ frameSize: (Double, Double)) -> Void)?
     /// The frame's own extents: its origin is subtracted from every element's.
     private var frame = (x: 0.0, y: 0.0, width: 0.0, height: 0.0)
@@ -81,6 +99,13 @@ final class AccessibleWalk {
             let sent = self.bus.call(self.app, path, "org.a11y.atspi." + interface, member, arguments) { [weak self] result in
                 guard let self, self.completion != nil else { return }
                 self.inFlight -= 1
+                if DBusConnection.monotonicSeconds > self.deadline {
+                    // Out of time: what has been read so far is the walk.
+                    self.reached("time limit (\(Self.maximumDuration) s)")
+                    self.queued = []
+                    self.inFlight = 0
+                    return self.finishIfDone()
+                }
                 reply(try? result.get())
                 self.pump()
                 self.finishIfDone()
@@ -98,10 +123,12 @@ final class AccessibleWalk {
         guard inFlight == 0, queued.isEmpty, let completion else { return }
         self.completion = nil
         let frame = self.frame
-        completion(elements.enumerated().map { i, e in
+        completion(elements.enumerated().compactMap { i, e in
             var e = e
             e.x -= frame.x
             e.y -= frame.y
+            // Wholly outside the window (scrolled away, or a lie): it could only pull the pointer off it.
+            guard e.x < frame.width, e.y < frame.height, e.x + e.width > 0, e.y + e.height > 0 else { return nil }
             // A button without a label that is about square shows an icon: it lifts.
             if e.kind == .control, !labelled.contains(i), e.width <= e.height * 1.5 { e.kind = .iconButton }
             return e
@@ -117,7 +144,9 @@ final class AccessibleWalk {
     }
 
     private func visit(_ path: String, depth: Int, button: Int?) {
-        guard nodes < Self.maximumNodes, depth <= Self.maximumDepth else { return }
+        guard nodes < Self.maximumNodes else { reached("node limit (\(Self.maximumNodes))"); return }
+        guard depth <= Self.maximumDepth else { reached("depth limit (\(Self.maximumDepth))"); return }
+        guard visited.insert(path).inserted else { return }
         nodes += 1
         let node = Node()
         let done = { [weak self] in
@@ -145,7 +174,8 @@ final class AccessibleWalk {
         guard visible else { return }
         let role = AccessibleRole(rawValue: rawRole)
         if role == .label, let button { labelled.insert(button) }
-        guard let (x, y, w, h) = node.extents, w > 0, h > 0 || depth == 0 else { return }
+        guard let (x, y, w, h) = node.extents, w > 0, h > 0 || depth == 0, w <= Self.maximumExtent, h <= Self.maximumExtent,
+              abs(x) <= Self.maximumExtent, abs(y) <= Self.maximumExtent else { return }
         if depth == 0 { frame = (x, y, w, h) }
         func add(_ kind: AccessibleElement.Kind) -> Int {
             let framed = role == .pushButton || role == .toggleButton || role == .comboBox
@@ -177,7 +207,9 @@ final class AccessibleWalk {
 
     private func children(_ path: String, depth: Int, button: Int?) {
         call(path, "Accessible", "GetChildren") { [weak self] m in
-            guard let self, let m, let children = m.array("(so)", { m.readObject() }) else { return }
+            // No more children are read than nodes are left: a reply may list a million.
+            guard let self, let m, let children = m.array("(so)", limit: max(0, Self.maximumNodes - self.nodes), { m.readObject() }) else { return }
+            if children.count >= Self.maximumNodes - self.nodes { self.reached("node limit (\(Self.maximumNodes))") }
             for child in children where child.bus == self.app || child.bus.isEmpty { self.visit(child.path, depth: depth + 1, button: button) }
         }
     }
@@ -187,7 +219,7 @@ final class AccessibleWalk {
     private func lineHeight(_ path: String, _ done: @escaping (Double?) -> Void) {
         call(path, "Text", "GetCharacterExtents", [.int32(0), .uint32(0)]) { [weak self] m in
             let h = m?.readInt32().flatMap { _ in m?.readInt32() }.flatMap { _ in m?.readInt32() }.flatMap { _ in m?.readInt32() }
-            if let h, h > 0 { return done(Double(h)) }
+            if let h, let line = Self.plausibleLine(Double(h)) { return done(line) }
             self?.call(path, "Text", "GetDefaultAttributes") { m in
                 let attributes = m?.array("{ss}") { () -> (String, String)? in
                     m?.container("e", "ss") { () -> (String, String)? in
@@ -196,7 +228,7 @@ final class AccessibleWalk {
                     }
                 }
                 let size = attributes?.first { $0.0 == "size" }.flatMap { Double($0.1) }
-                done(size.map(AccessibleWalk.lineHeight(fontSize:)))
+                done(size.map(AccessibleWalk.lineHeight(fontSize:)).flatMap(AccessibleWalk.plausibleLine))
             }
         }
     }
@@ -204,4 +236,7 @@ final class AccessibleWalk {
     /// A line of text in a font of `size` (AT-SPI's "size" attribute, in points): 1.2 ems at
     /// 96 dpi, the leading most UI fonts have.
     static func lineHeight(fontSize size: Double) -> Double { (size * 96 / 72 * 1.2).rounded() }
+
+    /// A line height some font has: an app may say nan, inf, a negative or INT32_MAX.
+    static func plausibleLine(_ height: Double) -> Double? { height.isFinite && height >= 1 && height <= 1024 ? height : nil }
 }

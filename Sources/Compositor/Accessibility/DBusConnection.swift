@@ -61,11 +61,11 @@ struct DBusMessage {
         return body()
     }
 
-    /// The elements of an array whose element signature is `contents`.
-    func array<T>(_ contents: String, _ element: () -> T?) -> [T]? {
+    /// The elements of an array whose element signature is `contents`, at most `limit`.
+    func array<T>(_ contents: String, limit: Int = .max, _ element: () -> T?) -> [T]? {
         container("a", contents) { () -> [T]? in
             var items: [T] = []
-            while !isAtEnd, let item = element() { items.append(item) }
+            while items.count < limit, !isAtEnd, let item = element() { items.append(item) }
             return items
         }
     }
@@ -243,11 +243,18 @@ final class DBusConnection {
 
     // MARK: The loop
 
-    /// Lets sd-bus do everything it can now (read, write, dispatch replies and signals),
-    /// then waits on the loop for what it needs next.
+    /// An app that sends signals without end would keep `sd_bus_process` busy for ever: after
+    /// this many, the loop composes and reads its other clients, then sd-bus goes on (its
+    /// timeout is 0 while messages wait in its queue, and the socket stays readable).
+    static let messagesPerWakeUp = 256
+
+    /// Lets sd-bus do what it can now (read, write, dispatch replies and signals), at most
+    /// `messagesPerWakeUp` messages, then waits on the loop for what it needs next.
     private func process() {
-        while let bus {
+        var budget = Self.messagesPerWakeUp
+        while let bus, budget > 0 {
             let r = sd_bus_process(bus, nil)
+            budget -= 1
             if r > 0 { continue }
             if r < 0 {
                 let reason = String(cString: strerror(-r))

@@ -20,8 +20,10 @@ enum DrawnOutline {
         let toBuffer = surface.surfaceToBuffer
         func pixel(_ x: Int, _ y: Int) -> UInt32? {
             let p = toBuffer.apply(Double(x) + 0.5, Double(y) + 0.5)
-            let bx = Int32(p.x.rounded(.down)), by = Int32(p.y.rounded(.down))
-            guard bx >= 0, by >= 0, bx < image.width, by < image.height else { return nil }
+            // Not Int32(_:), which traps: extents an app made up (INT32_MAX wide) reached here
+            // and aborted the whole session (issue 24, HostileAccessibleAppTests).
+            guard let bx = Int32(exactly: p.x.rounded(.down)), let by = Int32(exactly: p.y.rounded(.down)),
+                  bx >= 0, by >= 0, bx < image.width, by < image.height else { return nil }
             return image.pixel(x: bx, y: by)
         }
         func differs(_ a: UInt32, _ b: UInt32) -> Bool {
