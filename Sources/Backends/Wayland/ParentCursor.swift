@@ -107,7 +107,10 @@ final class ParentCursor {
         let key = "\(name)@\(scale)"
         if let image = images[key] { return image }
         let theme = getenv("XCURSOR_THEME").map { String(cString: $0) } ?? "default"
-        let size = (getenv("XCURSOR_SIZE").flatMap { Int32(String(cString: $0)) } ?? 24) * scale
+        // XCURSOR_SIZE as CursorThemes reads it (8...512, else 24): any Int32 times the
+        // scale trapped (issue 24).
+        let requested = getenv("XCURSOR_SIZE").flatMap { Int32(String(cString: $0)) } ?? 24
+        let size = ((8...512).contains(requested) ? requested : 24) * min(max(1, scale), ParentOutput.maximumScale)
         guard let loaded = XcursorLibraryLoadImage(name, theme, size) else {
             log.debug("no cursor '\(name)' in the Xcursor theme '\(theme)'")
             return nil

@@ -1,0 +1,152 @@
+import Foundation
+import LodestoneTesting
+import XCTest
+
+/// Nested Lodestone under a parent that says odd things (issue 24): `lodestone-odd-parent`, a
+/// tiny libwayland-server compositor, sends configures of 0×0, 2³¹-1 and negative sizes,
+/// wl_output scales of 0 and 2³¹-1, fractional scales of 0 and 2³²-1, and keymaps that do not
+/// compile, cannot be mapped, or claim more bytes than their file has. Each is said at the
+/// start and again every 300 ms. Lodestone must keep running and answering, with the size or
+/// scale clamped or the event ignored, and say so in its log.
+final class NestedOddParentTests: XCTestCase {
+    // MARK: Configures
+
+    func testZeroByZeroConfigureKeepsTheOutputSize() throws {
+        let (nested, parent) = try nest(in: ["--configure", "0", "0"])
+        defer { stop(nested, parent) }
+        try assertAlive(nested)
+        let size = try nested.control.capturePNG(to: nested.runtimeDirectory + "/odd-\(nested.socket).png")
+        XCTAssertEqual(size.width, 400)
+        XCTAssertEqual(size.height, 300)
+    }
+
+    /// The first configure smaller than --size: the damage of the 400×300 mode was filled
+    /// into the 300×200 image, past its end (a segfault in pixman).
+    func testFirstConfigureSmallerThanTheOutputSize() throws {
+        let (nested, parent) = try nest(in: ["--configure", "300", "200"])
+        defer { stop(nested, parent) }
+        try assertAlive(nested)
+        let size = try nested.control.capturePNG(to: nested.runtimeDirectory + "/odd-\(nested.socket).png")
+        XCTAssertEqual(size.width, 300)
+        XCTAssertEqual(size.height, 200)
+    }
+
+    func testHugeConfigureIsClamped() throws {
+        let (nested, parent) = try nest(in: ["--configure", "2147483647", "2147483647"])
+        defer { stop(nested, parent) }
+        try assertAlive(nested)
+        XCTAssertTrue(nested.log.contains("larger than Lodestone draws"), String(nested.log.suffix(3000)))
+    }
+
+    func testNegativeConfigureIsIgnored() throws {
+        let (nested, parent) = try nest(in: ["--configure", "-5", "-2147483648"])
+        defer { stop(nested, parent) }
+        try assertAlive(nested)
+        let size = try nested.control.capturePNG(to: nested.runtimeDirectory + "/odd-\(nested.socket).png")
+        XCTAssertEqual(size.width, 400)
+        XCTAssertEqual(size.height, 300)
+    }
+
+    // MARK: Scales
+
+    func testOutputScaleZeroIsOne() throws {
+        let (nested, parent) = try nest(in: ["--scale", "0"])
+        defer { stop(nested, parent) }
+        try assertAlive(nested)
+    }
+
+    func testHugeOutputScaleIsClamped() throws {
+        let (nested, parent) = try nest(in: ["--scale", "2147483647"])
+        defer { stop(nested, parent) }
+        try assertAlive(nested)
+        XCTAssertTrue(nested.log.contains("scale 2147483647 is more than"), String(nested.log.suffix(3000)))
+    }
+
+    func testNegativeOutputScaleIsOne() throws {
+        let (nested, parent) = try nest(in: ["--scale", "-3"])
+        defer { stop(nested, parent) }
+        try assertAlive(nested)
+    }
+
+    func testFractionalScaleZeroAndHugeAreIgnored() throws {
+        for v120 in ["0", "4294967295", "2147483648"] {
+            let (nested, parent) = try nest(in: ["--fractional", v120, "--configure", "300", "200"])
+            defer { stop(nested, parent) }
+            try assertAlive(nested)
+            XCTAssertTrue(nested.log.contains("preferred fractional scale \(v120)/120"), String(nested.log.suffix(3000)))
+        }
+    }
+
+    // MARK: Keymaps
+
+    func testKeymapThatDoesNotCompileKeepsTheDefaultLayout() throws {
+        let (nested, parent) = try nest(in: ["--keymap", "garbage"])
+        defer { stop(nested, parent) }
+        try assertAlive(nested)
+        XCTAssertTrue(nested.log.contains("keymap does not compile"), String(nested.log.suffix(3000)))
+    }
+
+    /// A size past the end of the keymap's file: reading the mapping there was SIGBUS.
+    func testKeymapSizeLargerThanItsFileIsRefused() throws {
+        for kind in ["oversize", "huge"] {
+            let (nested, parent) = try nest(in: ["--keymap", kind])
+            defer { stop(nested, parent) }
+            try assertAlive(nested)
+            XCTAssertTrue(nested.log.contains("keymap claims"), "\(kind): " + String(nested.log.suffix(3000)))
+        }
+    }
+
+    func testKeymapOnAPipeOrEmptyIsRefused() throws {
+        for kind in ["pipe", "empty"] {
+            let (nested, parent) = try nest(in: ["--keymap", kind])
+            defer { stop(nested, parent) }
+            try assertAlive(nested)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Starts lodestone-odd-parent with `arguments` and a 400×300 Lodestone nested in it.
+    private func nest(in arguments: [String]) throws -> (Session, Process) {
+        let program = URL(fileURLWithPath: Session.executable).deletingLastPathComponent().appendingPathComponent("lodestone-odd-parent").path
+        guard FileManager.default.isExecutableFile(atPath: program) else { throw XCTSkip("\(program) is not built") }
+        let runtime = NSTemporaryDirectory() + "lodestone-odd-parent-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let socket = "odd-parent"
+        let parent = Process()
+        parent.executableURL = URL(fileURLWithPath: program)
+        parent.arguments = [socket] + arguments
+        parent.environment = ProcessInfo.processInfo.environment.merging(["XDG_RUNTIME_DIR": runtime]) { $1 }
+        parent.standardOutput = FileHandle.nullDevice
+        parent.standardError = FileHandle.nullDevice
+        try parent.run()
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: runtime + "/" + socket) {
+            guard parent.isRunning, Date() < deadline else { parent.terminate(); throw XCTSkip("lodestone-odd-parent did not start") }
+            usleep(10_000)
+        }
+        do {
+            let nested = try Session(size: "400x300", nestedIn: Session.Parent(runtimeDirectory: runtime, socket: socket))
+            return (nested, parent)
+        } catch {
+            parent.terminate()
+            parent.waitUntilExit()
+            throw error
+        }
+    }
+
+    /// Lodestone runs after the parent has repeated its odd events a few times, and answers.
+    private func assertAlive(_ nested: Session, file: StaticString = #filePath, line: UInt = #line) throws {
+        usleep(1_200_000)
+        XCTAssertTrue(nested.compositorIsRunning, "nested Lodestone exited:\n\(nested.log.suffix(3000))", file: file, line: line)
+        guard nested.compositorIsRunning else { return }
+        _ = try nested.control.movePointer(x: 10, y: 10)
+        XCTAssertTrue(nested.compositorIsRunning, "nested Lodestone exited:\n\(nested.log.suffix(3000))", file: file, line: line)
+    }
+
+    private func stop(_ nested: Session, _ parent: Process) {
+        nested.stop()
+        if parent.isRunning { parent.terminate() }
+        parent.waitUntilExit()
+    }
+}
