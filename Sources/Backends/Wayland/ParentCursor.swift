@@ -1,5 +1,6 @@
 import CWaylandClient
 import CXcursor
+import Compositor
 import Glibc
 import Logging
 import WaylandClient
@@ -111,7 +112,8 @@ final class ParentCursor {
         // scale trapped (issue 24).
         let requested = getenv("XCURSOR_SIZE").flatMap { Int32(String(cString: $0)) } ?? 24
         let size = ((8...512).contains(requested) ? requested : 24) * min(max(1, scale), ParentOutput.maximumScale)
-        guard let loaded = XcursorLibraryLoadImage(name, theme, size) else {
+        // A FIFO in the theme blocks libXcursor's fopen for good (issue 24).
+        guard XcursorFiles.canLoad(name, theme: theme), let loaded = XcursorLibraryLoadImage(name, theme, size) else {
             log.debug("no cursor '\(name)' in the Xcursor theme '\(theme)'")
             return nil
         }
