@@ -6,7 +6,11 @@
 // it, nests Lodestone in it and checks that Lodestone survives.
 //
 //   lodestone-odd-parent SOCKET [--configure W H] [--scale N] [--fractional V120]
-//                               [--keymap garbage|oversize|huge|pipe|empty]
+//                               [--keymap garbage|oversize|huge|pipe|empty] [--input]
+//
+// --input: every 300 ms the pointer enters, moves and scrolls at the ends of wl_fixed's range
+// (±8388607.996), presses odd buttons, and the keyboard enters holding keys and sends key
+// codes and modifier masks of 0xffffffff.
 //
 // Every request is handled by one generic dispatcher (wl_resource_set_dispatcher): new objects
 // are created with the same dispatcher, destructors destroy, fds are closed, and only the few
@@ -33,6 +37,8 @@ static struct {
     /// Lodestone's window: its wl_surface and xdg_toplevel (one window is all a parent here knows).
     struct wl_resource *surface, *toplevel;
     int configured;
+    int input;
+    struct wl_resource *pointer, *keyboard;
 } odd = { .width = 0, .height = 0, .scale = 1, .fractional = 0, .v120 = 120, .keymap = NULL };
 
 static int dispatch(const void *implementation, void *target, uint32_t opcode, const struct wl_message *message, union wl_argument *args);
@@ -103,6 +109,52 @@ static void surface_destroyed(struct wl_resource *r) {
 static void toplevel_destroyed(struct wl_resource *r) { if (odd.toplevel == r) odd.toplevel = NULL; }
 static void output_destroyed(struct wl_resource *r) { if (odd.output == r) odd.output = NULL; }
 
+static void pointer_destroyed(struct wl_resource *r) { if (odd.pointer == r) odd.pointer = NULL; }
+static void keyboard_destroyed(struct wl_resource *r) { if (odd.keyboard == r) odd.keyboard = NULL; }
+
+// Input at the ends of every range, on Lodestone's window.
+static void send_odd_input(void) {
+    static int round;
+    round++;
+    const wl_fixed_t extremes[] = { INT32_MAX, INT32_MIN, 0, -1, wl_fixed_from_int(1 << 22) };
+    wl_fixed_t x = extremes[round % 5], y = extremes[(round + 2) % 5];
+    struct wl_display *d = odd.display;
+    if (odd.pointer && odd.surface) {
+        struct wl_resource *p = odd.pointer;
+        int v = wl_resource_get_version(p);
+        wl_pointer_send_enter(p, wl_display_next_serial(d), odd.surface, x, y);
+        wl_pointer_send_motion(p, UINT32_MAX, y, x);
+        wl_pointer_send_button(p, wl_display_next_serial(d), 0, round % 2 ? 0x110 : UINT32_MAX, WL_POINTER_BUTTON_STATE_PRESSED);
+        if (v >= 5) {
+            wl_pointer_send_axis_source(p, round % 4);
+            wl_pointer_send_axis_discrete(p, WL_POINTER_AXIS_VERTICAL_SCROLL, round % 2 ? INT32_MAX : INT32_MIN);
+        }
+        if (v >= 8) wl_pointer_send_axis_value120(p, WL_POINTER_AXIS_HORIZONTAL_SCROLL, round % 2 ? INT32_MIN : INT32_MAX);
+        wl_pointer_send_axis(p, 0, round % 2, x);
+        if (v >= 5) wl_pointer_send_axis_stop(p, 0, 7);
+        if (v >= 5) wl_pointer_send_frame(p);
+        wl_pointer_send_button(p, wl_display_next_serial(d), 1, 0x110, 7);
+        if (round % 3 == 0) wl_pointer_send_leave(p, wl_display_next_serial(d), odd.surface);
+        if (v >= 5) wl_pointer_send_frame(p);
+    }
+    if (odd.keyboard && odd.surface) {
+        struct wl_resource *k = odd.keyboard;
+        struct wl_array keys;
+        wl_array_init(&keys);
+        uint32_t held[] = { 30, UINT32_MAX, 0, 30 };
+        for (unsigned i = 0; i < 4; i++) *(uint32_t *)wl_array_add(&keys, sizeof(uint32_t)) = held[i];
+        wl_keyboard_send_enter(k, wl_display_next_serial(d), odd.surface, &keys);
+        wl_array_release(&keys);
+        wl_keyboard_send_modifiers(k, wl_display_next_serial(d), UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX);
+        wl_keyboard_send_key(k, wl_display_next_serial(d), 0, UINT32_MAX - 8, WL_KEYBOARD_KEY_STATE_PRESSED);
+        wl_keyboard_send_key(k, wl_display_next_serial(d), 0, 30, 7);
+        wl_keyboard_send_key(k, wl_display_next_serial(d), 0, 30, WL_KEYBOARD_KEY_STATE_RELEASED);
+        if (wl_resource_get_version(k) >= 4) wl_keyboard_send_repeat_info(k, round % 2 ? INT32_MAX : -1, round % 2 ? -1 : INT32_MAX);
+        wl_keyboard_send_modifiers(k, wl_display_next_serial(d), 0, 0, 0, 0);
+        if (round % 2) wl_keyboard_send_leave(k, wl_display_next_serial(d), odd.surface);
+    }
+}
+
 static void frame_unlinked(struct wl_resource *r) { wl_list_remove(wl_resource_get_link(r)); }
 
 static void surface_commit(struct wl_resource *r) {
@@ -153,7 +205,12 @@ static int dispatch(const void *implementation, void *target, uint32_t opcode, c
         odd.surface = wl_resource_get_user_data(r);
         odd.toplevel = created;
     } else if (is(r, "wl_seat") && strcmp(name, "get_keyboard") == 0 && created) {
+        wl_resource_set_dispatcher(created, dispatch, NULL, NULL, keyboard_destroyed);
+        odd.keyboard = created;
         if (odd.keymap) send_keymap(created);
+    } else if (is(r, "wl_seat") && strcmp(name, "get_pointer") == 0 && created) {
+        wl_resource_set_dispatcher(created, dispatch, NULL, NULL, pointer_destroyed);
+        odd.pointer = created;
     } else if (is(r, "wp_fractional_scale_manager_v1") && strcmp(name, "get_fractional_scale") == 0 && created) {
         wp_fractional_scale_v1_send_preferred_scale(created, odd.v120);
     }
@@ -184,17 +241,19 @@ static int again(void *data) {
     struct wl_event_source **timer = data;  // its own source, to re-arm it
     if (odd.toplevel && odd.configured) send_configure(odd.toplevel);
     if (odd.output && wl_resource_get_version(odd.output) >= 2) { wl_output_send_scale(odd.output, odd.scale); wl_output_send_done(odd.output); }
+    if (odd.input) send_odd_input();
     wl_event_source_timer_update(*timer, 300);
     return 0;
 }
 
 int main(int argc, char **argv) {
-    if (argc < 2) { fprintf(stderr, "usage: %s SOCKET [--configure W H] [--scale N] [--fractional V120] [--keymap KIND]\n", argv[0]); return 2; }
+    if (argc < 2) { fprintf(stderr, "usage: %s SOCKET [--configure W H] [--scale N] [--fractional V120] [--keymap KIND] [--input]\n", argv[0]); return 2; }
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--configure") == 0 && i + 2 < argc) { odd.width = (int32_t)strtoll(argv[i + 1], NULL, 0); odd.height = (int32_t)strtoll(argv[i + 2], NULL, 0); i += 2; }
         else if (strcmp(argv[i], "--scale") == 0 && i + 1 < argc) odd.scale = (int32_t)strtoll(argv[++i], NULL, 0);
         else if (strcmp(argv[i], "--fractional") == 0 && i + 1 < argc) { odd.fractional = 1; odd.v120 = (uint32_t)strtoull(argv[++i], NULL, 0); }
         else if (strcmp(argv[i], "--keymap") == 0 && i + 1 < argc) odd.keymap = argv[++i];
+        else if (strcmp(argv[i], "--input") == 0) odd.input = 1;
         else { fprintf(stderr, "lodestone-odd-parent: unknown argument %s\n", argv[i]); return 2; }
     }
     odd.display = wl_display_create();

@@ -104,6 +104,19 @@ final class NestedOddParentTests: XCTestCase {
         }
     }
 
+    // MARK: Input
+
+    /// Pointer positions and scrolls at the ends of wl_fixed's range, buttons and key codes of
+    /// 0xffffffff, button and key states that are neither pressed nor released, held keys on
+    /// enter, every modifier mask bit set, and repeat rates of -1 and 2³¹-1, every 300 ms.
+    func testInputAtTheEndsOfEveryRange() throws {
+        let (nested, parent) = try nest(in: ["--input"])
+        defer { stop(nested, parent) }
+        try assertAlive(nested)
+        usleep(1_000_000)
+        try assertAlive(nested)
+    }
+
     // MARK: Helpers
 
     /// Starts lodestone-odd-parent with `arguments` and a 400×300 Lodestone nested in it.
