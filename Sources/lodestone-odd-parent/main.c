@@ -6,11 +6,13 @@
 // it, nests Lodestone in it and checks that Lodestone survives.
 //
 //   lodestone-odd-parent SOCKET [--configure W H] [--scale N] [--fractional V120]
-//                               [--keymap garbage|oversize|huge|pipe|empty] [--input]
+//                               [--keymap garbage|oversize|huge|pipe|empty] [--input] [--subcompositor]
 //
 // --input: every 300 ms the pointer enters, moves and scrolls at the ends of wl_fixed's range
 // (±8388607.996), presses odd buttons, and the keyboard enters holding keys and sends key
 // codes and modifier masks of 0xffffffff.
+// --subcompositor: offers wl_subcompositor (so Lodestone draws its own title bar), and every
+// 300 ms the pointer enters that bar: Lodestone shows its Xcursor theme's arrow there.
 //
 // Every request is handled by one generic dispatcher (wl_resource_set_dispatcher): new objects
 // are created with the same dispatcher, destructors destroy, fds are closed, and only the few
@@ -37,7 +39,9 @@ static struct {
     /// Lodestone's window: its wl_surface and xdg_toplevel (one window is all a parent here knows).
     struct wl_resource *surface, *toplevel;
     int configured;
-    int input;
+    int input, subcompositor;
+    /// The last subsurface's wl_surface: Lodestone's title bar.
+    struct wl_resource *bar;
     struct wl_resource *pointer, *keyboard;
 } odd = { .width = 0, .height = 0, .scale = 1, .fractional = 0, .v120 = 120, .keymap = NULL };
 
@@ -100,6 +104,7 @@ struct surface { struct wl_resource *buffer; struct wl_list frames; };
 
 static void surface_destroyed(struct wl_resource *r) {
     if (odd.surface == r) odd.surface = NULL;
+    if (odd.bar == r) odd.bar = NULL;
     struct surface *s = wl_resource_get_user_data(r);
     struct wl_resource *frame, *next;
     wl_resource_for_each_safe(frame, next, &s->frames) wl_resource_destroy(frame);
@@ -211,6 +216,8 @@ static int dispatch(const void *implementation, void *target, uint32_t opcode, c
     } else if (is(r, "wl_seat") && strcmp(name, "get_pointer") == 0 && created) {
         wl_resource_set_dispatcher(created, dispatch, NULL, NULL, pointer_destroyed);
         odd.pointer = created;
+    } else if (is(r, "wl_subcompositor") && strcmp(name, "get_subsurface") == 0 && created) {
+        odd.bar = (struct wl_resource *)args[1].o;
     } else if (is(r, "wp_fractional_scale_manager_v1") && strcmp(name, "get_fractional_scale") == 0 && created) {
         wp_fractional_scale_v1_send_preferred_scale(created, odd.v120);
     }
@@ -242,18 +249,25 @@ static int again(void *data) {
     if (odd.toplevel && odd.configured) send_configure(odd.toplevel);
     if (odd.output && wl_resource_get_version(odd.output) >= 2) { wl_output_send_scale(odd.output, odd.scale); wl_output_send_done(odd.output); }
     if (odd.input) send_odd_input();
+    if (odd.subcompositor && odd.bar && odd.pointer) {
+        wl_pointer_send_enter(odd.pointer, wl_display_next_serial(odd.display), odd.bar, wl_fixed_from_int(20), wl_fixed_from_int(10));
+        if (wl_resource_get_version(odd.pointer) >= 5) wl_pointer_send_frame(odd.pointer);
+        wl_pointer_send_leave(odd.pointer, wl_display_next_serial(odd.display), odd.bar);
+        if (wl_resource_get_version(odd.pointer) >= 5) wl_pointer_send_frame(odd.pointer);
+    }
     wl_event_source_timer_update(*timer, 300);
     return 0;
 }
 
 int main(int argc, char **argv) {
-    if (argc < 2) { fprintf(stderr, "usage: %s SOCKET [--configure W H] [--scale N] [--fractional V120] [--keymap KIND] [--input]\n", argv[0]); return 2; }
+    if (argc < 2) { fprintf(stderr, "usage: %s SOCKET [--configure W H] [--scale N] [--fractional V120] [--keymap KIND] [--input] [--subcompositor]\n", argv[0]); return 2; }
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--configure") == 0 && i + 2 < argc) { odd.width = (int32_t)strtoll(argv[i + 1], NULL, 0); odd.height = (int32_t)strtoll(argv[i + 2], NULL, 0); i += 2; }
         else if (strcmp(argv[i], "--scale") == 0 && i + 1 < argc) odd.scale = (int32_t)strtoll(argv[++i], NULL, 0);
         else if (strcmp(argv[i], "--fractional") == 0 && i + 1 < argc) { odd.fractional = 1; odd.v120 = (uint32_t)strtoull(argv[++i], NULL, 0); }
         else if (strcmp(argv[i], "--keymap") == 0 && i + 1 < argc) odd.keymap = argv[++i];
         else if (strcmp(argv[i], "--input") == 0) odd.input = 1;
+        else if (strcmp(argv[i], "--subcompositor") == 0) odd.subcompositor = 1;
         else { fprintf(stderr, "lodestone-odd-parent: unknown argument %s\n", argv[i]); return 2; }
     }
     odd.display = wl_display_create();
@@ -263,6 +277,7 @@ int main(int argc, char **argv) {
     wl_global_create(odd.display, cwp_xdg_wm_base_interface(), 2, (void *)cwp_xdg_wm_base_interface(), bind);
     wl_global_create(odd.display, cwp_wl_seat_interface(), 8, (void *)cwp_wl_seat_interface(), bind);
     wl_global_create(odd.display, cwp_wl_output_interface(), 2, (void *)cwp_wl_output_interface(), bind);
+    if (odd.subcompositor) wl_global_create(odd.display, cwp_wl_subcompositor_interface(), 1, (void *)cwp_wl_subcompositor_interface(), bind);
     if (odd.fractional) {
         wl_global_create(odd.display, cwp_wp_fractional_scale_manager_v1_interface(), 1, (void *)cwp_wp_fractional_scale_manager_v1_interface(), bind);
         wl_global_create(odd.display, cwp_wp_viewporter_interface(), 1, (void *)cwp_wp_viewporter_interface(), bind);

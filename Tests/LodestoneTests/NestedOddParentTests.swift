@@ -117,10 +117,34 @@ final class NestedOddParentTests: XCTestCase {
         try assertAlive(nested)
     }
 
+    // MARK: The parent's cursor over Lodestone's own title bar
+
+    /// A parent without cursor-shape: over the bar Lodestone shows its Xcursor theme's arrow,
+    /// at XCURSOR_SIZE times the scale. XCURSOR_SIZE=2147483647 at scale 2 trapped (SIGILL).
+    func testOddXcursorSizeOverTheTitleBar() throws {
+        for size in ["2147483647", "-2147483648", "0", "abc"] {
+            let (nested, parent) = try nest(in: ["--subcompositor", "--scale", "2"], environment: ["XCURSOR_SIZE": size])
+            defer { stop(nested, parent) }
+            try assertAlive(nested)
+            XCTAssertTrue(nested.log.contains("draws its own"), "no title bar of Lodestone's own:\n\(nested.log.suffix(3000))")
+        }
+    }
+
+    /// A FIFO as the theme's arrow: libXcursor's fopen would wait for a writer for good.
+    func testFIFOCursorOverTheTitleBarDoesNotHang() throws {
+        let dir = NSTemporaryDirectory() + "lodestone-odd-cursor-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: dir + "/fifo/cursors", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        XCTAssertEqual(mkfifo(dir + "/fifo/cursors/left_ptr", 0o644), 0)
+        let (nested, parent) = try nest(in: ["--subcompositor"], environment: ["XCURSOR_PATH": dir, "XCURSOR_THEME": "fifo"])
+        defer { stop(nested, parent) }
+        try assertAlive(nested)
+    }
+
     // MARK: Helpers
 
     /// Starts lodestone-odd-parent with `arguments` and a 400×300 Lodestone nested in it.
-    private func nest(in arguments: [String]) throws -> (Session, Process) {
+    private func nest(in arguments: [String], environment: [String: String] = [:]) throws -> (Session, Process) {
         let program = URL(fileURLWithPath: Session.executable).deletingLastPathComponent().appendingPathComponent("lodestone-odd-parent").path
         guard FileManager.default.isExecutableFile(atPath: program) else { throw XCTSkip("\(program) is not built") }
         let runtime = NSTemporaryDirectory() + "lodestone-odd-parent-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -139,7 +163,7 @@ final class NestedOddParentTests: XCTestCase {
             usleep(10_000)
         }
         do {
-            let nested = try Session(size: "400x300", nestedIn: Session.Parent(runtimeDirectory: runtime, socket: socket))
+            let nested = try Session(size: "400x300", nestedIn: Session.Parent(runtimeDirectory: runtime, socket: socket), environment: environment)
             return (nested, parent)
         } catch {
             parent.terminate()
