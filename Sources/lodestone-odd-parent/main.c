@@ -11,6 +11,9 @@
 // --input: every 300 ms the pointer enters, moves and scrolls at the ends of wl_fixed's range
 // (±8388607.996), presses odd buttons, and the keyboard enters holding keys and sends key
 // codes and modifier masks of 0xffffffff.
+// --random SEED: every 100 ms a configure, a wl_output scale, a fractional scale (offered)
+// and a round of --input, each value drawn from the ends of its range and around them
+// (rand_r from SEED, printed, so a run that fails can be told again).
 // --subcompositor: offers wl_subcompositor (so Lodestone draws its own title bar), and every
 // 300 ms the pointer enters that bar: Lodestone shows its Xcursor theme's arrow there.
 //
@@ -39,7 +42,9 @@ static struct {
     /// Lodestone's window: its wl_surface and xdg_toplevel (one window is all a parent here knows).
     struct wl_resource *surface, *toplevel;
     int configured;
-    int input, subcompositor;
+    int input, subcompositor, random;
+    unsigned seed;
+    struct wl_resource *fractional_scale;
     /// The last subsurface's wl_surface: Lodestone's title bar.
     struct wl_resource *bar;
     struct wl_resource *pointer, *keyboard;
@@ -160,6 +165,34 @@ static void send_odd_input(void) {
     }
 }
 
+static void fractional_destroyed(struct wl_resource *r) { if (odd.fractional_scale == r) odd.fractional_scale = NULL; }
+
+// A value at or near the ends of the int32 range, or a plain small one.
+static int32_t odd_value(void) {
+    const int32_t table[] = { 0, 1, -1, 2, 3, 4, 5, 120, 479, 480, 481, 8192, 8193, 16384, 65535, 1 << 24,
+                              INT32_MAX, INT32_MAX - 1, INT32_MIN, INT32_MIN + 1, -120 };
+    unsigned r = (unsigned)rand_r(&odd.seed);
+    if (r % 3 == 0) return (int32_t)((unsigned)rand_r(&odd.seed) % 3000);
+    if (r % 7 == 0) return (int32_t)(((unsigned)rand_r(&odd.seed) << 16) ^ (unsigned)rand_r(&odd.seed));
+    return table[r % (sizeof table / sizeof table[0])];
+}
+
+
+static void random_round(void) {
+    odd.width = odd_value();
+    odd.height = odd_value();
+    if (odd.toplevel && odd.configured) send_configure(odd.toplevel);
+    if (rand_r(&odd.seed) % 2 && odd.output && wl_resource_get_version(odd.output) >= 2) {
+        wl_output_send_scale(odd.output, odd_value());
+        wl_output_send_done(odd.output);
+    }
+    if (rand_r(&odd.seed) % 2 && odd.fractional_scale) wp_fractional_scale_v1_send_preferred_scale(odd.fractional_scale, (uint32_t)odd_value());
+    if (rand_r(&odd.seed) % 2 && odd.surface && odd.output) {
+        if (rand_r(&odd.seed) % 2) wl_surface_send_leave(odd.surface, odd.output); else wl_surface_send_enter(odd.surface, odd.output);
+    }
+    if (rand_r(&odd.seed) % 2) send_odd_input();
+}
+
 static void frame_unlinked(struct wl_resource *r) { wl_list_remove(wl_resource_get_link(r)); }
 
 static void surface_commit(struct wl_resource *r) {
@@ -219,6 +252,8 @@ static int dispatch(const void *implementation, void *target, uint32_t opcode, c
     } else if (is(r, "wl_subcompositor") && strcmp(name, "get_subsurface") == 0 && created) {
         odd.bar = (struct wl_resource *)args[1].o;
     } else if (is(r, "wp_fractional_scale_manager_v1") && strcmp(name, "get_fractional_scale") == 0 && created) {
+        wl_resource_set_dispatcher(created, dispatch, NULL, NULL, fractional_destroyed);
+        odd.fractional_scale = created;
         wp_fractional_scale_v1_send_preferred_scale(created, odd.v120);
     }
     if (strcmp(name, "destroy") == 0 || strcmp(name, "release") == 0) wl_resource_destroy(r);
@@ -249,18 +284,19 @@ static int again(void *data) {
     if (odd.toplevel && odd.configured) send_configure(odd.toplevel);
     if (odd.output && wl_resource_get_version(odd.output) >= 2) { wl_output_send_scale(odd.output, odd.scale); wl_output_send_done(odd.output); }
     if (odd.input) send_odd_input();
+    if (odd.random) random_round();
     if (odd.subcompositor && odd.bar && odd.pointer) {
         wl_pointer_send_enter(odd.pointer, wl_display_next_serial(odd.display), odd.bar, wl_fixed_from_int(20), wl_fixed_from_int(10));
         if (wl_resource_get_version(odd.pointer) >= 5) wl_pointer_send_frame(odd.pointer);
         wl_pointer_send_leave(odd.pointer, wl_display_next_serial(odd.display), odd.bar);
         if (wl_resource_get_version(odd.pointer) >= 5) wl_pointer_send_frame(odd.pointer);
     }
-    wl_event_source_timer_update(*timer, 300);
+    wl_event_source_timer_update(*timer, odd.random ? 100 : 300);
     return 0;
 }
 
 int main(int argc, char **argv) {
-    if (argc < 2) { fprintf(stderr, "usage: %s SOCKET [--configure W H] [--scale N] [--fractional V120] [--keymap KIND] [--input] [--subcompositor]\n", argv[0]); return 2; }
+    if (argc < 2) { fprintf(stderr, "usage: %s SOCKET [--configure W H] [--scale N] [--fractional V120] [--keymap KIND] [--input] [--subcompositor] [--random SEED]\n", argv[0]); return 2; }
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--configure") == 0 && i + 2 < argc) { odd.width = (int32_t)strtoll(argv[i + 1], NULL, 0); odd.height = (int32_t)strtoll(argv[i + 2], NULL, 0); i += 2; }
         else if (strcmp(argv[i], "--scale") == 0 && i + 1 < argc) odd.scale = (int32_t)strtoll(argv[++i], NULL, 0);
@@ -268,6 +304,7 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--keymap") == 0 && i + 1 < argc) odd.keymap = argv[++i];
         else if (strcmp(argv[i], "--input") == 0) odd.input = 1;
         else if (strcmp(argv[i], "--subcompositor") == 0) odd.subcompositor = 1;
+        else if (strcmp(argv[i], "--random") == 0 && i + 1 < argc) { odd.random = 1; odd.fractional = 1; odd.seed = (unsigned)strtoul(argv[++i], NULL, 0); }
         else { fprintf(stderr, "lodestone-odd-parent: unknown argument %s\n", argv[i]); return 2; }
     }
     odd.display = wl_display_create();
@@ -286,7 +323,7 @@ int main(int argc, char **argv) {
     static struct wl_event_source *repeat;
     repeat = wl_event_loop_add_timer(loop, again, &repeat);
     wl_event_source_timer_update(repeat, 300);
-    fprintf(stderr, "lodestone-odd-parent: listening on %s\n", argv[1]);
+    fprintf(stderr, "lodestone-odd-parent: listening on %s%s\n", argv[1], odd.random ? " (random)" : "");
     wl_display_run(odd.display);
     wl_display_destroy(odd.display);
     return 0;

@@ -77,6 +77,16 @@ final class NestedOddParentTests: XCTestCase {
         }
     }
 
+    /// A 1×1 window at a fractional scale of 1/120 had no output pixel: the output's image
+    /// trapped on its precondition (found by the random parent). It is one pixel now.
+    func testOneByOneWindowAtTheSmallestFractionalScale() throws {
+        let (nested, parent) = try nest(in: ["--fractional", "1", "--configure", "1", "1"])
+        defer { stop(nested, parent) }
+        try assertAlive(nested)
+        let size = try nested.control.capturePNG(to: nested.runtimeDirectory + "/odd-\(nested.socket).png")
+        XCTAssertGreaterThanOrEqual(min(size.width, size.height), 1)
+    }
+
     // MARK: Keymaps
 
     func testKeymapThatDoesNotCompileKeepsTheDefaultLayout() throws {
@@ -115,6 +125,27 @@ final class NestedOddParentTests: XCTestCase {
         try assertAlive(nested)
         usleep(1_000_000)
         try assertAlive(nested)
+    }
+
+    // MARK: A random parent
+
+    /// `lodestone-odd-parent --random`: every 100 ms a configure, a wl_output scale, a
+    /// fractional scale, an output entered or left and a round of odd input, each value at or
+    /// near the ends of its range, for LODESTONE_ODD_PARENT_SECONDS (default 3) per seed, over
+    /// the seeds 1...LODESTONE_ODD_PARENT_SEEDS (default 4) and one from the clock. The seed of
+    /// a failure is in its message: `lodestone-odd-parent SOCKET --random SEED` tells it again.
+    func testRandomParentLeavesLodestoneRunning() throws {
+        let env = ProcessInfo.processInfo.environment
+        let seconds = env["LODESTONE_ODD_PARENT_SECONDS"].flatMap(Double.init) ?? 3
+        let count = env["LODESTONE_ODD_PARENT_SEEDS"].flatMap(UInt32.init) ?? 4
+        for seed in Array(1...max(1, count)) + [UInt32(truncatingIfNeeded: time(nil))] {
+            let (nested, parent) = try nest(in: ["--random", "\(seed)"])
+            defer { stop(nested, parent) }
+            usleep(UInt32(seconds * 1_000_000))
+            XCTAssertTrue(nested.compositorIsRunning, "seed \(seed): nested Lodestone exited:\n\(nested.log.suffix(3000))")
+            guard nested.compositorIsRunning else { continue }
+            _ = try nested.control.movePointer(x: 10, y: 10)
+        }
     }
 
     // MARK: The parent's cursor over Lodestone's own title bar

@@ -243,6 +243,11 @@ final class ParentWindow {
             width = min(width, limit)
             height = min(height, limit)
         }
+        // And at least one output pixel a side: a 1×1 window at a fractional scale of 1/120
+        // had none, and the output's image trapped on its precondition.
+        let least = max(1, newScale.logical(1))
+        width = max(width, least)
+        height = max(height, least)
         // Our own bar is a separate whole-scale buffer: at a fractional scale the parent
         // shrinks it from the scale rounded up.
         let barChanged = updateTitleBar(scale: newScale.ceiling)
