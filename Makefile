@@ -29,7 +29,7 @@ PREFIX ?= /usr/local
 # make install CONFIG=debug installs the debug build (the install test uses it).
 CONFIG ?= release
 
-.PHONY: deps build release test demo golden bench bench-check bench-peer bench-abuse soak fuzz fuzz-config fuzz-xcursor asan wlcs install man clean
+.PHONY: deps build release test demo golden bench bench-check bench-peer bench-abuse soak fuzz fuzz-config fuzz-xcursor fuzz-nested asan wlcs install man clean
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -147,6 +147,14 @@ fuzz: fuzz-xcursor
 fuzz-xcursor: deps
 	$(SWIFT) build --sanitize=fuzzer --product lodestone-xcursor-fuzz -Xswiftc -DLODESTONE_LIBFUZZER --scratch-path .build-fuzz
 	Scripts/fuzz-xcursor $(XCURSOR_FUZZ_SECONDS)
+
+# A random parent for nested Lodestone (Sources/lodestone-odd-parent --random): configures,
+# scales, fractional scales and input at the ends of their ranges every 100 ms, 20 s for each
+# of 30 seeds in `make fuzz` (3 s for 5 in `make test`, NestedOddParentTests).
+fuzz: fuzz-nested
+fuzz-nested: build
+	LODESTONE_ODD_PARENT_SECONDS=20 LODESTONE_ODD_PARENT_SEEDS=30 $(SWIFT) test --disable-swift-testing --skip-build \
+		--filter NestedOddParentTests.testRandomParentLeavesLodestoneRunning
 
 # AddressSanitizer (and UndefinedBehaviorSanitizer for the C and C++ targets) over the whole
 # test suite, the random request-stream fuzzer slice and the libFuzzer corpus included. Every
