@@ -26,9 +26,6 @@ public final class Output {
         self.scale = scale
         self.refreshMilliHz = refreshMilliHz
         image = Image(width: scale.pixels(width), height: scale.pixels(height), format: .xrgb8888)
-        // The old mode's damage lies outside a smaller image: the renderer filled it past the
-        // image's end (issue 24: a parent's first configure smaller than --size, a segfault).
-        damage.clear()
         damageAll()
     }
 
