@@ -43,8 +43,9 @@ final class CursorThemes {
     private struct StandardKey: Hashable { var name: CursorName, scale: Int32 }
     private var standard: [StandardKey: StandardCursor?] = [:]
 
-    /// The largest scale themes are read at (`OutputScale.maximum`, rounded up).
-    static let maximumScale = OutputScale.maximum.ceiling
+    /// The largest scale themes are read at: well past any output's (`OutputScale.maximum`
+    /// is 4), for a client's buffer scale may be larger; 512 × 16 is far from Int32's end.
+    static let maximumScale: Int32 = 16
 
     /// The themes after XCURSOR_THEME's.
     static let systemThemes = ["default", "Adwaita", "DMZ-White", "DMZ-Black"]
