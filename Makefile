@@ -29,7 +29,7 @@ PREFIX ?= /usr/local
 # make install CONFIG=debug installs the debug build (the install test uses it).
 CONFIG ?= release
 
-.PHONY: deps build release test demo golden bench bench-check bench-peer bench-abuse soak fuzz fuzz-config asan wlcs install man clean
+.PHONY: deps build release test demo golden bench bench-check bench-peer bench-abuse soak fuzz fuzz-config fuzz-xcursor fuzz-nested asan wlcs install man clean
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -44,11 +44,12 @@ build: deps
 	$(SWIFT) build --build-tests
 
 # The wlcs allowlist first (it reuses the debug build), then every Swift test, then 30 s of
-# the config loader's fuzzer.
+# the config loader's fuzzer and 20 s of the Xcursor theme reader's.
 test: build
 	WLCS_SCRATCH=.build Scripts/run-wlcs
 	$(SWIFT) test --disable-swift-testing
 	$(MAKE) --no-print-directory fuzz-config CONFIG_FUZZ_SECONDS=30
+	$(MAKE) --no-print-directory fuzz-xcursor XCURSOR_FUZZ_SECONDS=20
 
 # Rewrites the golden pictures (Tests/golden/) from a headless Lodestone; review them, then commit.
 golden: build
@@ -136,6 +137,24 @@ fuzz: fuzz-config
 fuzz-config: deps
 	$(SWIFT) build --sanitize=fuzzer --product lodestone-config-fuzz -Xswiftc -DLODESTONE_LIBFUZZER --scratch-path .build-fuzz
 	Scripts/fuzz-config $(CONFIG_FUZZ_SECONDS)
+
+# The Xcursor theme reader's fuzzer (Sources/lodestone-xcursor-fuzz): byte strings as a cursor
+# file in a theme on disk, read by CursorThemes (libXcursor underneath), for XCURSOR_FUZZ_SECONDS
+# (10 minutes in `make fuzz`, 20 s in `make test`); Scripts/fuzz-xcursor says where seeds, new
+# inputs and (minimized) crashes go.
+XCURSOR_FUZZ_SECONDS ?= 600
+fuzz: fuzz-xcursor
+fuzz-xcursor: deps
+	$(SWIFT) build --sanitize=fuzzer --product lodestone-xcursor-fuzz -Xswiftc -DLODESTONE_LIBFUZZER --scratch-path .build-fuzz
+	Scripts/fuzz-xcursor $(XCURSOR_FUZZ_SECONDS)
+
+# A random parent for nested Lodestone (Sources/lodestone-odd-parent --random): configures,
+# scales, fractional scales and input at the ends of their ranges every 100 ms, 20 s for each
+# of 30 seeds in `make fuzz` (3 s for 5 in `make test`, NestedOddParentTests).
+fuzz: fuzz-nested
+fuzz-nested: build
+	LODESTONE_ODD_PARENT_SECONDS=20 LODESTONE_ODD_PARENT_SEEDS=30 $(SWIFT) test --disable-swift-testing --skip-build \
+		--filter NestedOddParentTests.testRandomParentLeavesLodestoneRunning
 
 # AddressSanitizer (and UndefinedBehaviorSanitizer for the C and C++ targets) over the whole
 # test suite, the random request-stream fuzzer slice and the libFuzzer corpus included. Every

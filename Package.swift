@@ -177,6 +177,12 @@ let package = Package(
         // `make fuzz`: byte strings into the config loader (TOMLKit in its forked child);
         // built plainly, it replays the kept corpus (Tests/fuzz/config-corpus).
         .executableTarget(name: "lodestone-config-fuzz", dependencies: ["LodestoneConfig"]),
+        // `make fuzz`: byte strings as an Xcursor file in a theme, read by CursorThemes;
+        // built plainly, it replays the kept corpus (Tests/fuzz/xcursor-corpus).
+        .executableTarget(name: "lodestone-xcursor-fuzz", dependencies: ["Compositor", .product(name: "Logging", package: "swift-log")]),
+        // A parent compositor that says odd things (configures, scales, keymaps) to nested
+        // Lodestone (NestedOddParentTests, issue 24).
+        .executableTarget(name: "lodestone-odd-parent", dependencies: ["CWaylandServer", "CWaylandProtocols"]),
         // The demo: sample surfaces for every pointer behaviour (cairo), and the
         // scripted headless tour through them (`make demo`, DemoTourTests).
         .executableTarget(name: "lodestone-demo", dependencies: ["AdaptivePointerClient", "WaylandClient", "CWaylandClient", "CWaylandProtocols", "CCairo"]),

@@ -43,10 +43,19 @@ final class CursorThemes {
     private struct StandardKey: Hashable { var name: CursorName, scale: Int32 }
     private var standard: [StandardKey: StandardCursor?] = [:]
 
-    init(log: Logger, environment: [String: String] = CursorThemes.environment) {
+    /// The largest scale themes are read at: well past any output's (`OutputScale.maximum`
+    /// is 4), for a client's buffer scale may be larger; 512 × 16 is far from Int32's end.
+    static let maximumScale: Int32 = 16
+
+    /// The themes after XCURSOR_THEME's.
+    static let systemThemes = ["default", "Adwaita", "DMZ-White", "DMZ-Black"]
+
+    /// `fallbackThemes`: the themes tried after XCURSOR_THEME's (`lodestone-xcursor-fuzz`
+    /// gives none, so only its own theme is read).
+    init(log: Logger, environment: [String: String] = CursorThemes.environment, fallbackThemes: [String] = CursorThemes.systemThemes) {
         self.log = log
         var themes: [String] = []
-        for t in [environment["XCURSOR_THEME"], "default", "Adwaita", "DMZ-White", "DMZ-Black"] {
+        for t in [environment["XCURSOR_THEME"]] + fallbackThemes {
             if let t, !t.isEmpty, !themes.contains(t) { themes.append(t) }
         }
         self.themes = themes
@@ -63,8 +72,10 @@ final class CursorThemes {
     /// The cursor name `image` (a committed cursor buffer) shows, or nil if it is no theme
     /// cursor at the sizes in use. Loads the themes at `scale` the first time it is needed.
     func name(of image: Image, scale: Int32) -> CursorName? {
-        guard image.format == .argb8888 else { return nil }
-        load(scale: max(1, scale))
+        // A client's buffer scale is any positive Int32: the nominal size (baseSize × scale)
+        // trapped past 2³¹-1. No theme is read beyond the largest output scale.
+        guard image.format == .argb8888, (1...Self.maximumScale).contains(scale) else { return nil }
+        load(scale: scale)
         guard sizes.contains(Self.sizeKey(image.width, image.height)) else { return nil }
         return table[Self.fingerprint(of: image)]
     }
@@ -72,28 +83,44 @@ final class CursorThemes {
     /// The theme's own image for `name` at `scale`, for cursors drawn as the theme draws
     /// them (no adaptive form, or `--pointer client`). Loaded once per name and scale.
     func standardCursor(_ name: CursorName, scale: Int32) -> StandardCursor? {
+        guard (1...Self.maximumScale).contains(scale) else { return nil }
         let key = StandardKey(name: name, scale: scale)
         if let cached = standard[key] { return cached }
         var found: StandardCursor?
         search: for theme in themes {
             for file in name.themeNames {
-                guard let images = XcursorLibraryLoadImages(file, theme, baseSize * scale) else { continue }
-                defer { XcursorImagesDestroy(images) }
-                guard images.pointee.nimage > 0, let first = images.pointee.images[0] else { continue }
-                let x = first.pointee
-                let w = Int32(x.width), h = Int32(x.height)
-                guard w > 0, h > 0, w <= 1024, h <= 1024 else { continue }
-                let image = Image(width: w, height: h, format: .argb8888)
-                let row = Int(image.stride / 4)
-                for y in 0..<Int(h) {
-                    (image.data + y * row).update(from: x.pixels + y * Int(w), count: Int(w))
+                if let cursor = Self.standardCursor(file: file, theme: theme, size: baseSize * scale, scale: scale) {
+                    found = cursor
+                    break search
                 }
-                found = StandardCursor(image: image, hotspot: (Int32(x.xhot), Int32(x.yhot)), scale: scale)
-                break search
             }
         }
         standard[key] = found
         return found
+    }
+
+    /// The first image of one cursor file of one theme, as libXcursor finds it for `size`.
+    static func standardCursor(file: String, theme: String, size: Int32, scale: Int32) -> StandardCursor? {
+        guard XcursorFiles.canLoad(file, theme: theme) else { return nil }
+        guard let images = XcursorLibraryLoadImages(file, theme, size) else { return nil }
+        defer { XcursorImagesDestroy(images) }
+        guard images.pointee.nimage > 0, let first = images.pointee.images[0] else { return nil }
+        let x = first.pointee
+        let w = Int32(x.width), h = Int32(x.height)
+        guard w > 0, h > 0, w <= 1024, h <= 1024 else { return nil }
+        let image = Image(width: w, height: h, format: .argb8888)
+        let row = Int(image.stride / 4)
+        for y in 0..<Int(h) {
+            (image.data + y * row).update(from: x.pixels + y * Int(w), count: Int(w))
+        }
+        return StandardCursor(image: image, hotspot: (Int32(x.xhot), Int32(x.yhot)), scale: scale)
+    }
+
+    /// Loads the themes at `scale` (once) and says how many images are fingerprinted.
+    func loadedImageCount(scale: Int32) -> Int {
+        guard (1...Self.maximumScale).contains(scale) else { return 0 }
+        load(scale: scale)
+        return table.count
     }
 
     /// Fingerprints every image of every name in every theme at the nominal size for `scale`
@@ -107,25 +134,33 @@ final class CursorThemes {
         var images = 0
         for theme in themes {
             for name in CursorName.allCases {
-                for file in name.themeNames {
-                    guard let set = XcursorLibraryLoadImages(file, theme, size) else { continue }
-                    defer { XcursorImagesDestroy(set) }
-                    for i in 0..<Int(set.pointee.nimage) {
-                        guard let image = set.pointee.images[i] else { continue }
-                        let x = image.pointee
-                        let w = Int32(x.width), h = Int32(x.height)
-                        guard w > 0, h > 0 else { continue }
-                        let print = Fingerprint(width: w, height: h,
-                                                hash: Self.hash(x.pixels, width: Int(w), height: Int(h), rowPixels: Int(w)))
-                        images += 1
-                        sizes.insert(Self.sizeKey(w, h))
-                        if table[print] == nil { table[print] = name }
-                    }
-                }
+                for file in name.themeNames { images += fingerprint(file: file, theme: theme, size: size, as: name) }
             }
         }
         let ms = (Self.monotonicSeconds() - started) * 1000
         log.info("cursor themes \(themes.joined(separator: ", ")) at size \(size): \(table.count) distinct images of \(images) fingerprinted in \(Int(ms)) ms")
+    }
+
+    /// Fingerprints every image of one cursor file of one theme as `name`; how many.
+    private func fingerprint(file: String, theme: String, size: Int32, as name: CursorName) -> Int {
+        guard XcursorFiles.canLoad(file, theme: theme) else {
+            log.warning("the cursor theme \(theme)'s '\(file)' is not a regular file (a FIFO?): not read")
+            return 0
+        }
+        guard let set = XcursorLibraryLoadImages(file, theme, size) else { return 0 }
+        defer { XcursorImagesDestroy(set) }
+        var images = 0
+        for i in 0..<Int(set.pointee.nimage) {
+            guard let image = set.pointee.images[i] else { continue }
+            let x = image.pointee
+            let w = Int32(x.width), h = Int32(x.height)
+            guard w > 0, h > 0 else { continue }
+            let print = Fingerprint(width: w, height: h, hash: Self.hash(x.pixels, width: Int(w), height: Int(h), rowPixels: Int(w)))
+            images += 1
+            sizes.insert(Self.sizeKey(w, h))
+            if table[print] == nil { table[print] = name }
+        }
+        return images
     }
 
     static func fingerprint(of image: Image) -> Fingerprint {
@@ -151,5 +186,131 @@ final class CursorThemes {
         var t = timespec()
         clock_gettime(CLOCK_MONOTONIC, &t)
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+}
+
+
+/// Lodestone's own reading of an Xcursor theme, for `lodestone-xcursor-fuzz` (issue 24): the
+/// theme named `theme` alone (found through XCURSOR_PATH, as libXcursor finds it), with
+/// `environment` as XCURSOR_SIZE, read the two ways a session reads it: every image
+/// fingerprinted at each scale, and every cursor's standard image, which must then be
+/// recognised as a theme cursor.
+public enum CursorThemeReading {
+    /// What was read: images fingerprinted, standard cursors found, and any standard
+    /// cursor the fingerprints did not recognise (a finding: it must be empty).
+    public struct Result {
+        public var fingerprinted = 0, standard = 0
+        public var unrecognised: [String] = []
+        public init() {}
+    }
+
+    public static func read(theme: String, size: String?, scales: [Int32], log: Logger) -> Result {
+        var environment = ["XCURSOR_THEME": theme]
+        environment["XCURSOR_SIZE"] = size
+        let themes = CursorThemes(log: log, environment: environment, fallbackThemes: [])
+        var result = Result()
+        for scale in scales {
+            result.fingerprinted += themes.loadedImageCount(scale: scale)
+            for name in CursorName.allCases {
+                guard let cursor = themes.standardCursor(name, scale: scale) else { continue }
+                result.standard += 1
+                if themes.name(of: cursor.image, scale: scale) == nil { result.unrecognised.append("\(name.rawValue)@\(scale)") }
+            }
+        }
+        return result
+    }
+}
+
+/// Whether libXcursor can read a theme's cursor without blocking. It opens each candidate
+/// with `fopen`, and a FIFO there (or an `index.theme` that is one) blocks Lodestone for good
+/// (issue 24). This walks the files `XcursorLibraryLoadImages(name, theme, _)` looks at, in
+/// libXcursor 1.2's order: each `XcursorLibraryPath()` directory's THEME/cursors/NAME (the
+/// first that exists is the one opened), each THEME/index.theme until one names what it
+/// inherits, then those themes, then "default"; and says no when what would be opened is not
+/// a regular file. A directory or a symlink loop fails libXcursor's read (or open) at once,
+/// so reading nothing changes nothing there.
+public enum XcursorFiles {
+    public static func canLoad(_ name: String, theme: String) -> Bool {
+        var seen: Set<String> = []
+        for t in [theme, "default"] {
+            switch find(name, theme: t, seen: &seen, depth: 0) {
+            case .regular: return true
+            case .blocking: return false
+            case .none: continue
+            }
+        }
+        return true
+    }
+
+    private enum Found { case none, regular, blocking }
+
+    private static func find(_ name: String, theme: String, seen: inout Set<String>, depth: Int) -> Found {
+        // libXcursor follows inheritance without a guard against cycles of more than one theme;
+        // its own depth limit ends them. Here a theme seen is not walked again.
+        guard depth < 32, seen.insert(theme).inserted else { return .none }
+        var inherits: [String]?
+        for dir in directories() {
+            let themeDir = dir + "/" + theme
+            switch kind(themeDir + "/cursors/" + name) {
+            case .regular: return .regular
+            case .blocking: return .blocking
+            case .none: break
+            }
+            if inherits == nil {
+                let index = themeDir + "/index.theme"
+                switch kind(index) {
+                case .blocking: return .blocking
+                case .regular: inherits = inherited(index)
+                case .none: break
+                }
+            }
+        }
+        for t in inherits ?? [] where t != theme {
+            let found = find(name, theme: t, seen: &seen, depth: depth + 1)
+            if found != .none { return found }
+        }
+        return .none
+    }
+
+    /// nil-like `.none` when there is nothing to open (missing, a symlink loop).
+    private static func kind(_ path: String) -> Found {
+        var s = stat()
+        guard stat(path, &s) == 0 else { return .none }
+        switch s.st_mode & S_IFMT {
+        case S_IFREG: return .regular
+        case S_IFDIR: return .none  // fopen succeeds, the read fails at once
+        default: return .blocking  // a FIFO, a device, a socket
+        }
+    }
+
+    /// XcursorLibraryPath's directories, "~" expanded as libXcursor does.
+    private static func directories() -> [String] {
+        guard let path = XcursorLibraryPath() else { return [] }
+        let home = getenv("HOME").map { String(cString: $0) } ?? ""
+        return String(cString: path).split(separator: ":", omittingEmptySubsequences: false).map { dir in
+            dir.hasPrefix("~") ? home + dir.dropFirst() : String(dir)
+        }
+    }
+
+    /// The themes an index.theme's first `Inherits` line names (separated by , ; or :).
+    private static func inherited(_ index: String) -> [String]? {
+        guard let file = fopen(index, "r") else { return nil }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 8192)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let text = String(cString: line)
+            guard text.hasPrefix("Inherits") else { continue }
+            let value = text.dropFirst("Inherits".count).drop { $0 == " " || $0 == "\t" }
+            guard value.first == "=" else { continue }
+            return value.dropFirst().split { ",;:".contains($0) }
+                .map { $0.trimmingCharacters(in: " \t\r\n") }.filter { !$0.isEmpty }
+        }
+        return nil
+    }
+}
+
+private extension Substring {
+    func trimmingCharacters(in set: String) -> String {
+        String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
     }
 }

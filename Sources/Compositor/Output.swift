@@ -53,6 +53,9 @@ public final class Output {
         let scaleChanged = scale != self.scale
         self.width = width; self.height = height; self.scale = scale
         image = Image(width: scale.pixels(width), height: scale.pixels(height), format: .xrgb8888)
+        // The old mode's damage lies outside a smaller image: the renderer filled it past the
+        // image's end (issue 24: a parent's first configure smaller than --size, a segfault).
+        damage.clear()
         damageAll()
         for resource in resources { resource.sendAll() }
         if scaleChanged { for case let s? in fractionalScales.map(\.value) { s.sendPreferredScale() } }

@@ -1,5 +1,6 @@
 import CWaylandClient
 import CXcursor
+import Compositor
 import Glibc
 import Logging
 import WaylandClient
@@ -107,8 +108,12 @@ final class ParentCursor {
         let key = "\(name)@\(scale)"
         if let image = images[key] { return image }
         let theme = getenv("XCURSOR_THEME").map { String(cString: $0) } ?? "default"
-        let size = (getenv("XCURSOR_SIZE").flatMap { Int32(String(cString: $0)) } ?? 24) * scale
-        guard let loaded = XcursorLibraryLoadImage(name, theme, size) else {
+        // XCURSOR_SIZE as CursorThemes reads it (8...512, else 24): any Int32 times the
+        // scale trapped (issue 24).
+        let requested = getenv("XCURSOR_SIZE").flatMap { Int32(String(cString: $0)) } ?? 24
+        let size = ((8...512).contains(requested) ? requested : 24) * min(max(1, scale), ParentOutput.maximumScale)
+        // A FIFO in the theme blocks libXcursor's fopen for good (issue 24).
+        guard XcursorFiles.canLoad(name, theme: theme), let loaded = XcursorLibraryLoadImage(name, theme, size) else {
             log.debug("no cursor '\(name)' in the Xcursor theme '\(theme)'")
             return nil
         }

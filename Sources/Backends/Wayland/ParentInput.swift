@@ -432,6 +432,13 @@ final class ParentInput {
             log.notice("the parent sent no xkb keymap; keeping the default layout")
             return
         }
+        // Reading a mapping past the end of its file is SIGBUS (issue 24: a parent that
+        // claimed more bytes than its keymap file had crashed Lodestone); a pipe has no size.
+        var status = stat()
+        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(size) <= status.st_size else {
+            log.error("the parent's keymap claims \(size) bytes, but its file has \(status.st_size) (or is not a file); keeping the default layout")
+            return
+        }
         // Since wl_seat 7 the fd must be mapped private.
         guard let map = mmap(nil, Int(size), PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED else {
             log.error("cannot map the parent's keymap: \(String(cString: strerror(errno)))")

@@ -118,7 +118,10 @@ final class ParentWindow {
         fractionalScale?.handleEvents(FractionalScaleEvent.self) { [unowned self] event in
             switch event {
             case .preferredScale(let v120):
-                guard v120 > 0, v120 <= UInt32(OutputScale.maximum.v120) else { return }
+                guard v120 > 0, v120 <= UInt32(OutputScale.maximum.v120) else {
+                    self.log.warning("the parent's preferred fractional scale \(v120)/120 is not above 0 and at most \(OutputScale.maximum); ignored")
+                    return
+                }
                 self.preferredScale = Int32(v120)
                 self.updateMode()
             }
@@ -226,7 +229,25 @@ final class ParentWindow {
     /// the outputs we are on, so the window is sharp on the best of them (the parent
     /// scales it down elsewhere).
     private func updateMode(force: Bool = false) {
+        for output in entered where output.requestedScale != output.scale && output.requestedScale != warnedScale {
+            warnedScale = output.requestedScale
+            log.warning("the parent output's scale \(output.requestedScale) is \(output.requestedScale < 1 ? "no scale" : "more than Lodestone draws at (\(ParentOutput.maximumScale))"); using \(output.scale)")
+        }
         let newScale = preferredScale.map(OutputScale.init(v120:)) ?? entered.map(\.scale).max().map { OutputScale($0) } ?? scale
+        // A parent may ask for any size up to 2³¹-1 (issue 24: the output's image trapped):
+        // at most `maximumPixels` output pixels a side.
+        let limit = newScale.logical(Self.maximumPixels)
+        if width > limit || height > limit {
+            if (width, height) != warnedSize ?? (0, 0) { log.warning("the parent asked for a \(width)×\(height) window, larger than Lodestone draws (\(Self.maximumPixels) pixels a side at scale \(newScale)); using at most \(limit)×\(limit)") }
+            warnedSize = (width, height)
+            width = min(width, limit)
+            height = min(height, limit)
+        }
+        // And at least one output pixel a side: a 1×1 window at a fractional scale of 1/120
+        // had none, and the output's image trapped on its precondition.
+        let least = max(1, newScale.logical(1))
+        width = max(width, least)
+        height = max(height, least)
         // Our own bar is a separate whole-scale buffer: at a fractional scale the parent
         // shrinks it from the scale rounded up.
         let barChanged = updateTitleBar(scale: newScale.ceiling)
@@ -255,6 +276,11 @@ final class ParentWindow {
         }
         return titleBar?.update(width: width, contentHeight: height, scale: scale, activated: isActivated, maximized: isMaximized) ?? false
     }
+    /// The largest side of the nested output in pixels (an 8K monitor's width fits).
+    static let maximumPixels: Int32 = 8192
+    /// The odd wl_output scale and size last warned about (once, not at every configure).
+    private var warnedScale: Int32?
+    private var warnedSize: (Int32, Int32)?
     /// The window geometry last sent (y, width, height), if any.
     private var sentGeometry: (Int32, Int32, Int32)?
     private var lastWidth: Int32 = 0, lastHeight: Int32 = 0
@@ -262,8 +288,13 @@ final class ParentWindow {
 
 /// A `wl_output` of the parent, for its scale.
 final class ParentOutput {
+    /// The largest whole scale used (`OutputScale.maximum`); a parent may say 0 or 2³¹-1.
+    static let maximumScale = OutputScale.maximum.ceiling
     let proxy: Proxy
+    /// In 1...maximumScale.
     private(set) var scale: Int32 = 1
+    /// What the parent said, for the warning when it is out of range.
+    private(set) var requestedScale: Int32 = 1
     private var pendingScale: Int32 = 1
     var scaleChanged: () -> Void = {}
 
@@ -272,11 +303,13 @@ final class ParentOutput {
         proxy.handleEvents(OutputEvent.self) { [unowned self] event in
             switch event {
             case .done:  // the description is complete
-                if self.pendingScale != self.scale {
-                    self.scale = self.pendingScale
+                let scale = min(max(1, self.pendingScale), Self.maximumScale)
+                if scale != self.scale || self.pendingScale != self.requestedScale {
+                    self.scale = scale
+                    self.requestedScale = self.pendingScale
                     self.scaleChanged()
                 }
-            case .scale(let factor): self.pendingScale = max(1, factor)
+            case .scale(let factor): self.pendingScale = factor
             case .geometry, .mode, .name, .description: break
             }
         }
