@@ -556,7 +556,35 @@ def case_transient_cycle(d):
     return [a, b, s]
 
 
+def owner_case(behaviour, selection="CLIPBOARD"):
+    """An X owner of CLIPBOARD that answers every request `behaviour`-wise while it holds on."""
+    def case(d, hold):
+        fuzzer = Fuzzer(0, hold, None, 1)
+        fuzzer.start = time.monotonic()
+        c = Client(fuzzer, 0)
+        fuzzer.clients.append(c)
+        w = c.root.create_window(0, 0, 10, 10, 0, c.screen.root_depth, X.InputOutput, X.CopyFromParent,
+                                 event_mask=X.PropertyChangeMask)
+        w.set_selection_owner(c.atom(selection), X.CurrentTime)
+        c.owned[c.atom(selection)] = (w.id, behaviour)
+        c.d.sync()
+        print("owner", behaviour, flush=True)
+        deadline = time.monotonic() + hold
+        while time.monotonic() < deadline and c in fuzzer.clients:
+            fuzzer.pump(c)
+            if c in fuzzer.clients:
+                c.d.flush()
+            time.sleep(0.001)
+        print("owner done", fuzzer.actions, "actions", flush=True)
+        if c in fuzzer.clients:
+            fuzzer.hang_up(c)
+    case.__doc__ = f"An X owner of {selection} whose answers are '{behaviour}' (--hold: how long it serves)."
+    case.owns = True
+    return case
+
+
 CASES = {"transient-cycle": case_transient_cycle}
+CASES.update({"owner-" + b: owner_case(b) for b in OWNER_BEHAVIOURS})
 
 
 def main():
@@ -572,6 +600,9 @@ def main():
     if args.list:
         for name, f in sorted(CASES.items()):
             print(name, "-", f.__doc__)
+        return
+    if args.case and getattr(CASES[args.case], "owns", False):
+        CASES[args.case](None, args.hold)
         return
     if args.case:
         d = display.Display()
