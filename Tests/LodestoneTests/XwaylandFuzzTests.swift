@@ -121,6 +121,52 @@ final class XwaylandFuzzTests: XCTestCase {
         XCTAssertTrue(session.compositorIsRunning)
     }
 
+    // MARK: What the fuzzer found
+
+    /// An X owner that sends two INCR chunks and hangs up: the paste ends with them at once,
+    /// and the next X owner's copy pastes. (Before, the paste waited forever and the next
+    /// owner's TARGETS were taken for a chunk of the dead transfer: X's clipboard never
+    /// reached Wayland again.)
+    func testAnOwnerGoneMidIncrLeavesTheClipboardWorking() throws {
+        try pasteThenCopyAgain(owner: "owner-incr-disconnect", pastedBytes: 2 * 65536, within: 5)
+    }
+
+    /// An X owner that announces INCR and never sends a chunk: the paste ends (empty) after
+    /// XSelection.stallTimeout, and the next owner's copy pastes.
+    func testAnOwnerStallingIncrDoesNotBlockLaterPastes() throws {
+        try pasteThenCopyAgain(owner: "owner-incr-stall", pastedBytes: 0, within: 5 + 5)
+    }
+
+    private func pasteThenCopyAgain(owner: String, pastedBytes: Int, within seconds: Double, file: StaticString = #filePath, line: UInt = #line) throws {
+        let python = try python()
+        try requireProgram("wl-paste")
+        let (session, display) = try startSession()
+        defer { session.stop() }
+        let output = session.runtimeDirectory + "/\(owner).out"
+        try session.launch([python, Self.fuzzer, "--case", owner, "--hold", "60"], environment: ["DISPLAY": display], output: output)
+        XCTAssertTrue(try wait(timeout: 40) { textOfFile(output).contains("owner ") }, textOfFile(output), file: file, line: line)
+        // The window manager has taken the owner's TARGETS: wl-paste sees an offer.
+        XCTAssertTrue(try wait(timeout: 20) {
+            try self.run(["timeout", "5", "wl-paste", "--list-types"], environment: session.clientEnvironment).output.contains("text/plain")
+        }, "the X owner's offer did not reach Wayland: \(session.log.suffix(2000))", file: file, line: line)
+        let start = Date()
+        let pasted = try run(["timeout", "30", "wl-paste", "--no-newline"], environment: session.clientEnvironment).output
+        let took = Date().timeIntervalSince(start)
+        XCTAssertEqual(pasted.utf8.count, pastedBytes, file: file, line: line)
+        XCTAssertLessThan(took, seconds + 3, "the paste took \(took) s", file: file, line: line)
+
+        // The next owner (a well-behaved one) answers "fuzz 0".
+        let text = "fuzz 0"
+        try session.launch([python, Self.fuzzer, "--case", "owner-good", "--hold", "30"], environment: ["DISPLAY": display])
+        var again = ""
+        _ = try wait(timeout: 20) {
+            again = try self.run(["timeout", "5", "wl-paste", "--no-newline"], environment: session.clientEnvironment).output
+            return again == text
+        }
+        XCTAssertEqual(again, text, "the next X copy does not paste: \(session.log.suffix(2000))", file: file, line: line)
+        XCTAssertTrue(session.compositorIsRunning)
+    }
+
     private func compositorRSS(_ session: Session) -> Int {
         let status = textOfFile("/proc/\(session.compositorPID)/status")
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
