@@ -137,6 +137,19 @@ final class XwaylandFuzzTests: XCTestCase {
         try pasteThenCopyAgain(owner: "owner-incr-stall", pastedBytes: 0, within: 5 + 5)
     }
 
+    /// Two windows transient for each other, and one transient for itself, all show. (Each
+    /// of the two waited for the other to show first, so neither ever did.)
+    func testTransientCyclesShow() throws {
+        let python = try python()
+        let (session, display) = try startSession()
+        defer { session.stop() }
+        try session.launch([python, Self.fuzzer, "--case", "transient-cycle", "--hold", "60"], environment: ["DISPLAY": display])
+        for title in ["cycle-a", "cycle-b", "cycle-self"] {
+            _ = try session.waitForWindow(title, timeout: 40)
+        }
+        XCTAssertTrue(session.compositorIsRunning)
+    }
+
     private func pasteThenCopyAgain(owner: String, pastedBytes: Int, within seconds: Double, file: StaticString = #filePath, line: UInt = #line) throws {
         let python = try python()
         try requireProgram("wl-paste")
