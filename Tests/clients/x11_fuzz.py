@@ -583,7 +583,29 @@ def owner_case(behaviour, selection="CLIPBOARD"):
     return case
 
 
-CASES = {"transient-cycle": case_transient_cycle}
+def case_surface_id_hijack(d):
+    """A window mapped, then WL_SURFACE_ID (Xwayland's message pairing a window with its
+    wl_surface) sent by the client itself for wl_surface ids 1-200, naming its window."""
+    root = d.screen().root
+    victim = root.create_window(100, 100, 200, 100, 0, d.screen().root_depth, X.InputOutput, X.CopyFromParent,
+                                background_pixel=0x2E8B57)
+    victim.set_wm_name("hijack-victim")
+    thief = root.create_window(400, 100, 50, 50, 0, d.screen().root_depth, X.InputOutput, X.CopyFromParent,
+                               background_pixel=0x808080, override_redirect=True)
+    thief.map()
+    type = d.intern_atom("WL_SURFACE_ID")
+    for id in range(1, 201):
+        message = event.ClientMessage(window=thief, client_type=type, data=(32, [id, 0, 0, 0, 0]))
+        root.send_event(message, event_mask=X.SubstructureRedirectMask)
+    victim.map()
+    d.sync()
+    for id in range(1, 201):
+        message = event.ClientMessage(window=thief, client_type=type, data=(32, [id, 0, 0, 0, 0]))
+        root.send_event(message, event_mask=X.SubstructureRedirectMask)
+    return [victim, thief]
+
+
+CASES = {"transient-cycle": case_transient_cycle, "surface-id-hijack": case_surface_id_hijack}
 CASES.update({"owner-" + b: owner_case(b) for b in OWNER_BEHAVIOURS})
 
 
