@@ -29,7 +29,7 @@ PREFIX ?= /usr/local
 # make install CONFIG=debug installs the debug build (the install test uses it).
 CONFIG ?= release
 
-.PHONY: deps build release test demo golden bench bench-check bench-peer bench-abuse soak fuzz fuzz-config fuzz-xcursor fuzz-nested asan wlcs install man clean
+.PHONY: deps build release test demo golden bench bench-check bench-peer bench-abuse soak fuzz fuzz-config fuzz-xcursor fuzz-nested fuzz-x11 asan wlcs install man clean
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -155,6 +155,16 @@ fuzz: fuzz-nested
 fuzz-nested: build
 	LODESTONE_ODD_PARENT_SECONDS=20 LODESTONE_ODD_PARENT_SEEDS=30 $(SWIFT) test --disable-swift-testing --skip-build \
 		--filter NestedOddParentTests.testRandomParentLeavesLodestoneRunning
+
+# The X11 client fuzzer (Tests/clients/x11_fuzz.py) against the window manager through a real
+# Xwayland for X11_FUZZ_SECONDS (10 minutes in `make fuzz`, 20 s in `make test`), from a
+# random seed it prints (LODESTONE_X11_FUZZ_SEED=N replays one); a seed that takes Lodestone
+# down goes in Tests/clients/x11-fuzz-seeds.txt, which `make test` replays.
+X11_FUZZ_SECONDS ?= 600
+fuzz: fuzz-x11
+fuzz-x11: build
+	LODESTONE_X11_FUZZ_SECONDS=$(X11_FUZZ_SECONDS) $(SWIFT) test --disable-swift-testing --skip-build \
+		--filter XwaylandFuzzTests.testRandomX11ClientsLeaveTheSessionWorking
 
 # AddressSanitizer (and UndefinedBehaviorSanitizer for the C and C++ targets) over the whole
 # test suite, the random request-stream fuzzer slice and the libFuzzer corpus included. Every

@@ -20,6 +20,12 @@ final class PipeTransfer {
     private(set) var isDone = false
     /// What was read, once the writer closed its end (nil: failed, or more than `limit`).
     private(set) var received: [UInt8]?
+    /// Writing: called when all appended so far is in the pipe and more may come (an X
+    /// owner's next INCR chunk is asked for only then, so a paste that reads slowly, or
+    /// never, holds one chunk in Lodestone and not all of them).
+    var drained: (() -> Void)?
+    /// Writing: bytes appended and not yet in the pipe.
+    var pendingBytes: Int { buffer.count - offset }
 
     /// Reads `fd` (non-blocking) to its end, at most `limit` bytes.
     init?(reading fd: Int32, limit: Int, loop: EventLoop, done: @escaping (PipeTransfer) -> Void) {
@@ -91,7 +97,7 @@ final class PipeTransfer {
         offset = 0
         watch?.remove()
         watch = nil
-        if complete { finish([]) }
+        if complete { finish([]) } else { drained?() }
     }
 
     private func finish(_ data: [UInt8]?) {
@@ -105,6 +111,7 @@ final class PipeTransfer {
     func cancel() {
         guard !isDone else { return }
         isDone = true
+        drained = nil
         watch?.remove()
         watch = nil
         close(fd)

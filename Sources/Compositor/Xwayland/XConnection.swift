@@ -112,6 +112,19 @@ struct XConnection {
         return String(decoding: UnsafeRawBufferPointer(start: name, count: length), as: UTF8.self)
     }
 
+    /// Atoms' names in one round trip (an atom X does not know has none).
+    func names(of atoms: [XAtom]) -> [XAtom: String] {
+        let cookies = atoms.map { xcb_get_atom_name(pointer, $0) }
+        var names: [XAtom: String] = [:]
+        for (atom, cookie) in zip(atoms, cookies) {
+            guard let reply = xcb_get_atom_name_reply(pointer, cookie, nil) else { continue }
+            defer { free(reply) }
+            guard let name = xcb_get_atom_name_name(reply) else { continue }
+            names[atom] = String(decoding: UnsafeRawBufferPointer(start: name, count: Int(xcb_get_atom_name_name_length(reply))), as: UTF8.self)
+        }
+        return names
+    }
+
     /// An input-only child of the root the window manager uses for itself.
     func createHelperWindow() -> XWindowID {
         let id = generateID()

@@ -22,11 +22,25 @@ import WaylandServer
 /// Large data goes by ICCCM's INCR both ways: an X owner's chunks are read as it writes
 /// them (each PropertyNotify NewValue on our window, until an empty one), and Wayland data
 /// above `incrChunk` reaches the requestor in chunks, one per deletion of its property.
+///
+/// Neither side is trusted to finish (x11_fuzz.py's owners and requestors stall, lie and
+/// vanish mid-INCR): a paste whose X owner says nothing for `stallTimeout`, or is replaced,
+/// ends with what it got, and the next paste goes on; an owner's next chunk is taken only
+/// once the paste has read the last one; a requestor that stops deleting its property is
+/// dropped after `stallTimeout`, and at most `maximumOutgoing` are served at once.
 final class XSelection {
     /// Wayland data larger than this goes to X in chunks of this size (INCR).
     static let incrChunk = 256 * 1024
     /// A Wayland source writing more than this is refused (no paste holds it all).
     static let maximumBytes = 64 * 1024 * 1024
+    /// How long an X owner or requestor may keep a transfer waiting, in milliseconds.
+    static let stallTimeout: Int32 = 5000
+    /// Wayland pastes waiting for X beyond this are refused at once (their pipes closed).
+    static let maximumReceives = 16
+    /// INCR transfers to X requestors at once; a new one drops the oldest.
+    static let maximumOutgoing = 4
+    /// An X owner's TARGETS beyond this many are not looked at (each may cost a round trip).
+    static let maximumTargets = 256
     private unowned let wm: XWM
     private let compositor: Compositor
     /// CLIPBOARD or PRIMARY.
@@ -48,6 +62,8 @@ final class XSelection {
         let requestor: XWindowID, property: XAtom, type: XAtom
         let data: [UInt8]
         var offset = 0
+        /// When the requestor last took a chunk (CLOCK_MONOTONIC, ms).
+        var lastProgress = monotonicMilliseconds()
         init(requestor: XWindowID, property: XAtom, type: XAtom, data: [UInt8]) {
             (self.requestor, self.property, self.type, self.data) = (requestor, property, type, data)
         }
@@ -57,6 +73,12 @@ final class XSelection {
     /// Our window owns the X selection (for a Wayland source): only then may an emptied
     /// Wayland selection empty X's.
     private var ownsX = false
+    /// Fires when an X owner or requestor has kept a transfer waiting for `stallTimeout`.
+    private var watchdog: EventSource?
+    /// An INCR chunk arrived while the paste still had the last one to read: taken when it has.
+    private var chunkWaiting = false
+    /// When the paste converting last heard from its X owner or read (CLOCK_MONOTONIC, ms).
+    private var receiveProgress: Int64 = 0
 
     private var connection: XConnection { wm.connection }
     private var atoms: XWM.Atoms { wm.atoms }
@@ -70,6 +92,7 @@ final class XSelection {
         // INCR chunks from X owners arrive as new values of our property.
         wm.connection.changeAttributes(window, mask: XCB_CW_EVENT_MASK.rawValue, values: [XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue])
         wayland.changed = { [unowned self] source in self.waylandSelectionChanged(source) }
+        watchdog = try? compositor.display.eventLoop.addTimer { [unowned self] in self.stalled() }
         // A Wayland selection made before Xwayland started is X's to paste at once.
         if let source = wayland.source { waylandSelectionChanged(source) }
     }
@@ -77,12 +100,15 @@ final class XSelection {
     /// Xwayland went away: its offer leaves the Wayland selection, transfers end.
     func shutdown() {
         wayland.changed = nil
+        watchdog?.remove()
+        watchdog = nil
         if let offer, wayland.source === offer { wayland.setSelection(nil) }
         offer = nil
         if incoming == nil, let first = receives.first { close(first.fd) }
         for receive in receives.dropFirst() { close(receive.fd) }
         receives.removeAll()
         incoming = nil
+        chunkWaiting = false
         outgoing.removeAll()
         for transfer in transfers { transfer.cancel() }
         transfers.removeAll()
@@ -94,6 +120,10 @@ final class XSelection {
     func ownerChanged(to owner: XWindowID) {
         guard owner != window else { return }
         ownsX = false
+        // Pastes of the previous owner's data end with what they got: it will send no more
+        // (it may have gone mid-INCR), and its late chunks must not be taken for the new
+        // owner's answers.
+        endReceives()
         guard owner != 0 else {
             // The X owner went away: its offer leaves the Wayland selection.
             if let offer, wayland.source === offer { wayland.setSelection(nil) }
@@ -108,8 +138,11 @@ final class XSelection {
         if e.target == atoms.targets {
             guard e.property != 0, let value = connection.takeProperty(window, atoms.wlSelection) else { return }
             var targets: [(mime: String, target: XAtom)] = []
-            for target in value.bytes.cardinals {
-                guard let mime = mimeType(of: target), !targets.contains(where: { $0.mime == mime }) else { continue }
+            let offered = Array(uniqued(value.bytes.cardinals).prefix(Self.maximumTargets))
+            let names = connection.names(of: offered.filter { mimeTypeByAtom($0) == nil && !isKnownTarget($0) })
+            for target in offered {
+                guard let mime = mimeTypeByAtom(target) ?? names[target].flatMap({ $0.contains("/") ? $0 : nil }),
+                      !targets.contains(where: { $0.mime == mime }) else { continue }
                 targets.append((mime, target))
             }
             guard !targets.isEmpty else { return }
@@ -118,7 +151,8 @@ final class XSelection {
             wayland.setSelection(offer)
             return
         }
-        guard let receive = receives.first, incoming == nil else { return }
+        // An answer for the paste converting (a late one for a paste given up is not).
+        guard let receive = receives.first, incoming == nil, e.target == receive.target else { return }
         guard e.property != 0, let value = connection.takeProperty(window, atoms.wlSelection) else {
             close(receive.fd)
             return nextReceive()
@@ -127,7 +161,12 @@ final class XSelection {
             compositor.log.debug("X selection \(atom): the owner sends its data incrementally (INCR)")
             // Deleting the INCR property (done) asks the owner for the first chunk.
             incoming = write([], to: receive.fd, complete: false)
-            if incoming == nil { nextReceive() }
+            if let incoming {
+                incoming.drained = { [unowned self] in self.pasteDrained() }
+                receiveProgressed()
+            } else {
+                nextReceive()
+            }
             return
         }
         write(value.bytes, to: receive.fd, complete: true)
@@ -139,18 +178,19 @@ final class XSelection {
     func propertyNotify(_ e: xcb_property_notify_event_t) -> Bool {
         if e.window == window {
             guard e.atom == atoms.wlSelection, e.state == UInt8(XCB_PROPERTY_NEW_VALUE.rawValue), let incoming else { return true }
-            let chunk = connection.takeProperty(window, atoms.wlSelection)?.bytes ?? []
-            // An empty chunk ends the transfer.
-            incoming.append(chunk, complete: chunk.isEmpty)
-            if chunk.isEmpty || incoming.isDone {
-                self.incoming = nil
-                nextReceive()
+            // The paste has not read the last chunk: this one waits in X (the owner sends
+            // no more until we delete it).
+            guard incoming.pendingBytes == 0 || incoming.isDone else {
+                chunkWaiting = true
+                return true
             }
+            takeChunk(into: incoming)
             return true
         }
         guard e.state == UInt8(XCB_PROPERTY_DELETE.rawValue),
               let chunks = outgoing.first(where: { $0.requestor == e.window && $0.property == e.atom }) else { return false }
         let end = min(chunks.offset + Self.incrChunk, chunks.data.count)
+        chunks.lastProgress = monotonicMilliseconds()
         // The requestor read the last chunk: an empty one ends the transfer.
         connection.setProperty(chunks.requestor, chunks.property, type: chunks.type, bytes: Array(chunks.data[chunks.offset..<end]))
         if chunks.offset == end { outgoing.removeAll { $0 === chunks } }
@@ -162,9 +202,75 @@ final class XSelection {
     /// An X window was destroyed: a requestor gone mid-transfer takes no more chunks.
     func windowDestroyed(_ id: XWindowID) { outgoing.removeAll { $0.requestor == id } }
 
+    /// The next INCR chunk of the X owner's into the paste's pipe; an empty one ends it.
+    private func takeChunk(into incoming: PipeTransfer) {
+        chunkWaiting = false
+        let chunk = connection.takeProperty(window, atoms.wlSelection)?.bytes ?? []
+        receiveProgressed()
+        incoming.append(chunk, complete: chunk.isEmpty)
+        if chunk.isEmpty || incoming.isDone {
+            self.incoming = nil
+            nextReceive()
+        }
+    }
+
+    /// The paste read all it was given: the chunk waiting in X comes next.
+    private func pasteDrained() {
+        receiveProgressed()
+        guard chunkWaiting, let incoming else { return }
+        takeChunk(into: incoming)
+        connection.flush()
+    }
+
+    private func receiveProgressed() {
+        receiveProgress = monotonicMilliseconds()
+        watchdog?.arm(milliseconds: Self.stallTimeout)
+    }
+
     private func nextReceive() {
         if !receives.isEmpty { receives.removeFirst() }
         convertNext()
+    }
+
+    /// Ends the paste converting (its pipe closed: the client gets what came so far) and
+    /// every one waiting.
+    private func endReceives() {
+        if let incoming {
+            incoming.cancel()
+            finished(incoming)
+            self.incoming = nil
+        } else if let first = receives.first {
+            close(first.fd)
+        }
+        for receive in receives.dropFirst() { close(receive.fd) }
+        receives.removeAll()
+        chunkWaiting = false
+    }
+
+    /// The watchdog fired: a paste whose X owner said nothing (or whose client read
+    /// nothing) for `stallTimeout` ends and the next one goes on; requestors that stopped
+    /// taking chunks are dropped.
+    private func stalled() {
+        let now = monotonicMilliseconds()
+        let before = outgoing.count
+        outgoing.removeAll { now - $0.lastProgress >= Int64(Self.stallTimeout) }
+        if outgoing.count < before {
+            compositor.log.notice("X selection \(atom): \(before - outgoing.count) X requestor(s) stopped taking INCR chunks; dropped")
+        }
+        if let first = receives.first, now - receiveProgress >= Int64(Self.stallTimeout) {
+            compositor.log.notice("X selection \(atom): the X owner kept a paste waiting \(Self.stallTimeout) ms; it ends with what it got")
+            if let incoming {
+                incoming.cancel()
+                finished(incoming)
+                self.incoming = nil
+            } else {
+                close(first.fd)
+            }
+            chunkWaiting = false
+            nextReceive()
+            connection.flush()
+        }
+        if !receives.isEmpty || !outgoing.isEmpty { watchdog?.arm(milliseconds: Self.stallTimeout) }
     }
 
     /// A Wayland client pastes the X selection as `target` into `fd`.
@@ -172,6 +278,11 @@ final class XSelection {
         // The offer closes its copy once this returns.
         let own = fcntl(fd, F_DUPFD_CLOEXEC, 0)
         guard own >= 0 else { return }
+        guard receives.count < Self.maximumReceives else {
+            compositor.log.notice("X selection \(atom): \(receives.count) pastes already wait for the X owner; this one gets nothing")
+            close(own)
+            return
+        }
         receives.append((target, own))
         if receives.count == 1 { convertNext() }
         connection.flush()
@@ -184,6 +295,7 @@ final class XSelection {
     private func convertNext() {
         guard let first = receives.first else { return }
         connection.convertSelection(requestor: window, selection: atom, target: first.target, property: atoms.wlSelection)
+        receiveProgressed()
     }
 
     /// Starts writing X data to a Wayland client's pipe; nil if it already ended.
@@ -195,17 +307,17 @@ final class XSelection {
         return transfer
     }
 
-    /// The Wayland MIME type an X target stands for (nil: none a Wayland client would ask for).
-    private func mimeType(of target: XAtom) -> String? {
+    /// The Wayland MIME type of a text target (other MIME types are the target's name).
+    private func mimeTypeByAtom(_ target: XAtom) -> String? {
         switch target {
         case atoms.utf8String: return "text/plain;charset=utf-8"
         case atoms.text, XWM.Atoms.string: return "text/plain"
-        case atoms.targets, atoms.timestamp: return nil
-        default:
-            guard let name = connection.name(of: target), name.contains("/") else { return nil }
-            return name
+        default: return nil
         }
     }
+
+    /// Targets that are no data a Wayland client would ask for.
+    private func isKnownTarget(_ target: XAtom) -> Bool { target == atoms.targets || target == atoms.timestamp || target == 0 }
 
     // MARK: Wayland to X
 
@@ -267,7 +379,12 @@ final class XSelection {
         // Its deletions of the property are what we wait for.
         connection.changeAttributes(e.requestor, mask: XCB_CW_EVENT_MASK.rawValue,
                                     values: [XCB_EVENT_MASK_FOCUS_CHANGE.rawValue | XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue])
+        if outgoing.count >= Self.maximumOutgoing {
+            compositor.log.notice("X selection \(atom): \(outgoing.count) INCR transfers to X already; the oldest is dropped")
+            outgoing.removeFirst()
+        }
         outgoing.append(OutgoingChunks(requestor: e.requestor, property: property, type: type, data: data))
+        watchdog?.arm(milliseconds: Self.stallTimeout)
         connection.setProperty(e.requestor, property, type: atoms.incr, [UInt32(data.count)])
         connection.notifySelection(e, property: property)
     }
@@ -293,6 +410,13 @@ final class XSelection {
         }
         return wanted.first { mimes.contains($0) }
     }
+}
+
+/// CLOCK_MONOTONIC in milliseconds.
+private func monotonicMilliseconds() -> Int64 {
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return Int64(t.tv_sec) * 1000 + Int64(t.tv_nsec) / 1_000_000
 }
 
 /// Duplicates out, order kept.

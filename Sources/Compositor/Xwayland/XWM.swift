@@ -209,7 +209,7 @@ final class XWM {
         case XCB_CONFIGURE_REQUEST: configureRequest(raw.load(as: xcb_configure_request_event_t.self))
         case XCB_CONFIGURE_NOTIFY: configureNotify(raw.load(as: xcb_configure_notify_event_t.self))
         case XCB_PROPERTY_NOTIFY: propertyNotify(raw.load(as: xcb_property_notify_event_t.self))
-        case XCB_CLIENT_MESSAGE: clientMessage(raw.load(as: xcb_client_message_event_t.self))
+        case XCB_CLIENT_MESSAGE: clientMessage(raw.load(as: xcb_client_message_event_t.self), sent: event.pointee.response_type & 0x80 != 0)
         case XCB_SELECTION_NOTIFY:
             let e = raw.load(as: xcb_selection_notify_event_t.self)
             selections.first { $0.window == e.requestor && $0.atom == e.selection }?.selectionNotify(e)
@@ -342,7 +342,8 @@ final class XWM {
         read(e.atom, of: window)
     }
 
-    private func clientMessage(_ e: xcb_client_message_event_t) {
+    /// `sent`: an X client sent it (SendEvent), not the server.
+    private func clientMessage(_ e: xcb_client_message_event_t, sent: Bool) {
         guard let window = windows[e.window] else { return }
         // _NET_WM_MOVERESIZE: x_root, y_root, direction, button, source. Dragging a
         // client-side title bar (GTK's header bar) asks for a move (8), its window's edges
@@ -385,7 +386,10 @@ final class XWM {
             if e.data.data32.0 == 3, !window.overrideRedirect { compositor.desktop.minimize(window) }
             return
         }
-        guard e.type == atoms.wlSurfaceID else { return }
+        // WL_SURFACE_ID comes from Xwayland itself, never through SendEvent: one an X client
+        // sends (x11_fuzz.py's surface-id-hijack, guessing ids) must not pair its window
+        // with another window's wl_surface.
+        guard e.type == atoms.wlSurfaceID, !sent else { return }
         let id = e.data.data32.0
         if let client = xwaylandClient(), let resource = wl_client_get_object(client.pointer, id), let surface = WlSurface.from(resource) {
             window.associate(surface)

@@ -99,10 +99,24 @@ final class XwaylandWindow: DesktopWindow {
     }
 
     /// A transient whose parent X has mapped but Lodestone does not show yet waits for it,
-    /// so it is placed over the parent and stacked above it.
+    /// so it is placed over the parent and stacked above it. Not when the parent is, through
+    /// its own WM_TRANSIENT_FOR, transient for this window: two windows transient for each
+    /// other (x11_fuzz.py's transient-cycle) waited for each other and neither ever showed.
     private var waitsForParent: Bool {
         guard !overrideRedirect, let parent = wm.window(transientFor), parent !== self else { return false }
-        return parent.xMapped && !parent.isMapped
+        return parent.xMapped && !parent.isMapped && !parent.isTransient(for: self)
+    }
+
+    /// Whether `window` is among this window's transient ancestors (WM_TRANSIENT_FOR,
+    /// followed until it ends or repeats).
+    private func isTransient(for window: XwaylandWindow) -> Bool {
+        var seen: Set<XWindowID> = [id]
+        var next = wm.window(transientFor)
+        while let ancestor = next, seen.insert(ancestor.id).inserted {
+            if ancestor === window { return true }
+            next = wm.window(ancestor.transientFor)
+        }
+        return false
     }
 
     func updateMapped() {
