@@ -170,16 +170,16 @@ let package = Package(
         .executableTarget(
             name: "lodestone-fuzz",
             dependencies: [
-                "CLodestoneFuzz", "Compositor", "WaylandServer", "CWaylandServer", "CWaylandProtocols",
+                "CLodestoneFuzz", "Compositor", "LodestoneSystem", "WaylandServer", "CWaylandServer", "CWaylandProtocols",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // `make fuzz`: byte strings into the config loader (TOMLKit in its forked child);
         // built plainly, it replays the kept corpus (Tests/fuzz/config-corpus).
-        .executableTarget(name: "lodestone-config-fuzz", dependencies: ["LodestoneConfig"]),
+        .executableTarget(name: "lodestone-config-fuzz", dependencies: ["LodestoneConfig", "LodestoneSystem"]),
         // `make fuzz`: byte strings as an Xcursor file in a theme, read by CursorThemes;
         // built plainly, it replays the kept corpus (Tests/fuzz/xcursor-corpus).
-        .executableTarget(name: "lodestone-xcursor-fuzz", dependencies: ["Compositor", .product(name: "Logging", package: "swift-log")]),
+        .executableTarget(name: "lodestone-xcursor-fuzz", dependencies: ["Compositor", "LodestoneSystem", .product(name: "Logging", package: "swift-log")]),
         // A parent compositor that says odd things (configures, scales, keymaps) to nested
         // Lodestone (NestedOddParentTests, issue 24).
         .executableTarget(name: "lodestone-odd-parent", dependencies: ["CWaylandServer", "CWaylandProtocols"]),

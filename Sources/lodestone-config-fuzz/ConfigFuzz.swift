@@ -1,5 +1,6 @@
 import Glibc
 import LodestoneConfig
+import LodestoneSystem
 
 // `lodestone-config-fuzz`: byte strings into the config loader, `ConfigurationFile.parse(bytes:)`,
 // the same door config.toml takes at start-up and on every save (issue 24).
@@ -25,37 +26,13 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 extension ConfigFuzz {
     /// Runs each input in the files and directories named on the command line once.
     static func main() {
-        var files: [String] = []
-        var paths = Array(CommandLine.arguments.dropFirst())
-        while let path = paths.popLast() {
-            if let entries = directoryEntries(path) { paths += entries.map { path + "/" + $0 } } else { files.append(path) }
-        }
+        let files = FuzzCorpus.files(under: Array(CommandLine.arguments.dropFirst()))
         var parserFailures = 0
-        for file in files.sorted() {
-            guard let bytes = contents(of: file) else { fail("cannot read \(file)") }
+        for file in files {
+            guard let bytes = FuzzCorpus.contents(of: file) else { fail("cannot read \(file)") }
             if ConfigFuzz.run(bytes) == .parserFailed { parserFailures += 1 }
         }
         print("ran \(files.count) inputs; toml++ crashed or hung in its child on \(parserFailures); the loader is alive")
-    }
-
-    private static func directoryEntries(_ path: String) -> [String]? {
-        guard let dir = opendir(path) else { return nil }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            if !name.hasPrefix(".") { names.append(name) }
-        }
-        return names
-    }
-
-    private static func contents(of path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65536)
-        while case let n = read(fd, &chunk, chunk.count), n > 0 { bytes += chunk[..<n] }
-        return bytes
     }
 }
 #endif

@@ -1,4 +1,5 @@
 import Glibc
+import LodestoneSystem
 import Logging
 
 // `lodestone-fuzz`: Wayland wire messages into an in-process Lodestone (`WireFuzzer`).
@@ -29,37 +30,14 @@ enum LodestoneFuzz {
     /// Runs each input in the files and directories named on the command line once.
     static func main() {
         start()
-        var files: [String] = []
-        for path in CommandLine.arguments.dropFirst() {
-            if let entries = directoryEntries(path) { files += entries.map { path + "/" + $0 } } else { files.append(path) }
-        }
+        let files = FuzzCorpus.files(under: Array(CommandLine.arguments.dropFirst()))
         var ran = 0
-        for file in files.sorted() {
-            guard let bytes = contents(of: file) else { fail("cannot read \(file)") }
+        for file in files {
+            guard let bytes = FuzzCorpus.contents(of: file) else { fail("cannot read \(file)") }
             bytes.withUnsafeBytes { fuzzer.run($0) }
             ran += 1
         }
         print("ran \(ran) inputs; the compositor is alive")
-    }
-
-    private static func directoryEntries(_ path: String) -> [String]? {
-        guard let dir = opendir(path) else { return nil }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            if !name.hasPrefix(".") { names.append(name) }
-        }
-        return names
-    }
-
-    private static func contents(of path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65536)
-        while case let n = read(fd, &chunk, chunk.count), n > 0 { bytes += chunk[..<n] }
-        return bytes
     }
 }
 #endif

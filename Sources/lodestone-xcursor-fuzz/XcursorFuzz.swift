@@ -1,5 +1,6 @@
 import Compositor
 import Glibc
+import LodestoneSystem
 import Logging
 
 // `lodestone-xcursor-fuzz`: byte strings as an Xcursor file in a theme on disk, read by
@@ -29,39 +30,15 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 extension XcursorFuzz {
     /// Runs each input in the files and directories named on the command line once.
     static func main() {
-        var files: [String] = []
-        var paths = Array(CommandLine.arguments.dropFirst())
-        while let path = paths.popLast() {
-            if let entries = directoryEntries(path) { paths += entries.map { path + "/" + $0 } } else { files.append(path) }
-        }
+        let files = FuzzCorpus.files(under: Array(CommandLine.arguments.dropFirst()))
         var read = CursorThemeReading.Result()
-        for file in files.sorted() {
-            guard let bytes = contents(of: file) else { fail("cannot read \(file)") }
+        for file in files {
+            guard let bytes = FuzzCorpus.contents(of: file) else { fail("cannot read \(file)") }
             let result = bytes.withUnsafeBytes { XcursorFuzz.run($0) }
             read.fingerprinted += result.fingerprinted
             read.standard += result.standard
         }
         print("ran \(files.count) inputs; \(read.fingerprinted) images fingerprinted, \(read.standard) standard cursors; the theme reader is alive")
-    }
-
-    private static func directoryEntries(_ path: String) -> [String]? {
-        guard let dir = opendir(path) else { return nil }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            if !name.hasPrefix(".") { names.append(name) }
-        }
-        return names
-    }
-
-    private static func contents(of path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65536)
-        while case let n = read(fd, &chunk, chunk.count), n > 0 { bytes += chunk[..<n] }
-        return bytes
     }
 }
 #endif
