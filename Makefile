@@ -158,8 +158,8 @@ fuzz-nested: build
 
 # The X11 client fuzzer (Tests/clients/x11_fuzz.py) against the window manager through a real
 # Xwayland for X11_FUZZ_SECONDS (10 minutes in `make fuzz`, 20 s in `make test`), from a
-# random seed it prints (LODESTONE_X11_FUZZ_SEED=N replays one); a seed that takes Lodestone
-# down goes in Tests/clients/x11-fuzz-seeds.txt, which `make test` replays.
+# random seed it prints (LODESTONE_X11_FUZZ_SEED=N replays one); what a seed finds becomes a
+# deterministic case (x11_fuzz.py --case) with its test in XwaylandFuzzTests.
 X11_FUZZ_SECONDS ?= 600
 fuzz: fuzz-x11
 fuzz-x11: build
