@@ -86,6 +86,10 @@ final class XwaylandTests: XCTestCase {
         try session.control.click()
         XCTAssertEqual(try session.control.keyboard().title, "xterm-test", "a click on the xterm did not give it the keyboard")
         XCTAssertEqual(try session.control.windows().first?.title, "xterm-test", "the clicked window was not raised")
+        // Typed a moment after the click, as a hand does: the window manager's SetInputFocus
+        // goes to Xwayland on the X socket and the keys on the Wayland one, and keys read
+        // first went to xeyes (once in a full make test, never alone: not proven, not fixed).
+        usleep(300_000)
         for key in Self.touchHi { try session.control.tap(key) }
         XCTAssertTrue(try session.wait(timeout: 15) { FileManager.default.fileExists(atPath: dir + "/hi") },
                       "typing after the click did not reach xterm")
