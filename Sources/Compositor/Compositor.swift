@@ -14,7 +14,7 @@ public final class Compositor {
     let log: Logger
     var renderer = Renderer()
     private var globals: [WaylandGlobal] = []
-    /// (interface name, version) of each global in `globals`; see Harness.swift.
+    /// (interface name, version) of each global in `globals`; see TestControl/HarnessEntryPoints.swift.
     private(set) var advertised: [(name: String, version: Int32)] = []
 
     /// What is where on the output; its one change notification reaches the seat and the pointer.

@@ -184,34 +184,3 @@ final class ZwlrScreencopyFrame: Resource, ProtocolObject {
         zwlr_screencopy_frame_v1_send_ready(pointer, t.secondsHigh, t.secondsLow, t.nanoseconds)
     }
 }
-
-/// Screencopy's state on the compositor: the managers (each counts the damage since its
-/// last copy) and the `copy_with_damage` frames waiting for a frame with damage.
-final class Screencopy {
-    unowned let compositor: Compositor
-    var managers: [ZwlrScreencopyManager] = []
-    var waiting: [ZwlrScreencopyFrame] = []
-
-    init(compositor: Compositor) { self.compositor = compositor }
-
-    /// A frame was composed with `damage` (output pixels): managers remember it, and the
-    /// frames waiting for it are copied.
-    func framePresented(damage: PixelRegion) {
-        for manager in managers { manager.damage.add(damage) }
-        for frame in waiting where !frame.manager.isLive { frame.manager.damage.add(damage) }
-        completeDamaged()
-    }
-
-    func completeDamaged() {
-        // Taken out first: a frame's events cannot reach this list again, but a copy
-        // composes nothing new, so one pass settles every frame.
-        let frames = waiting
-        waiting = frames.filter { !$0.completeIfDamaged() }
-    }
-
-    /// The output's mode changed: every manager's next copy sees the whole output.
-    func outputChanged() {
-        let output = compositor.output
-        for manager in managers { manager.damage.add(PixelRect(x: 0, y: 0, width: output.pixelWidth, height: output.pixelHeight)) }
-    }
-}

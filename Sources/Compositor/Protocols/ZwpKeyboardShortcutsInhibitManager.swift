@@ -69,30 +69,3 @@ final class ZwpKeyboardShortcutsInhibitor: Resource, ProtocolObject {
 
     override func destroyed() { inhibitors.remove(self) }
 }
-
-/// The live shortcuts inhibitors; the one on the keyboard-focused surface is active.
-final class ShortcutsInhibitors {
-    private var inhibitors: [ZwpKeyboardShortcutsInhibitor] = []
-    /// The surface with the keyboard.
-    private let focus: () -> WlSurface?
-
-    init(focus: @escaping () -> WlSurface?) { self.focus = focus }
-
-    func has(_ surface: WlSurface) -> Bool { inhibitors.contains { $0.surface === surface } }
-
-    func add(_ inhibitor: ZwpKeyboardShortcutsInhibitor) {
-        inhibitors.append(inhibitor)
-        focusChanged()
-    }
-
-    func remove(_ inhibitor: ZwpKeyboardShortcutsInhibitor) { inhibitors.removeAll { $0 === inhibitor } }
-
-    /// Whether shortcuts pass to `surface` (it has the keyboard and an active inhibitor).
-    func isInhibited(_ surface: WlSurface) -> Bool { inhibitors.contains { $0.surface === surface && $0.isActive } }
-
-    /// The keyboard moved: inhibitors of the focused surface become active, the others not.
-    func focusChanged() {
-        let focused = focus()
-        for inhibitor in inhibitors { inhibitor.setActive(inhibitor.surface != nil && inhibitor.surface === focused) }
-    }
-}

@@ -40,9 +40,3 @@ final class XdgWmBase: Resource, ProtocolObject {
         surfaces[ObjectIdentifier(xdg)] = Weak(xdg)
     }
 }
-
-/// A weak reference to keep in collections.
-struct Weak<T: AnyObject> {
-    weak var value: T?
-    init(_ value: T) { self.value = value }
-}
