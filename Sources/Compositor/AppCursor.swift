@@ -37,7 +37,7 @@ enum PointerSource: Equatable {
 /// name, the theme's image where a name has no adaptive form, or the app's own image.
 final class AppCursor {
     unowned let compositor: Compositor
-    /// Both may change while Lodestone runs (config.toml reloaded): see `PointerController.apply`.
+    /// Both may change while Lodestone runs (config.toml reloaded): see `Compositor.updatePointer`.
     var mode: PointerMode
     var legacyApps: LegacyApps
 

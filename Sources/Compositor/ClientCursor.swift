@@ -75,7 +75,7 @@ final class ClientCursor {
 
     /// The whole pixel the pointer is on (global logical coordinates).
     private var pointerPixel: (x: Int32, y: Int32) {
-        (Int32(clamping: Int(seat.x.rounded(.down))), Int32(clamping: Int(seat.y.rounded(.down))))
+        (Int32(clamping: Int(seat.position.logical.x.rounded(.down))), Int32(clamping: Int(seat.position.logical.y.rounded(.down))))
     }
 
     var origin: (Int32, Int32) {
@@ -111,7 +111,7 @@ final class ClientCursor {
     private var shown: (image: Image, bounds: PixelRect, toImage: Affine)? {
         if seat.pointerOutside { return nil }
         let (px, py) = pointerPixel
-        switch compositor.pointerController.appCursor.source {
+        switch seat.appCursor.source {
         case .adaptive:
             return nil
         case .clientImage:
@@ -133,10 +133,10 @@ final class ClientCursor {
     /// pointer draws the pointer.
     private var bounds: PixelRect? { shown?.bounds }
 
-    /// What the client chose changed: the pointer controller re-reads it, and the old and
-    /// new images are repainted.
+    /// What the client chose changed: the seat pushes it to the pointer before the next
+    /// input or frame, and the old and new images are repainted.
     private func changed() {
-        compositor.pointerController.cursorChanged()
+        seat.pointerWorldChanged(cursor: true)
         damage()
     }
 
@@ -183,7 +183,7 @@ final class CursorRole: SurfaceRole {
         guard recognisedCommit != surface.bufferCommits else { return }
         recognisedCommit = surface.bufferCommits
         let compositor = cursor.seat.compositor
-        guard compositor.pointerController.appCursor.recognisesThemeCursors, let texture = surface.texture else {
+        guard cursor.seat.appCursor.recognisesThemeCursors, let texture = surface.texture else {
             name = nil
             return
         }

@@ -24,8 +24,12 @@ public final class Compositor {
     public private(set) var seat: Seat!
     /// Touch routing; nil unless `Options.touch` (no backend has a touchscreen yet).
     public private(set) var touchscreen: Touchscreen?
-    /// The adaptive pointer: regions, engine, drawing.
-    private(set) var pointerController: PointerController!
+    /// Draws the adaptive pointer and its content effects over each composed frame.
+    let pointerOverlay = AdaptivePointerOverlay()
+    /// Wakes a frame when the pointer's next deadline (region exit delay, auto-hide) falls
+    /// due without input (realtime clock only), and the deadline it is armed for.
+    var pointerDeadlineTimer: EventSource?
+    var armedPointerDeadline: Instant?
     private(set) var selection: DataSelection!
     let primarySelection = PrimarySelection()
     /// Surfaces that keep the session from idling (zwp_idle_inhibitor_v1).
@@ -52,15 +56,15 @@ public final class Compositor {
     /// Screen copies (zwlr_screencopy_manager_v1): managers and frames waiting for damage.
     private(set) lazy var screencopy = Screencopy(compositor: self)
     /// When the last composed frame was presented (`FrameClock.timestamp`).
-    private(set) var lastPresented = Timestamp(seconds: 0, nanoseconds: 0)
+    internal(set) var lastPresented = Timestamp(seconds: 0, nanoseconds: 0)
     /// How frames reach the screen, for wp_presentation (see `PresentedFrame`); a backend
     /// sets it when it starts.
     public enum Pacing: Sendable { case timer, parent, vsync }
     public var pacing = Pacing.timer
     /// Repaints so far (with damage or not): wp_presentation's sequence.
-    private(set) var repaintCount: UInt64 = 0
+    internal(set) var repaintCount: UInt64 = 0
     /// Frames composed so far (frames with damage).
-    public private(set) var frameCount = 0
+    public internal(set) var frameCount = 0
     /// Called after each composed frame with the damaged output pixels.
     public var framePresented: ((Image, PixelRegion) -> Void)?
     /// A backend's hardware cursor (the DRM cursor plane), asked before each composed frame
@@ -120,10 +124,15 @@ public final class Compositor {
         scene = Scene(output: output)
         // The default 'us' keymap; without xkb-data there is no keyboard to offer.
         guard let keymap = Keymap() else { throw SystemError("xkbcommon could not compile the default 'us' keymap (is xkb-data installed?)") }
-        seat = Seat(compositor: self, keymap: keymap)
+        let log = logger
+        let pointer = SeatPointer(outputBounds: output.logicalBounds, settings: options.pointerSettings,
+                                  at: Instant(milliseconds: clock.now), log: { log.warning("\($0)") })
+        seat = Seat(compositor: self, keymap: keymap, pointer: pointer,
+                    appCursor: AppCursor(compositor: self, mode: options.pointerMode, legacyApps: options.legacyApps))
         if options.touch { touchscreen = Touchscreen(compositor: self) }
-        pointerController = try PointerController(compositor: self, mode: options.pointerMode, legacyApps: options.legacyApps,
-                                                  settings: options.pointerSettings)
+        if clock.mode == .realtime {
+            pointerDeadlineTimer = try display.eventLoop.addTimer { [unowned self] in self.scheduleFrame() }
+        }
         selection = DataSelection()
         // Only a client acting on its own current input replaces the clipboard or the
         // primary selection (wlcs 1.5 needs the old, lax rule: `acceptsAnySelectionSerial`).
@@ -133,14 +142,14 @@ public final class Compositor {
         selection.acceptsSerial = acceptsSerial
         primarySelection.acceptsSerial = acceptsSerial
         idleInhibitors = IdleInhibitors(isVisible: { [unowned self] in self.origin(of: $0) != nil },
-                                        changed: { [unowned self] in self.pointerController.apply(.idleInhibited($0)) })
+                                        changed: { [unowned self] in self.seat.pointerInput(.idleInhibited($0)) })
         desktop = Desktop(compositor: self)
         gestures = Gestures(compositor: self)
         tablets = Tablets(compositor: self)
         scene.cursorOrigin = { [unowned self] surface in surface === self.seat.cursor.surface ? self.seat.cursor.origin : nil }
         scene.onChange = { [unowned self] change in
-            self.pointerController.sceneChanged()
-            if change == .layout { self.seat.sceneChanged(); self.idleInhibitors.reevaluate() }
+            self.seat.sceneChanged(change)
+            if change == .layout { self.idleInhibitors.reevaluate() }
         }
         clock.onFrame = { [unowned self] in self.repaint() }
 
@@ -215,12 +224,13 @@ public final class Compositor {
     /// New pointer settings while running (config.toml was saved): they reach the engine at
     /// once, and the next frame shows them.
     public func updatePointer(settings: PointerSettings, mode: PointerMode, legacyApps: LegacyApps) {
-        if mode != pointerController.appCursor.mode || legacyApps != pointerController.appCursor.legacyApps {
-            pointerController.appCursor.mode = mode
-            pointerController.appCursor.legacyApps = legacyApps
-            pointerController.cursorChanged()
+        let appCursor = seat.appCursor
+        if mode != appCursor.mode || legacyApps != appCursor.legacyApps {
+            appCursor.mode = mode
+            appCursor.legacyApps = legacyApps
+            seat.pointerWorldChanged(cursor: true)
         }
-        pointerController.updateSettings(settings)
+        seat.pointerSettingsChanged(settings)
     }
 
     /// Disconnects every client and withdraws the globals while the display
@@ -293,84 +303,8 @@ public final class Compositor {
         guard width != output.width || height != output.height || scale != output.scale else { return }
         output.reconfigure(width: width, height: height, scale: scale)
         for window in scene.windows { window.outputResized() }
-        if seat.x >= Double(width) || seat.y >= Double(height) { seat.handle(.pointerMotion(.absolute(x: seat.x, y: seat.y)), at: clock.now) }
-        seat.cursor.damage()
+        seat.outputChanged(bounds: output.logicalBounds)
         screencopy.outputChanged()
         scheduleFrame()
     }
-
-    // MARK: Frames
-
-    public func scheduleFrame() { clock.schedule() }
-
-    /// Composes what changed, then answers frame callbacks.
-    func repaint() {
-        let now = clock.now
-        let time = clock.timestamp
-        repaintCount &+= 1
-        // Windows the system gestures are sliding move before anything is composed.
-        gestures.windowSwitcher.advance(to: now)
-        pointerController.prepareFrame()
-        if !output.damage.isEmpty {
-            // A preview surface under an effect is drawn by the effect (moved, scaled).
-            // The cursor plane may show the pointer instead (moving it then needs no compose).
-            let onPlane = pointerPlane?.present(pointerController.presentation, adaptive: pointerController.isAdaptive) ?? false
-            scene.withRenderElements(skipping: pointerController.activePreview, cursor: seat.cursor.element(output: output),
-                                     overlay: onPlane ? nil : pointerController.element) { elements in
-                renderer.render(elements, into: output.image, damage: output.damage)
-            }
-            frameCount += 1
-            lastPresented = time
-            framePresented?(output.image, output.damage)
-            screencopy.framePresented(damage: output.damage)
-            output.damage.clear()
-        }
-        let frame = presentedFrame(at: time)
-        scene.forEachMappedSurface { s, _, _ in
-            for callback in s.takeFrameCallbacks() { callback.done(now) }
-            for feedback in s.takePresentationFeedbacks() { feedback.presented(frame, outputs: s.enteredOutputs) }
-        }
-        if let cursor = seat.cursor.surface {
-            for callback in cursor.takeFrameCallbacks() { callback.done(now) }
-            for feedback in cursor.takePresentationFeedbacks() { feedback.presented(frame, outputs: []) }
-        }
-        // Composing sends no input: a motion magnetism caused goes out now, once.
-        pointerController.deliverLogicalMotion()
-    }
-
-    /// The output's `area` (output pixels) composed again without the pointer (neither the
-    /// adaptive pointer with its effects nor a client cursor), in a new image of the
-    /// output's size: what a screenshot without the cursor shows.
-    func composeWithoutPointer(_ area: PixelRect) -> Image {
-        let image = Image(width: output.pixelWidth, height: output.pixelHeight, format: .xrgb8888)
-        scene.withRenderElements(skipping: nil, cursor: nil, overlay: nil) { elements in
-            renderer.render(elements, into: image, damage: PixelRegion(area))
-        }
-        return image
-    }
-
-    /// What wp_presentation says about the frame composed at `time`.
-    private func presentedFrame(at time: Timestamp) -> PresentedFrame {
-        switch pacing {
-        case .timer: PresentedFrame(time: time, refreshNanoseconds: clock.interval * 1_000_000, sequence: repaintCount, flags: 0)
-        case .parent: PresentedFrame(time: time, refreshNanoseconds: 0, sequence: repaintCount, flags: 0)
-        case .vsync:
-            PresentedFrame(time: time, refreshNanoseconds: UInt32(1_000_000_000_000 / Int64(max(output.refreshMilliHz, 1))), sequence: repaintCount,
-                           flags: WP_PRESENTATION_FEEDBACK_KIND_VSYNC.rawValue)
-        }
-    }
-
-    /// Composes now if anything is damaged (captures must show the latest state).
-    public func composeIfNeeded() {
-        pointerController.prepareFrame()
-        if !output.damage.isEmpty { repaint() } else { pointerController.deliverLogicalMotion() }
-    }
-}
-
-/// A plane that can show the adaptive pointer without composing it (the DRM cursor plane).
-public protocol PointerPlane: AnyObject {
-    /// Shows `presentation`'s pointer if the plane can (`adaptive`: the compositor draws the
-    /// adaptive pointer, not a client's cursor). True: the frame must not draw the pointer
-    /// (the plane shows it, or nothing is to be seen); false: the frame draws it.
-    func present(_ presentation: PointerPresentation, adaptive: Bool) -> Bool
 }

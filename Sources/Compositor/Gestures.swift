@@ -55,18 +55,18 @@ final class Gestures {
         case .pinchBegin(let fingers):
             cancelActive(time: time)
             begin(.pinch, fingers: fingers, time: time)
-            compositor.pointerController.apply(.pinch(scale: 1))
+            compositor.seat.pointerInput(.pinch(scale: 1))
         case .pinchUpdate(let dx, let dy, let scale, let rotation):
             guard case .client(.pinch, _) = active else { return }
             each(.pinch) { $0.pinchUpdate(time: time, dx: dx, dy: dy, scale: scale, rotation: rotation) }
-            compositor.pointerController.apply(.pinch(scale: scale))
+            compositor.seat.pointerInput(.pinch(scale: scale))
         case .pinchEnd(let cancelled):
             guard case .client(.pinch, _) = active else { return }
             end(.pinch, cancelled: cancelled, time: time)
         case .holdBegin(let fingers):
             cancelActive(time: time)
             begin(.hold, fingers: fingers, time: time)
-            compositor.pointerController.apply(.gestureHold(true))
+            compositor.seat.pointerInput(.gestureHold(true))
         case .holdEnd(let cancelled):
             guard case .client(.hold, _) = active else { return }
             end(.hold, cancelled: cancelled, time: time)
@@ -87,8 +87,8 @@ final class Gestures {
         each(kind) { g in g.end(serial: compositor.display.nextSerial(), time: time, cancelled: cancelled) }
         active = nil
         switch kind {
-        case .pinch: compositor.pointerController.apply(.pinch(scale: nil))
-        case .hold: compositor.pointerController.apply(.gestureHold(false))
+        case .pinch: compositor.seat.pointerInput(.pinch(scale: nil))
+        case .hold: compositor.seat.pointerInput(.gestureHold(false))
         case .swipe: break
         }
     }

@@ -50,10 +50,9 @@ final class PointerConstraints {
         if let focus, let c = constraint(on: focus), !c.active, let local = seat.focusedSurfaceLocal, c.contains(x: local.x, y: local.y) {
             c.activate()
         }
-        // The engine holds the pointer; this only says by which rule.
-        let engine: PointerController = seat.compositor.pointerController
-        engine.setLocked(active?.kind == .lock)
-        engine.setConfinement(confinementRects())
+        // The pointer holds itself; this only says by which rule (it hears it before the
+        // next input or frame).
+        seat.constraintRuleChanged(PointerConstraintRule(locked: active?.kind == .lock, confinement: confinementRects()))
     }
 
     /// The active confinement's rectangles in global coordinates (whole pixels): where

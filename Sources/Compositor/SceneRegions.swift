@@ -2,8 +2,8 @@ import PointerEngine
 
 /// The adaptive_pointer_v1 regions of the scene: what each surface committed (surface-local),
 /// and the same regions placed in global space, stacked by window and with the ones hidden
-/// under another window left out. The pointer controller only hands the placed set to the
-/// engine; it never walks the scene itself.
+/// under another window left out. The seat pushes the placed set to its pointer
+/// (`Seat.pushPointerWorld`); the pointer never walks the scene itself.
 final class SceneRegions {
     /// Committed regions of one surface.
     private struct SurfaceRegions {

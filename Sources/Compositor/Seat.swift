@@ -2,10 +2,11 @@ import CWaylandServer
 import PointerEngine
 import WaylandServer
 
-/// Routes input to clients. `handle(_:at:)` takes every backend's `InputEvent`s; the
-/// pointer engine says where the pointer is, the active grab (`Grabs/`) says what happens,
-/// and the seat sends `wl_pointer` events to the surface under the pointer. The keyboard
-/// (`KeyboardFocus`) and a legacy client's own cursor (`ClientCursor`) are its parts.
+/// Routes input to clients. `handle(_:at:)` takes every backend's `InputEvent`s; its
+/// pointer (`SeatPointer`, the engine's only writer) says where the pointer is, the active
+/// grab (`Grabs/`) says what happens, and the seat sends `wl_pointer` events to the surface
+/// under the pointer. The keyboard (`KeyboardFocus`), a legacy client's own cursor
+/// (`ClientCursor`) and what is pushed to the pointer (`SeatPointerInputs.swift`) are its parts.
 public final class Seat {
     unowned let compositor: Compositor
     /// Relative pointers and pointer locks/confinements.
@@ -15,30 +16,48 @@ public final class Seat {
     private(set) lazy var cursor = ClientCursor(seat: self)
     var pointers: [WlPointer] = []
 
-    /// The pointer in global logical coordinates, as clients see it (after magnetism).
-    public private(set) var x: Double = 0, y: Double = 0
+    /// The pointer: device input and the world it moves over go in, positions and steps come out.
+    private(set) var pointer: any PointerOwner
+    /// Where the pointer is, as the pointer last answered (an input or a step): clients see
+    /// `position.logical`, grabs follow `position.device`.
+    var position: PointerPosition
+    /// The pointer as the last step left it (what frames draw and the test protocol reads).
+    var pointerFrame: PointerFrame
+    /// Which pointer shows over apps, and in which style (their cursor names).
+    let appCursor: AppCursor
+    /// What changed since the last push to the pointer (see `pushPointerWorld`).
+    var pointerWorld = PointerWorldPending()
     private(set) weak var pointerFocus: WlSurface?
     private var focusOrigin: (x: Double, y: Double) = (0, 0)
     private(set) var pressedButtons: [UInt32] = []
     /// The pointer is off every output (the parent's pointer left a nested window): no cursor is drawn.
     private(set) var pointerOutside = false
 
-    private let defaultGrab = DefaultPointerGrab()
+    let defaultGrab = DefaultPointerGrab()
     /// Popups holding an xdg_popup grab; the active grab whenever no move or resize is.
-    private let popupGrab = PopupGrab()
-    private(set) var grab: PointerGrab
+    let popupGrab = PopupGrab()
+    var grab: PointerGrab
 
-    init(compositor: Compositor, keymap: Keymap) {
+    init(compositor: Compositor, keymap: Keymap, pointer: SeatPointer, appCursor: AppCursor) {
         self.compositor = compositor
         grab = defaultGrab
-        x = Double(compositor.output.width) / 2
-        y = Double(compositor.output.height) / 2
+        self.pointer = pointer
+        position = pointer.position
+        pointerFrame = pointer.frame
+        self.appCursor = appCursor
         initialKeymap = keymap
     }
 
+    /// Puts `wrap`'s answer in front of the pointer: for tests that record every call into it.
+    func interposePointer(_ wrap: (any PointerOwner) -> any PointerOwner) { pointer = wrap(pointer) }
+
     private func serial() -> UInt32 { compositor.display.nextSerial() }
     private func pointers(of surface: WlSurface) -> [WlPointer] { pointers.filter { $0.client == surface.client } }
-    private var engine: PointerController { compositor.pointerController }
+    /// The pointer in global logical coordinates, as clients see it (after magnetism).
+    private var x: Double { position.logical.x }
+    private var y: Double { position.logical.y }
+    /// Where the device is, before magnetism (grabs follow it).
+    var devicePosition: (x: Double, y: Double) { (position.device.x, position.device.y) }
 
     public var focusedSurfaceLocal: (x: Double, y: Double)? {
         pointerFocus.map { _ in (x - focusOrigin.x, y - focusOrigin.y) }
@@ -57,17 +76,19 @@ public final class Seat {
 
     /// The one entry point for input: every backend's events come through here.
     public func handle(_ event: InputEvent, at time: UInt32) {
+        // What changed since the last input reaches the pointer before this one does.
+        pushPointerWorld()
         switch event {
         case .pointerMotion(let motion): pointerMoved(motion, time: time)
         case .pointerButton(let button, let pressed): pointerButton(button, pressed: pressed, time: time)
         case .pointerAxis(let axis):
             if grab.routesToClients { grab.axis(self, axis, time: time) }
-        case .pointerDevice(let kind): engine.setDevice(kind == .trackpad ? .trackpad : .mouse)
+        case .pointerDevice(let kind): pointerInput(.device(kind == .trackpad ? .trackpad : .mouse))
         case .pointerLeftOutputs: setPointerOutside(true)
         case .pointerEnteredOutputs: setPointerOutside(false)
         case .key(let code, let pressed):
             // Holding a modifier (a shortcut, a Shift-click) is not typing.
-            if pressed && !keyboard.keymap.isModifier(key: code) { engine.apply(.keyTyped) }
+            if pressed && !keyboard.keymap.isModifier(key: code) { pointerInput(.keyTyped) }
             keyboard.key(code, pressed: pressed, time: time)
         case .modifiers(let depressed, let latched, let locked, let group):
             keyboard.setModifiers(depressed: depressed, latched: latched, locked: locked, group: group)
@@ -96,25 +117,14 @@ public final class Seat {
             constraints.relativeMotion(dx: dx, dy: dy, time: time)
             input = .motion(to: Point(x: ax, y: ay))
         }
-        let before = (x, y)
-        engine.deviceMoved(input)
+        let before = position.logical
         // Clients get the adaptive pointer's logical position: magnetism may hold it on an
         // element, so a click lands there. Grabs follow the device itself.
-        (x, y) = engine.logicalPosition
+        pointerInput(input)
         // A locked or confined pointer that could not move tells no one.
-        if engine.isConstrained, grab.routesToClients, (x, y) == before { return }
+        if position.isConstrained, grab.routesToClients, position.logical == before { return }
         cursor.damage()
-        grab.motion(self, device: engine.devicePosition, time: time)
-    }
-
-    /// The adaptive pointer moved the logical position without device motion (magnetism
-    /// settling, a region appearing under the pointer). Sent after the frame, never while
-    /// composing one.
-    func logicalPositionChanged(toX newX: Double, y newY: Double) {
-        guard grab.routesToClients else { return }
-        x = newX; y = newY
-        cursor.damage()
-        deliverMotion(time: compositor.clock.now)
+        grab.motion(self, device: devicePosition, time: time)
     }
 
     /// Motion for the surface under the pointer (the routing grabs' motion).
@@ -134,7 +144,7 @@ public final class Seat {
     private func setPointerOutside(_ outside: Bool) {
         guard outside != pointerOutside else { return }
         pointerOutside = outside
-        engine.apply(.outsideOutputs(outside))
+        pointerInput(.outsideOutputs(outside))
         cursor.damage()
         // Clients hear wl_pointer.leave when the pointer goes and enter when it is back,
         // so their hover states end (unless a button holds the implicit grab).
@@ -145,7 +155,7 @@ public final class Seat {
         if pressed {
             guard !pressedButtons.contains(button) else { return }
             if pressedButtons.isEmpty {
-                engine.buttonChanged(pressed: true)
+                pointerInput(.button(.pressed))
                 if grab === defaultGrab, !pointerOutside, let window = compositor.scene.titleBarAt(x: x, y: y) {
                     pressedTitleBar(of: window, time: time)
                 } else {
@@ -160,7 +170,7 @@ public final class Seat {
             // The grab that got the press hears its release, even if it ends with it.
             let holder = grab
             if pressedButtons.isEmpty {
-                engine.buttonChanged(pressed: false)
+                pointerInput(.button(.released))
                 holder.released(self)
             }
             holder.button(self, button, pressed: false, time: time)
@@ -200,7 +210,7 @@ public final class Seat {
             return begin(TitleBarButtonGrab(window: window, button: nil))
         }
         bar.lastPress = time
-        begin(MoveGrab(window: window, device: engine.devicePosition))
+        begin(MoveGrab(window: window, device: devicePosition))
     }
 
     /// Click to focus: the window under a press is raised and gets the keyboard.
@@ -212,9 +222,11 @@ public final class Seat {
 
     // MARK: Pointer focus
 
-    /// Re-evaluates what is under the pointer after the scene changed.
-    func sceneChanged() {
-        guard grab.routesToClients else { return }
+    /// The scene's change notification: the pointer's regions and the app's cursor are
+    /// pushed before the next input or frame; a layout change re-evaluates what is under it.
+    func sceneChanged(_ change: Scene.Change) {
+        pointerWorldChanged(regions: true, cursor: true)
+        guard change == .layout, grab.routesToClients else { return }
         let old = pointerFocus, oldLocal = focusedSurfaceLocal
         updatePointerFocus()
         // The surface under a still pointer moved: its client hears the new local position.
@@ -246,100 +258,13 @@ public final class Seat {
     }
 
     /// Leaves the old focus (its client hears leave) and forgets its cursor choice.
-    private func setPointerFocus(_ surface: WlSurface?) {
+    func setPointerFocus(_ surface: WlSurface?) {
         if let old = pointerFocus {
             let s = serial()
             for p in pointers(of: old) { p.leave(serial: s, surface: old); p.frame() }
         }
         pointerFocus = surface
         cursor.reset()
-    }
-
-    // MARK: Grabs
-
-    /// `xdg_toplevel.move`: only while a button the toplevel's client got is held.
-    func startMove(_ toplevel: XdgToplevel, serial: UInt32) {
-        guard mayStartGrab(for: toplevel, serial: serial) else { return }
-        begin(MoveGrab(window: toplevel, device: engine.devicePosition))
-    }
-
-    /// X11's `_NET_WM_MOVERESIZE` move: X has no serials; the press must be on the window
-    /// and still held, as for xdg_toplevel.move.
-    func startMove(_ window: XwaylandWindow) {
-        if let refused = refusesXGrab(of: window) { return compositor.log.debug("xwm: _NET_WM_MOVERESIZE move of '\(window.title)' refused: \(refused)") }
-        begin(MoveGrab(window: window, device: engine.devicePosition))
-    }
-
-    func startResize(_ toplevel: XdgToplevel, serial: UInt32, edges: UInt32) {
-        guard edges != 0, mayStartGrab(for: toplevel, serial: serial) else { return }
-        begin(ResizeGrab(window: toplevel, edges: edges, device: engine.devicePosition))
-    }
-
-    /// X11's `_NET_WM_MOVERESIZE` on an edge: as its move, while the press on the window
-    /// is held; a maximized or fullscreen window keeps its size.
-    func startResize(_ window: XwaylandWindow, edges: UInt32) {
-        let refused = edges == 0 ? "no edge" : window.isMaximized ? "maximized" : window.isFullscreen ? "fullscreen" : refusesXGrab(of: window)
-        if let refused { return compositor.log.debug("xwm: _NET_WM_MOVERESIZE resize of '\(window.title)' refused: \(refused)") }
-        begin(ResizeGrab(window: window, edges: edges, device: engine.devicePosition))
-    }
-
-    /// Why an X window's move or resize may not start now, or nil: the press that asked
-    /// for it must be held, on the window, with no other grab.
-    private func refusesXGrab(of window: XwaylandWindow) -> String? {
-        if pressedButtons.isEmpty { return "no button is held" }
-        if !(grab === defaultGrab || grab === popupGrab) { return "another grab holds the pointer" }
-        guard let focus = pointerFocus else { return "the pointer is over no surface" }
-        if compositor.scene.window(of: focus) !== window { return "the pointer is over another window" }
-        return nil
-    }
-
-    /// `_NET_WM_MOVERESIZE_CANCEL`: the window's move or resize ends where it is.
-    func cancelMoveResize(of window: XwaylandWindow) {
-        if let move = grab as? MoveGrab, move.window === window { endGrab() }
-        if let resize = grab as? ResizeGrab, resize.window === window {
-            window.resizeEnded()
-            endGrab()
-        }
-    }
-
-    /// A move or resize takes the pointer from every client: focus goes, and with it any
-    /// lock or confinement.
-    private func begin(_ windowGrab: PointerGrab) {
-        setPointerFocus(nil)
-        constraints.reevaluate()
-        grab = windowGrab
-    }
-
-    private func mayStartGrab(for toplevel: XdgToplevel, serial: UInt32) -> Bool {
-        guard !pressedButtons.isEmpty, grab === defaultGrab || grab === popupGrab,
-              let focus = pointerFocus, compositor.scene.window(of: focus) === toplevel else { return false }
-        return isCurrentPointerSerial(serial, of: toplevel.client)
-    }
-
-    /// A move or resize ended: back to the popups' grab, or none.
-    func endGrab() { grab = popupGrab.isEmpty ? defaultGrab : popupGrab }
-
-    /// Closes every grabbing popup, topmost chain first.
-    func dismissPopupGrabs() {
-        guard let first = popupGrab.popups.first else { return }
-        first.dismiss()
-        popupGrab.removeAll()
-        if grab === popupGrab { grab = defaultGrab }
-        updatePointerFocus()
-    }
-
-    func popupGrabbed(_ popup: XdgPopup) {
-        popupGrab.push(popup)
-        if grab === defaultGrab { grab = popupGrab }
-        if let s = popup.xdgSurface.surface { keyboard.setFocus(s) }
-        updatePointerFocus()
-    }
-
-    func popupUnmapped(_ popup: XdgPopup) {
-        guard popupGrab.remove(popup) else { return }
-        if popupGrab.isEmpty, grab === popupGrab { grab = defaultGrab }
-        if let below = popupGrab.popups.last?.xdgSurface.surface { keyboard.setFocus(below) }
-        else if let top = popup.rootToplevel, top.xdgSurface.isMapped, let s = top.xdgSurface.surface { keyboard.setFocus(s) }
     }
 
     /// A surface went away: nothing of the seat's may point at it.

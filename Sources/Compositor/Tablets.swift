@@ -76,7 +76,7 @@ final class Tablets {
             if states[tool]?.isDown == true { each(tool) { $0.up() } }
             each(tool) { $0.proximityOut(); $0.frame(time: time) }
             states[tool] = nil
-            compositor.pointerController.stylus(.away)
+            compositor.seat.pointerInput(.stylus(.away))
         }
     }
 
@@ -120,7 +120,7 @@ final class Tablets {
     /// The hover preview while the tool hovers, the pointer hidden while it touches.
     private func updatePointer(_ tool: TabletTool, _ axes: TabletToolAxes) {
         let at = Point<Global>(x: axes.x, y: axes.y)
-        compositor.pointerController.stylus(isDown(tool) ? .touching(at: at) : .hovering(at: at, distance: axes.distance ?? 0.5))
+        compositor.seat.pointerInput(.stylus(isDown(tool) ? .touching(at: at) : .hovering(at: at, distance: axes.distance ?? 0.5)))
     }
 
     private func objects(_ tool: TabletTool, of surface: WlSurface) -> [ZwpTabletTool] {

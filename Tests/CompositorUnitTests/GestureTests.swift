@@ -115,15 +115,15 @@ final class GestureTests: XCTestCase {
     }
 
     func testHoldPressesTheAdaptivePointer() throws {
-        let controller = lodestone.compositor.pointerController!
+        let compositor = lodestone.compositor
         _ = lodestone.compositor.clock.advance(by: 500)
-        let rest = controller.step().pointer.scale
+        let rest = compositor.settlePointer().pointer.scale
         try lodestone.send(.gesture(.holdBegin(fingers: 2)))
         _ = lodestone.compositor.clock.advance(by: 500)
-        XCTAssertLessThan(controller.step().pointer.scale, rest, "fingers resting on the touchpad press the pointer")
+        XCTAssertLessThan(compositor.settlePointer().pointer.scale, rest, "fingers resting on the touchpad press the pointer")
         try lodestone.send(.gesture(.holdEnd(cancelled: false)))
         _ = lodestone.compositor.clock.advance(by: 500)
-        XCTAssertEqual(controller.step().pointer.scale, rest, accuracy: 0.001)
+        XCTAssertEqual(compositor.settlePointer().pointer.scale, rest, accuracy: 0.001)
     }
 }
 

@@ -67,8 +67,8 @@ final class PointerConstraintTests: XCTestCase {
         try lodestone.send(.pointerMotion(.absolute(x: 900, y: 700)))
 
         XCTAssertEqual(relativeMotion, [[30, -20], [400, 300]])
-        XCTAssertEqual(lodestone.seat.x, 200)
-        XCTAssertEqual(lodestone.seat.y, 190)
+        XCTAssertEqual(lodestone.seat.position.logical.x, 200)
+        XCTAssertEqual(lodestone.seat.position.logical.y, 190)
         XCTAssertEqual(client.motions.count, 0, "a locked pointer sends no wl_pointer.motion: \(client.pointerEvents)")
         XCTAssertTrue(lodestone.seat.pointerFocus === lodestone.surface(of: window), "the lock keeps the focus")
     }
@@ -77,7 +77,7 @@ final class PointerConstraintTests: XCTestCase {
         try lodestone.movePointer(by: 10, 5)
         XCTAssertEqual(relativeMotion, [[10, 5]])
         XCTAssertEqual(client.pointerEvents, [.motion(x: 110, y: 95)])
-        XCTAssertEqual(lodestone.seat.x, 210)
+        XCTAssertEqual(lodestone.seat.position.logical.x, 210)
     }
 
     func testConfinedPointerStaysInsideItsRegion() throws {
@@ -86,18 +86,18 @@ final class PointerConstraintTests: XCTestCase {
         XCTAssertEqual(constraintEvents, ["confined"])
 
         try lodestone.movePointer(by: 500, 500)
-        XCTAssertLessThan(lodestone.seat.x, 250)
-        XCTAssertLessThan(lodestone.seat.y, 230)
-        XCTAssertGreaterThanOrEqual(lodestone.seat.x, 249, "it went as far as the region lets it")
+        XCTAssertLessThan(lodestone.seat.position.logical.x, 250)
+        XCTAssertLessThan(lodestone.seat.position.logical.y, 230)
+        XCTAssertGreaterThanOrEqual(lodestone.seat.position.logical.x, 249, "it went as far as the region lets it")
         try lodestone.movePointer(by: -1000, -1000)
-        XCTAssertEqual(lodestone.seat.x, 150)
-        XCTAssertEqual(lodestone.seat.y, 150)
+        XCTAssertEqual(lodestone.seat.position.logical.x, 150)
+        XCTAssertEqual(lodestone.seat.position.logical.y, 150)
         try lodestone.movePointer(by: 20, 10)  // inside, free to move
-        XCTAssertEqual(lodestone.seat.x, 170)
-        XCTAssertEqual(lodestone.seat.y, 160)
+        XCTAssertEqual(lodestone.seat.position.logical.x, 170)
+        XCTAssertEqual(lodestone.seat.position.logical.y, 160)
         try lodestone.send(.pointerMotion(.absolute(x: 10, y: 700)))
-        XCTAssertTrue((150..<250).contains(lodestone.seat.x) && (150..<230).contains(lodestone.seat.y),
-                      "an absolute device is held too: \(lodestone.seat.x), \(lodestone.seat.y)")
+        XCTAssertTrue((150..<250).contains(lodestone.seat.position.logical.x) && (150..<230).contains(lodestone.seat.position.logical.y),
+                      "an absolute device is held too: \(lodestone.seat.position.logical.x), \(lodestone.seat.position.logical.y)")
 
         XCTAssertFalse(client.motions.isEmpty)
         for m in client.motions {
@@ -109,8 +109,8 @@ final class PointerConstraintTests: XCTestCase {
     func testTheDeviceKindReachesTheEngine() throws {
         // A trackpad's pointer hides sooner than a mouse's (3.25 s against 8 s).
         try lodestone.send(.pointerDevice(.trackpad))
-        XCTAssertEqual(lodestone.compositor.pointerController.engine.deviceKind, .trackpad)
+        XCTAssertEqual((lodestone.seat.pointer as? SeatPointer)?.engine.deviceKind, .trackpad)
         try lodestone.send(.pointerDevice(.mouse))
-        XCTAssertEqual(lodestone.compositor.pointerController.engine.deviceKind, .mouse)
+        XCTAssertEqual((lodestone.seat.pointer as? SeatPointer)?.engine.deviceKind, .mouse)
     }
 }

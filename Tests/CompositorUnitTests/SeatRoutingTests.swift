@@ -43,8 +43,8 @@ final class SeatRoutingTests: XCTestCase {
             .motion(x: 55, y: 101),
         ])
         XCTAssertTrue(lodestone.seat.pointerFocus === lodestone.surface(of: rightWindow))
-        XCTAssertEqual(lodestone.seat.x, 455)
-        XCTAssertEqual(lodestone.seat.y, 201)
+        XCTAssertEqual(lodestone.seat.position.logical.x, 455)
+        XCTAssertEqual(lodestone.seat.position.logical.y, 201)
     }
 
     func testPressedButtonKeepsTheFocusOutsideTheWindowUntilRelease() throws {

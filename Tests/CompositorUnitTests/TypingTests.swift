@@ -26,7 +26,7 @@ final class TypingTests: XCTestCase {
     private let leftShift: UInt32 = 42, leftCtrl: UInt32 = 29, leftAlt: UInt32 = 56, leftMeta: UInt32 = 125
     private let rightAlt: UInt32 = 100, capsLock: UInt32 = 58, numLock: UInt32 = 69
 
-    private var pointerShown: Bool { lodestone.compositor.pointerController.step().isVisible }
+    private var pointerShown: Bool { lodestone.compositor.settlePointer().isVisible }
 
     func testModifierKeysAloneDoNotHideThePointer() throws {
         XCTAssertTrue(pointerShown)

@@ -73,11 +73,11 @@ final class Accessibility {
 
     /// Whether accessibility geometry is in use at all (`--legacy-apps adaptive`).
     private var enabled: Bool {
-        let app = compositor.pointerController.appCursor
+        let app = compositor.seat.appCursor
         return app.mode == .adaptive && app.legacyApps == .adaptive
     }
 
-    // MARK: What the pointer controller asks
+    // MARK: What the seat pushes to the pointer
 
     /// The accessible elements of the toplevel under the pointer, placed as regions in global
     /// space; starts finding them when none are known yet (they come with a later
@@ -140,7 +140,7 @@ final class Accessibility {
     /// Looks again (re-places the regions) after `seconds`: for what comes without a signal.
     private func recheck(after seconds: Double) {
         if recheckTimer == nil {
-            recheckTimer = try? compositor.display.eventLoop.addTimer { [weak self] in self?.compositor.pointerController.sceneChanged() }
+            recheckTimer = try? compositor.display.eventLoop.addTimer { [weak self] in self?.compositor.seat.pointerWorldChanged(regions: true) }
         }
         recheckTimer?.arm(milliseconds: Int32(seconds * 1000))
     }
@@ -210,10 +210,10 @@ final class Accessibility {
             invalidationTimer = try? compositor.display.eventLoop.addTimer { [weak self] in
                 guard let self else { return }
                 self.invalidationPending = false
-                self.compositor.pointerController.sceneChanged()
+                self.compositor.seat.pointerWorldChanged(regions: true)
             }
         }
-        guard let invalidationTimer else { return compositor.pointerController.sceneChanged() }
+        guard let invalidationTimer else { return compositor.seat.pointerWorldChanged(regions: true) }
         invalidationPending = true
         invalidationTimer.arm(milliseconds: Int32(Self.invalidationDelay * 1000))
     }
@@ -279,7 +279,7 @@ final class Accessibility {
                 }
                 if elements != window.elements {
                     window.elements = elements
-                    self.compositor.pointerController.sceneChanged()
+                    self.compositor.seat.pointerWorldChanged(regions: true)
                 }
                 self.armLifetime()
             }
@@ -347,7 +347,7 @@ final class Accessibility {
                     remaining -= 1
                     if remaining == 0 {
                         self.listingApps = false
-                        self.compositor.pointerController.sceneChanged()
+                        self.compositor.seat.pointerWorldChanged(regions: true)
                     }
                 }
             }
@@ -360,7 +360,7 @@ final class Accessibility {
             lifetimeTimer = try? compositor.display.eventLoop.addTimer { [weak self] in
                 guard let self else { return }
                 self.windows = self.windows.filter { $0.value.toplevel != nil }
-                self.compositor.pointerController.sceneChanged()
+                self.compositor.seat.pointerWorldChanged(regions: true)
             }
         }
         lifetimeTimer?.arm(milliseconds: Int32(Self.lifetime * 1000))

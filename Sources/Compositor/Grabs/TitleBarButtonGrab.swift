@@ -20,7 +20,7 @@ final class TitleBarButtonGrab: PointerGrab {
 
     func released(_ seat: Seat) {
         seat.endGrab()
-        guard let button, window.titleBar?.button(atX: seat.x, y: seat.y) == button else { return }
+        guard let button, window.titleBar?.button(atX: seat.position.logical.x, y: seat.position.logical.y) == button else { return }
         switch button {
         case .close: window.sendClose()
         case .maximize: window.toggleMaximized()

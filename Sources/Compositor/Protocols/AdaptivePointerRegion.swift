@@ -4,7 +4,7 @@ import PointerEngine
 import WaylandServer
 
 /// One region as committed: what `wl_surface.commit` snapshots from an
-/// `adaptive_pointer_region_v1` and the pointer controller maps to global space.
+/// `adaptive_pointer_region_v1` and the scene places in global space.
 struct RegionSpec {
     let id: RegionID
     /// The protocol object, for entered/left/band events (nil once the client destroyed it).

@@ -116,7 +116,7 @@ final class LodestoneTest: Resource, ProtocolObject {
             }
             inject(.tabletTool(event))
             sendPointerState()
-        case .getPointerPreview: sendPointerPreview(compositor.pointerController)
+        case .getPointerPreview: sendPointerPreview(seat.pointerFrame)
         case nil: break
         }
     }
@@ -126,8 +126,7 @@ final class LodestoneTest: Resource, ProtocolObject {
     /// only read it.
     private func inject(_ event: InputEvent) {
         seat.handle(event, at: now)
-        compositor.pointerController.step()
-        compositor.pointerController.deliverLogicalMotion()
+        compositor.settlePointer()
     }
 
     /// `gesture`'s arguments as an `InputEvent` (see lodestone_test_v1.gesture_kind and gesture_phase).
@@ -171,13 +170,13 @@ final class LodestoneTest: Resource, ProtocolObject {
             (sx, sy) = local
             if let t = compositor.scene.window(of: focus) { title = t.title; appID = t.appID }
         }
-        lodestone_test_v1_send_pointer_state(pointer, wl_fixed_from_double(seat.x), wl_fixed_from_double(seat.y), title, appID,
+        lodestone_test_v1_send_pointer_state(pointer, wl_fixed_from_double(seat.position.logical.x), wl_fixed_from_double(seat.position.logical.y), title, appID,
                                             wl_fixed_from_double(sx), wl_fixed_from_double(sy), UInt32(seat.buttonsHeld))
         sendPointerShape()
     }
 
     /// The adaptive pointer as presented (see AdaptivePointerShape.swift).
-    private func sendPointerShape() { sendAdaptivePointerShape(compositor.pointerController) }
+    private func sendPointerShape() { sendAdaptivePointerShape(seat.pointerFrame) }
 
     private func sendKeyboardState() {
         let t = seat.keyboard.focus.flatMap { compositor.scene.window(of: $0) }

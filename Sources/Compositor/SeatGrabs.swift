@@ -1,0 +1,90 @@
+import WaylandServer
+
+/// The seat's window grabs and popup grabs: when a move or resize may start (a held press
+/// on the window, with a current serial), and how grabs end.
+extension Seat {
+    /// `xdg_toplevel.move`: only while a button the toplevel's client got is held.
+    func startMove(_ toplevel: XdgToplevel, serial: UInt32) {
+        guard mayStartGrab(for: toplevel, serial: serial) else { return }
+        begin(MoveGrab(window: toplevel, device: devicePosition))
+    }
+
+    /// X11's `_NET_WM_MOVERESIZE` move: X has no serials; the press must be on the window
+    /// and still held, as for xdg_toplevel.move.
+    func startMove(_ window: XwaylandWindow) {
+        if let refused = refusesXGrab(of: window) { return compositor.log.debug("xwm: _NET_WM_MOVERESIZE move of '\(window.title)' refused: \(refused)") }
+        begin(MoveGrab(window: window, device: devicePosition))
+    }
+
+    func startResize(_ toplevel: XdgToplevel, serial: UInt32, edges: UInt32) {
+        guard edges != 0, mayStartGrab(for: toplevel, serial: serial) else { return }
+        begin(ResizeGrab(window: toplevel, edges: edges, device: devicePosition))
+    }
+
+    /// X11's `_NET_WM_MOVERESIZE` on an edge: as its move, while the press on the window
+    /// is held; a maximized or fullscreen window keeps its size.
+    func startResize(_ window: XwaylandWindow, edges: UInt32) {
+        let refused = edges == 0 ? "no edge" : window.isMaximized ? "maximized" : window.isFullscreen ? "fullscreen" : refusesXGrab(of: window)
+        if let refused { return compositor.log.debug("xwm: _NET_WM_MOVERESIZE resize of '\(window.title)' refused: \(refused)") }
+        begin(ResizeGrab(window: window, edges: edges, device: devicePosition))
+    }
+
+    /// Why an X window's move or resize may not start now, or nil: the press that asked
+    /// for it must be held, on the window, with no other grab.
+    private func refusesXGrab(of window: XwaylandWindow) -> String? {
+        if pressedButtons.isEmpty { return "no button is held" }
+        if !(grab === defaultGrab || grab === popupGrab) { return "another grab holds the pointer" }
+        guard let focus = pointerFocus else { return "the pointer is over no surface" }
+        if compositor.scene.window(of: focus) !== window { return "the pointer is over another window" }
+        return nil
+    }
+
+    /// `_NET_WM_MOVERESIZE_CANCEL`: the window's move or resize ends where it is.
+    func cancelMoveResize(of window: XwaylandWindow) {
+        if let move = grab as? MoveGrab, move.window === window { endGrab() }
+        if let resize = grab as? ResizeGrab, resize.window === window {
+            window.resizeEnded()
+            endGrab()
+        }
+    }
+
+    /// A move or resize takes the pointer from every client: focus goes, and with it any
+    /// lock or confinement.
+    func begin(_ windowGrab: PointerGrab) {
+        setPointerFocus(nil)
+        constraints.reevaluate()
+        grab = windowGrab
+    }
+
+    private func mayStartGrab(for toplevel: XdgToplevel, serial: UInt32) -> Bool {
+        guard !pressedButtons.isEmpty, grab === defaultGrab || grab === popupGrab,
+              let focus = pointerFocus, compositor.scene.window(of: focus) === toplevel else { return false }
+        return isCurrentPointerSerial(serial, of: toplevel.client)
+    }
+
+    /// A move or resize ended: back to the popups' grab, or none.
+    func endGrab() { grab = popupGrab.isEmpty ? defaultGrab : popupGrab }
+
+    /// Closes every grabbing popup, topmost chain first.
+    func dismissPopupGrabs() {
+        guard let first = popupGrab.popups.first else { return }
+        first.dismiss()
+        popupGrab.removeAll()
+        if grab === popupGrab { grab = defaultGrab }
+        updatePointerFocus()
+    }
+
+    func popupGrabbed(_ popup: XdgPopup) {
+        popupGrab.push(popup)
+        if grab === defaultGrab { grab = popupGrab }
+        if let s = popup.xdgSurface.surface { keyboard.setFocus(s) }
+        updatePointerFocus()
+    }
+
+    func popupUnmapped(_ popup: XdgPopup) {
+        guard popupGrab.remove(popup) else { return }
+        if popupGrab.isEmpty, grab === popupGrab { grab = defaultGrab }
+        if let below = popupGrab.popups.last?.xdgSurface.surface { keyboard.setFocus(below) }
+        else if let top = popup.rootToplevel, top.xdgSurface.isMapped, let s = top.xdgSurface.surface { keyboard.setFocus(s) }
+    }
+}
