@@ -14,7 +14,7 @@ final class AdaptivePointerOverlay: OverlayElement {
 
     /// What the next draw shows: the pointer as the last step left it, and the preview
     /// surface its effect acts on, with the surface's origin.
-    func show(_ frame: PointerFrame, preview: (WlSurface, (Int32, Int32))?, scale: Double) {
+    func show(_ frame: PointerSnapshot, preview: (WlSurface, (Int32, Int32))?, scale: Double) {
         presentation = frame.presentation
         previewSurface = preview?.0
         previewOrigin = preview?.1 ?? (0, 0)

@@ -12,12 +12,19 @@ extension Compositor {
     /// Steps the pointer, composes what changed, answers frame callbacks, then delivers
     /// what the step did (composing sends no input).
     func repaint() {
+        // Windows the system gestures are sliding move before anything is composed.
+        gestures.windowSwitcher.advance(to: clock.now)
+        let step = takePointerStep()
+        present()
+        seat.deliver(step)
+    }
+
+    /// Composes what is damaged, then answers the frame callbacks and presentation feedback
+    /// of what is on screen: the clients may draw their next frame.
+    private func present() {
         let now = clock.now
         let time = clock.timestamp
         repaintCount &+= 1
-        // Windows the system gestures are sliding move before anything is composed.
-        gestures.windowSwitcher.advance(to: now)
-        let step = takePointerStep()
         compose(at: time)
         let frame = presentedFrame(at: time)
         scene.forEachMappedSurface { s, _, _ in
@@ -28,8 +35,11 @@ extension Compositor {
             for callback in cursor.takeFrameCallbacks() { callback.done(now) }
             for feedback in cursor.takePresentationFeedbacks() { feedback.presented(frame, outputs: []) }
         }
-        seat.deliver(step)
     }
+
+    /// A frame now, as the clock would run it, without waiting for the next refresh (the
+    /// bench's motion-to-frame measure).
+    public func frameNow() { repaint() }
 
     /// The pointer's reaction now, without a frame: the test protocol's injected input is
     /// answered with the state it leads to at the same instant. Returns what is presented.
@@ -37,7 +47,7 @@ extension Compositor {
     func settlePointer() -> PointerPresentation {
         let step = takePointerStep()
         seat.deliver(step)
-        return step.frame.presentation
+        return step.snapshot.presentation
     }
 
     /// The seat's one step of the pointer, and what it means for the output: its damage,
@@ -52,19 +62,20 @@ extension Compositor {
 
     /// Composes the damaged part of the output with the pointer as the last step left it.
     private func compose(at time: Timestamp) {
-        let pointer = seat.pointerFrame
+        let pointer = seat.pointerSnapshot
         // Effects redraw the scene's pixels of their element: whenever anything is composed,
         // make sure the whole pointer/effect area is, so no half-updated snapshot is drawn.
         // Damage far from the pointer leaves its pixels as they are: nothing to redraw.
-        if pointer.adaptivePointerDrawn, let r = Self.logicalPixels(pointer.presentation.bounds), output.damageTouches(logical: r) {
+        let drawn = adaptivePointerDrawn
+        if drawn, let r = Self.logicalPixels(pointer.presentation.bounds), output.damageTouches(logical: r) {
             output.damage(logical: r)
         }
         guard !output.damage.isEmpty else { return }
         // A preview surface under an effect is drawn by the effect (moved, scaled).
         // The cursor plane may show the pointer instead (moving it then needs no compose).
-        let onPlane = pointerPlane?.present(pointer.presentation, adaptive: pointer.adaptivePointerDrawn) ?? false
+        let onPlane = pointerPlane?.present(pointer.presentation, adaptive: drawn) ?? false
         var overlay: RenderElement?
-        if pointer.adaptivePointerDrawn, !onPlane {
+        if drawn, !onPlane {
             pointerOverlay.show(pointer, preview: pointer.preview.flatMap { s in origin(of: s).map { (s, $0) } }, scale: output.scale.factor)
             overlay = .overlay(pointerOverlay)
         }
@@ -78,9 +89,17 @@ extension Compositor {
         output.damage.clear()
     }
 
-    /// Composes now if anything is damaged, with the pointer as the last frame left it: a
-    /// capture shows the latest state and advances nothing (no step, no input, no callbacks).
-    public func composeIfNeeded() { compose(at: clock.timestamp) }
+    /// Composes now if anything is damaged, with the pointer as its last step left it: a
+    /// capture (capture, capture_png, screencopy) shows what clients committed and steps
+    /// nothing, sends no input. What it composed was presented: its frame callbacks are
+    /// answered, as a frame's are, so a client waiting on them draws on.
+    public func composeIfNeeded() {
+        if !output.damage.isEmpty { present() }
+    }
+
+    /// Whether Lodestone draws the adaptive pointer now: the seat's policy (a client's cursor
+    /// image may show instead), read as it is, not as the last step saw it.
+    var adaptivePointerDrawn: Bool { seat.appCursor.drawsAdaptivePointer }
 
     /// The output's `area` (output pixels) composed again without the pointer (neither the
     /// adaptive pointer with its effects nor a client cursor), in a new image of the

@@ -116,18 +116,18 @@ final class Scene {
     /// The topmost surface accepting input at a global point, with local coordinates.
     /// A title bar (`TitleBar`) over the point is the compositor's: no surface is under it.
     func surfaceAt(x: Double, y: Double) -> (surface: WlSurface, sx: Double, sy: Double)? {
-        if case .surface(let s, let sx, let sy) = thing(atX: x, y: y) { return (s, sx, sy) }
+        if case .surface(let s, let sx, let sy) = inputTarget(atX: x, y: y) { return (s, sx, sy) }
         return nil
     }
 
     /// What is on top at a global point: a surface, a window's title bar, or nothing.
-    enum Thing {
+    enum InputTarget {
         case surface(WlSurface, Double, Double)
         case titleBar(DesktopWindow)
     }
 
-    func thing(atX x: Double, y: Double) -> Thing? {
-        var hit: Thing?
+    func inputTarget(atX x: Double, y: Double) -> InputTarget? {
+        var hit: InputTarget?
         // A local function, not a closure in a `let`: that one is escaping by its type, so
         // `hit` and its context were boxed on the heap for every motion event.
         func visitor(_ s: WlSurface, _ ox: Int32, _ oy: Int32) {
@@ -145,7 +145,7 @@ final class Scene {
 
     /// The window whose title bar is on top at a global point.
     func titleBarAt(x: Double, y: Double) -> DesktopWindow? {
-        if case .titleBar(let window) = thing(atX: x, y: y) { return window }
+        if case .titleBar(let window) = inputTarget(atX: x, y: y) { return window }
         return nil
     }
 
@@ -196,7 +196,7 @@ final class Scene {
 
     /// New content in surface-local rects. Pixels alone move no region and no focus, so
     /// nobody is told: a client drawing every frame must not make the pointer re-step
-    /// (effects over it redraw through the output damage, `PointerController.prepareFrame`).
+    /// (effects over it redraw through the output damage, `Compositor.compose`).
     func damage(_ surface: WlSurface, _ rects: [PixelRect]) {
         guard let (x, y) = origin(of: surface) else { return }
         for r in rects { output.damage(logical: r.offsetBy(dx: x, dy: y)) }

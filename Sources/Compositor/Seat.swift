@@ -6,14 +6,15 @@ import WaylandServer
 /// pointer (`SeatPointer`, the engine's only writer) says where the pointer is, the active
 /// grab (`Grabs/`) says what happens, and the seat sends `wl_pointer` events to the surface
 /// under the pointer. The keyboard (`KeyboardFocus`), a legacy client's own cursor
-/// (`ClientCursor`) and what is pushed to the pointer (`SeatPointerInputs.swift`) are its parts.
+/// (`ComposedClientCursor`) and what is pushed to the pointer (`SeatPointerInputs.swift`) are its parts.
 public final class Seat {
     unowned let compositor: Compositor
     /// Relative pointers and pointer locks/confinements.
     private(set) lazy var constraints = PointerConstraints(seat: self)
     public private(set) lazy var keyboard = KeyboardFocus(seat: self, keymap: initialKeymap)
     private let initialKeymap: Keymap
-    private(set) lazy var cursor = ClientCursor(seat: self)
+    /// The client's own cursor choice, composed into the frame when it shows.
+    private(set) lazy var cursor = ComposedClientCursor(seat: self)
     var pointers: [WlPointer] = []
 
     /// The pointer: device input and the world it moves over go in, positions and steps come out.
@@ -22,9 +23,9 @@ public final class Seat {
     /// `position.logical`, grabs follow `position.device`.
     var position: PointerPosition
     /// The pointer as the last step left it (what frames draw and the test protocol reads).
-    var pointerFrame: PointerFrame
+    var pointerSnapshot: PointerSnapshot
     /// Which pointer shows over apps, and in which style (their cursor names).
-    let appCursor: AppCursor
+    let appCursor: AppCursorPolicy
     /// What changed since the last push to the pointer (see `pushPointerWorld`).
     var pointerWorld = PointerWorldPending()
     private(set) weak var pointerFocus: WlSurface?
@@ -38,12 +39,12 @@ public final class Seat {
     let popupGrab = PopupGrab()
     var grab: PointerGrab
 
-    init(compositor: Compositor, keymap: Keymap, pointer: SeatPointer, appCursor: AppCursor) {
+    init(compositor: Compositor, keymap: Keymap, pointer: SeatPointer, appCursor: AppCursorPolicy) {
         self.compositor = compositor
         grab = defaultGrab
         self.pointer = pointer
         position = pointer.position
-        pointerFrame = pointer.frame
+        pointerSnapshot = pointer.snapshot
         self.appCursor = appCursor
         initialKeymap = keymap
     }

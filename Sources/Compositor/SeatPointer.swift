@@ -34,13 +34,13 @@ enum PointerWorldChange {
     case regions([RegionID: SceneRegions.Placed])
     /// The style for the focused app's cursor name, and whether the compositor draws the
     /// adaptive pointer at all (false while a client's cursor image shows).
-    case appCursor(AdaptiveCursor, adaptivePointerDrawn: Bool)
+    case appCursor(AdaptivePointerForm, adaptivePointerDrawn: Bool)
     case outputBounds(Rect<Global>)
     case settings(PointerSettings)
 }
 
 /// The pointer as the last step left it: what a frame draws and what the test protocol reports.
-struct PointerFrame {
+struct PointerSnapshot {
     var presentation: PointerPresentation
     /// The compositor draws the adaptive pointer (no client cursor image shows instead).
     var adaptivePointerDrawn: Bool
@@ -50,13 +50,12 @@ struct PointerFrame {
     var targetIdentifier: UInt32?
     var tuning: PointerTuning
 
-    var shapeReport: PointerShapeReport { PointerShapeReport(presentation, clientCursor: !adaptivePointerDrawn, tuning: tuning) }
 }
 
 /// What one step did, for the seat to deliver and the frame to draw.
 struct PointerStep {
-    var frame: PointerFrame
-    /// The engine stepped (false: nothing had changed, the frame is the last one).
+    var snapshot: PointerSnapshot
+    /// The engine stepped (false: nothing had changed, the snapshot is the last one).
     var stepped: Bool
     /// To repaint for the pointer (its old and new bounds), while it is drawn.
     var damage: Rect<Global>?
@@ -87,18 +86,18 @@ final class SeatPointer: PointerOwner {
     private var installed: [RegionID: SceneRegions.Placed] = [:]
     private var needsStep = true
     /// The app's cursor as the engine last heard it (`PointerInput.untargetedStyle`).
-    private var appCursor = AdaptiveCursor.circle
+    private var appCursor = AdaptivePointerForm.circle
     private var adaptivePointerDrawn = true
     /// The frame the last step drew: whether the adaptive pointer was in it.
     private var drewAdaptivePointer = true
     private var lastStepAt: Instant?
-    private(set) var frame: PointerFrame
+    private(set) var snapshot: PointerSnapshot
     private var log: (String) -> Void
 
     /// `log` says why a region was refused (a closure: the pointer does not know the compositor).
     init(outputBounds: Rect<Global>, settings: PointerSettings, at now: Instant, log: @escaping (String) -> Void) {
         engine = PointerEngine(outputBounds: outputBounds, settings: settings)
-        frame = PointerFrame(presentation: engine.step(to: now), adaptivePointerDrawn: true, targetIdentifier: nil, tuning: settings.tuning)
+        snapshot = PointerSnapshot(presentation: engine.step(to: now), adaptivePointerDrawn: true, targetIdentifier: nil, tuning: settings.tuning)
         self.log = log
     }
 
@@ -153,9 +152,9 @@ final class SeatPointer: PointerOwner {
     }
 
     /// The app's cursor with its busy accessory where the clock has turned it.
-    private func spinning(at now: Instant) -> AdaptiveCursor {
+    private func spinning(at now: Instant) -> AdaptivePointerForm {
         guard appCursor.spins else { return appCursor }
-        let turns = now.seconds / AdaptiveCursor.spinPeriod
+        let turns = now.seconds / AdaptivePointerForm.spinPeriod
         return appCursor.spinning(at: turns - turns.rounded(.down))
     }
 
@@ -164,8 +163,8 @@ final class SeatPointer: PointerOwner {
         let advanced = now != lastStepAt
         let busy = appCursor.spins && adaptivePointerDrawn
         let deadlinePassed = engine.nextDeadline.map { $0 <= now } ?? false
-        guard needsStep || (advanced && (frame.presentation.isAnimating || deadlinePassed || busy)) else {
-            return PointerStep(frame: frame, stepped: false, damage: nil, adaptivePointerToggled: false, position: position,
+        guard needsStep || (advanced && (snapshot.presentation.isAnimating || deadlinePassed || busy)) else {
+            return PointerStep(snapshot: snapshot, stepped: false, damage: nil, adaptivePointerToggled: false, position: position,
                                regionEvents: [], keepsAnimating: false, nextDeadline: engine.nextDeadline)
         }
         lastStepAt = now
@@ -178,9 +177,9 @@ final class SeatPointer: PointerOwner {
         let toggled = drawn != drewAdaptivePointer
         drewAdaptivePointer = drawn
         let preview = p.contentEffect.flatMap { installed[$0.region]?.spec.preview }.flatMap { $0.hasContent ? $0 : nil }
-        frame = PointerFrame(presentation: p, adaptivePointerDrawn: drawn, preview: preview,
+        snapshot = PointerSnapshot(presentation: p, adaptivePointerDrawn: drawn, preview: preview,
                              targetIdentifier: p.targetRegion.flatMap { installed[$0]?.spec.identifier }, tuning: engine.settings.tuning)
-        return PointerStep(frame: frame, stepped: true, damage: damage, adaptivePointerToggled: toggled, position: position,
+        return PointerStep(snapshot: snapshot, stepped: true, damage: damage, adaptivePointerToggled: toggled, position: position,
                            regionEvents: regionEvents(), keepsAnimating: p.isAnimating || busy, nextDeadline: engine.nextDeadline)
     }
 

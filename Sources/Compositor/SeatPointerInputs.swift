@@ -11,7 +11,7 @@ struct PointerWorldPending {
     var pushedConstraint = PointerConstraintRule(locked: false, confinement: nil)
     /// What the pointer last heard, so an unchanged world is not pushed again.
     var pushedRegions: [RegionID: PushedRegion] = [:]
-    var pushedCursor = (style: AdaptiveCursor.circle, drawn: true)
+    var pushedCursor = (style: AdaptivePointerForm.circle, drawn: true)
 }
 
 /// What the pointer knows of a placed region: its geometry and what its events and effect
@@ -105,7 +105,7 @@ extension Seat {
     func stepPointer() -> PointerStep {
         pushPointerWorld()
         let step = pointer.step(at: now)
-        pointerFrame = step.frame
+        pointerSnapshot = step.snapshot
         // The client's image shows or goes where the adaptive pointer goes or shows.
         if step.adaptivePointerToggled { cursor.damage() }
         return step

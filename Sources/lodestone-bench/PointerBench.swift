@@ -8,7 +8,7 @@
 //     full-damage frame of the same scene, as a ratio (target ≤ 2%).
 //  2. Motion to frame ready with the 200 regions: `Seat.handle(.pointerMotion)` (what
 //     every backend calls: engine input, hit test, focus, wl_pointer.motion)
-//     plus `composeIfNeeded` (engine step, damage, render). It leaves out the
+//     plus `frameNow` (engine step, damage, render). It leaves out the
 //     wait for the next refresh, which is the frame clock's and not work.
 //     Median and p99 (targets 150 µs, 1 ms): as the machine is, then with a
 //     busy-loop child (--busy-loop) on every other core, also over still content.
@@ -252,7 +252,7 @@ private func measureFrames(_ scene: PointerScene) {
     let clock = ContinuousClock()
     func compose() -> Double {
         let start = clock.now
-        c.composeIfNeeded()
+        c.frameNow()
         return microseconds(clock.now - start)
     }
     // Full damage: the pointer still, everything repainted.
@@ -299,7 +299,7 @@ private func measureLatency(_ scene: PointerScene, over place: String, _ point: 
         let p = point(k)
         let start = clock.now
         c.pointerMotion(toX: p.x, y: p.y)
-        c.composeIfNeeded()
+        c.frameNow()
         let t = microseconds(clock.now - start)
         if k >= 200 { samples.append(t) }
         scene.pump()
@@ -332,7 +332,7 @@ private func countAllocationsAndExit() -> Never {
         for k in 0..<2_400 {
             let p = Layout.sweep(k)
             c.pointerMotion(toX: p.x, y: p.y)
-            c.composeIfNeeded()
+            c.frameNow()
             scene.pump()
         }
         scene.pump(milliseconds: 50)
@@ -345,19 +345,19 @@ private func countAllocationsAndExit() -> Never {
                 scene.display.flushClients()
             }
         }) else { exit(1) }
-        c.composeIfNeeded()
+        c.frameNow()
         scene.pump(milliseconds: 50)
         // Motion, then the frame it causes, then a turn of the event loop (as Lodestone's
         // loop runs them): over plain content (the pointer-only frame), then over the regions.
         func framed(_ point: (Int) -> (x: Double, y: Double)) -> (count: AllocationCounter.Count, frames: Int)? {
             // Whatever animated before (an effect leaving its button) settles first.
             c.pointerMotion(toX: point(0).x, y: point(0).y)
-            c.composeIfNeeded()
+            c.frameNow()
             scene.pump(milliseconds: 1_000)
             for k in 0..<200 {
                 let p = point(k)
                 c.pointerMotion(toX: p.x, y: p.y)
-                c.composeIfNeeded()
+                c.frameNow()
                 scene.pump()
             }
             let before = c.frameCount
@@ -365,7 +365,7 @@ private func countAllocationsAndExit() -> Never {
                 for k in 0..<n {
                     let p = point(k)
                     c.pointerMotion(toX: p.x, y: p.y)
-                    c.composeIfNeeded()
+                    c.frameNow()
                     scene.pump()
                 }
             }) else { return nil }

@@ -99,12 +99,12 @@ final class TabletTests: XCTestCase {
 
         try lodestone.send(.tabletTool(.tip(pen, down: true, axes(200, 200, pressure: 0.5, distance: 0))))
         XCTAssertEqual(settledBox(), bare, "on contact the preview hides (the app draws)")
-        XCTAssertEqual(compositor.seat.pointerFrame.presentation.pointer.alpha, 0, "and the pointer hides")
+        XCTAssertEqual(compositor.seat.pointerSnapshot.presentation.pointer.alpha, 0, "and the pointer hides")
 
         try lodestone.send(.tabletTool(.tip(pen, down: false, axes(200, 200, distance: 0.3))))
         try lodestone.send(.tabletTool(.proximityOut(pen)))
         XCTAssertEqual(settledBox(), bare, "out of proximity nothing is left")
-        XCTAssertGreaterThan(compositor.seat.pointerFrame.presentation.pointer.alpha, 0.5, "the pointer is back")
+        XCTAssertGreaterThan(compositor.seat.pointerSnapshot.presentation.pointer.alpha, 0.5, "the pointer is back")
     }
 }
 

@@ -116,7 +116,7 @@ final class LodestoneTest: Resource, ProtocolObject {
             }
             inject(.tabletTool(event))
             sendPointerState()
-        case .getPointerPreview: sendPointerPreview(seat.pointerFrame)
+        case .getPointerPreview: sendPointerPreview(seat.pointerSnapshot)
         case nil: break
         }
     }
@@ -176,7 +176,7 @@ final class LodestoneTest: Resource, ProtocolObject {
     }
 
     /// The adaptive pointer as presented (see AdaptivePointerShape.swift).
-    private func sendPointerShape() { sendAdaptivePointerShape(seat.pointerFrame) }
+    private func sendPointerShape() { sendAdaptivePointerShape(seat.pointerSnapshot) }
 
     private func sendKeyboardState() {
         let t = seat.keyboard.focus.flatMap { compositor.scene.window(of: $0) }

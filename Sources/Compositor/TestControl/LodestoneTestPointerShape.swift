@@ -7,9 +7,10 @@ extension LodestoneTest {
     /// `lodestone_test_v1.pointer_shape`: the adaptive pointer as last presented. A query
     /// reads state and never advances it: injected input steps the engine when it arrives,
     /// and frames (the manual clock advancing) do the rest.
-    func sendAdaptivePointerShape(_ frame: PointerFrame) {
-        let p = frame.presentation
-        let report = frame.shapeReport
+    func sendAdaptivePointerShape(_ snapshot: PointerSnapshot) {
+        let p = snapshot.presentation
+        // Whether a client's cursor shows is the seat's policy as it is now.
+        let report = PointerShapeReport(p, clientCursor: !compositor.adaptivePointerDrawn, tuning: snapshot.tuning)
         let effect = p.contentEffect
         var kind: UInt32 = 0
         if let e = effect {
@@ -39,15 +40,15 @@ extension LodestoneTest {
             lodestone_test_v1_send_pointer_shape(
                 pointer, report.kind.rawValue, f(report.rect.minX), f(report.rect.minY), f(report.rect.width), f(report.rect.height),
                 f(report.cornerRadius), f(report.alpha), kind, f(effect?.progress ?? 0), f(effect?.scale ?? 1),
-                frame.targetIdentifier == nil ? 0 : 1, frame.targetIdentifier ?? 0,
+                snapshot.targetIdentifier == nil ? 0 : 1, snapshot.targetIdentifier ?? 0,
                 f(p.devicePosition.x), f(p.devicePosition.y), array, p.annotation?.text ?? "")
         }
     }
 
     /// `lodestone_test_v1.pointer_preview` (since 4): the pointer's fill and the pen's hover
     /// preview, as last presented.
-    func sendPointerPreview(_ frame: PointerFrame) {
-        let p = frame.presentation
+    func sendPointerPreview(_ snapshot: PointerSnapshot) {
+        let p = snapshot.presentation
         func argb(_ c: PointerColor) -> UInt32 { DrawingTool(diameter: 1, color: c).argb }
         let f = wl_fixed_from_double
         let mark = p.hoverMark

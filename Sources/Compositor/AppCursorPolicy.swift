@@ -35,7 +35,7 @@ enum PointerSource: Equatable {
 /// Which pointer shows over the focused surface, and in which style: declared regions always
 /// win; over apps that declare none, the adaptive pointer in the form of the app's cursor
 /// name, the theme's image where a name has no adaptive form, or the app's own image.
-final class AppCursor {
+final class AppCursorPolicy {
     unowned let compositor: Compositor
     /// Both may change while Lodestone runs (config.toml reloaded): see `Compositor.updatePointer`.
     var mode: PointerMode
@@ -86,7 +86,7 @@ final class AppCursor {
 
     /// The style the engine gives the pointer where no region targets it: the focused app's
     /// cursor name in adaptive form (`CursorName.adaptiveForm`), the circle otherwise.
-    var wanted: AdaptiveCursor {
+    var wanted: AdaptivePointerForm {
         guard recognisesThemeCursors, focusDeclaresNoRegions else { return .circle }
         let cursor = compositor.seat.cursor
         if let name = cursor.name { return name.adaptiveForm ?? .circle }

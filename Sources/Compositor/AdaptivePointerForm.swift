@@ -1,18 +1,19 @@
 import PointerEngine
 
-/// How the adaptive pointer shows a cursor name (the table in the README, "Apps that declare
+/// The form Lodestone's own adaptive pointer (drawn by `AdaptivePointerOverlay` or the cursor
+/// plane) takes for an app's cursor name: how the adaptive pointer shows a cursor name (the table in the README, "Apps that declare
 /// no regions"). Apps without regions still say what their cursor means; this turns the name
 /// into the engine's terms, the way iPadOS draws its standard controls.
-struct AdaptiveCursor: Equatable {
+struct AdaptivePointerForm: Equatable {
     /// The style where no region targets the pointer (`PointerInput.untargetedStyle`).
     var style: PointerStyle
     /// Busy: the accessory orbits the pointer (wait, progress).
     var spins = false
 
     /// The plain circle.
-    static let circle = AdaptiveCursor(style: PointerStyle())
+    static let circle = AdaptivePointerForm(style: PointerStyle())
     /// An app that hid its cursor (a null `set_cursor`).
-    static let hidden = AdaptiveCursor(style: PointerStyle(shape: .hidden))
+    static let hidden = AdaptivePointerForm(style: PointerStyle(shape: .hidden))
 
     /// Seconds per turn of a busy accessory.
     static let spinPeriod = 1.2
@@ -20,7 +21,7 @@ struct AdaptiveCursor: Equatable {
     static let textBeamLength = 24.0
 
     /// One turn of the busy accessory `fraction` of the way round.
-    func spinning(at fraction: Double) -> AdaptiveCursor {
+    func spinning(at fraction: Double) -> AdaptivePointerForm {
         guard spins, let dot = style.accessories.first else { return self }
         var s = self
         var a = dot
@@ -33,15 +34,15 @@ struct AdaptiveCursor: Equatable {
 extension CursorName {
     /// The adaptive form of this cursor, or nil where there is none worth having: then the
     /// theme's own image is drawn (`CursorThemes.standardCursor`).
-    var adaptiveForm: AdaptiveCursor? {
-        func with(_ accessories: [(AccessoryShape, Double)], shape: PointerShape = .circle) -> AdaptiveCursor {
+    var adaptiveForm: AdaptivePointerForm? {
+        func with(_ accessories: [(AccessoryShape, Double)], shape: PointerShape = .circle) -> AdaptivePointerForm {
             let set = (try? AccessorySet(accessories.map { PointerAccessory($0.0, position: AccessoryPosition(degrees: $0.1)) })) ?? .empty
-            return AdaptiveCursor(style: PointerStyle(effect: .none, shape: shape, accessories: set))
+            return AdaptivePointerForm(style: PointerStyle(effect: .none, shape: shape, accessories: set))
         }
         switch self {
         case .default, .pointer, .grab, .grabbing: return .circle
-        case .text: return with([], shape: .verticalBeam(length: AdaptiveCursor.textBeamLength))
-        case .verticalText: return with([], shape: .horizontalBeam(length: AdaptiveCursor.textBeamLength))
+        case .text: return with([], shape: .verticalBeam(length: AdaptivePointerForm.textBeamLength))
+        case .verticalText: return with([], shape: .horizontalBeam(length: AdaptivePointerForm.textBeamLength))
         case .crosshair: return with([], shape: .path(Self.thinCross))
         case .wait, .progress:
             var busy = with([(.path(Self.dot), 0)])

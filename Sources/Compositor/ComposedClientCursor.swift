@@ -2,12 +2,13 @@ import CWaylandServer
 import Rendering
 import WaylandServer
 
-/// A legacy client's cursor: the surface it gave `wl_pointer.set_cursor` (with the theme
+/// The cursor the client under the pointer chose, composed by Lodestone into its frame
+/// (never on a plane, never by the parent): the surface it gave `wl_pointer.set_cursor` (with the theme
 /// cursor name its image was recognised as, if any), a shape it named with
-/// `wp_cursor_shape_device_v1.set_shape`, or no cursor at all. `AppCursor.source`
+/// `wp_cursor_shape_device_v1.set_shape`, or no cursor at all. `AppCursorPolicy.source`
 /// decides what is shown: the adaptive pointer in the name's form, the client's own image,
 /// or the theme's image for a name that has no adaptive form.
-final class ClientCursor {
+final class ComposedClientCursor {
     unowned let seat: Seat
     private(set) weak var surface: WlSurface?
     private var hotspot: (x: Int32, y: Int32) = (0, 0)
@@ -15,7 +16,7 @@ final class ClientCursor {
     private var hidden = false
     /// The shape the client named, replacing any surface.
     private(set) var shape: CursorName?
-    private var role: CursorRole?
+    private var role: ClientCursorSurfaceRole?
     private var lastBounds: PixelRect?
     /// set_cursor and set_shape requests accepted so far (the test protocol's cursor_state).
     private(set) var sets: UInt32 = 0
@@ -45,7 +46,7 @@ final class ClientCursor {
         if new !== surface {
             // Toolkits set the same cursor surface again after every enter: a surface that
             // is already a cursor keeps its role object (and what its image was recognised as).
-            let role = new.role as? CursorRole ?? CursorRole(cursor: self)
+            let role = new.role as? ClientCursorSurfaceRole ?? ClientCursorSurfaceRole(cursor: self)
             guard new.assignRole(role, error: (pointer, WL_POINTER_ERROR_ROLE.rawValue)) else { return }
             self.role = role
             role.recognise(new)
@@ -105,7 +106,7 @@ final class ClientCursor {
     var isHidden: Bool { hidden && surface == nil && shape == nil }
     /// What the client's cursor means, when it says: the shape it named, or the theme cursor
     /// its image was recognised as.
-    var name: CursorName? { shape ?? surface.flatMap { ($0.role as? CursorRole)?.name } }
+    var name: CursorName? { shape ?? surface.flatMap { ($0.role as? ClientCursorSurfaceRole)?.name } }
 
     /// The image shown instead of the adaptive pointer, if any, and where it goes.
     private var shown: (image: Image, bounds: PixelRect, toImage: Affine)? {
@@ -155,21 +156,21 @@ final class ClientCursor {
     }
 
     /// The role's new buffer was recognised (or not): what shows may change.
-    fileprivate func imageCommitted(by role: CursorRole) {
+    fileprivate func imageCommitted(by role: ClientCursorSurfaceRole) {
         if role === self.role, surface != nil { changed() } else { damage() }
     }
 }
 
 /// The role a surface gets from `wl_pointer.set_cursor`. It remembers which theme cursor
 /// the surface's current buffer is, worked out once per committed buffer.
-final class CursorRole: SurfaceRole {
-    unowned let cursor: ClientCursor
+final class ClientCursorSurfaceRole: SurfaceRole {
+    unowned let cursor: ComposedClientCursor
     let roleName = "wl_pointer cursor"
     /// The theme cursor the current buffer shows, if it is one.
     private(set) var name: CursorName?
     private var recognisedCommit: UInt64?
 
-    init(cursor: ClientCursor) { self.cursor = cursor }
+    init(cursor: ComposedClientCursor) { self.cursor = cursor }
 
     func surfaceCommitted() {
         guard let surface = cursor.surface, surface.role === self else { return cursor.damage() }
