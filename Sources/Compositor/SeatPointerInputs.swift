@@ -85,9 +85,11 @@ extension Seat {
             var wanted = compositor.scene.regions.placed()
             // Apps that declare none: the elements they publish for accessibility.
             wanted.merge(compositor.accessibility.placedRegions(allocate: compositor.scene.regions.allocateRegionID)) { declared, _ in declared }
-            let regions = wanted.mapValues(PushedRegion.init)
-            if regions != pointerWorld.pushedRegions {
-                pointerWorld.pushedRegions = regions
+            // Compared in place: a client committing every frame allocates nothing more here.
+            let pushed = pointerWorld.pushedRegions
+            let same = wanted.count == pushed.count && wanted.allSatisfy { pushed[$0.key] == PushedRegion($0.value) }
+            if !same {
+                pointerWorld.pushedRegions = wanted.mapValues(PushedRegion.init)
                 pointer.update(.regions(wanted), at: now)
             }
         }
