@@ -124,6 +124,27 @@ final class XwaylandFuzzTests: XCTestCase {
         XCTAssertTrue(session.compositorIsRunning)
     }
 
+    /// A paste of Wayland's selection into a property of the root window (any X client may
+    /// name the root as its requestor), large enough to go INCR: the window manager stays in
+    /// charge, and X windows mapped afterwards show. (It set its event mask on the requestor
+    /// outright, to hear the property's deletions; on the root that dropped
+    /// SubstructureRedirect, so no later X window was managed or shown: seed 3344928547,
+    /// 27 s into its 600 s run.)
+    func testAnIncrPasteIntoTheRootLeavesLaterWindowsManaged() throws {
+        let python = try xlibPython()
+        try requireProgram("wl-copy")
+        let (session, display) = try startXwaylandSession()
+        defer { session.stop() }
+        let output = session.runtimeDirectory + "/incr-to-root.out"
+        try session.launch([python, Self.fuzzer, "--case", "incr-to-root", "--hold", "60"], environment: ["DISPLAY": display], output: output)
+        XCTAssertTrue(try wait(timeout: 60) { textOfFile(output).contains("incr to root") }, "\(textOfFile(output))\n\(session.log.suffix(2000))")
+        XCTAssertTrue(textOfFile(output).contains("root redirected: yes"), textOfFile(output))
+        try session.launch([python, x11ClientScript, "window", "--title", "after-root-paste", "--geometry", "200x150+50+50"],
+                           environment: ["DISPLAY": display])
+        XCTAssertNoThrow(try session.waitForWindow("after-root-paste", timeout: 40))
+        XCTAssertTrue(session.compositorIsRunning)
+    }
+
     private func pasteThenCopyAgain(owner: String, pastedBytes: Int, within seconds: Double, file: StaticString = #filePath, line: UInt = #line) throws {
         let python = try xlibPython()
         try requireProgram("wl-paste")
