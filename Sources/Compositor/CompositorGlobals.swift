@@ -58,6 +58,9 @@ extension Compositor {
         try addGlobal(Interface.cursorShapeManager, WpCursorShapeManager.version) { [unowned self] in
             _ = WpCursorShapeManager(seat: self.seat, client: $0, version: $1, id: $2)
         }
+        try addGlobal(Interface.pointerWarp, WpPointerWarp.version) { [unowned self] in
+            _ = WpPointerWarp(seat: self.seat, client: $0, version: $1, id: $2)
+        }
         try addGlobal(Interface.adaptivePointerManager, AdaptivePointerManager.version) { [unowned self] in
             _ = AdaptivePointerManager(compositor: self, client: $0, version: $1, id: $2)
         }

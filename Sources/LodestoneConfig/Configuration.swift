@@ -29,6 +29,7 @@ public struct Overrides: Hashable, Sendable {
     public var reduceMotion: Bool?
     public var magnetism: Bool?
     public var autoHide: Bool?
+    public var shakeToFind: Bool?
     /// Both auto-hide delays, mouse and trackpad.
     public var autoHideDelay: Double?
 
@@ -46,6 +47,7 @@ public struct Overrides: Hashable, Sendable {
         if let reduceMotion { c.pointer.reduceMotion = reduceMotion }
         if let magnetism { c.pointer.magnetismEnabled = magnetism }
         if let autoHide { c.pointer.autoHide = autoHide }
+        if let shakeToFind { c.pointer.shakeToFind = shakeToFind }
         if let autoHideDelay {
             c.pointer.tuning.mouseAutoHideDelay = autoHideDelay
             c.pointer.tuning.trackpadAutoHideDelay = autoHideDelay

@@ -37,6 +37,8 @@ struct ConfigurationKey {
                 bool("reduce-motion", \.pointer.reduceMotion),
                 bool("magnetism", \.pointer.magnetismEnabled),
                 bool("auto-hide", \.pointer.autoHide),
+                bool("shake-to-find", \.pointer.shakeToFind),
+                number("shake-magnification", \.pointer.shakeMagnification, 1...8),
                 number("mouse-auto-hide-delay", \.pointer.tuning.mouseAutoHideDelay, 0.5...3600),
                 number("trackpad-auto-hide-delay", \.pointer.tuning.trackpadAutoHideDelay, 0.5...3600),
             ],

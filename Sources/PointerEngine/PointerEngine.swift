@@ -56,6 +56,7 @@ public struct PointerEngine: Sendable {
     private var effects = ContentEffectAnimator()
     private var accessories = AccessoryAnimator()
     private var annotation = AnnotationAnimator()
+    private var shake = ShakeToFind()
     private var springs: SpringKit
     private var lastStep: Instant?
     private var previousBounds: Rect<Global>?
@@ -86,6 +87,7 @@ public struct PointerEngine: Sendable {
         settings = newSettings
         springs.update(settings: newSettings)
         if let e = engaged { engaged = makeEngaged(e.region, version: e.version) }
+        if !newSettings.shakeToFind { shake.forget() }
         untargetedPath = Magnetism.scaledPath(of: untargetedStyle, size: newSettings.size)
         updateLogical()
     }
@@ -123,6 +125,7 @@ public struct PointerEngine: Sendable {
             guard !isButtonPressed else { return }
             isButtonPressed = true
             visibility.noteActivity(at: time)
+            shake.forget()
             guard !isLocked else { return }
             targeting.finishLeaving()
             syncEngaged()
@@ -196,6 +199,8 @@ public struct PointerEngine: Sendable {
         let v = velocity.velocity(at: time)
         if v.length > 30 { heading = Math.atan2(v.dx, -v.dy) }
         visibility.noteActivity(at: time)
+        // A shake during a grab (a drag, a move, a resize) is the hand at work, not a search.
+        if settings.shakeToFind, !isButtonPressed { shake.move(to: q, at: time, tuning: settings.tuning) }
         if band.isEngaged {
             if let e = band.move(to: q, threshold: settings.tuning.bandActivationDistance) { events.append(e) }
             return
@@ -228,8 +233,10 @@ public struct PointerEngine: Sendable {
     /// compositor should step at this instant even if `isAnimating` was false.
     public var nextDeadline: Instant? {
         let a = targeting.exitDeadline
-        let b = visibility.isShown(at: lastStep ?? .zero, settings: settings)
+        var b = visibility.isShown(at: lastStep ?? .zero, settings: settings)
             ? visibility.hideDeadline(settings: settings) : nil
+        // A grown pointer shrinks back when the shaking stopped, input or not.
+        if let s = shake.shrinkDeadline(tuning: settings.tuning), s > (lastStep ?? .zero) { b = b.map { min($0, s) } ?? s }
         switch (a, b) {
         case let (x?, y?): return min(x, y)
         case let (x?, nil): return x
@@ -353,11 +360,15 @@ public struct PointerEngine: Sendable {
         accessories.retarget(active?.region.style.accessories ?? untargeted, heading: heading,
                              reduceMotion: settings.reduceMotion)
         annotation.retarget(active?.region.annotation)
+        let grown = settings.shakeToFind && !isButtonPressed && !isLocked && band.rect == nil && engaged == nil
+            && shake.isGrown(at: time, tuning: settings.tuning)
+        shake.growth.target = grown ? settings.shakeGrowth : 1
 
         morph.advance(k, device: deviceKind)
         effects.advance(k)
         accessories.advance(k)
         annotation.advance(k)
+        shake.growth.advance(k.shake)
         visibility.alpha.advance(k.visibility)
         return present(at: time, isPlatter: target.isPlatter, tool: target.tool)
     }
@@ -367,7 +378,7 @@ public struct PointerEngine: Sendable {
         let shown = visibility.alpha.value.clamped(0, 1)
         let fade = morph.fade.value.clamped(0, 1)
         let shape = morph.shape(device: devicePosition)
-        let scale = max(0, morph.scale.value)
+        let scale = max(0, morph.scale.value) * shake.growth.value
         var color = settings.color
         if settings.increaseContrast {
             color = PointerColor(red: color.red * 0.6, green: color.green * 0.6, blue: color.blue * 0.6, alpha: 1)
@@ -414,7 +425,7 @@ public struct PointerEngine: Sendable {
         let damage = (previousBounds.map { bounds.union($0) } ?? bounds).outset(by: 1).integral
         previousBounds = bounds
         let animating = !morph.isSettled || !effects.isSettled || !accessories.isSettled
-            || !annotation.presence.isSettled || !visibility.alpha.isSettled
+            || !annotation.presence.isSettled || !visibility.alpha.isSettled || !shake.growth.isSettled
         return PointerPresentation(
             time: time, logicalPosition: logicalPosition, devicePosition: devicePosition, pointer: pointer,
             targetRegion: band.rect == nil ? engaged?.region.id : nil, contentEffect: current,

@@ -64,13 +64,18 @@ public struct PointerSettings: Hashable, Sendable {
     }
     /// Hide after inactivity and while typing.
     public var autoHide: Bool
+    /// Shaking the pointer grows it, to find it (`ShakeToFind`).
+    public var shakeToFind: Bool
+    /// How much a shake grows the pointer (1…8).
+    public var shakeMagnification: Double
     /// Reference defaults; tests and experiments adjust them here.
     public var tuning: PointerTuning
 
     public init(style: Style = .circle, sizeMultiplier: Double = 1, color: PointerColor = .standard, showsBorder: Bool = false,
                 border: PointerBorder = PointerBorder(width: 1.5, color: .white),
                 increaseContrast: Bool = false, reduceMotion: Bool = false,
-                magnetismEnabled: Bool? = nil, autoHide: Bool = true, tuning: PointerTuning = PointerTuning()) {
+                magnetismEnabled: Bool? = nil, autoHide: Bool = true, shakeToFind: Bool = true,
+                shakeMagnification: Double = 3, tuning: PointerTuning = PointerTuning()) {
         self.style = style
         self.sizeMultiplier = sizeMultiplier
         self.color = color
@@ -80,11 +85,16 @@ public struct PointerSettings: Hashable, Sendable {
         self.reduceMotion = reduceMotion
         self.magnetism = magnetismEnabled
         self.autoHide = autoHide
+        self.shakeToFind = shakeToFind
+        self.shakeMagnification = shakeMagnification
         self.tuning = tuning
     }
 
     /// `sizeMultiplier` limited to what the renderer supports.
     var size: Double { sizeMultiplier.isFinite ? min(max(sizeMultiplier, 1), 4) : 1 }
+
+    /// `shakeMagnification` limited to what stays on screen and crisp.
+    var shakeGrowth: Double { shakeMagnification.isFinite ? min(max(shakeMagnification, 1), 8) : 1 }
 }
 
 /// The reference defaults observed in iPadOS 18 (the README's "Reference defaults" table), in
@@ -162,6 +172,15 @@ public struct PointerTuning: Hashable, Sendable {
     /// …and while selecting (button held), where wobble must not jump lines. Both stay under
     /// half a line (larger values act as 0.45): on a line's centre the pointer is on that line.
     public var textSelectingHysteresis = 0.45
+
+    /// Shake to find (`ShakeToFind`): the window the shake is measured over, seconds; how
+    /// many times the diagonal of its box the path must be; the least path, points; how long
+    /// the pointer stays grown after the last shaking motion; the spring it grows and shrinks by.
+    public var shakeWindow = 0.6
+    public var shakeRatio = 4.0
+    public var shakeMinimumPath = 400.0
+    public var shakeHold = 0.5
+    public var shakeSpring = Spring(response: 0.3, dampingRatio: 0.85)
 
     public init() {}
 }

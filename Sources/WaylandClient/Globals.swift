@@ -20,6 +20,8 @@ public final class Globals {
     public var onPointer: ((UInt32, EventArguments) -> Void)?
     /// The serial of the last button press, for xdg_toplevel.move/resize and popups.
     public private(set) var lastButtonSerial: UInt32 = 0
+    /// The serial of the last wl_pointer.enter, for set_cursor and pointer warps.
+    public private(set) var lastEnterSerial: UInt32 = 0
 
     public init(connection: Connection) throws {
         self.connection = connection
@@ -50,6 +52,7 @@ public final class Globals {
                     if case .button(let serial, _, _, let state) = event, state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue {
                         self.lastButtonSerial = serial
                     }
+                    if case .enter(let serial, _, _, _) = event { self.lastEnterSerial = serial }
                     self.onPointerEvent?(event)
                 }
                 self.onPointer?(opcode, a)

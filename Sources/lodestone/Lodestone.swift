@@ -109,6 +109,9 @@ struct Lodestone: ParsableCommand {
     @Option(help: ArgumentHelp("Seconds of inactivity before the pointer hides, after a mouse and after a trackpad (config: behaviour.mouse-auto-hide-delay, behaviour.trackpad-auto-hide-delay).", valueName: "seconds"))
     var autoHideDelay: Double?
 
+    @Flag(inversion: .prefixedNo, help: "Grow the pointer while the mouse is shaken, to find it (default: on; config: behaviour.shake-to-find, behaviour.shake-magnification).")
+    var shakeToFind: Bool?
+
     @Flag(inversion: .prefixedNo, help: "Run X11 apps through Xwayland, started on the first X11 connection (DISPLAY is set for the command).")
     var xwayland = true
 
@@ -134,7 +137,7 @@ struct Lodestone: ParsableCommand {
         var o = Overrides()
         o.pointerMode = pointer; o.legacyApps = legacyApps
         o.style = pointerStyle; o.size = pointerSize; o.color = pointerColor; o.border = border; o.increaseContrast = increaseContrast
-        o.reduceMotion = reduceMotion; o.magnetism = magnetism; o.autoHide = autoHide; o.autoHideDelay = autoHideDelay
+        o.reduceMotion = reduceMotion; o.magnetism = magnetism; o.autoHide = autoHide; o.autoHideDelay = autoHideDelay; o.shakeToFind = shakeToFind
         return o
     }
 

@@ -88,7 +88,11 @@ final class ConfigurationFileTests: XCTestCase {
             auto-hide = false
             mouse-auto-hide-delay = 12
             trackpad-auto-hide-delay = 1.5
+            shake-to-find = false
+            shake-magnification = 5
             """)
+        XCTAssertFalse(c.pointer.shakeToFind)
+        XCTAssertEqual(c.pointer.shakeMagnification, 5)
         XCTAssertTrue(c.pointer.reduceMotion)
         XCTAssertFalse(c.pointer.magnetismEnabled)
         XCTAssertFalse(c.pointer.autoHide)
@@ -188,6 +192,8 @@ final class ConfigurationFileTests: XCTestCase {
         XCTAssertEqual(error.description, "config.toml:3: appearance.size: 7 is out of range (1 to 4)")
         let delay = try XCTUnwrap(refusal("[behaviour]\nmouse-auto-hide-delay = 0\n"))
         XCTAssertEqual(delay.line, 2)
+        let shake = try XCTUnwrap(refusal("[behaviour]\nshake-magnification = 9\n"))
+        XCTAssertEqual(shake.description, "config.toml:2: behaviour.shake-magnification: 9 is out of range (1 to 8)")
         let spring = try XCTUnwrap(refusal("[tuning]\nbeam-width = 3\ntext-spring = { response = 0.3, damping-ratio = 9 }\n"))
         XCTAssertEqual(spring.key, "tuning.text-spring.damping-ratio")
         XCTAssertEqual(spring.line, 3)

@@ -6,17 +6,12 @@ import XCTest
 /// `xclip` copies, `wl-paste` pastes, and what `wl-copy` copies, `xclip -o` pastes; for
 /// the clipboard (CLIPBOARD) and the primary selection (PRIMARY) alike.
 final class XwaylandClipboardTests: XCTestCase {
+    /// A session with the X11 display, once the clipboard tools are known to be there.
     private func startSession() throws -> (Session, String) {
-        try requireProgram("Xwayland")
         try requireProgram("xclip")
         try requireProgram("wl-copy")
         try requireProgram("wl-paste")
-        let session = try Session()
-        guard let display = session.x11Display else {
-            session.stop()
-            throw XCTSkip("Lodestone offers no X11 display:\n\(session.log)")
-        }
-        return (session, display)
+        return try startXwaylandSession()
     }
 
     private func read(_ path: String) -> String { textOfFile(path) }

@@ -16,7 +16,6 @@ import XCTest
 /// since the X server's and the compositor's timing shape the stream it sends.
 final class XwaylandFuzzTests: XCTestCase {
     static let fuzzer = repositoryRoot + "/Tests/clients/x11_fuzz.py"
-    static let client = repositoryRoot + "/Tests/clients/x11_client.py"
     /// How much Lodestone's RSS may grow over a run: the selections alone hold wl-copy's
     /// 1.2 MB a few times over; a leak per window, property or transfer over thousands of
     /// actions, or an INCR owner's chunks piling up for a paste that never reads, is far more.
@@ -25,25 +24,6 @@ final class XwaylandFuzzTests: XCTestCase {
     private var environment: [String: String] { ProcessInfo.processInfo.environment }
     /// Under `make asan` freed memory waits in AddressSanitizer's quarantine: RSS says little.
     private var sanitized: Bool { environment["LODESTONE_SANITIZED"] != nil }
-
-    /// A python3 that has python-xlib (Debian's python3-xlib; the PATH's python3 may be another).
-    private func python() throws -> String {
-        for candidate in ["python3", "/usr/bin/python3"] where (try? run([candidate, "-c", "import Xlib"]))?.status == 0 {
-            return candidate
-        }
-        if environment["CI"] != nil { XCTFail("python3-xlib is not installed; run make deps") }
-        throw XCTSkip("python3-xlib is not installed; run make deps")
-    }
-
-    private func startSession() throws -> (Session, String) {
-        try requireProgram("Xwayland")
-        let session = try Session(size: "1280x800")
-        guard let display = session.x11Display else {
-            session.stop()
-            throw XCTSkip("Lodestone offers no X11 display:\n\(session.log)")
-        }
-        return (session, display)
-    }
 
     // MARK: The fuzzer
 
@@ -56,10 +36,10 @@ final class XwaylandFuzzTests: XCTestCase {
     /// Runs the fuzzer from `seed` for `seconds` in a new session, then checks what must
     /// still work.
     private func fuzz(seed: UInt32, seconds: Double, file: StaticString = #filePath, line: UInt = #line) throws {
-        let python = try python()
+        let python = try xlibPython()
         try requireProgram("weston-simple-shm")
         try requireProgram("wl-copy")
-        let (session, display) = try startSession()
+        let (session, display) = try startXwaylandSession()
         defer { session.stop() }
         print("x11 fuzz: seed \(seed) for \(seconds) s (LODESTONE_X11_FUZZ_SEED=\(seed) replays it)")
         let log = session.runtimeDirectory + "/x11-fuzz-\(seed).log", output = session.runtimeDirectory + "/x11-fuzz-\(seed).out"
@@ -103,7 +83,7 @@ final class XwaylandFuzzTests: XCTestCase {
         // the fuzz ended it, a new one) map and are drawn.
         try session.launch(["weston-simple-shm"])
         let shm = try session.waitForWindow("simple-shm", timeout: 20)
-        let x = try session.launch([python, Self.client, "window", "--title", "after-fuzz", "--geometry", "200x150+50+50"],
+        let x = try session.launch([python, x11ClientScript, "window", "--title", "after-fuzz", "--geometry", "200x150+50+50"],
                                    environment: ["DISPLAY": display])
         let xWindow = try session.waitForWindow("after-fuzz", timeout: 40)
         _ = try session.wait(timeout: 10) { try session.screenshot().distinctColors(x: Int(shm.x), y: Int(shm.y), width: Int(shm.width), height: Int(shm.height)) >= 2 }
@@ -134,8 +114,8 @@ final class XwaylandFuzzTests: XCTestCase {
     /// Two windows transient for each other, and one transient for itself, all show. (Each
     /// of the two waited for the other to show first, so neither ever did.)
     func testTransientCyclesShow() throws {
-        let python = try python()
-        let (session, display) = try startSession()
+        let python = try xlibPython()
+        let (session, display) = try startXwaylandSession()
         defer { session.stop() }
         try session.launch([python, Self.fuzzer, "--case", "transient-cycle", "--hold", "60"], environment: ["DISPLAY": display])
         for title in ["cycle-a", "cycle-b", "cycle-self"] {
@@ -144,10 +124,31 @@ final class XwaylandFuzzTests: XCTestCase {
         XCTAssertTrue(session.compositorIsRunning)
     }
 
+    /// A paste of Wayland's selection into a property of the root window (any X client may
+    /// name the root as its requestor), large enough to go INCR: the window manager stays in
+    /// charge, and X windows mapped afterwards show. (It set its event mask on the requestor
+    /// outright, to hear the property's deletions; on the root that dropped
+    /// SubstructureRedirect, so no later X window was managed or shown: seed 3344928547,
+    /// 27 s into its 600 s run.)
+    func testAnIncrPasteIntoTheRootLeavesLaterWindowsManaged() throws {
+        let python = try xlibPython()
+        try requireProgram("wl-copy")
+        let (session, display) = try startXwaylandSession()
+        defer { session.stop() }
+        let output = session.runtimeDirectory + "/incr-to-root.out"
+        try session.launch([python, Self.fuzzer, "--case", "incr-to-root", "--hold", "60"], environment: ["DISPLAY": display], output: output)
+        XCTAssertTrue(try wait(timeout: 60) { textOfFile(output).contains("incr to root") }, "\(textOfFile(output))\n\(session.log.suffix(2000))")
+        XCTAssertTrue(textOfFile(output).contains("root redirected: yes"), textOfFile(output))
+        try session.launch([python, x11ClientScript, "window", "--title", "after-root-paste", "--geometry", "200x150+50+50"],
+                           environment: ["DISPLAY": display])
+        XCTAssertNoThrow(try session.waitForWindow("after-root-paste", timeout: 40))
+        XCTAssertTrue(session.compositorIsRunning)
+    }
+
     private func pasteThenCopyAgain(owner: String, pastedBytes: Int, within seconds: Double, file: StaticString = #filePath, line: UInt = #line) throws {
-        let python = try python()
+        let python = try xlibPython()
         try requireProgram("wl-paste")
-        let (session, display) = try startSession()
+        let (session, display) = try startXwaylandSession()
         defer { session.stop() }
         let output = session.runtimeDirectory + "/\(owner).out"
         try session.launch([python, Self.fuzzer, "--case", owner, "--hold", "60"], environment: ["DISPLAY": display], output: output)

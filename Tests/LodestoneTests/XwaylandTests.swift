@@ -11,16 +11,6 @@ final class XwaylandTests: XCTestCase {
     /// evdev codes for typing `touch hi` and Enter.
     static let touchHi: [UInt32] = [20, 24, 22, 46, 35, 57, 35, 23, 28]
 
-    private func startSession(size: String = "1280x800", extraArguments: [String] = []) throws -> (Session, String) {
-        try requireProgram("Xwayland")
-        let session = try Session(size: size, extraArguments: extraArguments)
-        guard let display = session.x11Display else {
-            session.stop()
-            throw SystemErrorForTest("Lodestone offers no X11 display:\n\(session.log)")
-        }
-        return (session, display)
-    }
-
     /// The pid Lodestone logged for Xwayland, once it started.
     private func xwaylandPID(_ session: Session) -> Int32? {
         guard let line = session.log.split(separator: "\n").last(where: { $0.contains("Xwayland started") }),
@@ -30,7 +20,7 @@ final class XwaylandTests: XCTestCase {
 
     func testXtermMapsRendersAndRunsWhatIsTyped() throws {
         try requireProgram("xterm")
-        let (session, display) = try startSession()
+        let (session, display) = try startXwaylandSession()
         defer { session.stop() }
         XCTAssertFalse(session.log.contains("Xwayland started"), "Xwayland started before any X11 client")
         let dir = NSTemporaryDirectory() + "xterm-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -69,7 +59,7 @@ final class XwaylandTests: XCTestCase {
     func testClickingAnXWindowGivesItTheKeyboard() throws {
         try requireProgram("xterm")
         try requireProgram("xeyes")
-        let (session, display) = try startSession()
+        let (session, display) = try startXwaylandSession()
         defer { session.stop() }
         let dir = NSTemporaryDirectory() + "xterm-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -97,7 +87,7 @@ final class XwaylandTests: XCTestCase {
 
     func testXeyesRendersAndFollowsThePointer() throws {
         try requireProgram("xeyes")
-        let (session, display) = try startSession()
+        let (session, display) = try startXwaylandSession()
         defer { session.stop() }
         try session.launch(["xeyes", "-geometry", "300x200"], environment: ["DISPLAY": display])
         let window = try session.waitForWindow("xeyes", timeout: 40)
@@ -123,7 +113,7 @@ final class XwaylandTests: XCTestCase {
     func testAdaptivePointerIsACircleOverXeyesAndABeamOverXterm() throws {
         try requireProgram("xeyes")
         try requireProgram("xterm")
-        let (session, display) = try startSession()
+        let (session, display) = try startXwaylandSession()
         defer { session.stop() }
         try session.launch(["xeyes", "-geometry", "300x200+0+0"], environment: ["DISPLAY": display])
         let eyes = try session.waitForWindow("xeyes", timeout: 40)
@@ -151,7 +141,7 @@ final class XwaylandTests: XCTestCase {
 
     func testGtk3OverX11MapsAndItsContextMenuOpensWhereClicked() throws {
         try requireProgram("gtk3-demo")
-        let (session, display) = try startSession()
+        let (session, display) = try startXwaylandSession()
         defer { session.stop() }
         let app = try session.launch(["gtk3-demo"], environment: ["DISPLAY": display, "GDK_BACKEND": "x11", "NO_AT_BRIDGE": "1"])
         let window = try session.waitForWindow("Gtk3-demo", timeout: 60)
@@ -199,7 +189,7 @@ final class XwaylandTests: XCTestCase {
     /// follows the hand, and X hears where it went (a menu opens at the new place).
     func testGtk3HeaderBarDragMovesTheXWindow() throws {
         try requireProgram("gtk3-demo")
-        let (session, display) = try startSession()
+        let (session, display) = try startXwaylandSession()
         defer { session.stop() }
         let app = try session.launch(["gtk3-demo"], environment: ["DISPLAY": display, "GDK_BACKEND": "x11", "NO_AT_BRIDGE": "1"])
         let window = try session.waitForWindow("Gtk3-demo", timeout: 60)
@@ -243,7 +233,7 @@ final class XwaylandTests: XCTestCase {
     /// takes it away while its parent stays.
     func testGtk3TransientDialogsOpenOverTheirParentAndClose() throws {
         try requireProgram("gtk3-demo")
-        let (session, display) = try startSession()
+        let (session, display) = try startXwaylandSession()
         defer { session.stop() }
         let app = try session.launch(["gtk3-demo", "--run", "dialog"], environment: ["DISPLAY": display, "GDK_BACKEND": "x11", "NO_AT_BRIDGE": "1"])
         let main = try session.waitForWindow("Application Class", timeout: 60)
@@ -279,7 +269,7 @@ final class XwaylandTests: XCTestCase {
     }
 
     func testXwaylandDoesNotStartWithoutAnX11Client() throws {
-        let (session, _) = try startSession()
+        let (session, _) = try startXwaylandSession()
         defer { session.stop() }
         // A Wayland client comes and goes; no X11 client ever connects.
         try requireProgram("weston-simple-shm")
@@ -321,7 +311,7 @@ final class XwaylandTests: XCTestCase {
 
     func testKillingXwaylandLeavesLodestoneRunningAndItStartsAgain() throws {
         try requireProgram("xeyes")
-        let (session, display) = try startSession()
+        let (session, display) = try startXwaylandSession()
         defer { session.stop() }
         try session.launch(["xeyes"], environment: ["DISPLAY": display])
         _ = try session.waitForWindow("xeyes", timeout: 40)
@@ -359,9 +349,4 @@ private extension Screenshot {
         }
         return n
     }
-}
-
-private struct SystemErrorForTest: Error, CustomStringConvertible {
-    let description: String
-    init(_ d: String) { description = d }
 }

@@ -10,33 +10,12 @@ import XCTest
 final class XwaylandWindowManagementTests: XCTestCase {
     static let bar: Int32 = 30
     static let desktop: UInt32 = 0x303446
-    static let client = repositoryRoot + "/Tests/clients/x11_client.py"
-
-    /// A python3 that has python-xlib (Debian's python3-xlib; the PATH's python3 may be
-    /// another one).
-    private func python() throws -> String {
-        for candidate in ["python3", "/usr/bin/python3"] where (try? run([candidate, "-c", "import Xlib"]))?.status == 0 {
-            return candidate
-        }
-        if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("python3-xlib is not installed; run make deps") }
-        throw XCTSkip("python3-xlib is not installed; run make deps")
-    }
-
-    private func startSession() throws -> (Session, String) {
-        try requireProgram("Xwayland")
-        let session = try Session(size: "1280x800")
-        guard let display = session.x11Display else {
-            session.stop()
-            throw XCTSkip("Lodestone offers no X11 display:\n\(session.log)")
-        }
-        return (session, display)
-    }
 
     /// Maps an x11_client.py window; its stdout (the ConfigureNotify it gets) goes to the
     /// returned file.
     private func xWindow(_ session: Session, _ display: String, title: String, _ options: [String] = []) throws -> (Process, String, TestControl.Window) {
         let output = NSTemporaryDirectory() + "x11-client-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log"
-        let process = try session.launch([try python(), Self.client, "window", "--title", title] + options, environment: ["DISPLAY": display], output: output)
+        let process = try session.launch([try xlibPython(), x11ClientScript, "window", "--title", title] + options, environment: ["DISPLAY": display], output: output)
         let window = try session.waitForWindow(title, timeout: 40)
         return (process, output, window)
     }
@@ -46,7 +25,7 @@ final class XwaylandWindowManagementTests: XCTestCase {
     private func xClient(_ display: String, _ arguments: [String]) throws -> String {
         var env = ProcessInfo.processInfo.environment
         env["DISPLAY"] = display
-        let (status, output) = try run([try python(), Self.client] + arguments, environment: env)
+        let (status, output) = try run([try xlibPython(), x11ClientScript] + arguments, environment: env)
         XCTAssertEqual(status, 0, output)
         return output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -69,7 +48,7 @@ final class XwaylandWindowManagementTests: XCTestCase {
 
     func testXtermGetsATitleBarWhoseCloseButtonClosesIt() throws {
         try requireProgram("xterm")
-        let (session, display) = try startSession()
+        let (session, display) = try startXwaylandSession()
         defer { session.stop() }
         let xterm = try session.launch(["xterm", "-T", "xterm-bar", "-geometry", "80x24+0+0"], environment: ["DISPLAY": display])
         let w = try session.waitForWindow("xterm-bar", timeout: 40)
@@ -93,7 +72,7 @@ final class XwaylandWindowManagementTests: XCTestCase {
     }
 
     func testAnXWindowAskingForNoDecorationsHasNoBar() throws {
-        let (session, display) = try startSession()
+        let (session, display) = try startXwaylandSession()
         defer { session.stop() }
         let (_, _, w) = try xWindow(session, display, title: "bare", ["--undecorated", "--geometry", "300x200+200+200"])
         XCTAssertEqual([w.x, w.y], [200, 200])
@@ -105,7 +84,7 @@ final class XwaylandWindowManagementTests: XCTestCase {
     }
 
     func testDraggingAnXWindowsBarMovesItAndTheClientHears() throws {
-        let (session, display) = try startSession()
+        let (session, display) = try startXwaylandSession()
         defer { session.stop() }
         let (_, output, w) = try xWindow(session, display, title: "dragged", ["--geometry", "300x200+100+100"])
         try session.control.movePointer(x: Double(w.x + 60), y: Double(w.y - 15))
@@ -122,7 +101,7 @@ final class XwaylandWindowManagementTests: XCTestCase {
     }
 
     func testDoubleClickOnTheBarMaximizesAndTheButtonRestores() throws {
-        let (session, display) = try startSession()
+        let (session, display) = try startXwaylandSession()
         defer { session.stop() }
         let (_, output, w) = try xWindow(session, display, title: "maxi", ["--geometry", "300x200+100+100"])
         try session.control.movePointer(x: Double(w.x + 60), y: Double(w.y - 15))
@@ -142,7 +121,7 @@ final class XwaylandWindowManagementTests: XCTestCase {
     }
 
     func testMinimizeButtonHidesAnXWindowUntilActivated() throws {
-        let (session, display) = try startSession()
+        let (session, display) = try startXwaylandSession()
         defer { session.stop() }
         let (_, _, w) = try xWindow(session, display, title: "mini")
         let (nx, ny) = button(2, of: w)
@@ -169,7 +148,7 @@ final class XwaylandWindowManagementTests: XCTestCase {
     /// maximize with _NET_WM_STATE, and a second one restores.
     func testGtk3HasNoBarAndItsHeaderBarDoubleClickMaximizes() throws {
         try requireProgram("gtk3-demo")
-        let (session, display) = try startSession()
+        let (session, display) = try startXwaylandSession()
         defer { session.stop() }
         let app = try session.launch(["gtk3-demo"], environment: ["DISPLAY": display, "GDK_BACKEND": "x11", "NO_AT_BRIDGE": "1"])
         let w = try session.waitForWindow("Gtk3-demo", timeout: 60)
@@ -204,7 +183,7 @@ final class XwaylandWindowManagementTests: XCTestCase {
     }
 
     func testNetWmStateMaximizesAndFullscreensAndRestores() throws {
-        let (session, display) = try startSession()
+        let (session, display) = try startXwaylandSession()
         defer { session.stop() }
         let supported = try xClient(display, ["get", "--root", "_NET_SUPPORTED"]).split(separator: " ")
         for atom in ["_NET_WM_STATE", "_NET_WM_STATE_MAXIMIZED_VERT", "_NET_WM_STATE_MAXIMIZED_HORZ", "_NET_WM_STATE_FULLSCREEN",
@@ -237,7 +216,7 @@ final class XwaylandWindowManagementTests: XCTestCase {
     }
 
     func testFullscreenAskedBeforeMappingOpensFullscreen() throws {
-        let (session, display) = try startSession()
+        let (session, display) = try startXwaylandSession()
         defer { session.stop() }
         let (_, output, w) = try xWindow(session, display, title: "born-fullscreen", ["--state", "fullscreen", "--geometry", "200x100+50+50"])
         XCTAssertEqual([w.x, w.y, w.width, w.height], [0, 0, 1280, 800])
@@ -269,7 +248,7 @@ final class XwaylandWindowManagementTests: XCTestCase {
     }
 
     func testNetWmMoveresizeResizesFromTheEdgeItNames() throws {
-        let (session, display) = try startSession()
+        let (session, display) = try startXwaylandSession()
         defer { session.stop() }
         // Bottom-right (4): the top-left corner stays.
         let (_, output, a) = try xWindow(session, display, title: "corner", ["--geometry", "300x200+100+100", "--moveresize", "4"])

@@ -605,7 +605,41 @@ def case_surface_id_hijack(d):
     return [victim, thief]
 
 
-CASES = {"transient-cycle": case_transient_cycle, "surface-id-hijack": case_surface_id_hijack}
+def case_incr_to_root(d):
+    """A paste of Wayland's selection (wl-copy, 300 kB: INCR) into a property of the root
+    window, a requestor any X client may name. Prints whether the root still sends map
+    requests to the window manager (SubstructureRedirect among its event masks)."""
+    if not os.environ.get("WAYLAND_DISPLAY") or not shutil.which("wl-copy"):
+        raise SystemExit("incr-to-root needs WAYLAND_DISPLAY and wl-copy")
+    root = d.screen().root
+    copy = subprocess.Popen(["timeout", "60", "wl-copy", "--foreground"], stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    copy.stdin.write(b"x" * 300_000)
+    copy.stdin.close()
+    clipboard, prop, incr = (d.intern_atom(name) for name in ("CLIPBOARD", "_FUZZ_PASTE_ROOT", "INCR"))
+    # The window manager takes X's CLIPBOARD once Wayland's selection is wl-copy's.
+    deadline = time.monotonic() + 20
+    while wid(d.get_selection_owner(clipboard)) == X.NONE:
+        if time.monotonic() > deadline:
+            raise SystemExit("the window manager never took CLIPBOARD for wl-copy")
+        time.sleep(0.05)
+    root.convert_selection(clipboard, d.intern_atom("UTF8_STRING"), prop, X.CurrentTime)
+    d.flush()
+    # Its answer: type INCR and the size, in the root's property.
+    while True:
+        value = root.get_full_property(prop, X.AnyPropertyType)
+        if value is not None and value.property_type == incr:
+            break
+        if time.monotonic() > deadline + 20:
+            raise SystemExit("no INCR answer in the root's property")
+        time.sleep(0.05)
+    redirected = root.get_attributes().all_event_masks & X.SubstructureRedirectMask != 0
+    print("incr to root; root redirected:", "yes" if redirected else "no", flush=True)
+    return [copy]
+
+
+CASES = {"transient-cycle": case_transient_cycle, "surface-id-hijack": case_surface_id_hijack,
+         "incr-to-root": case_incr_to_root}
 CASES.update({"owner-" + b: owner_case(b) for b in OWNER_BEHAVIOURS})
 
 

@@ -79,6 +79,7 @@ const struct wl_interface *cwp_adaptive_pointer_region_v1_interface(void);
 const struct wl_interface *cwp_wp_cursor_shape_manager_v1_interface(void);
 const struct wl_interface *cwp_wp_cursor_shape_device_v1_interface(void);
 const struct wl_interface *cwp_lodestone_test_v1_interface(void);
+const struct wl_interface *cwp_wp_pointer_warp_v1_interface(void);
 const struct wl_interface *cwp_zwlr_screencopy_manager_v1_interface(void);
 const struct wl_interface *cwp_zwlr_screencopy_frame_v1_interface(void);
 

@@ -24,6 +24,7 @@
 #include "protocols/xdg-foreign-unstable-v2-server-protocol.h"
 #include "protocols/keyboard-shortcuts-inhibit-unstable-v1-server-protocol.h"
 #include "protocols/presentation-time-server-protocol.h"
+#include "protocols/pointer-warp-v1-server-protocol.h"
 
 /* wl_resource_post_error is variadic, which Swift cannot call. */
 void cws_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message);

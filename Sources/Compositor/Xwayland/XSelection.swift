@@ -377,8 +377,7 @@ final class XSelection {
         }
         compositor.log.debug("X selection \(atom): \(data.count) bytes to window 0x\(String(e.requestor, radix: 16)) incrementally (INCR)")
         // Its deletions of the property are what we wait for.
-        connection.changeAttributes(e.requestor, mask: XCB_CW_EVENT_MASK.rawValue,
-                                    values: [XCB_EVENT_MASK_FOCUS_CHANGE.rawValue | XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue])
+        wm.watchProperties(of: e.requestor)
         if outgoing.count >= Self.maximumOutgoing {
             compositor.log.notice("X selection \(atom): \(outgoing.count) INCR transfers to X already; the oldest is dropped")
             outgoing.removeFirst()

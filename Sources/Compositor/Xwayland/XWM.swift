@@ -34,6 +34,13 @@ final class XWM {
     /// The names of `atoms`, for the trace of X events (no round trip to name them).
     private let atomNames: [XAtom: String]
 
+    /// The events the window manager selects on the root: SubstructureRedirect is what makes
+    /// it the window manager (top-level windows' map and configure requests come to it).
+    private static let rootEvents = XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY.rawValue | XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT.rawValue
+        | XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue
+    /// The events it selects on each top-level window: its properties and its focus.
+    private static let topLevelEvents = XCB_EVENT_MASK_FOCUS_CHANGE.rawValue | XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue
+
     /// The atoms the window manager reads and writes.
     struct Atoms {
         let wmProtocols, wmDeleteWindow, wmTakeFocus, wmState, wmChangeState, wlSurfaceID, utf8String, motifWmHints: XAtom
@@ -89,9 +96,7 @@ final class XWM {
         root = connection.root
         let c = connection
         // Redirect: map and configure requests of top-level windows come to us.
-        c.changeAttributes(root, mask: XCB_CW_EVENT_MASK.rawValue,
-                           values: [XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY.rawValue | XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT.rawValue
-                                    | XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue])
+        c.changeAttributes(root, mask: XCB_CW_EVENT_MASK.rawValue, values: [Self.rootEvents])
         // Rootless: X composes nothing; every window's pixels go to its wl_surface.
         _ = xcb_composite_redirect_subwindows(c.pointer, root, UInt8(XCB_COMPOSITE_REDIRECT_MANUAL.rawValue))
         // EWMH: a child of the root names the window manager.
@@ -262,8 +267,7 @@ final class XWM {
         let window = XwaylandWindow(wm: self, compositor: compositor, id: e.window, overrideRedirect: e.override_redirect != 0,
                                     x: Int32(e.x), y: Int32(e.y), width: Int32(e.width), height: Int32(e.height))
         windows[e.window] = window
-        connection.changeAttributes(e.window, mask: XCB_CW_EVENT_MASK.rawValue,
-                                    values: [XCB_EVENT_MASK_FOCUS_CHANGE.rawValue | XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue])
+        connection.changeAttributes(e.window, mask: XCB_CW_EVENT_MASK.rawValue, values: [Self.topLevelEvents])
     }
 
     private func destroyNotify(_ e: xcb_destroy_notify_event_t) {
@@ -510,6 +514,18 @@ final class XWM {
             connection.kill(window.id)
         }
         connection.flush()
+    }
+
+    /// Adds PropertyNotify to the events the window manager hears from `window` (an INCR
+    /// requestor deleting its property asks for the next chunk). ChangeWindowAttributes
+    /// replaces the connection's whole event mask on a window, so the mask is set whole, as
+    /// the window manager selects it there; known, not asked for: this runs when a Wayland
+    /// source's data is in, where no reply is waited for. Any X client may name the root as
+    /// its requestor: with the mask set outright, the root lost SubstructureRedirect and no
+    /// X window mapped after that was managed or shown.
+    func watchProperties(of window: XWindowID) {
+        let selected = window == root ? Self.rootEvents : windows[window] != nil ? Self.topLevelEvents : 0
+        connection.changeAttributes(window, mask: XCB_CW_EVENT_MASK.rawValue, values: [selected | XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue])
     }
 
     func window(_ id: XWindowID?) -> XwaylandWindow? { id.flatMap { windows[$0] } }

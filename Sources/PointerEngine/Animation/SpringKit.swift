@@ -12,6 +12,7 @@ struct SpringKit: Sendable {
         var press = SpringTransition.identity
         var visibility = SpringTransition.identity
         var quickFade = SpringTransition.identity
+        var shake = SpringTransition.identity
 
         func recenter(_ device: DeviceKind) -> SpringTransition {
             device == .mouse ? mouseRecenter : trackpadRecenter
@@ -45,6 +46,6 @@ struct SpringKit: Sendable {
                           mouseRecenter: m(tuning.mouseRecenterSpring),
                           trackpadRecenter: m(tuning.trackpadRecenterSpring),
                           press: m(tuning.pressSpring), visibility: m(tuning.visibilitySpring),
-                          quickFade: m(tuning.quickFadeSpring))
+                          quickFade: m(tuning.quickFadeSpring), shake: m(tuning.shakeSpring))
     }
 }
