@@ -10,6 +10,9 @@ final class PointerConstraints {
     unowned let seat: Seat
     var relativePointers: [ZwpRelativePointer] = []
     private var constraints: [PointerConstraint] = []
+    /// Which rule holds the pointer now; the seat pushes it to its pointer when it changed
+    /// (`Seat.pushPointerWorld`).
+    private(set) var rule = PointerConstraintRule(locked: false, confinement: nil)
 
     init(seat: Seat) { self.seat = seat }
 
@@ -52,7 +55,11 @@ final class PointerConstraints {
         }
         // The pointer holds itself; this only says by which rule (it hears it before the
         // next input or frame).
-        seat.constraintRuleChanged(PointerConstraintRule(locked: active?.kind == .lock, confinement: confinementRects()))
+        let new = PointerConstraintRule(locked: active?.kind == .lock, confinement: confinementRects())
+        guard new != rule else { return }
+        rule = new
+        // The next frame pushes it, even without input.
+        seat.compositor.scheduleFrame()
     }
 
     /// The active confinement's rectangles in global coordinates (whole pixels): where

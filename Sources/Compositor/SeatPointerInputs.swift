@@ -6,8 +6,7 @@ struct PointerWorldPending {
     var regions = false
     /// The focused client's cursor, the focus or the pointer mode changed: the app's cursor is read again.
     var cursor = false
-    /// What the constraints want (`PointerConstraints.reevaluate`), and what the pointer last heard.
-    var constraint = PointerConstraintRule(locked: false, confinement: nil)
+    /// The constraints' rule (`PointerConstraints.rule`) the pointer last heard.
     var pushedConstraint = PointerConstraintRule(locked: false, confinement: nil)
     /// What the pointer last heard, so an unchanged world is not pushed again.
     var pushedRegions: [RegionID: PushedRegion] = [:]
@@ -62,20 +61,13 @@ extension Seat {
         compositor.scheduleFrame()
     }
 
-    /// The constraints' rule changed (a lock or confinement began, ended or moved).
-    func constraintRuleChanged(_ rule: PointerConstraintRule) {
-        guard rule != pointerWorld.constraint else { return }
-        pointerWorld.constraint = rule
-        compositor.scheduleFrame()
-    }
-
     /// Pushes what changed in the pointer's world: the scene's placed regions and the
     /// accessibility elements, the app's cursor, the constraints' rule. Runs before each
     /// input and each step, when the seat is between motions, so what it reads (the
     /// focus, the client's cursor) is whole.
     func pushPointerWorld() {
-        if pointerWorld.constraint != pointerWorld.pushedConstraint {
-            let rule = pointerWorld.constraint
+        if constraints.rule != pointerWorld.pushedConstraint {
+            let rule = constraints.rule
             pointerWorld.pushedConstraint = rule
             position = pointer.handle(.pointerLock(rule.locked), at: now)
             position = pointer.handle(.confine(to: rule.confinement), at: now)
