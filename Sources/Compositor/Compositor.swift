@@ -138,6 +138,7 @@ public final class Compositor {
         gestures = Gestures(compositor: self)
         tablets = Tablets(compositor: self)
         scene.cursorOrigin = { [unowned self] surface in surface === self.seat.cursor.surface ? self.seat.cursor.origin : nil }
+        scene.dragIcon = { [unowned self] in (self.seat.grab as? DragGrab)?.iconPlacement }
         scene.onChange = { [unowned self] change in
             self.pointerController.sceneChanged()
             if change == .layout { self.seat.sceneChanged(); self.idleInhibitors.reevaluate() }
@@ -163,7 +164,7 @@ public final class Compositor {
             _ = ZwpTabletManager(tablets: self.tablets, client: $0, version: $1, id: $2)
         }
         try addGlobal(Interface.dataDeviceManager, WlDataDeviceManager.version) { [unowned self] in
-            _ = WlDataDeviceManager(selection: self.selection, client: $0, version: $1, id: $2)
+            _ = WlDataDeviceManager(selection: self.selection, seat: self.seat, client: $0, version: $1, id: $2)
         }
         try addGlobal(Interface.xdgOutputManager, ZxdgOutputManager.version) { _ = ZxdgOutputManager(client: $0, version: $1, id: $2) }
         try addGlobal(Interface.singlePixelBufferManager, WpSinglePixelBufferManager.version) { _ = WpSinglePixelBufferManager(client: $0, version: $1, id: $2) }
@@ -266,6 +267,7 @@ public final class Compositor {
     /// `wl_surface.offset` / attach offset: only cursors move with it.
     func surfaceMoved(_ surface: WlSurface, dx: Int32, dy: Int32) {
         if surface === seat.cursor.surface { seat.cursor.offset(dx: dx, dy: dy) }
+        if let drag = seat.grab as? DragGrab, surface === drag.icon { drag.iconMoved(dx: dx, dy: dy) }
     }
 
     /// A subsurface may have gained or lost its buffer, moved or been restacked.
@@ -333,6 +335,9 @@ public final class Compositor {
         if let cursor = seat.cursor.surface {
             for callback in cursor.takeFrameCallbacks() { callback.done(now) }
             for feedback in cursor.takePresentationFeedbacks() { feedback.presented(frame, outputs: []) }
+        }
+        if let icon = scene.dragIcon()?.surface {
+            for callback in icon.takeFrameCallbacks() { callback.done(now) }
         }
         // Composing sends no input: a motion magnetism caused goes out now, once.
         pointerController.deliverLogicalMotion()

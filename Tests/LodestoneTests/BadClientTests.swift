@@ -123,7 +123,7 @@ final class BadClientTests: XCTestCase {
     }
 
     func testDragAndDropIsCancelledNotCrashed() throws {
-        // Drag-and-drop is not implemented yet: the drag ends at once with wl_data_source.cancelled.
+        // A start_drag with a serial of no press is refused: the drag ends at once with wl_data_source.cancelled.
         XCTAssertEqual(try badClient("start-drag"), "ok")
         try assertGoodClientAlive()
     }

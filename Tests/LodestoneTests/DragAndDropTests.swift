@@ -1,0 +1,241 @@
+import Foundation
+import LodestoneTesting
+import XCTest
+
+/// Drag and drop through wl_data_device version 3 (`DragGrab`), with the pywayland client
+/// Tests/clients/drag_client.py over a real socket: a drag between two clients and within
+/// one, with the data checked byte for byte; the action the two sides agree on (copy,
+/// move, ask); drops that cancel (onto the desktop, onto a refusing target, Escape); a
+/// source or a target that dies mid-drag; a start_drag with a serial that is not the
+/// press's; and the icon drawn at the pointer in a capture.
+final class DragAndDropTests: XCTestCase {
+    private let client = repositoryRoot + "/Tests/clients/drag_client.py"
+    private static let iconColour: UInt32 = 0xff00ff
+
+    private func lines(_ path: String) -> [String] { textOfFile(path).split(separator: "\n").map(String.init) }
+
+    /// Maps drag_client window `title` at (x, y); its log's path and process.
+    private func window(_ session: Session, _ title: String, _ colour: String, at x: Int32, _ y: Int32, _ options: [String] = []) throws -> (log: String, process: Process) {
+        let log = session.runtimeDirectory + "/\(title).txt"
+        let process = try session.launch(["python3", client, title, colour] + options, output: log)
+        XCTAssertTrue(try session.wait(timeout: 20) { self.lines(log).contains("mapped") }, textOfFile(log))
+        try session.control.moveWindow(title, x: x, y: y)
+        return (log, process)
+    }
+
+    private func waitFor(_ session: Session, _ line: String, in log: String, file: StaticString = #filePath, lineNumber: UInt = #line) throws {
+        XCTAssertTrue(try session.wait { self.lines(log).contains(line) }, "no '\(line)' in:\n\(textOfFile(log))", file: file, line: lineNumber)
+    }
+
+    /// Presses in the source window and waits until its drag started.
+    private func startDrag(_ session: Session, at x: Double, _ y: Double, source log: String) throws {
+        try session.control.movePointer(x: x, y: y)
+        try session.control.button(pressed: true)
+        try waitFor(session, "started", in: log)
+    }
+
+    /// The source's payload line, as the target should report what it received.
+    private func received(fromSourceLog log: String) -> String {
+        let payload = lines(log).first { $0.hasPrefix("payload ") } ?? "payload ?"
+        return "received text/plain " + payload.dropFirst("payload ".count)
+    }
+
+    func testADragBetweenTwoClientsCopiesTheBytesAndShowsTheIcon() throws {
+        let session = try Session(manualClock: true)
+        let target = try window(session, "target", "3366cc", at: 600, 100)
+        let source = try window(session, "source", "cc6633", at: 100, 100, ["--source", "--icon"])
+        try startDrag(session, at: 200, 175, source: source.log)
+        XCTAssertEqual(try session.control.keyboard().title, "source", "the press focused the source")
+        try session.control.movePointer(x: 700, y: 175)
+        try waitFor(session, "enter 100 75 text/plain,application/x-lodestone-test", in: target.log)
+        try waitFor(session, "target text/plain", in: source.log)
+        try waitFor(session, "action 1", in: source.log)
+        try waitFor(session, "offer_action 1", in: target.log)
+        XCTAssertFalse(lines(target.log).contains("pointer enter"), "the drag took the pointer from clients: \(lines(target.log))")
+
+        // The icon (40×30, hotspot 10,10) is drawn at the pointer; beyond its corner, the window.
+        let shot = try session.screenshot("drag-icon")
+        XCTAssertEqual(shot.countDiffering(from: Self.iconColour, x: 712, y: 182, width: 15, height: 10).differing, 0, "the icon's lower right")
+        XCTAssertEqual(shot.countDiffering(from: Self.iconColour, x: 722, y: 166, width: 6, height: 4).differing, 0, "the icon's upper right")
+        XCTAssertEqual(shot.countDiffering(from: Self.iconColour, x: 691, y: 188, width: 4, height: 5).differing, 0, "the icon's lower left")
+        // The adaptive pointer is drawn over it, at the hotspot: the circle stays visible.
+        XCTAssertGreaterThan(shot.countDiffering(from: Self.iconColour, x: 695, y: 170, width: 10, height: 10).differing, 20, "the pointer over the icon")
+        XCTAssertEqual(shot.countDiffering(from: 0x3366cc, x: 735, y: 200, width: 20, height: 20).differing, 0, "the target beyond the icon")
+
+        try session.control.movePointer(x: 720, y: 200)
+        try waitFor(session, "motion 120 100", in: target.log)
+        try session.control.button(pressed: false)
+        try waitFor(session, "drop", in: target.log)
+        try waitFor(session, received(fromSourceLog: source.log), in: target.log)
+        try waitFor(session, "dnd_drop_performed", in: source.log)
+        try waitFor(session, "dnd_finished", in: source.log)
+        XCTAssertFalse(lines(source.log).contains("cancelled"), lines(source.log).joined(separator: "\n"))
+        XCTAssertEqual(try session.control.keyboard().title, "source", "the drop moved no keyboard focus")
+        // The icon is gone with the drag, and the pointer is the target's again.
+        let after = try session.screenshot("after-drop")
+        XCTAssertEqual(after.countDiffering(from: 0x3366cc, x: 722, y: 166, width: 6, height: 15).differing, 0)
+        try session.control.movePointer(x: 705, y: 180)
+        try waitFor(session, "pointer enter", in: target.log)
+    }
+
+    func testTheTargetsPreferredMoveIsTheAction() throws {
+        let session = try Session(manualClock: true)
+        let target = try window(session, "target", "3366cc", at: 600, 100, ["--actions", "copy,move", "--preferred", "move"])
+        let source = try window(session, "source", "cc6633", at: 100, 100, ["--source"])
+        try startDrag(session, at: 200, 175, source: source.log)
+        try session.control.movePointer(x: 700, y: 175)
+        try waitFor(session, "action 2", in: source.log)
+        try waitFor(session, "offer_action 2", in: target.log)
+        try session.control.button(pressed: false)
+        try waitFor(session, received(fromSourceLog: source.log), in: target.log)
+        try waitFor(session, "dnd_finished", in: source.log)
+    }
+
+    func testASourceThatOnlyCopiesIsCopiedWhateverTheTargetPrefers() throws {
+        let session = try Session(manualClock: true)
+        let target = try window(session, "target", "3366cc", at: 600, 100, ["--actions", "copy,move", "--preferred", "move"])
+        let source = try window(session, "source", "cc6633", at: 100, 100, ["--source", "--source-actions", "copy"])
+        try startDrag(session, at: 200, 175, source: source.log)
+        try session.control.movePointer(x: 700, y: 175)
+        try waitFor(session, "offer_action 1", in: target.log)
+        XCTAssertTrue(lines(target.log).contains("source_actions 1"), lines(target.log).joined(separator: "\n"))
+        XCTAssertFalse(lines(source.log).contains("action 2"))
+    }
+
+    func testAskIsAnsweredAfterTheDrop() throws {
+        let session = try Session(manualClock: true)
+        let target = try window(session, "target", "3366cc", at: 600, 100, ["--actions", "copy,move,ask", "--preferred", "ask", "--answer", "move"])
+        let source = try window(session, "source", "cc6633", at: 100, 100, ["--source", "--source-actions", "copy,move,ask"])
+        try startDrag(session, at: 200, 175, source: source.log)
+        try session.control.movePointer(x: 700, y: 175)
+        try waitFor(session, "action 4", in: source.log)
+        try session.control.button(pressed: false)
+        try waitFor(session, "dnd_drop_performed", in: source.log)
+        // The target chose move after the drop: the source hears it before finished.
+        try waitFor(session, "dnd_finished", in: source.log)
+        let events = lines(source.log)
+        let move = try XCTUnwrap(events.lastIndex(of: "action 2"), events.joined(separator: "\n"))
+        XCTAssertLessThan(move, try XCTUnwrap(events.firstIndex(of: "dnd_finished")))
+        XCTAssertGreaterThan(move, try XCTUnwrap(events.firstIndex(of: "dnd_drop_performed")))
+    }
+
+    func testADragWithinOneClient() throws {
+        let session = try Session(manualClock: true)
+        let only = try window(session, "only", "cc6633", at: 100, 100, ["--source"])
+        try startDrag(session, at: 130, 130, source: only.log)
+        try session.control.movePointer(x: 260, y: 220)
+        try waitFor(session, "motion 160 120", in: only.log)
+        try session.control.button(pressed: false)
+        try waitFor(session, received(fromSourceLog: only.log), in: only.log)
+        try waitFor(session, "dnd_finished", in: only.log)
+    }
+
+    func testADragWithoutDataStaysInItsClient() throws {
+        let session = try Session(manualClock: true)
+        let other = try window(session, "other", "3366cc", at: 600, 100)
+        let only = try window(session, "only", "cc6633", at: 100, 100, ["--no-data"])
+        try startDrag(session, at: 130, 130, source: only.log)
+        try waitFor(session, "enter 30 30 -", in: only.log)
+        try session.control.movePointer(x: 700, y: 175)
+        try waitFor(session, "leave", in: only.log)
+        try session.control.movePointer(x: 200, y: 175)
+        XCTAssertTrue(try session.wait { self.lines(only.log).filter { $0.hasPrefix("enter ") }.count == 2 }, textOfFile(only.log))
+        try session.control.button(pressed: false)
+        try waitFor(session, "drop", in: only.log)
+        XCTAssertFalse(lines(other.log).contains { $0.hasPrefix("enter") }, "another client heard a drag without data")
+    }
+
+    func testADropOnTheDesktopCancels() throws {
+        let session = try Session(manualClock: true)
+        let target = try window(session, "target", "3366cc", at: 600, 100)
+        let source = try window(session, "source", "cc6633", at: 100, 100, ["--source"])
+        try startDrag(session, at: 200, 175, source: source.log)
+        try session.control.movePointer(x: 700, y: 175)
+        try waitFor(session, "action 1", in: source.log)
+        try session.control.movePointer(x: 500, y: 600)
+        try waitFor(session, "leave", in: target.log)
+        try waitFor(session, "action 0", in: source.log)
+        try session.control.button(pressed: false)
+        try waitFor(session, "cancelled", in: source.log)
+        XCTAssertFalse(lines(source.log).contains("dnd_drop_performed"))
+        XCTAssertFalse(lines(target.log).contains("drop"))
+    }
+
+    func testARefusingTargetCancelsTheDrop() throws {
+        let session = try Session(manualClock: true)
+        let target = try window(session, "target", "3366cc", at: 600, 100, ["--accept", "none"])
+        let source = try window(session, "source", "cc6633", at: 100, 100, ["--source"])
+        try startDrag(session, at: 200, 175, source: source.log)
+        try session.control.movePointer(x: 700, y: 175)
+        try waitFor(session, "target none", in: source.log)
+        try session.control.button(pressed: false)
+        try waitFor(session, "cancelled", in: source.log)
+        try waitFor(session, "leave", in: target.log)
+        XCTAssertFalse(lines(target.log).contains("drop"))
+    }
+
+    func testEscapeCancelsAndNoKeyReachesAClient() throws {
+        let session = try Session(manualClock: true)
+        let target = try window(session, "target", "3366cc", at: 600, 100)
+        let source = try window(session, "source", "cc6633", at: 100, 100, ["--source"])
+        try startDrag(session, at: 200, 175, source: source.log)
+        try session.control.movePointer(x: 700, y: 175)
+        try waitFor(session, "action 1", in: source.log)
+        try session.control.tap(30)  // A: typed during the drag, heard by no one
+        try session.control.tap(1)  // Escape
+        try waitFor(session, "cancelled", in: source.log)
+        try waitFor(session, "leave", in: target.log)
+        XCTAssertEqual(try session.control.keyboard().title, "source")
+        try session.control.button(pressed: false)
+        XCTAssertFalse(lines(target.log).contains("drop"))
+        XCTAssertFalse(lines(source.log).contains { $0.hasPrefix("key 30") }, lines(source.log).joined(separator: "\n"))
+    }
+
+    func testASourceThatDiesMidDragLeavesTheTargetAndTheSeatFine() throws {
+        let session = try Session(manualClock: true)
+        let target = try window(session, "target", "3366cc", at: 600, 100)
+        let source = try window(session, "source", "cc6633", at: 100, 100, ["--source", "--icon"])
+        try startDrag(session, at: 200, 175, source: source.log)
+        try session.control.movePointer(x: 700, y: 175)
+        try waitFor(session, "action 1", in: source.log)
+        kill(source.process.processIdentifier, SIGKILL)
+        try waitFor(session, "leave", in: target.log)
+        try session.control.button(pressed: false)
+        XCTAssertFalse(lines(target.log).contains("drop"))
+        // The seat routes again: the target gets the pointer, and a click.
+        try session.control.movePointer(x: 710, y: 180)
+        try waitFor(session, "pointer enter", in: target.log)
+        XCTAssertTrue(session.compositorIsRunning)
+        let shot = try session.screenshot("source-died")
+        let icon = shot.countDiffering(from: Self.iconColour, x: 600, y: 100, width: 200, height: 150)
+        XCTAssertEqual(icon.differing, icon.total, "the icon went with its client")
+    }
+
+    func testATargetThatDiesMidDragIsForgottenAndTheSourceTold() throws {
+        let session = try Session(manualClock: true)
+        let target = try window(session, "target", "3366cc", at: 600, 100)
+        let source = try window(session, "source", "cc6633", at: 100, 100, ["--source"])
+        try startDrag(session, at: 200, 175, source: source.log)
+        try session.control.movePointer(x: 700, y: 175)
+        try waitFor(session, "action 1", in: source.log)
+        kill(target.process.processIdentifier, SIGKILL)
+        try waitFor(session, "action 0", in: source.log)
+        try waitFor(session, "target none", in: source.log)
+        try session.control.movePointer(x: 710, y: 180)
+        try session.control.button(pressed: false)
+        try waitFor(session, "cancelled", in: source.log)
+        XCTAssertTrue(session.compositorIsRunning)
+    }
+
+    func testAStartDragWithAnotherSerialIsRefused() throws {
+        let session = try Session(manualClock: true)
+        let target = try window(session, "target", "3366cc", at: 600, 100)
+        let source = try window(session, "source", "cc6633", at: 100, 100, ["--source", "--bad-serial"])
+        try startDrag(session, at: 200, 175, source: source.log)
+        try waitFor(session, "cancelled", in: source.log)
+        try session.control.movePointer(x: 700, y: 175)
+        try session.control.button(pressed: false)
+        XCTAssertFalse(lines(target.log).contains { $0.hasPrefix("enter") }, lines(target.log).joined(separator: "\n"))
+        XCTAssertTrue(session.log.contains("start_drag refused: serial"), session.log)
+    }
+}
