@@ -1,3 +1,4 @@
+import AdaptivePointerClient
 import Foundation
 import LodestoneTesting
 import XCTest
@@ -237,5 +238,95 @@ final class DragAndDropTests: XCTestCase {
         try session.control.button(pressed: false)
         XCTAssertFalse(lines(target.log).contains { $0.hasPrefix("enter") }, lines(target.log).joined(separator: "\n"))
         XCTAssertTrue(session.log.contains("start_drag refused: serial"), session.log)
+    }
+}
+
+/// The adaptive pointer during a drag: it says what a drop would do, as iPadOS does (a plus
+/// for a copy, arrows for a move, a plus and an arrow for ask, circle.slash where the target
+/// refuses, the circle over nothing), and morphs back to the circle after the drop.
+final class DragPointerTests: XCTestCase {
+    private let client = repositoryRoot + "/Tests/clients/drag_client.py"
+    /// `lodestone_test_v1` accessory shapes.
+    private let arrow: UInt32 = 0, plus: UInt32 = 1, circleSlash: UInt32 = 3
+
+    private func lines(_ path: String) -> [String] { textOfFile(path).split(separator: "\n").map(String.init) }
+
+    private func window(_ session: Session, _ title: String, at x: Int32, _ y: Int32, _ options: [String] = []) throws -> String {
+        let log = session.runtimeDirectory + "/\(title).txt"
+        try session.launch(["python3", client, title, "808080"] + options, output: log)
+        XCTAssertTrue(try session.wait(timeout: 20) { self.lines(log).contains("mapped") }, textOfFile(log))
+        try session.control.moveWindow(title, x: x, y: y)
+        return log
+    }
+
+    /// The visible accessories after moving to (x, y) and letting the pointer settle.
+    private func accessories(_ session: Session, _ probe: PointerShapeProbe, at x: Double, _ y: Double, log: String, heard line: String) throws -> [UInt32] {
+        let before = lines(log).filter { $0 == line }.count
+        try session.control.movePointer(x: x, y: y)
+        XCTAssertTrue(try session.wait { self.lines(log).filter { $0 == line }.count > before }, "no new '\(line)': \(textOfFile(log))")
+        try session.control.advanceClock(milliseconds: 600)
+        return try probe.shape().accessories.filter { $0.alpha > 0.5 }.map(\.shape).sorted()
+    }
+
+    func testThePointerSaysWhatADropWouldDoAndMorphsBack() throws {
+        let session = try Session(manualClock: true)
+        let probe = try PointerShapeProbe(session: session)
+        _ = try window(session, "copies", at: 600, 100)
+        _ = try window(session, "moves", at: 600, 300, ["--preferred", "move"])
+        _ = try window(session, "asks", at: 600, 500, ["--actions", "copy,move,ask", "--preferred", "ask"])
+        _ = try window(session, "refuses", at: 300, 500, ["--accept", "none"])
+        let source = try window(session, "source", at: 100, 100, ["--source", "--source-actions", "copy,move,ask"])
+        try session.control.movePointer(x: 150, y: 150)
+        try session.control.button(pressed: true)
+        XCTAssertTrue(try session.wait { self.lines(source).contains("started") }, textOfFile(source))
+
+        XCTAssertEqual(try accessories(session, probe, at: 700, 150, log: source, heard: "action 1"), [plus], "copy")
+        XCTAssertEqual(try accessories(session, probe, at: 700, 350, log: source, heard: "action 2"), [arrow, arrow, arrow, arrow], "move")
+        XCTAssertEqual(try accessories(session, probe, at: 700, 550, log: source, heard: "action 4"), [arrow, plus], "ask")
+        XCTAssertEqual(try accessories(session, probe, at: 400, 550, log: source, heard: "target none"), [circleSlash], "refused")
+        XCTAssertEqual(try accessories(session, probe, at: 500, 750, log: source, heard: "action 0"), [], "over the desktop: the circle")
+
+        // Back over the copying target, then the drop: the plus fades as the circle comes back.
+        XCTAssertEqual(try accessories(session, probe, at: 700, 160, log: source, heard: "target text/plain"), [plus])
+        // A nudge first: an idle pointer fades away by itself, which must not be mistaken for the morph.
+        try session.control.movePointer(dx: 0.5, dy: 0)
+        try session.control.button(pressed: false)
+        XCTAssertTrue(try session.wait { self.lines(source).contains("dnd_finished") }, textOfFile(source))
+        try session.control.advanceClock(milliseconds: 50)
+        let fading = try probe.shape()
+        XCTAssertGreaterThan(fading.alpha, 0.9, "the pointer itself is shown")
+        XCTAssertEqual(fading.accessories.map(\.shape), [plus], "the plus is still there 50 ms after the drop")
+        XCTAssertLessThan(fading.accessories.first?.alpha ?? 1, 0.9, "and fading")
+        XCTAssertGreaterThan(fading.accessories.first?.alpha ?? 0, 0.05)
+        try session.control.advanceClock(milliseconds: 1000)
+        XCTAssertEqual(try probe.shape().accessories.filter { $0.alpha > 0.01 }.count, 0, "the circle, plain, once settled")
+    }
+
+    /// An app that declares its drop targets as adaptive_pointer_v1 regions (the demo's
+    /// folder with a plus, a locked one with circle.slash) keeps those accessories while a
+    /// real drag from another app passes over them: declared regions win over the drag's
+    /// own cursor, as they do over any cursor name.
+    func testDeclaredTargetRegionsKeepTheirAccessoriesDuringADrag() throws {
+        let f = try AdaptiveFixture()
+        let panel = try RegionClient(session: f.session, title: "panel", width: 400, height: 300)
+        try f.control.moveWindow("panel", x: 600, y: 100)
+        var folder = RegionDescription(frame: (20, 20, 150, 100), effect: .hover, identifier: 1)
+        folder.accessories = [.init(.plus, angle: 45, offset: 4)]
+        var locked = RegionDescription(frame: (220, 20, 150, 100), effect: .hover, identifier: 2)
+        locked.accessories = [.init(.circleSlash, angle: 45, offset: 4)]
+        try panel.declare(folder, commit: false)
+        try panel.declare(locked)
+        let source = try window(f.session, "source", at: 100, 100, ["--source"])
+        try f.control.movePointer(x: 150, y: 150)
+        try f.control.button(pressed: true)
+        XCTAssertTrue(try f.session.wait { self.lines(source).contains("started") }, textOfFile(source))
+        var s = try f.move(to: 695, 170)
+        XCTAssertTrue(s.targeted, "the folder region is targeted mid-drag")
+        XCTAssertEqual(s.accessories.filter { $0.alpha > 0.5 }.map(\.shape), [plus], "the folder's plus")
+        s = try f.move(to: 895, 170)
+        XCTAssertEqual(s.identifier, 2)
+        XCTAssertEqual(s.accessories.filter { $0.alpha > 0.5 }.map(\.shape), [circleSlash], "the locked folder's circle.slash")
+        try f.control.button(pressed: false)
+        XCTAssertTrue(try f.session.wait { self.lines(source).contains("cancelled") }, "the panel takes no drop: \(textOfFile(source))")
     }
 }

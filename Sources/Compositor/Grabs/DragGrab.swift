@@ -140,13 +140,17 @@ final class DragGrab: PointerGrab {
         compositor.pointerController.cursorChanged()
     }
 
-    /// What the pointer should say of a drop here now: nil when nothing is dragged over
-    /// a target, otherwise the agreed action (none: refused).
-    var dropAction: DragActions? {
-        guard target != nil else { return nil }
-        guard carriesData else { return .copy }
-        guard let offer, offer.accepted != nil else { return DragActions.none }
-        return offer.action == .none && !offer.has(3) ? .copy : offer.action
+    /// What the pointer says of a drop here now, as iPadOS does: a plus for a copy, arrows
+    /// for a move, both for ask, circle.slash where the target refuses; nil (the circle)
+    /// over nothing, for a drag without data, or before the target has answered.
+    var cursorName: CursorName? {
+        guard target != nil, carriesData, source != nil, let offer, offer.answered else { return nil }
+        guard offer.acceptsDrop else { return .noDrop }
+        switch offer.has(3) ? offer.action : .copy {
+        case .move: return .move
+        case .ask: return .dndAsk
+        default: return .copy
+        }
     }
 
     // MARK: Ending

@@ -185,6 +185,8 @@ final class WlDataOffer: SelectionOfferObject<DataDeviceProtocol>, ProtocolObjec
     var isDragOffer = false
     /// The MIME type the target said it would take (`accept`), if any.
     private(set) var accepted: String?
+    /// The target sent `accept` at least once (until then it has not refused either).
+    private(set) var answered = false
     /// What the target supports and prefers (`set_actions`); a version 1 or 2 target copies.
     private(set) var actions: DragActions = .copy, preferred: DragActions = .copy
     /// The negotiated action last sent (`action`).
@@ -208,6 +210,7 @@ final class WlDataOffer: SelectionOfferObject<DataDeviceProtocol>, ProtocolObjec
             // Only the drag's current offer speaks for the target.
             guard let drag, !dropped else { return }
             accepted = a.string(1)
+            answered = true
             dataSource?.target(accepted)
             drag.offerChanged(self)
         case .receive: receive(mime: a.string(0), fd: a.fd(1))
