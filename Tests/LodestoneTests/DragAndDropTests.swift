@@ -330,3 +330,75 @@ final class DragPointerTests: XCTestCase {
         XCTAssertTrue(try f.session.wait { self.lines(source).contains("cancelled") }, "the panel takes no drop: \(textOfFile(source))")
     }
 }
+
+/// Real apps on the real clock: a GTK 3 entry (zenity's) takes a drop from the pywayland
+/// client, and a drag of its selected text drops into the pywayland client.
+final class GtkDragTests: XCTestCase {
+    private let client = repositoryRoot + "/Tests/clients/drag_client.py"
+    private static let gtkWayland = ["GDK_BACKEND": "wayland", "GSK_RENDERER": "cairo", "NO_AT_BRIDGE": "1"]
+
+    private func lines(_ path: String) -> [String] { textOfFile(path).split(separator: "\n").map(String.init) }
+
+    /// zenity's entry dialog at (48, 48): its entry field spans x 60…228, y 125…155 (the
+    /// text starts at x 70).
+    private func zenity(_ session: Session, text: String) throws -> String {
+        try requireProgram("zenity")
+        let out = session.runtimeDirectory + "/zenity.txt"
+        try session.launch(["zenity", "--entry", "--title", "entry", "--text", "Drop here", "--entry-text", text],
+                           environment: Self.gtkWayland, output: out)
+        _ = try session.waitForWindow("entry")
+        try session.control.moveWindow("entry", x: 48, y: 48)
+        return out
+    }
+
+    /// Moves the pointer in small steps, as a hand does, so the app sees the motion.
+    private func glide(_ session: Session, from a: (Double, Double), to b: (Double, Double), steps: Int = 12) throws {
+        for i in 1...steps {
+            let t = Double(i) / Double(steps)
+            try session.control.movePointer(x: a.0 + (b.0 - a.0) * t, y: a.1 + (b.1 - a.1) * t)
+            Thread.sleep(forTimeInterval: 0.03)
+        }
+    }
+
+    func testAPywaylandDragDropsIntoAGtkEntry() throws {
+        let session = try Session()
+        let out = try zenity(session, text: "")
+        let log = session.runtimeDirectory + "/source.txt"
+        try session.launch(["python3", client, "source", "cc6633", "--source", "--text", "dropped by pywayland"], output: log)
+        XCTAssertTrue(try session.wait(timeout: 20) { self.lines(log).contains("mapped") }, textOfFile(log))
+        try session.control.moveWindow("source", x: 600, y: 100)
+        try session.control.movePointer(x: 700, y: 175)
+        try session.control.button(pressed: true)
+        XCTAssertTrue(try session.wait { self.lines(log).contains("started") }, textOfFile(log))
+        try glide(session, from: (700, 175), to: (140, 140))
+        XCTAssertTrue(try session.wait { self.lines(log).last { $0.hasPrefix("action ") } == "action 1" }, "GTK's entry agreed to copy: \(textOfFile(log))")
+        try session.control.button(pressed: false)
+        XCTAssertTrue(try session.wait { self.lines(log).contains("dnd_finished") }, textOfFile(log))
+        // The entry holds the text: zenity prints it when Enter is pressed.
+        try session.control.activateWindow("entry")
+        try session.control.tap(28)  // Enter
+        XCTAssertTrue(try session.wait { textOfFile(out).contains("dropped by pywayland") }, "zenity printed: \(textOfFile(out))")
+    }
+
+    func testAGtkEntrysSelectedTextDropsIntoAPywaylandClient() throws {
+        let session = try Session()
+        let log = session.runtimeDirectory + "/target.txt"
+        try session.launch(["python3", client, "target", "3366cc", "--accept", "text/plain;charset=utf-8"], output: log)
+        XCTAssertTrue(try session.wait(timeout: 20) { self.lines(log).contains("mapped") }, textOfFile(log))
+        try session.control.moveWindow("target", x: 600, y: 100)
+        _ = try zenity(session, text: "drag me out")
+        try session.control.activateWindow("entry")
+        // Ctrl+A selects the entry's text; a press on the selection and a drag starts GTK's drag.
+        try session.control.key(29, pressed: true)
+        try session.control.tap(30)
+        try session.control.key(29, pressed: false)
+        Thread.sleep(forTimeInterval: 0.2)
+        try session.control.movePointer(x: 100, y: 140)
+        try session.control.button(pressed: true)
+        Thread.sleep(forTimeInterval: 0.1)
+        try glide(session, from: (100, 140), to: (700, 175), steps: 30)
+        XCTAssertTrue(try session.wait { self.lines(log).contains { $0.hasPrefix("enter ") } }, "GTK started no drag: \(textOfFile(log))\n\(session.log.suffix(2000))")
+        try session.control.button(pressed: false)
+        XCTAssertTrue(try session.wait { self.lines(log).contains("text drag me out") }, textOfFile(log))
+    }
+}

@@ -13,6 +13,7 @@ Source options:
   --no-data              start it with no source (a drag within the client)
   --source-actions A     the source's actions (set_actions), e.g. copy,move (default copy,move)
   --bad-serial           start the drag with a serial that is not the press's
+  --text STRING          offer STRING (UTF-8) as the data instead of PAYLOAD
   --icon                 a 40×30 icon of ICON_COLOUR, its hotspot at (10, 10) (wl_surface.offset)
 Target options:
   --accept MIME          accept MIME when it is offered (default text/plain); 'none' refuses
@@ -240,6 +241,7 @@ class Client:
             data += chunk
         os.close(r)
         log("received", mime, len(data), hashlib.sha256(data).hexdigest())
+        log("text", data[:200].decode(errors="replace"))
         offer.finish()
         offer.destroy()
         self.offer = None
@@ -247,7 +249,10 @@ class Client:
 
 
 def main():
+    global PAYLOAD
     title, colour = sys.argv[1], 0xff000000 | int(sys.argv[2], 16)
+    if option("--text"):
+        PAYLOAD = option("--text").encode()
     if "--source" in sys.argv:
         log("payload", len(PAYLOAD), hashlib.sha256(PAYLOAD).hexdigest())
     c = Client(title, colour)
