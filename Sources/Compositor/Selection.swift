@@ -145,11 +145,12 @@ class SelectionDeviceObject<P: SelectionProtocol>: Resource {
     /// `set_selection`: only a client acting on its own current input may replace everyone's
     /// selection; a refused source is told it was cancelled.
     func setSelection(_ source: SelectionSourceObject<P>?, serial: UInt32) {
+        // Given to set_selection, it is spent, whether the serial is accepted or not.
+        source?.usedForSelection = true
         guard selection.acceptsSerial(serial, client) else {
             source?.cancelled()
             return
         }
-        source?.usedForSelection = true
         selection.setSelection(source)
     }
 

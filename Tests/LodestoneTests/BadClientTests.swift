@@ -128,6 +128,15 @@ final class BadClientTests: XCTestCase {
         try assertGoodClientAlive()
     }
 
+    /// wl_data_source.error: invalid_action_mask 0, invalid_source 1.
+    func testBrokenDragAndDropRequestsAreProtocolErrors() throws {
+        XCTAssertEqual(try badClient(["drag-error", "actions-twice"]), "protocol-error wl_data_source 0")
+        XCTAssertEqual(try badClient(["drag-error", "bad-actions"]), "protocol-error wl_data_source 0")
+        XCTAssertEqual(try badClient(["drag-error", "actions-after-selection"]), "protocol-error wl_data_source 1")
+        XCTAssertEqual(try badClient(["drag-error", "selection-then-drag"]), "protocol-error wl_data_source 1")
+        try assertGoodClientAlive()
+    }
+
     // MARK: Roles: the same role again is fine, another role is an error
 
     /// Starts bad_client.py in the background (it waits for pointer events the test sends).
