@@ -146,6 +146,20 @@ final class DragAndDropTests: XCTestCase {
         XCTAssertFalse(lines(other.log).contains { $0.hasPrefix("enter") }, "another client heard a drag without data")
     }
 
+    func testADragWithoutDataEndsWithItsClient() throws {
+        let session = try Session(manualClock: true)
+        let other = try window(session, "other", "3366cc", at: 600, 100)
+        let only = try window(session, "only", "cc6633", at: 100, 100, ["--no-data"])
+        try startDrag(session, at: 130, 130, source: only.log)
+        kill(only.process.processIdentifier, SIGKILL)
+        XCTAssertTrue(try session.wait { try session.control.windows().count == 1 }, "the killed client's window went")
+        // The drag ended with its client: the pointer is routed again, button still held.
+        try session.control.movePointer(x: 700, y: 175)
+        try waitFor(session, "pointer enter", in: other.log)
+        try session.control.button(pressed: false)
+        XCTAssertFalse(lines(other.log).contains { $0.hasPrefix("enter") }, lines(other.log).joined(separator: "\n"))
+    }
+
     func testADropOnTheDesktopCancels() throws {
         let session = try Session(manualClock: true)
         let target = try window(session, "target", "3366cc", at: 600, 100)

@@ -16,6 +16,8 @@ final class DragGrab: PointerGrab {
     /// went away, which ends the drag).
     private(set) weak var source: WlDataSource?
     private let carriesData: Bool
+    /// The surface the drag started from: a drag without data ends with it.
+    private weak var origin: WlSurface?
     private(set) weak var icon: WlSurface?
     /// Held here: a surface keeps its role only weakly.
     private let iconRole: DragIconRole?
@@ -27,9 +29,10 @@ final class DragGrab: PointerGrab {
     private weak var target: WlSurface?
     private var offers: [Weak<WlDataOffer>] = []
 
-    init(seat: Seat, client: Client, source: WlDataSource?, icon: (surface: WlSurface, role: DragIconRole)?) {
+    init(seat: Seat, client: Client, origin: WlSurface, source: WlDataSource?, icon: (surface: WlSurface, role: DragIconRole)?) {
         self.seat = seat
         self.client = client
+        self.origin = origin
         self.source = source
         carriesData = source != nil
         self.icon = icon?.surface
@@ -66,6 +69,9 @@ final class DragGrab: PointerGrab {
             offers = []
             nothingAccepts()
         }
+        // A drag without data belongs to its client alone: it ends when the client's
+        // surface goes (with data, the source's end ends it).
+        if surface === origin, !carriesData { cancel() }
         return false
     }
 
@@ -241,7 +247,7 @@ extension Seat {
             compositor.log.debug("wl_data_device.start_drag refused: \(refused)")
             return false
         }
-        let drag = DragGrab(seat: self, client: client, source: source, icon: icon)
+        let drag = DragGrab(seat: self, client: client, origin: origin, source: source, icon: icon)
         begin(drag)
         drag.motion(self, device: (x, y), time: compositor.clock.now)
         return true
