@@ -264,7 +264,7 @@ public final class Compositor {
         if !output.damage.isEmpty { scheduleFrame() }
     }
 
-    /// `wl_surface.offset` / attach offset: only cursors move with it.
+    /// `wl_surface.offset` / attach offset: only cursors and a drag's icon move with it.
     func surfaceMoved(_ surface: WlSurface, dx: Int32, dy: Int32) {
         if surface === seat.cursor.surface { seat.cursor.offset(dx: dx, dy: dy) }
         if let drag = seat.grab as? DragGrab, surface === drag.icon { drag.iconMoved(dx: dx, dy: dy) }
