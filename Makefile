@@ -9,7 +9,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Cursor themes the compositor recognises (and draws where a cursor has no adaptive form).
 # make fuzz: clang's libFuzzer runtime.
 # Tests and demo: real clients (weston's demo clients, foot, GTK 3 and 4, Qt 6 Linguist, wl-clipboard,
-# GNOME's Calculator and Text Editor, SDL 2's test programs, mpv),
+# GNOME's Calculator and Text Editor, SDL 2's test programs, mpv, zenity: a GTK 3 entry for drag and drop),
 # fonts, keymaps, pywayland for the Python clients, meson + ninja for the
 # C client built from meson-wrap/, and wlroots 0.15 + grim for Examples/wlroots-tinywl-adaptive.
 # mutter and sway: parents for the nested backend's title bar tests (mutter draws none, sway its own).
@@ -18,7 +18,7 @@ APT_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev xkb
 	weston foot gtk-4-examples gtk-3-examples wl-clipboard wayland-utils wlcs coreutils python3 python3-pip \
 	meson ninja-build linguist-qt6 libwlroots-dev grim qt6-wayland desktop-file-utils valgrind libseat-dev libdrm-dev libudev-dev \
 	xwayland xterm x11-apps libxcb1-dev libxcb-composite0-dev libxcb-render0-dev libxcb-xfixes0-dev libclang-rt-14-dev \
-	libsystemd-dev dbus-daemon at-spi2-core python3-gi gir1.2-glib-2.0 python3-xlib xclip mutter sway gnome-calculator gnome-text-editor libsdl2-tests mpv
+	libsystemd-dev dbus-daemon at-spi2-core python3-gi gir1.2-glib-2.0 python3-xlib xclip mutter sway gnome-calculator gnome-text-editor libsdl2-tests mpv zenity
 PIP_PACKAGES := pywayland
 
 # The toml-test suite's valid and invalid TOML files (the config tests and the config fuzzer's

@@ -53,7 +53,9 @@ extension CursorName {
         case .noDrop, .notAllowed: return with([(.circleSlash, 0)])
         case .zoomIn: return with([(.plus, 0)])
         case .zoomOut: return with([(.minus, 0)])
-        case .move, .allScroll: return with([(.arrow, 0), (.arrow, 90), (.arrow, 180), (.arrow, 270)])
+        // Ask: the copy's plus with a move arrow, for the target will offer both.
+        case .dndAsk: return with([(.plus, 0), (.arrow, 90)])
+        case .move, .allScroll, .allResize: return with([(.arrow, 0), (.arrow, 90), (.arrow, 180), (.arrow, 270)])
         case .nResize: return with([(.arrow, 0)])
         case .neResize: return with([(.arrow, 45)])
         case .eResize: return with([(.arrow, 90)])

@@ -54,6 +54,9 @@ final class AppCursorPolicy {
         return !compositor.scene.regions.treeHasRegions(focus)
     }
 
+    /// What a drag over a target says a drop would do, while one does.
+    private var dragCursor: CursorName? { (compositor.seat.grab as? DragGrab)?.cursorName }
+
     /// Whether cursor images are worth recognising: only the adaptive pointer reads names.
     var recognisesThemeCursors: Bool { mode == .adaptive && legacyApps != .off }
 
@@ -63,6 +66,8 @@ final class AppCursorPolicy {
     /// theme cursor as the client drew it. `--pointer client` shows the client's images, and
     /// the theme's image for a shape it named.
     var source: PointerSource {
+        // A drag over a target: the cursor says what a drop would do (`DragGrab.cursorName`).
+        if let drag = dragCursor { return mode == .client ? standard(drag) : .adaptive }
         let cursor = compositor.seat.cursor
         guard cursor.isShown, focusDeclaresNoRegions else { return .adaptive }
         switch mode {
@@ -87,6 +92,7 @@ final class AppCursorPolicy {
     /// The style the engine gives the pointer where no region targets it: the focused app's
     /// cursor name in adaptive form (`CursorName.adaptiveForm`), the circle otherwise.
     var wanted: AdaptivePointerForm {
+        if let drag = dragCursor { return drag.adaptiveForm ?? .circle }
         guard recognisesThemeCursors, focusDeclaresNoRegions else { return .circle }
         let cursor = compositor.seat.cursor
         if let name = cursor.name { return name.adaptiveForm ?? .circle }

@@ -147,6 +147,7 @@ public final class Compositor {
         gestures = Gestures(compositor: self)
         tablets = Tablets(compositor: self)
         scene.cursorOrigin = { [unowned self] surface in surface === self.seat.cursor.surface ? self.seat.cursor.origin : nil }
+        scene.dragIcon = { [unowned self] in (self.seat.grab as? DragGrab)?.iconPlacement }
         scene.onChange = { [unowned self] change in
             self.seat.sceneChanged(change)
             if change == .layout { self.idleInhibitors.reevaluate() }
@@ -204,9 +205,10 @@ public final class Compositor {
         if !output.damage.isEmpty { scheduleFrame() }
     }
 
-    /// `wl_surface.offset` / attach offset: only cursors move with it.
+    /// `wl_surface.offset` / attach offset: only cursors and a drag's icon move with it.
     func surfaceMoved(_ surface: WlSurface, dx: Int32, dy: Int32) {
         if surface === seat.cursor.surface { seat.cursor.offset(dx: dx, dy: dy) }
+        if let drag = seat.grab as? DragGrab, surface === drag.icon { drag.iconMoved(dx: dx, dy: dy) }
     }
 
     /// A subsurface may have gained or lost its buffer, moved or been restacked.

@@ -35,6 +35,9 @@ extension Compositor {
             for callback in cursor.takeFrameCallbacks() { callback.done(now) }
             for feedback in cursor.takePresentationFeedbacks() { feedback.presented(frame, outputs: []) }
         }
+        if let icon = scene.dragIcon()?.surface {
+            for callback in icon.takeFrameCallbacks() { callback.done(now) }
+        }
     }
 
     /// A frame now, as the clock would run it, without waiting for the next refresh (the

@@ -25,7 +25,7 @@ extension Compositor {
             _ = ZwpTabletManager(tablets: self.tablets, client: $0, version: $1, id: $2)
         }
         try addGlobal(Interface.dataDeviceManager, WlDataDeviceManager.version) { [unowned self] in
-            _ = WlDataDeviceManager(selection: self.selection, client: $0, version: $1, id: $2)
+            _ = WlDataDeviceManager(selection: self.selection, seat: self.seat, client: $0, version: $1, id: $2)
         }
         try addGlobal(Interface.xdgOutputManager, ZxdgOutputManager.version) { _ = ZxdgOutputManager(client: $0, version: $1, id: $2) }
         try addGlobal(Interface.singlePixelBufferManager, WpSinglePixelBufferManager.version) { _ = WpSinglePixelBufferManager(client: $0, version: $1, id: $2) }

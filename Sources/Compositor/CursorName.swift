@@ -11,13 +11,20 @@ enum CursorName: String, CaseIterable, Sendable {
     case ewResize = "ew-resize", nsResize = "ns-resize", neswResize = "nesw-resize", nwseResize = "nwse-resize"
     case colResize = "col-resize", rowResize = "row-resize", allScroll = "all-scroll"
     case zoomIn = "zoom-in", zoomOut = "zoom-out"
+    /// Version 2 of cursor-shape-v1 (wayland-protocols 1.42): a drop that will ask what to do,
+    /// and a resize in every direction.
+    case dndAsk = "dnd-ask", allResize = "all-resize"
 
-    /// `wp_cursor_shape_device_v1.shape`: version 1's values run 1 (default) to 34 (zoom_out),
-    /// in this enum's order.
-    init?(shape value: UInt32) {
-        guard value >= 1, Int(value) <= Self.allCases.count else { return nil }
+    /// `wp_cursor_shape_device_v1.shape`: values run 1 (default) to 34 (zoom_out) in version 1,
+    /// to 36 (all_resize) in version 2, in this enum's order; nil for a value the bound
+    /// `version` does not have.
+    init?(shape value: UInt32, version: UInt32) {
+        guard value >= 1, value <= Self.lastShape(version: version) else { return nil }
         self = Self.allCases[Int(value) - 1]
     }
+
+    /// The last shape value of a cursor-shape-v1 version.
+    static func lastShape(version: UInt32) -> UInt32 { version >= 2 ? UInt32(allCases.count) : 34 }
 
     /// The file names themes give this cursor: the CSS name first, then the X11 core names
     /// and the names older toolkits ask for (DMZ has only those; Adwaita links them).
@@ -58,6 +65,8 @@ enum CursorName: String, CaseIterable, Sendable {
         .colResize: ["split_h"],
         .rowResize: ["split_v"],
         .allScroll: ["fleur", "size_all"],
+        .dndAsk: ["dnd-copy"],
+        .allResize: ["fleur", "size_all"],
         .zoomIn: [],
         .zoomOut: [],
     ]

@@ -25,6 +25,8 @@ final class Scene {
     var minimized: [DesktopWindow] = []
     /// The client cursor surface and where it is drawn (it is not in any window's tree).
     var cursorOrigin: (WlSurface) -> (Int32, Int32)? = { _ in nil }
+    /// A drag's icon surface and where it is drawn, under the pointer (`DragGrab`).
+    var dragIcon: () -> (surface: WlSurface, x: Int32, y: Int32)? = { nil }
     /// The adaptive_pointer_v1 regions of the mapped surfaces, placed in global space.
     private(set) lazy var regions = SceneRegions(scene: self)
     /// The one notification; see `Change`.
@@ -79,6 +81,7 @@ final class Scene {
         }
         if let xdg = surface.role as? XdgSurface, xdg.isMapped { return xdg.surfaceOrigin }
         if let x = (surface.role as? XwaylandSurface)?.window, x.isMapped { return x.surfaceOrigin }
+        if let icon = dragIcon(), icon.surface === surface { return (icon.x, icon.y) }
         return cursorOrigin(surface)
     }
 
@@ -229,6 +232,8 @@ final class Scene {
         }
         for window in overrideRedirect { visit(window, visitor) }
         for popup in popups { visit(popup.xdgSurface, visitor) }
+        // A drag's icon above every window, beneath the pointer.
+        if let icon = dragIcon() { walk(icon.surface, x: icon.x, y: icon.y, visitor) }
         if let cursor { elements.append(cursor) }
         if let overlay { elements.append(overlay) }
         body(elements)

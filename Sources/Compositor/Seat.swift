@@ -31,6 +31,8 @@ public final class Seat {
     private(set) weak var pointerFocus: WlSurface?
     private var focusOrigin: (x: Double, y: Double) = (0, 0)
     private(set) var pressedButtons: [UInt32] = []
+    /// The serial of the last press sent to a client: a drag starts only with it (`startDrag`).
+    private(set) var pressSerial: UInt32?
     /// The pointer is off every output (the parent's pointer left a nested window): no cursor is drawn.
     private(set) var pointerOutside = false
 
@@ -88,6 +90,7 @@ public final class Seat {
         case .pointerLeftOutputs: setPointerOutside(true)
         case .pointerEnteredOutputs: setPointerOutside(false)
         case .key(let code, let pressed):
+            if let drag = grab as? DragGrab { return drag.key(code, pressed: pressed) }
             // Holding a modifier (a shortcut, a Shift-click) is not typing.
             if pressed && !keyboard.keymap.isModifier(key: code) { pointerInput(.keyTyped) }
             keyboard.key(code, pressed: pressed, time: time)
@@ -182,6 +185,7 @@ public final class Seat {
     func sendButton(_ button: UInt32, pressed: Bool, time: UInt32) {
         guard let focus = pointerFocus else { return }
         let s = serial()
+        if pressed { pressSerial = s }
         for p in pointers(of: focus) {
             p.button(serial: s, time: time, button: button, pressed: pressed)
             p.frame()

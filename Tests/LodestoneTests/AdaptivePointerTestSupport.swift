@@ -187,9 +187,10 @@ final class RegionClient {
 
     /// `wp_cursor_shape_device_v1.set_shape` with the last enter (or button) serial; the
     /// manager and device are made on first use.
-    func setCursorShape(_ shape: UInt32, serial: UInt32? = nil) throws {
+    /// `version`: the wp_cursor_shape_manager_v1 version bound on first use (2 has dnd_ask, all_resize).
+    func setCursorShape(_ shape: UInt32, serial: UInt32? = nil, version: UInt32 = 1) throws {
         if shapeDevice == nil {
-            guard let manager = registry.bind(cwp_wp_cursor_shape_manager_v1_interface(), version: 1).map({ Proxy($0, on: connection) }) else {
+            guard let manager = registry.bind(cwp_wp_cursor_shape_manager_v1_interface(), version: version).map({ Proxy($0, on: connection) }) else {
                 throw TestFailure("no wp_cursor_shape_manager_v1")
             }
             kept.append(manager)

@@ -123,8 +123,17 @@ final class BadClientTests: XCTestCase {
     }
 
     func testDragAndDropIsCancelledNotCrashed() throws {
-        // Drag-and-drop is not implemented yet: the drag ends at once with wl_data_source.cancelled.
+        // A start_drag with a serial of no press is refused: the drag ends at once with wl_data_source.cancelled.
         XCTAssertEqual(try badClient("start-drag"), "ok")
+        try assertGoodClientAlive()
+    }
+
+    /// wl_data_source.error: invalid_action_mask 0, invalid_source 1.
+    func testBrokenDragAndDropRequestsAreProtocolErrors() throws {
+        XCTAssertEqual(try badClient(["drag-error", "actions-twice"]), "protocol-error wl_data_source 0")
+        XCTAssertEqual(try badClient(["drag-error", "bad-actions"]), "protocol-error wl_data_source 0")
+        XCTAssertEqual(try badClient(["drag-error", "actions-after-selection"]), "protocol-error wl_data_source 1")
+        XCTAssertEqual(try badClient(["drag-error", "selection-then-drag"]), "protocol-error wl_data_source 1")
         try assertGoodClientAlive()
     }
 

@@ -105,6 +105,7 @@ final class CursorShapeTests: XCTestCase {
         let good = try RegionClient(session: f.session, title: "good", background: Self.background)
         try f.control.moveWindow("good", x: 600, y: 100)
         let bad = try window(f, title: "bad")
+        // 35 (dnd_ask) is a version 2 shape: a version 1 client may not ask for it.
         for invalid: UInt32 in [0, 35] {
             let offender = invalid == 0 ? bad : try window(f, title: "bad-\(invalid)")
             XCTAssertThrowsError(try offender.setCursorShape(invalid), "shape \(invalid)")
@@ -118,6 +119,23 @@ final class CursorShapeTests: XCTestCase {
         try good.setCursorShape(9)
         XCTAssertEqual(try settled(f).kind, .verticalBeam)
         XCTAssertNotNil(try f.control.windows().first { $0.title == "good" })
+    }
+
+    /// Version 2 (wayland-protocols 1.42), bound explicitly: dnd_ask is the copy's plus with a
+    /// move arrow, all_resize the four arrows; a value past 36 is still invalid_shape.
+    func testVersionTwoShapes() throws {
+        let f = try AdaptiveFixture()
+        let client = try window(f)
+        try client.setCursorShape(35, version: 2)
+        var s = try settled(f)
+        XCTAssertEqual(s.accessories.filter { $0.alpha > 0.5 }.map(\.shape).sorted(), [Glyph.arrow.rawValue, Glyph.plus.rawValue], "dnd_ask")
+        XCTAssertEqual(directions(s).count, 2)
+        for (got, want) in zip(directions(s), [0.0, 90]) { XCTAssertEqual(got, want, accuracy: 8, "dnd_ask: the plus above, the arrow to the right") }
+        try client.setCursorShape(36, version: 2)
+        s = try settled(f)
+        XCTAssertEqual(s.accessories.filter { $0.alpha > 0.5 }.map(\.shape), Array(repeating: Glyph.arrow.rawValue, count: 4), "all_resize")
+        XCTAssertThrowsError(try client.setCursorShape(37, version: 2))
+        XCTAssertEqual(client.connection.protocolError?.code, 1, "invalid_shape")
     }
 
     func testShapeWithAnOldSerialIsIgnored() throws {

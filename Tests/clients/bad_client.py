@@ -16,7 +16,10 @@ Modes:
   invalid-transform       wl_surface.set_buffer_transform(42)
   bad-ack                 xdg_surface.ack_configure with a serial never sent
   buffer-before-configure commit a buffer on an xdg_surface before any configure
-  start-drag              start a drag-and-drop (not implemented: the source must be cancelled)
+  start-drag              start a drag-and-drop with a serial of no press (the source must be cancelled)
+  drag-error KIND         break wl_data_device drag-and-drop: actions-twice (set_actions twice),
+                          bad-actions (set_actions(8)), actions-after-selection (set_actions on a
+                          source given to set_selection), selection-then-drag (start_drag with it)
   cursor-reentry N        map a window and set the same cursor surface after each of N
                           wl_pointer.enter events (the test moves the pointer in and out);
                           prints 'enter K' after each, flushed
@@ -304,6 +307,28 @@ def main(mode, arg=None):
         if not cancelled:
             print("RESULT: drag source was never cancelled", flush=True)
             os._exit(0)
+    elif mode == "drag-error":
+        surface, _, _ = c.mapped_window()
+        registry = d.get_registry()
+        manager = registry.bind(c.globals["wl_data_device_manager"][0], WlDataDeviceManager, 3)
+        seat = registry.bind(c.globals["wl_seat"][0], WlSeat, 5)
+        device = manager.get_data_device(seat)
+        source = manager.create_data_source()
+        source.offer("text/plain")
+        if arg == "actions-twice":
+            source.set_actions(1)
+            source.set_actions(1)
+        elif arg == "bad-actions":
+            source.set_actions(8)
+        elif arg in ("actions-after-selection", "selection-then-drag"):
+            # Refused (serial 0 is of no input of ours), but given to set_selection all the same.
+            device.set_selection(source, 0)
+            settle(d)
+            if arg == "actions-after-selection":
+                source.set_actions(1)
+            else:
+                device.start_drag(source, surface, None, 0)
+        settle(d)
     elif mode == "cursor-reentry":
         c.mapped_window()
         pointer = pointer_of(c)

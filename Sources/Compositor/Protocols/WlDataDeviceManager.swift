@@ -1,146 +1,284 @@
-import Glibc
 import CWaylandServer
 import WaylandServer
+
+/// The clipboard (wl_data_device_manager); its devices also carry drags (`DragGrab`).
+typealias DataSelection = Selection<DataDeviceProtocol>
+
+/// wl_data_device's C names for the shared selection code (`Selection.swift`).
+enum DataDeviceProtocol: SelectionProtocol {
+    static func makeOffer(of source: SelectionSource, for device: SelectionDeviceObject<Self>) -> SelectionOfferObject<Self>? {
+        WlDataOffer(source: source, device: device)
+    }
+    static func sendDataOffer(device: OpaquePointer, offer: OpaquePointer) { wl_data_device_send_data_offer(device, offer) }
+    static func sendOffer(offer: OpaquePointer, mime: String) { wl_data_offer_send_offer(offer, mime) }
+    static func sendSelection(device: OpaquePointer, offer: OpaquePointer?) { wl_data_device_send_selection(device, offer) }
+    static func sendSend(source: OpaquePointer, mime: String, fd: Int32) { wl_data_source_send_send(source, mime, fd) }
+    static func sendCancelled(source: OpaquePointer) { wl_data_source_send_cancelled(source) }
+}
+
+/// The drag-and-drop actions of `wl_data_device_manager.dnd_action` (a bit set).
+struct DragActions: OptionSet, Equatable {
+    let rawValue: UInt32
+    static let copy = DragActions(rawValue: WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY.rawValue)
+    static let move = DragActions(rawValue: WL_DATA_DEVICE_MANAGER_DND_ACTION_MOVE.rawValue)
+    static let ask = DragActions(rawValue: WL_DATA_DEVICE_MANAGER_DND_ACTION_ASK.rawValue)
+    static let none: DragActions = []
+    static let all: DragActions = [.copy, .move, .ask]
+}
 
 /// `wl_data_device_manager`: makes data sources and per-seat data devices.
 final class WlDataDeviceManager: Resource, ProtocolObject {
     static let version: Int32 = 3
     static var interface: UnsafePointer<wl_interface> { Interface.dataDeviceManager }
     unowned let selection: DataSelection
+    unowned let seat: Seat
 
     enum Request: UInt32 { case createDataSource, getDataDevice }
 
-    init?(selection: DataSelection, client: Client, version: UInt32, id: UInt32) {
+    init?(selection: DataSelection, seat: Seat, client: Client, version: UInt32, id: UInt32) {
         self.selection = selection
+        self.seat = seat
         super.init(client: client, interface: Self.interface, version: version, id: id)
     }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
         switch Request(rawValue: opcode) {
         case .createDataSource: _ = WlDataSource(selection: selection, client: client, version: version, id: a.newID(0))
-        case .getDataDevice:
-            if let device = WlDataDevice(selection: selection, client: client, version: version, id: a.newID(0)) {
-                selection.deviceBound(device)
-            }
+        case .getDataDevice: _ = WlDataDevice(selection: selection, seat: seat, client: client, version: version, id: a.newID(0))
         case nil: break
         }
     }
 }
 
 /// `wl_data_device`: a client's clipboard and drag-and-drop endpoint.
-final class WlDataDevice: Resource, ProtocolObject, SelectionDevice {
+final class WlDataDevice: SelectionDeviceObject<DataDeviceProtocol>, ProtocolObject {
     static var interface: UnsafePointer<wl_interface> { Interface.dataDevice }
-    unowned let selection: DataSelection
+    unowned let seat: Seat
 
     enum Request: UInt32 { case startDrag, setSelection, release }
 
-    init?(selection: DataSelection, client: Client, version: UInt32, id: UInt32) {
-        self.selection = selection
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+    init?(selection: DataSelection, seat: Seat, client: Client, version: UInt32, id: UInt32) {
+        self.seat = seat
+        super.init(selection: selection, client: client, interface: Self.interface, version: version, id: id)
     }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
         switch Request(rawValue: opcode) {
-        case .startDrag:
-            // The icon takes its role even though no drag happens: the role is for
-            // life, and a surface with another role is still an error.
-            if let icon = WlSurface.from(a.object(2)) {
-                let role = icon.role as? DragIconRole ?? DragIconRole()
-                guard icon.assignRole(role, error: (self, WL_DATA_DEVICE_ERROR_ROLE.rawValue)) else { return }
-            }
-            // Drag-and-drop is not implemented yet: the drag ends at once,
-            // so the client cleans up instead of waiting forever.
-            WlDataSource.from(a.object(0))?.cancelled()
+        case .startDrag: startDrag(source: a.object(0), origin: a.object(1), icon: a.object(2), serial: a.uint(3))
         case .setSelection:
             let source = WlDataSource.from(a.object(0))
-            let serial = a.uint(1)
-            // Only a client acting on its own current input may replace everyone's clipboard.
-            guard selection.acceptsSerial(serial, client) else {
-                source?.cancelled()
-                return
-            }
             if let source {
-                guard !source.usedForSelection else {
-                    return source.postError(WL_DATA_SOURCE_ERROR_INVALID_SOURCE.rawValue, "this wl_data_source was already used for a selection")
+                guard !source.usedForSelection, !source.usedForDrag else {
+                    return source.postError(WL_DATA_SOURCE_ERROR_INVALID_SOURCE.rawValue, "this wl_data_source was already used for a selection or a drag")
                 }
-                source.usedForSelection = true
+                guard source.dragActions == nil else {
+                    return source.postError(WL_DATA_SOURCE_ERROR_INVALID_SOURCE.rawValue, "a wl_data_source with drag-and-drop actions cannot be the selection")
+                }
             }
-            selection.setSelection(source)
+            setSelection(source, serial: a.uint(1))
         case .release: destroy()
         case nil: break
         }
     }
 
-    /// Introduces a new offer for `source` (or clears the selection).
-    func sendSelection(_ source: SelectionSource?) {
-        guard let source else { return wl_data_device_send_selection(pointer, nil) }
-        guard let offer = WlDataOffer(source: source, device: self) else { return }
-        wl_data_device_send_data_offer(pointer, offer.pointer)
-        for mime in source.mimeTypes { wl_data_offer_send_offer(offer.pointer, mime) }
-        wl_data_device_send_selection(pointer, offer.pointer)
+    private func startDrag(source sourceResource: OpaquePointer?, origin originResource: OpaquePointer?, icon iconResource: OpaquePointer?, serial: UInt32) {
+        let source = WlDataSource.from(sourceResource)
+        if let source, source.usedForSelection || source.usedForDrag {
+            return source.postError(WL_DATA_SOURCE_ERROR_INVALID_SOURCE.rawValue, "this wl_data_source was already used for a selection or a drag")
+        }
+        // The icon takes its role even when the drag is refused: the role is for life, and
+        // a surface with another role is an error.
+        var icon: (surface: WlSurface, role: DragIconRole)?
+        if let surface = WlSurface.from(iconResource) {
+            let role = surface.role as? DragIconRole ?? DragIconRole()
+            guard surface.assignRole(role, error: (self, WL_DATA_DEVICE_ERROR_ROLE.rawValue)) else { return }
+            icon = (surface, role)
+        }
+        source?.usedForDrag = true
+        guard let origin = WlSurface.from(originResource),
+              seat.startDrag(source: source, origin: origin, icon: icon, serial: serial, client: client) else {
+            // Refused (not the serial of a press this client holds): the drag ends at once,
+            // so the client cleans up instead of waiting.
+            source?.cancelled()
+            return
+        }
     }
 
-    override func destroyed() { selection.deviceDestroyed(self) }
+    // MARK: Events (the drag's)
+
+    func enter(serial: UInt32, surface: WlSurface, x: Double, y: Double, offer: WlDataOffer?) {
+        wl_data_device_send_enter(pointer, serial, surface.pointer, wl_fixed_from_double(x), wl_fixed_from_double(y), offer?.pointer)
+    }
+    func leave() { wl_data_device_send_leave(pointer) }
+    func motion(time: UInt32, x: Double, y: Double) { wl_data_device_send_motion(pointer, time, wl_fixed_from_double(x), wl_fixed_from_double(y)) }
+    func drop() { wl_data_device_send_drop(pointer) }
 }
 
-/// `wl_data_source`: what one client offers to paste.
-final class WlDataSource: Resource, ProtocolObject, SelectionSource {
+/// `wl_data_source`: what one client offers to paste or drop.
+final class WlDataSource: SelectionSourceObject<DataDeviceProtocol>, ProtocolObject {
     static var interface: UnsafePointer<wl_interface> { Interface.dataSource }
-    unowned let selection: DataSelection
-    private(set) var mimeTypes: [String] = []
-    var usedForSelection = false
+    /// The actions `set_actions` said it supports (nil: never set, as a version 1 or 2 source).
+    private(set) var dragActions: DragActions?
+    /// It started a drag: it may not start another, nor be the selection.
+    var usedForDrag = false
+    /// The drag it feeds, while the drag holds the pointer.
+    weak var drag: DragGrab?
+    /// The target offer after a drop, until the target finishes.
+    weak var droppedOn: WlDataOffer?
+    /// The last action sent (`action`), so each change goes out once.
+    private(set) var action: DragActions = .none
+    /// The drag's target accepted a MIME type (`target` said so).
+    var accepted = false
 
     enum Request: UInt32 { case offer, destroy, setActions }
 
     init?(selection: DataSelection, client: Client, version: UInt32, id: UInt32) {
-        self.selection = selection
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(selection: selection, client: client, interface: Self.interface, version: version, id: id)
     }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
         switch Request(rawValue: opcode) {
-        case .offer: if let mime = a.string(0), !mimeTypes.contains(mime) { mimeTypes.append(mime) }
+        case .offer: offered(a.string(0))
         case .destroy: destroy()
-        case .setActions: break  // actions only matter for drag-and-drop
+        case .setActions:
+            let actions = DragActions(rawValue: a.uint(0))
+            guard DragActions.all.isSuperset(of: actions) else {
+                return postError(WL_DATA_SOURCE_ERROR_INVALID_ACTION_MASK.rawValue, "set_actions with unknown actions 0x\(String(actions.rawValue, radix: 16))")
+            }
+            guard dragActions == nil else {
+                return postError(WL_DATA_SOURCE_ERROR_INVALID_ACTION_MASK.rawValue, "set_actions may be sent only once")
+            }
+            guard !usedForDrag, !usedForSelection else {
+                return postError(WL_DATA_SOURCE_ERROR_INVALID_SOURCE.rawValue, "set_actions after the source was used for a drag or a selection")
+            }
+            dragActions = actions
         case nil: break
         }
     }
 
-    func send(mime: String, fd: Int32) { wl_data_source_send_send(pointer, mime, fd) }
-    func cancelled() { wl_data_source_send_cancelled(pointer) }
+    /// What the source supports: what it said, or copy for a source older than actions.
+    var supportedActions: DragActions { dragActions ?? .copy }
 
-    override func destroyed() { selection.sourceDestroyed(self) }
+    // MARK: Events (the drag's)
+
+    func target(_ mime: String?) { wl_data_source_send_target(pointer, mime) }
+    func dropPerformed() { if has(3) { wl_data_source_send_dnd_drop_performed(pointer) } }
+    func finished() { if has(3) { wl_data_source_send_dnd_finished(pointer) } }
+    func sendAction(_ new: DragActions) {
+        guard new != action else { return }
+        action = new
+        if has(3) { wl_data_source_send_action(pointer, new.rawValue) }
+    }
+
+    override func destroyed() {
+        super.destroyed()
+        drag?.sourceDestroyed()
+    }
 }
 
-/// `wl_data_offer`: one client's view of another client's source.
-final class WlDataOffer: Resource, ProtocolObject {
+/// `wl_data_offer`: one client's view of another client's source, for a paste or a drop.
+final class WlDataOffer: SelectionOfferObject<DataDeviceProtocol>, ProtocolObject {
     static var interface: UnsafePointer<wl_interface> { Interface.dataOffer }
-    private weak var source: SelectionSource?
+    /// The drag this offer was made for at enter (nil: a selection's offer, or the drag moved on).
+    weak var drag: DragGrab?
+    /// Made for a drag (even after the drag moved on): finish and set_actions are allowed.
+    var isDragOffer = false
+    /// The MIME type the target said it would take (`accept`), if any.
+    private(set) var accepted: String?
+    /// The target sent `accept` at least once (until then it has not refused either).
+    private(set) var answered = false
+    /// What the target supports and prefers (`set_actions`); a version 1 or 2 target copies.
+    private(set) var actions: DragActions = .copy, preferred: DragActions = .copy
+    /// The negotiated action last sent (`action`).
+    private(set) var action: DragActions = .none
+    /// Dropped on; `finish` not yet sent.
+    var dropped = false
+    private var finished = false
 
     enum Request: UInt32 { case accept, receive, destroy, finish, setActions }
 
-    init?(source: SelectionSource, device: WlDataDevice) {
-        self.source = source
-        super.init(client: device.client, interface: Self.interface, version: device.version, id: 0)
+    init?(source: SelectionSource, device: SelectionDeviceObject<DataDeviceProtocol>) {
+        super.init(source: source, device: device, interface: Self.interface)
+        if has(3) { (actions, preferred) = (.none, .none) }
     }
+
+    private var dataSource: WlDataSource? { source as? WlDataSource }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
         switch Request(rawValue: opcode) {
-        case .receive:
-            let fd = a.fd(1)
-            // The source writes into the pipe; our copy of the fd is closed here.
-            if let source, let mime = a.string(0) { source.send(mime: mime, fd: fd) }
-            close(fd)
+        case .accept:
+            // Only the drag's current offer speaks for the target.
+            guard let drag, !dropped else { return }
+            accepted = a.string(1)
+            answered = true
+            dataSource?.target(accepted)
+            drag.offerChanged(self)
+        case .receive: receive(mime: a.string(0), fd: a.fd(1))
         case .destroy: destroy()
-        case .accept, .finish, .setActions, nil: break
+        case .finish:
+            guard isDragOffer else { return postError(WL_DATA_OFFER_ERROR_INVALID_OFFER.rawValue, "finish on an offer that is not a drag's") }
+            guard dropped, !finished, accepted != nil, action != .none else {
+                return postError(WL_DATA_OFFER_ERROR_INVALID_FINISH.rawValue, "finish before a drop with an accepted MIME type and an action")
+            }
+            finished = true
+            dataSource?.finished()
+        case .setActions:
+            guard isDragOffer else { return postError(WL_DATA_OFFER_ERROR_INVALID_OFFER.rawValue, "set_actions on an offer that is not a drag's") }
+            let all = DragActions(rawValue: a.uint(0)), preferred = DragActions(rawValue: a.uint(1))
+            guard DragActions.all.isSuperset(of: all) else {
+                return postError(WL_DATA_OFFER_ERROR_INVALID_ACTION_MASK.rawValue, "set_actions with unknown actions 0x\(String(all.rawValue, radix: 16))")
+            }
+            guard [DragActions.none, .copy, .move, .ask].contains(preferred) else {
+                return postError(WL_DATA_OFFER_ERROR_INVALID_ACTION.rawValue, "preferred action 0x\(String(preferred.rawValue, radix: 16)) is not one action")
+            }
+            guard !dropped else {
+                // After the drop only the answer to `ask` may change the action.
+                guard let source = dataSource, action == .ask, [DragActions.copy, .move].contains(preferred) else { return }
+                action = preferred
+                source.sendAction(preferred)
+                return sendAction(preferred)
+            }
+            (actions, self.preferred) = (all, preferred)
+            drag?.offerChanged(self)
+        case nil: break
         }
+    }
+
+    /// The action both sides can do, the target's preferred one first, then copy, move,
+    /// ask (as weston and wlroots choose).
+    func negotiate(with source: WlDataSource) -> DragActions {
+        let both = actions.intersection(source.supportedActions)
+        if !preferred.isEmpty, both.contains(preferred) { return preferred }
+        return [DragActions.copy, .move, .ask].first { both.contains($0) } ?? .none
+    }
+
+    // MARK: Events (the drag's)
+
+    func sendSourceActions(_ actions: DragActions) { if has(3) { wl_data_offer_send_source_actions(pointer, actions.rawValue) } }
+    func sendAction(_ new: DragActions) {
+        guard new != action else { return }
+        action = new
+        if has(3) { wl_data_offer_send_action(pointer, new.rawValue) }
+    }
+
+    /// Whether a drop here can go ahead: a MIME type accepted and, from a target that
+    /// negotiates, an action agreed.
+    var acceptsDrop: Bool { accepted != nil && (!has(3) || action != .none) }
+
+    override func destroyed() {
+        // A target that goes away after the drop without finishing: a version 3 target
+        // gave up (the source is told it was cancelled); an older one cannot say finish,
+        // so its going away is the end of the drop.
+        guard dropped, !finished, let source = dataSource, source.droppedOn === self else { return }
+        if has(3) { source.cancelled() } else { source.finished() }
     }
 }
 
-/// The role `wl_data_device.start_drag` gives its icon surface. Drags end at once
-/// (no drag-and-drop yet), so the icon is never drawn; the role only keeps the
-/// surface from taking another.
+/// The role `wl_data_device.start_drag` gives its icon surface. The drag holds it and
+/// draws the surface under the pointer (`DragGrab.icon`); a commit repaints it.
 final class DragIconRole: SurfaceRole {
     let roleName = "wl_data_device icon"
-    func surfaceCommitted() {}
+    /// The drag showing the icon now.
+    weak var drag: DragGrab?
+    func surfaceCommitted() { drag?.iconCommitted() }
 }

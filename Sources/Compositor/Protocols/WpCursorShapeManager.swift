@@ -11,7 +11,8 @@ extension Interface {
 /// name their cursor ("text", "ew-resize") instead of drawing it, which is exactly what the
 /// adaptive pointer needs to know.
 final class WpCursorShapeManager: Resource, ProtocolObject {
-    static let version: Int32 = 1
+    /// Version 2 adds the dnd_ask and all_resize shapes; a client asks for it explicitly.
+    static let version: Int32 = 2
     static var interface: UnsafePointer<wl_interface> { Interface.cursorShapeManager }
     unowned let seat: Seat
 
@@ -61,9 +62,9 @@ final class WpCursorShapeDevice: Resource, ProtocolObject {
 
     private func setShape(serial: UInt32, value: UInt32) {
         // An unknown shape is an error even on an inert device: the client broke the protocol.
-        guard let name = CursorName(shape: value) else {
+        guard let name = CursorName(shape: value, version: version) else {
             return postError(WP_CURSOR_SHAPE_DEVICE_V1_ERROR_INVALID_SHAPE.rawValue,
-                             "\(value) is not a wp_cursor_shape_device_v1 shape of version \(version) (1 to \(CursorName.allCases.count))")
+                             "\(value) is not a wp_cursor_shape_device_v1 shape of version \(version) (1 to \(CursorName.lastShape(version: version)))")
         }
         guard let wlPointer else { return }
         seat.cursor.setShape(name, from: wlPointer, serial: serial)

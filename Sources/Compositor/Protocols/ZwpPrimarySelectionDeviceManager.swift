@@ -1,4 +1,3 @@
-import Glibc
 import CWaylandProtocols
 import CWaylandServer
 import WaylandServer
@@ -10,9 +9,24 @@ extension Interface {
     static var primarySelectionOffer: UnsafePointer<wl_interface> { cwp_zwp_primary_selection_offer_v1_interface() }
 }
 
+/// The primary selection (zwp_primary_selection_device_manager_v1).
+typealias PrimarySelection = Selection<PrimarySelectionProtocol>
+
+/// primary-selection-unstable-v1's C names for the shared selection code (`Selection.swift`).
+enum PrimarySelectionProtocol: SelectionProtocol {
+    static func makeOffer(of source: SelectionSource, for device: SelectionDeviceObject<Self>) -> SelectionOfferObject<Self>? {
+        ZwpPrimarySelectionOffer(source: source, device: device)
+    }
+    static func sendDataOffer(device: OpaquePointer, offer: OpaquePointer) { zwp_primary_selection_device_v1_send_data_offer(device, offer) }
+    static func sendOffer(offer: OpaquePointer, mime: String) { zwp_primary_selection_offer_v1_send_offer(offer, mime) }
+    static func sendSelection(device: OpaquePointer, offer: OpaquePointer?) { zwp_primary_selection_device_v1_send_selection(device, offer) }
+    static func sendSend(source: OpaquePointer, mime: String, fd: Int32) { zwp_primary_selection_source_v1_send_send(source, mime, fd) }
+    static func sendCancelled(source: OpaquePointer) { zwp_primary_selection_source_v1_send_cancelled(source) }
+}
+
 /// `zwp_primary_selection_device_manager_v1` (primary-selection-unstable-v1): the
 /// selection X11 users paste with the middle button. It works like the clipboard
-/// (`WlDataDeviceManager.swift`, the same `Selection` with its own source): the
+/// (`WlDataDeviceManager.swift`, the same `Selection` with its own protocol): the
 /// keyboard-focused client gets offers, and a paste is a pipe the source writes into.
 /// The protocol defines no errors.
 final class ZwpPrimarySelectionDeviceManager: Resource, ProtocolObject {
@@ -30,10 +44,7 @@ final class ZwpPrimarySelectionDeviceManager: Resource, ProtocolObject {
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
         switch Request(rawValue: opcode) {
         case .createSource: _ = ZwpPrimarySelectionSource(selection: selection, client: client, version: version, id: a.newID(0))
-        case .getDevice:
-            if let device = ZwpPrimarySelectionDevice(selection: selection, client: client, version: version, id: a.newID(0)) {
-                selection.deviceBound(device)
-            }
+        case .getDevice: _ = ZwpPrimarySelectionDevice(selection: selection, client: client, version: version, id: a.newID(0))
         case .destroy: destroy()
         case nil: break
         }
@@ -41,86 +52,56 @@ final class ZwpPrimarySelectionDeviceManager: Resource, ProtocolObject {
 }
 
 /// `zwp_primary_selection_device_v1`: a client's primary selection endpoint.
-final class ZwpPrimarySelectionDevice: Resource, ProtocolObject, SelectionDevice {
+final class ZwpPrimarySelectionDevice: SelectionDeviceObject<PrimarySelectionProtocol>, ProtocolObject {
     static var interface: UnsafePointer<wl_interface> { Interface.primarySelectionDevice }
-    unowned let selection: PrimarySelection
 
     enum Request: UInt32 { case setSelection, destroy }
 
     init?(selection: PrimarySelection, client: Client, version: UInt32, id: UInt32) {
-        self.selection = selection
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(selection: selection, client: client, interface: Self.interface, version: version, id: id)
     }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
         switch Request(rawValue: opcode) {
-        case .setSelection:
-            let source = ZwpPrimarySelectionSource.from(a.object(0))
-            // As the clipboard: only from the client's own current input.
-            guard selection.acceptsSerial(a.uint(1), client) else { source?.cancelled(); return }
-            selection.setSelection(source)
+        case .setSelection: setSelection(ZwpPrimarySelectionSource.from(a.object(0)), serial: a.uint(1))
         case .destroy: destroy()
         case nil: break
         }
     }
-
-    func sendSelection(_ source: SelectionSource?) {
-        guard let source else { return zwp_primary_selection_device_v1_send_selection(pointer, nil) }
-        guard let offer = ZwpPrimarySelectionOffer(source: source, device: self) else { return }
-        zwp_primary_selection_device_v1_send_data_offer(pointer, offer.pointer)
-        for mime in source.mimeTypes { zwp_primary_selection_offer_v1_send_offer(offer.pointer, mime) }
-        zwp_primary_selection_device_v1_send_selection(pointer, offer.pointer)
-    }
-
-    override func destroyed() { selection.deviceDestroyed(self) }
 }
 
 /// `zwp_primary_selection_source_v1`: what one client offers to middle-click paste.
-final class ZwpPrimarySelectionSource: Resource, ProtocolObject, SelectionSource {
+final class ZwpPrimarySelectionSource: SelectionSourceObject<PrimarySelectionProtocol>, ProtocolObject {
     static var interface: UnsafePointer<wl_interface> { Interface.primarySelectionSource }
-    unowned let selection: PrimarySelection
-    private(set) var mimeTypes: [String] = []
 
     enum Request: UInt32 { case offer, destroy }
 
     init?(selection: PrimarySelection, client: Client, version: UInt32, id: UInt32) {
-        self.selection = selection
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(selection: selection, client: client, interface: Self.interface, version: version, id: id)
     }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
         switch Request(rawValue: opcode) {
-        case .offer: if let mime = a.string(0), !mimeTypes.contains(mime) { mimeTypes.append(mime) }
+        case .offer: offered(a.string(0))
         case .destroy: destroy()
         case nil: break
         }
     }
-
-    func send(mime: String, fd: Int32) { zwp_primary_selection_source_v1_send_send(pointer, mime, fd) }
-    func cancelled() { zwp_primary_selection_source_v1_send_cancelled(pointer) }
-
-    override func destroyed() { selection.sourceDestroyed(self) }
 }
 
 /// `zwp_primary_selection_offer_v1`: one client's view of another client's source.
-final class ZwpPrimarySelectionOffer: Resource, ProtocolObject {
+final class ZwpPrimarySelectionOffer: SelectionOfferObject<PrimarySelectionProtocol>, ProtocolObject {
     static var interface: UnsafePointer<wl_interface> { Interface.primarySelectionOffer }
-    private weak var source: SelectionSource?
 
     enum Request: UInt32 { case receive, destroy }
 
-    init?(source: SelectionSource, device: ZwpPrimarySelectionDevice) {
-        self.source = source
-        super.init(client: device.client, interface: Self.interface, version: device.version, id: 0)
+    init?(source: SelectionSource, device: SelectionDeviceObject<PrimarySelectionProtocol>) {
+        super.init(source: source, device: device, interface: Self.interface)
     }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
         switch Request(rawValue: opcode) {
-        case .receive:
-            let fd = a.fd(1)
-            // The source writes into the pipe; our copy of the fd is closed here.
-            if let source, let mime = a.string(0) { source.send(mime: mime, fd: fd) }
-            close(fd)
+        case .receive: receive(mime: a.string(0), fd: a.fd(1))
         case .destroy: destroy()
         case nil: break
         }

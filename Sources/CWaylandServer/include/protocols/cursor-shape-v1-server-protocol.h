@@ -293,7 +293,25 @@ enum wp_cursor_shape_device_v1_shape {
 	 * clicking zooms out
 	 */
 	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_ZOOM_OUT = 34,
+	/**
+	 * dropping will ask whether to copy or move
+	 * @since 2
+	 */
+	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_DND_ASK = 35,
+	/**
+	 * resize in every direction
+	 * @since 2
+	 */
+	WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_ALL_RESIZE = 36,
 };
+/**
+ * @ingroup iface_wp_cursor_shape_device_v1
+ */
+#define WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_DND_ASK_SINCE_VERSION 2
+/**
+ * @ingroup iface_wp_cursor_shape_device_v1
+ */
+#define WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_ALL_RESIZE_SINCE_VERSION 2
 #endif /* WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_ENUM */
 
 #ifndef WP_CURSOR_SHAPE_DEVICE_V1_ERROR_ENUM
@@ -329,8 +347,9 @@ struct wp_cursor_shape_device_v1_interface {
 	 *
 	 * serial must be that of the latest wl_pointer.enter or
 	 * zwp_tablet_tool_v2.proximity_in the client received; a request
-	 * with an older serial is ignored. A shape outside the enum is the
-	 * invalid_shape protocol error.
+	 * with an older serial is ignored. A shape outside the enum, or
+	 * one newer than the bound version (dnd_ask and all_resize need
+	 * version 2), is the invalid_shape protocol error.
 	 *
 	 * It is the named-shape counterpart of wl_pointer.set_cursor and
 	 * zwp_tablet_tool_v2.set_cursor; a client may use both kinds of
