@@ -9,8 +9,9 @@ import Logging
 /// dispatcher as (opcode, arguments), which libwayland has already checked
 /// against the interface's signature.
 open class Resource {
-    /// The `wl_resource *`.
-    public let pointer: OpaquePointer
+    /// The `wl_resource *`: reachable only inside `send` and through the typed methods
+    /// here, so a surface's resource cannot be handed where a region's is wanted.
+    let pointer: OpaquePointer
     public let client: Client
     public let version: UInt32
     /// The object id the client knows it by.
@@ -43,6 +44,19 @@ open class Resource {
                 wl_resource_set_user_data(resource, nil)
                 Unmanaged<Resource>.fromOpaque(data).takeRetainedValue().destroyed()
             })
+    }
+
+    /// Sends one event: `event` calls the generated `*_send_*` function with this
+    /// resource's `wl_resource *`, which is reachable only there.
+    public func send(_ event: (OpaquePointer) -> Void) { event(pointer) }
+
+    /// Sends an event that names another object (`wl_pointer.enter`'s surface): `event`
+    /// gets both `wl_resource *`s.
+    public func send(_ object: Resource, _ event: (OpaquePointer, OpaquePointer) -> Void) { event(pointer, object.pointer) }
+
+    /// Sends an event that names two other objects (`zwp_tablet_tool_v2.proximity_in`).
+    public func send(_ first: Resource, _ second: Resource, _ event: (OpaquePointer, OpaquePointer, OpaquePointer) -> Void) {
+        event(pointer, first.pointer, second.pointer)
     }
 
     /// Handles request `opcode`. Subclasses switch over their request enum.
@@ -101,8 +115,9 @@ public protocol ProtocolObject: Resource {
 extension ProtocolObject {
     /// The Swift object behind a `wl_resource *` of `Self.interface`: nil when the
     /// pointer is null, of another interface, not implemented by Lodestone
-    /// (libwayland's own, or another Resource class), or already inert.
-    public static func from(_ resource: OpaquePointer?) -> Self? {
+    /// (libwayland's own, or another Resource class), or already inert. Lodestone's
+    /// handlers reach it through `Arguments.object(_:as:)` and `Client.object(id:as:)`.
+    package static func from(_ resource: OpaquePointer?) -> Self? {
         guard let resource, wl_resource_instance_of(resource, interface, UnsafeRawPointer(interface)) != 0,
               let data = wl_resource_get_user_data(resource) else { return nil }
         return Unmanaged<Resource>.fromOpaque(data).takeUnretainedValue() as? Self
@@ -117,10 +132,32 @@ public struct Arguments {
     public func uint(_ i: Int) -> UInt32 { base[i].u }
     public func fixed(_ i: Int) -> Double { wl_fixed_to_double(base[i].f) }
     public func string(_ i: Int) -> String? { base[i].s.map { String(cString: $0) } }
-    /// An object argument: the `wl_resource *` (nil when the request allows null).
-    public func object(_ i: Int) -> OpaquePointer? { base[i].o }
+    /// An object argument, nil when the request allows null and got it.
+    public func object(_ i: Int) -> ObjectArgument? { base[i].o.map(ObjectArgument.init) }
+    /// An object argument's Swift object: nil when null, or not a `T` (see `ProtocolObject.from`).
+    public func object<T: ProtocolObject>(_ i: Int, as type: T.Type) -> T? { T.from(base[i].o) }
+    /// A `wl_buffer` argument, nil when null.
+    public func buffer(_ i: Int) -> WlBuffer? { WlBuffer(base[i].o) }
     public func newID(_ i: Int) -> UInt32 { base[i].n }
     /// A file descriptor the handler now owns and must close.
     public func fd(_ i: Int) -> Int32 { base[i].h }
-    public func array(_ i: Int) -> UnsafeMutablePointer<wl_array>? { base[i].a }
+    /// Calls `body` with the bytes of an array argument (empty when it has none).
+    public func withArrayBytes<R>(_ i: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        guard let array = base[i].a, array.pointee.size > 0, let data = array.pointee.data else {
+            return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+        return try body(UnsafeRawBufferPointer(start: data, count: array.pointee.size))
+    }
+}
+
+/// An object argument of a request (`wl_resource *`), kept closed: what it is comes out
+/// through the typed lookups, so it cannot be taken for another kind of object.
+public struct ObjectArgument {
+    /// For liblodestone-pointer, whose surfaces a C compositor owns.
+    package let resource: OpaquePointer
+
+    /// The Swift object, when it is a `T` (see `ProtocolObject.from`).
+    public func object<T: ProtocolObject>(as type: T.Type) -> T? { T.from(resource) }
+    /// The argument as a `wl_buffer`, nil when it is another kind of object.
+    public var buffer: WlBuffer? { WlBuffer(resource) }
 }

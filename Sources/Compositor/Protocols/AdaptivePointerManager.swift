@@ -26,7 +26,7 @@ final class AdaptivePointerManager: Resource, ProtocolObject {
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
         switch Request(rawValue: opcode) {
         case .destroy: destroy()
-        case .getSurface: getSurface(id: a.newID(0), surface: WlSurface.from(a.object(1)))
+        case .getSurface: getSurface(id: a.newID(0), surface: a.object(1, as: WlSurface.self))
         case nil: break
         }
     }
@@ -36,7 +36,7 @@ final class AdaptivePointerManager: Resource, ProtocolObject {
         // One extension object per surface, as with wp_viewport: two would fight over the regions.
         guard surface.regionSource == nil else {
             return postError(ADAPTIVE_POINTER_MANAGER_V1_ERROR_SURFACE_EXISTS.rawValue,
-                             "wl_surface@\(wl_resource_get_id(surface.pointer)) already has an adaptive_pointer_surface_v1")
+                             "wl_surface@\(surface.objectID) already has an adaptive_pointer_surface_v1")
         }
         guard let extensionObject = AdaptivePointerSurface(compositor: compositor, client: client, version: version, id: id, surface: surface) else { return }
         surface.regionSource = extensionObject

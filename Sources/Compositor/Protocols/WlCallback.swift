@@ -10,7 +10,7 @@ final class WlCallback: Resource, ProtocolObject {
 
     /// Sends done and destroys the callback, as the protocol requires.
     func done(_ data: UInt32) {
-        wl_callback_send_done(pointer, data)
+        send { wl_callback_send_done($0, data) }
         destroy()
     }
 }

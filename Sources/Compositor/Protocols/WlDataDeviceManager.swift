@@ -44,15 +44,15 @@ final class WlDataDevice: Resource, ProtocolObject, SelectionDevice {
         case .startDrag:
             // The icon takes its role even though no drag happens: the role is for
             // life, and a surface with another role is still an error.
-            if let icon = WlSurface.from(a.object(2)) {
+            if let icon = a.object(2, as: WlSurface.self) {
                 let role = icon.role as? DragIconRole ?? DragIconRole()
                 guard icon.assignRole(role, error: (self, WL_DATA_DEVICE_ERROR_ROLE.rawValue)) else { return }
             }
             // Drag-and-drop is not implemented yet: the drag ends at once,
             // so the client cleans up instead of waiting forever.
-            WlDataSource.from(a.object(0))?.cancelled()
+            a.object(0, as: WlDataSource.self)?.cancelled()
         case .setSelection:
-            let source = WlDataSource.from(a.object(0))
+            let source = a.object(0, as: WlDataSource.self)
             let serial = a.uint(1)
             // Only a client acting on its own current input may replace everyone's clipboard.
             guard selection.acceptsSerial(serial, client) else {
@@ -73,11 +73,11 @@ final class WlDataDevice: Resource, ProtocolObject, SelectionDevice {
 
     /// Introduces a new offer for `source` (or clears the selection).
     func sendSelection(_ source: SelectionSource?) {
-        guard let source else { return wl_data_device_send_selection(pointer, nil) }
+        guard let source else { return send { wl_data_device_send_selection($0, nil) } }
         guard let offer = WlDataOffer(source: source, device: self) else { return }
-        wl_data_device_send_data_offer(pointer, offer.pointer)
-        for mime in source.mimeTypes { wl_data_offer_send_offer(offer.pointer, mime) }
-        wl_data_device_send_selection(pointer, offer.pointer)
+        send(offer) { wl_data_device_send_data_offer($0, $1) }
+        for mime in source.mimeTypes { offer.send { wl_data_offer_send_offer($0, mime) } }
+        send(offer) { wl_data_device_send_selection($0, $1) }
     }
 
     override func destroyed() { selection.deviceDestroyed(self) }
@@ -106,8 +106,8 @@ final class WlDataSource: Resource, ProtocolObject, SelectionSource {
         }
     }
 
-    func send(mime: String, fd: Int32) { wl_data_source_send_send(pointer, mime, fd) }
-    func cancelled() { wl_data_source_send_cancelled(pointer) }
+    func send(mime: String, fd: Int32) { send { wl_data_source_send_send($0, mime, fd) } }
+    func cancelled() { send { wl_data_source_send_cancelled($0) } }
 
     override func destroyed() { selection.sourceDestroyed(self) }
 }

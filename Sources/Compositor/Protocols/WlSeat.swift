@@ -14,9 +14,9 @@ final class WlSeat: Resource, ProtocolObject {
         super.init(client: client, interface: Self.interface, version: version, id: id)
         var capabilities = WL_SEAT_CAPABILITY_POINTER.rawValue | WL_SEAT_CAPABILITY_KEYBOARD.rawValue
         if seat.compositor.touchscreen != nil { capabilities |= WL_SEAT_CAPABILITY_TOUCH.rawValue }
-        wl_seat_send_capabilities(pointer, capabilities)
+        send { wl_seat_send_capabilities($0, capabilities) }
         // Since 2
-        if has(2) { wl_seat_send_name(pointer, "seat0") }
+        if has(2) { send { wl_seat_send_name($0, "seat0") } }
     }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {

@@ -17,7 +17,7 @@ final class WlSubcompositor: Resource, ProtocolObject {
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
         switch Request(rawValue: opcode) {
         case .destroy: destroy()
-        case .getSubsurface: getSubsurface(id: a.newID(0), surface: WlSurface.from(a.object(1)), parent: WlSurface.from(a.object(2)))
+        case .getSubsurface: getSubsurface(id: a.newID(0), surface: a.object(1, as: WlSurface.self), parent: a.object(2, as: WlSurface.self))
         case nil: break
         }
     }
@@ -30,7 +30,7 @@ final class WlSubcompositor: Resource, ProtocolObject {
         var ancestor: WlSurface? = parent
         var parentDepth = 0
         while let a = ancestor {
-            if a === surface { return postError(badSurface, "wl_surface@\(wl_resource_get_id(parent.pointer)) is a descendant of the new subsurface") }
+            if a === surface { return postError(badSurface, "wl_surface@\(parent.objectID) is a descendant of the new subsurface") }
             ancestor = (a.role as? WlSubsurface)?.parent
             if ancestor != nil { parentDepth += 1 }
         }
@@ -102,7 +102,7 @@ final class WlSubsurface: Resource, ProtocolObject, SurfaceRole {
         switch request {
         case .setPosition: pendingPosition = (a.int(0), a.int(1))
         case .placeAbove, .placeBelow:
-            guard let sibling = WlSurface.from(a.object(0)) else { return }
+            guard let sibling = a.object(0, as: WlSurface.self) else { return }
             place(relativeTo: sibling, above: request == .placeAbove, in: parent)
         case .setSync: synchronized = true
         case .setDesync:

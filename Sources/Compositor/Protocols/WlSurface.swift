@@ -201,7 +201,7 @@ final class WlSurface: Resource, ProtocolObject {
     /// kind, is an error. Roles without an object of their own (cursor, drag icon)
     /// pass their existing role object back in, which is always accepted.
     func assignRole(_ role: SurfaceRole, error: (resource: Resource, code: UInt32)) -> Bool {
-        let id = wl_resource_get_id(pointer)
+        let id = objectID
         if let roleName, roleName != role.roleName {
             error.resource.postError(error.code, "wl_surface@\(id) already has the role \(roleName); it cannot become a \(role.roleName)")
             return false
@@ -218,16 +218,16 @@ final class WlSurface: Resource, ProtocolObject {
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
         switch Request(rawValue: opcode) {
         case .destroy: destroy()
-        case .attach: attach(buffer: WlBuffer(a.object(0)), dx: a.int(1), dy: a.int(2))
+        case .attach: attach(buffer: a.buffer(0), dx: a.int(1), dy: a.int(2))
         case .damage: SurfaceState.addDamage(.sanitized(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)), to: &pending.surfaceDamage)
         case .damageBuffer: SurfaceState.addDamage(.sanitized(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)), to: &pending.bufferDamage)
         case .frame:
             guard pending.frameCallbacks.count + cached.frameCallbacks.count + frameCallbacks.count < ClientLimits.frameCallbacksPerSurface else {
-                return client.postLimitExceeded("wl_surface@\(wl_resource_get_id(pointer)) has \(ClientLimits.frameCallbacksPerSurface) frame callbacks not yet answered, the limit")
+                return client.postLimitExceeded("wl_surface@\(objectID) has \(ClientLimits.frameCallbacksPerSurface) frame callbacks not yet answered, the limit")
             }
             if let callback = WlCallback(client: client, id: a.newID(0)) { pending.frameCallbacks.append(callback) }
-        case .setOpaqueRegion: pending.opaque = .some(WlRegion.from(a.object(0))?.region.copy())
-        case .setInputRegion: pending.input = .some(WlRegion.from(a.object(0))?.region.copy())
+        case .setOpaqueRegion: pending.opaque = .some(a.object(0, as: WlRegion.self)?.region.copy())
+        case .setInputRegion: pending.input = .some(a.object(0, as: WlRegion.self)?.region.copy())
         case .commit: commit()
         case .setBufferTransform:
             let t = a.int(0)
@@ -477,7 +477,7 @@ final class WlSurface: Resource, ProtocolObject {
     func addPresentationFeedback(_ feedback: WpPresentationFeedback) {
         guard pending.presentationFeedbacks.count + cached.presentationFeedbacks.count + presentationFeedbacks.count < ClientLimits.frameCallbacksPerSurface else {
             feedback.discarded()
-            return client.postLimitExceeded("wl_surface@\(wl_resource_get_id(pointer)) has \(ClientLimits.frameCallbacksPerSurface) presentation feedbacks not yet answered, the limit")
+            return client.postLimitExceeded("wl_surface@\(objectID) has \(ClientLimits.frameCallbacksPerSurface) presentation feedbacks not yet answered, the limit")
         }
         pending.presentationFeedbacks.append(feedback)
     }

@@ -27,12 +27,12 @@ final class WlTouch: Resource, ProtocolObject {
     // Events
 
     func down(serial: UInt32, time: UInt32, surface: WlSurface, id: Int32, x: Double, y: Double) {
-        wl_touch_send_down(pointer, serial, time, surface.pointer, id, wl_fixed_from_double(x), wl_fixed_from_double(y))
+        send(surface) { wl_touch_send_down($0, serial, time, $1, id, wl_fixed_from_double(x), wl_fixed_from_double(y)) }
     }
-    func up(serial: UInt32, time: UInt32, id: Int32) { wl_touch_send_up(pointer, serial, time, id) }
+    func up(serial: UInt32, time: UInt32, id: Int32) { send { wl_touch_send_up($0, serial, time, id) } }
     func motion(time: UInt32, id: Int32, x: Double, y: Double) {
-        wl_touch_send_motion(pointer, time, id, wl_fixed_from_double(x), wl_fixed_from_double(y))
+        send { wl_touch_send_motion($0, time, id, wl_fixed_from_double(x), wl_fixed_from_double(y)) }
     }
-    func frame() { wl_touch_send_frame(pointer) }
-    func cancel() { wl_touch_send_cancel(pointer) }
+    func frame() { send { wl_touch_send_frame($0) } }
+    func cancel() { send { wl_touch_send_cancel($0) } }
 }

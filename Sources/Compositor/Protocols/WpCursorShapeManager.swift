@@ -26,7 +26,7 @@ final class WpCursorShapeManager: Resource, ProtocolObject {
         switch Request(rawValue: opcode) {
         case .destroy: destroy()
         case .getPointer:
-            _ = WpCursorShapeDevice(seat: seat, pointer: WlPointer.from(a.object(1)), client: client, version: version, id: a.newID(0))
+            _ = WpCursorShapeDevice(seat: seat, pointer: a.object(1, as: WlPointer.self), client: client, version: version, id: a.newID(0))
         case .getTabletToolV2:
             // Lodestone offers no tablets, so no client holds a zwp_tablet_tool_v2; the
             // device still has to exist for the new id, and stays inert.

@@ -28,10 +28,10 @@ final class WpFractionalScaleManager: Resource, ProtocolObject {
         switch Request(rawValue: opcode) {
         case .destroy: destroy()
         case .getFractionalScale:
-            guard let surface = WlSurface.from(a.object(1)) else { return }
+            guard let surface = a.object(1, as: WlSurface.self) else { return }
             guard surface.fractionalScale == nil else {
                 return postError(WP_FRACTIONAL_SCALE_MANAGER_V1_ERROR_FRACTIONAL_SCALE_EXISTS.rawValue,
-                                 "wl_surface@\(wl_resource_get_id(surface.pointer)) already has a wp_fractional_scale_v1")
+                                 "wl_surface@\(surface.objectID) already has a wp_fractional_scale_v1")
             }
             guard let scale = WpFractionalScale(output: output, client: client, version: version, id: a.newID(0)) else { return }
             surface.fractionalScale = scale
@@ -61,7 +61,7 @@ final class WpFractionalScale: Resource, ProtocolObject {
     /// The output's scale in 120ths (the protocol's fixed denominator).
     func sendPreferredScale() {
         guard let output else { return }
-        wp_fractional_scale_v1_send_preferred_scale(pointer, UInt32(output.scale.v120))
+        send { wp_fractional_scale_v1_send_preferred_scale($0, UInt32(output.scale.v120)) }
     }
 
     override func destroyed() { output?.fractionalScales.removeAll { $0.value == nil || $0.value === self } }

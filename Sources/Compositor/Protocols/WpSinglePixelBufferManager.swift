@@ -53,7 +53,7 @@ final class SinglePixelBuffer: Resource, ProtocolObject {
     /// The pixel as a 1×1 image.
     func image() -> Image {
         let image = Image(width: 1, height: 1, format: isOpaque ? .xrgb8888 : .argb8888)
-        image.data[0] = pixel
+        image.withPixels { $0[0] = pixel }
         return image
     }
 

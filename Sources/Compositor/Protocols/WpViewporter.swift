@@ -31,10 +31,10 @@ final class WpViewporter: Resource, ProtocolObject {
         switch Request(rawValue: opcode) {
         case .destroy: destroy()
         case .getViewport:
-            guard let surface = WlSurface.from(a.object(1)) else { return }
+            guard let surface = a.object(1, as: WlSurface.self) else { return }
             if let existing = surface.viewport {
                 return postError(WP_VIEWPORTER_ERROR_VIEWPORT_EXISTS.rawValue,
-                                 "wl_surface@\(wl_resource_get_id(surface.pointer)) already has a wp_viewport (wp_viewport@\(wl_resource_get_id(existing.pointer)))")
+                                 "wl_surface@\(surface.objectID) already has a wp_viewport (wp_viewport@\(existing.objectID))")
             }
             surface.viewport = WpViewport(surface: surface, client: client, version: version, id: a.newID(0))
         case nil: break

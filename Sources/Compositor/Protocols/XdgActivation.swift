@@ -28,7 +28,7 @@ final class XdgActivation: Resource, ProtocolObject {
         case .destroy: destroy()
         case .getActivationToken: _ = XdgActivationToken(tokens: tokens, client: client, version: version, id: a.newID(0))
         case .activate:
-            guard let token = a.string(0), let surface = WlSurface.from(a.object(1)) else { return }
+            guard let token = a.string(0), let surface = a.object(1, as: WlSurface.self) else { return }
             tokens.activate(token: token, surface: surface)
         case nil: break
         }
@@ -57,10 +57,10 @@ final class XdgActivationToken: Resource, ProtocolObject {
         }
         switch request {
         case .setSerial, .setAppID: break  // focus at commit decides, not the serial; the app_id is a hint
-        case .setSurface: surface = WlSurface.from(a.object(0))
+        case .setSurface: surface = a.object(0, as: WlSurface.self)
         case .commit:
             committed = true
-            xdg_activation_token_v1_send_done(pointer, tokens.issue(for: client, surface: surface))
+            send { xdg_activation_token_v1_send_done($0, tokens.issue(for: client, surface: surface)) }
         case .destroy: destroy()
         case nil: break
         }

@@ -55,10 +55,10 @@ final class XdgPopup: Resource, ProtocolObject {
             }
             grabbed = true
         case .reposition:
-            guard let positioner = XdgPositioner.from(a.object(0)) else { return }
+            guard let positioner = a.object(0, as: XdgPositioner.self) else { return }
             rules = positioner.rules
             // Since 3
-            xdg_popup_send_repositioned(pointer, a.uint(1))
+            send { xdg_popup_send_repositioned($0, a.uint(1)) }
             sendConfigure()
         case nil: break
         }
@@ -70,7 +70,7 @@ final class XdgPopup: Resource, ProtocolObject {
         let parentOrigin = parent.position
         let area = compositor.output.bounds.offsetBy(dx: Int32(0).clampedSubtracting(parentOrigin.x), dy: Int32(0).clampedSubtracting(parentOrigin.y))
         box = rules.place(within: area)
-        xdg_popup_send_configure(pointer, box.x, box.y, box.width, box.height)
+        send { xdg_popup_send_configure($0, box.x, box.y, box.width, box.height) }
         xdgSurface.sendConfigure()
         if xdgSurface.isMapped { updatePosition() }
     }
@@ -111,7 +111,7 @@ final class XdgPopup: Resource, ProtocolObject {
         dismissed = true
         // Children go first, topmost first.
         for child in compositor.scene.popups.reversed() where child.parent === xdgSurface { child.dismiss() }
-        xdg_popup_send_popup_done(pointer)
+        send { xdg_popup_send_popup_done($0) }
         unmap()
     }
 

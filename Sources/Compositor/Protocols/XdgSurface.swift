@@ -77,11 +77,11 @@ final class XdgSurface: Resource, ProtocolObject, SurfaceRole {
             guard toplevel == nil && popup == nil else {
                 return postError(XDG_SURFACE_ERROR_ALREADY_CONSTRUCTED.rawValue, "xdg_surface already has a role object")
             }
-            let parent = XdgSurface.from(a.object(1))
+            let parent = a.object(1, as: XdgSurface.self)
             guard parent !== self else {
                 return postWmBaseError(XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT.rawValue, "get_popup names the popup's own xdg_surface as its parent")
             }
-            guard let positioner = XdgPositioner.from(a.object(2)) else { return }
+            guard let positioner = a.object(2, as: XdgPositioner.self) else { return }
             guard positioner.rules.isComplete else {
                 return wmBase.map { $0.postError(XDG_WM_BASE_ERROR_INVALID_POSITIONER.rawValue, "get_popup with a positioner lacking a size or anchor rect") } ?? ()
             }
@@ -112,7 +112,7 @@ final class XdgSurface: Resource, ProtocolObject, SurfaceRole {
     func sendConfigure() -> UInt32 {
         let serial = compositor.display.nextSerial()
         unackedSerials.append(serial)
-        xdg_surface_send_configure(pointer, serial)
+        send { xdg_surface_send_configure($0, serial) }
         return serial
     }
 

@@ -24,7 +24,7 @@ final class XdgWmBase: Resource, ProtocolObject {
             }
             destroy()
         case .createPositioner: _ = XdgPositioner(client: client, version: version, id: a.newID(0))
-        case .getXdgSurface: getXdgSurface(id: a.newID(0), surface: WlSurface.from(a.object(1)))
+        case .getXdgSurface: getXdgSurface(id: a.newID(0), surface: a.object(1, as: WlSurface.self))
         case .pong: break  // Lodestone never declares a client unresponsive.
         case nil: break
         }

@@ -27,7 +27,7 @@ final class ZwpIdleInhibitManager: Resource, ProtocolObject {
         switch Request(rawValue: opcode) {
         case .destroy: destroy()
         case .createInhibitor:
-            guard let surface = WlSurface.from(a.object(1)),
+            guard let surface = a.object(1, as: WlSurface.self),
                   let inhibitor = ZwpIdleInhibitor(surface: surface, inhibitors: inhibitors, client: client, version: version, id: a.newID(0))
             else { return }
             inhibitors.add(inhibitor)

@@ -29,10 +29,10 @@ final class ZwpKeyboardShortcutsInhibitManager: Resource, ProtocolObject {
         case .destroy: destroy()
         case .inhibitShortcuts:
             // One seat in Lodestone: every wl_seat names it.
-            guard let surface = WlSurface.from(a.object(1)) else { return }
+            guard let surface = a.object(1, as: WlSurface.self) else { return }
             guard !inhibitors.has(surface) else {
                 return postError(ZWP_KEYBOARD_SHORTCUTS_INHIBIT_MANAGER_V1_ERROR_ALREADY_INHIBITED.rawValue,
-                                 "wl_surface@\(wl_resource_get_id(surface.pointer)) already has a shortcuts inhibitor for this seat")
+                                 "wl_surface@\(surface.objectID) already has a shortcuts inhibitor for this seat")
             }
             guard let inhibitor = ZwpKeyboardShortcutsInhibitor(surface: surface, inhibitors: inhibitors, client: client,
                                                                 version: version, id: a.newID(0)) else { return }
@@ -64,7 +64,7 @@ final class ZwpKeyboardShortcutsInhibitor: Resource, ProtocolObject {
     func setActive(_ on: Bool) {
         guard on != isActive else { return }
         isActive = on
-        if on { zwp_keyboard_shortcuts_inhibitor_v1_send_active(pointer) } else { zwp_keyboard_shortcuts_inhibitor_v1_send_inactive(pointer) }
+        if on { send { zwp_keyboard_shortcuts_inhibitor_v1_send_active($0) } } else { send { zwp_keyboard_shortcuts_inhibitor_v1_send_inactive($0) } }
     }
 
     override func destroyed() { inhibitors.remove(self) }

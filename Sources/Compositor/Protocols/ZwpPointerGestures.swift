@@ -66,26 +66,26 @@ final class ZwpPointerGesture: Resource {
 
     func begin(serial: UInt32, time: UInt32, surface: WlSurface, fingers: UInt32) {
         switch kind {
-        case .swipe: zwp_pointer_gesture_swipe_v1_send_begin(pointer, serial, time, surface.pointer, fingers)
-        case .pinch: zwp_pointer_gesture_pinch_v1_send_begin(pointer, serial, time, surface.pointer, fingers)
-        case .hold: zwp_pointer_gesture_hold_v1_send_begin(pointer, serial, time, surface.pointer, fingers)
+        case .swipe: send(surface) { zwp_pointer_gesture_swipe_v1_send_begin($0, serial, time, $1, fingers) }
+        case .pinch: send(surface) { zwp_pointer_gesture_pinch_v1_send_begin($0, serial, time, $1, fingers) }
+        case .hold: send(surface) { zwp_pointer_gesture_hold_v1_send_begin($0, serial, time, $1, fingers) }
         }
     }
 
     func swipeUpdate(time: UInt32, dx: Double, dy: Double) {
-        zwp_pointer_gesture_swipe_v1_send_update(pointer, time, wl_fixed_from_double(dx), wl_fixed_from_double(dy))
+        send { zwp_pointer_gesture_swipe_v1_send_update($0, time, wl_fixed_from_double(dx), wl_fixed_from_double(dy)) }
     }
 
     func pinchUpdate(time: UInt32, dx: Double, dy: Double, scale: Double, rotation: Double) {
-        zwp_pointer_gesture_pinch_v1_send_update(pointer, time, wl_fixed_from_double(dx), wl_fixed_from_double(dy),
-                                                 wl_fixed_from_double(scale), wl_fixed_from_double(rotation))
+        send { zwp_pointer_gesture_pinch_v1_send_update($0, time, wl_fixed_from_double(dx), wl_fixed_from_double(dy),
+                                                 wl_fixed_from_double(scale), wl_fixed_from_double(rotation)) }
     }
 
     func end(serial: UInt32, time: UInt32, cancelled: Bool) {
         switch kind {
-        case .swipe: zwp_pointer_gesture_swipe_v1_send_end(pointer, serial, time, cancelled ? 1 : 0)
-        case .pinch: zwp_pointer_gesture_pinch_v1_send_end(pointer, serial, time, cancelled ? 1 : 0)
-        case .hold: zwp_pointer_gesture_hold_v1_send_end(pointer, serial, time, cancelled ? 1 : 0)
+        case .swipe: send { zwp_pointer_gesture_swipe_v1_send_end($0, serial, time, cancelled ? 1 : 0) }
+        case .pinch: send { zwp_pointer_gesture_pinch_v1_send_end($0, serial, time, cancelled ? 1 : 0) }
+        case .hold: send { zwp_pointer_gesture_hold_v1_send_end($0, serial, time, cancelled ? 1 : 0) }
         }
     }
 }

@@ -55,7 +55,7 @@ final class ZwpPrimarySelectionDevice: Resource, ProtocolObject, SelectionDevice
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
         switch Request(rawValue: opcode) {
         case .setSelection:
-            let source = ZwpPrimarySelectionSource.from(a.object(0))
+            let source = a.object(0, as: ZwpPrimarySelectionSource.self)
             // As the clipboard: only from the client's own current input.
             guard selection.acceptsSerial(a.uint(1), client) else { source?.cancelled(); return }
             selection.setSelection(source)
@@ -65,11 +65,11 @@ final class ZwpPrimarySelectionDevice: Resource, ProtocolObject, SelectionDevice
     }
 
     func sendSelection(_ source: SelectionSource?) {
-        guard let source else { return zwp_primary_selection_device_v1_send_selection(pointer, nil) }
+        guard let source else { return send { zwp_primary_selection_device_v1_send_selection($0, nil) } }
         guard let offer = ZwpPrimarySelectionOffer(source: source, device: self) else { return }
-        zwp_primary_selection_device_v1_send_data_offer(pointer, offer.pointer)
-        for mime in source.mimeTypes { zwp_primary_selection_offer_v1_send_offer(offer.pointer, mime) }
-        zwp_primary_selection_device_v1_send_selection(pointer, offer.pointer)
+        send(offer) { zwp_primary_selection_device_v1_send_data_offer($0, $1) }
+        for mime in source.mimeTypes { offer.send { zwp_primary_selection_offer_v1_send_offer($0, mime) } }
+        send(offer) { zwp_primary_selection_device_v1_send_selection($0, $1) }
     }
 
     override func destroyed() { selection.deviceDestroyed(self) }
@@ -96,8 +96,8 @@ final class ZwpPrimarySelectionSource: Resource, ProtocolObject, SelectionSource
         }
     }
 
-    func send(mime: String, fd: Int32) { zwp_primary_selection_source_v1_send_send(pointer, mime, fd) }
-    func cancelled() { zwp_primary_selection_source_v1_send_cancelled(pointer) }
+    func send(mime: String, fd: Int32) { send { zwp_primary_selection_source_v1_send_send($0, mime, fd) } }
+    func cancelled() { send { zwp_primary_selection_source_v1_send_cancelled($0) } }
 
     override func destroyed() { selection.sourceDestroyed(self) }
 }

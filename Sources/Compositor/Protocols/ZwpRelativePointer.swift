@@ -43,6 +43,6 @@ final class ZwpRelativePointer: Resource, ProtocolObject {
     /// Time in microseconds; Lodestone's devices are not accelerated, so both deltas agree.
     func relativeMotion(microseconds: UInt64, dx: Double, dy: Double) {
         let fx = wl_fixed_from_double(dx), fy = wl_fixed_from_double(dy)
-        zwp_relative_pointer_v1_send_relative_motion(pointer, UInt32(microseconds >> 32), UInt32(truncatingIfNeeded: microseconds), fx, fy, fx, fy)
+        send { zwp_relative_pointer_v1_send_relative_motion($0, UInt32(microseconds >> 32), UInt32(truncatingIfNeeded: microseconds), fx, fy, fx, fy) }
     }
 }

@@ -46,23 +46,23 @@ final class ZwpTabletSeat: Resource, ProtocolObject {
     /// tablet_added, then the tablet's description and done.
     func addTablet(name: String) {
         guard let t = ZwpTabletDevice(client: client, version: version) else { return }
-        zwp_tablet_seat_v2_send_tablet_added(pointer, t.pointer)
-        zwp_tablet_v2_send_name(t.pointer, name)
-        zwp_tablet_v2_send_done(t.pointer)
+        send(t) { zwp_tablet_seat_v2_send_tablet_added($0, $1) }
+        t.send { zwp_tablet_v2_send_name($0, name) }
+        t.send { zwp_tablet_v2_send_done($0) }
         tablet = t
     }
 
     /// tool_added, then the tool's type, serial, capabilities and done.
     func addTool(_ tool: TabletTool) {
         guard tools[tool] == nil, let t = ZwpTabletTool(tool: tool, seat: self, client: client, version: version) else { return }
-        zwp_tablet_seat_v2_send_tool_added(pointer, t.pointer)
-        zwp_tablet_tool_v2_send_type(t.pointer, tool.kind.rawValue)
-        if tool.serial != 0 { zwp_tablet_tool_v2_send_hardware_serial(t.pointer, UInt32(tool.serial >> 32), UInt32(truncatingIfNeeded: tool.serial)) }
+        send(t) { zwp_tablet_seat_v2_send_tool_added($0, $1) }
+        t.send { zwp_tablet_tool_v2_send_type($0, tool.kind.rawValue) }
+        if tool.serial != 0 { t.send { zwp_tablet_tool_v2_send_hardware_serial($0, UInt32(tool.serial >> 32), UInt32(truncatingIfNeeded: tool.serial)) } }
         for c in [ZWP_TABLET_TOOL_V2_CAPABILITY_TILT, ZWP_TABLET_TOOL_V2_CAPABILITY_PRESSURE, ZWP_TABLET_TOOL_V2_CAPABILITY_DISTANCE,
                   ZWP_TABLET_TOOL_V2_CAPABILITY_ROTATION] {
-            zwp_tablet_tool_v2_send_capability(t.pointer, c.rawValue)
+            t.send { zwp_tablet_tool_v2_send_capability($0, c.rawValue) }
         }
-        zwp_tablet_tool_v2_send_done(t.pointer)
+        t.send { zwp_tablet_tool_v2_send_done($0) }
         tools[tool] = t
     }
 
@@ -116,22 +116,22 @@ final class ZwpTabletTool: Resource, ProtocolObject {
 
     func proximityIn(serial: UInt32, surface: WlSurface) {
         guard let tablet else { return }
-        zwp_tablet_tool_v2_send_proximity_in(pointer, serial, tablet.pointer, surface.pointer)
+        send(tablet, surface) { zwp_tablet_tool_v2_send_proximity_in($0, serial, $1, $2) }
     }
-    func proximityOut() { zwp_tablet_tool_v2_send_proximity_out(pointer) }
-    func down(serial: UInt32) { zwp_tablet_tool_v2_send_down(pointer, serial) }
-    func up() { zwp_tablet_tool_v2_send_up(pointer) }
-    func motion(x: Double, y: Double) { zwp_tablet_tool_v2_send_motion(pointer, wl_fixed_from_double(x), wl_fixed_from_double(y)) }
+    func proximityOut() { send { zwp_tablet_tool_v2_send_proximity_out($0) } }
+    func down(serial: UInt32) { send { zwp_tablet_tool_v2_send_down($0, serial) } }
+    func up() { send { zwp_tablet_tool_v2_send_up($0) } }
+    func motion(x: Double, y: Double) { send { zwp_tablet_tool_v2_send_motion($0, wl_fixed_from_double(x), wl_fixed_from_double(y)) } }
     /// 0 to 1, sent as 0 to 65535.
-    func pressure(_ p: Double) { zwp_tablet_tool_v2_send_pressure(pointer, Self.normalized(p)) }
-    func distance(_ d: Double) { zwp_tablet_tool_v2_send_distance(pointer, Self.normalized(d)) }
-    func tilt(x: Double, y: Double) { zwp_tablet_tool_v2_send_tilt(pointer, wl_fixed_from_double(x), wl_fixed_from_double(y)) }
-    func rotation(_ degrees: Double) { zwp_tablet_tool_v2_send_rotation(pointer, wl_fixed_from_double(degrees)) }
+    func pressure(_ p: Double) { send { zwp_tablet_tool_v2_send_pressure($0, Self.normalized(p)) } }
+    func distance(_ d: Double) { send { zwp_tablet_tool_v2_send_distance($0, Self.normalized(d)) } }
+    func tilt(x: Double, y: Double) { send { zwp_tablet_tool_v2_send_tilt($0, wl_fixed_from_double(x), wl_fixed_from_double(y)) } }
+    func rotation(_ degrees: Double) { send { zwp_tablet_tool_v2_send_rotation($0, wl_fixed_from_double(degrees)) } }
     func button(serial: UInt32, button: UInt32, pressed: Bool) {
-        zwp_tablet_tool_v2_send_button(pointer, serial, button,
-                                       pressed ? ZWP_TABLET_TOOL_V2_BUTTON_STATE_PRESSED.rawValue : ZWP_TABLET_TOOL_V2_BUTTON_STATE_RELEASED.rawValue)
+        send { zwp_tablet_tool_v2_send_button($0, serial, button,
+                                       pressed ? ZWP_TABLET_TOOL_V2_BUTTON_STATE_PRESSED.rawValue : ZWP_TABLET_TOOL_V2_BUTTON_STATE_RELEASED.rawValue) }
     }
-    func frame(time: UInt32) { zwp_tablet_tool_v2_send_frame(pointer, time) }
+    func frame(time: UInt32) { send { zwp_tablet_tool_v2_send_frame($0, time) } }
 
     static func normalized(_ v: Double) -> UInt32 { v.isFinite ? UInt32((min(max(v, 0), 1) * 65535).rounded()) : 0 }
 }

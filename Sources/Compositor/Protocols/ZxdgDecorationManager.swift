@@ -25,14 +25,14 @@ final class ZxdgDecorationManager: Resource, ProtocolObject {
         switch Request(rawValue: opcode) {
         case .destroy: destroy()
         case .getToplevelDecoration:
-            guard let toplevel = XdgToplevel.from(a.object(1)) else { return }
+            guard let toplevel = a.object(1, as: XdgToplevel.self) else { return }
             guard toplevel.decoration == nil else {
                 return postError(ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ALREADY_CONSTRUCTED.rawValue,
-                                 "xdg_toplevel@\(wl_resource_get_id(toplevel.pointer)) already has a zxdg_toplevel_decoration_v1")
+                                 "xdg_toplevel@\(toplevel.objectID) already has a zxdg_toplevel_decoration_v1")
             }
             guard !(toplevel.xdgSurface.surface?.hasContent ?? false) else {
                 return postError(ZXDG_TOPLEVEL_DECORATION_V1_ERROR_UNCONFIGURED_BUFFER.rawValue,
-                                 "xdg_toplevel@\(wl_resource_get_id(toplevel.pointer)) already has a buffer; decorations are chosen before it")
+                                 "xdg_toplevel@\(toplevel.objectID) already has a buffer; decorations are chosen before it")
             }
             guard let decoration = ZxdgToplevelDecoration(toplevel: toplevel, client: client, version: version, id: a.newID(0)) else { return }
             toplevel.decoration = decoration
@@ -76,7 +76,7 @@ final class ZxdgToplevelDecoration: Resource, ProtocolObject {
             return postError(ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ORPHANED.rawValue, "its xdg_toplevel was destroyed first")
         }
         let mode = server ? ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE : ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE
-        zxdg_toplevel_decoration_v1_send_configure(pointer, mode.rawValue)
+        send { zxdg_toplevel_decoration_v1_send_configure($0, mode.rawValue) }
         toplevel.setServerSideDecorated(server)
         // The mode takes effect with an xdg_surface.configure (the initial one, if still to come).
         toplevel.reconfigureIfStarted()

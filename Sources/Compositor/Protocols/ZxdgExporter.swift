@@ -30,14 +30,14 @@ final class ZxdgExporter: Resource, ProtocolObject {
         switch Request(rawValue: opcode) {
         case .destroy: destroy()
         case .exportToplevel:
-            guard let surface = WlSurface.from(a.object(1)) else { return }
+            guard let surface = a.object(1, as: WlSurface.self) else { return }
             guard let toplevel = (surface.role as? XdgSurface)?.toplevel else {
                 return postError(ZXDG_EXPORTER_V2_ERROR_INVALID_SURFACE.rawValue,
-                                 "wl_surface@\(wl_resource_get_id(surface.pointer)) is not an xdg_toplevel")
+                                 "wl_surface@\(surface.objectID) is not an xdg_toplevel")
             }
             guard let exported = ZxdgExported(toplevel: toplevel, exports: exports, client: client, version: version, id: a.newID(0)) else { return }
             exports.add(exported)
-            zxdg_exported_v2_send_handle(exported.pointer, exported.handle)
+            exported.send { zxdg_exported_v2_send_handle($0, exported.handle) }
         case nil: break
         }
     }
@@ -89,7 +89,7 @@ final class ZxdgImporter: Resource, ProtocolObject {
                 imported.exported = exported
             } else {
                 // An unknown or withdrawn handle: the import is dead at once.
-                zxdg_imported_v2_send_destroyed(imported.pointer)
+                imported.send { zxdg_imported_v2_send_destroyed($0) }
             }
         case nil: break
         }
@@ -117,10 +117,10 @@ final class ZxdgImported: Resource, ProtocolObject {
         switch Request(rawValue: opcode) {
         case .destroy: destroy()
         case .setParentOf:
-            guard let surface = WlSurface.from(a.object(0)) else { return }
+            guard let surface = a.object(0, as: WlSurface.self) else { return }
             guard let child = (surface.role as? XdgSurface)?.toplevel else {
                 return postError(ZXDG_IMPORTED_V2_ERROR_INVALID_SURFACE.rawValue,
-                                 "wl_surface@\(wl_resource_get_id(surface.pointer)) is not an xdg_toplevel")
+                                 "wl_surface@\(surface.objectID) is not an xdg_toplevel")
             }
             // Inert once the export is gone.
             guard let parent = exported?.toplevel, parent !== child else { return }
@@ -133,7 +133,7 @@ final class ZxdgImported: Resource, ProtocolObject {
     /// The export went away: its window is no one's parent through this import any more.
     func exportDestroyed() {
         exported = nil
-        zxdg_imported_v2_send_destroyed(pointer)
+        send { zxdg_imported_v2_send_destroyed($0) }
         releaseChildren()
     }
 

@@ -26,7 +26,7 @@ final class ZxdgOutputManager: Resource, ProtocolObject {
         case .getXdgOutput:
             // libwayland has checked that the argument is a wl_output; a released one is
             // gone from the client's map, so `from` finds it whenever it is alive.
-            _ = ZxdgOutput(output: WlOutput.from(a.object(1)), client: client, version: version, id: a.newID(0))
+            _ = ZxdgOutput(output: a.object(1, as: WlOutput.self), client: client, version: version, id: a.newID(0))
         case nil: break
         }
     }
@@ -47,7 +47,7 @@ final class ZxdgOutput: Resource, ProtocolObject {
         guard let output else { return }
         output.xdgOutputs.append(self)
         sendDescription()
-        if has(3) { output.sendDone() } else { zxdg_output_v1_send_done(pointer) }
+        if has(3) { output.sendDone() } else { send { zxdg_output_v1_send_done($0) } }
     }
 
     override func dispatch(opcode: UInt32, arguments: Arguments) {
@@ -61,15 +61,15 @@ final class ZxdgOutput: Resource, ProtocolObject {
     func sendDescription() {
         guard let output = wlOutput?.output else { return }
         // One output at the origin of the global space.
-        zxdg_output_v1_send_logical_position(pointer, 0, 0)
-        zxdg_output_v1_send_logical_size(pointer, output.width, output.height)
+        send { zxdg_output_v1_send_logical_position($0, 0, 0) }
+        send { zxdg_output_v1_send_logical_size($0, output.width, output.height) }
         // Since 2
         if has(2) {
-            zxdg_output_v1_send_name(pointer, output.name)
-            zxdg_output_v1_send_description(pointer, output.description)
+            send { zxdg_output_v1_send_name($0, output.name) }
+            send { zxdg_output_v1_send_description($0, output.description) }
         }
     }
 
     /// The pre-version-3 end of a description (version 3 deprecates it for wl_output's).
-    func sendLegacyDone() { if !has(3) { zxdg_output_v1_send_done(pointer) } }
+    func sendLegacyDone() { if !has(3) { send { zxdg_output_v1_send_done($0) } } }
 }

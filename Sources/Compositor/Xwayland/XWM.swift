@@ -147,7 +147,9 @@ final class XWM {
         let image = arrow.image, row = Int(image.stride / 4)
         var pixels: [UInt32] = []
         pixels.reserveCapacity(Int(image.width * image.height))
-        for y in 0..<Int(image.height) { pixels += UnsafeBufferPointer(start: image.data + y * row, count: Int(image.width)) }
+        image.withPixels { data in
+            for y in 0..<Int(image.height) { pixels += UnsafeBufferPointer(start: data + y * row, count: Int(image.width)) }
+        }
         if !connection.setCursor(root, pixels: pixels, width: Int(image.width), height: Int(image.height),
                                  hotspot: (Int(arrow.hotspot.x), Int(arrow.hotspot.y))) {
             compositor.log.notice("Xwayland has no 32-bit Render format; the root window keeps no cursor")
@@ -391,7 +393,7 @@ final class XWM {
         // with another window's wl_surface.
         guard e.type == atoms.wlSurfaceID, !sent else { return }
         let id = e.data.data32.0
-        if let client = xwaylandClient(), let resource = wl_client_get_object(client.pointer, id), let surface = WlSurface.from(resource) {
+        if let surface = xwaylandClient()?.object(id: id, as: WlSurface.self) {
             window.associate(surface)
         } else {
             // Xwayland's wl_surface.create has not reached us yet: pair them when it does.
