@@ -109,8 +109,9 @@ public struct RegionDescription {
     public var latchingAxes: Axes = []
     public var constrainedAxes: Axes = []
     public var accessories: [Accessory] = []
-    /// A subsurface (`wl_surface *`) holding the element's pixels.
-    public var preview: OpaquePointer?
+    /// A subsurface (`wl_surface *`) holding the element's pixels: the app's own, from whatever
+    /// toolkit it uses, so this library cannot wrap it.
+    public var preview: OpaquePointer?  // closed-wrappers: allowed (an app's wl_surface, an input)
     public var annotation: String?
     public var bandSelection = false
     public var identifier: UInt32 = 0
