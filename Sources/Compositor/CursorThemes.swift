@@ -1,3 +1,4 @@
+// Over 300 lines: loading themes, fingerprinting their images and finding a name's standard image share one cache and must agree on sizes and scales.
 import CXcursor
 import Glibc
 import Logging

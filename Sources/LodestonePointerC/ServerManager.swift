@@ -14,7 +14,7 @@ final class ServerManager: Resource, ProtocolObject {
 
     init?(server: ServerHandle, client: Client, version: UInt32, id: UInt32) {
         self.server = server
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {

@@ -17,7 +17,7 @@ final class ServerRegion: Resource, ProtocolObject {
     init?(owner: ServerSurface, client: Client, version: UInt32, id: UInt32, regionID: RegionID) {
         self.owner = owner
         self.id = regionID
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
     var isInert: Bool { owner?.state?.server == nil }

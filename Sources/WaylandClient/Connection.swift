@@ -127,6 +127,14 @@ open class Proxy {
         try body(pointer, object.pointer)
     }
 
+    /// A request that names two other objects (`wl_subcompositor.get_subsurface`).
+    public func request<R>(_ first: Proxy, _ second: Proxy, _ body: (OpaquePointer, OpaquePointer, OpaquePointer) throws -> R) rethrows -> R {
+        try body(pointer, first.pointer, second.pointer)
+    }
+
+    /// Whether an event's object argument is this proxy.
+    public func isObject(_ object: OpaquePointer?) -> Bool { object == pointer }
+
     public var id: UInt32 { wl_proxy_get_id(pointer) }
     public var version: UInt32 { wl_proxy_get_version(pointer) }
 }

@@ -17,16 +17,40 @@ open class Resource {
     /// The object id the client knows it by.
     public var objectID: UInt32 { wl_resource_get_id(pointer) }
 
-    /// Creates the client's object `id`; nil (after posting no_memory) when
-    /// libwayland cannot allocate it.
+    /// Creates the client's object `id` of the interface the `ProtocolObject` subclass names;
+    /// nil (after posting no_memory) when libwayland cannot allocate it.
+    public init?(client: Client, version: UInt32, id: UInt32) {
+        guard let type = Self.self as? any ProtocolObject.Type else {
+            preconditionFailure("\(Self.self) names no interface: it must be a ProtocolObject")  // a build-time mistake
+        }
+        guard let pointer = Resource.create(client: client, interface: type.interface, version: version, id: id) else { return nil }
+        self.pointer = pointer
+        self.client = client
+        self.version = version
+        attach(interface: type.interface)
+    }
+
+    /// Creates the client's object `id` of `interface` (an object whose interface depends on
+    /// the request that made it); nil (after posting no_memory) when libwayland cannot allocate it.
     public init?(client: Client, interface: UnsafePointer<wl_interface>, version: UInt32, id: UInt32) {
+        guard let pointer = Resource.create(client: client, interface: interface, version: version, id: id) else { return nil }
+        self.pointer = pointer
+        self.client = client
+        self.version = version
+        attach(interface: interface)
+    }
+
+    private static func create(client: Client, interface: UnsafePointer<wl_interface>, version: UInt32, id: UInt32) -> OpaquePointer? {
         guard let pointer = wl_resource_create(client.pointer, interface, Int32(version), id) else {
             client.postNoMemory()
             return nil
         }
-        self.pointer = pointer
-        self.client = client
-        self.version = version
+        return pointer
+    }
+
+    /// Installs the dispatcher and hands the resource its Swift object (retained until the
+    /// resource's destroy callback).
+    private func attach(interface: UnsafePointer<wl_interface>) {
         // The interface address doubles as our implementation tag, so
         // `ProtocolObject.from` can tell our resources from libwayland's own.
         wl_resource_set_dispatcher(
@@ -59,8 +83,11 @@ open class Resource {
         event(pointer, first.pointer, second.pointer)
     }
 
-    /// Handles request `opcode`. Subclasses switch over their request enum.
-    open func dispatch(opcode: UInt32, arguments: Arguments) {}
+    /// Handles request `opcode`: a `RequestHandler` gets it decoded (`handle`); a subclass
+    /// that needs the raw opcode (one shared with a C library's table) overrides this.
+    open func dispatch(opcode: UInt32, arguments: Arguments) {
+        (self as? any RequestHandler)?.decode(opcode: opcode, arguments: arguments)
+    }
 
     /// The resource is being destroyed (by request, by the client leaving or by
     /// the compositor). Subclasses unlink themselves from compositor state here.
@@ -106,7 +133,7 @@ open class Resource {
 ///
 /// The interface is named once, here, and checked by `from(_:)` as wlroots'
 /// `*_from_resource` asserts it (CONTRIBUTING.md); a subclass creates its
-/// resource with `super.init(client:interface: Self.interface, ...)`.
+/// resource with `super.init(client:version:id:)`, which reads it from here.
 public protocol ProtocolObject: Resource {
     /// The `wl_interface` this class implements.
     static var interface: UnsafePointer<wl_interface> { get }
@@ -121,6 +148,23 @@ extension ProtocolObject {
         guard let resource, wl_resource_instance_of(resource, interface, UnsafeRawPointer(interface)) != 0,
               let data = wl_resource_get_user_data(resource) else { return nil }
         return Unmanaged<Resource>.fromOpaque(data).takeUnretainedValue() as? Self
+    }
+}
+
+/// A `ProtocolObject` whose requests arrive decoded, the one dispatch skeleton for every
+/// handler: `handle` gets the case of its `Request` enum (declared in opcode order), after
+/// libwayland has checked the opcode and the arguments against the interface.
+public protocol RequestHandler: ProtocolObject {
+    associatedtype Request: RawRepresentable where Request.RawValue == UInt32
+    func handle(_ request: Request, _ arguments: Arguments)
+}
+
+extension RequestHandler {
+    /// Decodes `opcode`; an opcode the enum does not list (a request of a newer version
+    /// than Lodestone knows, which libwayland would not let through) is ignored.
+    func decode(opcode: UInt32, arguments: Arguments) {
+        guard let request = Request(rawValue: opcode) else { return }
+        handle(request, arguments)
     }
 }
 

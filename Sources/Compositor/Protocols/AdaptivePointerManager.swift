@@ -9,7 +9,7 @@ extension Interface {
 }
 
 /// `adaptive_pointer_manager_v1`: the global through which clients declare regions.
-final class AdaptivePointerManager: Resource, ProtocolObject {
+final class AdaptivePointerManager: Resource, RequestHandler {
     /// 2: the `upright` accessory flag. 3: drawing previews. Surfaces and regions take the
     /// version of the manager they come from.
     static let version: Int32 = 3
@@ -20,14 +20,13 @@ final class AdaptivePointerManager: Resource, ProtocolObject {
 
     init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
         self.compositor = compositor
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy: destroy()
         case .getSurface: getSurface(id: a.newID(0), surface: a.object(1, as: WlSurface.self))
-        case nil: break
         }
     }
 

@@ -34,7 +34,7 @@ final class AdaptivePointerRegion: Resource, ProtocolObject {
     init?(owner: AdaptivePointerSurface, client: Client, version: UInt32, id: UInt32, regionID: RegionID) {
         self.owner = owner
         spec = RegionSpec(id: regionID)
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
         spec.object = self
     }
 

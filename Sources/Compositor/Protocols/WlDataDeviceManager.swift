@@ -3,7 +3,7 @@ import CWaylandServer
 import WaylandServer
 
 /// `wl_data_device_manager`: makes data sources and per-seat data devices.
-final class WlDataDeviceManager: Resource, ProtocolObject {
+final class WlDataDeviceManager: Resource, RequestHandler {
     static let version: Int32 = 3
     static var interface: UnsafePointer<wl_interface> { Interface.dataDeviceManager }
     unowned let selection: DataSelection
@@ -12,23 +12,22 @@ final class WlDataDeviceManager: Resource, ProtocolObject {
 
     init?(selection: DataSelection, client: Client, version: UInt32, id: UInt32) {
         self.selection = selection
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .createDataSource: _ = WlDataSource(selection: selection, client: client, version: version, id: a.newID(0))
         case .getDataDevice:
             if let device = WlDataDevice(selection: selection, client: client, version: version, id: a.newID(0)) {
                 selection.deviceBound(device)
             }
-        case nil: break
         }
     }
 }
 
 /// `wl_data_device`: a client's clipboard and drag-and-drop endpoint.
-final class WlDataDevice: Resource, ProtocolObject, SelectionDevice {
+final class WlDataDevice: Resource, RequestHandler, SelectionDevice {
     static var interface: UnsafePointer<wl_interface> { Interface.dataDevice }
     unowned let selection: DataSelection
 
@@ -36,11 +35,11 @@ final class WlDataDevice: Resource, ProtocolObject, SelectionDevice {
 
     init?(selection: DataSelection, client: Client, version: UInt32, id: UInt32) {
         self.selection = selection
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .startDrag:
             // The icon takes its role even though no drag happens: the role is for
             // life, and a surface with another role is still an error.
@@ -67,7 +66,6 @@ final class WlDataDevice: Resource, ProtocolObject, SelectionDevice {
             }
             selection.setSelection(source)
         case .release: destroy()
-        case nil: break
         }
     }
 
@@ -84,7 +82,7 @@ final class WlDataDevice: Resource, ProtocolObject, SelectionDevice {
 }
 
 /// `wl_data_source`: what one client offers to paste.
-final class WlDataSource: Resource, ProtocolObject, SelectionSource {
+final class WlDataSource: Resource, RequestHandler, SelectionSource {
     static var interface: UnsafePointer<wl_interface> { Interface.dataSource }
     unowned let selection: DataSelection
     private(set) var mimeTypes: [String] = []
@@ -94,15 +92,14 @@ final class WlDataSource: Resource, ProtocolObject, SelectionSource {
 
     init?(selection: DataSelection, client: Client, version: UInt32, id: UInt32) {
         self.selection = selection
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .offer: if let mime = a.string(0), !mimeTypes.contains(mime) { mimeTypes.append(mime) }
         case .destroy: destroy()
         case .setActions: break  // actions only matter for drag-and-drop
-        case nil: break
         }
     }
 
@@ -113,7 +110,7 @@ final class WlDataSource: Resource, ProtocolObject, SelectionSource {
 }
 
 /// `wl_data_offer`: one client's view of another client's source.
-final class WlDataOffer: Resource, ProtocolObject {
+final class WlDataOffer: Resource, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.dataOffer }
     private weak var source: SelectionSource?
 
@@ -121,18 +118,18 @@ final class WlDataOffer: Resource, ProtocolObject {
 
     init?(source: SelectionSource, device: WlDataDevice) {
         self.source = source
-        super.init(client: device.client, interface: Self.interface, version: device.version, id: 0)
+        super.init(client: device.client, version: device.version, id: 0)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .receive:
             let fd = a.fd(1)
             // The source writes into the pipe; our copy of the fd is closed here.
             if let source, let mime = a.string(0) { source.send(mime: mime, fd: fd) }
             close(fd)
         case .destroy: destroy()
-        case .accept, .finish, .setActions, nil: break
+        case .accept, .finish, .setActions: break
         }
     }
 }

@@ -2,7 +2,7 @@ import CWaylandServer
 import WaylandServer
 
 /// `wl_keyboard`: key events for one client.
-final class WlKeyboard: Resource, ProtocolObject {
+final class WlKeyboard: Resource, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.keyboard }
     unowned let seat: Seat
 
@@ -10,11 +10,11 @@ final class WlKeyboard: Resource, ProtocolObject {
 
     init?(seat: Seat, client: Client, version: UInt32, id: UInt32) {
         self.seat = seat
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments: Arguments) {
-        if Request(rawValue: opcode) == .release { destroy() }
+    func handle(_ request: Request, _ arguments: Arguments) {
+        if request == .release { destroy() }
     }
 
     override func destroyed() { seat.keyboard.keyboards.removeAll { $0 === self } }

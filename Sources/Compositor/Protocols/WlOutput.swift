@@ -2,7 +2,7 @@ import CWaylandServer
 import WaylandServer
 
 /// `wl_output`: tells clients the output's geometry, mode, scale and name.
-final class WlOutput: Resource, ProtocolObject {
+final class WlOutput: Resource, RequestHandler {
     static let version: Int32 = 4
     static var interface: UnsafePointer<wl_interface> { Interface.output }
     weak var output: Output?
@@ -14,13 +14,13 @@ final class WlOutput: Resource, ProtocolObject {
 
     init?(output: Output, client: Client, version: UInt32, id: UInt32) {
         self.output = output
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
         output.resources.append(self)
         sendAll()
     }
 
-    override func dispatch(opcode: UInt32, arguments: Arguments) {
-        if Request(rawValue: opcode) == .release { destroy() }
+    func handle(_ request: Request, _ arguments: Arguments) {
+        if request == .release { destroy() }
     }
 
     override func destroyed() { output?.resources.removeAll { $0 === self } }

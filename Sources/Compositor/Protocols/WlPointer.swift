@@ -2,7 +2,7 @@ import CWaylandServer
 import WaylandServer
 
 /// `wl_pointer`: pointer events for one client.
-final class WlPointer: Resource, ProtocolObject {
+final class WlPointer: Resource, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.pointer }
     unowned let seat: Seat
     /// The serial of the last enter this pointer got: set_cursor, move and resize must
@@ -13,14 +13,13 @@ final class WlPointer: Resource, ProtocolObject {
 
     init?(seat: Seat, client: Client, version: UInt32, id: UInt32) {
         self.seat = seat
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .setCursor: seat.cursor.set(from: self, serial: a.uint(0), surface: a.object(1, as: WlSurface.self), hotspotX: a.int(2), hotspotY: a.int(3))
         case .release: destroy()
-        case nil: break
         }
     }
 

@@ -3,7 +3,7 @@ import WaylandServer
 
 /// `wl_touch`: touch points for one client. Inert when the compositor has no
 /// touchscreen (the seat then never advertises the capability).
-final class WlTouch: Resource, ProtocolObject {
+final class WlTouch: Resource, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.touch }
     private weak var touchscreen: Touchscreen?
 
@@ -11,14 +11,13 @@ final class WlTouch: Resource, ProtocolObject {
 
     init?(touchscreen: Touchscreen?, client: Client, version: UInt32, id: UInt32) {
         self.touchscreen = touchscreen
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
         touchscreen?.touches.append(self)
     }
 
-    override func dispatch(opcode: UInt32, arguments: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ arguments: Arguments) {
+        switch request {
         case .release: destroy()
-        case nil: break
         }
     }
 

@@ -13,26 +13,25 @@ extension Interface {
 /// A feedback belongs to the next commit of its surface (double-buffered, like a frame
 /// callback); the frame that composes that update answers `presented` with the frame
 /// clock's time; a newer commit first, or the surface's end, answers `discarded`.
-final class WpPresentation: Resource, ProtocolObject {
+final class WpPresentation: Resource, RequestHandler {
     static let version: Int32 = 1
     static var interface: UnsafePointer<wl_interface> { Interface.presentation }
 
     enum Request: UInt32 { case destroy, feedback }
 
-    init?(client: Client, version: UInt32, id: UInt32) {
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+    override init?(client: Client, version: UInt32, id: UInt32) {
+        super.init(client: client, version: version, id: id)
         // The frame clock's real time is CLOCK_MONOTONIC (a manual clock counts from 0 instead).
         send { wp_presentation_send_clock_id($0, UInt32(CLOCK_MONOTONIC)) }
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy: destroy()
         case .feedback:
             guard let surface = a.object(0, as: WlSurface.self) else { return }
             guard let feedback = WpPresentationFeedback(client: client, id: a.newID(1)) else { return }
             surface.addPresentationFeedback(feedback)
-        case nil: break
         }
     }
 }
@@ -42,7 +41,7 @@ final class WpPresentationFeedback: Resource, ProtocolObject {
     static var interface: UnsafePointer<wl_interface> { Interface.presentationFeedback }
 
     init?(client: Client, id: UInt32) {
-        super.init(client: client, interface: Self.interface, version: 1, id: id)
+        super.init(client: client, version: 1, id: id)
     }
 
     /// The update was shown in the frame `frame`: first the wl_outputs the client was told

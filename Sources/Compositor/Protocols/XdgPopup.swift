@@ -3,7 +3,7 @@ import Rendering
 import WaylandServer
 
 /// `xdg_popup`: a menu or tooltip placed relative to a parent by positioner rules.
-final class XdgPopup: Resource, ProtocolObject {
+final class XdgPopup: Resource, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.xdgPopup }
     unowned let compositor: Compositor
     let xdgSurface: XdgSurface
@@ -22,7 +22,7 @@ final class XdgPopup: Resource, ProtocolObject {
         self.xdgSurface = xdgSurface
         self.parent = parent
         self.rules = rules
-        super.init(client: xdgSurface.client, interface: Self.interface, version: xdgSurface.version, id: id)
+        super.init(client: xdgSurface.client, version: xdgSurface.version, id: id)
     }
 
     /// The toplevel at the root of this popup's parent chain.
@@ -35,8 +35,8 @@ final class XdgPopup: Resource, ProtocolObject {
         return nil
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy:
             if compositor.scene.popups.contains(where: { $0.parent === xdgSurface }) {
                 return xdgSurface.postWmBaseError(XDG_WM_BASE_ERROR_NOT_THE_TOPMOST_POPUP.rawValue,
@@ -60,7 +60,6 @@ final class XdgPopup: Resource, ProtocolObject {
             // Since 3
             send { xdg_popup_send_repositioned($0, a.uint(1)) }
             sendConfigure()
-        case nil: break
         }
     }
 

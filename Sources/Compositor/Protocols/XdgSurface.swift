@@ -3,7 +3,7 @@ import Rendering
 import WaylandServer
 
 /// `xdg_surface`: a desktop window surface; becomes a toplevel or a popup.
-final class XdgSurface: Resource, ProtocolObject, SurfaceRole {
+final class XdgSurface: Resource, RequestHandler, SurfaceRole {
     static var interface: UnsafePointer<wl_interface> { Interface.xdgSurface }
     unowned let compositor: Compositor
     private weak var wmBase: XdgWmBase?
@@ -30,7 +30,7 @@ final class XdgSurface: Resource, ProtocolObject, SurfaceRole {
         compositor = wmBase.compositor
         self.wmBase = wmBase
         self.surface = surface
-        super.init(client: wmBase.client, interface: Self.interface, version: wmBase.version, id: id)
+        super.init(client: wmBase.client, version: wmBase.version, id: id)
     }
 
     /// The window geometry in surface-local coordinates.
@@ -56,8 +56,7 @@ final class XdgSurface: Resource, ProtocolObject, SurfaceRole {
         return (position.x.clampedSubtracting(g.x), position.y.clampedSubtracting(g.y))
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        let request = Request(rawValue: opcode)
+    func handle(_ request: Request, _ a: Arguments) {
         if request == .destroy {
             if toplevel != nil || popup != nil {
                 return postError(XDG_SURFACE_ERROR_DEFUNCT_ROLE_OBJECT.rawValue, "xdg_surface destroyed before its role object")

@@ -1,9 +1,10 @@
+// Over 300 lines: one protocol, one file (requests, then configure, states and the version-gated events).
 import CWaylandServer
 import Rendering
 import WaylandServer
 
 /// `xdg_toplevel`: an application window.
-final class XdgToplevel: Resource, ProtocolObject, DesktopWindow {
+final class XdgToplevel: Resource, RequestHandler, DesktopWindow {
     static var interface: UnsafePointer<wl_interface> { Interface.xdgToplevel }
     unowned let compositor: Compositor
     let xdgSurface: XdgSurface
@@ -45,11 +46,11 @@ final class XdgToplevel: Resource, ProtocolObject, DesktopWindow {
     init?(xdgSurface: XdgSurface, id: UInt32) {
         compositor = xdgSurface.compositor
         self.xdgSurface = xdgSurface
-        super.init(client: xdgSurface.client, interface: Self.interface, version: xdgSurface.version, id: id)
+        super.init(client: xdgSurface.client, version: xdgSurface.version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy: destroy()
         case .setParent:
             let parent = a.object(0, as: XdgToplevel.self)
@@ -81,7 +82,6 @@ final class XdgToplevel: Resource, ProtocolObject, DesktopWindow {
         case .setMinimized:  // as its title bar's minimize button: hidden until activated again
             compositor.desktop.minimize(self)
             compositor.scheduleFrame()
-        case nil: break
         }
     }
 

@@ -17,7 +17,7 @@ extension Interface {
 /// Frames are copied from what Lodestone composes: with `overlay_cursor` the output's
 /// pixels exactly as presented (the pointer and its effects included); without it, the
 /// windows composed again without the pointer.
-final class ZwlrScreencopyManager: Resource, ProtocolObject {
+final class ZwlrScreencopyManager: Resource, RequestHandler {
     static let version: Int32 = 3
     static var interface: UnsafePointer<wl_interface> { Interface.screencopyManager }
     unowned let screencopy: Screencopy
@@ -33,19 +33,18 @@ final class ZwlrScreencopyManager: Resource, ProtocolObject {
         self.screencopy = screencopy
         let output = screencopy.compositor.output
         damage = PixelRegion(PixelRect(x: 0, y: 0, width: output.pixelWidth, height: output.pixelHeight))
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
         screencopy.managers.append(self)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .captureOutput:
             capture(id: a.newID(0), overlayCursor: a.int(1) != 0, output: a.object(2), logical: nil)
         case .captureOutputRegion:
             capture(id: a.newID(0), overlayCursor: a.int(1) != 0, output: a.object(2),
                     logical: PixelRect(x: a.int(3), y: a.int(4), width: a.int(5), height: a.int(6)))
         case .destroy: destroy()
-        case nil: break
         }
     }
 
@@ -74,7 +73,7 @@ final class ZwlrScreencopyManager: Resource, ProtocolObject {
 /// `zwlr_screencopy_frame_v1`: one copy. It says which buffer it needs (`buffer`,
 /// `buffer_done`), takes one with `copy` or `copy_with_damage`, and answers `flags` and
 /// `ready`, or `failed`.
-final class ZwlrScreencopyFrame: Resource, ProtocolObject {
+final class ZwlrScreencopyFrame: Resource, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.screencopyFrame }
     /// Kept after the client destroys it: its frames stay valid (the protocol says so).
     let manager: ZwlrScreencopyManager
@@ -94,7 +93,7 @@ final class ZwlrScreencopyFrame: Resource, ProtocolObject {
         self.manager = manager
         self.area = area
         self.overlayCursor = overlayCursor
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
     /// The buffer this frame takes: wl_shm only (no dmabuf here).
@@ -105,12 +104,11 @@ final class ZwlrScreencopyFrame: Resource, ProtocolObject {
         if has(3) { send { zwlr_screencopy_frame_v1_send_buffer_done($0) } }
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .copy: copy(a.object(0), withDamage: false)
         case .copyWithDamage: copy(a.object(0), withDamage: true)
         case .destroy: destroy()
-        case nil: break
         }
     }
 

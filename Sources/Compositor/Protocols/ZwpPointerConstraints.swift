@@ -5,19 +5,19 @@ import WaylandServer
 
 /// `zwp_pointer_constraints_v1`: lets a client lock the pointer in place or
 /// confine it to a region of its surface while the surface has the pointer.
-final class ZwpPointerConstraints: Resource {
+final class ZwpPointerConstraints: Resource, RequestHandler {
     static let version: Int32 = 1
+    static var interface: UnsafePointer<wl_interface> { Interface.pointerConstraints }
     unowned let seat: Seat
 
     enum Request: UInt32 { case destroy, lockPointer, confinePointer }
 
     init?(seat: Seat, client: Client, version: UInt32, id: UInt32) {
         self.seat = seat
-        super.init(client: client, interface: Interface.pointerConstraints, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        let request = Request(rawValue: opcode)
+    func handle(_ request: Request, _ a: Arguments) {
         switch request {
         case .destroy: destroy()
         case .lockPointer, .confinePointer:
@@ -35,7 +35,6 @@ final class ZwpPointerConstraints: Resource {
                                                      region: a.object(3, as: WlRegion.self)?.region.copy(),
                                                      persistent: lifetime == ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT.rawValue) else { return }
             seat.constraints.added(constraint)
-        case nil: break
         }
     }
 }

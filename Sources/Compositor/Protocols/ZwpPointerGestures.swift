@@ -3,7 +3,7 @@ import WaylandServer
 
 /// `zwp_pointer_gestures_v1` (version 3: swipe, pinch and hold): hands out a client's
 /// gesture objects for one of its `wl_pointer`s. `Gestures` decides who hears what.
-final class ZwpPointerGestures: Resource, ProtocolObject {
+final class ZwpPointerGestures: Resource, RequestHandler {
     static let version: Int32 = 3
     static var interface: UnsafePointer<wl_interface> { Interface.pointerGestures }
     unowned let gestures: Gestures
@@ -18,16 +18,15 @@ final class ZwpPointerGestures: Resource, ProtocolObject {
 
     init?(gestures: Gestures, client: Client, version: UInt32, id: UInt32) {
         self.gestures = gestures
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .getSwipeGesture: add(.swipe, id: a.newID(0))
         case .getPinchGesture: add(.pinch, id: a.newID(0))
         case .release: destroy()
         case .getHoldGesture: add(.hold, id: a.newID(0))
-        case nil: break
         }
     }
 
@@ -56,6 +55,7 @@ final class ZwpPointerGesture: Resource {
         super.init(client: client, interface: interface, version: kind == .hold ? 3 : min(version, 2), id: id)
     }
 
+    /// One class for three interfaces, so the raw opcode: each one's 0 is destroy.
     override func dispatch(opcode: UInt32, arguments: Arguments) {
         if opcode == 0 { destroy() }  // destroy
     }

@@ -15,7 +15,7 @@ extension Interface {
 /// (`WlDataDeviceManager.swift`, the same `Selection` with its own source): the
 /// keyboard-focused client gets offers, and a paste is a pipe the source writes into.
 /// The protocol defines no errors.
-final class ZwpPrimarySelectionDeviceManager: Resource, ProtocolObject {
+final class ZwpPrimarySelectionDeviceManager: Resource, RequestHandler {
     static let version: Int32 = 1
     static var interface: UnsafePointer<wl_interface> { Interface.primarySelectionDeviceManager }
     unowned let selection: PrimarySelection
@@ -24,24 +24,23 @@ final class ZwpPrimarySelectionDeviceManager: Resource, ProtocolObject {
 
     init?(selection: PrimarySelection, client: Client, version: UInt32, id: UInt32) {
         self.selection = selection
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .createSource: _ = ZwpPrimarySelectionSource(selection: selection, client: client, version: version, id: a.newID(0))
         case .getDevice:
             if let device = ZwpPrimarySelectionDevice(selection: selection, client: client, version: version, id: a.newID(0)) {
                 selection.deviceBound(device)
             }
         case .destroy: destroy()
-        case nil: break
         }
     }
 }
 
 /// `zwp_primary_selection_device_v1`: a client's primary selection endpoint.
-final class ZwpPrimarySelectionDevice: Resource, ProtocolObject, SelectionDevice {
+final class ZwpPrimarySelectionDevice: Resource, RequestHandler, SelectionDevice {
     static var interface: UnsafePointer<wl_interface> { Interface.primarySelectionDevice }
     unowned let selection: PrimarySelection
 
@@ -49,18 +48,17 @@ final class ZwpPrimarySelectionDevice: Resource, ProtocolObject, SelectionDevice
 
     init?(selection: PrimarySelection, client: Client, version: UInt32, id: UInt32) {
         self.selection = selection
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .setSelection:
             let source = a.object(0, as: ZwpPrimarySelectionSource.self)
             // As the clipboard: only from the client's own current input.
             guard selection.acceptsSerial(a.uint(1), client) else { source?.cancelled(); return }
             selection.setSelection(source)
         case .destroy: destroy()
-        case nil: break
         }
     }
 
@@ -76,7 +74,7 @@ final class ZwpPrimarySelectionDevice: Resource, ProtocolObject, SelectionDevice
 }
 
 /// `zwp_primary_selection_source_v1`: what one client offers to middle-click paste.
-final class ZwpPrimarySelectionSource: Resource, ProtocolObject, SelectionSource {
+final class ZwpPrimarySelectionSource: Resource, RequestHandler, SelectionSource {
     static var interface: UnsafePointer<wl_interface> { Interface.primarySelectionSource }
     unowned let selection: PrimarySelection
     private(set) var mimeTypes: [String] = []
@@ -85,14 +83,13 @@ final class ZwpPrimarySelectionSource: Resource, ProtocolObject, SelectionSource
 
     init?(selection: PrimarySelection, client: Client, version: UInt32, id: UInt32) {
         self.selection = selection
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .offer: if let mime = a.string(0), !mimeTypes.contains(mime) { mimeTypes.append(mime) }
         case .destroy: destroy()
-        case nil: break
         }
     }
 
@@ -103,7 +100,7 @@ final class ZwpPrimarySelectionSource: Resource, ProtocolObject, SelectionSource
 }
 
 /// `zwp_primary_selection_offer_v1`: one client's view of another client's source.
-final class ZwpPrimarySelectionOffer: Resource, ProtocolObject {
+final class ZwpPrimarySelectionOffer: Resource, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.primarySelectionOffer }
     private weak var source: SelectionSource?
 
@@ -111,18 +108,17 @@ final class ZwpPrimarySelectionOffer: Resource, ProtocolObject {
 
     init?(source: SelectionSource, device: ZwpPrimarySelectionDevice) {
         self.source = source
-        super.init(client: device.client, interface: Self.interface, version: device.version, id: 0)
+        super.init(client: device.client, version: device.version, id: 0)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .receive:
             let fd = a.fd(1)
             // The source writes into the pipe; our copy of the fd is closed here.
             if let source, let mime = a.string(0) { source.send(mime: mime, fd: fd) }
             close(fd)
         case .destroy: destroy()
-        case nil: break
         }
     }
 }

@@ -2,7 +2,7 @@ import CWaylandServer
 import WaylandServer
 
 /// `zwp_tablet_manager_v2` (tablet-unstable-v2): hands out a client's tablet seat.
-final class ZwpTabletManager: Resource, ProtocolObject {
+final class ZwpTabletManager: Resource, RequestHandler {
     static let version: Int32 = 1
     static var interface: UnsafePointer<wl_interface> { Interface.tabletManager }
     unowned let tablets: Tablets
@@ -11,22 +11,21 @@ final class ZwpTabletManager: Resource, ProtocolObject {
 
     init?(tablets: Tablets, client: Client, version: UInt32, id: UInt32) {
         self.tablets = tablets
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .getTabletSeat:
             // Lodestone has one wl_seat: the argument only names it.
             if let seat = ZwpTabletSeat(tablets: tablets, client: client, version: version, id: a.newID(0)) { tablets.seatBound(seat) }
         case .destroy: destroy()
-        case nil: break
         }
     }
 }
 
 /// `zwp_tablet_seat_v2`: announces the tablet and each tool to one client.
-final class ZwpTabletSeat: Resource, ProtocolObject {
+final class ZwpTabletSeat: Resource, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.tabletSeat }
     unowned let tablets: Tablets
     private(set) var tablet: ZwpTabletDevice?
@@ -34,12 +33,12 @@ final class ZwpTabletSeat: Resource, ProtocolObject {
 
     init?(tablets: Tablets, client: Client, version: UInt32, id: UInt32) {
         self.tablets = tablets
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments: Arguments) {
-        if opcode == 0 { destroy() }  // destroy
-    }
+    enum Request: UInt32 { case destroy }
+
+    func handle(_ request: Request, _ arguments: Arguments) { destroy() }
 
     override func destroyed() { tablets.seats.removeAll { $0 === self } }
 
@@ -71,22 +70,22 @@ final class ZwpTabletSeat: Resource, ProtocolObject {
 }
 
 /// `zwp_tablet_v2`: the tablet device (Lodestone describes one for all its tools).
-final class ZwpTabletDevice: Resource, ProtocolObject {
+final class ZwpTabletDevice: Resource, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.tablet }
 
     /// A compositor-created object (new_id in an event).
     init?(client: Client, version: UInt32) {
-        super.init(client: client, interface: Self.interface, version: version, id: 0)
+        super.init(client: client, version: version, id: 0)
     }
 
-    override func dispatch(opcode: UInt32, arguments: Arguments) {
-        if opcode == 0 { destroy() }  // destroy
-    }
+    enum Request: UInt32 { case destroy }
+
+    func handle(_ request: Request, _ arguments: Arguments) { destroy() }
 }
 
 /// `zwp_tablet_tool_v2`: one physical tool (a pen, an eraser) for one client. Every group
 /// of events ends with `frame` (`Tablets` sends it).
-final class ZwpTabletTool: Resource, ProtocolObject {
+final class ZwpTabletTool: Resource, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.tabletTool }
     let tool: TabletTool
     private weak var seat: ZwpTabletSeat?
@@ -96,15 +95,14 @@ final class ZwpTabletTool: Resource, ProtocolObject {
     init?(tool: TabletTool, seat: ZwpTabletSeat, client: Client, version: UInt32) {
         self.tool = tool
         self.seat = seat
-        super.init(client: client, interface: Self.interface, version: version, id: 0)
+        super.init(client: client, version: version, id: 0)
     }
 
-    override func dispatch(opcode: UInt32, arguments: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ arguments: Arguments) {
+        switch request {
         // The adaptive pointer's hover preview is the tool's cursor: a client's image is not shown.
         case .setCursor: break
         case .destroy: destroy()
-        case nil: break
         }
     }
 

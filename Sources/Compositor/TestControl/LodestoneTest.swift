@@ -5,7 +5,7 @@ import WaylandServer
 /// `lodestone_test_v1`: lets a test inject input, drive the clock and read
 /// the screen. Offered only with --test-control. Every request is answered
 /// by exactly one event (window lists end with windows_done).
-final class LodestoneTest: Resource, ProtocolObject {
+final class LodestoneTest: Resource, RequestHandler {
     static let version: Int32 = 4
     static var interface: UnsafePointer<wl_interface> { Interface.test }
     unowned let compositor: Compositor
@@ -24,15 +24,15 @@ final class LodestoneTest: Resource, ProtocolObject {
 
     init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
         self.compositor = compositor
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
     private var seat: Seat { compositor.seat }
     /// Injected input happens now on the compositor's clock.
     private var now: UInt32 { compositor.clock.now }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy: destroy()
         case .movePointer:
             inject(.pointerMotion(.absolute(x: a.fixed(0), y: a.fixed(1))))
@@ -117,7 +117,6 @@ final class LodestoneTest: Resource, ProtocolObject {
             inject(.tabletTool(event))
             sendPointerState()
         case .getPointerPreview: sendPointerPreview(compositor.pointerController)
-        case nil: break
         }
     }
 
