@@ -29,7 +29,7 @@ PREFIX ?= /usr/local
 # make install CONFIG=debug installs the debug build (the install test uses it).
 CONFIG ?= release
 
-.PHONY: deps build release test demo golden bench bench-check bench-peer bench-abuse soak fuzz fuzz-config fuzz-xcursor fuzz-nested fuzz-x11 asan wlcs install man clean
+.PHONY: deps build release test check-wrappers demo golden bench bench-check bench-peer bench-abuse soak fuzz fuzz-config fuzz-xcursor fuzz-nested fuzz-x11 asan wlcs install man clean
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -43,9 +43,13 @@ deps:
 build: deps
 	$(SWIFT) build --build-tests
 
+# No public raw C pointer on a wrapper type (a grep: first, and cheap).
+check-wrappers:
+	Scripts/check-closed-wrappers
+
 # The wlcs allowlist first (it reuses the debug build), then every Swift test, then 30 s of
 # the config loader's fuzzer and 20 s of the Xcursor theme reader's.
-test: build
+test: check-wrappers build
 	WLCS_SCRATCH=.build Scripts/run-wlcs
 	$(SWIFT) test --disable-swift-testing
 	$(MAKE) --no-print-directory fuzz-config CONFIG_FUZZ_SECONDS=30

@@ -93,7 +93,7 @@ let package = Package(
         ),
 
         // Compositing with pixman, PNG output with libpng.
-        .target(name: "Rendering", dependencies: ["LodestoneSystem", "CPixman", "CPNG", "CCairo", "PointerEngine"]),
+        .target(name: "Rendering", dependencies: ["LodestoneSystem", "CPixman", "CPNG", "CCairo", "PointerEngine", .product(name: "Logging", package: "swift-log")]),
         // liblodestone-pointer: the header (a C target so Swift fills the very structs C reads)
         // and the @_cdecl exports over the engine and the pointer renderer.
         .target(name: "CLodestonePointer"),

@@ -36,7 +36,7 @@ public final class AdaptivePointer {
 
     /// The region holder of a `wl_surface` (one per surface; keep it as long as the regions).
     public func regions(on surface: OpaquePointer) -> SurfaceRegions {
-        SurfaceRegions(adaptive_pointer_manager_v1_get_surface(manager.pointer, surface)!, on: manager.connection)
+        SurfaceRegions(manager.request { adaptive_pointer_manager_v1_get_surface($0, surface) }!, on: manager.connection)
     }
 }
 
@@ -52,7 +52,7 @@ public final class SurfaceRegions {
     /// A new region set up from `description`; it takes effect with the next `wl_surface.commit`.
     @discardableResult
     public func add(_ description: RegionDescription) -> PointerRegion {
-        let region = PointerRegion(adaptive_pointer_surface_v1_create_region(proxy.pointer)!, on: proxy.connection)
+        let region = PointerRegion(proxy.request { adaptive_pointer_surface_v1_create_region($0) }!, on: proxy.connection)
         region.apply(description)
         regions.append(region)
         return region
@@ -109,8 +109,9 @@ public struct RegionDescription {
     public var latchingAxes: Axes = []
     public var constrainedAxes: Axes = []
     public var accessories: [Accessory] = []
-    /// A subsurface (`wl_surface *`) holding the element's pixels.
-    public var preview: OpaquePointer?
+    /// A subsurface (`wl_surface *`) holding the element's pixels: the app's own, from whatever
+    /// toolkit it uses, so this library cannot wrap it.
+    public var preview: OpaquePointer?  // closed-wrappers: allowed (an app's wl_surface, an input)
     public var annotation: String?
     public var bandSelection = false
     public var identifier: UInt32 = 0

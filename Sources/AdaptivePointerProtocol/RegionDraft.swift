@@ -58,7 +58,7 @@ public struct RegionDraft {
         case error(UInt32, String)
         /// `set_preview` with this `wl_surface` (nil: none): the caller checks that it is a
         /// subsurface of the client below the region's surface (`invalidPreview` if not).
-        case preview(OpaquePointer?)
+        case preview(ObjectArgument?)
         /// Not a request the draft handles (destroy, or one from a later version).
         case unhandled
     }
@@ -93,7 +93,7 @@ public struct RegionDraft {
             }
         case .setShape: return setShape(a.uint(0), value: a.fixed(1))
         case .setCustomShape:
-            return decodePath(a.array(0), what: "custom shape").applied { style.shape = .path($0) }
+            return a.withArrayBytes(0) { decodePath($0, what: "custom shape") }.applied { style.shape = .path($0) }
         case .setMagnetism:
             switch a.uint(0) {
             case 0: magnetism = .automatic
@@ -108,7 +108,7 @@ public struct RegionDraft {
             guard Int(a.uint(0)) < shapes.count else { return badEnum("accessory", a.uint(0)) }
             return addAccessory(shapes[Int(a.uint(0))], angle: a.fixed(1), offset: a.fixed(2), flags: a.uint(3), version: version)
         case .addCustomAccessory:
-            switch decodePath(a.array(0), what: "custom accessory") {
+            switch a.withArrayBytes(0, { decodePath($0, what: "custom accessory") }) {
             case .success(let path): return addAccessory(.path(path), angle: a.fixed(1), offset: a.fixed(2), flags: a.uint(3), version: version)
             case .failure(let error): return error.outcome
             }
@@ -269,13 +269,13 @@ public struct RegionDraft {
     }
 
     /// Decodes a path array (see `path_verb` in the XML): verb words followed by wl_fixed coordinates.
-    private func decodePath(_ array: UnsafeMutablePointer<wl_array>?, what: String) -> Result<Path<PointerLocal>, Refusal> {
+    private func decodePath(_ bytes: UnsafeRawBufferPointer, what: String) -> Result<Path<PointerLocal>, Refusal> {
         func fail(_ reason: String) -> Result<Path<PointerLocal>, Refusal> {
             .failure(Refusal(ADAPTIVE_POINTER_REGION_V1_ERROR_MALFORMED_PATH.rawValue, "malformed path for the \(what): \(reason)"))
         }
-        guard let array, array.pointee.size > 0, let data = array.pointee.data else { return fail("empty") }
-        guard array.pointee.size % 4 == 0 else { return fail("size \(array.pointee.size) is not a multiple of 4 bytes") }
-        let words = UnsafeBufferPointer(start: data.assumingMemoryBound(to: Int32.self), count: array.pointee.size / 4)
+        guard bytes.count > 0 else { return fail("empty") }
+        guard bytes.count % 4 == 0 else { return fail("size \(bytes.count) is not a multiple of 4 bytes") }
+        let words = bytes.assumingMemoryBound(to: Int32.self)
         var path = Path<PointerLocal>()
         var i = 0, verbs = 0
         let arity = [2, 2, 4, 6, 0]  // coordinate words per verb

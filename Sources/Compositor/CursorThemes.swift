@@ -1,3 +1,4 @@
+// Over 300 lines: loading themes, fingerprinting their images and finding a name's standard image share one cache and must agree on sizes and scales.
 import CXcursor
 import Glibc
 import Logging
@@ -110,8 +111,8 @@ final class CursorThemes {
         guard w > 0, h > 0, w <= 1024, h <= 1024 else { return nil }
         let image = Image(width: w, height: h, format: .argb8888)
         let row = Int(image.stride / 4)
-        for y in 0..<Int(h) {
-            (image.data + y * row).update(from: x.pixels + y * Int(w), count: Int(w))
+        image.withPixels { data in
+            for y in 0..<Int(h) { (data + y * row).update(from: x.pixels + y * Int(w), count: Int(w)) }
         }
         return StandardCursor(image: image, hotspot: (Int32(x.xhot), Int32(x.yhot)), scale: scale)
     }
@@ -165,7 +166,7 @@ final class CursorThemes {
 
     static func fingerprint(of image: Image) -> Fingerprint {
         Fingerprint(width: image.width, height: image.height,
-                    hash: hash(image.data, width: Int(image.width), height: Int(image.height), rowPixels: Int(image.stride / 4)))
+                    hash: image.withPixels { hash($0, width: Int(image.width), height: Int(image.height), rowPixels: Int(image.stride / 4)) })
     }
 
     /// One hash over the rows of an ARGB image (Swift's Hasher: seeded per process, which

@@ -204,7 +204,7 @@ final class Desktop {
 
     private func enterOutput(_ surface: WlSurface) {
         for resource in output.resources where resource.client == surface.client && !surface.enteredOutputs.contains(where: { $0 === resource }) {
-            wl_surface_send_enter(surface.pointer, resource.pointer)
+            surface.send(resource) { wl_surface_send_enter($0, $1) }
             surface.enteredOutputs.append(resource)
         }
     }

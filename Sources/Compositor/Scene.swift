@@ -227,7 +227,7 @@ final class Scene {
         }
         // Each window's title bar just beneath it (server-side decorations).
         for window in windows {
-            if let bar = window.titleBar, window.isMapped { elements.append(bar.element(output: output)) }
+            if let bar = window.titleBar, window.isMapped, let element = bar.element(output: output) { elements.append(element) }
             visit(window, visitor)
         }
         for window in overrideRedirect { visit(window, visitor) }

@@ -108,8 +108,8 @@ class SelectionSourceObject<P: SelectionProtocol>: Resource, SelectionSource {
         if let mime, !mimeTypes.contains(mime) { mimeTypes.append(mime) }
     }
 
-    func send(mime: String, fd: Int32) { P.sendSend(source: pointer, mime: mime, fd: fd) }
-    func cancelled() { P.sendCancelled(source: pointer) }
+    func send(mime: String, fd: Int32) { send { P.sendSend(source: $0, mime: mime, fd: fd) } }
+    func cancelled() { send { P.sendCancelled(source: $0) } }
 
     override func destroyed() { selection.sourceDestroyed(self) }
 }
@@ -158,16 +158,16 @@ class SelectionDeviceObject<P: SelectionProtocol>: Resource {
     /// and of a drag's enter.
     func introduce(_ source: SelectionSource) -> SelectionOfferObject<P>? {
         guard let offer = P.makeOffer(of: source, for: self) else { return nil }
-        P.sendDataOffer(device: pointer, offer: offer.pointer)
-        for mime in source.mimeTypes { P.sendOffer(offer: offer.pointer, mime: mime) }
+        send(offer) { P.sendDataOffer(device: $0, offer: $1) }
+        for mime in source.mimeTypes { offer.send { P.sendOffer(offer: $0, mime: mime) } }
         return offer
     }
 
     /// A new offer for `source` is the selection (or the selection is cleared).
     func sendSelection(_ source: SelectionSource?) {
-        guard let source else { return P.sendSelection(device: pointer, offer: nil) }
+        guard let source else { return send { P.sendSelection(device: $0, offer: nil) } }
         guard let offer = introduce(source) else { return }
-        P.sendSelection(device: pointer, offer: offer.pointer)
+        send(offer) { P.sendSelection(device: $0, offer: $1) }
     }
 
     override func destroyed() { selection.deviceDestroyed(self) }

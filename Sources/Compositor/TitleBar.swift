@@ -49,15 +49,17 @@ final class TitleBar {
     /// The picture, redrawn when the title, width, scale or activation changed.
     /// At a fractional scale it is drawn at the size of the pixels it lands on (the
     /// bar's edges rounded), so it is never resampled.
-    func element(output: Output) -> RenderElement {
+    func element(output: Output) -> RenderElement? {
         let f = frame, scale = output.scale
         let bounds = output.pixels(logical: f)
         let key = (window.title, f.width, scale, window.isActivated)
-        if image == nil || drawnFor.map({ $0 != key }) ?? true || image.map({ $0.width != bounds.width || $0.height != bounds.height }) ?? true {
+        // A bar that could not be allocated is not tried again until the key changes.
+        if drawnFor.map({ $0 != key }) ?? true || image.map({ $0.width != bounds.width || $0.height != bounds.height }) ?? false {
             image = TitleBarImage.draw(title: key.0, width: key.1, scale: scale.factor, pixelWidth: bounds.width, pixelHeight: bounds.height, activated: key.3)
             drawnFor = key
         }
-        return RenderElement(image: image!, bounds: bounds,
+        guard let image else { return nil }  // too wide to allocate (logged): no bar
+        return RenderElement(image: image, bounds: bounds,
                              outputToImage: Affine.translation(-Double(bounds.x), -Double(bounds.y)), opaque: true)
     }
 

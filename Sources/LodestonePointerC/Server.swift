@@ -113,8 +113,8 @@ final class ServerHandle {
             guard id.rawValue & Self.idBit != 0 else { kept.append(event); continue }
             guard let entry = placed[id], let region = entry.object.value, !region.isInert else { continue }
             switch event {
-            case .entered(_, let identifier): adaptive_pointer_region_v1_send_entered(region.pointer, identifier)
-            case .left(_, let identifier): adaptive_pointer_region_v1_send_left(region.pointer, identifier)
+            case .entered(_, let identifier): region.send { adaptive_pointer_region_v1_send_entered($0, identifier) }
+            case .left(_, let identifier): region.send { adaptive_pointer_region_v1_send_left($0, identifier) }
             case .bandBegan(_, let identifier, let r): region.sendBand(identifier, 0, entry.placement.toLocal(r))
             case .bandChanged(_, let identifier, let r): region.sendBand(identifier, 1, entry.placement.toLocal(r))
             case .bandEnded(_, let identifier, let r): region.sendBand(identifier, 2, entry.placement.toLocal(r))

@@ -14,7 +14,7 @@ final class ServerManager: Resource, ProtocolObject {
 
     init?(server: ServerHandle, client: Client, version: UInt32, id: UInt32) {
         self.server = server
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {
@@ -22,7 +22,7 @@ final class ServerManager: Resource, ProtocolObject {
         case 0: destroy()
         case 1:
             // libwayland checked that the argument is a wl_surface.
-            guard let server, let surface = a.object(1) else { return }
+            guard let server, let surface = a.object(1)?.resource else { return }
             let state = server.state(for: surface)
             // One extension object per surface, as with wp_viewport: two would fight over the regions.
             guard state.extensionObject == nil else {

@@ -17,7 +17,7 @@ final class ServerRegion: Resource, ProtocolObject {
     init?(owner: ServerSurface, client: Client, version: UInt32, id: UInt32, regionID: RegionID) {
         self.owner = owner
         self.id = regionID
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
     var isInert: Bool { owner?.state?.server == nil }
@@ -31,7 +31,7 @@ final class ServerRegion: Resource, ProtocolObject {
         case .preview(let preview):
             // The library draws effects from the host's composed pixels, so an accepted
             // preview changes nothing; it is checked so clients meet Lodestone's rules.
-            guard let preview else { break }
+            guard let preview = preview?.resource else { break }
             guard isOwnSubsurface(preview, below: state.surface, server: server) else {
                 return postError(RegionDraft.invalidPreview.code, RegionDraft.invalidPreview.message)
             }
@@ -42,7 +42,7 @@ final class ServerRegion: Resource, ProtocolObject {
 
     /// Whether `preview` belongs to this client and is a subsurface somewhere below `surface`.
     private func isOwnSubsurface(_ preview: OpaquePointer, below surface: OpaquePointer, server: ServerHandle) -> Bool {
-        guard wl_resource_get_client(preview) == client.pointer, let parent = server.callbacks.subsurface_parent else { return false }
+        guard client.owns(preview), let parent = server.callbacks.subsurface_parent else { return false }
         var ancestor = parent(server.data, preview)
         // A host's tree is finite, but a bug there must not hang the loop.
         for _ in 0..<256 {
@@ -54,9 +54,9 @@ final class ServerRegion: Resource, ProtocolObject {
     }
 
     func sendBand(_ identifier: UInt32, _ state: UInt32, _ r: Rect<SurfaceLocal>) {
-        adaptive_pointer_region_v1_send_band_selection(pointer, identifier, state, wl_fixed_from_double(r.minX),
+        send { adaptive_pointer_region_v1_send_band_selection($0, identifier, state, wl_fixed_from_double(r.minX),
                                                        wl_fixed_from_double(r.minY), wl_fixed_from_double(r.width),
-                                                       wl_fixed_from_double(r.height))
+                                                       wl_fixed_from_double(r.height)) }
     }
 
     func ownerDestroyed() { owner = nil }

@@ -65,7 +65,7 @@ final class ServerSurface: Resource, ProtocolObject {
 
     init?(state: ServerSurfaceState, client: Client, version: UInt32, id: UInt32) {
         self.state = state
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {

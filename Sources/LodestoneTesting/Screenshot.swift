@@ -45,8 +45,10 @@ public struct Screenshot: Sendable {
         let left = min(max(0, x - w / 2), width - w), top = min(max(0, y - h / 2), height - h)
         let image = Image(width: Int32(w), height: Int32(h), format: .xrgb8888)
         let stride = Int(image.stride / 4)
-        for row in 0..<h {
-            for column in 0..<w { image.data[row * stride + column] = pixels[(top + row) * width + left + column] | 0xff00_0000 }
+        image.withPixels { data in
+            for row in 0..<h {
+                for column in 0..<w { data[row * stride + column] = pixels[(top + row) * width + left + column] | 0xff00_0000 }
+            }
         }
         try PNG.write(image, to: path)
     }

@@ -72,14 +72,14 @@ public final class TestControl {
     @discardableResult
     public func movePointer(x: Double, y: Double) throws -> PointerState {
         pointerState = nil
-        lodestone_test_v1_move_pointer(proxy.pointer, wl_fixed_from_double(x), wl_fixed_from_double(y))
+        proxy.request { lodestone_test_v1_move_pointer($0, wl_fixed_from_double(x), wl_fixed_from_double(y)) }
         return try answer { pointerState }
     }
 
     @discardableResult
     public func movePointer(dx: Double, dy: Double) throws -> PointerState {
         pointerState = nil
-        lodestone_test_v1_move_pointer_relative(proxy.pointer, wl_fixed_from_double(dx), wl_fixed_from_double(dy))
+        proxy.request { lodestone_test_v1_move_pointer_relative($0, wl_fixed_from_double(dx), wl_fixed_from_double(dy)) }
         return try answer { pointerState }
     }
 
@@ -88,7 +88,7 @@ public final class TestControl {
     @discardableResult
     public func button(_ button: UInt32 = leftButton, pressed: Bool) throws -> PointerState {
         pointerState = nil
-        lodestone_test_v1_button(proxy.pointer, button, pressed ? 1 : 0)
+        proxy.request { lodestone_test_v1_button($0, button, pressed ? 1 : 0) }
         return try answer { pointerState }
     }
 
@@ -101,14 +101,14 @@ public final class TestControl {
     @discardableResult
     public func axis(vertical: Bool = true, value: Double, discrete: Int32 = 0, source: UInt32 = 0) throws -> PointerState {
         pointerState = nil
-        lodestone_test_v1_axis(proxy.pointer, vertical ? 0 : 1, wl_fixed_from_double(value), discrete, source)
+        proxy.request { lodestone_test_v1_axis($0, vertical ? 0 : 1, wl_fixed_from_double(value), discrete, source) }
         return try answer { pointerState }
     }
 
     @discardableResult
     public func key(_ key: UInt32, pressed: Bool) throws -> KeyboardState {
         keyboardState = nil
-        lodestone_test_v1_key(proxy.pointer, key, pressed ? 1 : 0)
+        proxy.request { lodestone_test_v1_key($0, key, pressed ? 1 : 0) }
         return try answer { keyboardState }
     }
 
@@ -121,7 +121,7 @@ public final class TestControl {
     @discardableResult
     public func advanceClock(milliseconds: UInt32) throws -> (time: UInt32, frames: UInt32) {
         clock = nil
-        lodestone_test_v1_advance_clock(proxy.pointer, milliseconds)
+        proxy.request { lodestone_test_v1_advance_clock($0, milliseconds) }
         return try answer { clock }
     }
 
@@ -130,20 +130,20 @@ public final class TestControl {
 
     public func pointer() throws -> PointerState {
         pointerState = nil
-        lodestone_test_v1_get_pointer_state(proxy.pointer)
+        proxy.request { lodestone_test_v1_get_pointer_state($0) }
         return try answer { pointerState }
     }
 
     public func keyboard() throws -> KeyboardState {
         keyboardState = nil
-        lodestone_test_v1_get_keyboard_state(proxy.pointer)
+        proxy.request { lodestone_test_v1_get_keyboard_state($0) }
         return try answer { keyboardState }
     }
 
     /// Mapped toplevels, topmost first.
     public func windows() throws -> [Window] {
         windowsSeen = []
-        lodestone_test_v1_list_windows(proxy.pointer)
+        proxy.request { lodestone_test_v1_list_windows($0) }
         failure = nil
         try connection.roundtrip()
         return windowsSeen
@@ -152,7 +152,7 @@ public final class TestControl {
     /// Mapped popups, topmost first.
     public func popups() throws -> [Popup] {
         popupsSeen = []
-        lodestone_test_v1_list_popups(proxy.pointer)
+        proxy.request { lodestone_test_v1_list_popups($0) }
         failure = nil
         try connection.roundtrip()
         return popupsSeen
@@ -160,21 +160,21 @@ public final class TestControl {
 
     public func cursor() throws -> CursorState {
         cursorState = nil
-        lodestone_test_v1_get_cursor_state(proxy.pointer)
+        proxy.request { lodestone_test_v1_get_cursor_state($0) }
         return try answer { cursorState }
     }
 
     @discardableResult
     public func moveWindow(_ name: String, x: Int32, y: Int32) throws -> Window {
         windowsSeen = []
-        lodestone_test_v1_move_window(proxy.pointer, name, x, y)
+        proxy.request { lodestone_test_v1_move_window($0, name, x, y) }
         return try answer { windowsSeen.first }
     }
 
     @discardableResult
     public func activateWindow(_ name: String) throws -> Window {
         windowsSeen = []
-        lodestone_test_v1_activate_window(proxy.pointer, name)
+        proxy.request { lodestone_test_v1_activate_window($0, name) }
         return try answer { windowsSeen.first }
     }
 
@@ -183,7 +183,7 @@ public final class TestControl {
     @discardableResult
     public func resizeWindow(_ name: String, width: Int32, height: Int32) throws -> Window {
         windowsSeen = []
-        lodestone_test_v1_resize_window(proxy.pointer, name, width, height)
+        proxy.request { lodestone_test_v1_resize_window($0, name, width, height) }
         return try answer { windowsSeen.first }
     }
 
@@ -191,7 +191,7 @@ public final class TestControl {
     @discardableResult
     public func closeWindow(_ name: String) throws -> Window {
         windowsSeen = []
-        lodestone_test_v1_close_window(proxy.pointer, name)
+        proxy.request { lodestone_test_v1_close_window($0, name) }
         return try answer { windowsSeen.first }
     }
 
@@ -208,8 +208,8 @@ public final class TestControl {
     public func gesture(_ kind: GestureKind, _ phase: GesturePhase, fingers: UInt32 = 0, dx: Double = 0, dy: Double = 0,
                         scale: Double = 1, rotation: Double = 0, cancelled: Bool = false) throws -> PointerState {
         pointerState = nil
-        lodestone_test_v1_gesture(proxy.pointer, kind.rawValue, phase.rawValue, fingers, wl_fixed_from_double(dx), wl_fixed_from_double(dy),
-                                  wl_fixed_from_double(scale), wl_fixed_from_double(rotation), cancelled ? 1 : 0)
+        proxy.request { lodestone_test_v1_gesture($0, kind.rawValue, phase.rawValue, fingers, wl_fixed_from_double(dx), wl_fixed_from_double(dy),
+                                  wl_fixed_from_double(scale), wl_fixed_from_double(rotation), cancelled ? 1 : 0) }
         return try answer { pointerState }
     }
 
@@ -225,9 +225,9 @@ public final class TestControl {
                            distance: Double = 0, tiltX: Double = 0, tiltY: Double = 0, rotation: Double = 0,
                            button: UInt32 = 0, pressed: Bool = false) throws -> PointerState {
         pointerState = nil
-        lodestone_test_v1_tablet_tool(proxy.pointer, phase.rawValue, tool.rawValue, wl_fixed_from_double(x), wl_fixed_from_double(y),
+        proxy.request { lodestone_test_v1_tablet_tool($0, phase.rawValue, tool.rawValue, wl_fixed_from_double(x), wl_fixed_from_double(y),
                                       wl_fixed_from_double(pressure), wl_fixed_from_double(distance), wl_fixed_from_double(tiltX),
-                                      wl_fixed_from_double(tiltY), wl_fixed_from_double(rotation), button, pressed ? 1 : 0)
+                                      wl_fixed_from_double(tiltY), wl_fixed_from_double(rotation), button, pressed ? 1 : 0) }
         return try answer { pointerState }
     }
 
@@ -235,7 +235,7 @@ public final class TestControl {
     @discardableResult
     public func capturePNG(to path: String) throws -> (width: Int32, height: Int32) {
         captured = nil
-        lodestone_test_v1_capture_png(proxy.pointer, path)
+        proxy.request { lodestone_test_v1_capture_png($0, path) }
         return try answer { captured }
     }
 
@@ -243,7 +243,7 @@ public final class TestControl {
     @discardableResult
     public func capture(into buffer: ClientShmBuffer) throws -> (width: Int32, height: Int32) {
         captured = nil
-        lodestone_test_v1_capture(proxy.pointer, buffer.buffer.pointer)
+        proxy.request(buffer.buffer) { lodestone_test_v1_capture($0, $1) }
         return try answer { captured }
     }
 }

@@ -69,7 +69,7 @@ final class PointerReader {
 
     func read() throws -> PresentedPointer {
         last = nil
-        lodestone_test_v1_get_pointer_shape(proxy.pointer)
+        proxy.request { lodestone_test_v1_get_pointer_shape($0) }
         try connection.roundtrip()
         guard let last else { throw SystemError("no pointer_shape answer") }
         return last

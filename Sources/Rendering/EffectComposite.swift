@@ -143,7 +143,7 @@ final class SpecularGradient {
         guard let gradient = pixman_image_create_radial_gradient(&centre, &centre, 0, fixed(radius), &stops, Int32(stops.count))
         else { return nil }
         defer { pixman_image_unref(gradient) }
-        let image = Image(width: 2 * half, height: 2 * half, format: .argb8888)
+        guard let image = Image.clientSized(width: 2 * half, height: 2 * half, format: .argb8888, for: "a specular highlight") else { return nil }
         pixman_image_composite32(PIXMAN_OP_SRC, gradient, nil, image.pointer, 0, 0, 0, 0, 0, 0, 2 * half, 2 * half)
         return image
     }

@@ -66,8 +66,10 @@ final class HighlightBackdrop {
            kept.height >= bounds.height {
             (image, copy) = (kept, keptSource)
         } else {
-            image = Image(width: bounds.width, height: bounds.height, format: .argb8888)
-            copy = Image(width: bounds.width, height: bounds.height, format: scene.format)
+            guard let madeImage = Image.clientSized(width: bounds.width, height: bounds.height, format: .argb8888, for: "a lifted element"),
+                  let madeCopy = Image.clientSized(width: bounds.width, height: bounds.height, format: scene.format, for: "a lifted element's backdrop")
+            else { return false }
+            (image, copy) = (madeImage, madeCopy)
             foreground = image
             source = copy
         }

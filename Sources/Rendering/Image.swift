@@ -1,11 +1,12 @@
 import CPixman
+import Logging
 
 /// A `pixman_image_t` that owns its pixels (or wraps borrowed ones).
 public final class Image {
-    /// The `pixman_image_t *`. Over borrowed pixels it is made again whenever their owner
-    /// moved them: a client's `wl_shm_pool.resize` may move its whole pool (mremap), and
-    /// Lodestone holds nothing that would stop it (issue 23).
-    public var pointer: OpaquePointer {
+    /// The `pixman_image_t *`, for Rendering's own pixman calls. Over borrowed pixels it is
+    /// made again whenever their owner moved them: a client's `wl_shm_pool.resize` may move
+    /// its whole pool (mremap), and Lodestone holds nothing that would stop it (issue 23).
+    var pointer: OpaquePointer {
         if let access, let now = access.address, now != borrowed { rewrap(now) }
         return image
     }
@@ -23,8 +24,9 @@ public final class Image {
         var pixman: pixman_format_code_t { self == .argb8888 ? PIXMAN_a8r8g8b8 : PIXMAN_x8r8g8b8 }
     }
 
-    /// A new image with pixman-allocated, zeroed pixels, of a size Lodestone chose (an
-    /// output, a pointer, a title bar): failing to allocate one is fatal.
+    /// A new image with pixman-allocated, zeroed pixels, of a size Lodestone chose and bounds
+    /// (an output, a cursor, a test's screenshot): failing to allocate one is fatal. A size a
+    /// client chooses goes through `clientSized`, which refuses instead.
     public convenience init(width: Int32, height: Int32, format: Format) {
         guard let image = Image(allocating: width, height, format: format) else {
             fatalError("out of memory creating a \(width)×\(height) image")
@@ -40,6 +42,17 @@ public final class Image {
         self.width = width
         self.height = height
         self.format = format
+    }
+
+    /// A new image of a size a client chose (a copy of the pixels under its region, a title
+    /// bar as wide as its window), or nil, with a log line, when pixman cannot allocate it:
+    /// a client's size must never end the compositor.
+    public static func clientSized(width: Int32, height: Int32, format: Format, for what: String) -> Image? {
+        guard let image = Image(allocating: width, height, format: format) else {
+            Logger(label: "lodestone.rendering").warning("cannot allocate a \(width)×\(height) image for \(what): not drawn")
+            return nil
+        }
+        return image
     }
 
     /// Shares another image's pixman image, with a reference of its own.
@@ -89,7 +102,12 @@ public final class Image {
     }
 
     public var stride: Int32 { pixman_image_get_stride(pointer) }
-    public var data: UnsafeMutablePointer<UInt32> { pixman_image_get_data(pointer) }
+    /// The pixels, for Rendering's own loops; other modules use `withPixels`.
+    var data: UnsafeMutablePointer<UInt32> { pixman_image_get_data(pointer) }
+
+    /// Calls `body` with the pixels (rows `stride` bytes apart, 0xAARRGGBB premultiplied);
+    /// the pointer is valid only there.
+    public func withPixels<R>(_ body: (UnsafeMutablePointer<UInt32>) throws -> R) rethrows -> R { try body(data) }
 
     /// The pixel at (x, y) as 0xAARRGGBB (premultiplied).
     public func pixel(x: Int32, y: Int32) -> UInt32 {

@@ -42,8 +42,10 @@ final class SnapshotBuffer {
         if let kept = self.image, kept.width == x1 - x0, kept.height == y1 - y0 {
             image = kept
         } else {
-            image = Image(width: x1 - x0, height: y1 - y0, format: .argb8888)
-            self.image = image
+            guard let made = Image.clientSized(width: x1 - x0, height: y1 - y0, format: .argb8888, for: "an effect's copy of the scene")
+            else { return nil }
+            image = made
+            self.image = made
         }
         // pixman reads xrgb as opaque, so the copy of an xrgb scene is opaque argb; SRC
         // replaces every pixel, so what the reused image held before does not show.

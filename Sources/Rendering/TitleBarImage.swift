@@ -20,16 +20,20 @@ public enum TitleBarImage {
     }
 
     /// The bar for a window `width` logical points wide at a whole `scale`; `activated`
-    /// draws it darker, as the window with the keyboard.
+    /// draws it darker, as the window with the keyboard. (The nested backend's own window, a
+    /// size Lodestone and its parent chose: blank if it cannot be allocated, which is logged.)
     public static func draw(title: String, width: Int32, scale: Int32, activated: Bool) -> Image {
         draw(title: title, width: width, scale: Double(scale), pixelWidth: max(1, width * scale), pixelHeight: height * scale, activated: activated)
+            ?? Image(width: 1, height: 1, format: .xrgb8888)
     }
 
     /// The bar for a window `width` logical points wide at output `scale`, into an image of
     /// the pixels it lands on (its logical rect's edges rounded, at a fractional scale);
-    /// `activated` draws it darker, as the window with the keyboard.
-    public static func draw(title: String, width: Int32, scale: Double, pixelWidth: Int32, pixelHeight: Int32, activated: Bool) -> Image {
-        let image = Image(width: max(1, pixelWidth), height: max(1, pixelHeight), format: .xrgb8888)
+    /// `activated` draws it darker, as the window with the keyboard. A client chooses its
+    /// window's width: nil (logged) when the bar cannot be allocated.
+    public static func draw(title: String, width: Int32, scale: Double, pixelWidth: Int32, pixelHeight: Int32, activated: Bool) -> Image? {
+        guard let image = Image.clientSized(width: max(1, pixelWidth), height: max(1, pixelHeight), format: .xrgb8888, for: "a title bar")
+        else { return nil }
         guard let surface = CairoSurface(over: image) else { return image }
         defer { surface.destroy() }
         guard let cr = CairoContext(drawingOn: surface) else { return image }

@@ -4,7 +4,9 @@ import LodestoneSystem
 
 /// A client connection: `struct wl_display *` on the client side.
 public final class Connection {
-    public let pointer: OpaquePointer
+    /// The `wl_display *`: the package's own client code (tests, the nested backend) passes it
+    /// to libwayland; nothing outside the package sees it.
+    package let pointer: OpaquePointer
 
     /// Connects to `name` (or $WAYLAND_DISPLAY when nil).
     public init(name: String? = nil) throws(SystemError) {
@@ -83,7 +85,9 @@ public final class Connection {
 
 /// A client-side protocol object (`struct wl_proxy *`) whose events reach a closure.
 open class Proxy {
-    public let pointer: OpaquePointer
+    /// The `wl_proxy *`; requests reach it inside `request { }`. (Package-level, not public:
+    /// the package's tests and demo clients still pass it to libwayland directly.)
+    package let pointer: OpaquePointer
     /// Kept alive so the display outlives every proxy made on it.
     public let connection: Connection
     private var alive = true
@@ -114,6 +118,23 @@ open class Proxy {
         send(pointer)
     }
 
+    /// Sends one request: `body` calls the generated request function (`wl_surface_commit`)
+    /// with the `wl_proxy *`, reachable only there; a constructor request returns its new proxy.
+    public func request<R>(_ body: (OpaquePointer) throws -> R) rethrows -> R { try body(pointer) }
+
+    /// A request that names another object (`wl_surface.attach`'s buffer).
+    public func request<R>(_ object: Proxy, _ body: (OpaquePointer, OpaquePointer) throws -> R) rethrows -> R {
+        try body(pointer, object.pointer)
+    }
+
+    /// A request that names two other objects (`wl_subcompositor.get_subsurface`).
+    public func request<R>(_ first: Proxy, _ second: Proxy, _ body: (OpaquePointer, OpaquePointer, OpaquePointer) throws -> R) rethrows -> R {
+        try body(pointer, first.pointer, second.pointer)
+    }
+
+    /// Whether an event's object argument is this proxy.
+    public func isObject(_ object: OpaquePointer?) -> Bool { object == pointer }
+
     public var id: UInt32 { wl_proxy_get_id(pointer) }
     public var version: UInt32 { wl_proxy_get_version(pointer) }
 }
@@ -140,7 +161,8 @@ public struct EventArguments {
     public func uint(_ i: Int) -> UInt32 { base[i].u }
     public func fixed(_ i: Int) -> Double { wl_fixed_to_double(base[i].f) }
     public func string(_ i: Int) -> String { base[i].s.map { String(cString: $0) } ?? "" }
-    public func object(_ i: Int) -> OpaquePointer? { base[i].o }
+    /// An object argument's `wl_proxy *` (package-level, for the event enums and tests).
+    package func object(_ i: Int) -> OpaquePointer? { base[i].o }
     public func fd(_ i: Int) -> Int32 { base[i].h }
     public func array(_ i: Int) -> [UInt32] {
         guard let a = base[i].a, a.pointee.size > 0 else { return [] }
@@ -164,7 +186,7 @@ public final class Registry: Proxy {
     }
 
     /// Binds the first global of `interface` at min(version, offered); nil if absent.
-    public func bind(_ interface: UnsafePointer<wl_interface>, version: UInt32) -> OpaquePointer? {
+    package func bind(_ interface: UnsafePointer<wl_interface>, version: UInt32) -> OpaquePointer? {
         let name = String(cString: interface.pointee.name)
         guard let g = globals.first(where: { $0.interface == name }) else { return nil }
         return OpaquePointer(wl_registry_bind(pointer, g.name, interface, min(version, g.version)))

@@ -7,7 +7,8 @@ import LodestoneSystem
 public final class ClientShmBuffer {
     public let buffer: Proxy
     public let width: Int32, height: Int32, stride: Int32
-    public let data: UnsafeMutablePointer<UInt32>
+    /// The mapped pixels (package-level: the package's clients fill them in place).
+    package let data: UnsafeMutablePointer<UInt32>
     private let fd: Int32
     private let size: Int
 

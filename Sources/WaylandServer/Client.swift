@@ -3,9 +3,28 @@ import Glibc
 
 /// A connected client: `struct wl_client *`.
 public struct Client: Hashable {
-    public let pointer: OpaquePointer
+    /// The `wl_client *`; reachable through the typed methods, or `withClientPointer`.
+    let pointer: OpaquePointer
 
-    public init(pointer: OpaquePointer) { self.pointer = pointer }
+    /// For the `wl_client *` a C compositor hands liblodestone-pointer.
+    package init(pointer: OpaquePointer) { self.pointer = pointer }
+
+    /// Calls `body` with the `wl_client *` (the fuzzer's object walk, liblodestone-pointer).
+    package func withClientPointer<R>(_ body: (OpaquePointer) throws -> R) rethrows -> R { try body(pointer) }
+
+    /// The client's object `id` when it is a `T` that Lodestone implements (an id from an
+    /// X11 property, a test's surface id); nil otherwise.
+    public func object<T: ProtocolObject>(id: UInt32, as type: T.Type) -> T? {
+        T.from(wl_client_get_object(pointer, id))
+    }
+
+    /// The interface of the client's object `id` ("wl_surface"), nil when it has none.
+    public func interfaceName(ofObject id: UInt32) -> String? {
+        wl_client_get_object(pointer, id).map { String(cString: wl_resource_get_class($0)) }
+    }
+
+    /// Whether `resource` belongs to this client.
+    package func owns(_ resource: OpaquePointer) -> Bool { wl_resource_get_client(resource) == pointer }
 
     public var pid: Int32 {
         var pid: pid_t = 0

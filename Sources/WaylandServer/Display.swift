@@ -6,8 +6,8 @@ import Logging
 /// The server's `wl_display`: the socket clients connect to and the owner of
 /// every global and client.
 public final class Display {
-    /// The `wl_display *`.
-    public let pointer: OpaquePointer
+    /// The `wl_display *`; reachable through the typed methods, or `withDisplayPointer`.
+    let pointer: OpaquePointer
     public let eventLoop: EventLoop
     /// Logs every protocol error as it is sent (`cws_display_add_error_reporter`).
     private let errorReporter: OpaquePointer?
@@ -72,6 +72,9 @@ public final class Display {
     public func initShm() throws(SystemError) {
         try check("wl_display_init_shm") { wl_display_init_shm(pointer) == 0 }
     }
+
+    /// Calls `body` with the `wl_display *` (the fuzzer's global filter).
+    package func withDisplayPointer<R>(_ body: (OpaquePointer) throws -> R) rethrows -> R { try body(pointer) }
 
     public func run() { wl_display_run(pointer) }
     public func terminate() { wl_display_terminate(pointer) }

@@ -6,7 +6,8 @@ import LodestoneSystem
 /// Adding a source throws when libwayland cannot make it (out of file
 /// descriptors or memory: timerfd, signalfd and epoll can all fail).
 public struct EventLoop {
-    public let pointer: OpaquePointer
+    /// The `wl_event_loop *`.
+    let pointer: OpaquePointer
 
     /// A timer armed with `EventSource.arm(milliseconds:)`.
     public func addTimer(_ handler: @escaping () -> Void) throws(SystemError) -> EventSource {

@@ -27,11 +27,11 @@ public final class Listener {
     }
 
     /// Listens to `signal`, leaving any signal it listened to before.
-    public func attach(to signal: UnsafeMutablePointer<wl_signal>) { cws_listener_add(raw, signal) }
+    package func attach(to signal: UnsafeMutablePointer<wl_signal>) { cws_listener_add(raw, signal) }
 
     /// Listens for the destruction of a resource (`WlBuffer.onDestroy`; the server helper's
     /// surfaces, which a C compositor owns).
-    public func attach(toDestroyOf resource: OpaquePointer) {
+    package func attach(toDestroyOf resource: OpaquePointer) {
         detach()
         wl_resource_add_destroy_listener(resource, listener)
     }

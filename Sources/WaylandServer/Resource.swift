@@ -9,23 +9,48 @@ import Logging
 /// dispatcher as (opcode, arguments), which libwayland has already checked
 /// against the interface's signature.
 open class Resource {
-    /// The `wl_resource *`.
-    public let pointer: OpaquePointer
+    /// The `wl_resource *`: reachable only inside `send` and through the typed methods
+    /// here, so a surface's resource cannot be handed where a region's is wanted.
+    let pointer: OpaquePointer
     public let client: Client
     public let version: UInt32
     /// The object id the client knows it by.
     public var objectID: UInt32 { wl_resource_get_id(pointer) }
 
-    /// Creates the client's object `id`; nil (after posting no_memory) when
-    /// libwayland cannot allocate it.
+    /// Creates the client's object `id` of the interface the `ProtocolObject` subclass names;
+    /// nil (after posting no_memory) when libwayland cannot allocate it.
+    public init?(client: Client, version: UInt32, id: UInt32) {
+        guard let type = Self.self as? any ProtocolObject.Type else {
+            preconditionFailure("\(Self.self) names no interface: it must be a ProtocolObject")  // a build-time mistake
+        }
+        guard let pointer = Resource.create(client: client, interface: type.interface, version: version, id: id) else { return nil }
+        self.pointer = pointer
+        self.client = client
+        self.version = version
+        attach(interface: type.interface)
+    }
+
+    /// Creates the client's object `id` of `interface` (an object whose interface depends on
+    /// the request that made it); nil (after posting no_memory) when libwayland cannot allocate it.
     public init?(client: Client, interface: UnsafePointer<wl_interface>, version: UInt32, id: UInt32) {
+        guard let pointer = Resource.create(client: client, interface: interface, version: version, id: id) else { return nil }
+        self.pointer = pointer
+        self.client = client
+        self.version = version
+        attach(interface: interface)
+    }
+
+    private static func create(client: Client, interface: UnsafePointer<wl_interface>, version: UInt32, id: UInt32) -> OpaquePointer? {
         guard let pointer = wl_resource_create(client.pointer, interface, Int32(version), id) else {
             client.postNoMemory()
             return nil
         }
-        self.pointer = pointer
-        self.client = client
-        self.version = version
+        return pointer
+    }
+
+    /// Installs the dispatcher and hands the resource its Swift object (retained until the
+    /// resource's destroy callback).
+    private func attach(interface: UnsafePointer<wl_interface>) {
         // The interface address doubles as our implementation tag, so
         // `ProtocolObject.from` can tell our resources from libwayland's own.
         wl_resource_set_dispatcher(
@@ -45,8 +70,24 @@ open class Resource {
             })
     }
 
-    /// Handles request `opcode`. Subclasses switch over their request enum.
-    open func dispatch(opcode: UInt32, arguments: Arguments) {}
+    /// Sends one event: `event` calls the generated `*_send_*` function with this
+    /// resource's `wl_resource *`, which is reachable only there.
+    public func send(_ event: (OpaquePointer) -> Void) { event(pointer) }
+
+    /// Sends an event that names another object (`wl_pointer.enter`'s surface): `event`
+    /// gets both `wl_resource *`s.
+    public func send(_ object: Resource, _ event: (OpaquePointer, OpaquePointer) -> Void) { event(pointer, object.pointer) }
+
+    /// Sends an event that names two other objects (`zwp_tablet_tool_v2.proximity_in`).
+    public func send(_ first: Resource, _ second: Resource, _ event: (OpaquePointer, OpaquePointer, OpaquePointer) -> Void) {
+        event(pointer, first.pointer, second.pointer)
+    }
+
+    /// Handles request `opcode`: a `RequestHandler` gets it decoded (`handle`); a subclass
+    /// that needs the raw opcode (one shared with a C library's table) overrides this.
+    open func dispatch(opcode: UInt32, arguments: Arguments) {
+        (self as? any RequestHandler)?.decode(opcode: opcode, arguments: arguments)
+    }
 
     /// The resource is being destroyed (by request, by the client leaving or by
     /// the compositor). Subclasses unlink themselves from compositor state here.
@@ -92,7 +133,7 @@ open class Resource {
 ///
 /// The interface is named once, here, and checked by `from(_:)` as wlroots'
 /// `*_from_resource` asserts it (CONTRIBUTING.md); a subclass creates its
-/// resource with `super.init(client:interface: Self.interface, ...)`.
+/// resource with `super.init(client:version:id:)`, which reads it from here.
 public protocol ProtocolObject: Resource {
     /// The `wl_interface` this class implements.
     static var interface: UnsafePointer<wl_interface> { get }
@@ -101,11 +142,29 @@ public protocol ProtocolObject: Resource {
 extension ProtocolObject {
     /// The Swift object behind a `wl_resource *` of `Self.interface`: nil when the
     /// pointer is null, of another interface, not implemented by Lodestone
-    /// (libwayland's own, or another Resource class), or already inert.
-    public static func from(_ resource: OpaquePointer?) -> Self? {
+    /// (libwayland's own, or another Resource class), or already inert. Lodestone's
+    /// handlers reach it through `Arguments.object(_:as:)` and `Client.object(id:as:)`.
+    package static func from(_ resource: OpaquePointer?) -> Self? {
         guard let resource, wl_resource_instance_of(resource, interface, UnsafeRawPointer(interface)) != 0,
               let data = wl_resource_get_user_data(resource) else { return nil }
         return Unmanaged<Resource>.fromOpaque(data).takeUnretainedValue() as? Self
+    }
+}
+
+/// A `ProtocolObject` whose requests arrive decoded, the one dispatch skeleton for every
+/// handler: `handle` gets the case of its `Request` enum (declared in opcode order), after
+/// libwayland has checked the opcode and the arguments against the interface.
+public protocol RequestHandler: ProtocolObject {
+    associatedtype Request: RawRepresentable where Request.RawValue == UInt32
+    func handle(_ request: Request, _ arguments: Arguments)
+}
+
+extension RequestHandler {
+    /// Decodes `opcode`; an opcode the enum does not list (a request of a newer version
+    /// than Lodestone knows, which libwayland would not let through) is ignored.
+    func decode(opcode: UInt32, arguments: Arguments) {
+        guard let request = Request(rawValue: opcode) else { return }
+        handle(request, arguments)
     }
 }
 
@@ -117,10 +176,32 @@ public struct Arguments {
     public func uint(_ i: Int) -> UInt32 { base[i].u }
     public func fixed(_ i: Int) -> Double { wl_fixed_to_double(base[i].f) }
     public func string(_ i: Int) -> String? { base[i].s.map { String(cString: $0) } }
-    /// An object argument: the `wl_resource *` (nil when the request allows null).
-    public func object(_ i: Int) -> OpaquePointer? { base[i].o }
+    /// An object argument, nil when the request allows null and got it.
+    public func object(_ i: Int) -> ObjectArgument? { base[i].o.map(ObjectArgument.init) }
+    /// An object argument's Swift object: nil when null, or not a `T` (see `ProtocolObject.from`).
+    public func object<T: ProtocolObject>(_ i: Int, as type: T.Type) -> T? { T.from(base[i].o) }
+    /// A `wl_buffer` argument, nil when null.
+    public func buffer(_ i: Int) -> WlBuffer? { WlBuffer(base[i].o) }
     public func newID(_ i: Int) -> UInt32 { base[i].n }
     /// A file descriptor the handler now owns and must close.
     public func fd(_ i: Int) -> Int32 { base[i].h }
-    public func array(_ i: Int) -> UnsafeMutablePointer<wl_array>? { base[i].a }
+    /// Calls `body` with the bytes of an array argument (empty when it has none).
+    public func withArrayBytes<R>(_ i: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        guard let array = base[i].a, array.pointee.size > 0, let data = array.pointee.data else {
+            return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+        return try body(UnsafeRawBufferPointer(start: data, count: array.pointee.size))
+    }
+}
+
+/// An object argument of a request (`wl_resource *`), kept closed: what it is comes out
+/// through the typed lookups, so it cannot be taken for another kind of object.
+public struct ObjectArgument {
+    /// For liblodestone-pointer, whose surfaces a C compositor owns.
+    package let resource: OpaquePointer
+
+    /// The Swift object, when it is a `T` (see `ProtocolObject.from`).
+    public func object<T: ProtocolObject>(as type: T.Type) -> T? { T.from(resource) }
+    /// The argument as a `wl_buffer`, nil when it is another kind of object.
+    public var buffer: WlBuffer? { WlBuffer(resource) }
 }

@@ -16,7 +16,7 @@ public final class WaylandGlobal {
 
     /// The same on a `wl_display *` somebody else owns (liblodestone-pointer's server helper
     /// on a C compositor's display).
-    public init(display: OpaquePointer, interface: UnsafePointer<wl_interface>, version: Int32,
+    package init(display: OpaquePointer, interface: UnsafePointer<wl_interface>, version: Int32,
                 bind: @escaping (_ client: Client, _ version: UInt32, _ id: UInt32) -> Void) throws(SystemError) {
         self.bind = bind
         let name = String(cString: interface.pointee.name)

@@ -12,7 +12,7 @@ public struct WlBuffer: Hashable {
     /// The buffer `resource` is, or nil when it is null or of another interface.
     /// (libwayland has already checked a request's `wl_buffer` argument; this
     /// keeps any other resource from being wrapped by mistake.)
-    public init?(_ resource: OpaquePointer?) {
+    init?(_ resource: OpaquePointer?) {
         guard let resource, strcmp(wl_resource_get_class(resource), "wl_buffer") == 0 else { return nil }
         self.resource = resource
     }

@@ -11,7 +11,7 @@ func benchmarkNestedBackend() {
     let output = Image(width: 1280, height: 800, format: .xrgb8888)
     let buffer = Image(width: 1280, height: 800, format: .xrgb8888)
     // Real pixels: untouched pages would read as the shared zero page.
-    for i in 0..<Int(1280 * 800) { output.data[i] = UInt32(truncatingIfNeeded: i &* 2_654_435_761) }
+    output.withPixels { data in for i in 0..<Int(1280 * 800) { data[i] = UInt32(truncatingIfNeeded: i &* 2_654_435_761) } }
     let clock = ContinuousClock()
     func perFrame(_ frames: Int, _ body: () -> Void) -> Double {
         let start = clock.now

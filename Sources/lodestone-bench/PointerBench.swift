@@ -207,9 +207,9 @@ private func runRegionClient() -> Never {
         }
         // Opaque, like most application windows: the cheapest full-damage frame, so the
         // ratio is not flattered by blending.
-        if let opaque = wl_compositor_create_region(globals.compositor.pointer) {
+        if let opaque = globals.compositor.request({ wl_compositor_create_region($0) }) {
             wl_region_add(opaque, 0, 0, Layout.window.width, Layout.window.height)
-            wl_surface_set_opaque_region(window.surface.pointer, opaque)
+            window.surface.request { wl_surface_set_opaque_region($0, opaque) }
             wl_region_destroy(opaque)
         }
         let regions = adaptive.regions(on: window.surface.pointer)
@@ -219,7 +219,7 @@ private func runRegionClient() -> Never {
             d.opaque = true
             regions.add(d)
         }
-        wl_surface_commit(window.surface.pointer)
+        window.surface.request { wl_surface_commit($0) }
         try connection.roundtrip()
         print("ready \(window.surface.id)")
         fflush(nil)

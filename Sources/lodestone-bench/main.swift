@@ -30,7 +30,7 @@ var elements: [RenderElement] = []
 for i in 0..<5 {
     let w: Int32 = 520, h: Int32 = 380
     let image = Image(width: w, height: h, format: i % 2 == 0 ? .xrgb8888 : .argb8888)
-    for p in 0..<Int(w * h) { image.data[p] = (i % 2 == 0 ? 0xff00_0000 : 0xc000_0000) | UInt32.random(in: 0...0x00c0_c0c0, using: &generator) }
+    image.withPixels { data in for p in 0..<Int(w * h) { data[p] = (i % 2 == 0 ? 0xff00_0000 : 0xc000_0000) | UInt32.random(in: 0...0x00c0_c0c0, using: &generator) } }
     let x = Int32(60 + i * 150), y = Int32(40 + i * 80)
     elements.append(RenderElement(image: image, bounds: PixelRect(x: x, y: y, width: w, height: h),
                                   outputToImage: .translation(-Double(x), -Double(y)), opaque: i % 2 == 0))

@@ -92,11 +92,10 @@ final class WireFuzzer {
 
     /// The next request from `input`, aimed at a live object of the client and shaped by its signature.
     private func encode(_ input: inout Input, client: Client, nextID: inout UInt32) -> Message? {
-        let live = (1..<nextID).filter { wl_client_get_object(client.pointer, $0) != nil }
+        let live = (1..<nextID).filter { client.interfaceName(ofObject: $0) != nil }
         guard !live.isEmpty else { return nil }
         let id = live[Int(input.byte()) % live.count]
-        guard let resource = wl_client_get_object(client.pointer, id),
-              let interface = interfaces[String(cString: wl_resource_get_class(resource))],
+        guard let name = client.interfaceName(ofObject: id), let interface = interfaces[name],
               interface.pointee.method_count > 0 else { return nil }
         let opcode = Int(input.byte()) % Int(interface.pointee.method_count)
         let method = interface.pointee.methods[opcode]
@@ -237,10 +236,12 @@ private enum Globals {
 
     static func interfaces(of display: Display) -> [UnsafePointer<wl_interface>] {
         seen = []
-        wl_display_set_global_filter(display.pointer, { _, global, _ in
-            if let global, let interface = wl_global_get_interface(global) { Globals.seen.append(interface) }
-            return true
-        }, nil)
+        display.withDisplayPointer {
+            wl_display_set_global_filter($0, { _, global, _ in
+                if let global, let interface = wl_global_get_interface(global) { Globals.seen.append(interface) }
+                return true
+            }, nil)
+        }
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0,
               let client = display.createClient(fd: pair[0]) else { return [] }
@@ -252,7 +253,7 @@ private enum Globals {
         display.eventLoop.dispatch(timeout: 0)
         client.destroy()
         close(pair[1])
-        wl_display_set_global_filter(display.pointer, nil, nil)
+        display.withDisplayPointer { wl_display_set_global_filter($0, nil, nil) }
         return seen
     }
 }

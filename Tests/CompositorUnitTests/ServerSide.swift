@@ -7,8 +7,7 @@ import WaylandServer
 /// wlcs' `position_window_absolute` finds a window.
 extension InProcessCompositor {
     func surface(of window: Window) -> WlSurface? {
-        guard let client = server(of: window), let resource = wl_client_get_object(client.pointer, window.surface.id) else { return nil }
-        return WlSurface.from(resource)
+        server(of: window)?.object(id: window.surface.id, as: WlSurface.self)
     }
 
     func toplevel(of window: Window) -> XdgToplevel? { (surface(of: window)?.role as? XdgSurface)?.toplevel }

@@ -18,7 +18,7 @@ final class EffectCompositeTests: XCTestCase {
                 var p: UInt32 = (x / 3 + y / 3) % 2 == 0 ? 0xffe8_e8e8 : 0xffc8_c8d0
                 let lx = Double(x) / scale, ly = Double(y) / scale
                 if lx >= 40 && lx < 72 && ly >= 30 && ly < 58 { p = (Int(lx) / 4) % 3 == 0 ? 0xff10_2040 : 0xff30_70e0 }
-                image.data[y * row + x] = p
+                image.withPixels { $0[y * row + x] = p }
             }
         }
         return image

@@ -138,7 +138,7 @@ final class GoldenPictureTests: XCTestCase {
     static func writePNG(_ pixels: [UInt32], width: Int, height: Int, to path: String) throws {
         let image = Image(width: Int32(width), height: Int32(height), format: .xrgb8888)
         let row = Int(image.stride / 4)
-        for y in 0..<height { for x in 0..<width { image.data[y * row + x] = pixels[y * width + x] } }
+        image.withPixels { data in for y in 0..<height { for x in 0..<width { data[y * row + x] = pixels[y * width + x] } } }
         try PNG.write(image, to: path)
     }
 

@@ -3,6 +3,16 @@ import XCTest
 
 /// Damage tracking at the bottom: a repaint touches only the damaged pixels.
 final class RendererTests: XCTestCase {
+    /// A size a client chose that pixman cannot allocate is refused (logged), not fatal: a
+    /// title bar as wide as a window a client made 2³¹−1 points wide ended the compositor
+    /// before issue 25.
+    func testImagesOfClientSizesPixmanCannotAllocateAreRefused() {
+        XCTAssertNil(Image.clientSized(width: .max, height: .max, format: .argb8888, for: "a test"))
+        XCTAssertNil(TitleBarImage.draw(title: "wide", width: .max, scale: 1, pixelWidth: .max, pixelHeight: 30, activated: true))
+        let bar = TitleBarImage.draw(title: "narrow", width: 200, scale: 1, pixelWidth: 200, pixelHeight: 30, activated: true)
+        XCTAssertEqual(bar.map { [$0.width, $0.height] }, [200, 30])
+    }
+
     func testRepaintTouchesOnlyTheDamage() {
         let target = Image(width: 200, height: 100, format: .xrgb8888)
         target.fill(PixelRect(x: 0, y: 0, width: 200, height: 100), color: 0xff11_2233)

@@ -70,7 +70,7 @@ final class ParentCursor {
         compositor = globals.compositor
         log = logger
         if let manager = globals.cursorShapeManager {
-            shapeDevice = try? Proxy(creating: { wp_cursor_shape_manager_v1_get_pointer(manager.pointer, pointer.pointer) },
+            shapeDevice = try? Proxy(creating: { manager.request(pointer) { wp_cursor_shape_manager_v1_get_pointer($0, $1) } },
                                      on: pointer.connection, what: "wp_cursor_shape_manager_v1.get_pointer")
         }
     }
@@ -85,7 +85,7 @@ final class ParentCursor {
         if let shown, shown.name == name, shown.serial == serial { return }
         shown = (name, serial)
         if let device = shapeDevice {
-            wp_cursor_shape_device_v1_set_shape(device.pointer, serial, name.shape)
+            device.request { wp_cursor_shape_device_v1_set_shape($0, serial, name.shape) }
             return
         }
         guard let image = themeImage(name.xcursorName, scale: scale) ?? themeImage("left_ptr", scale: scale) else {
@@ -93,14 +93,14 @@ final class ParentCursor {
             return
         }
         if surface == nil {
-            surface = try? Proxy(creating: { wl_compositor_create_surface(compositor.pointer) }, on: pointer.connection, what: "wl_compositor.create_surface")
+            surface = try? Proxy(creating: { compositor.request { wl_compositor_create_surface($0) } }, on: pointer.connection, what: "wl_compositor.create_surface")
         }
         guard let surface else { return }
-        wl_pointer_set_cursor(pointer.pointer, serial, surface.pointer, image.hotspot.x / scale, image.hotspot.y / scale)
-        wl_surface_set_buffer_scale(surface.pointer, scale)
-        wl_surface_attach(surface.pointer, image.buffer.buffer.pointer, 0, 0)
-        wl_surface_damage_buffer(surface.pointer, 0, 0, image.buffer.width, image.buffer.height)
-        wl_surface_commit(surface.pointer)
+        pointer.request(surface) { wl_pointer_set_cursor($0, serial, $1, image.hotspot.x / scale, image.hotspot.y / scale) }
+        surface.request { wl_surface_set_buffer_scale($0, scale) }
+        surface.request(image.buffer.buffer) { wl_surface_attach($0, $1, 0, 0) }
+        surface.request { wl_surface_damage_buffer($0, 0, 0, image.buffer.width, image.buffer.height) }
+        surface.request { wl_surface_commit($0) }
     }
 
     /// The theme's image for `name` at `scale`, read once.

@@ -24,35 +24,35 @@ import WaylandClient
 /// - Keyboard: the parent's keymap, modifiers and repeat rate become the
 ///   nested seat's, so clients inside type what the user's layout says.
 final class ParentInput {
-    private let seat: Proxy
-    private let relativePointerManager: Proxy?
-    private unowned let window: ParentWindow
-    private unowned let target: Seat
-    private let clock: FrameClock
-    private let log: Logger
-    private var pointer: Proxy?
-    private var relativePointer: Proxy?
-    private let pointerGestures: Proxy?
-    private let tabletManager: Proxy?
+    let seat: Proxy
+    let relativePointerManager: Proxy?
+    unowned let window: ParentWindow
+    unowned let target: Seat
+    let clock: FrameClock
+    let log: Logger
+    var pointer: Proxy?
+    var relativePointer: Proxy?
+    let pointerGestures: Proxy?
+    let tabletManager: Proxy?
     /// The swipe, pinch and hold objects for `pointer`.
-    private var gestureObjects: [Proxy] = []
-    private var tabletSeat: Proxy?
+    var gestureObjects: [Proxy] = []
+    var tabletSeat: Proxy?
     /// The parent's tablets and tools (tablets are kept only to destroy them).
-    private var tablets: [Proxy] = []
-    private var tools: [ObjectIdentifier: ParentTool] = [:]
-    private var keyboard: Proxy?
+    var tablets: [Proxy] = []
+    var tools: [ObjectIdentifier: ParentTool] = [:]
+    var keyboard: Proxy?
     /// Keys we pressed in the nested seat, released if the parent takes the keyboard away.
-    private var pressedKeys: Set<UInt32> = []
-    private var frame = PointerFrame()
+    var pressedKeys: Set<UInt32> = []
+    var frame = PointerFrame()
     /// The parent's pointer is over our own title bar or its resize margin.
-    private var onTitleBar = false
+    var onTitleBar = false
     /// The serial of the pointer's last enter, for the cursor.
-    private var enterSerial: UInt32 = 0
-    private var cursor: ParentCursor?
-    private let globals: ParentGlobals
+    var enterSerial: UInt32 = 0
+    var cursor: ParentCursor?
+    let globals: ParentGlobals
 
     /// Pointer events between two `wl_pointer.frame`s.
-    private struct PointerFrame {
+    struct PointerFrame {
         var position: (x: Double, y: Double)?
         var relative: (dx: Double, dy: Double)?
         /// The pointer entered (true) or left (false) the window.
@@ -96,7 +96,7 @@ final class ParentInput {
         releaseKeyboard()
     }
 
-    private func capabilitiesChanged(_ caps: UInt32) {
+    func capabilitiesChanged(_ caps: UInt32) {
         let hasPointer = caps & WL_SEAT_CAPABILITY_POINTER.rawValue != 0
         let hasKeyboard = caps & WL_SEAT_CAPABILITY_KEYBOARD.rawValue != 0
         if hasPointer && pointer == nil {
@@ -121,10 +121,10 @@ final class ParentInput {
     // logged and left out; the other devices still work.
 
     /// The `wl_pointer`, and its relative pointer when the parent has the manager.
-    private func getPointer() {
+    func getPointer() {
         let seat = seat, connection = seat.connection
         do {
-            let p = try Proxy(creating: { wl_seat_get_pointer(seat.pointer) }, on: connection, what: "wl_seat.get_pointer")
+            let p = try Proxy(creating: { seat.request { wl_seat_get_pointer($0) } }, on: connection, what: "wl_seat.get_pointer")
             p.handleEvents(PointerEvent.self) { [unowned self] in self.pointerEvent($0) }
             pointer = p
             cursor = ParentCursor(pointer: p, globals: globals, logger: log)
@@ -135,7 +135,7 @@ final class ParentInput {
         getGestures()
         guard let manager = relativePointerManager, let p = pointer else { return }
         do {
-            let r = try Proxy(creating: { zwp_relative_pointer_manager_v1_get_relative_pointer(manager.pointer, p.pointer) },
+            let r = try Proxy(creating: { manager.request(p) { zwp_relative_pointer_manager_v1_get_relative_pointer($0, $1) } },
                               on: connection, what: "zwp_relative_pointer_manager_v1.get_relative_pointer")
             r.handleEvents(RelativePointerEvent.self) { [unowned self] event in
                 switch event {
@@ -148,10 +148,10 @@ final class ParentInput {
         }
     }
 
-    private func getKeyboard() {
+    func getKeyboard() {
         let seat = seat
         do {
-            let k = try Proxy(creating: { wl_seat_get_keyboard(seat.pointer) }, on: seat.connection, what: "wl_seat.get_keyboard")
+            let k = try Proxy(creating: { seat.request { wl_seat_get_keyboard($0) } }, on: seat.connection, what: "wl_seat.get_keyboard")
             k.handleEvents(KeyboardEvent.self) { [unowned self] in self.keyboardEvent($0) }
             keyboard = k
         } catch {
@@ -159,7 +159,7 @@ final class ParentInput {
         }
     }
 
-    private func releasePointer() {
+    func releasePointer() {
         cursor = nil
         onTitleBar = false
         guard let p = pointer else { return }
@@ -167,7 +167,7 @@ final class ParentInput {
         pointer = nil
     }
 
-    private func releaseKeyboard() {
+    func releaseKeyboard() {
         guard let k = keyboard else { return }
         if k.version >= 3 { k.destroy { wl_keyboard_release($0) } }
         keyboard = nil
@@ -175,17 +175,17 @@ final class ParentInput {
 
     // MARK: Pointer
 
-    private func pointerEvent(_ event: PointerEvent) {
+    func pointerEvent(_ event: PointerEvent) {
         if titleBarEvent(event) { return }
         switch event {
         case .enter(let serial, let surface, let x, let y):
-            guard surface == window.surface.pointer else { return }
+            guard window.surface.isObject(surface) else { return }
             // Hide the parent's cursor: Lodestone draws its own pointer.
-            wl_pointer_set_cursor(pointer?.pointer, serial, nil, 0, 0)
+            pointer?.request { wl_pointer_set_cursor($0, serial, nil, 0, 0) }
             frame.position = (x, y)
             frame.presence = true
         case .leave(_, let surface):  // the user's pointer is elsewhere, so ours must not show
-            guard surface == window.surface.pointer else { return }
+            guard window.surface.isObject(surface) else { return }
             frame.presence = false
         case .motion(_, let x, let y): frame.position = (x, y)
         case .button(_, _, let button, let state):
@@ -204,17 +204,17 @@ final class ParentInput {
     }
 
     /// Handles `event` when it belongs to our own title bar; false for the output's events.
-    private func titleBarEvent(_ event: PointerEvent) -> Bool {
+    func titleBarEvent(_ event: PointerEvent) -> Bool {
         guard let bar = window.titleBar else { return false }
         switch event {
         case .enter(let serial, let surface, let x, let y):
-            guard surface == bar.surface.pointer else { return false }
+            guard bar.surface.isObject(surface) else { return false }
             onTitleBar = true
             enterSerial = serial
             _ = bar.pointerMoved(x: x, y: y)
             updateCursor(bar)
         case .leave(_, let surface):
-            guard surface == bar.surface.pointer else { return false }
+            guard bar.surface.isObject(surface) else { return false }
             onTitleBar = false
             bar.pointerLeft()
         case .motion(_, let x, let y) where onTitleBar:
@@ -234,7 +234,7 @@ final class ParentInput {
         return true
     }
 
-    private func updateCursor(_ bar: ParentTitleBar) {
+    func updateCursor(_ bar: ParentTitleBar) {
         let name: ParentCursor.Name
         switch bar.part(atX: bar.pointer.x, y: bar.pointer.y) {
         case .edge(let edge)?: name = .resize(edge)
@@ -244,14 +244,14 @@ final class ParentInput {
         seat.connection.flush()
     }
 
-    private func relativeMotion(dx: Double, dy: Double) {
+    func relativeMotion(dx: Double, dy: Double) {
         // Over our title bar the hand moves the parent's pointer, not ours.
         guard !onTitleBar else { return }
         let r = frame.relative ?? (0, 0)
         frame.relative = (r.dx + dx, r.dy + dy)
     }
 
-    private func applyFrame() {
+    func applyFrame() {
         let f = frame
         frame = PointerFrame()
         guard !f.isEmpty else { return }
@@ -275,192 +275,6 @@ final class ParentInput {
         }
     }
 
-    // MARK: Gestures
-
-    /// Swipe, pinch and (version 3) hold objects for the pointer; their events arrive already
-    /// grouped, each one an `InputEvent` at once.
-    private func getGestures() {
-        guard let manager = pointerGestures, let p = pointer else { return }
-        var kinds: [(PointerGestureEvent.Kind, () -> OpaquePointer?)] = [
-            (.swipe, { zwp_pointer_gestures_v1_get_swipe_gesture(manager.pointer, p.pointer) }),
-            (.pinch, { zwp_pointer_gestures_v1_get_pinch_gesture(manager.pointer, p.pointer) }),
-        ]
-        if manager.version >= 3 { kinds.append((.hold, { zwp_pointer_gestures_v1_get_hold_gesture(manager.pointer, p.pointer) })) }
-        for (kind, create) in kinds {
-            do {
-                let g = try Proxy(creating: create, on: manager.connection, what: "zwp_pointer_gestures_v1.get_\(kind)_gesture")
-                g.onEvent = { [unowned self] opcode, a in
-                    if let event = PointerGestureEvent(kind: kind, opcode: opcode, arguments: a) { self.gestureEvent(kind, event) }
-                }
-                gestureObjects.append(g)
-            } catch {
-                log.error("no \(kind) gestures from the parent: \(error)")
-            }
-        }
-    }
-
-    private func gestureEvent(_ kind: PointerGestureEvent.Kind, _ event: PointerGestureEvent) {
-        switch (kind, event) {
-        case (.swipe, .begin(_, _, _, let fingers)): send(.gesture(.swipeBegin(fingers: fingers)))
-        case (.swipe, .update(_, let dx, let dy, _, _)): send(.gesture(.swipeUpdate(dx: dx, dy: dy)))
-        case (.swipe, .end(_, _, let cancelled)): send(.gesture(.swipeEnd(cancelled: cancelled)))
-        case (.pinch, .begin(_, _, _, let fingers)): send(.gesture(.pinchBegin(fingers: fingers)))
-        case (.pinch, .update(_, let dx, let dy, let scale, let rotation)):
-            send(.gesture(.pinchUpdate(dx: dx, dy: dy, scale: scale, rotation: rotation)))
-        case (.pinch, .end(_, _, let cancelled)): send(.gesture(.pinchEnd(cancelled: cancelled)))
-        case (.hold, .begin(_, _, _, let fingers)): send(.gesture(.holdBegin(fingers: fingers)))
-        case (.hold, .end(_, _, let cancelled)): send(.gesture(.holdEnd(cancelled: cancelled)))
-        case (.hold, .update): break
-        }
-    }
-
-    private func releaseGestures() {
-        for g in gestureObjects {
-            // Each interface's destroy is opcode 0; the typed C wrappers differ only in name.
-            g.destroy { zwp_pointer_gesture_swipe_v1_destroy($0) }
-        }
-        gestureObjects.removeAll()
-    }
-
-    // MARK: Tablets
-
-    /// One parent tool: what it is, and the events of the frame being collected.
-    private final class ParentTool {
-        let proxy: Proxy
-        var kind = TabletTool.Kind.pen
-        var serial: UInt64 = 0
-        /// The current axes (kept across frames: the parent sends only changes).
-        var axes = TabletToolAxes(x: 0, y: 0)
-        var over = false
-        // This frame:
-        var proximityIn = false, proximityOut = false, down = false, up = false, moved = false
-        var buttons: [(UInt32, Bool)] = []
-        init(_ proxy: Proxy) { self.proxy = proxy }
-        var tool: TabletTool { TabletTool(kind: kind, serial: serial) }
-    }
-
-    private func getTabletSeat() {
-        guard let manager = tabletManager else { return }
-        let seat = seat
-        do {
-            let s = try Proxy(creating: { zwp_tablet_manager_v2_get_tablet_seat(manager.pointer, seat.pointer) }, on: seat.connection,
-                              what: "zwp_tablet_manager_v2.get_tablet_seat")
-            // The connection, not `s`: the handler `s` keeps must not keep `s` (LeakSanitizer
-            // found the cycle when the parent's window closed).
-            let connection = s.connection
-            s.handleEvents(TabletSeatEvent.self) { [unowned self] event in
-                switch event {
-                case .tabletAdded(let t): self.tablets.append(Proxy(t, on: connection))
-                case .toolAdded(let t):
-                    let tool = ParentTool(Proxy(t, on: connection))
-                    self.tools[ObjectIdentifier(tool)] = tool
-                    tool.proxy.handleEvents(TabletToolProxyEvent.self) { [unowned self, unowned tool] in self.toolEvent(tool, $0) }
-                case .padAdded(let p):  // pads (rings, strips) are not forwarded
-                    Proxy(p, on: connection).destroy { zwp_tablet_pad_v2_destroy($0) }
-                }
-            }
-            tabletSeat = s
-        } catch {
-            log.error("no tablet input from the parent: \(error)")
-        }
-    }
-
-    private func toolEvent(_ tool: ParentTool, _ event: TabletToolProxyEvent) {
-        switch event {
-        case .type(let type): tool.kind = TabletTool.Kind(rawValue: type) ?? .pen
-        case .hardwareSerial(let hi, let lo): tool.serial = UInt64(hi) << 32 | UInt64(lo)
-        case .hardwareIDWacom, .capability, .done, .slider, .wheel: break
-        case .removed:
-            tools[ObjectIdentifier(tool)] = nil
-            tool.proxy.destroy { zwp_tablet_tool_v2_destroy($0) }
-        case .proximityIn(_, _, let surface):
-            guard surface == window.surface.pointer else { return }
-            tool.proximityIn = true
-            tool.over = true
-        case .proximityOut: tool.proximityOut = true
-        case .down: tool.down = true
-        case .up: tool.up = true
-        case .motion(let x, let y): tool.axes.x = x; tool.axes.y = y; tool.moved = true
-        case .pressure(let p): tool.axes.pressure = Double(p) / 65535; tool.moved = true
-        case .distance(let d): tool.axes.distance = Double(d) / 65535; tool.moved = true
-        case .tilt(let x, let y): tool.axes.tilt = (x, y); tool.moved = true
-        case .rotation(let r): tool.axes.rotation = r; tool.moved = true
-        case .button(_, let button, let state): tool.buttons.append((button, state == ZWP_TABLET_TOOL_V2_BUTTON_STATE_PRESSED.rawValue))
-        case .frame: toolFrame(tool)
-        }
-    }
-
-    /// A tool's frame, in the order the seat expects: proximity, axes or the tip, buttons, leaving.
-    private func toolFrame(_ tool: ParentTool) {
-        defer {
-            tool.proximityIn = false; tool.proximityOut = false; tool.down = false; tool.up = false; tool.moved = false
-            tool.buttons = []
-        }
-        guard tool.over else { return }
-        let t = tool.tool
-        if tool.proximityIn { send(.tabletTool(.proximityIn(t, tool.axes))) }
-        if tool.down { send(.tabletTool(.tip(t, down: true, tool.axes))) }
-        else if tool.up { send(.tabletTool(.tip(t, down: false, tool.axes))) }
-        else if tool.moved && !tool.proximityIn { send(.tabletTool(.axes(t, tool.axes))) }
-        for (button, pressed) in tool.buttons { send(.tabletTool(.button(t, button: button, pressed: pressed))) }
-        if tool.proximityOut {
-            send(.tabletTool(.proximityOut(t)))
-            tool.over = false
-        }
-    }
-
-    // MARK: Keyboard
-
-    private func keyboardEvent(_ event: KeyboardEvent) {
-        switch event {
-        case .keymap(let format, let fd, let size): keymapReceived(format: format, fd: fd, size: size)
-        case .enter: break  // keys already down were pressed elsewhere; modifiers follow
-        case .leave: keyboardLeft()
-        case .key(_, _, let key, let state):
-            let pressed = state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue
-            if pressed { pressedKeys.insert(key) } else if pressedKeys.remove(key) == nil { return }
-            send(.key(code: key, pressed: pressed))
-        case .modifiers(_, let depressed, let latched, let locked, let group):
-            send(.modifiers(depressed: depressed, latched: latched, locked: locked, group: group))
-        case .repeatInfo(let rate, let delay): target.keyboard.setKeyRepeat(rate: rate, delay: delay)
-        }
-    }
-
-    private func keymapReceived(format: UInt32, fd: Int32, size: UInt32) {
-        defer { close(fd) }
-        guard format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, size > 1 else {
-            log.notice("the parent sent no xkb keymap; keeping the default layout")
-            return
-        }
-        // Reading a mapping past the end of its file is SIGBUS (issue 24: a parent that
-        // claimed more bytes than its keymap file had crashed Lodestone); a pipe has no size.
-        var status = stat()
-        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(size) <= status.st_size else {
-            log.error("the parent's keymap claims \(size) bytes, but its file has \(status.st_size) (or is not a file); keeping the default layout")
-            return
-        }
-        // Since wl_seat 7 the fd must be mapped private.
-        guard let map = mmap(nil, Int(size), PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED else {
-            log.error("cannot map the parent's keymap: \(String(cString: strerror(errno)))")
-            return
-        }
-        defer { munmap(map, Int(size)) }
-        let bytes = UnsafeRawBufferPointer(start: map, count: Int(size))
-        let text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-        if target.keyboard.useKeymap(text: text) {
-            log.debug("using the parent's keymap (\(size) bytes)")
-        } else {
-            log.error("the parent's keymap does not compile; keeping the default layout")
-        }
-    }
-
-    /// The parent took the keyboard away: keys held now will never be
-    /// released to us, so release them in the nested session.
-    private func keyboardLeft() {
-        for key in pressedKeys.sorted() { send(.key(code: key, pressed: false)) }
-        pressedKeys.removeAll()
-    }
-
     /// Everything the parent says reaches the seat as an `InputEvent`, at our clock's time.
-    private func send(_ event: InputEvent) { target.handle(event, at: clock.now) }
+    func send(_ event: InputEvent) { target.handle(event, at: clock.now) }
 }

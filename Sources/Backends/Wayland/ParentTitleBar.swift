@@ -73,18 +73,18 @@ final class ParentTitleBar {
         self.shm = shm
         log = logger
         let connection = shm.connection
-        let surface = try Proxy(creating: { wl_compositor_create_surface(compositor.pointer) }, on: connection, what: "wl_compositor.create_surface")
+        let surface = try Proxy(creating: { compositor.request { wl_compositor_create_surface($0) } }, on: connection, what: "wl_compositor.create_surface")
         do {
-            subsurface = try Proxy(creating: { wl_subcompositor_get_subsurface(subcompositor.pointer, surface.pointer, window.pointer) },
+            subsurface = try Proxy(creating: { subcompositor.request(surface, window) { wl_subcompositor_get_subsurface($0, $1, $2) } },
                                    on: connection, what: "wl_subcompositor.get_subsurface")
         } catch {
             surface.destroy { wl_surface_destroy($0) }
             throw error
         }
         self.surface = surface
-        wl_subsurface_set_position(subsurface.pointer, -Self.border, -Self.height - Self.border)
+        subsurface.request { wl_subsurface_set_position($0, -Self.border, -Self.height - Self.border) }
         // Below the window: where both are, the output gets the pointer.
-        wl_subsurface_place_below(subsurface.pointer, window.pointer)
+        subsurface.request(window) { wl_subsurface_place_below($0, $1) }
     }
 
     deinit {
@@ -125,11 +125,12 @@ final class ParentTitleBar {
         }
         if let old = current { retired.append(old) }
         current = buffer
-        let s = surface.pointer
-        wl_surface_set_buffer_scale(s, scale)
-        wl_surface_attach(s, buffer.buffer.pointer, 0, 0)
-        wl_surface_damage_buffer(s, 0, 0, w, h)
-        wl_surface_commit(s)
+        surface.request(buffer.buffer) {
+            wl_surface_set_buffer_scale($0, scale)
+            wl_surface_attach($0, $1, 0, 0)
+            wl_surface_damage_buffer($0, 0, 0, w, h)
+            wl_surface_commit($0)
+        }
         return true
     }
 

@@ -60,28 +60,28 @@ final class ParentWindow {
         self.globals = globals
         outputs = globals.outputs
         let connection = globals.connection
-        let surface = try Proxy(creating: { wl_compositor_create_surface(globals.compositor.pointer) },
+        let surface = try Proxy(creating: { globals.compositor.request { wl_compositor_create_surface($0) } },
                                 on: connection, what: "wl_compositor.create_surface")
-        let xdgSurface = try Proxy(creating: { xdg_wm_base_get_xdg_surface(globals.wmBase.pointer, surface.pointer) },
+        let xdgSurface = try Proxy(creating: { globals.wmBase.request(surface) { xdg_wm_base_get_xdg_surface($0, $1) } },
                                    on: connection, what: "xdg_wm_base.get_xdg_surface")
-        let toplevel = try Proxy(creating: { xdg_surface_get_toplevel(xdgSurface.pointer) }, on: connection, what: "xdg_surface.get_toplevel")
+        let toplevel = try Proxy(creating: { xdgSurface.request { xdg_surface_get_toplevel($0) } }, on: connection, what: "xdg_surface.get_toplevel")
         self.surface = surface
         self.xdgSurface = xdgSurface
         self.toplevel = toplevel
-        xdg_toplevel_set_title(toplevel.pointer, "Lodestone")
-        xdg_toplevel_set_app_id(toplevel.pointer, "org.lodestone.Lodestone")
+        toplevel.request { xdg_toplevel_set_title($0, "Lodestone") }
+        toplevel.request { xdg_toplevel_set_app_id($0, "org.lodestone.Lodestone") }
         // Decorations drawn by the parent: Lodestone's whole surface is the output.
         if let manager = globals.decorationManager {
-            let decoration = try Proxy(creating: { zxdg_decoration_manager_v1_get_toplevel_decoration(manager.pointer, toplevel.pointer) },
+            let decoration = try Proxy(creating: { manager.request(toplevel) { zxdg_decoration_manager_v1_get_toplevel_decoration($0, $1) } },
                                        on: connection, what: "zxdg_decoration_manager_v1.get_toplevel_decoration")
-            zxdg_toplevel_decoration_v1_set_mode(decoration.pointer, ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue)
+            decoration.request { zxdg_toplevel_decoration_v1_set_mode($0, ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue) }
             self.decoration = decoration
         } else {
             decoration = nil
         }
         if let f = globals.fractionalScale {
-            viewport = try Proxy(creating: { wp_viewporter_get_viewport(f.viewporter.pointer, surface.pointer) }, on: connection, what: "wp_viewporter.get_viewport")
-            let fractional = try Proxy(creating: { wp_fractional_scale_manager_v1_get_fractional_scale(f.manager.pointer, surface.pointer) },
+            viewport = try Proxy(creating: { f.viewporter.request(surface) { wp_viewporter_get_viewport($0, $1) } }, on: connection, what: "wp_viewporter.get_viewport")
+            let fractional = try Proxy(creating: { f.manager.request(surface) { wp_fractional_scale_manager_v1_get_fractional_scale($0, $1) } },
                                        on: connection, what: "wp_fractional_scale_manager_v1.get_fractional_scale")
             fractionalScale = fractional
         } else {
@@ -130,7 +130,7 @@ final class ParentWindow {
             output.scaleChanged = { [unowned self] in self.updateMode() }
         }
         // The initial commit without a buffer asks for the first configure.
-        wl_surface_commit(surface.pointer)
+        surface.request { wl_surface_commit($0) }
     }
 
     deinit {
@@ -146,7 +146,7 @@ final class ParentWindow {
     // MARK: Configure
 
     private func surfaceConfigured(serial: UInt32) {
-        xdg_surface_ack_configure(xdgSurface.pointer, serial)
+        xdgSurface.request { xdg_surface_ack_configure($0, serial) }
         let first = !isConfigured
         isConfigured = true
         isMaximized = pendingStates.contains(XDG_TOPLEVEL_STATE_MAXIMIZED.rawValue)
@@ -178,7 +178,7 @@ final class ParentWindow {
             do {
                 titleBar = try ParentTitleBar(compositor: globals.compositor, subcompositor: subcompositor, shm: globals.shm, window: surface, logger: log)
                 // Room for the title bar's buttons and a little output.
-                xdg_toplevel_set_min_size(toplevel.pointer, 4 * (TitleBarImage.buttonSide + TitleBarImage.buttonGap) + 80, ParentTitleBar.height + 60)
+                toplevel.request { xdg_toplevel_set_min_size($0, 4 * (TitleBarImage.buttonSide + TitleBarImage.buttonGap) + 80, ParentTitleBar.height + 60) }
                 log.info("the parent draws no title bar: Lodestone draws its own")
             } catch {
                 log.error("cannot draw Lodestone's own title bar: \(error)")
@@ -186,7 +186,7 @@ final class ParentWindow {
         } else if !wanted, titleBar != nil {
             titleBar = nil
             // The bar's rows become output rows; the geometry (explicit from now on) is the output.
-            xdg_toplevel_set_min_size(toplevel.pointer, 0, 0)
+            toplevel.request { xdg_toplevel_set_min_size($0, 0, 0) }
             height += ParentTitleBar.height
             log.info("the parent draws the title bar now")
         }
@@ -195,19 +195,18 @@ final class ParentWindow {
     /// Asks the parent for what a press on our title bar means. `seat` and `serial` are
     /// the press's (a move or resize needs them).
     func perform(_ action: ParentTitleBar.Action, seat: Proxy, serial: UInt32) {
-        let t = toplevel.pointer
         switch action {
-        case .move: xdg_toplevel_move(t, seat.pointer, serial)
-        case .resize(let edge): xdg_toplevel_resize(t, seat.pointer, serial, edge)
-        case .toggleMaximized: if isMaximized { xdg_toplevel_unset_maximized(t) } else { xdg_toplevel_set_maximized(t) }
-        case .minimize: xdg_toplevel_set_minimized(t)
+        case .move: toplevel.request(seat) { xdg_toplevel_move($0, $1, serial) }
+        case .resize(let edge): toplevel.request(seat) { xdg_toplevel_resize($0, $1, serial, edge) }
+        case .toggleMaximized: toplevel.request { isMaximized ? xdg_toplevel_unset_maximized($0) : xdg_toplevel_set_maximized($0) }
+        case .minimize: toplevel.request { xdg_toplevel_set_minimized($0) }
         case .close:
             log.info("the title bar's close button closed Lodestone's window")
             closed()
             return
         case .windowMenu(let x, let y):
             // Bar-surface coordinates to the window surface's.
-            xdg_toplevel_show_window_menu(t, seat.pointer, serial, x - ParentTitleBar.border, y - ParentTitleBar.border - ParentTitleBar.height)
+            toplevel.request(seat) { xdg_toplevel_show_window_menu($0, $1, serial, x - ParentTitleBar.border, y - ParentTitleBar.border - ParentTitleBar.height) }
         }
         toplevel.connection.flush()
     }
@@ -215,13 +214,13 @@ final class ParentWindow {
     // MARK: Scale
 
     private func surfaceEntered(_ output: OpaquePointer?) {
-        guard let output = outputs.first(where: { $0.proxy.pointer == output }), !entered.contains(where: { $0 === output }) else { return }
+        guard let output = outputs.first(where: { $0.proxy.isObject(output) }), !entered.contains(where: { $0 === output }) else { return }
         entered.append(output)
         updateMode()
     }
 
     private func surfaceLeft(_ output: OpaquePointer?) {
-        entered.removeAll { $0.proxy.pointer == output }
+        entered.removeAll { $0.proxy.isObject(output) }
         updateMode()
     }
 
@@ -253,7 +252,7 @@ final class ParentWindow {
         let barChanged = updateTitleBar(scale: newScale.ceiling)
         guard force || newScale != scale || width != lastWidth || height != lastHeight else {
             // A new bar alone (activation) is applied by a commit of the window.
-            if barChanged { wl_surface_commit(surface.pointer) }
+            if barChanged { surface.request { wl_surface_commit($0) } }
             return
         }
         if newScale != scale { log.info("the parent output scale is \(newScale)") }
@@ -271,7 +270,7 @@ final class ParentWindow {
         // The geometry is left to the parent (the surface) until we have had a bar.
         let geometry = titleBar != nil ? (y: -ParentTitleBar.height, height: height + ParentTitleBar.height) : (y: 0, height: height)
         if titleBar != nil || sentGeometry != nil, sentGeometry.map({ $0 != (geometry.y, width, geometry.height) }) ?? true {
-            xdg_surface_set_window_geometry(xdgSurface.pointer, 0, geometry.y, width, geometry.height)
+            xdgSurface.request { xdg_surface_set_window_geometry($0, 0, geometry.y, width, geometry.height) }
             sentGeometry = (geometry.y, width, geometry.height)
         }
         return titleBar?.update(width: width, contentHeight: height, scale: scale, activated: isActivated, maximized: isMaximized) ?? false
@@ -284,34 +283,4 @@ final class ParentWindow {
     /// The window geometry last sent (y, width, height), if any.
     private var sentGeometry: (Int32, Int32, Int32)?
     private var lastWidth: Int32 = 0, lastHeight: Int32 = 0
-}
-
-/// A `wl_output` of the parent, for its scale.
-final class ParentOutput {
-    /// The largest whole scale used (`OutputScale.maximum`); a parent may say 0 or 2³¹-1.
-    static let maximumScale = OutputScale.maximum.ceiling
-    let proxy: Proxy
-    /// In 1...maximumScale.
-    private(set) var scale: Int32 = 1
-    /// What the parent said, for the warning when it is out of range.
-    private(set) var requestedScale: Int32 = 1
-    private var pendingScale: Int32 = 1
-    var scaleChanged: () -> Void = {}
-
-    init(_ proxy: Proxy) {
-        self.proxy = proxy
-        proxy.handleEvents(OutputEvent.self) { [unowned self] event in
-            switch event {
-            case .done:  // the description is complete
-                let scale = min(max(1, self.pendingScale), Self.maximumScale)
-                if scale != self.scale || self.pendingScale != self.requestedScale {
-                    self.scale = scale
-                    self.requestedScale = self.pendingScale
-                    self.scaleChanged()
-                }
-            case .scale(let factor): self.pendingScale = factor
-            case .geometry, .mode, .name, .description: break
-            }
-        }
-    }
 }

@@ -99,25 +99,25 @@ final class Presenter {
         for rect in slot.stale.rects { slot.image.copy(from: output.image, rect: rect) }
         slot.stale.clear()
 
-        let surface = window.surface.pointer
+        let surface = window.surface
         // A whole scale is the buffer scale; a fractional one (the parent's preferred
         // scale) is a buffer of that many pixels that the viewport maps onto the window's
         // logical size, pixel for pixel in a parent that rounds as we do.
         let scale = output.scale
         let bufferScale: Int32 = scale.isIntegral ? scale.ceiling : 1
         if committedScale != bufferScale {
-            wl_surface_set_buffer_scale(surface, bufferScale)
+            surface.request { wl_surface_set_buffer_scale($0, bufferScale) }
             committedScale = bufferScale
         }
         let destination: (width: Int32, height: Int32)? = scale.isIntegral ? nil : (output.width, output.height)
         if let viewport = window.viewport, committedDestination.map({ ($0.width, $0.height) }) ?? (-1, -1) != destination.map({ ($0.width, $0.height) }) ?? (-1, -1) {
-            wp_viewport_set_destination(viewport.pointer, destination?.width ?? -1, destination?.height ?? -1)
+            viewport.request { wp_viewport_set_destination($0, destination?.width ?? -1, destination?.height ?? -1) }
             committedDestination = destination
         }
-        wl_surface_attach(surface, slot.buffer.buffer.pointer, 0, 0)
+        surface.request(slot.buffer.buffer) { wl_surface_attach($0, $1, 0, 0) }
         pendingDamage.intersect(bounds)
         for rect in pendingDamage.rects {
-            wl_surface_damage_buffer(surface, rect.x, rect.y, rect.width, rect.height)
+            surface.request { wl_surface_damage_buffer($0, rect.x, rect.y, rect.width, rect.height) }
         }
         pendingDamage.clear()
         slot.busy = true
@@ -125,7 +125,7 @@ final class Presenter {
         // Without a frame callback the clock is not held: frames go out
         // unpaced rather than never.
         do {
-            let callback = try Proxy(creating: { wl_surface_frame(surface) }, on: shm.connection, what: "wl_surface.frame")
+            let callback = try Proxy(creating: { surface.request { wl_surface_frame($0) } }, on: shm.connection, what: "wl_surface.frame")
             callback.handleEvents(CallbackEvent.self) { [unowned self] event in
                 switch event {
                 case .done: self.frameDone()
@@ -136,7 +136,7 @@ final class Presenter {
         } catch {
             log.error("cannot pace frames to the parent: \(error)")
         }
-        wl_surface_commit(surface)
+        surface.request { wl_surface_commit($0) }
         commits += 1
         // The loop flushes only Lodestone's own clients; the parent must see
         // the commit now. A lost connection shows up on the next read.

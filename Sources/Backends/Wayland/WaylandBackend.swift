@@ -89,7 +89,7 @@ public final class WaylandBackend: Backend {
             // While our window has the parent's keyboard, the parent's shortcuts pass to us
             // (and so to the clients inside), when the parent lets windows ask.
             if let manager = globals.shortcutsInhibitManager {
-                shortcutsInhibitor = try? Proxy(creating: { zwp_keyboard_shortcuts_inhibit_manager_v1_inhibit_shortcuts(manager.pointer, window.surface.pointer, seat.pointer) },
+                shortcutsInhibitor = try? Proxy(creating: { manager.request(window.surface, seat) { zwp_keyboard_shortcuts_inhibit_manager_v1_inhibit_shortcuts($0, $1, $2) } },
                                                 on: connection, what: "zwp_keyboard_shortcuts_inhibit_manager_v1.inhibit_shortcuts")
             }
         } else {
@@ -191,7 +191,7 @@ final class ParentGlobals {
         wmBase.handleEvents(WmBaseEvent.self) { [unowned wmBase] event in
             switch event {
             case .ping(let serial):  // answer, or the parent thinks we hang
-                xdg_wm_base_pong(wmBase.pointer, serial)
+                wmBase.request { xdg_wm_base_pong($0, serial) }
                 wmBase.connection.flush()
             }
         }
@@ -213,7 +213,7 @@ final class ParentGlobals {
         }
         outputs = registry.globals.filter { $0.interface == "wl_output" }.compactMap { global in
             let version = min(global.version, 2)
-            guard let raw = wl_registry_bind(registry.pointer, global.name, cwp_wl_output_interface(), version) else { return nil }
+            guard let raw = registry.request({ wl_registry_bind($0, global.name, cwp_wl_output_interface(), version) }) else { return nil }
             return ParentOutput(Proxy(OpaquePointer(raw), on: connection))
         }
     }

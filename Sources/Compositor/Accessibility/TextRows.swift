@@ -29,14 +29,16 @@ struct TextRows: Equatable {
         // Where each run of rows with ink starts.
         var starts: [Int] = [], heights: [Int] = []
         var inRun = false
-        let rowLength = Int(image.stride / 4), data = image.data
-        for y in 0..<Int(image.height) {
-            let row = data + y * rowLength
-            var ink = false
-            for x in 0..<Int(image.width) where differs(row[x]) { ink = true; break }
-            if ink && !inRun { starts.append(y); heights.append(0) }
-            if ink { heights[heights.count - 1] += 1 }
-            inRun = ink
+        let rowLength = Int(image.stride / 4)
+        image.withPixels { data in
+            for y in 0..<Int(image.height) {
+                let row = data + y * rowLength
+                var ink = false
+                for x in 0..<Int(image.width) where differs(row[x]) { ink = true; break }
+                if ink && !inRun { starts.append(y); heights.append(0) }
+                if ink { heights[heights.count - 1] += 1 }
+                inRun = ink
+            }
         }
         guard starts.count >= 3 else { return nil }
         // The commonest distance between successive lines (blank lines make multiples).

@@ -9,7 +9,7 @@ extension Interface {
 }
 
 /// `adaptive_pointer_manager_v1`: the global through which clients declare regions.
-final class AdaptivePointerManager: Resource, ProtocolObject {
+final class AdaptivePointerManager: Resource, RequestHandler {
     /// 2: the `upright` accessory flag. 3: drawing previews. Surfaces and regions take the
     /// version of the manager they come from.
     static let version: Int32 = 3
@@ -20,14 +20,13 @@ final class AdaptivePointerManager: Resource, ProtocolObject {
 
     init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
         self.compositor = compositor
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy: destroy()
-        case .getSurface: getSurface(id: a.newID(0), surface: WlSurface.from(a.object(1)))
-        case nil: break
+        case .getSurface: getSurface(id: a.newID(0), surface: a.object(1, as: WlSurface.self))
         }
     }
 
@@ -36,7 +35,7 @@ final class AdaptivePointerManager: Resource, ProtocolObject {
         // One extension object per surface, as with wp_viewport: two would fight over the regions.
         guard surface.regionSource == nil else {
             return postError(ADAPTIVE_POINTER_MANAGER_V1_ERROR_SURFACE_EXISTS.rawValue,
-                             "wl_surface@\(wl_resource_get_id(surface.pointer)) already has an adaptive_pointer_surface_v1")
+                             "wl_surface@\(surface.objectID) already has an adaptive_pointer_surface_v1")
         }
         guard let extensionObject = AdaptivePointerSurface(compositor: compositor, client: client, version: version, id: id, surface: surface) else { return }
         surface.regionSource = extensionObject

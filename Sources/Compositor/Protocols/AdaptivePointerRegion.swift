@@ -34,7 +34,7 @@ final class AdaptivePointerRegion: Resource, ProtocolObject {
     init?(owner: AdaptivePointerSurface, client: Client, version: UInt32, id: UInt32, regionID: RegionID) {
         self.owner = owner
         spec = RegionSpec(id: regionID)
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
         spec.object = self
     }
 
@@ -44,7 +44,7 @@ final class AdaptivePointerRegion: Resource, ProtocolObject {
         switch spec.draft.apply(opcode: opcode, a, version: version) {
         case .changed: break
         case .error(let code, let message): return postError(code, message)
-        case .preview(let resource): guard setPreview(WlSurface.from(resource), given: resource != nil) else { return }
+        case .preview(let resource): guard setPreview(resource?.object(as: WlSurface.self), given: resource != nil) else { return }
         case .unhandled: return
         }
         owner.markDirty()
@@ -71,12 +71,12 @@ final class AdaptivePointerRegion: Resource, ProtocolObject {
 
     // MARK: Events
 
-    func sendEntered() { adaptive_pointer_region_v1_send_entered(pointer, spec.identifier) }
-    func sendLeft() { adaptive_pointer_region_v1_send_left(pointer, spec.identifier) }
+    func sendEntered() { send { adaptive_pointer_region_v1_send_entered($0, spec.identifier) } }
+    func sendLeft() { send { adaptive_pointer_region_v1_send_left($0, spec.identifier) } }
     func sendBand(_ state: UInt32, _ r: Rect<SurfaceLocal>) {
-        adaptive_pointer_region_v1_send_band_selection(pointer, spec.identifier, state, wl_fixed_from_double(r.minX),
+        send { adaptive_pointer_region_v1_send_band_selection($0, spec.identifier, state, wl_fixed_from_double(r.minX),
                                                        wl_fixed_from_double(r.minY), wl_fixed_from_double(r.width),
-                                                       wl_fixed_from_double(r.height))
+                                                       wl_fixed_from_double(r.height)) }
     }
 
     // MARK: Lifetime

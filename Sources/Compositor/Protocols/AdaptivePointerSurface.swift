@@ -8,7 +8,7 @@ import WaylandServer
 /// surface's next `wl_surface.commit` takes a snapshot of every live region into the surface's
 /// pending state (`SurfaceState.regions`), so region state is double-buffered and follows the
 /// subsurface sync rules along with the rest of the surface state.
-final class AdaptivePointerSurface: Resource, ProtocolObject {
+final class AdaptivePointerSurface: Resource, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.adaptivePointerSurface }
     /// Keeps a hostile client from growing the spatial index without bound.
     static let maximumRegions = RegionDraft.maximumRegionsPerSurface
@@ -24,11 +24,10 @@ final class AdaptivePointerSurface: Resource, ProtocolObject {
     init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32, surface: WlSurface) {
         self.compositor = compositor
         self.surface = surface
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        let request = Request(rawValue: opcode)
+    func handle(_ request: Request, _ a: Arguments) {
         if request == .destroy { return destroy() }
         guard surface != nil else { return }  // inert
         switch request {

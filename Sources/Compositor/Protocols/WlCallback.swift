@@ -5,12 +5,12 @@ import WaylandServer
 final class WlCallback: Resource, ProtocolObject {
     static var interface: UnsafePointer<wl_interface> { Interface.callback }
     init?(client: Client, id: UInt32) {
-        super.init(client: client, interface: Self.interface, version: 1, id: id)
+        super.init(client: client, version: 1, id: id)
     }
 
     /// Sends done and destroys the callback, as the protocol requires.
     func done(_ data: UInt32) {
-        wl_callback_send_done(pointer, data)
+        send { wl_callback_send_done($0, data) }
         destroy()
     }
 }

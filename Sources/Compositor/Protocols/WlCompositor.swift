@@ -2,7 +2,7 @@ import CWaylandServer
 import WaylandServer
 
 /// `wl_compositor`: makes surfaces and regions.
-final class WlCompositor: Resource, ProtocolObject {
+final class WlCompositor: Resource, RequestHandler {
     static let version: Int32 = 5
     static var interface: UnsafePointer<wl_interface> { Interface.compositor }
     unowned let compositor: Compositor
@@ -11,11 +11,11 @@ final class WlCompositor: Resource, ProtocolObject {
 
     init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
         self.compositor = compositor
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .createSurface:
             // The resource owns the surface; the compositor meets it when it gets a role
             // (or, for Xwayland's, when an X window names it).
@@ -23,7 +23,6 @@ final class WlCompositor: Resource, ProtocolObject {
                 compositor.surfaceCreated(surface)
             }
         case .createRegion: _ = WlRegion(client: client, version: 1, id: a.newID(0))
-        case nil: break
         }
     }
 }

@@ -27,7 +27,7 @@ struct DragActions: OptionSet, Equatable {
 }
 
 /// `wl_data_device_manager`: makes data sources and per-seat data devices.
-final class WlDataDeviceManager: Resource, ProtocolObject {
+final class WlDataDeviceManager: Resource, RequestHandler {
     static let version: Int32 = 3
     static var interface: UnsafePointer<wl_interface> { Interface.dataDeviceManager }
     unowned let selection: DataSelection
@@ -38,20 +38,19 @@ final class WlDataDeviceManager: Resource, ProtocolObject {
     init?(selection: DataSelection, seat: Seat, client: Client, version: UInt32, id: UInt32) {
         self.selection = selection
         self.seat = seat
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .createDataSource: _ = WlDataSource(selection: selection, client: client, version: version, id: a.newID(0))
         case .getDataDevice: _ = WlDataDevice(selection: selection, seat: seat, client: client, version: version, id: a.newID(0))
-        case nil: break
         }
     }
 }
 
 /// `wl_data_device`: a client's clipboard and drag-and-drop endpoint.
-final class WlDataDevice: SelectionDeviceObject<DataDeviceProtocol>, ProtocolObject {
+final class WlDataDevice: SelectionDeviceObject<DataDeviceProtocol>, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.dataDevice }
     unowned let seat: Seat
 
@@ -62,11 +61,11 @@ final class WlDataDevice: SelectionDeviceObject<DataDeviceProtocol>, ProtocolObj
         super.init(selection: selection, client: client, interface: Self.interface, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
-        case .startDrag: startDrag(source: a.object(0), origin: a.object(1), icon: a.object(2), serial: a.uint(3))
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
+        case .startDrag: startDrag(source: a.object(0, as: WlDataSource.self), origin: a.object(1, as: WlSurface.self), icon: a.object(2, as: WlSurface.self), serial: a.uint(3))
         case .setSelection:
-            let source = WlDataSource.from(a.object(0))
+            let source = a.object(0, as: WlDataSource.self)
             if let source {
                 guard !source.usedForSelection, !source.usedForDrag else {
                     return source.postError(WL_DATA_SOURCE_ERROR_INVALID_SOURCE.rawValue, "this wl_data_source was already used for a selection or a drag")
@@ -77,25 +76,23 @@ final class WlDataDevice: SelectionDeviceObject<DataDeviceProtocol>, ProtocolObj
             }
             setSelection(source, serial: a.uint(1))
         case .release: destroy()
-        case nil: break
         }
     }
 
-    private func startDrag(source sourceResource: OpaquePointer?, origin originResource: OpaquePointer?, icon iconResource: OpaquePointer?, serial: UInt32) {
-        let source = WlDataSource.from(sourceResource)
+    private func startDrag(source: WlDataSource?, origin: WlSurface?, icon iconSurface: WlSurface?, serial: UInt32) {
         if let source, source.usedForSelection || source.usedForDrag {
             return source.postError(WL_DATA_SOURCE_ERROR_INVALID_SOURCE.rawValue, "this wl_data_source was already used for a selection or a drag")
         }
         // The icon takes its role even when the drag is refused: the role is for life, and
         // a surface with another role is an error.
         var icon: (surface: WlSurface, role: DragIconRole)?
-        if let surface = WlSurface.from(iconResource) {
+        if let surface = iconSurface {
             let role = surface.role as? DragIconRole ?? DragIconRole()
             guard surface.assignRole(role, error: (self, WL_DATA_DEVICE_ERROR_ROLE.rawValue)) else { return }
             icon = (surface, role)
         }
         source?.usedForDrag = true
-        guard let origin = WlSurface.from(originResource),
+        guard let origin,
               seat.startDrag(source: source, origin: origin, icon: icon, serial: serial, client: client) else {
             // Refused (not the serial of a press this client holds): the drag ends at once,
             // so the client cleans up instead of waiting.
@@ -107,15 +104,19 @@ final class WlDataDevice: SelectionDeviceObject<DataDeviceProtocol>, ProtocolObj
     // MARK: Events (the drag's)
 
     func enter(serial: UInt32, surface: WlSurface, x: Double, y: Double, offer: WlDataOffer?) {
-        wl_data_device_send_enter(pointer, serial, surface.pointer, wl_fixed_from_double(x), wl_fixed_from_double(y), offer?.pointer)
+        if let offer {
+            send(surface, offer) { wl_data_device_send_enter($0, serial, $1, wl_fixed_from_double(x), wl_fixed_from_double(y), $2) }
+        } else {
+            send(surface) { wl_data_device_send_enter($0, serial, $1, wl_fixed_from_double(x), wl_fixed_from_double(y), nil) }
+        }
     }
-    func leave() { wl_data_device_send_leave(pointer) }
-    func motion(time: UInt32, x: Double, y: Double) { wl_data_device_send_motion(pointer, time, wl_fixed_from_double(x), wl_fixed_from_double(y)) }
-    func drop() { wl_data_device_send_drop(pointer) }
+    func leave() { send { wl_data_device_send_leave($0) } }
+    func motion(time: UInt32, x: Double, y: Double) { send { wl_data_device_send_motion($0, time, wl_fixed_from_double(x), wl_fixed_from_double(y)) } }
+    func drop() { send { wl_data_device_send_drop($0) } }
 }
 
 /// `wl_data_source`: what one client offers to paste or drop.
-final class WlDataSource: SelectionSourceObject<DataDeviceProtocol>, ProtocolObject {
+final class WlDataSource: SelectionSourceObject<DataDeviceProtocol>, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.dataSource }
     /// The actions `set_actions` said it supports (nil: never set, as a version 1 or 2 source).
     private(set) var dragActions: DragActions?
@@ -136,8 +137,8 @@ final class WlDataSource: SelectionSourceObject<DataDeviceProtocol>, ProtocolObj
         super.init(selection: selection, client: client, interface: Self.interface, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .offer: offered(a.string(0))
         case .destroy: destroy()
         case .setActions:
@@ -152,7 +153,6 @@ final class WlDataSource: SelectionSourceObject<DataDeviceProtocol>, ProtocolObj
                 return postError(WL_DATA_SOURCE_ERROR_INVALID_SOURCE.rawValue, "set_actions after the source was used for a drag or a selection")
             }
             dragActions = actions
-        case nil: break
         }
     }
 
@@ -161,13 +161,13 @@ final class WlDataSource: SelectionSourceObject<DataDeviceProtocol>, ProtocolObj
 
     // MARK: Events (the drag's)
 
-    func target(_ mime: String?) { wl_data_source_send_target(pointer, mime) }
-    func dropPerformed() { if has(3) { wl_data_source_send_dnd_drop_performed(pointer) } }
-    func finished() { if has(3) { wl_data_source_send_dnd_finished(pointer) } }
+    func target(_ mime: String?) { send { wl_data_source_send_target($0, mime) } }
+    func dropPerformed() { if has(3) { send { wl_data_source_send_dnd_drop_performed($0) } } }
+    func finished() { if has(3) { send { wl_data_source_send_dnd_finished($0) } } }
     func sendAction(_ new: DragActions) {
         guard new != action else { return }
         action = new
-        if has(3) { wl_data_source_send_action(pointer, new.rawValue) }
+        if has(3) { send { wl_data_source_send_action($0, new.rawValue) } }
     }
 
     override func destroyed() {
@@ -177,7 +177,7 @@ final class WlDataSource: SelectionSourceObject<DataDeviceProtocol>, ProtocolObj
 }
 
 /// `wl_data_offer`: one client's view of another client's source, for a paste or a drop.
-final class WlDataOffer: SelectionOfferObject<DataDeviceProtocol>, ProtocolObject {
+final class WlDataOffer: SelectionOfferObject<DataDeviceProtocol>, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.dataOffer }
     /// The drag this offer was made for at enter (nil: a selection's offer, or the drag moved on).
     weak var drag: DragGrab?
@@ -204,8 +204,8 @@ final class WlDataOffer: SelectionOfferObject<DataDeviceProtocol>, ProtocolObjec
 
     private var dataSource: WlDataSource? { source as? WlDataSource }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .accept:
             // Only the drag's current offer speaks for the target.
             guard let drag, !dropped else { return }
@@ -240,7 +240,6 @@ final class WlDataOffer: SelectionOfferObject<DataDeviceProtocol>, ProtocolObjec
             }
             (actions, self.preferred) = (all, preferred)
             drag?.offerChanged(self)
-        case nil: break
         }
     }
 
@@ -254,11 +253,11 @@ final class WlDataOffer: SelectionOfferObject<DataDeviceProtocol>, ProtocolObjec
 
     // MARK: Events (the drag's)
 
-    func sendSourceActions(_ actions: DragActions) { if has(3) { wl_data_offer_send_source_actions(pointer, actions.rawValue) } }
+    func sendSourceActions(_ actions: DragActions) { if has(3) { send { wl_data_offer_send_source_actions($0, actions.rawValue) } } }
     func sendAction(_ new: DragActions) {
         guard new != action else { return }
         action = new
-        if has(3) { wl_data_offer_send_action(pointer, new.rawValue) }
+        if has(3) { send { wl_data_offer_send_action($0, new.rawValue) } }
     }
 
     /// Whether a drop here can go ahead: a MIME type accepted and, from a target that

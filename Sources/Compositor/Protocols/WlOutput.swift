@@ -2,7 +2,7 @@ import CWaylandServer
 import WaylandServer
 
 /// `wl_output`: tells clients the output's geometry, mode, scale and name.
-final class WlOutput: Resource, ProtocolObject {
+final class WlOutput: Resource, RequestHandler {
     static let version: Int32 = 4
     static var interface: UnsafePointer<wl_interface> { Interface.output }
     weak var output: Output?
@@ -14,13 +14,13 @@ final class WlOutput: Resource, ProtocolObject {
 
     init?(output: Output, client: Client, version: UInt32, id: UInt32) {
         self.output = output
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
         output.resources.append(self)
         sendAll()
     }
 
-    override func dispatch(opcode: UInt32, arguments: Arguments) {
-        if Request(rawValue: opcode) == .release { destroy() }
+    func handle(_ request: Request, _ arguments: Arguments) {
+        if request == .release { destroy() }
     }
 
     override func destroyed() { output?.resources.removeAll { $0 === self } }
@@ -29,18 +29,18 @@ final class WlOutput: Resource, ProtocolObject {
     func sendAll() {
         guard let output else { return }
         // A virtual output: no physical size, so clients fall back to the scale.
-        wl_output_send_geometry(pointer, 0, 0, 0, 0, Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue),
-                                "Lodestone", output.name, Int32(WL_OUTPUT_TRANSFORM_NORMAL.rawValue))
-        wl_output_send_mode(pointer, WL_OUTPUT_MODE_CURRENT.rawValue | WL_OUTPUT_MODE_PREFERRED.rawValue,
-                            output.pixelWidth, output.pixelHeight, output.refreshMilliHz)
+        send { wl_output_send_geometry($0, 0, 0, 0, 0, Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue),
+                                "Lodestone", output.name, Int32(WL_OUTPUT_TRANSFORM_NORMAL.rawValue)) }
+        send { wl_output_send_mode($0, WL_OUTPUT_MODE_CURRENT.rawValue | WL_OUTPUT_MODE_PREFERRED.rawValue,
+                            output.pixelWidth, output.pixelHeight, output.refreshMilliHz) }
         // Since 2
         // A fractional scale is advertised rounded up: clients without wp_fractional_scale
         // draw that sharp and the compositor scales them down (as wlroots does).
-        if has(2) { wl_output_send_scale(pointer, output.scale.ceiling) }
+        if has(2) { send { wl_output_send_scale($0, output.scale.ceiling) } }
         // Since 4
         if has(4) {
-            wl_output_send_name(pointer, output.name)
-            wl_output_send_description(pointer, output.description)
+            send { wl_output_send_name($0, output.name) }
+            send { wl_output_send_description($0, output.description) }
         }
         for xdgOutput in xdgOutputs { xdgOutput.sendDescription() }
         sendDone()
@@ -48,5 +48,5 @@ final class WlOutput: Resource, ProtocolObject {
     }
 
     /// Ends a description (wl_output version 1 has no `done`).
-    func sendDone() { if has(2) { wl_output_send_done(pointer) } }
+    func sendDone() { if has(2) { send { wl_output_send_done($0) } } }
 }

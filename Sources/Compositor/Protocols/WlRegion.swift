@@ -10,7 +10,7 @@ import WaylandServer
 /// (issue 17), and adds and subtracts alternating near the limit cost time in the square
 /// of their count. The rectangles a region may hold stay capped (`ClientLimits.regionRectangles`),
 /// checked whenever a batch joins.
-final class WlRegion: Resource, ProtocolObject {
+final class WlRegion: Resource, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.region }
     private let built = PixelRegion()
     private var batch: [PixelRegion.Edit] = []
@@ -27,12 +27,12 @@ final class WlRegion: Resource, ProtocolObject {
 
     enum Request: UInt32 { case destroy, add, subtract }
 
-    init?(client: Client, version: UInt32, id: UInt32) {
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+    override init?(client: Client, version: UInt32, id: UInt32) {
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy: destroy()
         case .add:
             batch.append(.init(.sanitized(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)), adds: true))
@@ -44,7 +44,6 @@ final class WlRegion: Resource, ProtocolObject {
             batch.append(.init(.sanitized(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)), adds: false))
             guard batch.count >= Self.batchSize else { return }
             joinBatchWithinLimit()
-        case nil: break
         }
     }
 

@@ -2,7 +2,7 @@ import CWaylandServer
 import WaylandServer
 
 /// `wl_seat`: hands out the pointer and keyboard.
-final class WlSeat: Resource, ProtocolObject {
+final class WlSeat: Resource, RequestHandler {
     static let version: Int32 = 8
     static var interface: UnsafePointer<wl_interface> { Interface.seat }
     unowned let seat: Seat
@@ -11,16 +11,16 @@ final class WlSeat: Resource, ProtocolObject {
 
     init?(seat: Seat, client: Client, version: UInt32, id: UInt32) {
         self.seat = seat
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
         var capabilities = WL_SEAT_CAPABILITY_POINTER.rawValue | WL_SEAT_CAPABILITY_KEYBOARD.rawValue
         if seat.compositor.touchscreen != nil { capabilities |= WL_SEAT_CAPABILITY_TOUCH.rawValue }
-        wl_seat_send_capabilities(pointer, capabilities)
+        send { wl_seat_send_capabilities($0, capabilities) }
         // Since 2
-        if has(2) { wl_seat_send_name(pointer, "seat0") }
+        if has(2) { send { wl_seat_send_name($0, "seat0") } }
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .getPointer:
             if let p = WlPointer(seat: seat, client: client, version: version, id: a.newID(0)) { seat.pointerBound(p) }
         case .getKeyboard:
@@ -29,7 +29,6 @@ final class WlSeat: Resource, ProtocolObject {
             // Without a touchscreen the object exists but never sends anything.
             _ = WlTouch(touchscreen: seat.compositor.touchscreen, client: client, version: version, id: a.newID(0))
         case .release: destroy()
-        case nil: break
         }
     }
 }

@@ -2,7 +2,7 @@ import CWaylandServer
 import WaylandServer
 
 /// `wl_subcompositor`: turns surfaces into subsurfaces of others.
-final class WlSubcompositor: Resource, ProtocolObject {
+final class WlSubcompositor: Resource, RequestHandler {
     static let version: Int32 = 1
     static var interface: UnsafePointer<wl_interface> { Interface.subcompositor }
     unowned let compositor: Compositor
@@ -11,14 +11,13 @@ final class WlSubcompositor: Resource, ProtocolObject {
 
     init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
         self.compositor = compositor
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy: destroy()
-        case .getSubsurface: getSubsurface(id: a.newID(0), surface: WlSurface.from(a.object(1)), parent: WlSurface.from(a.object(2)))
-        case nil: break
+        case .getSubsurface: getSubsurface(id: a.newID(0), surface: a.object(1, as: WlSurface.self), parent: a.object(2, as: WlSurface.self))
         }
     }
 
@@ -30,7 +29,7 @@ final class WlSubcompositor: Resource, ProtocolObject {
         var ancestor: WlSurface? = parent
         var parentDepth = 0
         while let a = ancestor {
-            if a === surface { return postError(badSurface, "wl_surface@\(wl_resource_get_id(parent.pointer)) is a descendant of the new subsurface") }
+            if a === surface { return postError(badSurface, "wl_surface@\(parent.objectID) is a descendant of the new subsurface") }
             ancestor = (a.role as? WlSubsurface)?.parent
             if ancestor != nil { parentDepth += 1 }
         }
@@ -47,7 +46,7 @@ final class WlSubcompositor: Resource, ProtocolObject {
 }
 
 /// `wl_subsurface`: a surface drawn relative to its parent.
-final class WlSubsurface: Resource, ProtocolObject, SurfaceRole {
+final class WlSubsurface: Resource, RequestHandler, SurfaceRole {
     static var interface: UnsafePointer<wl_interface> { Interface.subsurface }
     unowned let compositor: Compositor
     /// nil once the surface is gone (the subsurface is then inert).
@@ -65,7 +64,7 @@ final class WlSubsurface: Resource, ProtocolObject, SurfaceRole {
         self.compositor = compositor
         surfaceObject = surface
         self.parent = parent
-        super.init(client: client, interface: Self.interface, version: 1, id: id)
+        super.init(client: client, version: 1, id: id)
     }
 
     /// The deepest a subsurface may be nested below its root surface. Toolkits nest a
@@ -95,14 +94,13 @@ final class WlSubsurface: Resource, ProtocolObject, SurfaceRole {
         return false
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        let request = Request(rawValue: opcode)
+    func handle(_ request: Request, _ a: Arguments) {
         if request == .destroy { return destroy() }
         guard let surface = surfaceObject, let parent else { return }  // inert
         switch request {
         case .setPosition: pendingPosition = (a.int(0), a.int(1))
         case .placeAbove, .placeBelow:
-            guard let sibling = WlSurface.from(a.object(0)) else { return }
+            guard let sibling = a.object(0, as: WlSurface.self) else { return }
             place(relativeTo: sibling, above: request == .placeAbove, in: parent)
         case .setSync: synchronized = true
         case .setDesync:

@@ -2,121 +2,10 @@ import CWaylandServer
 import Rendering
 import WaylandServer
 
-/// What gives a surface its meaning; a surface gets at most one role, for life.
-protocol SurfaceRole: AnyObject {
-    /// Used in "already has the role X" errors.
-    var roleName: String { get }
-    /// New state was applied to the surface.
-    func surfaceCommitted()
-    /// Called before the state is applied, so a role can veto a commit with a protocol error.
-    func surfaceWillCommit() -> Bool
-    /// Called on a non-null attach, so a role can refuse it with a protocol error
-    /// (xdg_surface: no buffer before the first configure).
-    func surfaceWillAttach() -> Bool
-}
-
-extension SurfaceRole {
-    func surfaceWillCommit() -> Bool { true }
-    func surfaceWillAttach() -> Bool { true }
-}
-
-/// The double-buffered part of a surface (wl_surface "pending" and "current").
-struct SurfaceState {
-    /// nil: no attach since the last commit. Some(nil): a null buffer was attached.
-    var buffer: AttachedBuffer??
-    var dx: Int32 = 0, dy: Int32 = 0
-    var surfaceDamage: [PixelRect] = []
-    var bufferDamage: [PixelRect] = []
-    var frameCallbacks: [WlCallback] = []
-    /// wp_presentation_feedback objects for this content update.
-    var presentationFeedbacks: [WpPresentationFeedback] = []
-    /// nil: unchanged since last commit; Some(nil): reset to the default.
-    var opaque: PixelRegion??
-    var input: PixelRegion??
-    var scale: Int32?
-    var transform: Int32?
-    /// Subsurface stacking asked for since the last commit.
-    var stack: [StackEntry]?
-    /// adaptive_pointer_v1 regions snapshot at commit; nil: unchanged.
-    var regions: [RegionSpec]?
-    /// wp_viewport crop and scale; nil: unchanged, Some(nil): unset.
-    var viewportSource: ViewportSource??
-    var viewportDestination: (Int32, Int32)??
-
-    /// Damage a client sends without committing must not grow without bound: past
-    /// `ClientLimits.pendingDamageRectangles` the rectangles merge into their bounding box.
-    static func addDamage(_ rect: PixelRect, to list: inout [PixelRect]) {
-        guard !rect.isEmpty else { return }
-        if list.count < ClientLimits.pendingDamageRectangles { return list.append(rect) }
-        list = [list.reduce(rect) { $0.union($1) }]
-    }
-
-    mutating func merge(_ newer: inout SurfaceState) {
-        if let b = newer.buffer { buffer = b }
-        dx = dx.clampedAdding(newer.dx); dy = dy.clampedAdding(newer.dy)
-        for r in newer.surfaceDamage { Self.addDamage(r, to: &surfaceDamage) }
-        for r in newer.bufferDamage { Self.addDamage(r, to: &bufferDamage) }
-        frameCallbacks += newer.frameCallbacks
-        presentationFeedbacks += newer.presentationFeedbacks
-        if let o = newer.opaque { opaque = o }
-        if let i = newer.input { input = i }
-        if let s = newer.scale { scale = s }
-        if let t = newer.transform { transform = t }
-        if let s = newer.stack { stack = s }
-        if let r = newer.regions { regions = r }
-        if let v = newer.viewportSource { viewportSource = v }
-        if let v = newer.viewportDestination { viewportDestination = v }
-        newer = SurfaceState()
-    }
-}
-
-/// A wl_buffer attached to a surface; forgets the buffer if the client destroys it.
-final class AttachedBuffer {
-    /// nil once the client destroyed the buffer.
-    private(set) var buffer: WlBuffer?
-    private let listener: Listener
-
-    /// Nil when the destroy listener cannot be allocated.
-    init?(_ buffer: WlBuffer) {
-        self.buffer = buffer
-        var forget: (() -> Void)?
-        guard let listener = Listener({ _ in forget?() }) else { return nil }
-        self.listener = listener
-        forget = { [unowned self] in
-            // Held here: willForget may drop the last other reference to this object.
-            let attached = self
-            attached.willForget?()
-            attached.willForget = nil
-            attached.buffer = nil
-            attached.listener.detach()
-        }
-        buffer.onDestroy(listener)
-    }
-
-    /// Called when the client destroys the buffer, while it still exists.
-    var willForget: (() -> Void)?
-
-    deinit { listener.detach() }
-
-    func release() { buffer?.release() }
-}
-
-/// One entry of a surface's paint order: itself or one of its subsurfaces.
-enum StackEntry: Equatable {
-    case parent
-    case child(WlSubsurface)
-
-    static func == (a: StackEntry, b: StackEntry) -> Bool {
-        switch (a, b) {
-        case (.parent, .parent): true
-        case (.child(let x), .child(let y)): x === y
-        default: false
-        }
-    }
-}
-
-/// `wl_surface`: a rectangle of pixels with double-buffered state.
-final class WlSurface: Resource, ProtocolObject {
+/// `wl_surface`: a rectangle of pixels with double-buffered state. Its state types
+/// (`SurfaceState`, `SurfaceRole`, `AttachedBuffer`) are in SurfaceState.swift; making a
+/// buffer its texture, and the buffer transform, in WlSurface+Buffer.swift.
+final class WlSurface: Resource, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.surface }
     unowned let compositor: Compositor
     var pending = SurfaceState()
@@ -125,10 +14,10 @@ final class WlSurface: Resource, ProtocolObject {
     var hasCached = false
 
     // Current state.
-    private(set) var texture: Image?
+    var texture: Image?
     /// The wl_shm buffer `texture` reads in place (`ShmTexture`), released when replaced.
-    private var shownBuffer: AttachedBuffer?
-    private(set) var bufferWidth: Int32 = 0, bufferHeight: Int32 = 0
+    var shownBuffer: AttachedBuffer?
+    var bufferWidth: Int32 = 0, bufferHeight: Int32 = 0
     /// Commits that applied a buffer (or a null one): roles that look at the pixels
     /// (a cursor being recognised) do so once per new buffer, not on every commit.
     private(set) var bufferCommits: UInt64 = 0
@@ -173,7 +62,7 @@ final class WlSurface: Resource, ProtocolObject {
 
     init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
         self.compositor = compositor
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
     /// Size in surface-local (logical) coordinates: the viewport's destination, or its
@@ -187,9 +76,9 @@ final class WlSurface: Resource, ProtocolObject {
         return viewportDestination?.height ?? viewportSource.map { Int32($0.height) } ?? unviewportedHeight
     }
     /// The buffer's size after scale and transform, which a viewport's source crops.
-    private var unviewportedWidth: Int32 { (transform & 1 == 1 ? bufferHeight : bufferWidth) / max(scale, 1) }
-    private var unviewportedHeight: Int32 { (transform & 1 == 1 ? bufferWidth : bufferHeight) / max(scale, 1) }
-    private var hasViewport: Bool { viewportSource != nil || viewportDestination != nil }
+    var unviewportedWidth: Int32 { (transform & 1 == 1 ? bufferHeight : bufferWidth) / max(scale, 1) }
+    var unviewportedHeight: Int32 { (transform & 1 == 1 ? bufferWidth : bufferHeight) / max(scale, 1) }
+    var hasViewport: Bool { viewportSource != nil || viewportDestination != nil }
     var hasContent: Bool { texture != nil }
 
     /// Gives the surface a role; posts `error` and returns false if it cannot take it.
@@ -201,7 +90,7 @@ final class WlSurface: Resource, ProtocolObject {
     /// kind, is an error. Roles without an object of their own (cursor, drag icon)
     /// pass their existing role object back in, which is always accepted.
     func assignRole(_ role: SurfaceRole, error: (resource: Resource, code: UInt32)) -> Bool {
-        let id = wl_resource_get_id(pointer)
+        let id = objectID
         if let roleName, roleName != role.roleName {
             error.resource.postError(error.code, "wl_surface@\(id) already has the role \(roleName); it cannot become a \(role.roleName)")
             return false
@@ -215,19 +104,19 @@ final class WlSurface: Resource, ProtocolObject {
         return true
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy: destroy()
-        case .attach: attach(buffer: WlBuffer(a.object(0)), dx: a.int(1), dy: a.int(2))
+        case .attach: attach(buffer: a.buffer(0), dx: a.int(1), dy: a.int(2))
         case .damage: SurfaceState.addDamage(.sanitized(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)), to: &pending.surfaceDamage)
         case .damageBuffer: SurfaceState.addDamage(.sanitized(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3)), to: &pending.bufferDamage)
         case .frame:
             guard pending.frameCallbacks.count + cached.frameCallbacks.count + frameCallbacks.count < ClientLimits.frameCallbacksPerSurface else {
-                return client.postLimitExceeded("wl_surface@\(wl_resource_get_id(pointer)) has \(ClientLimits.frameCallbacksPerSurface) frame callbacks not yet answered, the limit")
+                return client.postLimitExceeded("wl_surface@\(objectID) has \(ClientLimits.frameCallbacksPerSurface) frame callbacks not yet answered, the limit")
             }
             if let callback = WlCallback(client: client, id: a.newID(0)) { pending.frameCallbacks.append(callback) }
-        case .setOpaqueRegion: pending.opaque = .some(WlRegion.from(a.object(0))?.region.copy())
-        case .setInputRegion: pending.input = .some(WlRegion.from(a.object(0))?.region.copy())
+        case .setOpaqueRegion: pending.opaque = .some(a.object(0, as: WlRegion.self)?.region.copy())
+        case .setInputRegion: pending.input = .some(a.object(0, as: WlRegion.self)?.region.copy())
         case .commit: commit()
         case .setBufferTransform:
             let t = a.int(0)
@@ -242,7 +131,6 @@ final class WlSurface: Resource, ProtocolObject {
         case .offset:
             pending.dx = pending.dx.clampedAdding(a.int(0))
             pending.dy = pending.dy.clampedAdding(a.int(1))
-        case nil: break
         }
     }
 
@@ -354,117 +242,6 @@ final class WlSurface: Resource, ProtocolObject {
         if !frameCallbacks.isEmpty || !presentationFeedbacks.isEmpty { compositor.scheduleFrame() }
     }
 
-    /// Makes the buffer the surface's texture: a wl_shm buffer is read in place (`ShmTexture`)
-    /// and kept until another replaces it; a single-pixel buffer is copied and released at
-    /// once. Returns false after posting an error.
-    private func upload(_ buffer: WlBuffer, _ attached: AttachedBuffer) -> Bool {
-        if let single = buffer.object(SinglePixelBuffer.self) {
-            // One pixel, one colour: a 1×1 texture, which the renderer stretches to the
-            // surface (pixman pads it: a solid fill). Its size obeys the buffer scale too.
-            if scale != 1 {
-                postError(WL_SURFACE_ERROR_INVALID_SIZE.rawValue, "a 1×1 single-pixel buffer is not a multiple of the buffer scale \(scale)")
-                return false
-            }
-            show(nil)
-            texture = single.image()
-            bufferWidth = 1; bufferHeight = 1
-            attached.release()
-            return true
-        }
-        guard let shm = buffer.shm else {
-            // wl_shm and single-pixel buffers are all that exist here; anything else is not ours to read.
-            postError(WL_SURFACE_ERROR_INVALID_SIZE.rawValue, "buffer is not a wl_shm or single-pixel buffer")
-            return false
-        }
-        let w = shm.width, h = shm.height
-        // libwayland's wl_shm accepts any stride >= width; a 32-bit format needs
-        // 4 bytes a pixel, or reading the buffer runs past the client's rows.
-        if Int(shm.stride) < Int(w) * 4 {
-            buffer.postError(WL_SHM_ERROR_INVALID_STRIDE.rawValue, "wl_buffer stride \(shm.stride) is smaller than width \(w) × 4 bytes")
-            return false
-        }
-        if w % scale != 0 || h % scale != 0 {
-            postError(WL_SURFACE_ERROR_INVALID_SIZE.rawValue, "buffer size \(w)×\(h) is not a multiple of the buffer scale \(scale)")
-            return false
-        }
-        let format: Image.Format = shm.format == WL_SHM_FORMAT_XRGB8888.rawValue ? .xrgb8888 : .argb8888
-        guard let image = ShmTexture.image(showing: attached, shm: shm, format: format) else {
-            buffer.postError(WL_SHM_ERROR_INVALID_STRIDE.rawValue, "wl_buffer \(w)×\(h), stride \(shm.stride) cannot be read")
-            return false
-        }
-        show(attached)
-        texture = image
-        bufferWidth = w; bufferHeight = h
-        return true
-    }
-
-    /// `attached` (or nothing) becomes the buffer the texture reads; the one shown before is
-    /// released, unless it is the same wl_buffer committed again.
-    private func show(_ attached: AttachedBuffer?) {
-        if let old = shownBuffer, old !== attached {
-            old.willForget = nil
-            if old.buffer != attached?.buffer { old.release() }
-        }
-        shownBuffer = attached
-        attached?.willForget = { [unowned self] in self.shownBufferDestroyed() }
-    }
-
-    /// The client destroyed the buffer on screen before it was released: what it showed
-    /// stays (as the protocol has it for a released buffer), as a copy of our own.
-    private func shownBufferDestroyed() {
-        shownBuffer = nil
-        guard let shown = texture, shown.access != nil else { return }
-        // The client chose the size: without memory for a copy the surface shows nothing
-        // rather than the compositor ending.
-        guard let copy = Image(allocating: shown.width, shown.height, format: shown.format) else {
-            texture = nil
-            return
-        }
-        shown.reading { copy.copy(from: shown, rect: PixelRect(x: 0, y: 0, width: shown.width, height: shown.height)) }
-        texture = copy
-    }
-
-    /// Surface-local rect covering a buffer rect (whole surface when rotated).
-    private func bufferRectToSurface(_ r: PixelRect) -> PixelRect {
-        guard transform == 0, !hasViewport else { return PixelRect(x: 0, y: 0, width: width, height: height) }
-        // Wide: a client's scale may be as large as Int32.max.
-        let s = Int64(max(scale, 1))
-        return .spanning(x0: Int64(r.x) / s, y0: Int64(r.y) / s, x1: (Int64(r.maxX) + s - 1) / s, y1: (Int64(r.maxY) + s - 1) / s)
-    }
-
-    private func surfaceRectToBuffer(_ r: PixelRect) -> PixelRect {
-        guard transform == 0, !hasViewport else { return PixelRect(x: 0, y: 0, width: bufferWidth, height: bufferHeight) }
-        return r.scaled(by: max(scale, 1))
-    }
-
-    /// Maps surface-local coordinates to buffer pixels (wl_output.transform
-    /// semantics: the buffer holds content already turned by `transform`).
-    /// A viewport first maps the surface onto its source rectangle (scale, then offset).
-    var surfaceToBuffer: Affine {
-        let toBuffer = Affine.scale(Double(scale), Double(scale))
-            .concatenating(Self.bufferTransform(transform, width: Double(unviewportedWidth), height: Double(unviewportedHeight)))
-        guard hasViewport, width > 0, height > 0 else { return toBuffer }
-        let source = viewportSource ?? ViewportSource(x: 0, y: 0, width: Double(unviewportedWidth), height: Double(unviewportedHeight))
-        return toBuffer
-            .concatenating(.translation(source.x, source.y))
-            .concatenating(.scale(source.width / Double(width), source.height / Double(height)))
-    }
-
-    /// Surface-local to unscaled buffer coordinates, for a surface of size w×h.
-    static func bufferTransform(_ transform: Int32, width w: Double, height h: Double) -> Affine {
-        // x' = a x + c y + tx, y' = b x + d y + ty
-        switch transform {
-        case 1: Affine(a: 0, b: -1, c: 1, d: 0, tx: 0, ty: w)    // 90
-        case 2: Affine(a: -1, b: 0, c: 0, d: -1, tx: w, ty: h)   // 180
-        case 3: Affine(a: 0, b: 1, c: -1, d: 0, tx: h, ty: 0)    // 270
-        case 4: Affine(a: -1, b: 0, c: 0, d: 1, tx: w, ty: 0)    // flipped
-        case 5: Affine(a: 0, b: 1, c: 1, d: 0, tx: 0, ty: 0)     // flipped 90
-        case 6: Affine(a: 1, b: 0, c: 0, d: -1, tx: 0, ty: h)    // flipped 180
-        case 7: Affine(a: 0, b: -1, c: -1, d: 0, tx: h, ty: w)   // flipped 270
-        default: .identity
-        }
-    }
-
     /// Point (x, y) surface-local is in the input region and on the surface.
     func acceptsInput(x: Double, y: Double) -> Bool {
         guard hasContent, x >= 0, y >= 0, x < Double(width), y < Double(height) else { return false }
@@ -477,7 +254,7 @@ final class WlSurface: Resource, ProtocolObject {
     func addPresentationFeedback(_ feedback: WpPresentationFeedback) {
         guard pending.presentationFeedbacks.count + cached.presentationFeedbacks.count + presentationFeedbacks.count < ClientLimits.frameCallbacksPerSurface else {
             feedback.discarded()
-            return client.postLimitExceeded("wl_surface@\(wl_resource_get_id(pointer)) has \(ClientLimits.frameCallbacksPerSurface) presentation feedbacks not yet answered, the limit")
+            return client.postLimitExceeded("wl_surface@\(objectID) has \(ClientLimits.frameCallbacksPerSurface) presentation feedbacks not yet answered, the limit")
         }
         pending.presentationFeedbacks.append(feedback)
     }

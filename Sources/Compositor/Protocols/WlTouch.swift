@@ -3,7 +3,7 @@ import WaylandServer
 
 /// `wl_touch`: touch points for one client. Inert when the compositor has no
 /// touchscreen (the seat then never advertises the capability).
-final class WlTouch: Resource, ProtocolObject {
+final class WlTouch: Resource, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.touch }
     private weak var touchscreen: Touchscreen?
 
@@ -11,14 +11,13 @@ final class WlTouch: Resource, ProtocolObject {
 
     init?(touchscreen: Touchscreen?, client: Client, version: UInt32, id: UInt32) {
         self.touchscreen = touchscreen
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
         touchscreen?.touches.append(self)
     }
 
-    override func dispatch(opcode: UInt32, arguments: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ arguments: Arguments) {
+        switch request {
         case .release: destroy()
-        case nil: break
         }
     }
 
@@ -27,12 +26,12 @@ final class WlTouch: Resource, ProtocolObject {
     // Events
 
     func down(serial: UInt32, time: UInt32, surface: WlSurface, id: Int32, x: Double, y: Double) {
-        wl_touch_send_down(pointer, serial, time, surface.pointer, id, wl_fixed_from_double(x), wl_fixed_from_double(y))
+        send(surface) { wl_touch_send_down($0, serial, time, $1, id, wl_fixed_from_double(x), wl_fixed_from_double(y)) }
     }
-    func up(serial: UInt32, time: UInt32, id: Int32) { wl_touch_send_up(pointer, serial, time, id) }
+    func up(serial: UInt32, time: UInt32, id: Int32) { send { wl_touch_send_up($0, serial, time, id) } }
     func motion(time: UInt32, id: Int32, x: Double, y: Double) {
-        wl_touch_send_motion(pointer, time, id, wl_fixed_from_double(x), wl_fixed_from_double(y))
+        send { wl_touch_send_motion($0, time, id, wl_fixed_from_double(x), wl_fixed_from_double(y)) }
     }
-    func frame() { wl_touch_send_frame(pointer) }
-    func cancel() { wl_touch_send_cancel(pointer) }
+    func frame() { send { wl_touch_send_frame($0) } }
+    func cancel() { send { wl_touch_send_cancel($0) } }
 }

@@ -10,7 +10,7 @@ extension Interface {
 /// `wp_cursor_shape_manager_v1` (cursor-shape-v1, `protocols/cursor-shape-v1.xml`): clients
 /// name their cursor ("text", "ew-resize") instead of drawing it, which is exactly what the
 /// adaptive pointer needs to know.
-final class WpCursorShapeManager: Resource, ProtocolObject {
+final class WpCursorShapeManager: Resource, RequestHandler {
     /// Version 2 adds the dnd_ask and all_resize shapes; a client asks for it explicitly.
     static let version: Int32 = 2
     static var interface: UnsafePointer<wl_interface> { Interface.cursorShapeManager }
@@ -20,26 +20,25 @@ final class WpCursorShapeManager: Resource, ProtocolObject {
 
     init?(seat: Seat, client: Client, version: UInt32, id: UInt32) {
         self.seat = seat
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy: destroy()
         case .getPointer:
-            _ = WpCursorShapeDevice(seat: seat, pointer: WlPointer.from(a.object(1)), client: client, version: version, id: a.newID(0))
+            _ = WpCursorShapeDevice(seat: seat, pointer: a.object(1, as: WlPointer.self), client: client, version: version, id: a.newID(0))
         case .getTabletToolV2:
             // Lodestone offers no tablets, so no client holds a zwp_tablet_tool_v2; the
             // device still has to exist for the new id, and stays inert.
             _ = WpCursorShapeDevice(seat: seat, pointer: nil, client: client, version: version, id: a.newID(0))
-        case nil: break
         }
     }
 }
 
 /// `wp_cursor_shape_device_v1`: one wl_pointer's cursor by name. Inert once its pointer is
 /// gone (or for a tablet tool).
-final class WpCursorShapeDevice: Resource, ProtocolObject {
+final class WpCursorShapeDevice: Resource, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.cursorShapeDevice }
     unowned let seat: Seat
     private weak var wlPointer: WlPointer?
@@ -49,14 +48,13 @@ final class WpCursorShapeDevice: Resource, ProtocolObject {
     init?(seat: Seat, pointer: WlPointer?, client: Client, version: UInt32, id: UInt32) {
         self.seat = seat
         wlPointer = pointer
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy: destroy()
         case .setShape: setShape(serial: a.uint(0), value: a.uint(1))
-        case nil: break
         }
     }
 

@@ -12,7 +12,7 @@ extension Interface {
 /// the output's pixel density. The preferred scale is the output's (`--scale`, such as
 /// 1.5, or the nested parent's) in those 120ths; it is sent again when the output's scale
 /// changes.
-final class WpFractionalScaleManager: Resource, ProtocolObject {
+final class WpFractionalScaleManager: Resource, RequestHandler {
     static let version: Int32 = 1
     static var interface: UnsafePointer<wl_interface> { Interface.fractionalScaleManager }
     unowned let output: Output
@@ -21,28 +21,27 @@ final class WpFractionalScaleManager: Resource, ProtocolObject {
 
     init?(output: Output, client: Client, version: UInt32, id: UInt32) {
         self.output = output
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy: destroy()
         case .getFractionalScale:
-            guard let surface = WlSurface.from(a.object(1)) else { return }
+            guard let surface = a.object(1, as: WlSurface.self) else { return }
             guard surface.fractionalScale == nil else {
                 return postError(WP_FRACTIONAL_SCALE_MANAGER_V1_ERROR_FRACTIONAL_SCALE_EXISTS.rawValue,
-                                 "wl_surface@\(wl_resource_get_id(surface.pointer)) already has a wp_fractional_scale_v1")
+                                 "wl_surface@\(surface.objectID) already has a wp_fractional_scale_v1")
             }
             guard let scale = WpFractionalScale(output: output, client: client, version: version, id: a.newID(0)) else { return }
             surface.fractionalScale = scale
             scale.sendPreferredScale()
-        case nil: break
         }
     }
 }
 
 /// `wp_fractional_scale_v1`: one surface's preferred scale.
-final class WpFractionalScale: Resource, ProtocolObject {
+final class WpFractionalScale: Resource, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.fractionalScale }
     private weak var output: Output?
 
@@ -50,18 +49,18 @@ final class WpFractionalScale: Resource, ProtocolObject {
 
     init?(output: Output, client: Client, version: UInt32, id: UInt32) {
         self.output = output
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
         output.fractionalScales.append(Weak(self))
     }
 
-    override func dispatch(opcode: UInt32, arguments: Arguments) {
-        if Request(rawValue: opcode) == .destroy { destroy() }
+    func handle(_ request: Request, _ arguments: Arguments) {
+        if request == .destroy { destroy() }
     }
 
     /// The output's scale in 120ths (the protocol's fixed denominator).
     func sendPreferredScale() {
         guard let output else { return }
-        wp_fractional_scale_v1_send_preferred_scale(pointer, UInt32(output.scale.v120))
+        send { wp_fractional_scale_v1_send_preferred_scale($0, UInt32(output.scale.v120)) }
     }
 
     override func destroyed() { output?.fractionalScales.removeAll { $0.value == nil || $0.value === self } }

@@ -9,7 +9,7 @@ extension Interface {
 /// `wp_pointer_warp_v1` (pointer-warp-v1, wayland-protocols staging; vendored in
 /// `protocols/`): a client asks to move the pointer within one of its surfaces. The
 /// protocol has no refusal event: a refused warp is logged and nothing moves.
-final class WpPointerWarp: Resource, ProtocolObject {
+final class WpPointerWarp: Resource, RequestHandler {
     static let version: Int32 = 1
     static var interface: UnsafePointer<wl_interface> { Interface.pointerWarp }
     unowned let seat: Seat
@@ -18,18 +18,17 @@ final class WpPointerWarp: Resource, ProtocolObject {
 
     init?(seat: Seat, client: Client, version: UInt32, id: UInt32) {
         self.seat = seat
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy: destroy()
         case .warpPointer:
-            guard let surface = WlSurface.from(a.object(0)) else { return }
+            guard let surface = a.object(0, as: WlSurface.self) else { return }
             if let refused = seat.warp(to: surface, x: a.fixed(2), y: a.fixed(3), serial: a.uint(4), time: seat.compositor.clock.now) {
                 seat.compositor.log.debug("wp_pointer_warp_v1: warp to wl_surface@\(surface.objectID) refused: \(refused)")
             }
-        case nil: break
         }
     }
 }

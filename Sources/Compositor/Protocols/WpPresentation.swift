@@ -13,26 +13,25 @@ extension Interface {
 /// A feedback belongs to the next commit of its surface (double-buffered, like a frame
 /// callback); the frame that composes that update answers `presented` with the frame
 /// clock's time; a newer commit first, or the surface's end, answers `discarded`.
-final class WpPresentation: Resource, ProtocolObject {
+final class WpPresentation: Resource, RequestHandler {
     static let version: Int32 = 1
     static var interface: UnsafePointer<wl_interface> { Interface.presentation }
 
     enum Request: UInt32 { case destroy, feedback }
 
-    init?(client: Client, version: UInt32, id: UInt32) {
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+    override init?(client: Client, version: UInt32, id: UInt32) {
+        super.init(client: client, version: version, id: id)
         // The frame clock's real time is CLOCK_MONOTONIC (a manual clock counts from 0 instead).
-        wp_presentation_send_clock_id(pointer, UInt32(CLOCK_MONOTONIC))
+        send { wp_presentation_send_clock_id($0, UInt32(CLOCK_MONOTONIC)) }
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy: destroy()
         case .feedback:
-            guard let surface = WlSurface.from(a.object(0)) else { return }
+            guard let surface = a.object(0, as: WlSurface.self) else { return }
             guard let feedback = WpPresentationFeedback(client: client, id: a.newID(1)) else { return }
             surface.addPresentationFeedback(feedback)
-        case nil: break
         }
     }
 }
@@ -42,22 +41,22 @@ final class WpPresentationFeedback: Resource, ProtocolObject {
     static var interface: UnsafePointer<wl_interface> { Interface.presentationFeedback }
 
     init?(client: Client, id: UInt32) {
-        super.init(client: client, interface: Self.interface, version: 1, id: id)
+        super.init(client: client, version: 1, id: id)
     }
 
     /// The update was shown in the frame `frame`: first the wl_outputs the client was told
     /// the surface is on (`sync_output`), then the time and how it was paced.
     func presented(_ frame: PresentedFrame, outputs: [WlOutput]) {
-        for output in outputs { wp_presentation_feedback_send_sync_output(pointer, output.pointer) }
-        wp_presentation_feedback_send_presented(pointer, frame.time.secondsHigh, frame.time.secondsLow, frame.time.nanoseconds,
+        for output in outputs { send(output) { wp_presentation_feedback_send_sync_output($0, $1) } }
+        send { wp_presentation_feedback_send_presented($0, frame.time.secondsHigh, frame.time.secondsLow, frame.time.nanoseconds,
                                                 frame.refreshNanoseconds, UInt32(truncatingIfNeeded: frame.sequence >> 32),
-                                                UInt32(truncatingIfNeeded: frame.sequence), frame.flags)
+                                                UInt32(truncatingIfNeeded: frame.sequence), frame.flags) }
         destroy()
     }
 
     /// The update never reached the screen (superseded by a newer commit, or the surface went away).
     func discarded() {
-        wp_presentation_feedback_send_discarded(pointer)
+        send { wp_presentation_feedback_send_discarded($0) }
         destroy()
     }
 }

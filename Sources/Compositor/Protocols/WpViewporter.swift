@@ -17,34 +17,33 @@ struct ViewportSource: Equatable {
 /// it to a size (`set_destination`), independently of the buffer's size. Video players
 /// scale frames this way, toolkits stretch single-pixel buffers with it. The renderer
 /// does both in the surface's buffer transform (`WlSurface.surfaceToBuffer`).
-final class WpViewporter: Resource, ProtocolObject {
+final class WpViewporter: Resource, RequestHandler {
     static let version: Int32 = 1
     static var interface: UnsafePointer<wl_interface> { Interface.viewporter }
 
     enum Request: UInt32 { case destroy, getViewport }
 
-    init?(client: Client, version: UInt32, id: UInt32) {
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+    override init?(client: Client, version: UInt32, id: UInt32) {
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy: destroy()
         case .getViewport:
-            guard let surface = WlSurface.from(a.object(1)) else { return }
+            guard let surface = a.object(1, as: WlSurface.self) else { return }
             if let existing = surface.viewport {
                 return postError(WP_VIEWPORTER_ERROR_VIEWPORT_EXISTS.rawValue,
-                                 "wl_surface@\(wl_resource_get_id(surface.pointer)) already has a wp_viewport (wp_viewport@\(wl_resource_get_id(existing.pointer)))")
+                                 "wl_surface@\(surface.objectID) already has a wp_viewport (wp_viewport@\(existing.objectID))")
             }
             surface.viewport = WpViewport(surface: surface, client: client, version: version, id: a.newID(0))
-        case nil: break
         }
     }
 }
 
 /// `wp_viewport`: one surface's crop and scale, double-buffered like the rest of the
 /// surface's state. Destroying it unsets both on the surface's next commit.
-final class WpViewport: Resource, ProtocolObject {
+final class WpViewport: Resource, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.viewport }
     private weak var surface: WlSurface?
 
@@ -52,15 +51,14 @@ final class WpViewport: Resource, ProtocolObject {
 
     init?(surface: WlSurface, client: Client, version: UInt32, id: UInt32) {
         self.surface = surface
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy: destroy()
         case .setSource: setSource(x: a.fixed(0), y: a.fixed(1), width: a.fixed(2), height: a.fixed(3))
         case .setDestination: setDestination(width: a.int(0), height: a.int(1))
-        case nil: break
         }
     }
 

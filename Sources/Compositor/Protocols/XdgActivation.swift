@@ -11,7 +11,7 @@ extension Interface {
 /// a token to raise and focus a window, as a launcher starting an app or a link opening in
 /// a running browser does. Focus is honoured: a token activates only if the client that
 /// asked for it had the keyboard then, so a background app cannot steal focus.
-final class XdgActivation: Resource, ProtocolObject {
+final class XdgActivation: Resource, RequestHandler {
     static let version: Int32 = 1
     static var interface: UnsafePointer<wl_interface> { Interface.xdgActivation }
     unowned let tokens: ActivationTokens
@@ -20,24 +20,23 @@ final class XdgActivation: Resource, ProtocolObject {
 
     init?(tokens: ActivationTokens, client: Client, version: UInt32, id: UInt32) {
         self.tokens = tokens
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy: destroy()
         case .getActivationToken: _ = XdgActivationToken(tokens: tokens, client: client, version: version, id: a.newID(0))
         case .activate:
-            guard let token = a.string(0), let surface = WlSurface.from(a.object(1)) else { return }
+            guard let token = a.string(0), let surface = a.object(1, as: WlSurface.self) else { return }
             tokens.activate(token: token, surface: surface)
-        case nil: break
         }
     }
 }
 
 /// `xdg_activation_token_v1`: collects what the token is for, then `commit` issues it
 /// (`done`). Every request after `commit` is the already_used error.
-final class XdgActivationToken: Resource, ProtocolObject {
+final class XdgActivationToken: Resource, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.xdgActivationToken }
     unowned let tokens: ActivationTokens
     private var committed = false
@@ -47,22 +46,20 @@ final class XdgActivationToken: Resource, ProtocolObject {
 
     init?(tokens: ActivationTokens, client: Client, version: UInt32, id: UInt32) {
         self.tokens = tokens
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        let request = Request(rawValue: opcode)
-        if committed, request != .destroy, request != nil {
+    func handle(_ request: Request, _ a: Arguments) {
+        if committed, request != .destroy {
             return postError(XDG_ACTIVATION_TOKEN_V1_ERROR_ALREADY_USED.rawValue, "this xdg_activation_token_v1 was already committed; make a new one")
         }
         switch request {
         case .setSerial, .setAppID: break  // focus at commit decides, not the serial; the app_id is a hint
-        case .setSurface: surface = WlSurface.from(a.object(0))
+        case .setSurface: surface = a.object(0, as: WlSurface.self)
         case .commit:
             committed = true
-            xdg_activation_token_v1_send_done(pointer, tokens.issue(for: client, surface: surface))
+            send { xdg_activation_token_v1_send_done($0, tokens.issue(for: client, surface: surface)) }
         case .destroy: destroy()
-        case nil: break
         }
     }
 }

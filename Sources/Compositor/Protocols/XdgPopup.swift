@@ -3,7 +3,7 @@ import Rendering
 import WaylandServer
 
 /// `xdg_popup`: a menu or tooltip placed relative to a parent by positioner rules.
-final class XdgPopup: Resource, ProtocolObject {
+final class XdgPopup: Resource, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.xdgPopup }
     unowned let compositor: Compositor
     let xdgSurface: XdgSurface
@@ -22,7 +22,7 @@ final class XdgPopup: Resource, ProtocolObject {
         self.xdgSurface = xdgSurface
         self.parent = parent
         self.rules = rules
-        super.init(client: xdgSurface.client, interface: Self.interface, version: xdgSurface.version, id: id)
+        super.init(client: xdgSurface.client, version: xdgSurface.version, id: id)
     }
 
     /// The toplevel at the root of this popup's parent chain.
@@ -35,8 +35,8 @@ final class XdgPopup: Resource, ProtocolObject {
         return nil
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy:
             if compositor.scene.popups.contains(where: { $0.parent === xdgSurface }) {
                 return xdgSurface.postWmBaseError(XDG_WM_BASE_ERROR_NOT_THE_TOPMOST_POPUP.rawValue,
@@ -55,12 +55,11 @@ final class XdgPopup: Resource, ProtocolObject {
             }
             grabbed = true
         case .reposition:
-            guard let positioner = XdgPositioner.from(a.object(0)) else { return }
+            guard let positioner = a.object(0, as: XdgPositioner.self) else { return }
             rules = positioner.rules
             // Since 3
-            xdg_popup_send_repositioned(pointer, a.uint(1))
+            send { xdg_popup_send_repositioned($0, a.uint(1)) }
             sendConfigure()
-        case nil: break
         }
     }
 
@@ -70,7 +69,7 @@ final class XdgPopup: Resource, ProtocolObject {
         let parentOrigin = parent.position
         let area = compositor.output.bounds.offsetBy(dx: Int32(0).clampedSubtracting(parentOrigin.x), dy: Int32(0).clampedSubtracting(parentOrigin.y))
         box = rules.place(within: area)
-        xdg_popup_send_configure(pointer, box.x, box.y, box.width, box.height)
+        send { xdg_popup_send_configure($0, box.x, box.y, box.width, box.height) }
         xdgSurface.sendConfigure()
         if xdgSurface.isMapped { updatePosition() }
     }
@@ -111,7 +110,7 @@ final class XdgPopup: Resource, ProtocolObject {
         dismissed = true
         // Children go first, topmost first.
         for child in compositor.scene.popups.reversed() where child.parent === xdgSurface { child.dismiss() }
-        xdg_popup_send_popup_done(pointer)
+        send { xdg_popup_send_popup_done($0) }
         unmap()
     }
 

@@ -72,7 +72,7 @@ struct PositionerRules {
 }
 
 /// `xdg_positioner`: a client-built set of placement rules.
-final class XdgPositioner: Resource, ProtocolObject {
+final class XdgPositioner: Resource, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.xdgPositioner }
     var rules = PositionerRules()
 
@@ -81,13 +81,13 @@ final class XdgPositioner: Resource, ProtocolObject {
         case setReactive, setParentSize, setParentConfigure
     }
 
-    init?(client: Client, version: UInt32, id: UInt32) {
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+    override init?(client: Client, version: UInt32, id: UInt32) {
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
+    func handle(_ request: Request, _ a: Arguments) {
         let invalid = XDG_POSITIONER_ERROR_INVALID_INPUT.rawValue
-        switch Request(rawValue: opcode) {
+        switch request {
         case .destroy: destroy()
         case .setSize:
             guard a.int(0) > 0, a.int(1) > 0 else { return postError(invalid, "positioner size \(a.int(0))×\(a.int(1)) must be positive") }
@@ -107,7 +107,6 @@ final class XdgPositioner: Resource, ProtocolObject {
         case .setReactive: rules.reactive = true
         case .setParentSize: rules.parentWidth = a.int(0); rules.parentHeight = a.int(1)
         case .setParentConfigure: break
-        case nil: break
         }
     }
 }

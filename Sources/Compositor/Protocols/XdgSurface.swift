@@ -3,7 +3,7 @@ import Rendering
 import WaylandServer
 
 /// `xdg_surface`: a desktop window surface; becomes a toplevel or a popup.
-final class XdgSurface: Resource, ProtocolObject, SurfaceRole {
+final class XdgSurface: Resource, RequestHandler, SurfaceRole {
     static var interface: UnsafePointer<wl_interface> { Interface.xdgSurface }
     unowned let compositor: Compositor
     private weak var wmBase: XdgWmBase?
@@ -30,7 +30,7 @@ final class XdgSurface: Resource, ProtocolObject, SurfaceRole {
         compositor = wmBase.compositor
         self.wmBase = wmBase
         self.surface = surface
-        super.init(client: wmBase.client, interface: Self.interface, version: wmBase.version, id: id)
+        super.init(client: wmBase.client, version: wmBase.version, id: id)
     }
 
     /// The window geometry in surface-local coordinates.
@@ -56,8 +56,7 @@ final class XdgSurface: Resource, ProtocolObject, SurfaceRole {
         return (position.x.clampedSubtracting(g.x), position.y.clampedSubtracting(g.y))
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        let request = Request(rawValue: opcode)
+    func handle(_ request: Request, _ a: Arguments) {
         if request == .destroy {
             if toplevel != nil || popup != nil {
                 return postError(XDG_SURFACE_ERROR_DEFUNCT_ROLE_OBJECT.rawValue, "xdg_surface destroyed before its role object")
@@ -77,11 +76,11 @@ final class XdgSurface: Resource, ProtocolObject, SurfaceRole {
             guard toplevel == nil && popup == nil else {
                 return postError(XDG_SURFACE_ERROR_ALREADY_CONSTRUCTED.rawValue, "xdg_surface already has a role object")
             }
-            let parent = XdgSurface.from(a.object(1))
+            let parent = a.object(1, as: XdgSurface.self)
             guard parent !== self else {
                 return postWmBaseError(XDG_WM_BASE_ERROR_INVALID_POPUP_PARENT.rawValue, "get_popup names the popup's own xdg_surface as its parent")
             }
-            guard let positioner = XdgPositioner.from(a.object(2)) else { return }
+            guard let positioner = a.object(2, as: XdgPositioner.self) else { return }
             guard positioner.rules.isComplete else {
                 return wmBase.map { $0.postError(XDG_WM_BASE_ERROR_INVALID_POSITIONER.rawValue, "get_popup with a positioner lacking a size or anchor rect") } ?? ()
             }
@@ -112,7 +111,7 @@ final class XdgSurface: Resource, ProtocolObject, SurfaceRole {
     func sendConfigure() -> UInt32 {
         let serial = compositor.display.nextSerial()
         unackedSerials.append(serial)
-        xdg_surface_send_configure(pointer, serial)
+        send { xdg_surface_send_configure($0, serial) }
         return serial
     }
 

@@ -1,9 +1,10 @@
+// Over 300 lines: one protocol, one file (requests, then configure, states and the version-gated events).
 import CWaylandServer
 import Rendering
 import WaylandServer
 
 /// `xdg_toplevel`: an application window.
-final class XdgToplevel: Resource, ProtocolObject, DesktopWindow {
+final class XdgToplevel: Resource, RequestHandler, DesktopWindow {
     static var interface: UnsafePointer<wl_interface> { Interface.xdgToplevel }
     unowned let compositor: Compositor
     let xdgSurface: XdgSurface
@@ -45,14 +46,14 @@ final class XdgToplevel: Resource, ProtocolObject, DesktopWindow {
     init?(xdgSurface: XdgSurface, id: UInt32) {
         compositor = xdgSurface.compositor
         self.xdgSurface = xdgSurface
-        super.init(client: xdgSurface.client, interface: Self.interface, version: xdgSurface.version, id: id)
+        super.init(client: xdgSurface.client, version: xdgSurface.version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy: destroy()
         case .setParent:
-            let parent = XdgToplevel.from(a.object(0))
+            let parent = a.object(0, as: XdgToplevel.self)
             if parent === self {
                 return postError(XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE.rawValue, "a toplevel cannot be its own parent")
             }
@@ -81,7 +82,6 @@ final class XdgToplevel: Resource, ProtocolObject, DesktopWindow {
         case .setMinimized:  // as its title bar's minimize button: hidden until activated again
             compositor.desktop.minimize(self)
             compositor.scheduleFrame()
-        case nil: break
         }
     }
 
@@ -103,7 +103,7 @@ final class XdgToplevel: Resource, ProtocolObject, DesktopWindow {
                            XDG_TOPLEVEL_STATE_TILED_TOP, XDG_TOPLEVEL_STATE_TILED_BOTTOM].map(\.rawValue)
             }
         }
-        withArray(states) { xdg_toplevel_send_configure(pointer, width, height, $0) }
+        withArray(states) { states in send { xdg_toplevel_send_configure($0, width, height, states) } }
         return xdgSurface.sendConfigure()
     }
 
@@ -262,10 +262,10 @@ final class XdgToplevel: Resource, ProtocolObject, DesktopWindow {
         guard !sentInitialConfigure else { return }
         sentInitialConfigure = true
         // Since 4 / 5
-        if has(4) { xdg_toplevel_send_configure_bounds(pointer, compositor.output.width, compositor.output.height) }
+        if has(4) { send { xdg_toplevel_send_configure_bounds($0, compositor.output.width, compositor.output.height) } }
         if has(5) {
             let caps = [XDG_TOPLEVEL_WM_CAPABILITIES_MAXIMIZE, XDG_TOPLEVEL_WM_CAPABILITIES_FULLSCREEN].map(\.rawValue)
-            withArray(caps) { xdg_toplevel_send_wm_capabilities(pointer, $0) }
+            withArray(caps) { caps in send { xdg_toplevel_send_wm_capabilities($0, caps) } }
         }
         if isMaximized || isFullscreen { applySizeState() } else { configure(width: 0, height: 0) }
     }
@@ -279,7 +279,7 @@ final class XdgToplevel: Resource, ProtocolObject, DesktopWindow {
     }
 
     /// Asks the client to close (used when the session ends or a test asks).
-    func sendClose() { xdg_toplevel_send_close(pointer) }
+    func sendClose() { send { xdg_toplevel_send_close($0) } }
 
     // MARK: DesktopWindow
 
@@ -298,7 +298,7 @@ final class XdgToplevel: Resource, ProtocolObject, DesktopWindow {
     override func destroyed() {
         if let decoration {
             decoration.postError(ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ORPHANED.rawValue,
-                                 "xdg_toplevel@\(wl_resource_get_id(pointer)) was destroyed before its zxdg_toplevel_decoration_v1")
+                                 "xdg_toplevel@\(objectID) was destroyed before its zxdg_toplevel_decoration_v1")
         }
         unmap()
         compositor.foreignExports.toplevelDestroyed(self)

@@ -2,7 +2,7 @@ import CWaylandServer
 import WaylandServer
 
 /// `xdg_wm_base`: the desktop shell; makes xdg_surfaces and positioners, pings.
-final class XdgWmBase: Resource, ProtocolObject {
+final class XdgWmBase: Resource, RequestHandler {
     static let version: Int32 = 5
     static var interface: UnsafePointer<wl_interface> { Interface.xdgWmBase }
     unowned let compositor: Compositor
@@ -13,20 +13,19 @@ final class XdgWmBase: Resource, ProtocolObject {
 
     init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
         self.compositor = compositor
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy:
             if surfaces.values.contains(where: { $0.value != nil }) {
                 return postError(XDG_WM_BASE_ERROR_DEFUNCT_SURFACES.rawValue, "xdg_wm_base destroyed while it still has xdg_surfaces")
             }
             destroy()
         case .createPositioner: _ = XdgPositioner(client: client, version: version, id: a.newID(0))
-        case .getXdgSurface: getXdgSurface(id: a.newID(0), surface: WlSurface.from(a.object(1)))
+        case .getXdgSurface: getXdgSurface(id: a.newID(0), surface: a.object(1, as: WlSurface.self))
         case .pong: break  // Lodestone never declares a client unresponsive.
-        case nil: break
         }
     }
 

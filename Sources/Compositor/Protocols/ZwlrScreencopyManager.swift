@@ -17,7 +17,7 @@ extension Interface {
 /// Frames are copied from what Lodestone composes: with `overlay_cursor` the output's
 /// pixels exactly as presented (the pointer and its effects included); without it, the
 /// windows composed again without the pointer.
-final class ZwlrScreencopyManager: Resource, ProtocolObject {
+final class ZwlrScreencopyManager: Resource, RequestHandler {
     static let version: Int32 = 3
     static var interface: UnsafePointer<wl_interface> { Interface.screencopyManager }
     unowned let screencopy: Screencopy
@@ -33,19 +33,18 @@ final class ZwlrScreencopyManager: Resource, ProtocolObject {
         self.screencopy = screencopy
         let output = screencopy.compositor.output
         damage = PixelRegion(PixelRect(x: 0, y: 0, width: output.pixelWidth, height: output.pixelHeight))
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
         screencopy.managers.append(self)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .captureOutput:
             capture(id: a.newID(0), overlayCursor: a.int(1) != 0, output: a.object(2), logical: nil)
         case .captureOutputRegion:
             capture(id: a.newID(0), overlayCursor: a.int(1) != 0, output: a.object(2),
                     logical: PixelRect(x: a.int(3), y: a.int(4), width: a.int(5), height: a.int(6)))
         case .destroy: destroy()
-        case nil: break
         }
     }
 
@@ -56,10 +55,10 @@ final class ZwlrScreencopyManager: Resource, ProtocolObject {
 
     /// A frame of the whole output, or of `logical` (output logical coordinates, clipped
     /// to the output); a region that misses the output fails at once.
-    private func capture(id: UInt32, overlayCursor: Bool, output: OpaquePointer?, logical: PixelRect?) {
+    private func capture(id: UInt32, overlayCursor: Bool, output: ObjectArgument?, logical: PixelRect?) {
         let out = screencopy.compositor.output
         var area: PixelRect?
-        if WlOutput.from(output)?.output === out {
+        if output?.object(as: WlOutput.self)?.output === out {
             let whole = PixelRect(x: 0, y: 0, width: out.pixelWidth, height: out.pixelHeight)
             // Logical to output pixels (edges rounded at a fractional scale, as wlroots
             // does), through PixelRect's saturating arithmetic.
@@ -74,7 +73,7 @@ final class ZwlrScreencopyManager: Resource, ProtocolObject {
 /// `zwlr_screencopy_frame_v1`: one copy. It says which buffer it needs (`buffer`,
 /// `buffer_done`), takes one with `copy` or `copy_with_damage`, and answers `flags` and
 /// `ready`, or `failed`.
-final class ZwlrScreencopyFrame: Resource, ProtocolObject {
+final class ZwlrScreencopyFrame: Resource, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.screencopyFrame }
     /// Kept after the client destroys it: its frames stay valid (the protocol says so).
     let manager: ZwlrScreencopyManager
@@ -94,23 +93,22 @@ final class ZwlrScreencopyFrame: Resource, ProtocolObject {
         self.manager = manager
         self.area = area
         self.overlayCursor = overlayCursor
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
     /// The buffer this frame takes: wl_shm only (no dmabuf here).
     func announce() {
-        guard let area else { return zwlr_screencopy_frame_v1_send_failed(pointer) }
-        zwlr_screencopy_frame_v1_send_buffer(pointer, Self.format, UInt32(area.width), UInt32(area.height), UInt32(area.width) * 4)
+        guard let area else { return send { zwlr_screencopy_frame_v1_send_failed($0) } }
+        send { zwlr_screencopy_frame_v1_send_buffer($0, Self.format, UInt32(area.width), UInt32(area.height), UInt32(area.width) * 4) }
         // Since 3
-        if has(3) { zwlr_screencopy_frame_v1_send_buffer_done(pointer) }
+        if has(3) { send { zwlr_screencopy_frame_v1_send_buffer_done($0) } }
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .copy: copy(a.object(0), withDamage: false)
         case .copyWithDamage: copy(a.object(0), withDamage: true)
         case .destroy: destroy()
-        case nil: break
         }
     }
 
@@ -119,14 +117,14 @@ final class ZwlrScreencopyFrame: Resource, ProtocolObject {
         manager.screencopy.waiting.removeAll { $0 === self }
     }
 
-    private func copy(_ object: OpaquePointer?, withDamage: Bool) {
+    private func copy(_ object: ObjectArgument?, withDamage: Bool) {
         guard !used else {
             return postError(ZWLR_SCREENCOPY_FRAME_V1_ERROR_ALREADY_USED.rawValue, "this zwlr_screencopy_frame_v1 was already used to copy a buffer")
         }
         used = true
-        guard let area, let buffer = WlBuffer(object) else { return zwlr_screencopy_frame_v1_send_failed(pointer) }
+        guard let area, let buffer = object?.buffer else { return send { zwlr_screencopy_frame_v1_send_failed($0) } }
         // A buffer Lodestone cannot write into (a single-pixel buffer) is not malformed: the copy fails.
-        guard let shm = buffer.shm else { return zwlr_screencopy_frame_v1_send_failed(pointer) }
+        guard let shm = buffer.shm else { return send { zwlr_screencopy_frame_v1_send_failed($0) } }
         guard shm.format == Self.format || shm.format == WL_SHM_FORMAT_ARGB8888.rawValue,
               shm.width == area.width, shm.height == area.height, shm.stride >= area.width * 4 else {
             return postError(ZWLR_SCREENCOPY_FRAME_V1_ERROR_INVALID_BUFFER.rawValue,
@@ -152,7 +150,7 @@ final class ZwlrScreencopyFrame: Resource, ProtocolObject {
         guard let area else { return true }
         guard let buffer = waiting?.buffer else {
             // The client destroyed the buffer while waiting.
-            zwlr_screencopy_frame_v1_send_failed(pointer)
+            send { zwlr_screencopy_frame_v1_send_failed($0) }
             return true
         }
         let damage = manager.damage.copy()
@@ -167,7 +165,7 @@ final class ZwlrScreencopyFrame: Resource, ProtocolObject {
     /// The copy itself, then `flags` (never y-inverted: the output is top-down), the damage
     /// box if asked, and `ready` with the time the copied frame was presented.
     private func complete(into buffer: WlBuffer, damage: PixelRect?) {
-        guard let area, let shm = buffer.shm else { return zwlr_screencopy_frame_v1_send_failed(pointer) }
+        guard let area, let shm = buffer.shm else { return send { zwlr_screencopy_frame_v1_send_failed($0) } }
         let compositor = manager.screencopy.compositor
         let source = overlayCursor ? compositor.output.image : compositor.composeWithoutPointer(area)
         shm.withPixels { data in
@@ -175,12 +173,12 @@ final class ZwlrScreencopyFrame: Resource, ProtocolObject {
             guard let target = Image(borrowing: data, width: shm.width, height: shm.height, stride: shm.stride, format: format) else { return }
             target.copy(from: source, rect: area, toX: 0, y: 0)
         }
-        zwlr_screencopy_frame_v1_send_flags(pointer, 0)
+        send { zwlr_screencopy_frame_v1_send_flags($0, 0) }
         // Since 2
         if let damage, has(2) {
-            zwlr_screencopy_frame_v1_send_damage(pointer, UInt32(damage.x), UInt32(damage.y), UInt32(damage.width), UInt32(damage.height))
+            send { zwlr_screencopy_frame_v1_send_damage($0, UInt32(damage.x), UInt32(damage.y), UInt32(damage.width), UInt32(damage.height)) }
         }
         let t = compositor.lastPresented
-        zwlr_screencopy_frame_v1_send_ready(pointer, t.secondsHigh, t.secondsLow, t.nanoseconds)
+        send { zwlr_screencopy_frame_v1_send_ready($0, t.secondsHigh, t.secondsLow, t.nanoseconds) }
     }
 }

@@ -11,7 +11,7 @@ extension Interface {
 /// watched (a video, a presentation) keeps the session from going idle while it is
 /// visible. Lodestone has no screen blanking or locking; its one idle behaviour is the
 /// adaptive pointer's auto-hide, which an inhibitor suspends.
-final class ZwpIdleInhibitManager: Resource, ProtocolObject {
+final class ZwpIdleInhibitManager: Resource, RequestHandler {
     static let version: Int32 = 1
     static var interface: UnsafePointer<wl_interface> { Interface.idleInhibitManager }
     unowned let inhibitors: IdleInhibitors
@@ -20,25 +20,24 @@ final class ZwpIdleInhibitManager: Resource, ProtocolObject {
 
     init?(inhibitors: IdleInhibitors, client: Client, version: UInt32, id: UInt32) {
         self.inhibitors = inhibitors
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy: destroy()
         case .createInhibitor:
-            guard let surface = WlSurface.from(a.object(1)),
+            guard let surface = a.object(1, as: WlSurface.self),
                   let inhibitor = ZwpIdleInhibitor(surface: surface, inhibitors: inhibitors, client: client, version: version, id: a.newID(0))
             else { return }
             inhibitors.add(inhibitor)
-        case nil: break
         }
     }
 }
 
 /// `zwp_idle_inhibitor_v1`: inhibits idle while its surface is on screen; destroying it
 /// (or the surface) ends that.
-final class ZwpIdleInhibitor: Resource, ProtocolObject {
+final class ZwpIdleInhibitor: Resource, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.idleInhibitor }
     private(set) weak var surface: WlSurface?
     unowned let inhibitors: IdleInhibitors
@@ -48,11 +47,11 @@ final class ZwpIdleInhibitor: Resource, ProtocolObject {
     init?(surface: WlSurface, inhibitors: IdleInhibitors, client: Client, version: UInt32, id: UInt32) {
         self.surface = surface
         self.inhibitors = inhibitors
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments: Arguments) {
-        if Request(rawValue: opcode) == .destroy { destroy() }
+    func handle(_ request: Request, _ arguments: Arguments) {
+        if request == .destroy { destroy() }
     }
 
     override func destroyed() { inhibitors.remove(self) }

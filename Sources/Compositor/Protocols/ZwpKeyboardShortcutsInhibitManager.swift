@@ -12,7 +12,7 @@ extension Interface {
 /// Lodestone) asks that the compositor's shortcuts (`Shortcuts`) pass to it while its
 /// surface has the keyboard. Lodestone grants it at once (there is no prompt to ask the
 /// user); the inhibitor is `active` exactly while its surface has the keyboard focus.
-final class ZwpKeyboardShortcutsInhibitManager: Resource, ProtocolObject {
+final class ZwpKeyboardShortcutsInhibitManager: Resource, RequestHandler {
     static let version: Int32 = 1
     static var interface: UnsafePointer<wl_interface> { Interface.keyboardShortcutsInhibitManager }
     unowned let inhibitors: ShortcutsInhibitors
@@ -21,29 +21,28 @@ final class ZwpKeyboardShortcutsInhibitManager: Resource, ProtocolObject {
 
     init?(inhibitors: ShortcutsInhibitors, client: Client, version: UInt32, id: UInt32) {
         self.inhibitors = inhibitors
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy: destroy()
         case .inhibitShortcuts:
             // One seat in Lodestone: every wl_seat names it.
-            guard let surface = WlSurface.from(a.object(1)) else { return }
+            guard let surface = a.object(1, as: WlSurface.self) else { return }
             guard !inhibitors.has(surface) else {
                 return postError(ZWP_KEYBOARD_SHORTCUTS_INHIBIT_MANAGER_V1_ERROR_ALREADY_INHIBITED.rawValue,
-                                 "wl_surface@\(wl_resource_get_id(surface.pointer)) already has a shortcuts inhibitor for this seat")
+                                 "wl_surface@\(surface.objectID) already has a shortcuts inhibitor for this seat")
             }
             guard let inhibitor = ZwpKeyboardShortcutsInhibitor(surface: surface, inhibitors: inhibitors, client: client,
                                                                 version: version, id: a.newID(0)) else { return }
             inhibitors.add(inhibitor)
-        case nil: break
         }
     }
 }
 
 /// `zwp_keyboard_shortcuts_inhibitor_v1`: shortcuts pass to its surface while it is active.
-final class ZwpKeyboardShortcutsInhibitor: Resource, ProtocolObject {
+final class ZwpKeyboardShortcutsInhibitor: Resource, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.keyboardShortcutsInhibitor }
     private(set) weak var surface: WlSurface?
     unowned let inhibitors: ShortcutsInhibitors
@@ -54,17 +53,17 @@ final class ZwpKeyboardShortcutsInhibitor: Resource, ProtocolObject {
     init?(surface: WlSurface, inhibitors: ShortcutsInhibitors, client: Client, version: UInt32, id: UInt32) {
         self.surface = surface
         self.inhibitors = inhibitors
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments: Arguments) {
-        if Request(rawValue: opcode) == .destroy { destroy() }
+    func handle(_ request: Request, _ arguments: Arguments) {
+        if request == .destroy { destroy() }
     }
 
     func setActive(_ on: Bool) {
         guard on != isActive else { return }
         isActive = on
-        if on { zwp_keyboard_shortcuts_inhibitor_v1_send_active(pointer) } else { zwp_keyboard_shortcuts_inhibitor_v1_send_inactive(pointer) }
+        if on { send { zwp_keyboard_shortcuts_inhibitor_v1_send_active($0) } } else { send { zwp_keyboard_shortcuts_inhibitor_v1_send_inactive($0) } }
     }
 
     override func destroyed() { inhibitors.remove(self) }

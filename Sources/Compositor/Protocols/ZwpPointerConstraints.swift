@@ -5,37 +5,36 @@ import WaylandServer
 
 /// `zwp_pointer_constraints_v1`: lets a client lock the pointer in place or
 /// confine it to a region of its surface while the surface has the pointer.
-final class ZwpPointerConstraints: Resource {
+final class ZwpPointerConstraints: Resource, RequestHandler {
     static let version: Int32 = 1
+    static var interface: UnsafePointer<wl_interface> { Interface.pointerConstraints }
     unowned let seat: Seat
 
     enum Request: UInt32 { case destroy, lockPointer, confinePointer }
 
     init?(seat: Seat, client: Client, version: UInt32, id: UInt32) {
         self.seat = seat
-        super.init(client: client, interface: Interface.pointerConstraints, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        let request = Request(rawValue: opcode)
+    func handle(_ request: Request, _ a: Arguments) {
         switch request {
         case .destroy: destroy()
         case .lockPointer, .confinePointer:
-            guard let surface = WlSurface.from(a.object(1)) else { return }
+            guard let surface = a.object(1, as: WlSurface.self) else { return }
             let lifetime = a.uint(4)
             guard lifetime == ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_ONESHOT.rawValue || lifetime == ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT.rawValue else {
                 return postError(WL_DISPLAY_ERROR_INVALID_METHOD.rawValue, "lifetime \(lifetime) is not a zwp_pointer_constraints_v1.lifetime value")
             }
             if seat.constraints.constraint(on: surface) != nil {
                 return postError(ZWP_POINTER_CONSTRAINTS_V1_ERROR_ALREADY_CONSTRAINED.rawValue,
-                                 "wl_surface@\(wl_resource_get_id(surface.pointer)) already has a pointer constraint")
+                                 "wl_surface@\(surface.objectID) already has a pointer constraint")
             }
             let kind: PointerConstraint.Kind = request == .lockPointer ? .lock : .confine
             guard let constraint = PointerConstraint(kind: kind, seat: seat, client: client, id: a.newID(0), surface: surface,
-                                                     region: WlRegion.from(a.object(3))?.region.copy(),
+                                                     region: a.object(3, as: WlRegion.self)?.region.copy(),
                                                      persistent: lifetime == ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT.rawValue) else { return }
             seat.constraints.added(constraint)
-        case nil: break
         }
     }
 }
@@ -74,7 +73,7 @@ final class PointerConstraint: Resource {
         case (.lock, LockRequest.setRegion.rawValue), (.confine, ConfineRequest.setRegion.rawValue):
             // Applied at once rather than on the next commit: the region only narrows where
             // the constraint may start, and clients set it before they need it.
-            region = WlRegion.from(a.object(0))?.region.copy()
+            region = a.object(0, as: WlRegion.self)?.region.copy()
             seat.constraints.reevaluate()
         default: break
         }
@@ -89,13 +88,13 @@ final class PointerConstraint: Resource {
     func activate() {
         guard !active, !defunct else { return }
         active = true
-        kind == .lock ? zwp_locked_pointer_v1_send_locked(pointer) : zwp_confined_pointer_v1_send_confined(pointer)
+        kind == .lock ? send { zwp_locked_pointer_v1_send_locked($0) } : send { zwp_confined_pointer_v1_send_confined($0) }
     }
 
     func deactivate() {
         guard active else { return }
         active = false
-        kind == .lock ? zwp_locked_pointer_v1_send_unlocked(pointer) : zwp_confined_pointer_v1_send_unconfined(pointer)
+        kind == .lock ? send { zwp_locked_pointer_v1_send_unlocked($0) } : send { zwp_confined_pointer_v1_send_unconfined($0) }
         if !persistent { defunct = true }
     }
 

@@ -3,7 +3,7 @@ import WaylandServer
 
 /// `zwp_pointer_gestures_v1` (version 3: swipe, pinch and hold): hands out a client's
 /// gesture objects for one of its `wl_pointer`s. `Gestures` decides who hears what.
-final class ZwpPointerGestures: Resource, ProtocolObject {
+final class ZwpPointerGestures: Resource, RequestHandler {
     static let version: Int32 = 3
     static var interface: UnsafePointer<wl_interface> { Interface.pointerGestures }
     unowned let gestures: Gestures
@@ -18,16 +18,15 @@ final class ZwpPointerGestures: Resource, ProtocolObject {
 
     init?(gestures: Gestures, client: Client, version: UInt32, id: UInt32) {
         self.gestures = gestures
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .getSwipeGesture: add(.swipe, id: a.newID(0))
         case .getPinchGesture: add(.pinch, id: a.newID(0))
         case .release: destroy()
         case .getHoldGesture: add(.hold, id: a.newID(0))
-        case nil: break
         }
     }
 
@@ -56,6 +55,7 @@ final class ZwpPointerGesture: Resource {
         super.init(client: client, interface: interface, version: kind == .hold ? 3 : min(version, 2), id: id)
     }
 
+    /// One class for three interfaces, so the raw opcode: each one's 0 is destroy.
     override func dispatch(opcode: UInt32, arguments: Arguments) {
         if opcode == 0 { destroy() }  // destroy
     }
@@ -66,26 +66,26 @@ final class ZwpPointerGesture: Resource {
 
     func begin(serial: UInt32, time: UInt32, surface: WlSurface, fingers: UInt32) {
         switch kind {
-        case .swipe: zwp_pointer_gesture_swipe_v1_send_begin(pointer, serial, time, surface.pointer, fingers)
-        case .pinch: zwp_pointer_gesture_pinch_v1_send_begin(pointer, serial, time, surface.pointer, fingers)
-        case .hold: zwp_pointer_gesture_hold_v1_send_begin(pointer, serial, time, surface.pointer, fingers)
+        case .swipe: send(surface) { zwp_pointer_gesture_swipe_v1_send_begin($0, serial, time, $1, fingers) }
+        case .pinch: send(surface) { zwp_pointer_gesture_pinch_v1_send_begin($0, serial, time, $1, fingers) }
+        case .hold: send(surface) { zwp_pointer_gesture_hold_v1_send_begin($0, serial, time, $1, fingers) }
         }
     }
 
     func swipeUpdate(time: UInt32, dx: Double, dy: Double) {
-        zwp_pointer_gesture_swipe_v1_send_update(pointer, time, wl_fixed_from_double(dx), wl_fixed_from_double(dy))
+        send { zwp_pointer_gesture_swipe_v1_send_update($0, time, wl_fixed_from_double(dx), wl_fixed_from_double(dy)) }
     }
 
     func pinchUpdate(time: UInt32, dx: Double, dy: Double, scale: Double, rotation: Double) {
-        zwp_pointer_gesture_pinch_v1_send_update(pointer, time, wl_fixed_from_double(dx), wl_fixed_from_double(dy),
-                                                 wl_fixed_from_double(scale), wl_fixed_from_double(rotation))
+        send { zwp_pointer_gesture_pinch_v1_send_update($0, time, wl_fixed_from_double(dx), wl_fixed_from_double(dy),
+                                                 wl_fixed_from_double(scale), wl_fixed_from_double(rotation)) }
     }
 
     func end(serial: UInt32, time: UInt32, cancelled: Bool) {
         switch kind {
-        case .swipe: zwp_pointer_gesture_swipe_v1_send_end(pointer, serial, time, cancelled ? 1 : 0)
-        case .pinch: zwp_pointer_gesture_pinch_v1_send_end(pointer, serial, time, cancelled ? 1 : 0)
-        case .hold: zwp_pointer_gesture_hold_v1_send_end(pointer, serial, time, cancelled ? 1 : 0)
+        case .swipe: send { zwp_pointer_gesture_swipe_v1_send_end($0, serial, time, cancelled ? 1 : 0) }
+        case .pinch: send { zwp_pointer_gesture_pinch_v1_send_end($0, serial, time, cancelled ? 1 : 0) }
+        case .hold: send { zwp_pointer_gesture_hold_v1_send_end($0, serial, time, cancelled ? 1 : 0) }
         }
     }
 }

@@ -29,7 +29,7 @@ enum PrimarySelectionProtocol: SelectionProtocol {
 /// (`WlDataDeviceManager.swift`, the same `Selection` with its own protocol): the
 /// keyboard-focused client gets offers, and a paste is a pipe the source writes into.
 /// The protocol defines no errors.
-final class ZwpPrimarySelectionDeviceManager: Resource, ProtocolObject {
+final class ZwpPrimarySelectionDeviceManager: Resource, RequestHandler {
     static let version: Int32 = 1
     static var interface: UnsafePointer<wl_interface> { Interface.primarySelectionDeviceManager }
     unowned let selection: PrimarySelection
@@ -38,21 +38,20 @@ final class ZwpPrimarySelectionDeviceManager: Resource, ProtocolObject {
 
     init?(selection: PrimarySelection, client: Client, version: UInt32, id: UInt32) {
         self.selection = selection
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .createSource: _ = ZwpPrimarySelectionSource(selection: selection, client: client, version: version, id: a.newID(0))
         case .getDevice: _ = ZwpPrimarySelectionDevice(selection: selection, client: client, version: version, id: a.newID(0))
         case .destroy: destroy()
-        case nil: break
         }
     }
 }
 
 /// `zwp_primary_selection_device_v1`: a client's primary selection endpoint.
-final class ZwpPrimarySelectionDevice: SelectionDeviceObject<PrimarySelectionProtocol>, ProtocolObject {
+final class ZwpPrimarySelectionDevice: SelectionDeviceObject<PrimarySelectionProtocol>, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.primarySelectionDevice }
 
     enum Request: UInt32 { case setSelection, destroy }
@@ -61,17 +60,16 @@ final class ZwpPrimarySelectionDevice: SelectionDeviceObject<PrimarySelectionPro
         super.init(selection: selection, client: client, interface: Self.interface, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
-        case .setSelection: setSelection(ZwpPrimarySelectionSource.from(a.object(0)), serial: a.uint(1))
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
+        case .setSelection: setSelection(a.object(0, as: ZwpPrimarySelectionSource.self), serial: a.uint(1))
         case .destroy: destroy()
-        case nil: break
         }
     }
 }
 
 /// `zwp_primary_selection_source_v1`: what one client offers to middle-click paste.
-final class ZwpPrimarySelectionSource: SelectionSourceObject<PrimarySelectionProtocol>, ProtocolObject {
+final class ZwpPrimarySelectionSource: SelectionSourceObject<PrimarySelectionProtocol>, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.primarySelectionSource }
 
     enum Request: UInt32 { case offer, destroy }
@@ -80,17 +78,16 @@ final class ZwpPrimarySelectionSource: SelectionSourceObject<PrimarySelectionPro
         super.init(selection: selection, client: client, interface: Self.interface, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .offer: offered(a.string(0))
         case .destroy: destroy()
-        case nil: break
         }
     }
 }
 
 /// `zwp_primary_selection_offer_v1`: one client's view of another client's source.
-final class ZwpPrimarySelectionOffer: SelectionOfferObject<PrimarySelectionProtocol>, ProtocolObject {
+final class ZwpPrimarySelectionOffer: SelectionOfferObject<PrimarySelectionProtocol>, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.primarySelectionOffer }
 
     enum Request: UInt32 { case receive, destroy }
@@ -99,11 +96,10 @@ final class ZwpPrimarySelectionOffer: SelectionOfferObject<PrimarySelectionProto
         super.init(source: source, device: device, interface: Self.interface)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .receive: receive(mime: a.string(0), fd: a.fd(1))
         case .destroy: destroy()
-        case nil: break
         }
     }
 }

@@ -2,7 +2,7 @@ import CWaylandServer
 import WaylandServer
 
 /// `zwp_relative_pointer_manager_v1`: hands out relative-motion listeners.
-final class ZwpRelativePointerManager: Resource, ProtocolObject {
+final class ZwpRelativePointerManager: Resource, RequestHandler {
     static let version: Int32 = 1
     static var interface: UnsafePointer<wl_interface> { Interface.relativePointerManager }
     unowned let seat: Seat
@@ -11,38 +11,37 @@ final class ZwpRelativePointerManager: Resource, ProtocolObject {
 
     init?(seat: Seat, client: Client, version: UInt32, id: UInt32) {
         self.seat = seat
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy: destroy()
         case .getRelativePointer:
             if let relative = ZwpRelativePointer(seat: seat, client: client, id: a.newID(0)) { seat.constraints.relativePointers.append(relative) }
-        case nil: break
         }
     }
 }
 
 /// `zwp_relative_pointer_v1`: unaccelerated device motion, also while the pointer is locked.
-final class ZwpRelativePointer: Resource, ProtocolObject {
+final class ZwpRelativePointer: Resource, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.relativePointer }
     unowned let seat: Seat
 
     init?(seat: Seat, client: Client, id: UInt32) {
         self.seat = seat
-        super.init(client: client, interface: Self.interface, version: 1, id: id)
+        super.init(client: client, version: 1, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments: Arguments) {
-        if opcode == 0 { destroy() }  // destroy
-    }
+    enum Request: UInt32 { case destroy }
+
+    func handle(_ request: Request, _ arguments: Arguments) { destroy() }
 
     override func destroyed() { seat.constraints.relativePointers.removeAll { $0 === self } }
 
     /// Time in microseconds; Lodestone's devices are not accelerated, so both deltas agree.
     func relativeMotion(microseconds: UInt64, dx: Double, dy: Double) {
         let fx = wl_fixed_from_double(dx), fy = wl_fixed_from_double(dy)
-        zwp_relative_pointer_v1_send_relative_motion(pointer, UInt32(microseconds >> 32), UInt32(truncatingIfNeeded: microseconds), fx, fy, fx, fy)
+        send { zwp_relative_pointer_v1_send_relative_motion($0, UInt32(microseconds >> 32), UInt32(truncatingIfNeeded: microseconds), fx, fy, fx, fy) }
     }
 }

@@ -11,40 +11,39 @@ extension Interface {
 /// window's title bar is drawn by itself or by Lodestone. Lodestone draws one (a
 /// `TitleBar`) for every client that asks for server-side decorations or has no
 /// preference; a client that asks for client-side gets its wish.
-final class ZxdgDecorationManager: Resource, ProtocolObject {
+final class ZxdgDecorationManager: Resource, RequestHandler {
     static let version: Int32 = 1
     static var interface: UnsafePointer<wl_interface> { Interface.decorationManager }
 
     enum Request: UInt32 { case destroy, getToplevelDecoration }
 
-    init?(client: Client, version: UInt32, id: UInt32) {
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+    override init?(client: Client, version: UInt32, id: UInt32) {
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy: destroy()
         case .getToplevelDecoration:
-            guard let toplevel = XdgToplevel.from(a.object(1)) else { return }
+            guard let toplevel = a.object(1, as: XdgToplevel.self) else { return }
             guard toplevel.decoration == nil else {
                 return postError(ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ALREADY_CONSTRUCTED.rawValue,
-                                 "xdg_toplevel@\(wl_resource_get_id(toplevel.pointer)) already has a zxdg_toplevel_decoration_v1")
+                                 "xdg_toplevel@\(toplevel.objectID) already has a zxdg_toplevel_decoration_v1")
             }
             guard !(toplevel.xdgSurface.surface?.hasContent ?? false) else {
                 return postError(ZXDG_TOPLEVEL_DECORATION_V1_ERROR_UNCONFIGURED_BUFFER.rawValue,
-                                 "xdg_toplevel@\(wl_resource_get_id(toplevel.pointer)) already has a buffer; decorations are chosen before it")
+                                 "xdg_toplevel@\(toplevel.objectID) already has a buffer; decorations are chosen before it")
             }
             guard let decoration = ZxdgToplevelDecoration(toplevel: toplevel, client: client, version: version, id: a.newID(0)) else { return }
             toplevel.decoration = decoration
             // No preference yet: Lodestone's is server-side.
             decoration.choose(server: true)
-        case nil: break
         }
     }
 }
 
 /// `zxdg_toplevel_decoration_v1`: the decoration mode of one window.
-final class ZxdgToplevelDecoration: Resource, ProtocolObject {
+final class ZxdgToplevelDecoration: Resource, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.toplevelDecoration }
     private(set) weak var toplevel: XdgToplevel?
 
@@ -52,11 +51,11 @@ final class ZxdgToplevelDecoration: Resource, ProtocolObject {
 
     init?(toplevel: XdgToplevel, client: Client, version: UInt32, id: UInt32) {
         self.toplevel = toplevel
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy: destroy()
         case .setMode:
             switch a.uint(0) {
@@ -65,7 +64,6 @@ final class ZxdgToplevelDecoration: Resource, ProtocolObject {
             default: choose(server: true)
             }
         case .unsetMode: choose(server: true)
-        case nil: break
         }
     }
 
@@ -76,7 +74,7 @@ final class ZxdgToplevelDecoration: Resource, ProtocolObject {
             return postError(ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ORPHANED.rawValue, "its xdg_toplevel was destroyed first")
         }
         let mode = server ? ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE : ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE
-        zxdg_toplevel_decoration_v1_send_configure(pointer, mode.rawValue)
+        send { zxdg_toplevel_decoration_v1_send_configure($0, mode.rawValue) }
         toplevel.setServerSideDecorated(server)
         // The mode takes effect with an xdg_surface.configure (the initial one, if still to come).
         toplevel.reconfigureIfStarted()

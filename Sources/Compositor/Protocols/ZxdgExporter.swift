@@ -14,7 +14,7 @@ extension Interface {
 /// handle and makes its own toplevel a child of that window (`set_parent_of`): a file
 /// chooser of a sandboxed app's portal over the app. Lodestone then keeps the child above
 /// its parent and places it centred over it (`XdgToplevel.parent`, as `set_parent`).
-final class ZxdgExporter: Resource, ProtocolObject {
+final class ZxdgExporter: Resource, RequestHandler {
     static let version: Int32 = 1
     static var interface: UnsafePointer<wl_interface> { Interface.xdgExporter }
     unowned let exports: ForeignExports
@@ -23,28 +23,27 @@ final class ZxdgExporter: Resource, ProtocolObject {
 
     init?(exports: ForeignExports, client: Client, version: UInt32, id: UInt32) {
         self.exports = exports
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy: destroy()
         case .exportToplevel:
-            guard let surface = WlSurface.from(a.object(1)) else { return }
+            guard let surface = a.object(1, as: WlSurface.self) else { return }
             guard let toplevel = (surface.role as? XdgSurface)?.toplevel else {
                 return postError(ZXDG_EXPORTER_V2_ERROR_INVALID_SURFACE.rawValue,
-                                 "wl_surface@\(wl_resource_get_id(surface.pointer)) is not an xdg_toplevel")
+                                 "wl_surface@\(surface.objectID) is not an xdg_toplevel")
             }
             guard let exported = ZxdgExported(toplevel: toplevel, exports: exports, client: client, version: version, id: a.newID(0)) else { return }
             exports.add(exported)
-            zxdg_exported_v2_send_handle(exported.pointer, exported.handle)
-        case nil: break
+            exported.send { zxdg_exported_v2_send_handle($0, exported.handle) }
         }
     }
 }
 
 /// `zxdg_exported_v2`: a window's handle, valid until this object (or the window) goes.
-final class ZxdgExported: Resource, ProtocolObject {
+final class ZxdgExported: Resource, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.xdgExported }
     private(set) weak var toplevel: XdgToplevel?
     unowned let exports: ForeignExports
@@ -56,17 +55,17 @@ final class ZxdgExported: Resource, ProtocolObject {
     init?(toplevel: XdgToplevel, exports: ForeignExports, client: Client, version: UInt32, id: UInt32) {
         self.toplevel = toplevel
         self.exports = exports
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments: Arguments) {
-        if Request(rawValue: opcode) == .destroy { destroy() }
+    func handle(_ request: Request, _ arguments: Arguments) {
+        if request == .destroy { destroy() }
     }
 
     override func destroyed() { exports.remove(self) }
 }
 
-final class ZxdgImporter: Resource, ProtocolObject {
+final class ZxdgImporter: Resource, RequestHandler {
     static let version: Int32 = 1
     static var interface: UnsafePointer<wl_interface> { Interface.xdgImporter }
     unowned let exports: ForeignExports
@@ -75,11 +74,11 @@ final class ZxdgImporter: Resource, ProtocolObject {
 
     init?(exports: ForeignExports, client: Client, version: UInt32, id: UInt32) {
         self.exports = exports
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy: destroy()
         case .importToplevel:
             let handle = a.string(1) ?? ""
@@ -89,15 +88,14 @@ final class ZxdgImporter: Resource, ProtocolObject {
                 imported.exported = exported
             } else {
                 // An unknown or withdrawn handle: the import is dead at once.
-                zxdg_imported_v2_send_destroyed(imported.pointer)
+                imported.send { zxdg_imported_v2_send_destroyed($0) }
             }
-        case nil: break
         }
     }
 }
 
 /// `zxdg_imported_v2`: another client's window, to parent this client's toplevels to.
-final class ZxdgImported: Resource, ProtocolObject {
+final class ZxdgImported: Resource, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.xdgImported }
     let handle: String
     unowned let exports: ForeignExports
@@ -110,30 +108,29 @@ final class ZxdgImported: Resource, ProtocolObject {
     init?(handle: String, exports: ForeignExports, client: Client, version: UInt32, id: UInt32) {
         self.handle = handle
         self.exports = exports
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy: destroy()
         case .setParentOf:
-            guard let surface = WlSurface.from(a.object(0)) else { return }
+            guard let surface = a.object(0, as: WlSurface.self) else { return }
             guard let child = (surface.role as? XdgSurface)?.toplevel else {
                 return postError(ZXDG_IMPORTED_V2_ERROR_INVALID_SURFACE.rawValue,
-                                 "wl_surface@\(wl_resource_get_id(surface.pointer)) is not an xdg_toplevel")
+                                 "wl_surface@\(surface.objectID) is not an xdg_toplevel")
             }
             // Inert once the export is gone.
             guard let parent = exported?.toplevel, parent !== child else { return }
             child.setParent(parent)
             children.append(Weak(child))
-        case nil: break
         }
     }
 
     /// The export went away: its window is no one's parent through this import any more.
     func exportDestroyed() {
         exported = nil
-        zxdg_imported_v2_send_destroyed(pointer)
+        send { zxdg_imported_v2_send_destroyed($0) }
         releaseChildren()
     }
 

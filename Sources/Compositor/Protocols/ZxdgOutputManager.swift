@@ -10,24 +10,23 @@ extension Interface {
 /// `zxdg_output_manager_v1` (xdg-output-unstable-v1): the output in logical
 /// (compositor) coordinates, which wl_output's pixel mode and integer scale do not
 /// give once a scale or transform applies. Toolkits, bars and screenshot tools read it.
-final class ZxdgOutputManager: Resource, ProtocolObject {
+final class ZxdgOutputManager: Resource, RequestHandler {
     static let version: Int32 = 3
     static var interface: UnsafePointer<wl_interface> { Interface.xdgOutputManager }
 
     enum Request: UInt32 { case destroy, getXdgOutput }
 
-    init?(client: Client, version: UInt32, id: UInt32) {
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+    override init?(client: Client, version: UInt32, id: UInt32) {
+        super.init(client: client, version: version, id: id)
     }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy: destroy()
         case .getXdgOutput:
             // libwayland has checked that the argument is a wl_output; a released one is
             // gone from the client's map, so `from` finds it whenever it is alive.
-            _ = ZxdgOutput(output: WlOutput.from(a.object(1)), client: client, version: version, id: a.newID(0))
-        case nil: break
+            _ = ZxdgOutput(output: a.object(1, as: WlOutput.self), client: client, version: version, id: a.newID(0))
         }
     }
 }
@@ -35,7 +34,7 @@ final class ZxdgOutputManager: Resource, ProtocolObject {
 /// `zxdg_output_v1`: one wl_output seen in logical coordinates. It describes itself once
 /// when created and again whenever its wl_output does; from version 3 the wl_output's
 /// `done` ends the description, before that its own.
-final class ZxdgOutput: Resource, ProtocolObject {
+final class ZxdgOutput: Resource, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.xdgOutput }
     private weak var wlOutput: WlOutput?
 
@@ -43,15 +42,15 @@ final class ZxdgOutput: Resource, ProtocolObject {
 
     init?(output: WlOutput?, client: Client, version: UInt32, id: UInt32) {
         wlOutput = output
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
         guard let output else { return }
         output.xdgOutputs.append(self)
         sendDescription()
-        if has(3) { output.sendDone() } else { zxdg_output_v1_send_done(pointer) }
+        if has(3) { output.sendDone() } else { send { zxdg_output_v1_send_done($0) } }
     }
 
-    override func dispatch(opcode: UInt32, arguments: Arguments) {
-        if Request(rawValue: opcode) == .destroy { destroy() }
+    func handle(_ request: Request, _ arguments: Arguments) {
+        if request == .destroy { destroy() }
     }
 
     override func destroyed() { wlOutput?.xdgOutputs.removeAll { $0 === self } }
@@ -61,15 +60,15 @@ final class ZxdgOutput: Resource, ProtocolObject {
     func sendDescription() {
         guard let output = wlOutput?.output else { return }
         // One output at the origin of the global space.
-        zxdg_output_v1_send_logical_position(pointer, 0, 0)
-        zxdg_output_v1_send_logical_size(pointer, output.width, output.height)
+        send { zxdg_output_v1_send_logical_position($0, 0, 0) }
+        send { zxdg_output_v1_send_logical_size($0, output.width, output.height) }
         // Since 2
         if has(2) {
-            zxdg_output_v1_send_name(pointer, output.name)
-            zxdg_output_v1_send_description(pointer, output.description)
+            send { zxdg_output_v1_send_name($0, output.name) }
+            send { zxdg_output_v1_send_description($0, output.description) }
         }
     }
 
     /// The pre-version-3 end of a description (version 3 deprecates it for wl_output's).
-    func sendLegacyDone() { if !has(3) { zxdg_output_v1_send_done(pointer) } }
+    func sendLegacyDone() { if !has(3) { send { zxdg_output_v1_send_done($0) } } }
 }

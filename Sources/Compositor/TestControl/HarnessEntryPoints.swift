@@ -18,8 +18,7 @@ extension Compositor {
     /// Returns false when the id is not a surface with a window role.
     @discardableResult
     public func positionWindow(of client: Client, surfaceID: UInt32, x: Int32, y: Int32) -> Bool {
-        guard let resource = wl_client_get_object(client.pointer, surfaceID),
-              let surface = WlSurface.from(resource),
+        guard let surface = client.object(id: surfaceID, as: WlSurface.self),
               let view = surface.role as? XdgSurface else { return false }
         // Placed by the harness: mapping later must not cascade it elsewhere.
         view.toplevel?.placed = true

@@ -5,7 +5,7 @@ import WaylandServer
 /// `lodestone_test_v1`: lets a test inject input, drive the clock and read
 /// the screen. Offered only with --test-control. Every request is answered
 /// by exactly one event (window lists end with windows_done).
-final class LodestoneTest: Resource, ProtocolObject {
+final class LodestoneTest: Resource, RequestHandler {
     static let version: Int32 = 4
     static var interface: UnsafePointer<wl_interface> { Interface.test }
     unowned let compositor: Compositor
@@ -24,15 +24,15 @@ final class LodestoneTest: Resource, ProtocolObject {
 
     init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
         self.compositor = compositor
-        super.init(client: client, interface: Self.interface, version: version, id: id)
+        super.init(client: client, version: version, id: id)
     }
 
     private var seat: Seat { compositor.seat }
     /// Injected input happens now on the compositor's clock.
     private var now: UInt32 { compositor.clock.now }
 
-    override func dispatch(opcode: UInt32, arguments a: Arguments) {
-        switch Request(rawValue: opcode) {
+    func handle(_ request: Request, _ a: Arguments) {
+        switch request {
         case .destroy: destroy()
         case .movePointer:
             inject(.pointerMotion(.absolute(x: a.fixed(0), y: a.fixed(1))))
@@ -54,12 +54,12 @@ final class LodestoneTest: Resource, ProtocolObject {
                 guard compositor.clock.mode == .manual else { return failed("advance_clock needs --manual-clock") }
                 compositor.clock.advance(by: a.uint(0))
             }
-            lodestone_test_v1_send_clock(pointer, compositor.clock.now, UInt32(truncatingIfNeeded: compositor.frameCount))
+            send { lodestone_test_v1_send_clock($0, compositor.clock.now, UInt32(truncatingIfNeeded: compositor.frameCount)) }
         case .getPointerState: sendPointerState()
         case .getKeyboardState: sendKeyboardState()
         case .listWindows:
             for window in compositor.scene.windows.reversed() { sendWindow(window) }
-            lodestone_test_v1_send_windows_done(pointer)
+            send { lodestone_test_v1_send_windows_done($0) }
         case .moveWindow:
             guard let window = find(a.string(0)) else { return failed("no window named '\(a.string(0) ?? "")'") }
             compositor.desktop.move(window, to: a.int(1), a.int(2))
@@ -68,13 +68,13 @@ final class LodestoneTest: Resource, ProtocolObject {
             guard let window = find(a.string(0)) else { return failed("no window named '\(a.string(0) ?? "")'") }
             compositor.desktop.activate(window)
             sendWindow(window)
-        case .capture: capture(into: WlBuffer(a.object(0)))
+        case .capture: capture(into: a.buffer(0))
         case .capturePng:
             compositor.composeIfNeeded()
             let path = a.string(0) ?? ""
             do {
                 try PNG.write(compositor.output.image, to: path)
-                lodestone_test_v1_send_captured(pointer, compositor.output.pixelWidth, compositor.output.pixelHeight)
+                send { lodestone_test_v1_send_captured($0, compositor.output.pixelWidth, compositor.output.pixelHeight) }
             } catch {
                 failed(error.description)
             }
@@ -92,14 +92,14 @@ final class LodestoneTest: Resource, ProtocolObject {
             for popup in compositor.scene.popups.reversed() {
                 let root = popup.rootToplevel
                 let g = popup.xdgSurface.geometry
-                lodestone_test_v1_send_popup(pointer, root?.title ?? "", root?.appID ?? "", popup.xdgSurface.position.x,
-                                             popup.xdgSurface.position.y, g.width, g.height)
+                send { lodestone_test_v1_send_popup($0, root?.title ?? "", root?.appID ?? "", popup.xdgSurface.position.x,
+                                             popup.xdgSurface.position.y, g.width, g.height) }
             }
-            lodestone_test_v1_send_windows_done(pointer)
+            send { lodestone_test_v1_send_windows_done($0) }
         case .getCursorState:
             let kind = seat.cursor.surface != nil ? LODESTONE_TEST_V1_CURSOR_KIND_SURFACE
                 : seat.cursor.isHidden ? LODESTONE_TEST_V1_CURSOR_KIND_HIDDEN : LODESTONE_TEST_V1_CURSOR_KIND_NONE
-            lodestone_test_v1_send_cursor_state(pointer, kind.rawValue, seat.cursor.sets)
+            send { lodestone_test_v1_send_cursor_state($0, kind.rawValue, seat.cursor.sets) }
         case .gesture:
             guard let event = Self.gesture(kind: a.uint(0), phase: a.uint(1), fingers: a.uint(2), dx: a.fixed(3), dy: a.fixed(4),
                                            scale: a.fixed(5), rotation: a.fixed(6), cancelled: a.uint(7) != 0) else {
@@ -117,7 +117,6 @@ final class LodestoneTest: Resource, ProtocolObject {
             inject(.tabletTool(event))
             sendPointerState()
         case .getPointerPreview: sendPointerPreview(seat.pointerSnapshot)
-        case nil: break
         }
     }
 
@@ -162,7 +161,7 @@ final class LodestoneTest: Resource, ProtocolObject {
         (compositor.scene.windows.reversed() + compositor.scene.minimized).first { $0.title == name || $0.appID == name }
     }
 
-    private func failed(_ reason: String) { lodestone_test_v1_send_failed(pointer, reason) }
+    private func failed(_ reason: String) { send { lodestone_test_v1_send_failed($0, reason) } }
 
     private func sendPointerState() {
         var title = "", appID = "", sx = 0.0, sy = 0.0
@@ -170,8 +169,8 @@ final class LodestoneTest: Resource, ProtocolObject {
             (sx, sy) = local
             if let t = compositor.scene.window(of: focus) { title = t.title; appID = t.appID }
         }
-        lodestone_test_v1_send_pointer_state(pointer, wl_fixed_from_double(seat.position.logical.x), wl_fixed_from_double(seat.position.logical.y), title, appID,
-                                            wl_fixed_from_double(sx), wl_fixed_from_double(sy), UInt32(seat.buttonsHeld))
+        send { lodestone_test_v1_send_pointer_state($0, wl_fixed_from_double(seat.position.logical.x), wl_fixed_from_double(seat.position.logical.y), title, appID,
+                                            wl_fixed_from_double(sx), wl_fixed_from_double(sy), UInt32(seat.buttonsHeld)) }
         sendPointerShape()
     }
 
@@ -181,13 +180,13 @@ final class LodestoneTest: Resource, ProtocolObject {
     private func sendKeyboardState() {
         let t = seat.keyboard.focus.flatMap { compositor.scene.window(of: $0) }
         let m = seat.keyboard.modifierState
-        lodestone_test_v1_send_keyboard_state(pointer, t?.title ?? "", t?.appID ?? "", m.depressed, m.latched, m.locked)
+        send { lodestone_test_v1_send_keyboard_state($0, t?.title ?? "", t?.appID ?? "", m.depressed, m.latched, m.locked) }
     }
 
     private func sendWindow(_ w: DesktopWindow) {
         let g = w.geometry
-        lodestone_test_v1_send_window(pointer, w.title, w.appID, w.position.x, w.position.y,
-                                      g.width, g.height, w.isActivated ? 1 : 0)
+        send { lodestone_test_v1_send_window($0, w.title, w.appID, w.position.x, w.position.y,
+                                      g.width, g.height, w.isActivated ? 1 : 0) }
     }
 
     private func capture(into buffer: WlBuffer?) {
@@ -203,6 +202,6 @@ final class LodestoneTest: Resource, ProtocolObject {
                 target.copy(from: output.image, rect: PixelRect(x: 0, y: 0, width: output.pixelWidth, height: output.pixelHeight))
             }
         }
-        lodestone_test_v1_send_captured(pointer, output.pixelWidth, output.pixelHeight)
+        send { lodestone_test_v1_send_captured($0, output.pixelWidth, output.pixelHeight) }
     }
 }

@@ -37,11 +37,10 @@ extension LodestoneTest {
         }
         let f = wl_fixed_from_double
         withArray(words) { array in
-            lodestone_test_v1_send_pointer_shape(
-                pointer, report.kind.rawValue, f(report.rect.minX), f(report.rect.minY), f(report.rect.width), f(report.rect.height),
+            send { lodestone_test_v1_send_pointer_shape($0, report.kind.rawValue, f(report.rect.minX), f(report.rect.minY), f(report.rect.width), f(report.rect.height),
                 f(report.cornerRadius), f(report.alpha), kind, f(effect?.progress ?? 0), f(effect?.scale ?? 1),
                 snapshot.targetIdentifier == nil ? 0 : 1, snapshot.targetIdentifier ?? 0,
-                f(p.devicePosition.x), f(p.devicePosition.y), array, p.annotation?.text ?? "")
+                f(p.devicePosition.x), f(p.devicePosition.y), array, p.annotation?.text ?? "") }
         }
     }
 
@@ -52,8 +51,7 @@ extension LodestoneTest {
         func argb(_ c: PointerColor) -> UInt32 { DrawingTool(diameter: 1, color: c).argb }
         let f = wl_fixed_from_double
         let mark = p.hoverMark
-        lodestone_test_v1_send_pointer_preview(
-            pointer, argb(p.pointer.color), mark == nil ? 0 : 1, f(mark?.center.x ?? 0), f(mark?.center.y ?? 0),
-            f(2 * (mark?.radius ?? 0)), argb(mark?.color ?? p.pointer.color), f(mark?.alpha ?? 0))
+        send { lodestone_test_v1_send_pointer_preview($0, argb(p.pointer.color), mark == nil ? 0 : 1, f(mark?.center.x ?? 0), f(mark?.center.y ?? 0),
+            f(2 * (mark?.radius ?? 0)), argb(mark?.color ?? p.pointer.color), f(mark?.alpha ?? 0)) }
     }
 }

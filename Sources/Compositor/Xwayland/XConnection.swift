@@ -10,8 +10,11 @@ typealias XAtom = UInt32
 /// `xcb_connection_t *`: the window manager's connection to Xwayland. The few requests
 /// the window manager makes, typed; replies are waited for (as wlroots' xwm does) only
 /// while handling X events, never for Wayland input.
+///
+/// Every xcb call of the window manager goes through here; the `xcb_connection_t *` never
+/// leaves it.
 struct XConnection {
-    let pointer: OpaquePointer
+    private let pointer: OpaquePointer
 
     /// Connects over a socket Xwayland was started with (`-wm`).
     init(fd: Int32) throws(SystemError) {
@@ -32,10 +35,26 @@ struct XConnection {
     func flush() { xcb_flush(pointer) }
     func generateID() -> UInt32 { xcb_generate_id(pointer) }
 
-    /// The next queued event, or nil; the caller frees it.
-    func pollForEvent() -> UnsafeMutablePointer<xcb_generic_event_t>? { xcb_poll_for_event(pointer) }
-    /// An event xcb has already read, without reading the socket.
-    func pollForQueuedEvent() -> UnsafeMutablePointer<xcb_generic_event_t>? { xcb_poll_for_queued_event(pointer) }
+    /// The next event, or nil: read from the socket, or with `queuedOnly` only one xcb has
+    /// already read (queued while a reply was awaited).
+    func nextEvent(queuedOnly: Bool) -> XEvent? {
+        guard let event = queuedOnly ? xcb_poll_for_queued_event(pointer) : xcb_poll_for_event(pointer) else { return nil }
+        defer { free(event) }
+        return XEvent(copying: event)
+    }
+
+    /// Composite's manual redirection of the root's children: X draws no top-level window
+    /// itself, each one's pixels go to its wl_surface.
+    func redirectSubwindows(of root: XWindowID) {
+        _ = xcb_composite_redirect_subwindows(pointer, root, UInt8(XCB_COMPOSITE_REDIRECT_MANUAL.rawValue))
+    }
+
+    /// A 10×10 input-output window under `parent` with the root's visual, never mapped
+    /// (the EWMH check window).
+    func createWindow(_ id: XWindowID, parent: XWindowID) {
+        _ = xcb_create_window(pointer, UInt8(XCB_COPY_FROM_PARENT), id, parent, 0, 0, 10, 10, 0,
+                              UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), rootVisual, 0, nil)
+    }
 
     /// Interns every name in one round trip.
     func internAtoms(_ names: [String]) -> [String: XAtom] {
