@@ -178,10 +178,12 @@ class VM:
         self.command("input-send-event", device="video0", events=events)
 
     def move_to(self, x, y, head=0):
-        """Absolute motion (the tablet), in the head's pixels."""
-        self.command("input-send-event", device="video0", head=head, events=[
-            {"type": "abs", "data": {"axis": "x", "value": int(x * 32767 / (self.width - 1))}},
-            {"type": "abs", "data": {"axis": "y", "value": int(y * 32767 / (self.height - 1))}}])
+        """Absolute motion (the tablet), in the head's pixels. One pixel off first: evdev
+        drops an absolute position equal to the device's last one (a previous session's)."""
+        for dx in (1, 0):
+            self.command("input-send-event", device="video0", head=head, events=[
+                {"type": "abs", "data": {"axis": "x", "value": int(min(x + dx, self.width - 1) * 32767 / (self.width - 1))}},
+                {"type": "abs", "data": {"axis": "y", "value": int(y * 32767 / (self.height - 1))}}])
 
     def move_by(self, dx, dy):
         """Relative motion (the mouse)."""
