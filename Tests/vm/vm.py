@@ -55,9 +55,12 @@ class Picture:
         w, h = self.width // scale, self.height // scale
         rows = []
         for y in range(h):
-            row = self.rgb[(y * scale * self.width) * 3:(y * scale * self.width + self.width) * 3]
-            if scale != 1:
-                row = b"".join(row[x * scale * 3:x * scale * 3 + 3] for x in range(w))
+            if scale == 1:
+                row = self.rgb[y * self.width * 3:(y + 1) * self.width * 3]
+            else:  # each pixel the mean of its scale × scale block
+                lines = [self.rgb[(y * scale + k) * self.width * 3:(y * scale + k + 1) * self.width * 3] for k in range(scale)]
+                row = bytes(sum(line[(x * scale + j) * 3 + c] for line in lines for j in range(scale)) // (scale * scale)
+                            for x in range(w) for c in range(3))
             rows.append(b"\0" + row)
         def chunk(kind, body):
             return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
@@ -96,7 +99,7 @@ class LineSocket:
 
 QCODES = {c: c for c in "abcdefghijklmnopqrstuvwxyz0123456789"}
 QCODES.update({" ": "spc", "\n": "ret", "-": "minus", ".": "dot", "/": "slash", ">": ("shift", "dot"),
-               "_": ("shift", "minus"), "=": "equal", "'": "apostrophe"})
+               "_": ("shift", "minus"), "=": "equal", "'": "apostrophe", ";": "semicolon", "&": ("shift", "7")})
 
 
 class VM:
