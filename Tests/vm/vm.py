@@ -30,6 +30,35 @@ class Picture:
         w, h = int(fields[1]), int(fields[2])
         return cls(w, h, data[i:i + w * h * 3])
 
+    @classmethod
+    def read_png(cls, path):
+        """An 8-bit RGB or RGBA PNG, not interlaced (what Lodestone's --screenshot writes)."""
+        data, chunks, i = open(path, "rb").read(), [], 8
+        while i < len(data):
+            n, kind = struct.unpack(">I4s", data[i:i + 8])
+            chunks.append((kind, data[i + 8:i + 8 + n]))
+            i += 12 + n
+        w, h, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", dict(chunks)[b"IHDR"])
+        assert depth == 8 and colour in (2, 6) and not interlace, f"{path}: an unsupported PNG"
+        bpp = 3 if colour == 2 else 4
+        raw = zlib.decompress(b"".join(body for kind, body in chunks if kind == b"IDAT"))
+        stride, out, previous = w * bpp, bytearray(), bytearray(w * bpp)
+        for y in range(h):
+            kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+            for x in range(stride):
+                a = line[x - bpp] if x >= bpp else 0
+                b, c = previous[x], previous[x - bpp] if x >= bpp else 0
+                if kind == 1: line[x] = (line[x] + a) & 255
+                elif kind == 2: line[x] = (line[x] + b) & 255
+                elif kind == 3: line[x] = (line[x] + (a + b) // 2) & 255
+                elif kind == 4:
+                    p = a + b - c
+                    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                    line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+            out += line if bpp == 3 else b"".join(line[k:k + 3] for k in range(0, stride, 4))
+            previous = line
+        return cls(w, h, bytes(out))
+
     def pixel(self, x, y):
         o = (y * self.width + x) * 3
         return tuple(self.rgb[o:o + 3])
