@@ -143,8 +143,21 @@ class VM:
             if os.path.exists(os.path.join(run_dir, name)):
                 os.unlink(os.path.join(run_dir, name))
         self.console = os.path.join(run_dir, "console.log")
+        # More than one head: QEMU's D-Bus display, on a private bus, is what connects and
+        # disconnects them (Console_N.SetUIInfo; see set_head). Without a UI every head but
+        # the first stays disconnected.
+        self.bus = None
+        if heads > 1:
+            address = f"unix:path={run_dir}/bus.sock"
+            if os.path.exists(f"{run_dir}/bus.sock"):
+                os.unlink(f"{run_dir}/bus.sock")
+            self.bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address", f"--address={address}"],
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            self.bus.stdout.readline()
+            self.bus_address = address
         command = ["nice", "-n", "5", "qemu-system-x86_64", "-accel", "tcg", "-cpu", "max", "-smp", "1",
-                   "-m", str(memory), "-nodefaults", "-no-user-config", "-display", "none",
+                   "-m", str(memory), "-nodefaults", "-no-user-config",
+                   "-display", f"dbus,p2p=no,addr={self.bus_address}" if self.bus else "none",
                    "-kernel", os.path.join(vm_dir, "vmlinuz"), "-initrd", os.path.join(vm_dir, "initramfs.cpio.gz"),
                    "-append", f"console=ttyS0 quiet loglevel=4 panic=-1 vminit={HERE}/guest-init",
                    "-serial", f"file:{self.console}", "-no-reboot",
@@ -152,7 +165,7 @@ class VM:
                    "-device", "virtio-tablet-pci,display=video0",
                    "-device", "virtio-mouse-pci,display=video0",
                    "-device", "virtio-keyboard-pci,display=video0",
-                   "-virtfs", "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,id=hostroot",
+                   "-virtfs", "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap,id=hostroot",
                    "-virtfs", f"local,path={self.share},mount_tag=vmshare,security_model=none,id=vmshare",
                    "-device", "virtio-serial-pci",
                    "-chardev", f"socket,id=agent,path={run_dir}/agent.sock,server=on,wait=off",
@@ -183,7 +196,18 @@ class VM:
             time.sleep(0.2)
         raise RuntimeError(f"the guest did not come up in {timeout} s; see {self.console}")
 
+    def set_head(self, head, width, height):
+        """Connects head `head` at width × height, or disconnects it (0 × 0): the monitor
+        plugged in or pulled out, as the guest's DRM driver sees it (a hotplug event)."""
+        subprocess.run(["gdbus", "call", "--address", self.bus_address, "--dest", "org.qemu",
+                        "--object-path", f"/org/qemu/Display1/Console_{head}", "--method",
+                        "org.qemu.Display1.Console.SetUIInfo", "0", "0", "0", "0", str(width), str(height)],
+                       check=True, stdout=subprocess.DEVNULL, timeout=20)
+
     def close(self):
+        if self.bus:
+            self.bus.kill()
+            self.bus.wait()
         if self.process.poll() is None:
             try:
                 self.command("quit")
