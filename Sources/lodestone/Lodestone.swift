@@ -252,7 +252,7 @@ struct Lodestone: ParsableCommand {
         // parent ends it with an error.
         nested?.windowClosed = { log.info("shutting down"); display.terminate() }
         nested?.parentLost = { _ in status = 1; display.terminate() }
-        // On a TTY, losing the seat (seatd gone) ends it with an error.
+        // On a TTY, losing the seat (seatd gone) or the GPU ends it with an error.
         drm?.sessionLost = { _ in status = 1; display.terminate() }
         if let screenshot {
             // Unowned: the backend keeps this closure, and a cycle would keep the display

@@ -15,7 +15,7 @@ import Rendering
 public final class DRMBackend: Backend {
     public let name = "drm"
     public var frameComposed: ((Image, Int) -> Void)?
-    /// The seat went away: the session cannot go on (Lodestone exits with status 1).
+    /// The seat or the GPU went away: the session cannot go on (Lodestone exits with status 1).
     public var sessionLost: ((String) -> Void)?
     private let log: Logger
     private let session: SeatSession
@@ -57,6 +57,7 @@ public final class DRMBackend: Backend {
         session.paused = {}
         session.resumed = {}
         session.lost = { _ in }
+        output.failed = { _ in }
     }
 
     /// What this machine lacks for a TTY session (see `TTYPrerequisites`).
@@ -116,6 +117,11 @@ public final class DRMBackend: Backend {
             compositor.scheduleFrame()
         }
         session.lost = { [unowned self] reason in
+            self.log.error("\(reason)")
+            self.sessionLost?(reason)
+        }
+        output.failed = { [unowned self] reason in
+            self.output.failed = { _ in }  // one line, once
             self.log.error("\(reason)")
             self.sessionLost?(reason)
         }
