@@ -25,17 +25,28 @@ PIP_PACKAGES := pywayland
 # seeds): Debian ships them inside BurntSushi's Go TOML library.
 APT_PACKAGES += golang-github-burntsushi-toml-dev
 
+# make test-tty (Tests/vm/): QEMU for the guest, seatd in it, busybox-static for its initramfs
+# (the guest's kernel is fetched by Tests/vm/build-guest with apt-get download, never installed).
+# Optional: where they cannot be installed, make test says so and skips the TTY scenarios.
+VM_APT_PACKAGES := qemu-system-x86 seatd busybox-static
+
 PREFIX ?= /usr/local
 # make install CONFIG=debug installs the debug build (the install test uses it).
 CONFIG ?= release
 
-.PHONY: deps build release test check-wrappers demo golden bench bench-check bench-peer bench-abuse soak fuzz fuzz-config fuzz-xcursor fuzz-nested fuzz-x11 asan wlcs install man clean
+.PHONY: deps build release test check-wrappers test-tty test-tty-if-possible demo golden bench bench-check bench-peer bench-abuse soak fuzz fuzz-config fuzz-xcursor fuzz-nested fuzz-x11 asan wlcs install man clean
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 		echo "installing:" $$missing; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
+	fi
+	@missing=$$(for p in $(VM_APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing (make test-tty):" $$missing; \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null \
+			|| echo "could not install $$missing: make test will skip make test-tty"; \
 	fi
 	@python3 -c 'import pywayland' 2>/dev/null || python3 -m pip install -q $(PIP_PACKAGES) \
 		|| python3 -m pip install -q --break-system-packages $(PIP_PACKAGES)
@@ -54,6 +65,23 @@ test: check-wrappers build
 	$(SWIFT) test --disable-swift-testing
 	$(MAKE) --no-print-directory fuzz-config CONFIG_FUZZ_SECONDS=30
 	$(MAKE) --no-print-directory fuzz-xcursor XCURSOR_FUZZ_SECONDS=20
+	$(MAKE) --no-print-directory test-tty-if-possible
+
+# The TTY session for real (Tests/vm/README.md): a QEMU guest (Debian's kernel, virtio GPU and
+# input, the host's root over 9p) runs seatd and the release build of `lodestone --backend drm`
+# with the demo app; Tests/vm/tty-test drives it over QMP and checks screendumps and the cursor
+# plane in debugfs, one PASS/FAIL line per scenario (TTY_SCENARIOS="start vt" runs some).
+test-tty: deps
+	$(SWIFT) build -c release --product lodestone
+	$(SWIFT) build -c release --product lodestone-demo
+	Tests/vm/tty-test $(TTY_SCENARIOS)
+
+test-tty-if-possible:
+	@if command -v qemu-system-x86_64 >/dev/null && [ -x /bin/busybox ] && command -v seatd >/dev/null; then \
+		$(MAKE) --no-print-directory test-tty; \
+	else \
+		echo "make test-tty skipped: $(VM_APT_PACKAGES) could not be installed (qemu-system-x86_64, seatd or /bin/busybox missing)"; \
+	fi
 
 # Rewrites the golden pictures (Tests/golden/) from a headless Lodestone; review them, then commit.
 golden: build

@@ -58,7 +58,11 @@ public final class EventSource {
 
     fileprivate static func fire(_ data: UnsafeMutableRawPointer?, _ mask: UInt32) -> Int32 {
         guard let data else { return 0 }
-        Unmanaged<EventSource>.fromOpaque(data).takeUnretainedValue().handler(mask)
+        // Held for the call: a handler that removes its own source (a connection that hung
+        // up) may drop the last reference, and its closure must outlive its own run (seen on
+        // a TTY when seatd went away: heap corruption in the release build).
+        let source = Unmanaged<EventSource>.fromOpaque(data).takeUnretainedValue()
+        withExtendedLifetime(source) { source.handler(mask) }
         return 0
     }
 

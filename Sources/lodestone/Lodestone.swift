@@ -255,6 +255,8 @@ struct Lodestone: ParsableCommand {
         // parent ends it with an error.
         nested?.windowClosed = { log.info("shutting down"); display.terminate() }
         nested?.parentLost = { _ in status = 1; display.terminate() }
+        // On a TTY, losing the seat (seatd gone) or the GPU ends it with an error.
+        drm?.sessionLost = { _ in status = 1; display.terminate() }
         if let screenshot {
             // Unowned: the backend keeps this closure, and a cycle would keep the display
             // (and with it our socket and its .lock file) alive past exit.
@@ -329,6 +331,7 @@ struct Lodestone: ParsableCommand {
         backend.frameComposed = nil
         nested?.windowClosed = nil
         nested?.parentLost = nil
+        drm?.sessionLost = nil
         // The optimizer may end a value's life at its last use; these sources
         // must live until the loop has stopped.
         withExtendedLifetime((signals, childWatch, deadline, backend, watcher, xwayland)) {}

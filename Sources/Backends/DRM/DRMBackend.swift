@@ -15,6 +15,8 @@ import Rendering
 public final class DRMBackend: Backend {
     public let name = "drm"
     public var frameComposed: ((Image, Int) -> Void)?
+    /// The seat or the GPU went away: the session cannot go on (Lodestone exits with status 1).
+    public var sessionLost: ((String) -> Void)?
     private let log: Logger
     private let session: SeatSession
     private let output: DRMOutput
@@ -49,6 +51,13 @@ public final class DRMBackend: Backend {
         input = nil
         output.detach()
         session.detach()
+        // Nothing here may keep the compositor alive past the display: its globals and
+        // listeners would be freed after libwayland's (heap corruption at every exit).
+        output.flipped = {}
+        session.paused = {}
+        session.resumed = {}
+        session.lost = { _ in }
+        output.failed = { _ in }
     }
 
     /// What this machine lacks for a TTY session (see `TTYPrerequisites`).
@@ -80,7 +89,7 @@ public final class DRMBackend: Backend {
             if self.output.flipPending { compositor.clock.hold() }
             self.frameComposed?(image, compositor.frameCount)
         }
-        output.flipped = { compositor.clock.resume() }
+        output.flipped = { [unowned compositor] in compositor.clock.resume() }
         // The plain pointer on the cursor plane when the driver has one (see `CursorPlanePlanner`).
         // The plane's image is drawn at a whole scale: at a fractional one the pointer is
         // composed (with the rest of the frame, at the exact scale).
@@ -95,17 +104,26 @@ public final class DRMBackend: Backend {
         input.switchToVT = { [unowned self] vt in self.session.switchSession(to: vt) }
         self.input = input
         // VT switches: devices are released while away and taken again on return.
-        session.paused = { [unowned self] in
+        session.paused = { [unowned self, unowned compositor] in
             self.input?.suspend()
             self.cursor?.hide()
             compositor.clock.hold()
         }
-        session.resumed = { [unowned self] in
+        session.resumed = { [unowned self, unowned compositor] in
             self.input?.resume()
             do throws(SystemError) { try self.output.modeset() } catch { self.log.error("\(error)") }
             compositor.clock.resume()
             compositor.output.damageAll()
             compositor.scheduleFrame()
+        }
+        session.lost = { [unowned self] reason in
+            self.log.error("\(reason)")
+            self.sessionLost?(reason)
+        }
+        output.failed = { [unowned self] reason in
+            self.output.failed = { _ in }  // one line, once
+            self.log.error("\(reason)")
+            self.sessionLost?(reason)
         }
         log.info("DRM output \(output.connectorName) on \(cardPath): \(output.width)×\(output.height) @\(output.refreshHz) Hz, seat \(session.name)")
     }

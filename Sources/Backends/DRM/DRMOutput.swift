@@ -21,6 +21,9 @@ final class DRMOutput {
     /// A flip is queued and not yet done.
     private(set) var flipPending = false
     var flipped: () -> Void = {}
+    /// The GPU refused a page flip for good (the device is gone): nothing would be shown
+    /// any more (`DRMBackend.sessionLost`).
+    var failed: (String) -> Void = { _ in }
 
     /// A dumb buffer: kernel memory mapped into ours, with a framebuffer id.
     private struct DumbBuffer {
@@ -134,6 +137,10 @@ final class DRMOutput {
         if drmModePageFlip(fd, crtcID, b.fb, UInt32(DRM_MODE_PAGE_FLIP_EVENT), data) == 0 {
             flipPending = true
             back = 1 - back
+        } else if ![EBUSY, EACCES, EPERM, EINTR, EAGAIN].contains(errno) {
+            // Busy, or not the DRM master for a moment around a VT switch: the next frame
+            // tries again. Anything else (ENODEV: the GPU went away) will not get better.
+            failed("the GPU refused a frame (drmModePageFlip: \(String(cString: strerror(errno))))")
         }
     }
 }

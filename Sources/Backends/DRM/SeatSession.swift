@@ -13,8 +13,12 @@ final class SeatSession: LibinputContext.DeviceOpener {
     /// Device ids by fd, for libseat_close_device.
     private var devices: [Int32: Int32] = [:]
     private(set) var isActive = false
+    private var isLost = false
     var paused: () -> Void = {}
     var resumed: () -> Void = {}
+    /// The seat is gone (seatd stopped, or logind dropped the session): nothing would give the
+    /// devices back after a pause, so the session ends (`DRMBackend.sessionLost`).
+    var lost: (String) -> Void = { _ in }
 
     /// Opens the seat and waits (at most a second) for it to be enabled.
     init() throws(SystemError) {
@@ -34,6 +38,9 @@ final class SeatSession: LibinputContext.DeviceOpener {
             self.seat = nil
             throw SystemError("no seat: the seat was never enabled (is another session active on this VT?)")
         }
+        // From here on every failure is Lodestone's to tell, in one line (libseat would add
+        // its own, e.g. "Could not flush connection" when seatd goes away).
+        libseat_set_log_level(LIBSEAT_LOG_LEVEL_SILENT)
     }
 
     /// Seat events are no longer read (`DRMBackend.stop`).
@@ -44,7 +51,7 @@ final class SeatSession: LibinputContext.DeviceOpener {
 
     deinit {
         source?.remove()
-        if let seat {
+        if let seat, !isLost {
             for (_, id) in devices { libseat_close_device(seat, id) }
             libseat_close_seat(seat)
         }
@@ -55,7 +62,13 @@ final class SeatSession: LibinputContext.DeviceOpener {
     func attach(to loop: EventLoop) throws(SystemError) {
         guard let seat else { return }
         source = try loop.addFileDescriptor(libseat_get_fd(seat)) { [unowned self] _ in
-            if let seat = self.seat { _ = libseat_dispatch(seat, 0) }
+            guard let seat = self.seat, libseat_dispatch(seat, 0) < 0 else { return }
+            let reason = String(cString: strerror(errno))
+            // The fd stays readable (hung up) and would spin the loop. libseat is not called
+            // again: its requests on the dead connection only log errors.
+            self.detach()
+            self.isLost = true
+            self.lost("lost the seat (\(reason)): seatd or logind went away")
         }
     }
 
@@ -90,7 +103,7 @@ final class SeatSession: LibinputContext.DeviceOpener {
     }
 
     func close(fd: Int32) {
-        if let seat, let id = devices.removeValue(forKey: fd) { _ = libseat_close_device(seat, id) }
+        if let seat, let id = devices.removeValue(forKey: fd), !isLost { _ = libseat_close_device(seat, id) }
         _ = Glibc.close(fd)
     }
 }
