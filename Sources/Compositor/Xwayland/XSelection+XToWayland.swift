@@ -123,12 +123,15 @@ extension XSelection {
         convertNext()
     }
 
-    /// Ends the paste converting (its pipe closed: the client gets what came so far) and
-    /// every one waiting.
+    /// Ends the paste converting and every one waiting. The paste keeps all the owner sent:
+    /// a chunk waiting in our property is taken, and what is not yet in the pipe is still
+    /// written before the pipe closes. (Closed at once, a paste that read slowly lost the
+    /// owner's last chunk when the owner hung up mid-INCR: 65,536 of 131,072 bytes.)
     func endReceives() {
         if let incoming {
-            incoming.cancel()
-            finished(incoming)
+            let waiting = chunkWaiting ? connection.takeProperty(window, atoms.wlSelection)?.bytes ?? [] : []
+            incoming.append(waiting, complete: true)
+            if incoming.isDone { finished(incoming) }
             self.incoming = nil
         } else if let first = receives.first {
             close(first.fd)
