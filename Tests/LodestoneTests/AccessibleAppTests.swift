@@ -44,18 +44,21 @@ final class PrivateSessionBus {
     deinit { stop() }
 }
 
-/// Apps that declare no regions but publish their widgets through AT-SPI: Lodestone reads
-/// their geometry from the accessibility bus (README, "Apps that declare no regions").
-final class AccessibleAppTests: XCTestCase {
-    static let gtkEnvironment = ["GDK_BACKEND": "wayland", "GSK_RENDERER": "cairo"]
-
-    private func requireAccessibilityBus() throws {
+extension XCTestCase {
+    /// dbus-daemon and at-spi2-core, or the test is skipped (fails under CI).
+    func requireAccessibilityBus() throws {
         try requireProgram("dbus-daemon")
         guard FileManager.default.isExecutableFile(atPath: "/usr/libexec/at-spi-bus-launcher") else {
             if ProcessInfo.processInfo.environment["CI"] != nil { return XCTFail("at-spi2-core is not installed; run make deps") }
             throw XCTSkip("at-spi2-core is not installed; run make deps")
         }
     }
+}
+
+/// Apps that declare no regions but publish their widgets through AT-SPI: Lodestone reads
+/// their geometry from the accessibility bus (README, "Apps that declare no regions").
+final class AccessibleAppTests: XCTestCase {
+    static let gtkEnvironment = ["GDK_BACKEND": "wayland", "GSK_RENDERER": "cairo"]
 
     /// Moves onto (x, y) until the pointer targets an element there (the app's geometry
     /// arrives asynchronously), then lets it settle.

@@ -10,14 +10,17 @@ import WaylandServer
 /// that apps which declare no adaptive_pointer_v1 regions still get highlights over their
 /// buttons and a beam as tall as their text (README, "Apps that declare no regions").
 ///
-/// Everything is asynchronous on the `wl_event_loop` (`DBusConnection`). The first time
-/// the pointer is over such an app, Lodestone finds the bus (`AT_SPI_BUS_ADDRESS`, else the
-/// session bus's `org.a11y.Bus.GetAddress`), lists the registry's applications, matches them
-/// to Wayland clients by PID, finds the window (AT-SPI frame) of the toplevel under the
-/// pointer and walks it (`AccessibleWalk`). The elements are cached per toplevel until the
-/// window's size changes, the app signals that bounds, children or states changed, or
-/// `lifetime` passes while the pointer is on it. Without a bus, a registry or an
-/// accessible app, only the cursor names apply, and one info line says why.
+/// Everything is asynchronous on the `wl_event_loop` (`DBusConnection`). When a toplevel
+/// maps or gains the keyboard, not when the pointer first comes (issue 27: that made the
+/// first highlight a second late), Lodestone finds the bus (`AT_SPI_BUS_ADDRESS`, else the
+/// session bus's `org.a11y.Bus.GetAddress`), lists the registry's applications (again as
+/// soon as the registry says one came, and every `fastListing` s while a new window's app is
+/// missing), matches them to Wayland clients by PID, finds the window (AT-SPI frame) of the
+/// toplevel and walks it (`AccessibleWalk`), a few replies per wake-up of the loop. The
+/// elements are kept per toplevel, ready when the pointer comes, until the window's size
+/// changes or the app signals that bounds, children or states changed (then walked again at
+/// once, pointer or not), or `lifetime` passes while the pointer is on it. Without a bus, a
+/// registry or an accessible app, only the cursor names apply, and one info line says why.
 final class Accessibility {
     private unowned let compositor: Compositor
     private var log: Logger { compositor.log }
@@ -32,9 +35,12 @@ final class Accessibility {
     private var appsByPID: [Int32: String] = [:]
     private var appsListedAt: Double?
     private var listingApps = false
-    /// How many listings did not have a client's app (after `listingsPerClient`, it has none).
-    private var listingsWithout: [Int32: Int] = [:]
-    static let listingsPerClient = 10
+    /// Since when each client's app has been looked for in vain (after `appWait` s, it has none).
+    private var missingSince: [Int32: Double] = [:]
+    private var saidMissing: Set<Int32> = []
+    static let appWait = 10.0
+    /// Apps register just after their first window maps: listed this often for `fastWait` s, then once a second.
+    static let fastListing = 0.05, fastWait = 2.0
     private var recheckTimer: EventSource?
 
     /// What is known about one toplevel's window.
@@ -88,13 +94,14 @@ final class Accessibility {
               let surface = toplevel.xdgSurface.surface else { return [:] }
         let xdg = toplevel.xdgSurface
         let client = surface.client
-        let window = windows[ObjectIdentifier(toplevel)] ?? {
-            let w = Window(toplevel, owner: SurfaceID(nextOwner))
-            nextOwner += 1
-            windows[ObjectIdentifier(toplevel)] = w
-            return w
-        }()
-        if window.pointerCameAt == nil { window.pointerCameAt = now }
+        let window = self.window(toplevel)
+        if window.pointerCameAt == nil {
+            window.pointerCameAt = now
+            // For `make bench`: elements walked before the pointer came adapt on its first frame.
+            if !window.elements.isEmpty, let walked = window.walkedAt {
+                log.debug("accessibility: \(window.elements.count) elements of '\(toplevel.title)' ready when the pointer came (walked \(Int((now - walked) * 1000)) ms before)")
+            }
+        }
         let geometry = xdg.geometry
         if (geometry.width, geometry.height) != window.size { window.stale = true }
         if window.stale || (window.walkedAt.map { now - $0 > Self.lifetime } ?? true) { refresh(window, pid: client.pid) }
@@ -127,6 +134,38 @@ final class Accessibility {
         return placed
     }
 
+    private func window(_ toplevel: XdgToplevel) -> Window {
+        if let w = windows[ObjectIdentifier(toplevel)] { return w }
+        let w = Window(toplevel, owner: SurfaceID(nextOwner))
+        nextOwner += 1
+        windows[ObjectIdentifier(toplevel)] = w
+        return w
+    }
+
+    // MARK: Walking before the pointer comes
+
+    /// A toplevel mapped or gained the keyboard: its elements are read now (unless fresh),
+    /// so that they are there when the pointer comes.
+    func windowShown(_ shown: DesktopWindow) {
+        guard enabled, let toplevel = shown as? XdgToplevel, toplevel.xdgSurface.isMapped,
+              let surface = toplevel.xdgSurface.surface, !compositor.scene.regions.treeHasRegions(surface) else { return }
+        let window = self.window(toplevel)
+        let g = toplevel.xdgSurface.geometry
+        if (g.width, g.height) != window.size { window.stale = true }
+        guard window.stale || (window.walkedAt.map { now - $0 > Self.lifetime } ?? true) else { return }
+        refresh(window, pid: surface.client.pid)
+    }
+
+    /// Walks again every known window the app changed (or whose app was missing), pointer or not.
+    private func refreshStale() {
+        windows = windows.filter { $0.value.toplevel != nil }
+        for window in windows.values where window.stale {
+            guard let toplevel = window.toplevel, toplevel.xdgSurface.isMapped, let surface = toplevel.xdgSurface.surface,
+                  !compositor.scene.regions.treeHasRegions(surface) else { continue }
+            refresh(window, pid: surface.client.pid)
+        }
+    }
+
     /// The text rows of a window without published geometry, measured twice a second while
     /// the pointer is on it (its pixels change without telling the pointer).
     private func textRows(_ window: Window, _ surface: WlSurface) -> TextRows? {
@@ -140,7 +179,10 @@ final class Accessibility {
     /// Looks again (re-places the regions) after `seconds`: for what comes without a signal.
     private func recheck(after seconds: Double) {
         if recheckTimer == nil {
-            recheckTimer = try? compositor.display.eventLoop.addTimer { [weak self] in self?.compositor.seat.pointerWorldChanged(regions: true) }
+            recheckTimer = try? compositor.display.eventLoop.addTimer { [weak self] in
+                self?.refreshStale()
+                self?.compositor.seat.pointerWorldChanged(regions: true)
+            }
         }
         recheckTimer?.arm(milliseconds: Int32(seconds * 1000))
     }
@@ -210,6 +252,7 @@ final class Accessibility {
             invalidationTimer = try? compositor.display.eventLoop.addTimer { [weak self] in
                 guard let self else { return }
                 self.invalidationPending = false
+                self.refreshStale()
                 self.compositor.seat.pointerWorldChanged(regions: true)
             }
         }
@@ -232,17 +275,19 @@ final class Accessibility {
         }
         guard let bus, state == .connected else { return }
         guard let app = appsByPID[pid] else {
-            // Apps register after their window maps: list them again, once a second, ten times.
-            let tries = listingsWithout[pid, default: 0]
-            guard tries < Self.listingsPerClient else { return }
-            if appsListedAt.map({ now - $0 > 1 }) ?? true {
-                listingsWithout[pid] = tries + 1
-                listApps()
-            } else if tries + 1 == Self.listingsPerClient, !listingApps {
-                listingsWithout[pid] = Self.listingsPerClient
-                log.info("accessibility: the client with PID \(pid) publishes no AT-SPI geometry; its cursor names only")
+            // Apps register after their window maps: listed again, often at first, for `appWait` s.
+            window.stale = true
+            let since = missingSince[pid] ?? now
+            missingSince[pid] = since
+            guard now - since < Self.appWait else {
+                if saidMissing.insert(pid).inserted {
+                    log.info("accessibility: the client with PID \(pid) publishes no AT-SPI geometry; its cursor names only")
+                }
+                return
             }
-            recheck(after: 1)
+            let interval = now - since < Self.fastWait ? Self.fastListing : 1
+            if appsListedAt.map({ now - $0 >= interval }) ?? true { listApps() }
+            recheck(after: interval)
             return
         }
         guard !window.findingFrame else { return }
@@ -258,7 +303,7 @@ final class Accessibility {
                 let nodes = window.walk?.nodes ?? 0, limit = window.walk?.limitReached
                 window.walk = nil
                 // Each walk, for the tests of lying apps: what it cost, and which bound ended it.
-                self.log.debug("accessibility: walked '\(window.toplevel?.title ?? "")': \(nodes) nodes, \(elements.count) elements, \(Int((self.now - started) * 1000)) ms\(limit.map { ", stopped at the \($0)" } ?? "")")
+                self.log.debug("accessibility: walked '\(window.toplevel?.title ?? "")': \(nodes) nodes, \(elements.count) elements, \(Int((self.now - started) * 1000)) ms, longest wake-up \(String(format: "%.2f", bus.takeLongestWakeUp() * 1000)) ms\(limit.map { ", stopped at the \($0)" } ?? "")")
                 window.walkedAt = self.now
                 var elements = elements
                 if let xdg = window.toplevel?.xdgSurface, let surface = xdg.surface {
@@ -347,6 +392,8 @@ final class Accessibility {
                     remaining -= 1
                     if remaining == 0 {
                         self.listingApps = false
+                        for pid in self.appsByPID.keys { self.missingSince.removeValue(forKey: pid) }
+                        self.refreshStale()
                         self.compositor.seat.pointerWorldChanged(regions: true)
                     }
                 }
@@ -412,8 +459,10 @@ final class Accessibility {
             bus.onClose = { [weak self] error in self?.giveUp("the accessibility bus closed (\(error))") }
             // Bounds, children and states: any of them may move an element.
             bus.subscribe("type='signal',interface='org.a11y.atspi.Event.Object'") { [weak self] m in
-                guard let member = m.member, ["BoundsChanged", "ChildrenChanged", "StateChanged"].contains(member), let sender = m.sender else { return }
-                self?.invalidate(app: sender)
+                guard let self, let member = m.member, ["BoundsChanged", "ChildrenChanged", "StateChanged"].contains(member), let sender = m.sender else { return }
+                // The registry's root gained or lost an app: one may be waited for.
+                if member == "ChildrenChanged", m.path == "/org/a11y/atspi/accessible/root", !self.missingSince.isEmpty { self.listApps() }
+                self.invalidate(app: sender)
             }
             for event in ["object:bounds-changed", "object:children-changed", "object:state-changed"] {
                 bus.call("org.a11y.atspi.Registry", "/org/a11y/atspi/registry", "org.a11y.atspi.Registry", "RegisterEvent", [.string(event)]) { _ in }

@@ -161,6 +161,10 @@ final class DBusConnection {
     private var roundTrips: [Double] = []
     static let roundTripsKept = 8192
     func takeRoundTrips() -> [Double] { defer { roundTrips = [] }; return roundTrips }
+    /// The longest the loop spent in one wake-up of this connection (s): what its replies
+    /// can delay a frame by (issue 27: a walk must not delay one by more than 2 ms).
+    private var longestWakeUp = 0.0
+    func takeLongestWakeUp() -> Double { defer { longestWakeUp = 0 }; return longestWakeUp }
 
     static var monotonicSeconds: Double {
         var now = timespec()
@@ -251,6 +255,8 @@ final class DBusConnection {
     /// Lets sd-bus do what it can now (read, write, dispatch replies and signals), at most
     /// `messagesPerWakeUp` messages, then waits on the loop for what it needs next.
     private func process() {
+        let started = Self.monotonicSeconds
+        defer { longestWakeUp = max(longestWakeUp, Self.monotonicSeconds - started) }
         var budget = Self.messagesPerWakeUp
         while let bus, budget > 0 {
             let r = sd_bus_process(bus, nil)
