@@ -305,17 +305,7 @@ final class Accessibility {
                 // Each walk, for the tests of lying apps: what it cost, and which bound ended it.
                 self.log.debug("accessibility: walked '\(window.toplevel?.title ?? "")': \(nodes) nodes, \(elements.count) elements, \(Int((self.now - started) * 1000)) ms, longest wake-up \(String(format: "%.2f", bus.takeLongestWakeUp() * 1000)) ms\(limit.map { ", stopped at the \($0)" } ?? "")")
                 window.walkedAt = self.now
-                var elements = elements
-                if let xdg = window.toplevel?.xdgSurface, let surface = xdg.surface {
-                    let g = xdg.geometry
-                    window.size = (g.width, g.height)
-                    let inset = Self.decorationInset(geometry: g, frame: frameSize)
-                    for i in elements.indices {
-                        elements[i].x += inset.x
-                        elements[i].y += inset.y
-                        Self.outline(&elements[i], in: surface, geometry: g)
-                    }
-                }
+                let elements = self.placedInWindow(elements, window, frameSize: frameSize)
                 if window.elements.isEmpty, !elements.isEmpty, let came = window.pointerCameAt {
                     // For `make bench`: how long the first highlight waited, and what D-Bus cost.
                     let trips = bus.takeRoundTrips().sorted()
@@ -328,8 +318,32 @@ final class Accessibility {
                 }
                 self.armLifetime()
             }
+            // A window with no elements yet takes them as they come.
+            window.walk?.progress = { [weak self, weak window] elements, frameSize in
+                guard let self, let window, window.walkedAt == nil, elements.count > window.elements.count else { return }
+                if window.elements.isEmpty, let came = window.pointerCameAt {
+                    self.log.debug("accessibility: \(elements.count) elements of '\(window.toplevel?.title ?? "")' in place \(Int((self.now - came) * 1000)) ms after the pointer came; walk going on, \(Int((self.now - started) * 1000)) ms in")
+                }
+                window.elements = self.placedInWindow(elements, window, frameSize: frameSize)
+                self.compositor.seat.pointerWorldChanged(regions: true)
+            }
         }
         _ = bus
+    }
+
+    /// A walk's elements in the window geometry, grown to their drawn outlines.
+    private func placedInWindow(_ elements: [AccessibleElement], _ window: Window, frameSize: (Double, Double)) -> [AccessibleElement] {
+        guard let xdg = window.toplevel?.xdgSurface, let surface = xdg.surface else { return elements }
+        var elements = elements
+        let g = xdg.geometry
+        window.size = (g.width, g.height)
+        let inset = Self.decorationInset(geometry: g, frame: frameSize)
+        for i in elements.indices {
+            elements[i].x += inset.x
+            elements[i].y += inset.y
+            Self.outline(&elements[i], in: surface, geometry: g)
+        }
+        return elements
     }
 
     static let maximumFrames = 64
@@ -384,7 +398,11 @@ final class Accessibility {
                 return
             }
             var remaining = apps.count
-            if remaining == 0 { self.listingApps = false }
+            if remaining == 0 {
+                // None yet: the windows waiting for theirs list again soon.
+                self.listingApps = false
+                self.refreshStale()
+            }
             for app in apps {
                 bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixProcessID", [.string(app.bus)]) { [weak self] r in
                     guard let self else { return }

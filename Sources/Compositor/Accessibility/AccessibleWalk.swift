@@ -118,12 +118,29 @@ final class AccessibleWalk {
         while inFlight < Self.maximumInFlight, !queued.isEmpty { queued.removeFirst()() }
     }
 
+    /// What has been read so far, every `progressInterval` s while the walk goes on: a window
+    /// just mapped adapts before its whole tree is in (issue 27: within 100 ms).
+    var progress: (([AccessibleElement], _ frameSize: (Double, Double)) -> Void)?
+    static let progressInterval = 0.02
+    private var progressAt = DBusConnection.monotonicSeconds
+
     private func finishIfDone() {
         pump()
-        guard inFlight == 0, queued.isEmpty, let completion else { return }
+        guard inFlight == 0, queued.isEmpty, let completion else {
+            if let progress, completion != nil, frame.width > 0, DBusConnection.monotonicSeconds - progressAt > Self.progressInterval {
+                progressAt = DBusConnection.monotonicSeconds
+                progress(result(), (frame.width, frame.height))
+            }
+            return
+        }
         self.completion = nil
+        completion(result(), (frame.width, frame.height))
+    }
+
+    /// The elements read so far, relative to the frame.
+    private func result() -> [AccessibleElement] {
         let frame = self.frame
-        completion(elements.enumerated().compactMap { i, e in
+        return elements.enumerated().compactMap { i, e in
             var e = e
             e.x -= frame.x
             e.y -= frame.y
@@ -132,7 +149,7 @@ final class AccessibleWalk {
             // A button without a label that is about square shows an icon: it lifts.
             if e.kind == .control, !labelled.contains(i), e.width <= e.height * 1.5 { e.kind = .iconButton }
             return e
-        }, (frame.width, frame.height))
+        }
     }
 
     // MARK: Nodes

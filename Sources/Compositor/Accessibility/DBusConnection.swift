@@ -251,6 +251,8 @@ final class DBusConnection {
     /// this many, the loop composes and reads its other clients, then sd-bus goes on (its
     /// timeout is 0 while messages wait in its queue, and the socket stays readable).
     static let messagesPerWakeUp = 256
+    /// Nor longer than this (s): a frame due meanwhile waits no more (issue 27: 2 ms at most).
+    static let wakeUpBudget = 0.001
 
     /// Lets sd-bus do what it can now (read, write, dispatch replies and signals), at most
     /// `messagesPerWakeUp` messages, then waits on the loop for what it needs next.
@@ -258,7 +260,7 @@ final class DBusConnection {
         let started = Self.monotonicSeconds
         defer { longestWakeUp = max(longestWakeUp, Self.monotonicSeconds - started) }
         var budget = Self.messagesPerWakeUp
-        while let bus, budget > 0 {
+        while let bus, budget > 0, Self.monotonicSeconds - started < Self.wakeUpBudget {
             let r = sd_bus_process(bus, nil)
             budget -= 1
             if r > 0 { continue }
