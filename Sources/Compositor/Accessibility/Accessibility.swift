@@ -98,8 +98,8 @@ final class Accessibility {
         if window.pointerCameAt == nil {
             window.pointerCameAt = now
             // For `make bench`: elements walked before the pointer came adapt on its first frame.
-            if !window.elements.isEmpty, let walked = window.walkedAt {
-                log.debug("accessibility: \(window.elements.count) elements of '\(toplevel.title)' ready when the pointer came (walked \(Int((now - walked) * 1000)) ms before)")
+            if !window.elements.isEmpty {
+                log.debug("accessibility: \(window.elements.count) elements of '\(toplevel.title)' ready when the pointer came (\(window.walkedAt.map { "walked \(Int((now - $0) * 1000)) ms before" } ?? "first walk going on"))")
             }
         }
         let geometry = xdg.geometry
@@ -302,8 +302,9 @@ final class Accessibility {
                 guard let self, let window else { return }
                 let nodes = window.walk?.nodes ?? 0, limit = window.walk?.limitReached
                 window.walk = nil
+                let wakeUp = bus.takeLongestWakeUp()
                 // Each walk, for the tests of lying apps: what it cost, and which bound ended it.
-                self.log.debug("accessibility: walked '\(window.toplevel?.title ?? "")': \(nodes) nodes, \(elements.count) elements, \(Int((self.now - started) * 1000)) ms, longest wake-up \(String(format: "%.2f", bus.takeLongestWakeUp() * 1000)) ms\(limit.map { ", stopped at the \($0)" } ?? "")")
+                self.log.debug("accessibility: walked '\(window.toplevel?.title ?? "")': \(nodes) nodes, \(elements.count) elements, \(Int((self.now - started) * 1000)) ms, longest wake-up \(String(format: "%.2f", wakeUp.wall * 1000)) ms wall, \(String(format: "%.2f", wakeUp.cpu * 1000)) ms CPU\(limit.map { ", stopped at the \($0)" } ?? "")")
                 window.walkedAt = self.now
                 let elements = self.placedInWindow(elements, window, frameSize: frameSize)
                 if window.elements.isEmpty, !elements.isEmpty, let came = window.pointerCameAt {

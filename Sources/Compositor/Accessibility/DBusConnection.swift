@@ -163,8 +163,14 @@ final class DBusConnection {
     func takeRoundTrips() -> [Double] { defer { roundTrips = [] }; return roundTrips }
     /// The longest the loop spent in one wake-up of this connection (s): what its replies
     /// can delay a frame by (issue 27: a walk must not delay one by more than 2 ms).
-    private var longestWakeUp = 0.0
-    func takeLongestWakeUp() -> Double { defer { longestWakeUp = 0 }; return longestWakeUp }
+    /// Wall time includes the loop being descheduled; CPU time is what the replies cost.
+    private var longestWakeUp = (wall: 0.0, cpu: 0.0)
+    func takeLongestWakeUp() -> (wall: Double, cpu: Double) { defer { longestWakeUp = (0, 0) }; return longestWakeUp }
+    static var threadCPUSeconds: Double {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
 
     static var monotonicSeconds: Double {
         var now = timespec()
@@ -257,8 +263,11 @@ final class DBusConnection {
     /// Lets sd-bus do what it can now (read, write, dispatch replies and signals), at most
     /// `messagesPerWakeUp` messages, then waits on the loop for what it needs next.
     private func process() {
-        let started = Self.monotonicSeconds
-        defer { longestWakeUp = max(longestWakeUp, Self.monotonicSeconds - started) }
+        let started = Self.monotonicSeconds, cpu = Self.threadCPUSeconds
+        defer {
+            longestWakeUp.wall = max(longestWakeUp.wall, Self.monotonicSeconds - started)
+            longestWakeUp.cpu = max(longestWakeUp.cpu, Self.threadCPUSeconds - cpu)
+        }
         var budget = Self.messagesPerWakeUp
         while let bus, budget > 0, Self.monotonicSeconds - started < Self.wakeUpBudget {
             let r = sd_bus_process(bus, nil)
