@@ -21,6 +21,9 @@ final class PrivateSessionBus {
         var env = ProcessInfo.processInfo.environment
         env["XDG_RUNTIME_DIR"] = directory
         env.removeValue(forKey: "AT_SPI_BUS_ADDRESS")
+        // Lodestone switches org.a11y.Status.IsEnabled on; the launcher keeps it in GSettings,
+        // which must not be the user's own (dconf).
+        env["GSETTINGS_BACKEND"] = "memory"
         daemon.environment = env
         daemon.standardOutput = FileHandle.nullDevice
         daemon.standardError = FileHandle.nullDevice
@@ -210,8 +213,10 @@ final class AccessibleAppTests: XCTestCase {
         defer { bus.stop() }
         let f = try AdaptiveFixture(environment: bus.environment)
         let file = try Self.translationFile(in: bus.directory)
-        // Qt publishes its widgets only when asked to (or when a screen reader is on).
-        try f.session.launch([Self.linguist, file], environment: ["QT_QPA_PLATFORM": "wayland", "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1"].merging(bus.environment) { $1 })
+        // Qt publishes its widgets only when asked to: Lodestone switched org.a11y.Status.IsEnabled
+        // on when it started, and the variable the user would otherwise set is not set.
+        try f.session.launch(["-u", "QT_LINUX_ACCESSIBILITY_ALWAYS_ON", Self.linguist, file],
+                             environment: ["QT_QPA_PLATFORM": "wayland"].merging(bus.environment) { $1 })
         let main = try f.session.waitForWindow(nil, timeout: 40) { $0.title.contains("Linguist") }
         try f.move(to: Double(main.x) + 300, Double(main.y) + 300)
         // Edit > Find (Ctrl+F), then "hello" in its text field.

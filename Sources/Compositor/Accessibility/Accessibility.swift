@@ -434,15 +434,38 @@ final class Accessibility {
 
     // MARK: The bus
 
+    /// Connects when Lodestone starts, not at the first window: apps started afterwards find
+    /// accessibility on (Qt reads `org.a11y.Status` once, when it starts), and the first
+    /// window's walk does not wait for the bus.
+    func start() { if enabled, state == .idle { connect() } }
+
+    /// Finds the accessibility bus, first switching accessibility on for apps the way a screen
+    /// reader does: `org.a11y.Status.IsEnabled` on the session bus's `org.a11y.Bus` (README,
+    /// "Switching accessibility on"). GTK publishes anyway; Qt 6 publishes nothing without it
+    /// (or `QT_LINUX_ACCESSIBILITY_ALWAYS_ON`). `ScreenReaderEnabled` is left alone: apps take
+    /// it to mean a screen reader speaks (Chromium builds its whole web tree for it).
     private func connect() {
         state = .findingBus
         let env = ProcessInfo.processInfo.environment
-        if let address = env["AT_SPI_BUS_ADDRESS"], !address.isEmpty { return connectAccessibilityBus(address) }
+        let atspi = env["AT_SPI_BUS_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
         let session = env["DBUS_SESSION_BUS_ADDRESS"] ?? env["XDG_RUNTIME_DIR"].map { "unix:path=\($0)/bus" }
-        guard let session else { return giveUp("no session bus (DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are unset)") }
+        guard let session else {
+            if let atspi { return connectAccessibilityBus(atspi) }
+            return giveUp("no session bus (DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are unset)")
+        }
+        let connection: DBusConnection
         do {
-            let connection = try DBusConnection(address: session, loop: compositor.display.eventLoop)
-            sessionBus = connection
+            connection = try DBusConnection(address: session, loop: compositor.display.eventLoop)
+        } catch {
+            if let atspi { return connectAccessibilityBus(atspi) }
+            return giveUp("no session bus (\(error))")
+        }
+        sessionBus = connection
+        connection.call("org.a11y.Bus", "/org/a11y/bus", "org.freedesktop.DBus.Properties", "Set",
+                        [.string("org.a11y.Status"), .string("IsEnabled"), .variantBool(true)]) { [weak self] result in
+            guard let self else { return }
+            if case .failure(let error) = result { self.log.debug("accessibility: could not switch org.a11y.Status.IsEnabled on (\(error))") }
+            if let atspi { self.connectAccessibilityBus(atspi); return self.closeSessionBusSoon() }
             connection.call("org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus", "GetAddress") { [weak self] result in
                 guard let self else { return }
                 switch result {
@@ -453,8 +476,6 @@ final class Accessibility {
                 // Closed from the loop, not from inside this reply's dispatch.
                 self.closeSessionBusSoon()
             }
-        } catch {
-            giveUp("no session bus (\(error))")
         }
     }
 

@@ -9,6 +9,8 @@ enum DBusArgument {
     case string(String)
     case int32(Int32)
     case uint32(UInt32)
+    /// A boolean in a variant (`v` holding `b`), as Properties.Set takes it.
+    case variantBool(Bool)
 }
 
 /// An object on a bus: the connection's unique name and the object path (D-Bus `(so)`).
@@ -193,6 +195,11 @@ final class DBusConnection {
             case .string(let s): r = s.withCString { sd_bus_message_append_basic(message, CChar(bitPattern: 0x73), $0) }  // 's'
             case .int32(var v): r = sd_bus_message_append_basic(message, CChar(bitPattern: 0x69), &v)  // 'i'
             case .uint32(var v): r = sd_bus_message_append_basic(message, CChar(bitPattern: 0x75), &v)  // 'u'
+            case .variantBool(let b):
+                var v: Int32 = b ? 1 : 0
+                let opened = sd_bus_message_open_container(message, CChar(bitPattern: 0x76), "b")  // 'v'
+                r = opened < 0 ? opened : min(sd_bus_message_append_basic(message, CChar(bitPattern: 0x62), &v),  // 'b'
+                                              sd_bus_message_close_container(message))
             }
             guard r >= 0 else { return false }
         }
