@@ -56,6 +56,8 @@ final class Accessibility {
         /// The window geometry's size when walked: a resize re-walks.
         var size: (Int32, Int32) = (0, 0)
         var stale = true
+        /// Not walked again before this (after extents that lie: the toolkit gets time to lay out).
+        var notBefore = 0.0
         /// A terminal's rows (`TextRows`), when it publishes nothing and its cursor says text.
         var rows: TextRows?
         var rowsMeasuredAt: Double?
@@ -267,7 +269,7 @@ final class Accessibility {
     // MARK: Finding the app and its window
 
     private func refresh(_ window: Window, pid: Int32) {
-        guard window.walk == nil else { return }
+        guard window.walk == nil, now >= window.notBefore else { return }
         switch state {
         case .idle: connect()
         case .findingBus, .unavailable: return
@@ -300,11 +302,17 @@ final class Accessibility {
             window.frame = frame
             window.walk = AccessibleWalk(bus: bus, app: app, window: frame.path) { [weak self, weak window] elements, frameSize in
                 guard let self, let window else { return }
-                let nodes = window.walk?.nodes ?? 0, limit = window.walk?.limitReached
+                let nodes = window.walk?.nodes ?? 0, limit = window.walk?.limitReached, lies = window.walk?.liesSeen ?? 0
                 window.walk = nil
                 let wakeUp = bus.takeLongestWakeUp()
                 // Each walk, for the tests of lying apps: what it cost, and which bound ended it.
-                self.log.debug("accessibility: walked '\(window.toplevel?.title ?? "")': \(nodes) nodes, \(elements.count) elements, \(Int((self.now - started) * 1000)) ms, longest wake-up \(String(format: "%.2f", wakeUp.wall * 1000)) ms wall, \(String(format: "%.2f", wakeUp.cpu * 1000)) ms CPU\(limit.map { ", stopped at the \($0)" } ?? "")")
+                self.log.debug("accessibility: walked '\(window.toplevel?.title ?? "")': \(nodes) nodes, \(elements.count) elements, \(Int((self.now - started) * 1000)) ms, longest wake-up \(String(format: "%.2f", wakeUp.wall * 1000)) ms wall, \(String(format: "%.2f", wakeUp.cpu * 1000)) ms CPU\(limit.map { ", stopped at the \($0)" } ?? "")\(lies > 0 ? ", \(lies) extents that lie (read again in \(Self.lieRecheck) s)" : "")")
+                if lies > 0 {
+                    // What lied is read again later, pointer or not.
+                    window.stale = true
+                    window.notBefore = self.now + Self.lieRecheck
+                    self.recheck(after: Self.lieRecheck)
+                }
                 window.walkedAt = self.now
                 let elements = self.placedInWindow(elements, window, frameSize: frameSize)
                 if window.elements.isEmpty, !elements.isEmpty, let came = window.pointerCameAt {
@@ -348,6 +356,8 @@ final class Accessibility {
     }
 
     static let maximumFrames = 64
+    /// A window whose walk met extents that lie is walked again after this long.
+    static let lieRecheck = 1.0
 
     /// The app's frame for this toplevel: the one titled like it, else the one of its size,
     /// else its only one.

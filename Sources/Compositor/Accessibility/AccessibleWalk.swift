@@ -137,6 +137,10 @@ final class AccessibleWalk {
         completion(result(), (frame.width, frame.height))
     }
 
+    /// Extents that made no sense: such elements are dropped, never cached, and the window
+    /// is read again soon, when the toolkit may have laid it out.
+    private(set) var liesSeen = 0
+
     /// The elements read so far, relative to the frame.
     private func result() -> [AccessibleElement] {
         let frame = self.frame
@@ -144,6 +148,8 @@ final class AccessibleWalk {
             var e = e
             e.x -= frame.x
             e.y -= frame.y
+            // Larger than its window: a lie (as 0-based the frame has no room for it).
+            if e.width > frame.width + 2 || e.height > frame.height + 2 { liesSeen += 1; return nil }
             // Wholly outside the window (scrolled away, or a lie): it could only pull the pointer off it.
             guard e.x < frame.width, e.y < frame.height, e.x + e.width > 0, e.y + e.height > 0 else { return nil }
             // A button without a label that is about square shows an icon: it lifts.
@@ -191,8 +197,14 @@ final class AccessibleWalk {
         guard visible else { return }
         let role = AccessibleRole(rawValue: rawRole)
         if role == .label, let button { labelled.insert(button) }
-        guard let (x, y, w, h) = node.extents, w > 0, h > 0 || depth == 0, w <= Self.maximumExtent, h <= Self.maximumExtent,
-              abs(x) <= Self.maximumExtent, abs(y) <= Self.maximumExtent else { return }
+        guard let (x, y, w, h) = node.extents else { return }
+        // Negative or absurd extents (Qt 6.4 once gave toolbar buttons a width of -921): a lie,
+        // not an empty node; the window is walked again soon (`liesSeen`).
+        if w < 0 || h < 0 || w > Self.maximumExtent || h > Self.maximumExtent || abs(x) > Self.maximumExtent || abs(y) > Self.maximumExtent {
+            liesSeen += 1
+            return
+        }
+        guard w > 0, h > 0 || depth == 0 else { return }
         if depth == 0 { frame = (x, y, w, h) }
         func add(_ kind: AccessibleElement.Kind) -> Int {
             let framed = role == .pushButton || role == .toggleButton || role == .comboBox
