@@ -45,7 +45,8 @@ final class Accessibility {
 
     /// What is known about one toplevel's window.
     private final class Window {
-        weak var toplevel: XdgToplevel?
+        /// An xdg_toplevel, or an X11 window (its app found by _NET_WM_PID).
+        weak var toplevel: DesktopWindow?
         var elements: [AccessibleElement] = []
         /// The AT-SPI frame matched to the toplevel.
         var frame: DBusObject?
@@ -66,7 +67,7 @@ final class Accessibility {
         /// Region ids, stable across walks so the engine does not re-enter an element.
         var regionIDs: [RegionID] = []
         let owner: SurfaceID
-        init(_ toplevel: XdgToplevel, owner: SurfaceID) { self.toplevel = toplevel; self.owner = owner }
+        init(_ toplevel: DesktopWindow, owner: SurfaceID) { self.toplevel = toplevel; self.owner = owner }
     }
     private var windows: [ObjectIdentifier: Window] = [:]
     private var nextOwner: UInt64 = 1 << 40
@@ -92,10 +93,9 @@ final class Accessibility {
     /// `sceneChanged`).
     func placedRegions(allocate: () -> RegionID) -> [RegionID: SceneRegions.Placed] {
         guard enabled, let focus = compositor.seat.pointerFocus, !compositor.scene.regions.treeHasRegions(focus),
-              let toplevel = compositor.scene.window(of: focus) as? XdgToplevel, toplevel.xdgSurface.isMapped,
-              let surface = toplevel.xdgSurface.surface else { return [:] }
-        let xdg = toplevel.xdgSurface
-        let client = surface.client
+              let toplevel = compositor.scene.window(of: focus), toplevel.isMapped,
+              let surface = toplevel.surface, let pid = Self.processID(of: toplevel) else { return [:] }
+        let xdg = toplevel
         let window = self.window(toplevel)
         if window.pointerCameAt == nil {
             window.pointerCameAt = now
@@ -106,7 +106,7 @@ final class Accessibility {
         }
         let geometry = xdg.geometry
         if (geometry.width, geometry.height) != window.size { window.stale = true }
-        if window.stale || (window.walkedAt.map { now - $0 > Self.lifetime } ?? true) { refresh(window, pid: client.pid) }
+        if window.stale || (window.walkedAt.map { now - $0 > Self.lifetime } ?? true) { refresh(window, pid: pid) }
 
         let (ox, oy) = xdg.surfaceOrigin
         let placement = SurfacePlacement(origin: Point(x: Double(ox) + Double(geometry.x), y: Double(oy) + Double(geometry.y)))
@@ -136,7 +136,14 @@ final class Accessibility {
         return placed
     }
 
-    private func window(_ toplevel: XdgToplevel) -> Window {
+    /// The process that owns the window: a Wayland client's credentials; an X11 window's
+    /// _NET_WM_PID (Xwayland is the client of every X window).
+    static func processID(of window: DesktopWindow) -> Int32? {
+        if let x = window as? XwaylandWindow { return x.processID }
+        return window.surface?.client.pid
+    }
+
+    private func window(_ toplevel: DesktopWindow) -> Window {
         if let w = windows[ObjectIdentifier(toplevel)] { return w }
         let w = Window(toplevel, owner: SurfaceID(nextOwner))
         nextOwner += 1
@@ -149,22 +156,22 @@ final class Accessibility {
     /// A toplevel mapped or gained the keyboard: its elements are read now (unless fresh),
     /// so that they are there when the pointer comes.
     func windowShown(_ shown: DesktopWindow) {
-        guard enabled, let toplevel = shown as? XdgToplevel, toplevel.xdgSurface.isMapped,
-              let surface = toplevel.xdgSurface.surface, !compositor.scene.regions.treeHasRegions(surface) else { return }
-        let window = self.window(toplevel)
-        let g = toplevel.xdgSurface.geometry
+        guard enabled, shown.isMapped, let surface = shown.surface, let pid = Self.processID(of: shown),
+              !compositor.scene.regions.treeHasRegions(surface) else { return }
+        let window = self.window(shown)
+        let g = shown.geometry
         if (g.width, g.height) != window.size { window.stale = true }
         guard window.stale || (window.walkedAt.map { now - $0 > Self.lifetime } ?? true) else { return }
-        refresh(window, pid: surface.client.pid)
+        refresh(window, pid: pid)
     }
 
     /// Walks again every known window the app changed (or whose app was missing), pointer or not.
     private func refreshStale() {
         windows = windows.filter { $0.value.toplevel != nil }
         for window in windows.values where window.stale {
-            guard let toplevel = window.toplevel, toplevel.xdgSurface.isMapped, let surface = toplevel.xdgSurface.surface,
-                  !compositor.scene.regions.treeHasRegions(surface) else { continue }
-            refresh(window, pid: surface.client.pid)
+            guard let toplevel = window.toplevel, toplevel.isMapped, let surface = toplevel.surface,
+                  let pid = Self.processID(of: toplevel), !compositor.scene.regions.treeHasRegions(surface) else { continue }
+            refresh(window, pid: pid)
         }
     }
 
@@ -342,7 +349,7 @@ final class Accessibility {
 
     /// A walk's elements in the window geometry, grown to their drawn outlines.
     private func placedInWindow(_ elements: [AccessibleElement], _ window: Window, frameSize: (Double, Double)) -> [AccessibleElement] {
-        guard let xdg = window.toplevel?.xdgSurface, let surface = xdg.surface else { return elements }
+        guard let xdg = window.toplevel, let surface = xdg.surface else { return elements }
         var elements = elements
         let g = xdg.geometry
         window.size = (g.width, g.height)
@@ -363,7 +370,7 @@ final class Accessibility {
     /// else its only one.
     private func findFrame(of window: Window, app: String, _ found: @escaping (DBusObject?) -> Void) {
         guard let bus, let toplevel = window.toplevel else { return found(nil) }
-        let title = toplevel.title, g = toplevel.xdgSurface.geometry
+        let title = toplevel.title, g = toplevel.geometry
         bus.call(app, "/org/a11y/atspi/accessible/root", "org.a11y.atspi.Accessible", "GetChildren") { [weak self] result in
             // An app's own frames, and no more than `maximumFrames`: a lying app may list a
             // million, or another app's (issue 24).
