@@ -171,6 +171,11 @@ final class Accessibility {
         for window in windows.values where window.stale {
             guard let toplevel = window.toplevel, toplevel.isMapped, let surface = toplevel.surface,
                   let pid = Self.processID(of: toplevel), !compositor.scene.regions.treeHasRegions(surface) else { continue }
+            // An app that signals all the time (a blinking caret, a progress bar) is not walked without pause.
+            if let at = window.walkedAt, now - at < Self.rewalkInterval {
+                recheck(after: Self.rewalkInterval)
+                continue
+            }
             refresh(window, pid: pid)
         }
     }
@@ -365,6 +370,8 @@ final class Accessibility {
     static let maximumFrames = 64
     /// A window whose walk met extents that lie is walked again after this long.
     static let lieRecheck = 1.0
+    /// A window the pointer is not on is walked again after a change at most this often.
+    static let rewalkInterval = 0.25
 
     /// The app's frame for this toplevel: the one titled like it, else the one of its size,
     /// else its only one.
