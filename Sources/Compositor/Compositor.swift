@@ -155,6 +155,8 @@ public final class Compositor {
         clock.onFrame = { [unowned self] in self.repaint() }
 
         try addGlobals(options)
+        // Before any app starts: accessibility switched on, the bus found.
+        accessibility.start()
         scheduleFrame()
     }
 

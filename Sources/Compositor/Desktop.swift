@@ -36,7 +36,7 @@ final class Desktop {
         if !takesFocus { toplevel.demandsAttention = true }
         toplevel.surface.map(enterOutput)
         if let s = toplevel.surface { scene.damageTree(s) }
-        if takesFocus { activate(toplevel) }
+        if takesFocus { activate(toplevel) } else { compositor.accessibility.windowShown(toplevel) }
         // The new window may now be under the pointer.
         scene.changed(.layout)
         compositor.scheduleFrame()
@@ -120,6 +120,8 @@ final class Desktop {
         previous?.setActivated(false)
         toplevel.setActivated(true)
         seat.keyboard.setFocus(toplevel.surface)
+        // Its accessible elements are read now, before the pointer comes (issue 27).
+        compositor.accessibility.windowShown(toplevel)
     }
 
     /// Puts a window on top, with its children (and theirs) above it, oldest first.

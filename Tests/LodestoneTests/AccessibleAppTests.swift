@@ -21,6 +21,9 @@ final class PrivateSessionBus {
         var env = ProcessInfo.processInfo.environment
         env["XDG_RUNTIME_DIR"] = directory
         env.removeValue(forKey: "AT_SPI_BUS_ADDRESS")
+        // Lodestone switches org.a11y.Status.IsEnabled on; the launcher keeps it in GSettings,
+        // which must not be the user's own (dconf).
+        env["GSETTINGS_BACKEND"] = "memory"
         daemon.environment = env
         daemon.standardOutput = FileHandle.nullDevice
         daemon.standardError = FileHandle.nullDevice
@@ -44,18 +47,21 @@ final class PrivateSessionBus {
     deinit { stop() }
 }
 
-/// Apps that declare no regions but publish their widgets through AT-SPI: Lodestone reads
-/// their geometry from the accessibility bus (README, "Apps that declare no regions").
-final class AccessibleAppTests: XCTestCase {
-    static let gtkEnvironment = ["GDK_BACKEND": "wayland", "GSK_RENDERER": "cairo"]
-
-    private func requireAccessibilityBus() throws {
+extension XCTestCase {
+    /// dbus-daemon and at-spi2-core, or the test is skipped (fails under CI).
+    func requireAccessibilityBus() throws {
         try requireProgram("dbus-daemon")
         guard FileManager.default.isExecutableFile(atPath: "/usr/libexec/at-spi-bus-launcher") else {
             if ProcessInfo.processInfo.environment["CI"] != nil { return XCTFail("at-spi2-core is not installed; run make deps") }
             throw XCTSkip("at-spi2-core is not installed; run make deps")
         }
     }
+}
+
+/// Apps that declare no regions but publish their widgets through AT-SPI: Lodestone reads
+/// their geometry from the accessibility bus (README, "Apps that declare no regions").
+final class AccessibleAppTests: XCTestCase {
+    static let gtkEnvironment = ["GDK_BACKEND": "wayland", "GSK_RENDERER": "cairo"]
 
     /// Moves onto (x, y) until the pointer targets an element there (the app's geometry
     /// arrives asynchronously), then lets it settle.
@@ -207,8 +213,10 @@ final class AccessibleAppTests: XCTestCase {
         defer { bus.stop() }
         let f = try AdaptiveFixture(environment: bus.environment)
         let file = try Self.translationFile(in: bus.directory)
-        // Qt publishes its widgets only when asked to (or when a screen reader is on).
-        try f.session.launch([Self.linguist, file], environment: ["QT_QPA_PLATFORM": "wayland", "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1"].merging(bus.environment) { $1 })
+        // Qt publishes its widgets only when asked to: Lodestone switched org.a11y.Status.IsEnabled
+        // on when it started, and the variable the user would otherwise set is not set.
+        try f.session.launch(["-u", "QT_LINUX_ACCESSIBILITY_ALWAYS_ON", Self.linguist, file],
+                             environment: ["QT_QPA_PLATFORM": "wayland"].merging(bus.environment) { $1 })
         let main = try f.session.waitForWindow(nil, timeout: 40) { $0.title.contains("Linguist") }
         try f.move(to: Double(main.x) + 300, Double(main.y) + 300)
         // Edit > Find (Ctrl+F), then "hello" in its text field.

@@ -11,9 +11,9 @@ extension XCTestCase {
     /// Starts Lodestone headless and returns it with the X11 display it offers (Xwayland
     /// itself starts on the first X connection). With Xwayland installed, offering none is a
     /// failure, not a skip.
-    func startXwaylandSession(size: String = "1280x800", extraArguments: [String] = []) throws -> (Session, String) {
+    func startXwaylandSession(size: String = "1280x800", extraArguments: [String] = [], environment: [String: String] = [:]) throws -> (Session, String) {
         try requireProgram("Xwayland")
-        let session = try Session(size: size, extraArguments: extraArguments)
+        let session = try Session(size: size, extraArguments: extraArguments, environment: environment)
         guard let display = session.x11Display else {
             session.stop()
             throw XwaylandTestError(description: "Lodestone offers no X11 display:\n\(session.log)")

@@ -10,14 +10,17 @@ import WaylandServer
 /// that apps which declare no adaptive_pointer_v1 regions still get highlights over their
 /// buttons and a beam as tall as their text (README, "Apps that declare no regions").
 ///
-/// Everything is asynchronous on the `wl_event_loop` (`DBusConnection`). The first time
-/// the pointer is over such an app, Lodestone finds the bus (`AT_SPI_BUS_ADDRESS`, else the
-/// session bus's `org.a11y.Bus.GetAddress`), lists the registry's applications, matches them
-/// to Wayland clients by PID, finds the window (AT-SPI frame) of the toplevel under the
-/// pointer and walks it (`AccessibleWalk`). The elements are cached per toplevel until the
-/// window's size changes, the app signals that bounds, children or states changed, or
-/// `lifetime` passes while the pointer is on it. Without a bus, a registry or an
-/// accessible app, only the cursor names apply, and one info line says why.
+/// Everything is asynchronous on the `wl_event_loop` (`DBusConnection`). When a toplevel
+/// maps or gains the keyboard, not when the pointer first comes (issue 27: that made the
+/// first highlight a second late), Lodestone finds the bus (`AT_SPI_BUS_ADDRESS`, else the
+/// session bus's `org.a11y.Bus.GetAddress`), lists the registry's applications (again as
+/// soon as the registry says one came, and every `fastListing` s while a new window's app is
+/// missing), matches them to Wayland clients by PID, finds the window (AT-SPI frame) of the
+/// toplevel and walks it (`AccessibleWalk`), a few replies per wake-up of the loop. The
+/// elements are kept per toplevel, ready when the pointer comes, until the window's size
+/// changes or the app signals that bounds, children or states changed (then walked again at
+/// once, pointer or not), or `lifetime` passes while the pointer is on it. Without a bus, a
+/// registry or an accessible app, only the cursor names apply, and one info line says why.
 final class Accessibility {
     private unowned let compositor: Compositor
     private var log: Logger { compositor.log }
@@ -32,14 +35,18 @@ final class Accessibility {
     private var appsByPID: [Int32: String] = [:]
     private var appsListedAt: Double?
     private var listingApps = false
-    /// How many listings did not have a client's app (after `listingsPerClient`, it has none).
-    private var listingsWithout: [Int32: Int] = [:]
-    static let listingsPerClient = 10
+    /// Since when each client's app has been looked for in vain (after `appWait` s, it has none).
+    private var missingSince: [Int32: Double] = [:]
+    private var saidMissing: Set<Int32> = []
+    static let appWait = 10.0
+    /// Apps register just after their first window maps: listed this often for `fastWait` s, then once a second.
+    static let fastListing = 0.05, fastWait = 2.0
     private var recheckTimer: EventSource?
 
     /// What is known about one toplevel's window.
     private final class Window {
-        weak var toplevel: XdgToplevel?
+        /// An xdg_toplevel, or an X11 window (its app found by _NET_WM_PID).
+        weak var toplevel: DesktopWindow?
         var elements: [AccessibleElement] = []
         /// The AT-SPI frame matched to the toplevel.
         var frame: DBusObject?
@@ -50,6 +57,8 @@ final class Accessibility {
         /// The window geometry's size when walked: a resize re-walks.
         var size: (Int32, Int32) = (0, 0)
         var stale = true
+        /// Not walked again before this (after extents that lie: the toolkit gets time to lay out).
+        var notBefore = 0.0
         /// A terminal's rows (`TextRows`), when it publishes nothing and its cursor says text.
         var rows: TextRows?
         var rowsMeasuredAt: Double?
@@ -58,7 +67,7 @@ final class Accessibility {
         /// Region ids, stable across walks so the engine does not re-enter an element.
         var regionIDs: [RegionID] = []
         let owner: SurfaceID
-        init(_ toplevel: XdgToplevel, owner: SurfaceID) { self.toplevel = toplevel; self.owner = owner }
+        init(_ toplevel: DesktopWindow, owner: SurfaceID) { self.toplevel = toplevel; self.owner = owner }
     }
     private var windows: [ObjectIdentifier: Window] = [:]
     private var nextOwner: UInt64 = 1 << 40
@@ -84,20 +93,20 @@ final class Accessibility {
     /// `sceneChanged`).
     func placedRegions(allocate: () -> RegionID) -> [RegionID: SceneRegions.Placed] {
         guard enabled, let focus = compositor.seat.pointerFocus, !compositor.scene.regions.treeHasRegions(focus),
-              let toplevel = compositor.scene.window(of: focus) as? XdgToplevel, toplevel.xdgSurface.isMapped,
-              let surface = toplevel.xdgSurface.surface else { return [:] }
-        let xdg = toplevel.xdgSurface
-        let client = surface.client
-        let window = windows[ObjectIdentifier(toplevel)] ?? {
-            let w = Window(toplevel, owner: SurfaceID(nextOwner))
-            nextOwner += 1
-            windows[ObjectIdentifier(toplevel)] = w
-            return w
-        }()
-        if window.pointerCameAt == nil { window.pointerCameAt = now }
+              let toplevel = compositor.scene.window(of: focus), toplevel.isMapped,
+              let surface = toplevel.surface, let pid = Self.processID(of: toplevel) else { return [:] }
+        let xdg = toplevel
+        let window = self.window(toplevel)
+        if window.pointerCameAt == nil {
+            window.pointerCameAt = now
+            // For `make bench`: elements walked before the pointer came adapt on its first frame.
+            if !window.elements.isEmpty {
+                log.debug("accessibility: \(window.elements.count) elements of '\(toplevel.title)' ready when the pointer came (\(window.walkedAt.map { "walked \(Int((now - $0) * 1000)) ms before" } ?? "first walk going on"))")
+            }
+        }
         let geometry = xdg.geometry
         if (geometry.width, geometry.height) != window.size { window.stale = true }
-        if window.stale || (window.walkedAt.map { now - $0 > Self.lifetime } ?? true) { refresh(window, pid: client.pid) }
+        if window.stale || (window.walkedAt.map { now - $0 > Self.lifetime } ?? true) { refresh(window, pid: pid) }
 
         let (ox, oy) = xdg.surfaceOrigin
         let placement = SurfacePlacement(origin: Point(x: Double(ox) + Double(geometry.x), y: Double(oy) + Double(geometry.y)))
@@ -127,6 +136,50 @@ final class Accessibility {
         return placed
     }
 
+    /// The process that owns the window: a Wayland client's credentials; an X11 window's
+    /// _NET_WM_PID (Xwayland is the client of every X window).
+    static func processID(of window: DesktopWindow) -> Int32? {
+        if let x = window as? XwaylandWindow { return x.processID }
+        return window.surface?.client.pid
+    }
+
+    private func window(_ toplevel: DesktopWindow) -> Window {
+        if let w = windows[ObjectIdentifier(toplevel)] { return w }
+        let w = Window(toplevel, owner: SurfaceID(nextOwner))
+        nextOwner += 1
+        windows[ObjectIdentifier(toplevel)] = w
+        return w
+    }
+
+    // MARK: Walking before the pointer comes
+
+    /// A toplevel mapped or gained the keyboard: its elements are read now (unless fresh),
+    /// so that they are there when the pointer comes.
+    func windowShown(_ shown: DesktopWindow) {
+        guard enabled, shown.isMapped, let surface = shown.surface, let pid = Self.processID(of: shown),
+              !compositor.scene.regions.treeHasRegions(surface) else { return }
+        let window = self.window(shown)
+        let g = shown.geometry
+        if (g.width, g.height) != window.size { window.stale = true }
+        guard window.stale || (window.walkedAt.map { now - $0 > Self.lifetime } ?? true) else { return }
+        refresh(window, pid: pid)
+    }
+
+    /// Walks again every known window the app changed (or whose app was missing), pointer or not.
+    private func refreshStale() {
+        windows = windows.filter { $0.value.toplevel != nil }
+        for window in windows.values where window.stale {
+            guard let toplevel = window.toplevel, toplevel.isMapped, let surface = toplevel.surface,
+                  let pid = Self.processID(of: toplevel), !compositor.scene.regions.treeHasRegions(surface) else { continue }
+            // An app that signals all the time (a blinking caret, a progress bar) is not walked without pause.
+            if let at = window.walkedAt, now - at < Self.rewalkInterval {
+                recheck(after: Self.rewalkInterval)
+                continue
+            }
+            refresh(window, pid: pid)
+        }
+    }
+
     /// The text rows of a window without published geometry, measured twice a second while
     /// the pointer is on it (its pixels change without telling the pointer).
     private func textRows(_ window: Window, _ surface: WlSurface) -> TextRows? {
@@ -140,7 +193,10 @@ final class Accessibility {
     /// Looks again (re-places the regions) after `seconds`: for what comes without a signal.
     private func recheck(after seconds: Double) {
         if recheckTimer == nil {
-            recheckTimer = try? compositor.display.eventLoop.addTimer { [weak self] in self?.compositor.seat.pointerWorldChanged(regions: true) }
+            recheckTimer = try? compositor.display.eventLoop.addTimer { [weak self] in
+                self?.refreshStale()
+                self?.compositor.seat.pointerWorldChanged(regions: true)
+            }
         }
         recheckTimer?.arm(milliseconds: Int32(seconds * 1000))
     }
@@ -210,6 +266,7 @@ final class Accessibility {
             invalidationTimer = try? compositor.display.eventLoop.addTimer { [weak self] in
                 guard let self else { return }
                 self.invalidationPending = false
+                self.refreshStale()
                 self.compositor.seat.pointerWorldChanged(regions: true)
             }
         }
@@ -224,7 +281,7 @@ final class Accessibility {
     // MARK: Finding the app and its window
 
     private func refresh(_ window: Window, pid: Int32) {
-        guard window.walk == nil else { return }
+        guard window.walk == nil, now >= window.notBefore else { return }
         switch state {
         case .idle: connect()
         case .findingBus, .unavailable: return
@@ -232,17 +289,19 @@ final class Accessibility {
         }
         guard let bus, state == .connected else { return }
         guard let app = appsByPID[pid] else {
-            // Apps register after their window maps: list them again, once a second, ten times.
-            let tries = listingsWithout[pid, default: 0]
-            guard tries < Self.listingsPerClient else { return }
-            if appsListedAt.map({ now - $0 > 1 }) ?? true {
-                listingsWithout[pid] = tries + 1
-                listApps()
-            } else if tries + 1 == Self.listingsPerClient, !listingApps {
-                listingsWithout[pid] = Self.listingsPerClient
-                log.info("accessibility: the client with PID \(pid) publishes no AT-SPI geometry; its cursor names only")
+            // Apps register after their window maps: listed again, often at first, for `appWait` s.
+            window.stale = true
+            let since = missingSince[pid] ?? now
+            missingSince[pid] = since
+            guard now - since < Self.appWait else {
+                if saidMissing.insert(pid).inserted {
+                    log.info("accessibility: the client with PID \(pid) publishes no AT-SPI geometry; its cursor names only")
+                }
+                return
             }
-            recheck(after: 1)
+            let interval = now - since < Self.fastWait ? Self.fastListing : 1
+            if appsListedAt.map({ now - $0 >= interval }) ?? true { listApps() }
+            recheck(after: interval)
             return
         }
         guard !window.findingFrame else { return }
@@ -255,22 +314,19 @@ final class Accessibility {
             window.frame = frame
             window.walk = AccessibleWalk(bus: bus, app: app, window: frame.path) { [weak self, weak window] elements, frameSize in
                 guard let self, let window else { return }
-                let nodes = window.walk?.nodes ?? 0, limit = window.walk?.limitReached
+                let nodes = window.walk?.nodes ?? 0, limit = window.walk?.limitReached, lies = window.walk?.liesSeen ?? 0
                 window.walk = nil
+                let wakeUp = bus.takeLongestWakeUp()
                 // Each walk, for the tests of lying apps: what it cost, and which bound ended it.
-                self.log.debug("accessibility: walked '\(window.toplevel?.title ?? "")': \(nodes) nodes, \(elements.count) elements, \(Int((self.now - started) * 1000)) ms\(limit.map { ", stopped at the \($0)" } ?? "")")
-                window.walkedAt = self.now
-                var elements = elements
-                if let xdg = window.toplevel?.xdgSurface, let surface = xdg.surface {
-                    let g = xdg.geometry
-                    window.size = (g.width, g.height)
-                    let inset = Self.decorationInset(geometry: g, frame: frameSize)
-                    for i in elements.indices {
-                        elements[i].x += inset.x
-                        elements[i].y += inset.y
-                        Self.outline(&elements[i], in: surface, geometry: g)
-                    }
+                self.log.debug("accessibility: walked '\(window.toplevel?.title ?? "")': \(nodes) nodes, \(elements.count) elements, \(Int((self.now - started) * 1000)) ms, longest wake-up \(String(format: "%.2f", wakeUp.wall * 1000)) ms wall, \(String(format: "%.2f", wakeUp.cpu * 1000)) ms CPU\(limit.map { ", stopped at the \($0)" } ?? "")\(lies > 0 ? ", \(lies) extents that lie (read again in \(Self.lieRecheck) s)" : "")")
+                if lies > 0 {
+                    // What lied is read again later, pointer or not.
+                    window.stale = true
+                    window.notBefore = self.now + Self.lieRecheck
+                    self.recheck(after: Self.lieRecheck)
                 }
+                window.walkedAt = self.now
+                let elements = self.placedInWindow(elements, window, frameSize: frameSize)
                 if window.elements.isEmpty, !elements.isEmpty, let came = window.pointerCameAt {
                     // For `make bench`: how long the first highlight waited, and what D-Bus cost.
                     let trips = bus.takeRoundTrips().sorted()
@@ -283,17 +339,45 @@ final class Accessibility {
                 }
                 self.armLifetime()
             }
+            // A window with no elements yet takes them as they come.
+            window.walk?.progress = { [weak self, weak window] elements, frameSize in
+                guard let self, let window, window.walkedAt == nil, elements.count > window.elements.count else { return }
+                if window.elements.isEmpty, let came = window.pointerCameAt {
+                    self.log.debug("accessibility: \(elements.count) elements of '\(window.toplevel?.title ?? "")' in place \(Int((self.now - came) * 1000)) ms after the pointer came; walk going on, \(Int((self.now - started) * 1000)) ms in")
+                }
+                window.elements = self.placedInWindow(elements, window, frameSize: frameSize)
+                self.compositor.seat.pointerWorldChanged(regions: true)
+            }
         }
         _ = bus
     }
 
+    /// A walk's elements in the window geometry, grown to their drawn outlines.
+    private func placedInWindow(_ elements: [AccessibleElement], _ window: Window, frameSize: (Double, Double)) -> [AccessibleElement] {
+        guard let xdg = window.toplevel, let surface = xdg.surface else { return elements }
+        var elements = elements
+        let g = xdg.geometry
+        window.size = (g.width, g.height)
+        let inset = Self.decorationInset(geometry: g, frame: frameSize)
+        for i in elements.indices {
+            elements[i].x += inset.x
+            elements[i].y += inset.y
+            Self.outline(&elements[i], in: surface, geometry: g)
+        }
+        return elements
+    }
+
     static let maximumFrames = 64
+    /// A window whose walk met extents that lie is walked again after this long.
+    static let lieRecheck = 1.0
+    /// A window the pointer is not on is walked again after a change at most this often.
+    static let rewalkInterval = 0.25
 
     /// The app's frame for this toplevel: the one titled like it, else the one of its size,
     /// else its only one.
     private func findFrame(of window: Window, app: String, _ found: @escaping (DBusObject?) -> Void) {
         guard let bus, let toplevel = window.toplevel else { return found(nil) }
-        let title = toplevel.title, g = toplevel.xdgSurface.geometry
+        let title = toplevel.title, g = toplevel.geometry
         bus.call(app, "/org/a11y/atspi/accessible/root", "org.a11y.atspi.Accessible", "GetChildren") { [weak self] result in
             // An app's own frames, and no more than `maximumFrames`: a lying app may list a
             // million, or another app's (issue 24).
@@ -339,7 +423,11 @@ final class Accessibility {
                 return
             }
             var remaining = apps.count
-            if remaining == 0 { self.listingApps = false }
+            if remaining == 0 {
+                // None yet: the windows waiting for theirs list again soon.
+                self.listingApps = false
+                self.refreshStale()
+            }
             for app in apps {
                 bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixProcessID", [.string(app.bus)]) { [weak self] r in
                     guard let self else { return }
@@ -347,6 +435,8 @@ final class Accessibility {
                     remaining -= 1
                     if remaining == 0 {
                         self.listingApps = false
+                        for pid in self.appsByPID.keys { self.missingSince.removeValue(forKey: pid) }
+                        self.refreshStale()
                         self.compositor.seat.pointerWorldChanged(regions: true)
                     }
                 }
@@ -368,15 +458,38 @@ final class Accessibility {
 
     // MARK: The bus
 
+    /// Connects when Lodestone starts, not at the first window: apps started afterwards find
+    /// accessibility on (Qt reads `org.a11y.Status` once, when it starts), and the first
+    /// window's walk does not wait for the bus.
+    func start() { if enabled, state == .idle { connect() } }
+
+    /// Finds the accessibility bus, first switching accessibility on for apps the way a screen
+    /// reader does: `org.a11y.Status.IsEnabled` on the session bus's `org.a11y.Bus` (README,
+    /// "Switching accessibility on"). GTK publishes anyway; Qt 6 publishes nothing without it
+    /// (or `QT_LINUX_ACCESSIBILITY_ALWAYS_ON`). `ScreenReaderEnabled` is left alone: apps take
+    /// it to mean a screen reader speaks (Chromium builds its whole web tree for it).
     private func connect() {
         state = .findingBus
         let env = ProcessInfo.processInfo.environment
-        if let address = env["AT_SPI_BUS_ADDRESS"], !address.isEmpty { return connectAccessibilityBus(address) }
+        let atspi = env["AT_SPI_BUS_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
         let session = env["DBUS_SESSION_BUS_ADDRESS"] ?? env["XDG_RUNTIME_DIR"].map { "unix:path=\($0)/bus" }
-        guard let session else { return giveUp("no session bus (DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are unset)") }
+        guard let session else {
+            if let atspi { return connectAccessibilityBus(atspi) }
+            return giveUp("no session bus (DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are unset)")
+        }
+        let connection: DBusConnection
         do {
-            let connection = try DBusConnection(address: session, loop: compositor.display.eventLoop)
-            sessionBus = connection
+            connection = try DBusConnection(address: session, loop: compositor.display.eventLoop)
+        } catch {
+            if let atspi { return connectAccessibilityBus(atspi) }
+            return giveUp("no session bus (\(error))")
+        }
+        sessionBus = connection
+        connection.call("org.a11y.Bus", "/org/a11y/bus", "org.freedesktop.DBus.Properties", "Set",
+                        [.string("org.a11y.Status"), .string("IsEnabled"), .variantBool(true)]) { [weak self] result in
+            guard let self else { return }
+            if case .failure(let error) = result { self.log.debug("accessibility: could not switch org.a11y.Status.IsEnabled on (\(error))") }
+            if let atspi { self.connectAccessibilityBus(atspi); return self.closeSessionBusSoon() }
             connection.call("org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus", "GetAddress") { [weak self] result in
                 guard let self else { return }
                 switch result {
@@ -387,8 +500,6 @@ final class Accessibility {
                 // Closed from the loop, not from inside this reply's dispatch.
                 self.closeSessionBusSoon()
             }
-        } catch {
-            giveUp("no session bus (\(error))")
         }
     }
 
@@ -412,8 +523,10 @@ final class Accessibility {
             bus.onClose = { [weak self] error in self?.giveUp("the accessibility bus closed (\(error))") }
             // Bounds, children and states: any of them may move an element.
             bus.subscribe("type='signal',interface='org.a11y.atspi.Event.Object'") { [weak self] m in
-                guard let member = m.member, ["BoundsChanged", "ChildrenChanged", "StateChanged"].contains(member), let sender = m.sender else { return }
-                self?.invalidate(app: sender)
+                guard let self, let member = m.member, ["BoundsChanged", "ChildrenChanged", "StateChanged"].contains(member), let sender = m.sender else { return }
+                // The registry's root gained or lost an app: one may be waited for.
+                if member == "ChildrenChanged", m.path == "/org/a11y/atspi/accessible/root", !self.missingSince.isEmpty { self.listApps() }
+                self.invalidate(app: sender)
             }
             for event in ["object:bounds-changed", "object:children-changed", "object:state-changed"] {
                 bus.call("org.a11y.atspi.Registry", "/org/a11y/atspi/registry", "org.a11y.atspi.Registry", "RegisterEvent", [.string(event)]) { _ in }

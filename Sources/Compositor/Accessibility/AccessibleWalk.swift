@@ -118,21 +118,44 @@ final class AccessibleWalk {
         while inFlight < Self.maximumInFlight, !queued.isEmpty { queued.removeFirst()() }
     }
 
+    /// What has been read so far, every `progressInterval` s while the walk goes on: a window
+    /// just mapped adapts before its whole tree is in (issue 27: within 100 ms).
+    var progress: (([AccessibleElement], _ frameSize: (Double, Double)) -> Void)?
+    static let progressInterval = 0.02
+    private var progressAt = DBusConnection.monotonicSeconds
+
     private func finishIfDone() {
         pump()
-        guard inFlight == 0, queued.isEmpty, let completion else { return }
+        guard inFlight == 0, queued.isEmpty, let completion else {
+            if let progress, completion != nil, frame.width > 0, DBusConnection.monotonicSeconds - progressAt > Self.progressInterval {
+                progressAt = DBusConnection.monotonicSeconds
+                progress(result(), (frame.width, frame.height))
+            }
+            return
+        }
         self.completion = nil
+        completion(result(), (frame.width, frame.height))
+    }
+
+    /// Extents that made no sense: such elements are dropped, never cached, and the window
+    /// is read again soon, when the toolkit may have laid it out.
+    private(set) var liesSeen = 0
+
+    /// The elements read so far, relative to the frame.
+    private func result() -> [AccessibleElement] {
         let frame = self.frame
-        completion(elements.enumerated().compactMap { i, e in
+        return elements.enumerated().compactMap { i, e in
             var e = e
             e.x -= frame.x
             e.y -= frame.y
+            // Larger than its window: a lie (as 0-based the frame has no room for it).
+            if e.width > frame.width + 2 || e.height > frame.height + 2 { liesSeen += 1; return nil }
             // Wholly outside the window (scrolled away, or a lie): it could only pull the pointer off it.
             guard e.x < frame.width, e.y < frame.height, e.x + e.width > 0, e.y + e.height > 0 else { return nil }
             // A button without a label that is about square shows an icon: it lifts.
             if e.kind == .control, !labelled.contains(i), e.width <= e.height * 1.5 { e.kind = .iconButton }
             return e
-        }, (frame.width, frame.height))
+        }
     }
 
     // MARK: Nodes
@@ -174,8 +197,14 @@ final class AccessibleWalk {
         guard visible else { return }
         let role = AccessibleRole(rawValue: rawRole)
         if role == .label, let button { labelled.insert(button) }
-        guard let (x, y, w, h) = node.extents, w > 0, h > 0 || depth == 0, w <= Self.maximumExtent, h <= Self.maximumExtent,
-              abs(x) <= Self.maximumExtent, abs(y) <= Self.maximumExtent else { return }
+        guard let (x, y, w, h) = node.extents else { return }
+        // Negative or absurd extents (Qt 6.4 once gave toolbar buttons a width of -921): a lie,
+        // not an empty node; the window is walked again soon (`liesSeen`).
+        if w < 0 || h < 0 || w > Self.maximumExtent || h > Self.maximumExtent || abs(x) > Self.maximumExtent || abs(y) > Self.maximumExtent {
+            liesSeen += 1
+            return
+        }
+        guard w > 0, h > 0 || depth == 0 else { return }
         if depth == 0 { frame = (x, y, w, h) }
         func add(_ kind: AccessibleElement.Kind) -> Int {
             let framed = role == .pushButton || role == .toggleButton || role == .comboBox
@@ -193,9 +222,14 @@ final class AccessibleWalk {
             _ = add(.slider(horizontal: states.0 & (1 << AccessibleState.horizontal) != 0 || w >= h))
         case .text, .entry, .passwordText, .terminal:
             let index = add(.text(lineHeight: nil, singleLine: states.0 & (1 << AccessibleState.singleLine) != 0 || role != .text || h < 48))
-            lineHeight(path) { [weak self] line in
+            lineHeight(path) { [weak self] line, measured in
                 guard let self, let line, case .text(_, let single) = self.elements[index].kind else { return }
                 self.elements[index].kind = .text(lineHeight: line, singleLine: single)
+                // Text of several lines, in a toolkit that answers character extents: each line its own beam.
+                if measured, !single, h >= 2 * line, self.sampledTexts < Self.maximumSampledTexts {
+                    self.sampledTexts += 1
+                    self.sampleLines(path, of: index)
+                }
             }
         case .listItem, .treeItem, .tableCell:
             _ = add(.item)
@@ -215,11 +249,11 @@ final class AccessibleWalk {
     }
 
     /// The text's line height: the first character's extents where the toolkit reports them
-    /// (Qt), else its default font size (GTK 4.8 implements no character extents).
-    private func lineHeight(_ path: String, _ done: @escaping (Double?) -> Void) {
+    /// (Qt, GTK 3; `measured`), else its default font size (GTK 4.8 implements no character extents).
+    private func lineHeight(_ path: String, _ done: @escaping (Double?, _ measured: Bool) -> Void) {
         call(path, "Text", "GetCharacterExtents", [.int32(0), .uint32(0)]) { [weak self] m in
             let h = m?.readInt32().flatMap { _ in m?.readInt32() }.flatMap { _ in m?.readInt32() }.flatMap { _ in m?.readInt32() }
-            if let h, let line = Self.plausibleLine(Double(h)) { return done(line) }
+            if let h, let line = Self.plausibleLine(Double(h)) { return done(line, true) }
             self?.call(path, "Text", "GetDefaultAttributes") { m in
                 let attributes = m?.array("{ss}") { () -> (String, String)? in
                     m?.container("e", "ss") { () -> (String, String)? in
@@ -228,8 +262,57 @@ final class AccessibleWalk {
                     }
                 }
                 let size = attributes?.first { $0.0 == "size" }.flatMap { Double($0.1) }
-                done(size.map(AccessibleWalk.lineHeight(fontSize:)).flatMap(AccessibleWalk.plausibleLine))
+                done(size.map(AccessibleWalk.lineHeight(fontSize:)).flatMap(AccessibleWalk.plausibleLine), false)
             }
+        }
+    }
+
+    /// Texts of several lines read line by line in one walk, and points asked in each.
+    static let maximumSampledTexts = 8, maximumLineSamples = 48
+    /// Points are asked this far apart, down the text's left edge.
+    static let lineSampleStep = 6.0
+    private var sampledTexts = 0
+
+    /// The lines of a text of several lines (issue 27: a heading and the body below it get
+    /// different beams): the character at points down its left edge (`GetOffsetAtPoint`) and
+    /// that character's extents (`GetCharacterExtents`) give each line's top and height. Each
+    /// line becomes an element of its own, above the text's, from its top to the next line's,
+    /// its beam as tall as its characters. Extents that are no line (absurd, outside the text)
+    /// are dropped.
+    private func sampleLines(_ path: String, of index: Int) {
+        let text = elements[index]
+        let count = min(Self.maximumLineSamples, max(2, Int(text.height / Self.lineSampleStep)))
+        let x = Int32(clamping: Int((text.x + min(6, text.width / 2)).rounded()))
+        var lines: [(y: Double, height: Double)] = []
+        var answered = 0
+        let answer = { [weak self] (line: (y: Double, height: Double)?) in
+            answered += 1
+            if let line, line.y >= text.y - 1, line.y < text.y + text.height, !lines.contains(where: { abs($0.y - line.y) < 1 }) { lines.append(line) }
+            if answered == count { self?.addLines(lines, of: index) }
+        }
+        for k in 0..<count {
+            let y = Int32(clamping: Int((text.y + (Double(k) + 0.5) * text.height / Double(count)).rounded()))
+            call(path, "Text", "GetOffsetAtPoint", [.int32(x), .int32(y), .uint32(0)]) { [weak self] m in
+                guard let self, let offset = m?.readInt32(), offset >= 0 else { return answer(nil) }
+                self.call(path, "Text", "GetCharacterExtents", [.int32(offset), .uint32(0)]) { m in
+                    let e = m.flatMap { m in [m.readInt32(), m.readInt32(), m.readInt32(), m.readInt32()].compactMap { $0 } }
+                    guard let e, e.count == 4, abs(Double(e[1])) <= Self.maximumExtent, let h = Self.plausibleLine(Double(e[3])) else { return answer(nil) }
+                    answer((Double(e[1]), h))
+                }
+            }
+        }
+    }
+
+    private func addLines(_ lines: [(y: Double, height: Double)], of index: Int) {
+        let text = elements[index]
+        let sorted = lines.sorted { $0.y < $1.y }
+        guard sorted.count >= 2 || sorted.first.map({ $0.height < text.height / 2 }) == true else { return }
+        for (i, line) in sorted.enumerated() {
+            let bottom = min(text.y + text.height, i + 1 < sorted.count ? sorted[i + 1].y : line.y + line.height)
+            let top = max(text.y, line.y)
+            guard bottom > top else { continue }
+            elements.append(AccessibleElement(kind: .text(lineHeight: line.height, singleLine: true), x: text.x, y: top,
+                                              width: text.width, height: bottom - top, depth: text.depth + 1))
         }
     }
 

@@ -9,6 +9,8 @@ enum DBusArgument {
     case string(String)
     case int32(Int32)
     case uint32(UInt32)
+    /// A boolean in a variant (`v` holding `b`), as Properties.Set takes it.
+    case variantBool(Bool)
 }
 
 /// An object on a bus: the connection's unique name and the object path (D-Bus `(so)`).
@@ -161,6 +163,16 @@ final class DBusConnection {
     private var roundTrips: [Double] = []
     static let roundTripsKept = 8192
     func takeRoundTrips() -> [Double] { defer { roundTrips = [] }; return roundTrips }
+    /// The longest the loop spent in one wake-up of this connection (s): what its replies
+    /// can delay a frame by (issue 27: a walk must not delay one by more than 2 ms).
+    /// Wall time includes the loop being descheduled; CPU time is what the replies cost.
+    private var longestWakeUp = (wall: 0.0, cpu: 0.0)
+    func takeLongestWakeUp() -> (wall: Double, cpu: Double) { defer { longestWakeUp = (0, 0) }; return longestWakeUp }
+    static var threadCPUSeconds: Double {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
 
     static var monotonicSeconds: Double {
         var now = timespec()
@@ -183,6 +195,11 @@ final class DBusConnection {
             case .string(let s): r = s.withCString { sd_bus_message_append_basic(message, CChar(bitPattern: 0x73), $0) }  // 's'
             case .int32(var v): r = sd_bus_message_append_basic(message, CChar(bitPattern: 0x69), &v)  // 'i'
             case .uint32(var v): r = sd_bus_message_append_basic(message, CChar(bitPattern: 0x75), &v)  // 'u'
+            case .variantBool(let b):
+                var v: Int32 = b ? 1 : 0
+                let opened = sd_bus_message_open_container(message, CChar(bitPattern: 0x76), "b")  // 'v'
+                r = opened < 0 ? opened : min(sd_bus_message_append_basic(message, CChar(bitPattern: 0x62), &v),  // 'b'
+                                              sd_bus_message_close_container(message))
             }
             guard r >= 0 else { return false }
         }
@@ -247,12 +264,19 @@ final class DBusConnection {
     /// this many, the loop composes and reads its other clients, then sd-bus goes on (its
     /// timeout is 0 while messages wait in its queue, and the socket stays readable).
     static let messagesPerWakeUp = 256
+    /// Nor longer than this (s): a frame due meanwhile waits no more (issue 27: 2 ms at most).
+    static let wakeUpBudget = 0.001
 
     /// Lets sd-bus do what it can now (read, write, dispatch replies and signals), at most
     /// `messagesPerWakeUp` messages, then waits on the loop for what it needs next.
     private func process() {
+        let started = Self.monotonicSeconds, cpu = Self.threadCPUSeconds
+        defer {
+            longestWakeUp.wall = max(longestWakeUp.wall, Self.monotonicSeconds - started)
+            longestWakeUp.cpu = max(longestWakeUp.cpu, Self.threadCPUSeconds - cpu)
+        }
         var budget = Self.messagesPerWakeUp
-        while let bus, budget > 0 {
+        while let bus, budget > 0, Self.monotonicSeconds - started < Self.wakeUpBudget {
             let r = sd_bus_process(bus, nil)
             budget -= 1
             if r > 0 { continue }

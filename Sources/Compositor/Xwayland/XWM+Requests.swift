@@ -13,6 +13,9 @@ extension XWM {
         switch property {
         case atoms.netWmName: window.netTitle = text(); window.titleChanged()
         case Atoms.wmName: window.icccmTitle = text(); window.titleChanged()
+        case atoms.netWmPid:
+            // The X client's process, by its own word: how its AT-SPI app is found.
+            window.processID = value.bytes.cardinals.first.map { Int32(bitPattern: $0) }.flatMap { $0 > 0 ? $0 : nil }
         case Atoms.wmClass:
             // Two NUL-terminated strings: instance, then class.
             let parts = value.bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }

@@ -25,7 +25,7 @@ extension XWM {
     func mapRequest(_ e: xcb_map_request_event_t) {
         guard let window = windows[e.window] else { return }
         for property in [Atoms.wmName, atoms.netWmName, Atoms.wmClass, Atoms.wmHints, Atoms.wmNormalHints, Atoms.wmTransientFor,
-                         atoms.wmProtocols, atoms.motifWmHints] {
+                         atoms.wmProtocols, atoms.motifWmHints, atoms.netWmPid] {
             read(property, of: window)
         }
         window.updateDecoration()

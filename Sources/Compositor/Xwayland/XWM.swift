@@ -50,14 +50,14 @@ final class XWM {
         let wmProtocols, wmDeleteWindow, wmTakeFocus, wmState, wmChangeState, wlSurfaceID, utf8String, motifWmHints: XAtom
         let netWmName, netSupported, netSupportingWmCheck, netActiveWindow, wmS0, netWmCmS0, netWmMoveresize: XAtom
         let netWmState, netWmStateMaximizedVert, netWmStateMaximizedHorz, netWmStateFullscreen, netWmStateHidden: XAtom
-        let netFrameExtents: XAtom
+        let netFrameExtents, netWmPid: XAtom
         let clipboard, targets, text, incr, timestamp, wlSelection: XAtom
         static let names = ["WM_PROTOCOLS", "WM_DELETE_WINDOW", "WM_TAKE_FOCUS", "WM_STATE", "WM_CHANGE_STATE", "WL_SURFACE_ID",
                             "UTF8_STRING", "_MOTIF_WM_HINTS", "_NET_WM_NAME", "_NET_SUPPORTED", "_NET_SUPPORTING_WM_CHECK",
                             "_NET_ACTIVE_WINDOW", "WM_S0", "_NET_WM_CM_S0", "_NET_WM_MOVERESIZE", "_NET_WM_STATE",
                             "_NET_WM_STATE_MAXIMIZED_VERT", "_NET_WM_STATE_MAXIMIZED_HORZ", "_NET_WM_STATE_FULLSCREEN",
                             "_NET_WM_STATE_HIDDEN", "_NET_FRAME_EXTENTS", "CLIPBOARD", "TARGETS", "TEXT", "INCR", "TIMESTAMP",
-                            "_WL_SELECTION"]
+                            "_WL_SELECTION", "_NET_WM_PID"]
 
         init?(_ found: [String: XAtom]) {
             guard Self.names.allSatisfy({ found[$0] != nil }) else { return nil }
@@ -68,6 +68,7 @@ final class XWM {
             (netActiveWindow, wmS0, netWmCmS0, netWmMoveresize) = (a("_NET_ACTIVE_WINDOW"), a("WM_S0"), a("_NET_WM_CM_S0"), a("_NET_WM_MOVERESIZE"))
             (netWmState, netWmStateMaximizedVert, netWmStateMaximizedHorz) = (a("_NET_WM_STATE"), a("_NET_WM_STATE_MAXIMIZED_VERT"), a("_NET_WM_STATE_MAXIMIZED_HORZ"))
             (netWmStateFullscreen, netWmStateHidden, netFrameExtents) = (a("_NET_WM_STATE_FULLSCREEN"), a("_NET_WM_STATE_HIDDEN"), a("_NET_FRAME_EXTENTS"))
+            netWmPid = a("_NET_WM_PID")
             (clipboard, targets, text, incr, timestamp, wlSelection) = (a("CLIPBOARD"), a("TARGETS"), a("TEXT"), a("INCR"), a("TIMESTAMP"), a("_WL_SELECTION"))
         }
 

@@ -243,6 +243,8 @@ final class XwaylandWindow: DesktopWindow {
     // MARK: DesktopWindow
 
     var title: String { netTitle ?? icccmTitle }
+    /// _NET_WM_PID: the X client's process, for its accessibility geometry.
+    var processID: Int32?
     var appID: String { windowClass }
     var position: (x: Int32, y: Int32) {
         get { (x, y) }
