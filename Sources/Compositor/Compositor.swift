@@ -70,6 +70,9 @@ public final class Compositor {
     /// A backend's hardware cursor (the DRM cursor plane), asked before each composed frame
     /// whether it shows the adaptive pointer itself; when it does, the frame leaves it out.
     public var pointerPlane: PointerPlane?
+    /// The plane took the pointer when last asked: while it keeps it, the pointer's motion
+    /// damages nothing (no composed frame).
+    var pointerOnPlane = false
     /// See `Options.acceptsBufferBeforeInitialAck`.
     let acceptsBufferBeforeInitialAck: Bool
     /// See `Options.newWindowsAlwaysTakeFocus` and `Options.acceptsAnySelectionSerial`.
