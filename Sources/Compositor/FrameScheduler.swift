@@ -1,6 +1,6 @@
 /// `--max-render-time` (and `max-render-time` in config.toml): how long before its refresh
 /// a frame starts composing, as sway's `max_render_time` and mutter's dynamic max render time.
-public enum MaxRenderTime: Equatable, Sendable {
+public enum MaxRenderTime: Hashable, Sendable {
     /// Compose at the refresh, as before: input that arrives during the frame waits a whole one.
     case off
     /// As late as the measured compose time allows: a high percentile of recent frames, plus a
