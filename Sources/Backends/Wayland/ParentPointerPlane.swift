@@ -43,6 +43,11 @@ final class ParentPointerPlane: PointerPlane {
     /// What the parent's cursor shows (nil: hidden), and what it should show after the next frame.
     private var shown: Cursor?
     private var wanted: Cursor?
+    /// Whether the frame last committed to the parent draws the pointer, and whether the
+    /// one being composed does: a cursor change waits for a commit only when a frame's
+    /// pointer goes or comes with it.
+    private var committedFrameDrawsPointer = false
+    private var frameDrawsPointer = false
 
     /// `set_cursor` requests and cursor surface commits so far (the log at exit and tests).
     private(set) var cursorUpdates = 0
@@ -85,23 +90,32 @@ final class ParentPointerPlane: PointerPlane {
         case .composite:
             // Hidden with the frame that draws the pointer.
             wanted = nil
+            frameDrawsPointer = true
             return false
         case .off:
             wanted = nil
+            frameDrawsPointer = false
             apply(nil)
             return true
         case .plane:
             let key = CursorPlanePlanner.key(p.pointer, scale: scale)
             guard let cursor = images[key] ?? draw(p, key: key, scale: scale) else { return false }
             wanted = cursor
-            // Already the parent's cursor: a new image needs no frame.
-            if let shown, shown.key != key { apply(cursor) }
+            frameDrawsPointer = false
+            // Already the parent's cursor (a new image), or no frame shows the pointer:
+            // nothing waits for a frame.
+            if let shown, shown.key != key {
+                apply(cursor)
+            } else if shown == nil, !committedFrameDrawsPointer {
+                apply(cursor)
+            }
             return true
         }
     }
 
     /// Called just before the frame's commit: the cursor the frame was composed for.
     func frameCommitting() {
+        committedFrameDrawsPointer = frameDrawsPointer
         if shown?.key != wanted?.key || (shown == nil) != (wanted == nil) { apply(wanted) }
     }
 
