@@ -70,6 +70,9 @@ public final class Compositor {
     /// A backend's hardware cursor (the DRM cursor plane), asked before each composed frame
     /// whether it shows the adaptive pointer itself; when it does, the frame leaves it out.
     public var pointerPlane: PointerPlane?
+    /// The plane took the pointer when last asked: while it keeps it, the pointer's motion
+    /// damages nothing (no composed frame).
+    var pointerOnPlane = false
     /// See `Options.acceptsBufferBeforeInitialAck`.
     let acceptsBufferBeforeInitialAck: Bool
     /// See `Options.newWindowsAlwaysTakeFocus` and `Options.acceptsAnySelectionSerial`.
@@ -78,6 +81,8 @@ public final class Compositor {
     public struct Options: Sendable {
         public var width: Int32 = 1280, height: Int32 = 800, scale = OutputScale(1)
         public var refreshHz: Int32 = 60
+        /// When frames start composing before their refresh (`--max-render-time`).
+        public var maxRenderTime = MaxRenderTime.off
         public var clock: FrameClock.Mode = .realtime
         public var testControl = false
         /// The pointer over surfaces without adaptive_pointer_v1 regions.
@@ -120,7 +125,7 @@ public final class Compositor {
         output = Output(name: options.outputName, description: "Lodestone \(options.outputName)",
                         width: options.width, height: options.height, scale: options.scale,
                         refreshMilliHz: options.refreshHz * 1000)
-        clock = try FrameClock(mode: options.clock, refreshHz: options.refreshHz, loop: display.eventLoop)
+        clock = try FrameClock(mode: options.clock, refreshHz: options.refreshHz, maxRenderTime: options.maxRenderTime, loop: display.eventLoop)
         scene = Scene(output: output)
         // The default 'us' keymap; without xkb-data there is no keyboard to offer.
         guard let keymap = Keymap() else { throw SystemError("xkbcommon could not compile the default 'us' keymap (is xkb-data installed?)") }

@@ -57,7 +57,7 @@ extension Compositor {
     /// another frame while it animates, a wake-up at its next deadline.
     private func takePointerStep() -> PointerStep {
         let step = seat.stepPointer()
-        if let d = step.damage { damage(pointerArea: d) }
+        if let d = step.damage, !pointerStaysOnPlane(step.snapshot) { damage(pointerArea: d) }
         if step.keepsAnimating { scheduleFrame() }
         armPointerDeadline(step.nextDeadline)
         return step
@@ -77,6 +77,7 @@ extension Compositor {
         // A preview surface under an effect is drawn by the effect (moved, scaled).
         // The cursor plane may show the pointer instead (moving it then needs no compose).
         let onPlane = pointerPlane?.present(pointer.presentation, adaptive: drawn) ?? false
+        pointerOnPlane = onPlane
         var overlay: RenderElement?
         if drawn, !onPlane {
             pointerOverlay.show(pointer, preview: pointer.preview.flatMap { s in origin(of: s).map { (s, $0) } }, scale: output.scale.factor)
@@ -136,6 +137,14 @@ extension Compositor {
                          width: Int32(clamping: Int(i.width)), height: Int32(clamping: Int(i.height)))
     }
 
+    /// Whether the plane showed the pointer and shows it still after this step: its motion
+    /// then needs no frame. When it gives the pointer back, the step's damage composes it.
+    private func pointerStaysOnPlane(_ s: PointerSnapshot) -> Bool {
+        guard pointerOnPlane, let plane = pointerPlane else { return false }
+        pointerOnPlane = plane.present(s.presentation, adaptive: s.adaptivePointerDrawn)
+        return pointerOnPlane
+    }
+
     private func damage(pointerArea r: Rect<Global>) {
         if let pixels = Self.logicalPixels(r) { output.damage(logical: pixels) }
     }
@@ -164,10 +173,13 @@ extension Instant {
     init(milliseconds: Milliseconds) { self.init(seconds: Double(milliseconds) / 1000) }
 }
 
-/// A plane that can show the adaptive pointer without composing it (the DRM cursor plane).
+/// A plane that can show the adaptive pointer without composing it (the DRM cursor plane,
+/// the parent's cursor when nested). Asked before every composed frame, and at every pointer
+/// step while it holds the pointer: then the pointer's motion damages nothing.
 public protocol PointerPlane: AnyObject {
     /// Shows `presentation`'s pointer if the plane can (`adaptive`: the compositor draws the
     /// adaptive pointer, not a client's cursor). True: the frame must not draw the pointer
-    /// (the plane shows it, or nothing is to be seen); false: the frame draws it.
+    /// (the plane shows it, or nothing is to be seen); false: the frame draws it (a plane
+    /// that gave the pointer back hides its own with that frame, not before).
     func present(_ presentation: PointerPresentation, adaptive: Bool) -> Bool
 }

@@ -18,10 +18,16 @@ public final class FrameClock {
     /// Set by a backend whose display paces frames (the nested backend, until
     /// the parent's frame callback arrives): due frames wait for `resume()`.
     public private(set) var isHeld = false
+    /// When a frame starts before its refresh (`--max-render-time`), and what frames took.
+    public private(set) var scheduler: FrameScheduler
+    /// The refresh the frame the timer is armed for is meant for (.infinity: none, as a
+    /// frame released by `resume()`, which runs at once).
+    private var refresh = Double.infinity
 
-    init(mode: Mode, refreshHz: Int32, loop: EventLoop) throws(SystemError) {
+    init(mode: Mode, refreshHz: Int32, maxRenderTime: MaxRenderTime = .off, loop: EventLoop) throws(SystemError) {
         self.mode = mode
         interval = UInt32(max(1, 1000 / max(refreshHz, 1)))
+        scheduler = FrameScheduler(mode: maxRenderTime, interval: Double(interval))
         start = Self.monotonicMilliseconds()
         if mode == .realtime {
             timer = try loop.addTimer { [unowned self] in self.fire() }
@@ -48,8 +54,11 @@ public final class FrameClock {
         guard !scheduled else { return }
         scheduled = true
         if mode == .realtime && !isHeld {
-            let next = interval - now % interval
-            timer?.arm(milliseconds: Int32(max(1, next)))
+            // With `off` the refresh itself (interval - now % interval), as before.
+            let t = Double(now)
+            let frame = scheduler.frame(after: t)
+            refresh = frame.refresh
+            timer?.arm(milliseconds: Int32(max(1, (frame.start - t).rounded(.up))))
         }
     }
 
@@ -67,7 +76,14 @@ public final class FrameClock {
     private func fire() {
         guard scheduled, !isHeld else { return }
         scheduled = false
+        guard mode == .realtime else { return onFrame() }
+        let begun = Self.monotonicMicroseconds()
+        let target = refresh
+        refresh = .infinity
         onFrame()
+        // What the frame took, and whether it was done by its refresh (a miss grows the margin).
+        let end = Self.monotonicMicroseconds()
+        scheduler.composed(duration: Double(end - begun) / 1000, finished: Double(end - start * 1000) / 1000, refresh: target)
     }
 
     /// Manual clock: moves time forward, running each frame that falls due
@@ -96,6 +112,12 @@ public final class FrameClock {
 
     /// 100 s of frames at 60 Hz.
     public static let maximumFramesPerAdvance = 6000
+
+    private static func monotonicMicroseconds() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000
+    }
 
     private static func monotonicMilliseconds() -> UInt64 {
         var ts = timespec()

@@ -11,6 +11,8 @@ public struct Configuration: Hashable, Sendable {
     public var pointerMode = PointerMode.adaptive
     /// `legacy-apps = "adaptive" | "shapes" | "off"`, as `--legacy-apps`.
     public var legacyApps = LegacyApps.adaptive
+    /// `max-render-time = "auto" | "off" | MILLISECONDS`, as `--max-render-time` (read at start).
+    public var maxRenderTime = MaxRenderTime.off
 
     public init() {}
 }
@@ -32,6 +34,7 @@ public struct Overrides: Hashable, Sendable {
     public var shakeToFind: Bool?
     /// Both auto-hide delays, mouse and trackpad.
     public var autoHideDelay: Double?
+    public var maxRenderTime: MaxRenderTime?
 
     public init() {}
 
@@ -39,6 +42,7 @@ public struct Overrides: Hashable, Sendable {
         var c = configuration
         if let pointerMode { c.pointerMode = pointerMode }
         if let legacyApps { c.legacyApps = legacyApps }
+        if let maxRenderTime { c.maxRenderTime = maxRenderTime }
         if let style { c.pointer.style = style }
         if let size { c.pointer.sizeMultiplier = size }
         if let color { c.pointer.color = color }

@@ -18,6 +18,13 @@ struct ConfigurationKey {
         [
             choice("pointer", \.pointerMode),
             choice("legacy-apps", \.legacyApps),
+            ConfigurationKey(name: "max-render-time") { value, c in
+                let given = value.string ?? value.number.map { "\($0)" }
+                guard let given, let m = MaxRenderTime(argument: given) else {
+                    throw Problem(reason: "must be \"auto\", \"off\" or a number of milliseconds above 0, not \(value.description)")
+                }
+                c.maxRenderTime = m
+            },
         ]
     }
 

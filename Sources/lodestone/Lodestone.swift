@@ -46,6 +46,9 @@ struct Lodestone: ParsableCommand {
     @Option(help: "Frames per second of the frame clock.")
     var refresh: Int32 = 60
 
+    @Option(help: "How long before its refresh a frame starts composing: auto (the measured compose time plus a margin), off (at the refresh) or milliseconds (default: config.toml's max-render-time, else off).")
+    var maxRenderTime: String?
+
     @Option(help: "Wayland socket name in XDG_RUNTIME_DIR (default: first free wayland-N).")
     var socket: String?
 
@@ -123,6 +126,9 @@ struct Lodestone: ParsableCommand {
 
     func validate() throws {
         if case .failure(let why) = OutputScale.parse(scale) { throw ValidationError("--scale: \(why)") }
+        if let maxRenderTime, MaxRenderTime(argument: maxRenderTime) == nil {
+            throw ValidationError("--max-render-time must be auto, off or a number of milliseconds above 0, not \(maxRenderTime)")
+        }
         guard (1...1000).contains(refresh) else { throw ValidationError("--refresh must be between 1 and 1000 Hz, not \(refresh)") }
         if let timeout, !(timeout > 0 && timeout < 86400) { throw ValidationError("--timeout must be a positive number of seconds") }
         guard afterFrames >= 1 else { throw ValidationError("--after-frames must be at least 1") }
@@ -135,6 +141,7 @@ struct Lodestone: ParsableCommand {
     /// The flags that override config.toml.
     var overrides: Overrides {
         var o = Overrides()
+        o.maxRenderTime = maxRenderTime.flatMap(MaxRenderTime.init(argument:))
         o.pointerMode = pointer; o.legacyApps = legacyApps
         o.style = pointerStyle; o.size = pointerSize; o.color = pointerColor; o.border = border; o.increaseContrast = increaseContrast
         o.reduceMotion = reduceMotion; o.magnetism = magnetism; o.autoHide = autoHide; o.autoHideDelay = autoHideDelay; o.shakeToFind = shakeToFind
@@ -197,6 +204,7 @@ struct Lodestone: ParsableCommand {
         options.screencopy = kind != .drm && !noScreencopy
         options.serverDecorations = !noServerDecorations
         options.pointerMode = settings.pointerMode
+        options.maxRenderTime = settings.maxRenderTime
         options.legacyApps = settings.legacyApps
         options.pointerSettings = settings.pointer
         if nested != nil {

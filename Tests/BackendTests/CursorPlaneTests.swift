@@ -37,6 +37,22 @@ final class CursorPlaneTests: XCTestCase {
                        "moving only moves the plane (partly off the top of the screen is fine)")
     }
 
+    func testTheArrowGoesOnThePlaneWithItsTipAsTheHotspot() {
+        var settings = PointerSettings()
+        settings.style = .arrow
+        var e = engine(at: Point(x: 300.4, y: 100.6), settings: settings)
+        var planner = CursorPlanePlanner()
+        let p = settle(&e)
+        XCTAssertEqual(planner.plan(p, adaptive: true), .plane(x: 300 - 32, y: 101 - 32, hotspotX: 32, hotspotY: 32, upload: true),
+                       "the tip, not the circle's centre, is the hotspot")
+        let image = planner.imagePresentation(of: p)
+        XCTAssertEqual(image.pointer.arrowTip.x, 32, accuracy: 0.001)
+        XCTAssertEqual(image.pointer.arrowTip.y, 32, accuracy: 0.001)
+        var both = p
+        both.pointer.alpha = 0.5
+        XCTAssertEqual(planner.plan(both, adaptive: true), .composite(.crossFade), "circle and arrow cross-fading are composed")
+    }
+
     func testOutputScaleDoublesPositionsAndTheDriversSizeIsUsed() {
         var e = engine(at: Point(x: 300, y: 100))
         var planner = CursorPlanePlanner(width: 128, height: 128, scale: 2)

@@ -36,8 +36,17 @@ final class PointerPlaneTests: XCTestCase {
         XCTAssertTrue(last.1, "the adaptive pointer")
         XCTAssertEqual(last.0.pointer.shape.center.x, 300, accuracy: 0.5, "the plane was given the pointer where it is")
 
+        // While the plane keeps the pointer, its motion composes nothing.
+        let frames = compositor.frameCount
+        for x in 301...310 {
+            try lodestone.send(.pointerMotion(.absolute(x: Double(x), y: 300)))
+            _ = compositor.clock.advance(by: 16)
+        }
+        XCTAssertEqual(compositor.frameCount, frames, "plain motion on the plane composed frames")
+        XCTAssertEqual(try XCTUnwrap(plane.asked.last).0.pointer.shape.center.x, 310, accuracy: 0.5, "the plane follows the motion")
+
         plane.takes = false   // an effect, or the driver refused
-        try lodestone.send(.pointerMotion(.absolute(x: 301, y: 300)))
+        try lodestone.send(.pointerMotion(.absolute(x: 311, y: 300)))
         let drawn = pixels()
         XCTAssertGreaterThan(zip(background, drawn).filter { $0 != $1 }.count, 100, "the frame draws the pointer again")
     }

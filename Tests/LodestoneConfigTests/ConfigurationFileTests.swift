@@ -30,6 +30,18 @@ final class ConfigurationFileTests: XCTestCase {
         XCTAssertEqual(c.legacyApps, .off)
     }
 
+    func testMaxRenderTime() throws {
+        XCTAssertEqual(try parse("").maxRenderTime, .off)
+        XCTAssertEqual(try parse("max-render-time = \"auto\"\n").maxRenderTime, .auto)
+        XCTAssertEqual(try parse("max-render-time = 4\n").maxRenderTime, .milliseconds(4))
+        XCTAssertEqual(try parse("max-render-time = 2.5\n").maxRenderTime, .milliseconds(2.5))
+        XCTAssertNotNil(refusal("max-render-time = 0\n"))
+        XCTAssertNotNil(refusal("max-render-time = \"soon\"\n"))
+        var flag = Overrides()
+        flag.maxRenderTime = .off
+        XCTAssertEqual(flag.apply(to: try parse("max-render-time = \"auto\"\n")).maxRenderTime, .off, "the flag wins")
+    }
+
     func testAppearanceKeys() throws {
         let c = try parse("""
             [appearance]

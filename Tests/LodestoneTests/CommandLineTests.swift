@@ -74,7 +74,7 @@ final class CommandLineTests: XCTestCase {
         for (arguments, mention) in [(["--size", "12x"], "--size"), (["--scale", "9"], "--scale"), (["--bogus"], "--bogus"),
                                      (["--manual-clock"], "--test-control"), (["--refresh", "0"], "--refresh"),
                                      (["--socket", "a/b"], "--socket"), (["--backend", "drm9"], "--backend"),
-                                     (["--pointer-style", "cross"], "--pointer-style")] {
+                                     (["--pointer-style", "cross"], "--pointer-style"), (["--max-render-time", "soon"], "--max-render-time")] {
             let (status, output) = try lodestone(arguments)
             XCTAssertNotEqual(status, 0, "\(arguments) was accepted")
             XCTAssertTrue(output.contains(mention), "\(arguments): message does not mention \(mention):\n\(output)")

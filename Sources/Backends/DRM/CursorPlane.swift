@@ -36,6 +36,8 @@ public struct CursorPlanePlanner: Sendable {
         case tooLarge
         /// The driver said no once.
         case refused
+        /// The circle and the arrow both show (a style change fading one into the other).
+        case crossFade
     }
 
     /// What one frame does with the plane.
@@ -59,6 +61,8 @@ public struct CursorPlanePlanner: Sendable {
         var alpha: Int
         var borderWidth: Int
         var borderColor: UInt32
+        var arrowAlpha: Int
+        var arrowSize: Int
     }
 
     /// The decision for `p` (`adaptive`: the compositor draws the adaptive pointer, not a
@@ -93,19 +97,27 @@ public struct CursorPlanePlanner: Sendable {
         if p.hoverMark != nil { return .composite(.hoverPreview) }
         if g.customPath != nil && g.pathAlpha > 0.001 { return .composite(.customOutline) }
         if g.drawsBeneathContent { return .composite(.beneathContent) }
-        guard g.alpha > 0.001 else { return .off }
-        // The drawn pointer: its outline scaled, plus border and one pixel of antialiasing
-        // each side, must fit around the image's centre.
+        let circle = g.alpha > 0.001, arrow = g.arrowAlpha > 0.001
+        // The circle and the arrow cross-fading (a style change) is no plain pointer.
+        if circle && arrow { return .composite(.crossFade) }
+        guard circle || arrow else { return .off }
+        // The drawn pointer (its outline scaled, plus border and one pixel of antialiasing),
+        // around the image's centre: the circle's centre or the arrow's tip, the hotspot.
         let s = Double(scale)
-        let shape = g.shape.scaled(by: g.scale)
-        let margin = (g.border?.width ?? 0) + 1
-        let needW = (shape.rect.width + 2 * margin) * s, needH = (shape.rect.height + 2 * margin) * s
+        let anchor = Self.anchor(g)
+        let drawn = g.bounds
+        let needW = 2 * max(anchor.x - drawn.minX, drawn.maxX - anchor.x) * s
+        let needH = 2 * max(anchor.y - drawn.minY, drawn.maxY - anchor.y) * s
         guard needW <= Double(width), needH <= Double(height) else { return .composite(.tooLarge) }
         let hx = width / 2, hy = height / 2
-        let c = shape.center
-        // The pointer's centre on a whole output pixel (the image is drawn centred on the hotspot).
-        let px = Int32((c.x * s).rounded()), py = Int32((c.y * s).rounded())
+        // The hotspot on a whole output pixel (the image is drawn with the anchor at its centre).
+        let px = Int32((anchor.x * s).rounded()), py = Int32((anchor.y * s).rounded())
         return .plane(x: px - hx, y: py - hy, hotspotX: hx, hotspotY: hy, upload: true)
+    }
+
+    /// The pointer's hotspot: the arrow's tip while the arrow shows, else the circle's centre.
+    public static func anchor(_ g: PointerGeometry) -> Point<Global> {
+        g.arrowAlpha > 0.001 ? g.arrowTip : g.shape.center
     }
 
     static func key(_ g: PointerGeometry, scale: Int32) -> CursorImageKey {
@@ -115,7 +127,8 @@ public struct CursorPlanePlanner: Sendable {
         func argb(_ c: PointerColor) -> UInt32 { DrawingTool(diameter: 1, color: c).argb }
         return CursorImageKey(width: q(shape.rect.width * s, 4), height: q(shape.rect.height * s, 4),
                               radius: q(shape.cornerRadius * s, 4), color: argb(g.color), alpha: q(g.alpha, 64),
-                              borderWidth: q((g.border?.width ?? 0) * s, 4), borderColor: g.border.map { argb($0.color) } ?? 0)
+                              borderWidth: q((g.border?.width ?? 0) * s, 4), borderColor: g.border.map { argb($0.color) } ?? 0,
+                              arrowAlpha: q(g.arrowAlpha, 64), arrowSize: q(g.arrowSize * g.scale * s, 16))
     }
 
     /// The presentation to draw into the plane's image: only the pointer, its centre moved to
@@ -124,8 +137,9 @@ public struct CursorPlanePlanner: Sendable {
         var q = p
         let s = Double(scale)
         let target = Point<Global>(x: Double(width / 2) / s, y: Double(height / 2) / s)
-        let d = target - p.pointer.shape.center
+        let d = target - Self.anchor(p.pointer)
         q.pointer.shape = RoundedRect(rect: p.pointer.shape.rect.offset(by: d), cornerRadius: p.pointer.shape.cornerRadius)
+        q.pointer.arrowTip = p.pointer.arrowTip + d
         q.contentEffect = nil
         q.exitingContentEffect = nil
         q.accessories = AccessoryList()

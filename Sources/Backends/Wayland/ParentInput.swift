@@ -49,6 +49,8 @@ final class ParentInput {
     /// The serial of the pointer's last enter, for the cursor.
     var enterSerial: UInt32 = 0
     var cursor: ParentCursor?
+    /// The parent's cursor over the output (`ParentPointerPlane`).
+    var cursorPlane: ParentPointerPlane?
     let globals: ParentGlobals
 
     /// Pointer events between two `wl_pointer.frame`s.
@@ -161,6 +163,7 @@ final class ParentInput {
 
     func releasePointer() {
         cursor = nil
+        cursorPlane?.pointerReleased()
         onTitleBar = false
         guard let p = pointer else { return }
         if p.version >= 3 { p.destroy { wl_pointer_release($0) } }
@@ -180,12 +183,13 @@ final class ParentInput {
         switch event {
         case .enter(let serial, let surface, let x, let y):
             guard window.surface.isObject(surface) else { return }
-            // Hide the parent's cursor: Lodestone draws its own pointer.
-            pointer?.request { wl_pointer_set_cursor($0, serial, nil, 0, 0) }
+            // The parent's cursor is the plain pointer, or hidden while Lodestone draws it.
+            if let p = pointer { cursorPlane?.entered(p, serial: serial) }
             frame.position = (x, y)
             frame.presence = true
         case .leave(_, let surface):  // the user's pointer is elsewhere, so ours must not show
             guard window.surface.isObject(surface) else { return }
+            cursorPlane?.left()
             frame.presence = false
         case .motion(_, let x, let y): frame.position = (x, y)
         case .button(_, _, let button, let state):

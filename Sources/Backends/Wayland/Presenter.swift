@@ -32,6 +32,9 @@ final class Presenter {
     private var committedDestination: (width: Int32, height: Int32)?
     static let maximumBuffers = 4
 
+    /// The parent's cursor as Lodestone's cursor plane: its hand-overs go with our commits.
+    var cursorPlane: ParentPointerPlane?
+
     /// Counters for the benchmark and the log.
     private(set) var commits = 0
 
@@ -136,6 +139,9 @@ final class Presenter {
         } catch {
             log.error("cannot pace frames to the parent: \(error)")
         }
+        // The parent's cursor changes with the frame composed for it (in the same flush):
+        // no parent frame shows the pointer twice or not at all.
+        cursorPlane?.frameCommitting()
         surface.request { wl_surface_commit($0) }
         commits += 1
         // The loop flushes only Lodestone's own clients; the parent must see

@@ -33,6 +33,8 @@ public final class WaylandBackend: Backend {
     private var window: ParentWindow?
     private var presenter: Presenter?
     private var input: ParentInput?
+    /// The compositor whose `pointerPlane` the parent's cursor is, while started.
+    private weak var compositor: Compositor?
     /// Our zwp_keyboard_shortcuts_inhibitor_v1 on the window, if the parent offers the manager.
     private var shortcutsInhibitor: Proxy?
     private var watch: EventSource?
@@ -86,6 +88,12 @@ public final class WaylandBackend: Backend {
         // Input from the parent's seat.
         if let seat = globals.seat {
             input = ParentInput(seat: seat, globals: globals, window: window, target: compositor.seat, clock: compositor.clock, logger: log)
+            // The plain pointer is the parent's cursor (`ParentPointerPlane`).
+            let plane = ParentPointerPlane(shm: globals.shm, compositor: globals.compositor, output: output, logger: log)
+            input?.cursorPlane = plane
+            presenter.cursorPlane = plane
+            compositor.pointerPlane = plane
+            self.compositor = compositor
             // While our window has the parent's keyboard, the parent's shortcuts pass to us
             // (and so to the clients inside), when the parent lets windows ask.
             if let manager = globals.shortcutsInhibitManager {
@@ -140,6 +148,7 @@ public final class WaylandBackend: Backend {
         shortcutsInhibitor = nil
         input = nil
         presenter = nil
+        compositor?.pointerPlane = nil
         window = nil
         watch?.remove()
         watch = nil

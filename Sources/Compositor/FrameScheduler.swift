@@ -1,0 +1,95 @@
+/// `--max-render-time` (and `max-render-time` in config.toml): how long before its refresh
+/// a frame starts composing, as sway's `max_render_time` and mutter's dynamic max render time.
+public enum MaxRenderTime: Hashable, Sendable {
+    /// Compose at the refresh, as before: input that arrives during the frame waits a whole one.
+    case off
+    /// As late as the measured compose time allows: a high percentile of recent frames, plus a
+    /// margin that grows when a frame misses its refresh.
+    case auto
+    /// A fixed number of milliseconds before the refresh.
+    case milliseconds(Double)
+
+    /// `auto`, `off` or a number of milliseconds (above 0); nil for anything else.
+    public init?(argument: String) {
+        switch argument {
+        case "auto": self = .auto
+        case "off": self = .off
+        default:
+            guard let ms = Double(argument), ms.isFinite, ms > 0 else { return nil }
+            self = .milliseconds(ms)
+        }
+    }
+}
+
+/// When the next frame starts composing. Pure: times in milliseconds on the frame clock,
+/// the refreshes on a grid from the last presentation time, so it runs the same on the
+/// manual clock as on the real one (`FrameSchedulerTests`).
+public struct FrameScheduler: Sendable {
+    public var mode: MaxRenderTime
+    /// Milliseconds between refreshes.
+    public let interval: Double
+    /// The margin on top of the measured compose time (`auto`); a missed refresh doubles it.
+    public private(set) var margin = FrameScheduler.baseMargin
+    /// The last presentation time: refreshes fall on `presented + k × interval`.
+    public private(set) var presented = 0.0
+    /// Recent compose times, oldest overwritten first.
+    private var samples: [Double] = []
+    private var next = 0
+
+    public static let baseMargin = 1.0
+    static let sampleCount = 64
+    /// The share of recent frames the prediction covers.
+    static let percentile = 0.95
+
+    public init(mode: MaxRenderTime, interval: Double) {
+        self.mode = mode
+        self.interval = max(1, interval)
+    }
+
+    /// How long before its refresh a frame starts (0 with `off`); at most a refresh.
+    public var lead: Double {
+        switch mode {
+        case .off: return 0
+        case .milliseconds(let ms): return min(ms, interval)
+        case .auto:
+            guard !samples.isEmpty else { return min(interval / 2, interval) }
+            let sorted = samples.sorted()
+            let high = sorted[min(sorted.count - 1, Int((Double(sorted.count) * Self.percentile).rounded(.down)))]
+            return min(high + margin, interval)
+        }
+    }
+
+    /// The frame to schedule at `now`: the first refresh whose start (the refresh less
+    /// `lead`) has not passed, and that start.
+    public func frame(after now: Double) -> (start: Double, refresh: Double) {
+        let lead = self.lead
+        // The first refresh strictly after now, then later ones until its start has not passed.
+        var k = ((now - presented) / interval).rounded(.down) + 1
+        var refresh = presented + k * interval
+        while refresh - lead < now {
+            k += 1
+            refresh = presented + k * interval
+        }
+        return (refresh - lead, refresh)
+    }
+
+    /// A frame took `duration` and was done at `finished`, for the refresh at `refresh`:
+    /// recorded, and a late one grows the margin (a frame on time lets it shrink slowly).
+    public mutating func composed(duration: Double, finished: Double, refresh: Double) {
+        if samples.count < Self.sampleCount {
+            samples.append(duration)
+        } else {
+            samples[next] = duration
+            next = (next + 1) % Self.sampleCount
+        }
+        if finished > refresh {
+            margin = min(margin * 2, interval / 2)
+        } else {
+            margin = max(Self.baseMargin, margin * 0.99)
+        }
+    }
+
+    /// A frame was presented at `time` (a page flip, the parent's presentation feedback, the
+    /// frame clock's tick): the refreshes' grid follows it.
+    public mutating func presented(at time: Double) { presented = time }
+}
