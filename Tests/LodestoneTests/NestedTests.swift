@@ -502,8 +502,9 @@ struct Size: Equatable, CustomStringConvertible {
 /// Nested sessions are `Session`s started inside a parent; these are what the
 /// nested tests need beyond it.
 extension Session {
-    convenience init(nestedIn parent: Session, size: String, environment: [String: String] = [:]) throws {
-        try self.init(size: size, nestedIn: Parent(runtimeDirectory: parent.runtimeDirectory, socket: parent.socket), environment: environment)
+    convenience init(nestedIn parent: Session, size: String, extraArguments: [String] = [], environment: [String: String] = [:]) throws {
+        try self.init(size: size, extraArguments: extraArguments, nestedIn: Parent(runtimeDirectory: parent.runtimeDirectory, socket: parent.socket),
+                      environment: environment)
     }
 
     /// The output's size in pixels, from a capture.
