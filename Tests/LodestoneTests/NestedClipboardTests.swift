@@ -156,4 +156,26 @@ final class NestedClipboardTests: XCTestCase {
         XCTAssertNotEqual(try paste(in: parent, expecting: inside.sha, timeout: 2), inside.sha, "the clipboard crossed out of an isolated session")
         XCTAssertEqual(try paste(in: nested, expecting: inside.sha), inside.sha, "the clipboard inside still works")
     }
+
+    /// Drags do not cross the window yet: a parent drag over it is refused (its offer let go
+    /// at once), the drop over it cancels the parent's drag cleanly, and both sessions go on.
+    func testAParentDragDroppedOnTheWindowIsRefusedCleanly() throws {
+        try requireProgram("python3")
+        try start()
+        let log = directory + "/parent-source.txt"
+        try parent.launch(["python3", repositoryRoot + "/Tests/clients/drag_client.py", "source", "cc6633", "--source"], output: log)
+        XCTAssertTrue(try parent.wait(timeout: 20) { textOfFile(log).contains("mapped") }, textOfFile(log))
+        _ = try parent.control.moveWindow("source", x: 20, y: 100)
+        _ = try parent.control.moveWindow("Lodestone", x: 350, y: 100)
+        try parent.control.movePointer(x: 100, y: 170)
+        try parent.control.button(pressed: true)
+        XCTAssertTrue(try parent.wait { textOfFile(log).contains("started") }, textOfFile(log))
+        for x in stride(from: 150.0, through: 550, by: 50) { try parent.control.movePointer(x: x, y: 250) }
+        XCTAssertTrue(try nested.wait { self.nested.log.contains("a drag from the parent is over the window") }, nested.log.suffix(3000).description)
+        try parent.control.button(pressed: false)
+        XCTAssertTrue(try parent.wait { textOfFile(log).contains("cancelled") }, "the parent's drag did not end cancelled:\n\(textOfFile(log))")
+        XCTAssertFalse(textOfFile(log).contains("dnd_drop_performed"), textOfFile(log))
+        XCTAssertNoThrow(try nested.control.windows(), "the nested session is gone:\n\(nested.log.suffix(3000))")
+        XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
+    }
 }

@@ -79,7 +79,9 @@ final class ParentSelection<Kind: ParentSelectionKind> {
             announced.append(ParentOffer(Proxy(raw, on: connection)))
         case Kind.selectionOpcode: parentSelectionChanged(a.object(0))
         case Kind.enterOpcode:
-            // A drag from the parent: not taken (yet); its offer is let go.
+            // A drag from the parent: not taken (yet); its offer is let go, so nothing here
+            // accepts and a drop over the window cancels the parent's drag.
+            log.debug("a drag from the parent is over the window: refused, drags do not cross it")
             if let raw = a.object(4), let i = announced.firstIndex(where: { $0.proxy.isObject(raw) }) { announced.remove(at: i).destroy() }
         default: break
         }
