@@ -178,4 +178,25 @@ final class NestedClipboardTests: XCTestCase {
         XCTAssertNoThrow(try nested.control.windows(), "the nested session is gone:\n\(nested.log.suffix(3000))")
         XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
     }
+
+    /// A drag started inside does not cross into the parent: released outside the window,
+    /// it is cancelled inside (the drop is nowhere), and the parent never hears of it.
+    func testADragLeavingTheWindowIsCancelledInside() throws {
+        try requireProgram("python3")
+        try start()
+        _ = try parent.control.moveWindow("Lodestone", x: 350, y: 100)
+        let log = directory + "/inside-source.txt"
+        try nested.launch(["python3", repositoryRoot + "/Tests/clients/drag_client.py", "source", "cc6633", "--source"], output: log)
+        XCTAssertTrue(try nested.wait(timeout: 20) { textOfFile(log).contains("mapped") }, textOfFile(log))
+        _ = try nested.control.moveWindow("source", x: 20, y: 20)
+        _ = try parent.control.activateWindow("Lodestone")
+        try parent.control.movePointer(x: 350 + 100, y: 100 + 80)
+        try parent.control.button(pressed: true)
+        XCTAssertTrue(try nested.wait { textOfFile(log).contains("started") }, "no drag inside:\n\(textOfFile(log))\n\(nested.log.suffix(2000))")
+        for x in stride(from: 400.0, through: 50, by: -50) { try parent.control.movePointer(x: x, y: 250) }
+        try parent.control.button(pressed: false)
+        XCTAssertTrue(try nested.wait { textOfFile(log).contains("cancelled") }, "the drag did not end cancelled:\n\(textOfFile(log))")
+        XCTAssertFalse(textOfFile(log).contains("dnd_drop_performed"), textOfFile(log))
+        XCTAssertNoThrow(try nested.control.windows(), "the nested session is gone:\n\(nested.log.suffix(3000))")
+    }
 }
