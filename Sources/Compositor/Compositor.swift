@@ -32,6 +32,8 @@ public final class Compositor {
     var armedPointerDeadline: Instant?
     private(set) var selection: DataSelection!
     let primarySelection = PrimarySelection()
+    /// The clipboard and the primary selection, for a backend that bridges them (nested).
+    public var bridgedSelections: (clipboard: BridgedSelection, primary: BridgedSelection) { (selection, primarySelection) }
     /// Surfaces that keep the session from idling (zwp_idle_inhibitor_v1).
     private(set) var idleInhibitors: IdleInhibitors!
     /// Lodestone's keyboard shortcuts, and the clients that asked them to pass through.

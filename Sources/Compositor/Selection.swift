@@ -5,7 +5,7 @@ import WaylandServer
 /// A source of data to paste or drop: what one client offers (a Wayland client's
 /// wl_data_source or zwp_primary_selection_source_v1, or an X11 app's selection bridged
 /// by the window manager, `XSelectionOffer`).
-protocol SelectionSource: AnyObject {
+public protocol SelectionSource: AnyObject {
     var mimeTypes: [String] { get }
     /// Writes the data as `mime` into `fd` (the caller closes its copy).
     func send(mime: String, fd: Int32)
@@ -13,11 +13,15 @@ protocol SelectionSource: AnyObject {
     func cancelled()
 }
 
-/// A selection as the X11 window manager bridges it to X (`XSelection`).
-protocol BridgedSelection: AnyObject {
+/// A selection as a bridge carries it elsewhere: the X11 window manager to X
+/// (`XSelection`, through `changed`), the nested backend to the parent session
+/// (`ParentSelection`, through `observe`).
+public protocol BridgedSelection: AnyObject {
     var source: SelectionSource? { get }
     /// Told of every new source (nil: the selection emptied).
     var changed: ((SelectionSource?) -> Void)? { get set }
+    /// Adds one more listener told of every new source, for as long as the selection lives.
+    func observe(_ listener: @escaping (SelectionSource?) -> Void)
     func setSelection(_ newSource: SelectionSource?)
 }
 
@@ -51,12 +55,16 @@ final class Selection<P: SelectionProtocol>: BridgedSelection {
     private(set) weak var source: SelectionSource?
     private var focusedClient: Client?
     var changed: ((SelectionSource?) -> Void)?
+    private var observers: [(SelectionSource?) -> Void] = []
+
+    func observe(_ listener: @escaping (SelectionSource?) -> Void) { observers.append(listener) }
 
     func setSelection(_ newSource: SelectionSource?) {
         if let old = source, old !== newSource { old.cancelled() }
         source = newSource
         offerSelection(to: focusedClient)
         changed?(newSource)
+        for listener in observers { listener(newSource) }
     }
 
     /// The source went away: the selection empties.
@@ -65,6 +73,7 @@ final class Selection<P: SelectionProtocol>: BridgedSelection {
         source = nil
         offerSelection(to: focusedClient)
         changed?(nil)
+        for listener in observers { listener(nil) }
     }
 
     func keyboardFocusChanged(to client: Client?) {

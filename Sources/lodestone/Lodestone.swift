@@ -61,6 +61,9 @@ struct Lodestone: ParsableCommand {
     @Flag(help: "Do not offer zxdg_decoration_manager_v1: clients draw their own title bars, as under GNOME's mutter (a nested Lodestone inside then draws its own).")
     var noServerDecorations = false
 
+    @Flag(help: "Nested: do not share the clipboard and primary selection with the parent session.")
+    var noShareClipboard = false
+
     @Flag(help: "Frames happen only when a test advances the clock (needs --test-control).")
     var manualClock = false
 
@@ -174,6 +177,7 @@ struct Lodestone: ParsableCommand {
         // Start-up failures are thrown as SystemError: ArgumentParser prints
         // "Error: <what>: <why>" and exits with status 1, never a trap.
         let nested = kind == .wayland ? try WaylandBackend(logger: log) : nil
+        nested?.sharesClipboard = !noShareClipboard
         // On a bare TTY: the seat, the GPU and the input devices, checked before anything
         // else so a machine without them is told so at once.
         let drm = kind == .drm ? try DRMBackend(logger: log) : nil

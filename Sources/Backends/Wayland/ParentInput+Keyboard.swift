@@ -9,9 +9,15 @@ extension ParentInput {
     func keyboardEvent(_ event: KeyboardEvent) {
         switch event {
         case .keymap(let format, let fd, let size): keymapReceived(format: format, fd: fd, size: size)
-        case .enter: break  // keys already down were pressed elsewhere; modifiers follow
-        case .leave: keyboardLeft()
-        case .key(_, _, let key, let state):
+        case .enter(let serial, _, _):  // keys already down were pressed elsewhere; modifiers follow
+            hasKeyboardFocus = true
+            keyboardSerial?(serial)
+        case .leave:
+            hasKeyboardFocus = false
+            keyboardSerial?(nil)
+            keyboardLeft()
+        case .key(let serial, _, let key, let state):
+            keyboardSerial?(serial)
             let pressed = state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue
             if pressed { pressedKeys.insert(key) } else if pressedKeys.remove(key) == nil { return }
             send(.key(code: key, pressed: pressed))

@@ -52,6 +52,10 @@ final class ParentInput {
     /// The parent's cursor over the output (`ParentPointerPlane`).
     var cursorPlane: ParentPointerPlane?
     let globals: ParentGlobals
+    /// The parent's keyboard came (with its serial) or went (nil), or a key or button gave
+    /// a newer input serial: what the parent's selection may be set with (`ParentSelection`).
+    var keyboardSerial: ((UInt32?) -> Void)?
+    var hasKeyboardFocus = false
 
     /// Pointer events between two `wl_pointer.frame`s.
     struct PointerFrame {
@@ -192,7 +196,8 @@ final class ParentInput {
             cursorPlane?.left()
             frame.presence = false
         case .motion(_, let x, let y): frame.position = (x, y)
-        case .button(_, _, let button, let state):
+        case .button(let serial, _, let button, let state):
+            if hasKeyboardFocus { keyboardSerial?(serial) }
             frame.buttons.append((button, state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue))
         case .axis(_, let axis, let value): frame.axes[axis, default: (0, 0, false)].value += value
         case .frame: applyFrame(); return

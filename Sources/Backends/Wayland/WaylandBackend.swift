@@ -24,6 +24,9 @@ public final class WaylandBackend: Backend {
     /// The parent connection ended (parent exited or killed us with a
     /// protocol error); the argument says why.
     public var parentLost: ((String) -> Void)?
+    /// Share the clipboard and the primary selection with the parent (`ParentSelection`);
+    /// off with --no-share-clipboard. Set before `start`.
+    public var sharesClipboard = true
 
     private let log: Logger
     private let connection: Connection
@@ -37,6 +40,7 @@ public final class WaylandBackend: Backend {
     private weak var compositor: Compositor?
     /// Our zwp_keyboard_shortcuts_inhibitor_v1 on the window, if the parent offers the manager.
     private var shortcutsInhibitor: Proxy?
+    private var selections: ParentSelections?
     private var watch: EventSource?
     private var size: (width: Int32, height: Int32)
 
@@ -100,6 +104,11 @@ public final class WaylandBackend: Backend {
                 shortcutsInhibitor = try? Proxy(creating: { manager.request(window.surface, seat) { zwp_keyboard_shortcuts_inhibit_manager_v1_inhibit_shortcuts($0, $1, $2) } },
                                                 on: connection, what: "zwp_keyboard_shortcuts_inhibit_manager_v1.inhibit_shortcuts")
             }
+            if sharesClipboard {
+                let selections = ParentSelections(globals: globals, registry: registry, seat: seat, compositor: compositor, logger: log)
+                input?.keyboardSerial = { [unowned selections] in selections.keyboardSerial($0) }
+                self.selections = selections
+            }
         } else {
             log.notice("the parent offers no wl_seat: no input reaches Lodestone")
         }
@@ -146,6 +155,7 @@ public final class WaylandBackend: Backend {
         // reference the window's surface.
         shortcutsInhibitor?.destroy { zwp_keyboard_shortcuts_inhibitor_v1_destroy($0) }
         shortcutsInhibitor = nil
+        selections = nil
         input = nil
         presenter = nil
         compositor?.pointerPlane = nil

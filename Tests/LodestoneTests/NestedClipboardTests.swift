@@ -1,0 +1,202 @@
+import Foundation
+import LodestoneTesting
+import XCTest
+
+/// The clipboard and the primary selection shared between a nested Lodestone's clients and
+/// its parent session (`ParentSelection`): real wl-copy and wl-paste on both sides, the
+/// bytes compared by their sha256.
+final class NestedClipboardTests: XCTestCase {
+    private var parent: Session!
+    private var nested: Session!
+    private var directory: String { parent.runtimeDirectory }
+
+    private func start(_ nestedArguments: [String] = []) throws {
+        for program in ["wl-copy", "wl-paste", "sha256sum"] { try requireProgram(program) }
+        parent = try Session(size: "800x600")
+        nested = try Session(nestedIn: parent, size: "400x300", extraArguments: nestedArguments)
+        _ = try parent.waitForWindow("Lodestone")
+    }
+
+    override func tearDown() {
+        nested?.stop()
+        parent?.stop()
+    }
+
+    /// A file of `size` bytes of text (wl-copy offers it as text/plain), and its sha256.
+    private func makeText(_ name: String, size: Int) throws -> (path: String, sha: String) {
+        let path = directory + "/\(name)"
+        let line = Array("lodestone \(UInt32.random(in: 0...UInt32.max)) abcdefghijklmnopqrstuvwxyz 0123456789\n".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(size)
+        while bytes.count < size { bytes += line.prefix(size - bytes.count) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return (path, try sha256(path))
+    }
+
+    private func sha256(_ path: String) throws -> String {
+        let (status, output) = try run(["sha256sum", path])
+        XCTAssertEqual(status, 0, output)
+        return String(output.prefix(64))
+    }
+
+    /// `wl-copy` in `session`, serving `file` until the test ends; waits until `session`
+    /// has taken the selection (it offers it back to wl-copy).
+    @discardableResult
+    private func copy(_ file: String, in session: Session, primary: Bool = false) throws -> Process {
+        let trace = session.runtimeDirectory + "/wl-copy-\(session.socket)-\(primary).txt"
+        let copier = try session.launch(["sh", "-c", "exec wl-copy --foreground --type text/plain \(primary ? "--primary" : "") < \(file)"],
+                           environment: ["WAYLAND_DEBUG": "client"], output: trace)
+        let offer = primary ? ".selection(zwp_primary_selection_offer_v1@" : ".selection(wl_data_offer@"
+        // A parent that has given the keyboard to Lodestone's window does not give it to a new
+        // one: wl-copy's window is activated, as the user would click it.
+        XCTAssertTrue(try session.wait {
+            _ = try? session.control.activateWindow("wl-clipboard")
+            return textOfFile(trace).contains(offer)
+        },
+                      "the session took no selection from wl-copy; its trace:\n\(textOfFile(trace).suffix(2000))")
+        return copier
+    }
+
+    /// `wl-paste` in `session` into a file, retried until it gives `sha` or `timeout`; the
+    /// last paste's sha256, or nil if none succeeded.
+    @discardableResult
+    private func paste(in session: Session, primary: Bool = false, expecting sha: String?, timeout: TimeInterval = 10) throws -> String? {
+        let out = session.runtimeDirectory + "/pasted-\(UInt32.random(in: 0...UInt32.max))"
+        var last: String?
+        _ = try session.wait(timeout: timeout) {
+            let paster = try session.launch(["sh", "-c", "exec timeout 10 wl-paste --no-newline --type text/plain \(primary ? "--primary" : "") > \(out)"])
+            // Its window needs the keyboard, as wl-copy's does.
+            while paster.isRunning { _ = try? session.control.activateWindow("wl-clipboard"); usleep(20_000) }
+            last = paster.terminationStatus == 0 ? try sha256(out) : nil
+            return last != nil && last == sha
+        }
+        return last
+    }
+
+    /// Types of the selection as `session`'s clients see them.
+    private func types(in session: Session, primary: Bool = false) throws -> [String] {
+        let out = session.runtimeDirectory + "/types-\(UInt32.random(in: 0...UInt32.max))"
+        let lister = try session.launch(["sh", "-c", "exec timeout 10 wl-paste --list-types \(primary ? "--primary" : "") > \(out)"])
+        while lister.isRunning { _ = try? session.control.activateWindow("wl-clipboard"); usleep(20_000) }
+        return textOfFile(out).split(separator: "\n").map(String.init).sorted()
+    }
+
+    func testCopyInTheParentPastesInsideByteForByte() throws {
+        try start()
+        let text = try makeText("outside.txt", size: 3000)
+        try copy(text.path, in: parent)
+        // The parent gives its selection to the window with its keyboard.
+        _ = try parent.control.activateWindow("Lodestone")
+        XCTAssertEqual(try paste(in: nested, expecting: text.sha), text.sha, "nested log:\n\(nested.log.suffix(3000))")
+        // Only the MIME types wl-copy offers in the parent are offered inside.
+        let offered = ["STRING", "TEXT", "UTF8_STRING", "text/plain", "text/plain;charset=utf-8"]
+        XCTAssertEqual(try types(in: parent), offered)
+        XCTAssertEqual(try types(in: nested), offered)
+    }
+
+    func testCopyInsidePastesInTheParentByteForByte() throws {
+        try start()
+        _ = try parent.control.activateWindow("Lodestone")
+        let text = try makeText("inside.txt", size: 3000)
+        try copy(text.path, in: nested)
+        XCTAssertEqual(try paste(in: parent, expecting: text.sha), text.sha, "nested log:\n\(nested.log.suffix(3000))")
+        XCTAssertEqual(try types(in: parent), ["STRING", "TEXT", "UTF8_STRING", "text/plain", "text/plain;charset=utf-8"])
+    }
+
+    func testEightMegabytesBothWays() throws {
+        try start()
+        let outside = try makeText("outside-8m.txt", size: 8 << 20)
+        try copy(outside.path, in: parent)
+        _ = try parent.control.activateWindow("Lodestone")
+        XCTAssertEqual(try paste(in: nested, expecting: outside.sha, timeout: 20), outside.sha)
+
+        let inside = try makeText("inside-8m.txt", size: 8 << 20)
+        try copy(inside.path, in: nested)
+        XCTAssertEqual(try paste(in: parent, expecting: inside.sha, timeout: 20), inside.sha, "nested log:\n\(nested.log.suffix(3000))")
+    }
+
+    func testPrimarySelectionBothWaysAndTheClipboardStaysApart() throws {
+        try start()
+        let outside = try makeText("outside-primary.txt", size: 2000)
+        try copy(outside.path, in: parent, primary: true)
+        _ = try parent.control.activateWindow("Lodestone")
+        XCTAssertEqual(try paste(in: nested, primary: true, expecting: outside.sha), outside.sha, "nested log:\n\(nested.log.suffix(3000))")
+
+        let inside = try makeText("inside-primary.txt", size: 2000)
+        try copy(inside.path, in: nested, primary: true)
+        XCTAssertEqual(try paste(in: parent, primary: true, expecting: inside.sha), inside.sha)
+        // Neither primary selection became a clipboard.
+        XCTAssertNil(try paste(in: parent, expecting: inside.sha, timeout: 1))
+        XCTAssertNil(try paste(in: nested, expecting: inside.sha, timeout: 1))
+    }
+
+    func testAPasteFromACopierThatHasGoneFailsCleanly() throws {
+        try start()
+        let text = try makeText("gone.txt", size: 1000)
+        let copier = try copy(text.path, in: parent)
+        _ = try parent.control.activateWindow("Lodestone")
+        XCTAssertEqual(try paste(in: nested, expecting: text.sha), text.sha)
+        // wl-copy outside ends: the parent's selection empties, and so does the nested one.
+        copier.terminate()
+        copier.waitUntilExit()
+        XCTAssertTrue(try nested.wait { try self.paste(in: self.nested, expecting: nil, timeout: 0) == nil },
+                      "a paste inside still succeeds after the parent's copier exited")
+        XCTAssertNoThrow(try nested.control.windows(), "the nested session is gone:\n\(nested.log.suffix(3000))")
+        XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
+    }
+
+    func testNoShareClipboardSharesNothing() throws {
+        try start(["--no-share-clipboard"])
+        let outside = try makeText("outside-isolated.txt", size: 1000)
+        try copy(outside.path, in: parent)
+        _ = try parent.control.activateWindow("Lodestone")
+        XCTAssertNil(try paste(in: nested, expecting: outside.sha, timeout: 2), "the clipboard crossed into an isolated session")
+        let inside = try makeText("inside-isolated.txt", size: 1000)
+        try copy(inside.path, in: nested)
+        XCTAssertNotEqual(try paste(in: parent, expecting: inside.sha, timeout: 2), inside.sha, "the clipboard crossed out of an isolated session")
+        XCTAssertEqual(try paste(in: nested, expecting: inside.sha), inside.sha, "the clipboard inside still works")
+    }
+
+    /// Drags do not cross the window yet: a parent drag over it is refused (its offer let go
+    /// at once), the drop over it cancels the parent's drag cleanly, and both sessions go on.
+    func testAParentDragDroppedOnTheWindowIsRefusedCleanly() throws {
+        try requireProgram("python3")
+        try start()
+        let log = directory + "/parent-source.txt"
+        try parent.launch(["python3", repositoryRoot + "/Tests/clients/drag_client.py", "source", "cc6633", "--source"], output: log)
+        XCTAssertTrue(try parent.wait(timeout: 20) { textOfFile(log).contains("mapped") }, textOfFile(log))
+        _ = try parent.control.moveWindow("source", x: 20, y: 100)
+        _ = try parent.control.moveWindow("Lodestone", x: 350, y: 100)
+        try parent.control.movePointer(x: 100, y: 170)
+        try parent.control.button(pressed: true)
+        XCTAssertTrue(try parent.wait { textOfFile(log).contains("started") }, textOfFile(log))
+        for x in stride(from: 150.0, through: 550, by: 50) { try parent.control.movePointer(x: x, y: 250) }
+        XCTAssertTrue(try nested.wait { self.nested.log.contains("a drag from the parent is over the window") }, nested.log.suffix(3000).description)
+        try parent.control.button(pressed: false)
+        XCTAssertTrue(try parent.wait { textOfFile(log).contains("cancelled") }, "the parent's drag did not end cancelled:\n\(textOfFile(log))")
+        XCTAssertFalse(textOfFile(log).contains("dnd_drop_performed"), textOfFile(log))
+        XCTAssertNoThrow(try nested.control.windows(), "the nested session is gone:\n\(nested.log.suffix(3000))")
+        XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
+    }
+
+    /// A drag started inside does not cross into the parent: released outside the window,
+    /// it is cancelled inside (the drop is nowhere), and the parent never hears of it.
+    func testADragLeavingTheWindowIsCancelledInside() throws {
+        try requireProgram("python3")
+        try start()
+        _ = try parent.control.moveWindow("Lodestone", x: 350, y: 100)
+        let log = directory + "/inside-source.txt"
+        try nested.launch(["python3", repositoryRoot + "/Tests/clients/drag_client.py", "source", "cc6633", "--source"], output: log)
+        XCTAssertTrue(try nested.wait(timeout: 20) { textOfFile(log).contains("mapped") }, textOfFile(log))
+        _ = try nested.control.moveWindow("source", x: 20, y: 20)
+        _ = try parent.control.activateWindow("Lodestone")
+        try parent.control.movePointer(x: 350 + 100, y: 100 + 80)
+        try parent.control.button(pressed: true)
+        XCTAssertTrue(try nested.wait { textOfFile(log).contains("started") }, "no drag inside:\n\(textOfFile(log))\n\(nested.log.suffix(2000))")
+        for x in stride(from: 400.0, through: 50, by: -50) { try parent.control.movePointer(x: x, y: 250) }
+        try parent.control.button(pressed: false)
+        XCTAssertTrue(try nested.wait { textOfFile(log).contains("cancelled") }, "the drag did not end cancelled:\n\(textOfFile(log))")
+        XCTAssertFalse(textOfFile(log).contains("dnd_drop_performed"), textOfFile(log))
+        XCTAssertNoThrow(try nested.control.windows(), "the nested session is gone:\n\(nested.log.suffix(3000))")
+    }
+}
