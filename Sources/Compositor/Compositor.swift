@@ -184,6 +184,7 @@ public final class Compositor {
     public func shutdown() {
         display.destroyClients()
         globals.removeAll()
+        accessibility.stop()
     }
 
     deinit { globals.removeAll() }
