@@ -91,6 +91,7 @@ extension XWM {
 
     /// `sent`: an X client sent it (SendEvent), not the server.
     func clientMessage(_ e: xcb_client_message_event_t, sent: Bool) {
+        if let dnd, dnd.clientMessage(e) { return }
         guard let window = windows[e.window] else { return }
         // _NET_WM_MOVERESIZE: x_root, y_root, direction, button, source. Dragging a
         // client-side title bar (GTK's header bar) asks for a move (8), its window's edges

@@ -1,0 +1,104 @@
+import CXCB
+
+/// Drag and drop between Wayland and X11 apps through XDND (freedesktop.org's XDND,
+/// version 5), as wlroots' `xwayland/selection/dnd.c` and KWin's `xwl/dnd.cpp` do.
+///
+/// Wayland to X: when a Wayland drag (`DragGrab`) reaches an Xwayland window that says it
+/// takes XDND (`XdndAware`), Lodestone is the XDND source toward it (`XDragTarget`): its
+/// XdndSelection window owns XdndSelection with the Wayland source as the data, so the
+/// target's conversions are served as a clipboard paste is (`XSelection`, with the same MIME
+/// ↔ target-atom conversion).
+final class XDnd {
+    unowned let wm: XWM
+    let atoms: Atoms
+    /// XdndSelection, served from the dragged Wayland source while a drag is over X.
+    let selection: XSelection
+    let dragged: DraggedSelection
+    /// The X window a Wayland drag is over (or was dropped on, until it finishes).
+    var target: XDragTarget?
+
+    /// The XDND atoms (the spec's names).
+    struct Atoms {
+        let aware, selection, enter, position, status, leave, drop, finished, typeList: XAtom
+        let actionCopy, actionMove, actionAsk: XAtom
+        static let names = ["XdndAware", "XdndSelection", "XdndEnter", "XdndPosition", "XdndStatus", "XdndLeave", "XdndDrop",
+                            "XdndFinished", "XdndTypeList", "XdndActionCopy", "XdndActionMove", "XdndActionAsk"]
+
+        init?(_ found: [String: XAtom]) {
+            guard Self.names.allSatisfy({ found[$0] != nil }) else { return nil }
+            let a = { (name: String) in found[name]! }
+            (aware, selection, enter, position, status, leave) = (a("XdndAware"), a("XdndSelection"), a("XdndEnter"), a("XdndPosition"), a("XdndStatus"), a("XdndLeave"))
+            (drop, finished, typeList) = (a("XdndDrop"), a("XdndFinished"), a("XdndTypeList"))
+            (actionCopy, actionMove, actionAsk) = (a("XdndActionCopy"), a("XdndActionMove"), a("XdndActionAsk"))
+        }
+
+        func atom(for action: DragActions) -> XAtom {
+            action.contains(.copy) ? actionCopy : action.contains(.move) ? actionMove : action.contains(.ask) ? actionAsk : actionCopy
+        }
+
+        func action(for atom: XAtom) -> DragActions {
+            switch atom {
+            case actionMove: return .move
+            case actionAsk: return .ask
+            case 0: return .none
+            default: return .copy
+            }
+        }
+    }
+
+    init?(wm: XWM) {
+        guard let atoms = Atoms(wm.connection.internAtoms(Atoms.names)) else { return nil }
+        self.wm = wm
+        self.atoms = atoms
+        dragged = DraggedSelection()
+        selection = XSelection(wm: wm, compositor: wm.compositor, atom: atoms.selection, wayland: dragged)
+    }
+
+    /// The XDND version both sides speak (the spec's current one, or the target's older).
+    static let version: UInt32 = 5
+
+    /// A Wayland drag reached `surface`: if it is an X window that takes XDND, Lodestone
+    /// becomes the XDND source toward it.
+    func dragEntered(_ surface: WlSurface, source: WlDataSource, drag: DragGrab) -> XDragTarget? {
+        guard let window = wm.windows.values.first(where: { $0.surface === surface }) else { return nil }
+        guard let aware = wm.connection.property(window.id, atoms.aware)?.bytes.cardinals.first, aware >= 3 else {
+            wm.compositor.log.debug("xdnd: X window 0x\(String(window.id, radix: 16)) is not XdndAware; the drag passes over it")
+            return nil
+        }
+        target = nil
+        dragged.setSelection(source)
+        let target = XDragTarget(dnd: self, window: window.id, version: min(aware, Self.version), source: source, drag: drag)
+        self.target = target
+        target.enter()
+        return target
+    }
+
+    /// A ClientMessage to one of our windows: XdndStatus or XdndFinished from the target.
+    /// False when it is none of XDND's.
+    func clientMessage(_ e: xcb_client_message_event_t) -> Bool {
+        guard e.window == selection.window else { return false }
+        if e.type == atoms.status { target?.status(e) } else if e.type == atoms.finished { target?.finished(e) }
+        return true
+    }
+
+    /// The drag over X is over (dropped and finished, left, or cancelled): XdndSelection is
+    /// released.
+    func targetEnded(_ ended: XDragTarget) {
+        guard target === ended else { return }
+        target = nil
+        dragged.setSelection(nil)
+    }
+}
+
+/// The dragged Wayland source as X sees it, through XdndSelection: set while a drag is over
+/// an X window (XSelection makes its window the X owner then).
+final class DraggedSelection: BridgedSelection {
+    private(set) weak var source: SelectionSource?
+    var changed: ((SelectionSource?) -> Void)?
+
+    func setSelection(_ newSource: SelectionSource?) {
+        guard newSource !== source else { return }
+        source = newSource
+        changed?(newSource)
+    }
+}

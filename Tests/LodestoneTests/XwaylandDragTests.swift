@@ -1,0 +1,85 @@
+import Foundation
+import LodestoneTesting
+import XCTest
+
+/// Drag and drop between Wayland and X11 apps through XDND (`XDnd`), with real Xwayland on
+/// the real clock: the pywayland Tests/clients/drag_client.py on the Wayland side, and on
+/// the X side the python-xlib Tests/clients/xdnd_client.py; the bytes are checked.
+final class XwaylandDragTests: XCTestCase {
+    private let dragClient = repositoryRoot + "/Tests/clients/drag_client.py"
+    private let xdndClient = repositoryRoot + "/Tests/clients/xdnd_client.py"
+
+    private func lines(_ path: String) -> [String] { textOfFile(path).split(separator: "\n").map(String.init) }
+
+    private func waitFor(_ session: Session, _ line: String, in log: String, file: StaticString = #filePath, lineNumber: UInt = #line) throws {
+        XCTAssertTrue(try session.wait(timeout: 20) { self.lines(log).contains(line) }, "no '\(line)' in:\n\(textOfFile(log))\n\(session.log.suffix(3000))",
+                      file: file, line: lineNumber)
+    }
+
+    /// A Wayland drag_client source at (100, 100) and an X target window `title` at (600, 100).
+    private func start(_ session: Session, display: String, target title: String, _ options: [String]) throws -> (source: String, target: String) {
+        let python = try xlibPython()
+        let target = session.runtimeDirectory + "/\(title).txt"
+        try session.launch([python, xdndClient, title] + options, environment: ["DISPLAY": display], output: target)
+        _ = try session.waitForWindow(title, timeout: 40)
+        try waitFor(session, "mapped", in: target)
+        try session.control.moveWindow(title, x: 600, y: 100)
+        let source = session.runtimeDirectory + "/source.txt"
+        try session.launch(["python3", dragClient, "source", "cc6633", "--source"], output: source)
+        try waitFor(session, "mapped", in: source)
+        try session.control.moveWindow("source", x: 100, y: 100)
+        try session.control.movePointer(x: 200, y: 175)
+        try session.control.button(pressed: true)
+        try waitFor(session, "started", in: source)
+        return (source, target)
+    }
+
+    /// The payload's length and hash, as drag_client printed them.
+    private func payload(_ source: String) -> String {
+        String((lines(source).first { $0.hasPrefix("payload ") } ?? "payload ?").dropFirst("payload ".count))
+    }
+
+    /// A Wayland drag dropped on an X window: the X app hears XdndEnter with the source's
+    /// MIME types as atoms, XdndPosition in root coordinates, and XdndDrop; it converts
+    /// XdndSelection and gets the source's bytes; the source hears dnd_finished.
+    func testAWaylandDragDropsIntoAnXWindowWithTheBytes() throws {
+        let (session, display) = try startXwaylandSession()
+        defer { session.stop() }
+        let (source, target) = try start(session, display: display, target: "xtarget", ["--accept", "application/x-lodestone-test"])
+        let window = try XCTUnwrap(try session.control.windows().first { $0.title == "xtarget" })
+        let (x, y) = (Double(window.x + 100), Double(window.y + 60))
+        try session.control.movePointer(x: x, y: y)
+        try waitFor(session, "enter TEXT,STRING,application/x-lodestone-test", in: target)
+        try waitFor(session, "position \(Int(x)) \(Int(y))", in: target)
+        try waitFor(session, "target text/plain", in: source)
+        try waitFor(session, "action 1", in: source)
+        try session.control.movePointer(x: x + 10, y: y + 10)
+        try session.control.button(pressed: false)
+        try waitFor(session, "drop", in: target)
+        try waitFor(session, "received application/x-lodestone-test " + payload(source), in: target)
+        try waitFor(session, "dnd_drop_performed", in: source)
+        try waitFor(session, "dnd_finished", in: source)
+        XCTAssertFalse(lines(source).contains("cancelled"), lines(source).joined(separator: "\n"))
+        XCTAssertFalse(session.log.contains("protocol error"), session.log)
+    }
+
+    /// An X window that refuses the types: the source hears no MIME type accepted, and a release over
+    /// it cancels (the X app hears XdndLeave, not XdndDrop).
+    func testAnXWindowThatRefusesCancelsTheDrop() throws {
+        let (session, display) = try startXwaylandSession()
+        defer { session.stop() }
+        let (source, target) = try start(session, display: display, target: "xrefuses", ["--accept", "image/png"])
+        let window = try XCTUnwrap(try session.control.windows().first { $0.title == "xrefuses" })
+        try session.control.movePointer(x: Double(window.x + 100), y: Double(window.y + 60))
+        try waitFor(session, "enter TEXT,STRING,application/x-lodestone-test", in: target)
+        try waitFor(session, "position \(window.x + 100) \(window.y + 60)", in: target)
+        try session.control.button(pressed: false)
+        try waitFor(session, "leave", in: target)
+        try waitFor(session, "cancelled", in: source)
+        XCTAssertFalse(lines(target).contains("drop"), lines(target).joined(separator: "\n"))
+        XCTAssertFalse(lines(source).contains("dnd_drop_performed"), lines(source).joined(separator: "\n"))
+        // The source's own window accepted before the drag left it; the X window never did.
+        let afterOwnWindow = lines(source).drop { $0 != "leave" }
+        XCTAssertFalse(afterOwnWindow.contains("target text/plain"), lines(source).joined(separator: "\n"))
+    }
+}
