@@ -82,4 +82,45 @@ final class XwaylandDragTests: XCTestCase {
         let afterOwnWindow = lines(source).drop { $0 != "leave" }
         XCTAssertFalse(afterOwnWindow.contains("target text/plain"), lines(source).joined(separator: "\n"))
     }
+
+    /// An X app's drag (its own XDND, python-xlib) dropped on a Wayland window: the X app
+    /// finds Lodestone's proxy where the Wayland window is and speaks XDND to it; the
+    /// Wayland client hears enter with the X types as MIME types, accepts, and receives the
+    /// X app's bytes converted from XdndSelection; the X app hears XdndStatus and
+    /// XdndFinished with the copy.
+    func testAnXDragDropsIntoAWaylandWindowWithTheBytes() throws {
+        let (session, display) = try startXwaylandSession()
+        defer { session.stop() }
+        let python = try xlibPython()
+        let target = session.runtimeDirectory + "/target.txt"
+        try session.launch(["python3", dragClient, "target", "3366cc"], output: target)
+        try waitFor(session, "mapped", in: target)
+        try session.control.moveWindow("target", x: 600, y: 100)
+        let source = session.runtimeDirectory + "/xsource.txt"
+        try session.launch([python, xdndClient, "xsource", "--source"], environment: ["DISPLAY": display], output: source)
+        try waitFor(session, "mapped", in: source)
+        _ = try session.waitForWindow("xsource", timeout: 20)
+        try session.control.moveWindow("xsource", x: 100, y: 100)
+        let window = try XCTUnwrap(try session.control.windows().first { $0.title == "xsource" })
+        let (sx, sy) = (Double(window.x + 100), Double(window.y + 75))
+        try session.control.movePointer(x: sx, y: sy)
+        try session.control.button(pressed: true)
+        // The X app's drag goes out of its window (its implicit grab keeps the pointer).
+        for step in 1...10 { try session.control.movePointer(x: sx + Double(step * 50), y: sy) }
+        try session.control.movePointer(x: 700, y: 175)
+        // It enters at the window's edge, on the way (UTF8_STRING, STRING and TEXT as text).
+        let mimes = " text/plain;charset=utf-8,text/plain,application/x-lodestone-test"
+        XCTAssertTrue(try session.wait(timeout: 20) { self.lines(target).contains { $0.hasPrefix("enter ") && $0.hasSuffix(mimes) } }, textOfFile(target))
+        try waitFor(session, "status 1 XdndActionCopy", in: source)
+        try session.control.movePointer(x: 720, y: 200)
+        try waitFor(session, "motion 120 100", in: target)
+        try session.control.button(pressed: false)
+        try waitFor(session, "drop", in: source)
+        try waitFor(session, "drop", in: target)
+        let payload = String((lines(source).first { $0.hasPrefix("payload ") } ?? "payload ?").dropFirst("payload ".count))
+        try waitFor(session, "received text/plain " + payload, in: target)
+        try waitFor(session, "served STRING", in: source)
+        try waitFor(session, "finished 1 XdndActionCopy", in: source)
+        XCTAssertFalse(session.log.contains("protocol error"), session.log)
+    }
 }

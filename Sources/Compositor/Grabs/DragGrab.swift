@@ -8,7 +8,7 @@ import WaylandServer
 /// agree on (`WlDataOffer.negotiate`). The icon the client gave is drawn at the pointer,
 /// beneath the adaptive pointer, so the circle stays visible over it. Keys go to no one;
 /// Escape cancels. Follows weston's `data-device.c` and wlroots' `types/data_device/`.
-final class DragGrab: PointerGrab {
+final class DragGrab: PointerGrab, DragSession {
     unowned let seat: Seat
     /// The client that started the drag.
     let client: Client
@@ -152,6 +152,9 @@ final class DragGrab: PointerGrab {
         source.accepted = offer.accepted != nil
         seat.pointerWorldChanged(cursor: true)
     }
+
+    /// After the drop the offer no longer names the drag: the source heard `finish` itself.
+    func offerFinished(_ offer: WlDataOffer) {}
 
     /// What the pointer says of a drop here now, as iPadOS does: a plus for a copy, arrows
     /// for a move, both for ask, circle.slash where the target refuses; nil (the circle)

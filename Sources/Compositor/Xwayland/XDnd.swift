@@ -8,6 +8,14 @@ import CXCB
 /// XdndSelection window owns XdndSelection with the Wayland source as the data, so the
 /// target's conversions are served as a clipboard paste is (`XSelection`, with the same MIME
 /// ↔ target-atom conversion).
+///
+/// X to Wayland: an X app's drag looks for the XdndAware window under the pointer in X's
+/// stack. Wayland windows are not in it, so Lodestone keeps a proxy there: an input-only
+/// window as large as X allows, at the bottom of the stack, found wherever no X window is.
+/// Its XdndEnter, XdndPosition, XdndLeave and XdndDrop become a Wayland drag to the surface
+/// under that position (`XDragSource`), the data converted from XdndSelection. The X app
+/// keeps the pointer (its implicit grab) and drives the drag. An X window hidden under a
+/// Wayland one is still found by the X app first (X's stack is not the screen's).
 final class XDnd {
     unowned let wm: XWM
     let atoms: Atoms
@@ -16,6 +24,10 @@ final class XDnd {
     let dragged: DraggedSelection
     /// The X window a Wayland drag is over (or was dropped on, until it finishes).
     var target: XDragTarget?
+    /// The proxy for Wayland windows in X's stack.
+    let proxy: XWindowID
+    /// An X app's drag over Wayland windows (or dropped, until the target finishes).
+    var xSource: XDragSource?
 
     /// The XDND atoms (the spec's names).
     struct Atoms {
@@ -52,6 +64,8 @@ final class XDnd {
         self.atoms = atoms
         dragged = DraggedSelection()
         selection = XSelection(wm: wm, compositor: wm.compositor, atom: atoms.selection, wayland: dragged)
+        proxy = wm.connection.createBottomInputWindow(width: UInt16(Int16.max), height: UInt16(Int16.max))
+        wm.connection.setProperty(proxy, atoms.aware, type: XWM.Atoms.atom, [Self.version])
     }
 
     /// The XDND version both sides speak (the spec's current one, or the target's older).
@@ -76,6 +90,10 @@ final class XDnd {
     /// A ClientMessage to one of our windows: XdndStatus or XdndFinished from the target.
     /// False when it is none of XDND's.
     func clientMessage(_ e: xcb_client_message_event_t) -> Bool {
+        if e.window == proxy {
+            proxyMessage(e)
+            return true
+        }
         guard e.window == selection.window else { return false }
         if e.type == atoms.status { target?.status(e) } else if e.type == atoms.finished { target?.finished(e) }
         return true

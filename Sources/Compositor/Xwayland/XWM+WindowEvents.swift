@@ -6,7 +6,7 @@ import WaylandServer
 /// client messages (EWMH state, move/resize, WL_SURFACE_ID), and the wl_surface pairing.
 extension XWM {
     func createNotify(_ e: xcb_create_notify_event_t) {
-        guard e.window != checkWindow, e.parent == root else { return }
+        guard e.window != checkWindow, e.window != dnd?.proxy, e.parent == root else { return }
         let window = XwaylandWindow(wm: self, compositor: compositor, id: e.window, overrideRedirect: e.override_redirect != 0,
                                     x: Int32(e.x), y: Int32(e.y), width: Int32(e.width), height: Int32(e.height))
         windows[e.window] = window
