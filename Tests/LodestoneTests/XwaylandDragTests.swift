@@ -123,4 +123,43 @@ final class XwaylandDragTests: XCTestCase {
         try waitFor(session, "finished 1 XdndActionCopy", in: source)
         XCTAssertFalse(session.log.contains("protocol error"), session.log)
     }
+
+    /// A real X11 app as the target: text dragged from a Wayland window into the entry of
+    /// GTK 3's `zenity --entry` under X11 is there when the dialog is confirmed.
+    func testAWaylandDragDropsTextIntoAnX11GtkEntry() throws {
+        try requireProgram("zenity")
+        let (session, display) = try startXwaylandSession()
+        defer { session.stop() }
+        let printed = session.runtimeDirectory + "/zenity.txt"
+        let zenity = try session.launch(["zenity", "--entry", "--title", "xentry", "--text", "Drop here"],
+                                        environment: ["DISPLAY": display, "GDK_BACKEND": "x11", "NO_AT_BRIDGE": "1"], output: printed)
+        _ = try session.waitForWindow("xentry", timeout: 60)
+        let window = try session.control.moveWindow("xentry", x: 500, y: 100)
+        _ = try session.wait(timeout: 10) { try session.screenshot().distinctColors(x: Int(window.x), y: Int(window.y), width: Int(window.width), height: Int(window.height)) >= 10 }
+        let text = "dropped from Wayland \(UInt32.random(in: 0...UInt32.max))"
+        let source = session.runtimeDirectory + "/source.txt"
+        try session.launch(["python3", dragClient, "source", "cc6633", "--source", "--text", text], output: source)
+        try waitFor(session, "mapped", in: source)
+        try session.control.moveWindow("source", x: 100, y: 100)
+        try session.control.movePointer(x: 200, y: 175)
+        try session.control.button(pressed: true)
+        try waitFor(session, "started", in: source)
+        try session.control.movePointer(x: 400, y: 175)
+        try waitFor(session, "target none", in: source)
+        // Down the dialog's middle until GTK's entry accepts (XdndStatus).
+        let accepted = try session.wait(timeout: 20) {
+            for y in stride(from: window.y + 10, to: window.y + window.height - 10, by: 6) {
+                try session.control.movePointer(x: Double(window.x + window.width / 2), y: Double(y))
+                if try session.wait(timeout: 0.3, for: { self.lines(source).last { $0.hasPrefix("target ") } == "target text/plain" }) { return true }
+            }
+            return false
+        }
+        XCTAssertTrue(accepted, "zenity's entry never accepted the drag:\n\(textOfFile(source))\n\(session.log.suffix(3000))")
+        try session.control.button(pressed: false)
+        try waitFor(session, "dnd_finished", in: source)
+        try session.control.activateWindow("xentry")
+        try session.control.tap(28)  // Enter: zenity prints the entry's text and exits
+        XCTAssertTrue(try session.wait(timeout: 20) { !zenity.isRunning }, "zenity did not exit on Enter")
+        XCTAssertEqual(textOfFile(printed).split(separator: "\n").first { $0.hasPrefix("dropped") }.map(String.init), text, textOfFile(printed))
+    }
 }
