@@ -162,4 +162,49 @@ final class XwaylandDragTests: XCTestCase {
         XCTAssertTrue(try session.wait(timeout: 20) { !zenity.isRunning }, "zenity did not exit on Enter")
         XCTAssertEqual(textOfFile(printed).split(separator: "\n").first { $0.hasPrefix("dropped") }.map(String.init), text, textOfFile(printed))
     }
+
+    /// A real X11 app as the source: the selected text of GTK 3's `zenity --entry` under
+    /// X11, dragged out of it (GTK's own XDND, finding Lodestone's proxy, its drag icon
+    /// under the pointer looked through) onto a Wayland window, arrives there byte for byte.
+    func testTextDraggedOutOfAnX11GtkEntryDropsIntoAWaylandWindow() throws {
+        try requireProgram("zenity")
+        let (session, display) = try startXwaylandSession()
+        defer { session.stop() }
+        let target = session.runtimeDirectory + "/target.txt"
+        try session.launch(["python3", dragClient, "target", "3366cc"], output: target)
+        try waitFor(session, "mapped", in: target)
+        try session.control.moveWindow("target", x: 700, y: 100)
+        let text = "dragged from X11 \(UInt32.random(in: 0...UInt32.max))"
+        // The entry has the focus, its text all selected (GTK selects on focus).
+        try session.launch(["zenity", "--entry", "--title", "xentry", "--text", "Drag from here", "--entry-text", text],
+                           environment: ["DISPLAY": display, "GDK_BACKEND": "x11", "NO_AT_BRIDGE": "1"])
+        _ = try session.waitForWindow("xentry", timeout: 60)
+        let window = try session.control.moveWindow("xentry", x: 100, y: 100)
+        // The entry: the first white field down the dialog; its selected text at its left.
+        var entry: (x: Int, y: Int)?
+        _ = try session.wait(timeout: 10) {
+            let shot = try session.screenshot()
+            for y in Int(window.y) + 10..<Int(window.y + window.height) - 10 {
+                guard let x = (Int(window.x)..<Int(window.x + window.width)).first(where: { shot[$0, y] == 0xffffff && shot[$0 + 40, y] == 0xffffff }) else { continue }
+                entry = (x, y)
+                return true
+            }
+            return false
+        }
+        let field = try XCTUnwrap(entry, "no white entry field in zenity's dialog")
+        let (px, py) = (Double(field.x + 30), Double(field.y + 14))
+        try session.control.movePointer(x: px, y: py)
+        try session.control.button(pressed: true)
+        for step in 1...12 { try session.control.movePointer(x: px + Double(step * 50), y: py) }
+        try session.control.movePointer(x: 800, y: 175)
+        XCTAssertTrue(try session.wait(timeout: 20) { self.lines(target).contains { $0.hasPrefix("enter ") && $0.contains("text/plain") } },
+                      "GTK's drag never reached the Wayland window:\n\(textOfFile(target))\n\(session.log.suffix(3000))")
+        try session.control.movePointer(x: 810, y: 180)
+        try waitFor(session, "offer_action 1", in: target)
+        try session.control.button(pressed: false)
+        try waitFor(session, "drop", in: target)
+        let hash = try run(["sh", "-c", "printf %s '\(text)' | sha256sum"]).output.prefix(64)
+        try waitFor(session, "received text/plain \(text.utf8.count) \(hash)", in: target)
+        XCTAssertFalse(session.log.contains("protocol error"), session.log)
+    }
 }

@@ -76,8 +76,7 @@ final class XDragSource: SelectionSource, DragSession {
     func position(x: Int16, y: Int16, time: UInt32, action: XAtom) {
         guard !dropped else { return }
         actions = dnd.atoms.action(for: action) == .none ? .copy : dnd.atoms.action(for: action)
-        var hit = compositor.scene.surfaceAt(x: Double(x), y: Double(y))
-        if let h = hit, h.surface.client == dnd.wm.xwaylandClient() { hit = nil }
+        let hit = waylandSurface(atX: Double(x), y: Double(y))
         if hit?.surface !== target {
             leaveTarget()
             if let hit { enter(hit) }
@@ -88,6 +87,25 @@ final class XDragSource: SelectionSource, DragSession {
     }
 
     func leave() { leaveTarget() }
+
+    /// The Wayland surface on top at a point, if a Wayland window is on top there. X's
+    /// override-redirect windows are looked through: the X app's drag icon is one, and it
+    /// is under the pointer throughout (as mutter picks the window, not the icon).
+    private func waylandSurface(atX x: Double, y: Double) -> (surface: WlSurface, sx: Double, sy: Double)? {
+        let scene = compositor.scene
+        var hit: (surface: WlSurface, sx: Double, sy: Double)?
+        for window in scene.windows where window.isMapped {
+            if let bar = window.titleBar, bar.frame.contains(x: x, y: y) { hit = nil }
+            guard let surface = window.surface else { continue }
+            let isX = window is XwaylandWindow
+            let (ox, oy) = window.surfaceOrigin
+            scene.walk(surface, x: ox, y: oy) { s, sx, sy in
+                let lx = x - Double(sx), ly = y - Double(sy)
+                if s.acceptsInput(x: lx, y: ly) { hit = isX ? nil : (s, lx, ly) }
+            }
+        }
+        return hit
+    }
 
     /// XdndDrop: the target hears drop if it takes it, and reads the data; XdndFinished
     /// follows its `finish`. Otherwise the X app hears at once that nothing took it.
