@@ -207,4 +207,34 @@ final class XwaylandDragTests: XCTestCase {
         try waitFor(session, "received text/plain \(text.utf8.count) \(hash)", in: target)
         XCTAssertFalse(session.log.contains("protocol error"), session.log)
     }
+
+    /// An X app that dies mid-drag over a Wayland window: the Wayland target hears leave,
+    /// and the compositor goes on.
+    func testAnXSourceThatDiesMidDragLeavesTheWaylandTarget() throws {
+        let (session, display) = try startXwaylandSession()
+        defer { session.stop() }
+        let python = try xlibPython()
+        let target = session.runtimeDirectory + "/target.txt"
+        try session.launch(["python3", dragClient, "target", "3366cc"], output: target)
+        try waitFor(session, "mapped", in: target)
+        try session.control.moveWindow("target", x: 600, y: 100)
+        let source = session.runtimeDirectory + "/xsource.txt"
+        let app = try session.launch([python, xdndClient, "xsource", "--source"], environment: ["DISPLAY": display], output: source)
+        try waitFor(session, "mapped", in: source)
+        _ = try session.waitForWindow("xsource", timeout: 20)
+        let window = try session.control.moveWindow("xsource", x: 100, y: 100)
+        let (sx, sy) = (Double(window.x + 100), Double(window.y + 75))
+        try session.control.movePointer(x: sx, y: sy)
+        try session.control.button(pressed: true)
+        for step in 1...10 { try session.control.movePointer(x: sx + Double(step * 50), y: sy) }
+        try session.control.movePointer(x: 700, y: 175)
+        try waitFor(session, "status 1 XdndActionCopy", in: source)
+        app.terminate()
+        try waitFor(session, "leave", in: target)
+        try session.control.button(pressed: false)
+        XCTAssertFalse(lines(target).contains("drop"), lines(target).joined(separator: "\n"))
+        XCTAssertTrue(session.compositorIsRunning)
+        try session.control.movePointer(x: 720, y: 200)
+        try waitFor(session, "pointer enter", in: target)
+    }
 }

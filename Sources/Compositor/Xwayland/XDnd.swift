@@ -99,6 +99,14 @@ final class XDnd {
         return true
     }
 
+    /// An X app whose drag is over Wayland windows went away mid-drag: the target hears
+    /// leave (a drop it was reading ends with what came).
+    func windowDestroyed(_ id: XWindowID) {
+        guard let xSource, xSource.owner == id else { return }
+        xSource.leave()
+        self.xSource = nil
+    }
+
     /// The drag over X is over (dropped and finished, left, or cancelled): XdndSelection is
     /// released.
     func targetEnded(_ ended: XDragTarget) {

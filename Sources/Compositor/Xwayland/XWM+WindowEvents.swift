@@ -15,6 +15,7 @@ extension XWM {
 
     func destroyNotify(_ e: xcb_destroy_notify_event_t) {
         for selection in selections { selection.windowDestroyed(e.window) }
+        dnd?.windowDestroyed(e.window)
         guard let window = windows.removeValue(forKey: e.window) else { return }
         pendingSurfaces = pendingSurfaces.filter { $0.value != e.window }
         window.destroyed()
