@@ -237,4 +237,21 @@ final class XwaylandDragTests: XCTestCase {
         try session.control.movePointer(x: 720, y: 200)
         try waitFor(session, "pointer enter", in: target)
     }
+
+    /// An X target that dies after the drop, before XdndFinished: the Wayland source hears
+    /// cancelled, and the compositor goes on.
+    func testAnXTargetThatDiesAfterTheDropCancelsTheWaylandSource() throws {
+        let (session, display) = try startXwaylandSession()
+        defer { session.stop() }
+        let (source, target) = try start(session, display: display, target: "xdies", ["--accept", "STRING", "--die-on-drop"])
+        let window = try XCTUnwrap(try session.control.windows().first { $0.title == "xdies" })
+        try session.control.movePointer(x: Double(window.x + 100), y: Double(window.y + 60))
+        try waitFor(session, "position \(window.x + 100) \(window.y + 60)", in: target)
+        try waitFor(session, "action 1", in: source)
+        try session.control.button(pressed: false)
+        try waitFor(session, "drop", in: target)
+        try waitFor(session, "cancelled", in: source)
+        XCTAssertFalse(lines(source).contains("dnd_finished"), lines(source).joined(separator: "\n"))
+        XCTAssertTrue(session.compositorIsRunning)
+    }
 }

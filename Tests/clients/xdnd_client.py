@@ -2,11 +2,11 @@
 """An X11 drop target, or drag source, speaking XDND version 5, written with python-xlib,
 for Lodestone's Xwayland drag-and-drop tests (XwaylandDragTests).
 
-Usage: xdnd_client.py TITLE [--accept TARGET | --source]   (DISPLAY selects the X server)
+Usage: xdnd_client.py TITLE [--accept TARGET [--die-on-drop] | --source]   (DISPLAY selects the X server)
 
 Maps a 200x150 window TITLE that is XdndAware. It accepts a drag offering TARGET (an atom
 name, default STRING) with XdndActionCopy, refuses others, and on XdndDrop converts
-XdndSelection to TARGET and answers XdndFinished.
+XdndSelection to TARGET and answers XdndFinished (with --die-on-drop it exits instead).
 
 Lines printed (flushed): 'mapped'; 'enter TYPE,TYPE,...' (the atoms' names, XdndTypeList
 read when there are more than three); 'position X Y' (the first of each enter); 'leave';
@@ -151,6 +151,8 @@ def main():
                 out("leave")
             elif kind == "XdndDrop":
                 out("drop")
+                if "--die-on-drop" in sys.argv:
+                    sys.exit(0)
                 window.convert_selection(atom("XdndSelection"), atom(wanted), data_property, data[2])
                 d.flush()
         elif e.type == X.SelectionNotify and e.property != X.NONE:

@@ -99,9 +99,11 @@ final class XDnd {
         return true
     }
 
-    /// An X app whose drag is over Wayland windows went away mid-drag: the target hears
-    /// leave (a drop it was reading ends with what came).
+    /// An X app went away mid-drag. Its drag over Wayland windows: the target hears leave
+    /// (a drop it was reading ends with what came). A Wayland drop on it that it had not
+    /// finished: the Wayland source hears cancelled.
     func windowDestroyed(_ id: XWindowID) {
+        if let target, target.window == id { target.windowDestroyed() }
         guard let xSource, xSource.owner == id else { return }
         xSource.leave()
         self.xSource = nil

@@ -98,6 +98,14 @@ final class XDragTarget {
         source?.dropPerformed()
     }
 
+    /// The X window was destroyed: after the drop, the Wayland source hears it failed (before,
+    /// the drag hears of its surface going, `DragGrab.surfaceDestroyed`).
+    func windowDestroyed() {
+        guard dropped else { return }
+        source?.cancelled()
+        dnd.targetEnded(self)
+    }
+
     /// XdndFinished: the target has the data (version 5 says whether it succeeded); the
     /// Wayland source hears dnd_finished, or cancelled when the target failed.
     func finished(_ e: xcb_client_message_event_t) {
