@@ -8,7 +8,7 @@ import WaylandServer
 /// agree on (`WlDataOffer.negotiate`). The icon the client gave is drawn at the pointer,
 /// beneath the adaptive pointer, so the circle stays visible over it. Keys go to no one;
 /// Escape cancels. Follows weston's `data-device.c` and wlroots' `types/data_device/`.
-final class DragGrab: PointerGrab {
+final class DragGrab: PointerGrab, DragSession {
     unowned let seat: Seat
     /// The client that started the drag.
     let client: Client
@@ -28,6 +28,8 @@ final class DragGrab: PointerGrab {
     /// The surface hearing the drag, and the offers its devices got at enter.
     private weak var target: WlSurface?
     private var offers: [Weak<WlDataOffer>] = []
+    /// The target when it is an X window, spoken to through XDND (`XDragTarget`).
+    private var xTarget: XDragTarget?
 
     init(seat: Seat, client: Client, origin: WlSurface, source: WlDataSource?, icon: (surface: WlSurface, role: DragIconRole)?) {
         self.seat = seat
@@ -51,6 +53,7 @@ final class DragGrab: PointerGrab {
     func motion(_ seat: Seat, device: (x: Double, y: Double), time: UInt32) {
         damageIcon()
         retarget()
+        if let xTarget { return xTarget.moved(x: seat.position.logical.x, y: seat.position.logical.y) }
         guard let target, let (ox, oy) = compositor.origin(of: target) else { return }
         for device in devices(of: target.client) { device.motion(time: time, x: seat.position.logical.x - Double(ox), y: seat.position.logical.y - Double(oy)) }
     }
@@ -67,6 +70,7 @@ final class DragGrab: PointerGrab {
             // Its client can hear nothing more of this drag; the source hears nothing accepts.
             target = nil
             offers = []
+            xTarget = nil
             nothingAccepts()
         }
         // A drag without data belongs to its client alone: it ends when the client's
@@ -103,6 +107,7 @@ final class DragGrab: PointerGrab {
         leaveTarget()
         guard let hit else { return }
         target = hit.surface
+        if let source, let x = compositor.xwm?.dnd?.dragEntered(hit.surface, source: source, drag: self) { return xTarget = x }
         let serial = compositor.display.nextSerial()
         for device in devices(of: hit.surface.client) {
             var offer: WlDataOffer?
@@ -120,6 +125,8 @@ final class DragGrab: PointerGrab {
 
     private func leaveTarget() {
         guard let old = target else { return }
+        xTarget?.leave()
+        xTarget = nil
         for device in devices(of: old.client) { device.leave() }
         target = nil
         for offer in offers { offer.value?.drag = nil }
@@ -146,10 +153,14 @@ final class DragGrab: PointerGrab {
         seat.pointerWorldChanged(cursor: true)
     }
 
+    /// After the drop the offer no longer names the drag: the source heard `finish` itself.
+    func offerFinished(_ offer: WlDataOffer) {}
+
     /// What the pointer says of a drop here now, as iPadOS does: a plus for a copy, arrows
     /// for a move, both for ask, circle.slash where the target refuses; nil (the circle)
     /// over nothing, for a drag without data, or before the target has answered.
     var cursorName: CursorName? {
+        if let xTarget { return !xTarget.answered ? nil : xTarget.accepts ? (xTarget.action == .move ? .move : .copy) : .noDrop }
         guard target != nil, carriesData, source != nil, let offer, offer.answered else { return nil }
         guard offer.acceptsDrop else { return .noDrop }
         switch offer.has(3) ? offer.action : .copy {
@@ -162,6 +173,13 @@ final class DragGrab: PointerGrab {
     // MARK: Ending
 
     private func drop() {
+        if let xTarget, xTarget.accepts {
+            // The X window reads the data through XdndSelection and says XdndFinished.
+            xTarget.drop()
+            self.xTarget = nil
+            target = nil
+            return end()
+        }
         if let target, carriesData ? offer?.acceptsDrop == true : true {
             for device in devices(of: target.client) { device.drop() }
             if let source, let offer {

@@ -176,11 +176,20 @@ final class WlDataSource: SelectionSourceObject<DataDeviceProtocol>, RequestHand
     }
 }
 
+/// What a drag's offers answer to: a Wayland drag (`DragGrab`), or an X app's drag over
+/// Wayland windows (`XDragSource`).
+protocol DragSession: AnyObject {
+    /// The target accepted a MIME type or changed its actions.
+    func offerChanged(_ offer: WlDataOffer)
+    /// The target said `finish` after the drop.
+    func offerFinished(_ offer: WlDataOffer)
+}
+
 /// `wl_data_offer`: one client's view of another client's source, for a paste or a drop.
 final class WlDataOffer: SelectionOfferObject<DataDeviceProtocol>, RequestHandler {
     static var interface: UnsafePointer<wl_interface> { Interface.dataOffer }
     /// The drag this offer was made for at enter (nil: a selection's offer, or the drag moved on).
-    weak var drag: DragGrab?
+    weak var drag: DragSession?
     /// Made for a drag (even after the drag moved on): finish and set_actions are allowed.
     var isDragOffer = false
     /// The MIME type the target said it would take (`accept`), if any.
@@ -222,6 +231,7 @@ final class WlDataOffer: SelectionOfferObject<DataDeviceProtocol>, RequestHandle
             }
             finished = true
             dataSource?.finished()
+            drag?.offerFinished(self)
         case .setActions:
             guard isDragOffer else { return postError(WL_DATA_OFFER_ERROR_INVALID_OFFER.rawValue, "set_actions on an offer that is not a drag's") }
             let all = DragActions(rawValue: a.uint(0)), preferred = DragActions(rawValue: a.uint(1))
@@ -245,8 +255,10 @@ final class WlDataOffer: SelectionOfferObject<DataDeviceProtocol>, RequestHandle
 
     /// The action both sides can do, the target's preferred one first, then copy, move,
     /// ask (as weston and wlroots choose).
-    func negotiate(with source: WlDataSource) -> DragActions {
-        let both = actions.intersection(source.supportedActions)
+    func negotiate(with source: WlDataSource) -> DragActions { negotiate(withSourceActions: source.supportedActions) }
+
+    func negotiate(withSourceActions supported: DragActions) -> DragActions {
+        let both = actions.intersection(supported)
         if !preferred.isEmpty, both.contains(preferred) { return preferred }
         return [DragActions.copy, .move, .ask].first { both.contains($0) } ?? .none
     }

@@ -152,6 +152,20 @@ struct XConnection {
         return id
     }
 
+    /// An input-only, override-redirect child of the root covering `width`×`height` at the
+    /// origin, mapped at the bottom of the stack (XDND's proxy for Wayland windows).
+    func createBottomInputWindow(width: UInt16, height: UInt16) -> XWindowID {
+        let id = generateID()
+        let values: [UInt32] = [1]
+        _ = values.withUnsafeBufferPointer {
+            xcb_create_window(pointer, 0, id, root, 0, 0, width, height, 0, UInt16(XCB_WINDOW_CLASS_INPUT_ONLY.rawValue), 0,
+                              XCB_CW_OVERRIDE_REDIRECT.rawValue, $0.baseAddress)
+        }
+        configure(id, mask: UInt16(XCB_CONFIG_WINDOW_STACK_MODE.rawValue), values: [XCB_STACK_MODE_BELOW.rawValue])
+        map(id)
+        return id
+    }
+
     func convertSelection(requestor: XWindowID, selection: XAtom, target: XAtom, property: XAtom) {
         _ = xcb_convert_selection(pointer, requestor, selection, target, property, UInt32(XCB_CURRENT_TIME))
     }

@@ -6,7 +6,7 @@ import WaylandServer
 /// client messages (EWMH state, move/resize, WL_SURFACE_ID), and the wl_surface pairing.
 extension XWM {
     func createNotify(_ e: xcb_create_notify_event_t) {
-        guard e.window != checkWindow, e.parent == root else { return }
+        guard e.window != checkWindow, e.window != dnd?.proxy, e.parent == root else { return }
         let window = XwaylandWindow(wm: self, compositor: compositor, id: e.window, overrideRedirect: e.override_redirect != 0,
                                     x: Int32(e.x), y: Int32(e.y), width: Int32(e.width), height: Int32(e.height))
         windows[e.window] = window
@@ -15,6 +15,7 @@ extension XWM {
 
     func destroyNotify(_ e: xcb_destroy_notify_event_t) {
         for selection in selections { selection.windowDestroyed(e.window) }
+        dnd?.windowDestroyed(e.window)
         guard let window = windows.removeValue(forKey: e.window) else { return }
         pendingSurfaces = pendingSurfaces.filter { $0.value != e.window }
         window.destroyed()
@@ -91,6 +92,7 @@ extension XWM {
 
     /// `sent`: an X client sent it (SendEvent), not the server.
     func clientMessage(_ e: xcb_client_message_event_t, sent: Bool) {
+        if let dnd, dnd.clientMessage(e) { return }
         guard let window = windows[e.window] else { return }
         // _NET_WM_MOVERESIZE: x_root, y_root, direction, button, source. Dragging a
         // client-side title bar (GTK's header bar) asks for a move (8), its window's edges

@@ -33,6 +33,8 @@ final class XWM {
     private(set) var isShutDown = false
     /// CLIPBOARD and PRIMARY, bridged to the Wayland clipboard and primary selection.
     var selections: [XSelection] = []
+    /// Drag and drop with X apps (XDND), when XFixes is there for the selections.
+    var dnd: XDnd?
     /// The event code of XFixesSelectionNotify.
     var xfixesSelectionNotify: UInt8?
     /// The names of `atoms`, for the trace of X events (no round trip to name them).
@@ -139,6 +141,9 @@ final class XWM {
                 let owner = c.selectionOwner(s.atom)
                 if owner != 0 { s.ownerChanged(to: owner) }
             }
+            // XdndSelection is served as the clipboards are (its window's events routed alike).
+            dnd = XDnd(wm: self)
+            if let dnd { selections.append(dnd.selection) }
         } else {
             compositor.log.notice("Xwayland has no XFixes; the X11 and Wayland clipboards stay apart")
         }
@@ -183,6 +188,7 @@ final class XWM {
         watch?.remove()
         for selection in selections { selection.shutdown() }
         selections.removeAll()
+        dnd = nil
         for window in windows.values { window.destroyed() }
         windows.removeAll()
         pendingSurfaces.removeAll()

@@ -1,0 +1,257 @@
+import Foundation
+import LodestoneTesting
+import XCTest
+
+/// Drag and drop between Wayland and X11 apps through XDND (`XDnd`), with real Xwayland on
+/// the real clock: the pywayland Tests/clients/drag_client.py on the Wayland side, and on
+/// the X side the python-xlib Tests/clients/xdnd_client.py; the bytes are checked.
+final class XwaylandDragTests: XCTestCase {
+    private let dragClient = repositoryRoot + "/Tests/clients/drag_client.py"
+    private let xdndClient = repositoryRoot + "/Tests/clients/xdnd_client.py"
+
+    private func lines(_ path: String) -> [String] { textOfFile(path).split(separator: "\n").map(String.init) }
+
+    private func waitFor(_ session: Session, _ line: String, in log: String, file: StaticString = #filePath, lineNumber: UInt = #line) throws {
+        XCTAssertTrue(try session.wait(timeout: 20) { self.lines(log).contains(line) }, "no '\(line)' in:\n\(textOfFile(log))\n\(session.log.suffix(3000))",
+                      file: file, line: lineNumber)
+    }
+
+    /// A Wayland drag_client source at (100, 100) and an X target window `title` at (600, 100).
+    private func start(_ session: Session, display: String, target title: String, _ options: [String]) throws -> (source: String, target: String) {
+        let python = try xlibPython()
+        let target = session.runtimeDirectory + "/\(title).txt"
+        try session.launch([python, xdndClient, title] + options, environment: ["DISPLAY": display], output: target)
+        _ = try session.waitForWindow(title, timeout: 40)
+        try waitFor(session, "mapped", in: target)
+        try session.control.moveWindow(title, x: 600, y: 100)
+        let source = session.runtimeDirectory + "/source.txt"
+        try session.launch(["python3", dragClient, "source", "cc6633", "--source"], output: source)
+        try waitFor(session, "mapped", in: source)
+        try session.control.moveWindow("source", x: 100, y: 100)
+        try session.control.movePointer(x: 200, y: 175)
+        try session.control.button(pressed: true)
+        try waitFor(session, "started", in: source)
+        return (source, target)
+    }
+
+    /// The payload's length and hash, as drag_client printed them.
+    private func payload(_ source: String) -> String {
+        String((lines(source).first { $0.hasPrefix("payload ") } ?? "payload ?").dropFirst("payload ".count))
+    }
+
+    /// A Wayland drag dropped on an X window: the X app hears XdndEnter with the source's
+    /// MIME types as atoms, XdndPosition in root coordinates, and XdndDrop; it converts
+    /// XdndSelection and gets the source's bytes; the source hears dnd_finished.
+    func testAWaylandDragDropsIntoAnXWindowWithTheBytes() throws {
+        let (session, display) = try startXwaylandSession()
+        defer { session.stop() }
+        let (source, target) = try start(session, display: display, target: "xtarget", ["--accept", "application/x-lodestone-test"])
+        let window = try XCTUnwrap(try session.control.windows().first { $0.title == "xtarget" })
+        let (x, y) = (Double(window.x + 100), Double(window.y + 60))
+        try session.control.movePointer(x: x, y: y)
+        try waitFor(session, "enter TEXT,STRING,application/x-lodestone-test", in: target)
+        try waitFor(session, "position \(Int(x)) \(Int(y))", in: target)
+        try waitFor(session, "target text/plain", in: source)
+        try waitFor(session, "action 1", in: source)
+        try session.control.movePointer(x: x + 10, y: y + 10)
+        try session.control.button(pressed: false)
+        try waitFor(session, "drop", in: target)
+        try waitFor(session, "received application/x-lodestone-test " + payload(source), in: target)
+        try waitFor(session, "dnd_drop_performed", in: source)
+        try waitFor(session, "dnd_finished", in: source)
+        XCTAssertFalse(lines(source).contains("cancelled"), lines(source).joined(separator: "\n"))
+        XCTAssertFalse(session.log.contains("protocol error"), session.log)
+    }
+
+    /// An X window that refuses the types: the source hears no MIME type accepted, and a release over
+    /// it cancels (the X app hears XdndLeave, not XdndDrop).
+    func testAnXWindowThatRefusesCancelsTheDrop() throws {
+        let (session, display) = try startXwaylandSession()
+        defer { session.stop() }
+        let (source, target) = try start(session, display: display, target: "xrefuses", ["--accept", "image/png"])
+        let window = try XCTUnwrap(try session.control.windows().first { $0.title == "xrefuses" })
+        try session.control.movePointer(x: Double(window.x + 100), y: Double(window.y + 60))
+        try waitFor(session, "enter TEXT,STRING,application/x-lodestone-test", in: target)
+        try waitFor(session, "position \(window.x + 100) \(window.y + 60)", in: target)
+        try session.control.button(pressed: false)
+        try waitFor(session, "leave", in: target)
+        try waitFor(session, "cancelled", in: source)
+        XCTAssertFalse(lines(target).contains("drop"), lines(target).joined(separator: "\n"))
+        XCTAssertFalse(lines(source).contains("dnd_drop_performed"), lines(source).joined(separator: "\n"))
+        // The source's own window accepted before the drag left it; the X window never did.
+        let afterOwnWindow = lines(source).drop { $0 != "leave" }
+        XCTAssertFalse(afterOwnWindow.contains("target text/plain"), lines(source).joined(separator: "\n"))
+    }
+
+    /// An X app's drag (its own XDND, python-xlib) dropped on a Wayland window: the X app
+    /// finds Lodestone's proxy where the Wayland window is and speaks XDND to it; the
+    /// Wayland client hears enter with the X types as MIME types, accepts, and receives the
+    /// X app's bytes converted from XdndSelection; the X app hears XdndStatus and
+    /// XdndFinished with the copy.
+    func testAnXDragDropsIntoAWaylandWindowWithTheBytes() throws {
+        let (session, display) = try startXwaylandSession()
+        defer { session.stop() }
+        let python = try xlibPython()
+        let target = session.runtimeDirectory + "/target.txt"
+        try session.launch(["python3", dragClient, "target", "3366cc"], output: target)
+        try waitFor(session, "mapped", in: target)
+        try session.control.moveWindow("target", x: 600, y: 100)
+        let source = session.runtimeDirectory + "/xsource.txt"
+        try session.launch([python, xdndClient, "xsource", "--source"], environment: ["DISPLAY": display], output: source)
+        try waitFor(session, "mapped", in: source)
+        _ = try session.waitForWindow("xsource", timeout: 20)
+        try session.control.moveWindow("xsource", x: 100, y: 100)
+        let window = try XCTUnwrap(try session.control.windows().first { $0.title == "xsource" })
+        let (sx, sy) = (Double(window.x + 100), Double(window.y + 75))
+        try session.control.movePointer(x: sx, y: sy)
+        try session.control.button(pressed: true)
+        // The X app's drag goes out of its window (its implicit grab keeps the pointer).
+        for step in 1...10 { try session.control.movePointer(x: sx + Double(step * 50), y: sy) }
+        try session.control.movePointer(x: 700, y: 175)
+        // It enters at the window's edge, on the way (UTF8_STRING, STRING and TEXT as text).
+        let mimes = " text/plain;charset=utf-8,text/plain,application/x-lodestone-test"
+        XCTAssertTrue(try session.wait(timeout: 20) { self.lines(target).contains { $0.hasPrefix("enter ") && $0.hasSuffix(mimes) } }, textOfFile(target))
+        try waitFor(session, "status 1 XdndActionCopy", in: source)
+        try session.control.movePointer(x: 720, y: 200)
+        try waitFor(session, "motion 120 100", in: target)
+        try session.control.button(pressed: false)
+        try waitFor(session, "drop", in: source)
+        try waitFor(session, "drop", in: target)
+        let payload = String((lines(source).first { $0.hasPrefix("payload ") } ?? "payload ?").dropFirst("payload ".count))
+        try waitFor(session, "received text/plain " + payload, in: target)
+        try waitFor(session, "served STRING", in: source)
+        try waitFor(session, "finished 1 XdndActionCopy", in: source)
+        XCTAssertFalse(session.log.contains("protocol error"), session.log)
+    }
+
+    /// A real X11 app as the target: text dragged from a Wayland window into the entry of
+    /// GTK 3's `zenity --entry` under X11 is there when the dialog is confirmed.
+    func testAWaylandDragDropsTextIntoAnX11GtkEntry() throws {
+        try requireProgram("zenity")
+        let (session, display) = try startXwaylandSession()
+        defer { session.stop() }
+        let printed = session.runtimeDirectory + "/zenity.txt"
+        let zenity = try session.launch(["zenity", "--entry", "--title", "xentry", "--text", "Drop here"],
+                                        environment: ["DISPLAY": display, "GDK_BACKEND": "x11", "NO_AT_BRIDGE": "1"], output: printed)
+        _ = try session.waitForWindow("xentry", timeout: 60)
+        let window = try session.control.moveWindow("xentry", x: 500, y: 100)
+        _ = try session.wait(timeout: 10) { try session.screenshot().distinctColors(x: Int(window.x), y: Int(window.y), width: Int(window.width), height: Int(window.height)) >= 10 }
+        let text = "dropped from Wayland \(UInt32.random(in: 0...UInt32.max))"
+        let source = session.runtimeDirectory + "/source.txt"
+        try session.launch(["python3", dragClient, "source", "cc6633", "--source", "--text", text], output: source)
+        try waitFor(session, "mapped", in: source)
+        try session.control.moveWindow("source", x: 100, y: 100)
+        try session.control.movePointer(x: 200, y: 175)
+        try session.control.button(pressed: true)
+        try waitFor(session, "started", in: source)
+        try session.control.movePointer(x: 400, y: 175)
+        try waitFor(session, "target none", in: source)
+        // Down the dialog's middle until GTK's entry accepts (XdndStatus).
+        let accepted = try session.wait(timeout: 20) {
+            for y in stride(from: window.y + 10, to: window.y + window.height - 10, by: 6) {
+                try session.control.movePointer(x: Double(window.x + window.width / 2), y: Double(y))
+                if try session.wait(timeout: 0.3, for: { self.lines(source).last { $0.hasPrefix("target ") } == "target text/plain" }) { return true }
+            }
+            return false
+        }
+        XCTAssertTrue(accepted, "zenity's entry never accepted the drag:\n\(textOfFile(source))\n\(session.log.suffix(3000))")
+        try session.control.button(pressed: false)
+        try waitFor(session, "dnd_finished", in: source)
+        try session.control.activateWindow("xentry")
+        try session.control.tap(28)  // Enter: zenity prints the entry's text and exits
+        XCTAssertTrue(try session.wait(timeout: 20) { !zenity.isRunning }, "zenity did not exit on Enter")
+        XCTAssertEqual(textOfFile(printed).split(separator: "\n").first { $0.hasPrefix("dropped") }.map(String.init), text, textOfFile(printed))
+    }
+
+    /// A real X11 app as the source: the selected text of GTK 3's `zenity --entry` under
+    /// X11, dragged out of it (GTK's own XDND, finding Lodestone's proxy, its drag icon
+    /// under the pointer looked through) onto a Wayland window, arrives there byte for byte.
+    func testTextDraggedOutOfAnX11GtkEntryDropsIntoAWaylandWindow() throws {
+        try requireProgram("zenity")
+        let (session, display) = try startXwaylandSession()
+        defer { session.stop() }
+        let target = session.runtimeDirectory + "/target.txt"
+        try session.launch(["python3", dragClient, "target", "3366cc"], output: target)
+        try waitFor(session, "mapped", in: target)
+        try session.control.moveWindow("target", x: 700, y: 100)
+        let text = "dragged from X11 \(UInt32.random(in: 0...UInt32.max))"
+        // The entry has the focus, its text all selected (GTK selects on focus).
+        try session.launch(["zenity", "--entry", "--title", "xentry", "--text", "Drag from here", "--entry-text", text],
+                           environment: ["DISPLAY": display, "GDK_BACKEND": "x11", "NO_AT_BRIDGE": "1"])
+        _ = try session.waitForWindow("xentry", timeout: 60)
+        let window = try session.control.moveWindow("xentry", x: 100, y: 100)
+        // The entry: the first white field down the dialog; its selected text at its left.
+        var entry: (x: Int, y: Int)?
+        _ = try session.wait(timeout: 10) {
+            let shot = try session.screenshot()
+            for y in Int(window.y) + 10..<Int(window.y + window.height) - 10 {
+                guard let x = (Int(window.x)..<Int(window.x + window.width)).first(where: { shot[$0, y] == 0xffffff && shot[$0 + 40, y] == 0xffffff }) else { continue }
+                entry = (x, y)
+                return true
+            }
+            return false
+        }
+        let field = try XCTUnwrap(entry, "no white entry field in zenity's dialog")
+        let (px, py) = (Double(field.x + 30), Double(field.y + 14))
+        try session.control.movePointer(x: px, y: py)
+        try session.control.button(pressed: true)
+        for step in 1...12 { try session.control.movePointer(x: px + Double(step * 50), y: py) }
+        try session.control.movePointer(x: 800, y: 175)
+        XCTAssertTrue(try session.wait(timeout: 20) { self.lines(target).contains { $0.hasPrefix("enter ") && $0.contains("text/plain") } },
+                      "GTK's drag never reached the Wayland window:\n\(textOfFile(target))\n\(session.log.suffix(3000))")
+        try session.control.movePointer(x: 810, y: 180)
+        try waitFor(session, "offer_action 1", in: target)
+        try session.control.button(pressed: false)
+        try waitFor(session, "drop", in: target)
+        let hash = try run(["sh", "-c", "printf %s '\(text)' | sha256sum"]).output.prefix(64)
+        try waitFor(session, "received text/plain \(text.utf8.count) \(hash)", in: target)
+        XCTAssertFalse(session.log.contains("protocol error"), session.log)
+    }
+
+    /// An X app that dies mid-drag over a Wayland window: the Wayland target hears leave,
+    /// and the compositor goes on.
+    func testAnXSourceThatDiesMidDragLeavesTheWaylandTarget() throws {
+        let (session, display) = try startXwaylandSession()
+        defer { session.stop() }
+        let python = try xlibPython()
+        let target = session.runtimeDirectory + "/target.txt"
+        try session.launch(["python3", dragClient, "target", "3366cc"], output: target)
+        try waitFor(session, "mapped", in: target)
+        try session.control.moveWindow("target", x: 600, y: 100)
+        let source = session.runtimeDirectory + "/xsource.txt"
+        let app = try session.launch([python, xdndClient, "xsource", "--source"], environment: ["DISPLAY": display], output: source)
+        try waitFor(session, "mapped", in: source)
+        _ = try session.waitForWindow("xsource", timeout: 20)
+        let window = try session.control.moveWindow("xsource", x: 100, y: 100)
+        let (sx, sy) = (Double(window.x + 100), Double(window.y + 75))
+        try session.control.movePointer(x: sx, y: sy)
+        try session.control.button(pressed: true)
+        for step in 1...10 { try session.control.movePointer(x: sx + Double(step * 50), y: sy) }
+        try session.control.movePointer(x: 700, y: 175)
+        try waitFor(session, "status 1 XdndActionCopy", in: source)
+        app.terminate()
+        try waitFor(session, "leave", in: target)
+        try session.control.button(pressed: false)
+        XCTAssertFalse(lines(target).contains("drop"), lines(target).joined(separator: "\n"))
+        XCTAssertTrue(session.compositorIsRunning)
+        try session.control.movePointer(x: 720, y: 200)
+        try waitFor(session, "pointer enter", in: target)
+    }
+
+    /// An X target that dies after the drop, before XdndFinished: the Wayland source hears
+    /// cancelled, and the compositor goes on.
+    func testAnXTargetThatDiesAfterTheDropCancelsTheWaylandSource() throws {
+        let (session, display) = try startXwaylandSession()
+        defer { session.stop() }
+        let (source, target) = try start(session, display: display, target: "xdies", ["--accept", "STRING", "--die-on-drop"])
+        let window = try XCTUnwrap(try session.control.windows().first { $0.title == "xdies" })
+        try session.control.movePointer(x: Double(window.x + 100), y: Double(window.y + 60))
+        try waitFor(session, "position \(window.x + 100) \(window.y + 60)", in: target)
+        try waitFor(session, "action 1", in: source)
+        try session.control.button(pressed: false)
+        try waitFor(session, "drop", in: target)
+        try waitFor(session, "cancelled", in: source)
+        XCTAssertFalse(lines(source).contains("dnd_finished"), lines(source).joined(separator: "\n"))
+        XCTAssertTrue(session.compositorIsRunning)
+    }
+}
