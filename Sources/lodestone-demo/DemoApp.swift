@@ -107,6 +107,7 @@ final class DemoApp {
     private func wireDragAndDrop() {
         guard let dnd = dragAndDrop else { return }
         let panel = dropPanel
+        if trace { dnd.trace = { line in _ = (line + "\n").withCString { write(2, $0, strlen($0)) } } }
         panel.startDrag = { [unowned self] in
             // The compositor keeps the pointer's release for the drop: the press ends here.
             pressedPanel = nil
