@@ -105,7 +105,7 @@ public final class WaylandBackend: Backend {
                                                 on: connection, what: "zwp_keyboard_shortcuts_inhibit_manager_v1.inhibit_shortcuts")
             }
             if sharesClipboard {
-                let selections = ParentSelections(globals: globals, registry: registry, seat: seat, compositor: compositor, logger: log)
+                let selections = ParentSelections(globals: globals, registry: registry, seat: seat, window: window.surface, compositor: compositor, logger: log)
                 input?.keyboardSerial = { [unowned selections] in selections.keyboardSerial($0) }
                 self.selections = selections
             }
