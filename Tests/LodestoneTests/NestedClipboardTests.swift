@@ -224,8 +224,9 @@ final class NestedClipboardTests: XCTestCase {
         XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
     }
 
-    /// A drag started inside does not cross into the parent: released outside the window,
-    /// it is cancelled inside (the drop is nowhere), and the parent never hears of it.
+    /// A drag started inside carries on in the parent once it leaves the window; released
+    /// over the parent's desktop, where nothing takes it, it is cancelled, and the client
+    /// inside hears so.
     func testADragLeavingTheWindowIsCancelledInside() throws {
         try requireProgram("python3")
         try start()
@@ -243,5 +244,33 @@ final class NestedClipboardTests: XCTestCase {
         XCTAssertTrue(try nested.wait { textOfFile(log).contains("cancelled") }, "the drag did not end cancelled:\n\(textOfFile(log))")
         XCTAssertFalse(textOfFile(log).contains("dnd_drop_performed"), textOfFile(log))
         XCTAssertNoThrow(try nested.control.windows(), "the nested session is gone:\n\(nested.log.suffix(3000))")
+    }
+
+    /// A drag started inside that leaves the window carries on in the parent (Lodestone's
+    /// start_drag there, with the press's serial): a client in the parent hears it, its
+    /// accept reaches the source inside, and the drop gives it the bytes of the source inside.
+    func testADragFromInsideDropsOntoAClientInTheParent() throws {
+        try start()
+        _ = try parent.control.moveWindow("Lodestone", x: 350, y: 100)
+        let target = try dragClient("target", in: parent, at: 20, 100)
+        let source = try dragClient("source", in: nested, at: 20, 20, ["--source"])
+        _ = try parent.control.activateWindow("Lodestone")
+        try parent.control.movePointer(x: 350 + 100, y: 100 + 80)
+        try parent.control.button(pressed: true)
+        try waitFor(nested, source, { $0.contains("started") }, "no drag inside")
+        for x in stride(from: 400.0, through: 100, by: -50) { try parent.control.movePointer(x: x, y: 170) }
+        try waitFor(parent, target, { $0.contains { $0.hasPrefix("enter ") && $0.hasSuffix(" text/plain,application/x-lodestone-test") } },
+                    "no enter in the parent")
+        try waitFor(nested, source, { $0.contains("target text/plain") && $0.contains("action 1") }, "the source inside did not hear the parent's target")
+        try parent.control.button(pressed: false)
+        let payload = try XCTUnwrap(lines(source).first { $0.hasPrefix("payload ") })
+        try waitFor(parent, target, { $0.contains("received text/plain " + payload.dropFirst("payload ".count)) }, "the bytes did not arrive in the parent")
+        try waitFor(nested, source, { $0.contains("dnd_drop_performed") && $0.contains("dnd_finished") }, "the source inside did not hear the drop finished")
+        XCTAssertFalse(lines(source).contains("cancelled"), textOfFile(source))
+        // Back over the window the pointer is the source window's again (no button left held
+        // inside to keep an implicit grab): it hears a second enter.
+        try parent.control.movePointer(x: 350 + 120, y: 100 + 90)
+        try waitFor(nested, source, { $0.filter { $0 == "pointer enter" }.count == 2 }, "no pointer enter inside after the drag")
+        XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
     }
 }

@@ -1,5 +1,6 @@
 import CWaylandClient
 import Compositor
+import Glibc
 import Logging
 import WaylandClient
 
@@ -11,6 +12,12 @@ import WaylandClient
 /// parent (`accept`, `set_actions`), so the parent's source hears the client's choice; a
 /// drop's data is the parent offer's `receive` into the client's own pipe, and the
 /// client's `finish` is ours.
+///
+/// And the reverse: a drag inside whose pointer leaves the window with the button held
+/// carries on in the parent (`carryOut`): our `wl_data_device.start_drag` there, with the
+/// press's serial and a source of ours offering the client's MIME types and actions; the
+/// parent's target, action, drop and end reach the client's source (`OutgoingDrag`), and
+/// a paste's pipe is handed to it, so no byte passes through Lodestone.
 final class ParentDrag {
     private unowned let compositor: Compositor
     private unowned let clipboard: ParentSelection<ParentClipboard>
@@ -23,6 +30,8 @@ final class ParentDrag {
     /// The drag entered our window's own surface (not our title bar): its coordinates are ours.
     private var onOutput = false
     private var dropped = false
+    /// Our source in the parent for a drag carried out, until the parent ends it.
+    private var outgoing: (source: Proxy, drag: OutgoingDrag)?
 
     init(compositor: Compositor, clipboard: ParentSelection<ParentClipboard>, window: Proxy, logger: Logger) {
         self.compositor = compositor
@@ -32,8 +41,11 @@ final class ParentDrag {
         clipboard.dragEvent = { [unowned self] opcode, a in self.event(opcode, a) }
     }
 
-    /// The compositor may be gone already: only the parent's offer is let go.
-    deinit { offer?.destroy() }
+    /// The compositor may be gone already: only the parent's objects are let go.
+    deinit {
+        offer?.destroy()
+        outgoing?.source.destroy { wl_data_source_destroy($0) }
+    }
 
     private func event(_ opcode: UInt32, _ a: EventArguments) {
         switch opcode {
@@ -89,5 +101,47 @@ final class ParentDrag {
         offer?.proxy.connection.flush()
         offer = nil
         dropped = false
+    }
+
+    // MARK: Inside to the parent
+
+    /// The pointer left the window with a button held (the press `serial` on our window):
+    /// a drag inside carries on in the parent. False when no drag is in progress.
+    func carryOut(serial: UInt32) -> Bool {
+        guard outgoing == nil, let drag = compositor.seat.handOffDrag() else { return false }
+        guard let raw = clipboard.manager.request({ wl_data_device_manager_create_data_source($0) }) else {
+            drag.cancelled()
+            return true
+        }
+        let source = Proxy(raw, on: clipboard.manager.connection)
+        for mime in drag.mimeTypes { source.request { wl_data_source_offer($0, mime) } }
+        if source.version >= 3 { source.request { wl_data_source_set_actions($0, drag.actions) } }
+        source.onEvent = { [unowned self, unowned drag] opcode, a in
+            switch opcode {
+            case 0: drag.target(a.string(0).isEmpty ? nil : a.string(0))  // target
+            case 1:  // send: the client's source writes into the parent client's pipe
+                drag.send(mime: a.string(0), fd: a.fd(1))
+                close(a.fd(1))
+            case 2:  // cancelled
+                drag.cancelled()
+                self.endOutgoing()
+            case 3: drag.dropPerformed()
+            case 4:  // dnd_finished
+                drag.finished()
+                self.endOutgoing()
+            case 5: drag.action(a.uint(0))
+            default: break
+            }
+        }
+        outgoing = (source, drag)
+        clipboard.device.request(source, window) { wl_data_device_start_drag($0, $1, $2, nil, serial) }
+        source.connection.flush()
+        log.debug("a drag inside left the window: carried on in the parent (\(drag.mimeTypes.joined(separator: ", ")))")
+        return true
+    }
+
+    private func endOutgoing() {
+        outgoing?.source.destroy { wl_data_source_destroy($0) }
+        outgoing = nil
     }
 }

@@ -27,8 +27,9 @@ import WaylandClient
 /// for a new one: while it is not cancelled, the parent's selection is ours.
 final class ParentSelection<Kind: ParentSelectionKind> {
     private let connection: Connection
-    private let manager: Proxy
-    private let device: Proxy
+    let manager: Proxy
+    /// The device on the parent's seat (the clipboard's also carries drags, `ParentDrag`).
+    let device: Proxy
     private let selection: BridgedSelection
     private let log: Logger
     /// Offers the parent announced that are not (yet) its selection.

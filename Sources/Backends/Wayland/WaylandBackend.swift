@@ -107,6 +107,7 @@ public final class WaylandBackend: Backend {
             if sharesClipboard {
                 let selections = ParentSelections(globals: globals, registry: registry, seat: seat, window: window.surface, compositor: compositor, logger: log)
                 input?.keyboardSerial = { [unowned selections] in selections.keyboardSerial($0) }
+                input?.pointerLeftWindowHeld = { [unowned selections] in selections.drags?.carryOut(serial: $0) ?? false }
                 self.selections = selections
             }
         } else {
