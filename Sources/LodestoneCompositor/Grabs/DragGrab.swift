@@ -205,6 +205,16 @@ final class DragGrab: PointerGrab, DragSession {
         end()
     }
 
+    /// The drag leaves Lodestone and carries on outside (the nested backend's parent,
+    /// `OutgoingDrag`): the target hears leave, and the grab ends without a word to the
+    /// source, which now hears the outside's target, drop and end. Nil for a drag without data.
+    func handOff() -> WlDataSource? {
+        guard carriesData, let source else { return nil }
+        leaveTarget()
+        end()
+        return source
+    }
+
     /// The source went away mid-drag: the target hears leave, and the drag ends.
     func sourceDestroyed() {
         source = nil
