@@ -274,6 +274,24 @@ final class Accessibility {
         invalidationPending = true
         invalidationTimer.arm(milliseconds: Int32(Self.invalidationDelay * 1000))
     }
+    /// The pointer scrolled `surface`: what moved with the page (a web page's links, a list's
+    /// rows) must not be targeted where it was (issue 27). Whatever the toolkit signals or not,
+    /// the window's elements are dropped now and read again once the scrolling has paused for
+    /// `scrollSettle` s.
+    func scrolled(_ surface: WlSurface) {
+        guard enabled, let toplevel = compositor.scene.window(of: surface), let window = windows[ObjectIdentifier(toplevel)] else { return }
+        window.walk?.cancel()
+        window.walk = nil
+        window.stale = true
+        window.notBefore = now + Self.scrollSettle
+        if !window.elements.isEmpty {
+            window.elements = []
+            compositor.seat.pointerWorldChanged(regions: true)
+        }
+        recheck(after: Self.scrollSettle)
+    }
+    static let scrollSettle = 0.15
+
     private var invalidationTimer: EventSource?
     private var invalidationPending = false
     static let invalidationDelay = 0.05
