@@ -9,7 +9,8 @@ import XCTest
 /// paragraph, a link, a button and a text field at fixed places; on the real clock, the
 /// pointer over the link and the button is highlighted, over the paragraph and the text field
 /// it is a beam as tall as their line, shorter than the heading's; and all of it again after
-/// the page scrolled, where the elements have moved to.
+/// the page scrolled, where the elements have moved to. A tab and a toolbar button above the
+/// page are highlighted too.
 final class BrowserAccessibilityTests: XCTestCase {
     static let page = "file://" + repositoryRoot + "/Tests/Fixtures/browser-page.html"
 
@@ -120,13 +121,25 @@ final class BrowserAccessibilityTests: XCTestCase {
         let x = 70.0
         let top = try XCTUnwrap(try headingTop(b, x: x), "\(name) published no heading\n\(b.session.log.suffix(4000))")
         try checkPage(b, x: x, top: top, name)
+        // Above the page, down a column through a tab and a toolbar button (Reload, in both):
+        // highlights over two elements at least.
+        // Each element by its platter's vertical middle (parallax moves it a few px at most).
+        var highlighted: [Double] = []
+        for y in stride(from: 4.0, through: top - 60, by: 6) {
+            let s = try shape(b, 100, y)
+            if s.targeted, s.effect == .highlight || s.effect == .lift, !highlighted.contains(where: { abs($0 - s.midY) < 8 }) { highlighted.append(s.midY) }
+        }
+        print("\(name): highlights above the page at y \(highlighted.map { Int($0) - Int(b.window.y) })")
+        XCTAssertGreaterThanOrEqual(highlighted.count, 2, "\(name): the tab and the toolbar's buttons")
         // One wheel step down: the page moves up under the pointer; the elements are where it put them.
         _ = try b.session.control.movePointer(x: Double(b.window.x) + x, y: Double(b.window.y) + top + Self.button)
         _ = try b.session.control.axis(value: 10, discrete: 1, source: 0)
-        var scrolled: Double?
+        // Once the page has moved (Chromium's tree follows it late): the same place twice.
+        var scrolled: Double?, previous: Double?
         _ = try b.session.wait(timeout: 30) {
+            previous = scrolled
             scrolled = try headingTop(b, x: x, timeout: 0)
-            return scrolled.map { $0 < top - 10 } ?? false
+            return scrolled.map { $0 < top - 10 && $0 == previous } ?? false
         }
         let after = try XCTUnwrap(scrolled, "\(name): no heading after scrolling")
         XCTAssertLessThan(after, top - 10, "\(name): the page did not scroll")
