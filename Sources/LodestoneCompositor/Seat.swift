@@ -194,6 +194,8 @@ public final class Seat {
 
     func sendAxis(_ axis: PointerAxis, time: UInt32) {
         guard let focus = pointerFocus else { return }
+        // What the app published for accessibility moves with the scroll: read again.
+        compositor.accessibility.scrolled(focus)
         for p in pointers(of: focus) {
             p.axis(time: time, axis: axis.axis, value: axis.value, discrete: axis.discrete, source: axis.source)
             p.frame()

@@ -64,6 +64,8 @@ final class Accessibility {
         var rowsMeasuredAt: Double?
         /// When the pointer first came onto the window (for the first highlight's latency).
         var pointerCameAt: Double?
+        /// Walks still due after a scroll: the toolkit's tree may follow the page late.
+        var scrollRereads = 0
         /// Region ids, stable across walks so the engine does not re-enter an element.
         var regionIDs: [RegionID] = []
         let owner: SurfaceID
@@ -274,6 +276,28 @@ final class Accessibility {
         invalidationPending = true
         invalidationTimer.arm(milliseconds: Int32(Self.invalidationDelay * 1000))
     }
+    /// The pointer scrolled `surface`: what moved with the page (a web page's links, a list's
+    /// rows) must not be targeted where it was (issue 27). Whatever the toolkit signals or not,
+    /// the window's elements are dropped now and read again once the scrolling has paused for
+    /// `scrollSettle` s.
+    func scrolled(_ surface: WlSurface) {
+        guard enabled, let toplevel = compositor.scene.window(of: surface), let window = windows[ObjectIdentifier(toplevel)] else { return }
+        window.walk?.cancel()
+        window.walk = nil
+        window.stale = true
+        window.notBefore = now + Self.scrollSettle
+        window.scrollRereads = Self.scrollRereads
+        if !window.elements.isEmpty {
+            window.elements = []
+            compositor.seat.pointerWorldChanged(regions: true)
+        }
+        recheck(after: Self.scrollSettle)
+    }
+    static let scrollSettle = 0.15
+    /// Chromium moves its accessible tree some hundreds of milliseconds after the page: after
+    /// a scroll the window is read this many more times, `scrollRereadInterval` s apart.
+    static let scrollRereads = 2, scrollRereadInterval = 0.3
+
     private var invalidationTimer: EventSource?
     private var invalidationPending = false
     static let invalidationDelay = 0.05
@@ -326,6 +350,12 @@ final class Accessibility {
                     self.recheck(after: Self.lieRecheck)
                 }
                 window.walkedAt = self.now
+                if window.scrollRereads > 0 {
+                    window.scrollRereads -= 1
+                    window.stale = true
+                    window.notBefore = self.now + Self.scrollRereadInterval
+                    self.recheck(after: Self.scrollRereadInterval)
+                }
                 let elements = self.placedInWindow(elements, window, frameSize: frameSize)
                 if window.elements.isEmpty, !elements.isEmpty, let came = window.pointerCameAt {
                     // For `make bench`: how long the first highlight waited, and what D-Bus cost.

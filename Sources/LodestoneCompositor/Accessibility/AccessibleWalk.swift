@@ -29,7 +29,8 @@ struct AccessibleElement: Equatable {
 enum AccessibleRole: UInt32 {
     case checkBox = 7, checkMenuItem = 8, comboBox = 11, label = 29, listItem = 32, menuItem = 35
     case pageTab = 37, passwordText = 40, pushButton = 43, radioButton = 44, radioMenuItem = 45
-    case slider = 51, tableCell = 56, terminal = 60, text = 61, toggleButton = 62, entry = 79, link = 88, treeItem = 91
+    case slider = 51, tableCell = 56, terminal = 60, text = 61, toggleButton = 62, paragraph = 73, entry = 79
+    case heading = 83, link = 88, treeItem = 91
 }
 
 /// AT-SPI states (`AtspiStateType`): bit numbers in `GetState`'s two 32-bit words.
@@ -198,6 +199,12 @@ final class AccessibleWalk {
         let role = AccessibleRole(rawValue: rawRole)
         if role == .label, let button { labelled.insert(button) }
         guard let (x, y, w, h) = node.extents else { return }
+        // (-1, -1, -1, -1) is ATK's "no extents" (Firefox's tool bars that only group others,
+        // its alerts): not a lie; what is inside may have extents of its own.
+        if (x, y, w, h) == (-1, -1, -1, -1) {
+            if role == nil || role == .label { children(path, depth: depth, button: button) }
+            return
+        }
         // Negative or absurd extents (Qt 6.4 once gave toolbar buttons a width of -921): a lie,
         // not an empty node; the window is walked again soon (`liesSeen`).
         if w < 0 || h < 0 || w > Self.maximumExtent || h > Self.maximumExtent || abs(x) > Self.maximumExtent || abs(y) > Self.maximumExtent {
@@ -220,8 +227,11 @@ final class AccessibleWalk {
             _ = add(.control)
         case .slider:
             _ = add(.slider(horizontal: states.0 & (1 << AccessibleState.horizontal) != 0 || w >= h))
-        case .text, .entry, .passwordText, .terminal:
-            let index = add(.text(lineHeight: nil, singleLine: states.0 & (1 << AccessibleState.singleLine) != 0 || role != .text || h < 48))
+        case .text, .entry, .passwordText, .terminal, .paragraph, .heading:
+            // A web page's paragraphs and headings (Firefox, Chromium) are text of their own, its
+            // lines read like a text view's.
+            let lines = role == .text || role == .paragraph || role == .heading
+            let index = add(.text(lineHeight: nil, singleLine: states.0 & (1 << AccessibleState.singleLine) != 0 || !lines || h < 2 * Self.shortestLine))
             lineHeight(path) { [weak self] line, measured in
                 guard let self, let line, case .text(_, let single) = self.elements[index].kind else { return }
                 self.elements[index].kind = .text(lineHeight: line, singleLine: single)
@@ -266,6 +276,9 @@ final class AccessibleWalk {
             }
         }
     }
+
+    /// Text less than twice this tall is one line.
+    static let shortestLine = 24.0
 
     /// Texts of several lines read line by line in one walk, and points asked in each.
     static let maximumSampledTexts = 8, maximumLineSamples = 48
