@@ -123,10 +123,14 @@ final class XDnd {
 final class DraggedSelection: BridgedSelection {
     private(set) weak var source: SelectionSource?
     var changed: ((SelectionSource?) -> Void)?
+    private var observers: [(SelectionSource?) -> Void] = []
+
+    func observe(_ listener: @escaping (SelectionSource?) -> Void) { observers.append(listener) }
 
     func setSelection(_ newSource: SelectionSource?) {
         guard newSource !== source else { return }
         source = newSource
         changed?(newSource)
+        for listener in observers { listener(newSource) }
     }
 }
