@@ -7,10 +7,10 @@ import WaylandServer
 extension Compositor {
     func addGlobals(_ options: Options) throws(SystemError) {
         try display.initShm()
-        try addGlobal(Interface.compositor, WlCompositor.version) { [unowned self] in _ = WlCompositor(compositor: self, client: $0, version: $1, id: $2) }
-        try addGlobal(Interface.subcompositor, WlSubcompositor.version) { [unowned self] in _ = WlSubcompositor(compositor: self, client: $0, version: $1, id: $2) }
+        try addGlobal(Interface.compositor, WlCompositor.version) { [unowned self] in _ = WlCompositor(host: self, client: $0, version: $1, id: $2) }
+        try addGlobal(Interface.subcompositor, WlSubcompositor.version) { [unowned self] in _ = WlSubcompositor(host: self, client: $0, version: $1, id: $2) }
         try addGlobal(Interface.output, WlOutput.version) { [unowned self] in _ = WlOutput(output: self.output, client: $0, version: $1, id: $2) }
-        try addGlobal(Interface.xdgWmBase, XdgWmBase.version) { [unowned self] in _ = XdgWmBase(compositor: self, client: $0, version: $1, id: $2) }
+        try addGlobal(Interface.xdgWmBase, XdgWmBase.version) { [unowned self] in _ = XdgWmBase(host: self, client: $0, version: $1, id: $2) }
         try addGlobal(Interface.seat, WlSeat.version) { [unowned self] in _ = WlSeat(seat: self.seat, client: $0, version: $1, id: $2) }
         try addGlobal(Interface.relativePointerManager, ZwpRelativePointerManager.version) { [unowned self] in
             _ = ZwpRelativePointerManager(seat: self.seat, client: $0, version: $1, id: $2)
@@ -62,7 +62,7 @@ extension Compositor {
             _ = WpPointerWarp(seat: self.seat, client: $0, version: $1, id: $2)
         }
         try addGlobal(Interface.adaptivePointerManager, AdaptivePointerManager.version) { [unowned self] in
-            _ = AdaptivePointerManager(compositor: self, client: $0, version: $1, id: $2)
+            _ = AdaptivePointerManager(host: self, client: $0, version: $1, id: $2)
         }
         if options.screencopy {
             // Off unless asked for: whoever binds it reads every window on the screen.

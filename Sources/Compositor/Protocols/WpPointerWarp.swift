@@ -26,9 +26,7 @@ final class WpPointerWarp: Resource, RequestHandler {
         case .destroy: destroy()
         case .warpPointer:
             guard let surface = a.object(0, as: WlSurface.self) else { return }
-            if let refused = seat.warp(to: surface, x: a.fixed(2), y: a.fixed(3), serial: a.uint(4), time: seat.compositor.clock.now) {
-                seat.compositor.log.debug("wp_pointer_warp_v1: warp to wl_surface@\(surface.objectID) refused: \(refused)")
-            }
+            seat.warp(to: surface, x: a.fixed(2), y: a.fixed(3), serial: a.uint(4))
         }
     }
 }

@@ -5,14 +5,14 @@ import WaylandServer
 final class XdgWmBase: Resource, RequestHandler {
     static let version: Int32 = 5
     static var interface: UnsafePointer<wl_interface> { Interface.xdgWmBase }
-    unowned let compositor: Compositor
+    unowned let host: any ShellHost
     /// xdg_surfaces made through this object; destroying it while any live is an error.
     var surfaces: [ObjectIdentifier: Weak<XdgSurface>] = [:]
 
     enum Request: UInt32 { case destroy, createPositioner, getXdgSurface, pong }
 
-    init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
-        self.compositor = compositor
+    init?(host: any ShellHost, client: Client, version: UInt32, id: UInt32) {
+        self.host = host
         super.init(client: client, version: version, id: id)
     }
 

@@ -31,7 +31,7 @@ final class ZwlrScreencopyManager: Resource, RequestHandler {
 
     init?(screencopy: Screencopy, client: Client, version: UInt32, id: UInt32) {
         self.screencopy = screencopy
-        let output = screencopy.compositor.output
+        let output = screencopy.output
         damage = PixelRegion(PixelRect(x: 0, y: 0, width: output.pixelWidth, height: output.pixelHeight))
         super.init(client: client, version: version, id: id)
         screencopy.managers.append(self)
@@ -56,7 +56,7 @@ final class ZwlrScreencopyManager: Resource, RequestHandler {
     /// A frame of the whole output, or of `logical` (output logical coordinates, clipped
     /// to the output); a region that misses the output fails at once.
     private func capture(id: UInt32, overlayCursor: Bool, output: ObjectArgument?, logical: PixelRect?) {
-        let out = screencopy.compositor.output
+        let out = screencopy.output
         var area: PixelRect?
         if output?.object(as: WlOutput.self)?.output === out {
             let whole = PixelRect(x: 0, y: 0, width: out.pixelWidth, height: out.pixelHeight)
@@ -133,7 +133,7 @@ final class ZwlrScreencopyFrame: Resource, RequestHandler {
         }
         let screencopy = manager.screencopy
         // The latest state first: a copy shows what the clients have committed.
-        screencopy.compositor.composeIfNeeded()
+        screencopy.composeIfNeeded()
         if withDamage {
             guard let attached = AttachedBuffer(buffer) else { return client.postNoMemory() }
             waiting = attached
@@ -166,8 +166,8 @@ final class ZwlrScreencopyFrame: Resource, RequestHandler {
     /// box if asked, and `ready` with the time the copied frame was presented.
     private func complete(into buffer: WlBuffer, damage: PixelRect?) {
         guard let area, let shm = buffer.shm else { return send { zwlr_screencopy_frame_v1_send_failed($0) } }
-        let compositor = manager.screencopy.compositor
-        let source = overlayCursor ? compositor.output.image : compositor.composeWithoutPointer(area)
+        let screencopy = manager.screencopy
+        let source = overlayCursor ? screencopy.presentedImage : screencopy.composeWithoutPointer(area)
         shm.withPixels { data in
             let format: Image.Format = shm.format == Self.format ? .xrgb8888 : .argb8888
             guard let target = Image(borrowing: data, width: shm.width, height: shm.height, stride: shm.stride, format: format) else { return }
@@ -178,7 +178,7 @@ final class ZwlrScreencopyFrame: Resource, RequestHandler {
         if let damage, has(2) {
             send { zwlr_screencopy_frame_v1_send_damage($0, UInt32(damage.x), UInt32(damage.y), UInt32(damage.width), UInt32(damage.height)) }
         }
-        let t = compositor.lastPresented
+        let t = screencopy.lastPresented
         send { zwlr_screencopy_frame_v1_send_ready($0, t.secondsHigh, t.secondsLow, t.nanoseconds) }
     }
 }
