@@ -2,21 +2,12 @@ import CWaylandProtocols
 import CWaylandServer
 import WaylandServer
 
-extension Interface {
-    static var adaptivePointerManager: UnsafePointer<wl_interface> { cwp_adaptive_pointer_manager_v1_interface() }
-    static var adaptivePointerSurface: UnsafePointer<wl_interface> { cwp_adaptive_pointer_surface_v1_interface() }
-    static var adaptivePointerRegion: UnsafePointer<wl_interface> { cwp_adaptive_pointer_region_v1_interface() }
-}
-
 /// `adaptive_pointer_manager_v1`: the global through which clients declare regions.
-final class AdaptivePointerManager: Resource, RequestHandler {
+final class AdaptivePointerManager: Resource, AdaptivePointerManagerV1Handler {
     /// 2: the `upright` accessory flag. 3: drawing previews. Surfaces and regions take the
     /// version of the manager they come from.
     static let version: Int32 = 3
-    static var interface: UnsafePointer<wl_interface> { Interface.adaptivePointerManager }
     unowned let host: any SurfaceHost
-
-    enum Request: UInt32 { case destroy, getSurface }
 
     init?(host: any SurfaceHost, client: Client, version: UInt32, id: UInt32) {
         self.host = host

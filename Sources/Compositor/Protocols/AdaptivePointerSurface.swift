@@ -8,8 +8,7 @@ import WaylandServer
 /// surface's next `wl_surface.commit` takes a snapshot of every live region into the surface's
 /// pending state (`SurfaceState.regions`), so region state is double-buffered and follows the
 /// subsurface sync rules along with the rest of the surface state.
-final class AdaptivePointerSurface: Resource, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.adaptivePointerSurface }
+final class AdaptivePointerSurface: Resource, AdaptivePointerSurfaceV1Handler {
     /// Keeps a hostile client from growing the spatial index without bound.
     static let maximumRegions = RegionDraft.maximumRegionsPerSurface
 
@@ -18,8 +17,6 @@ final class AdaptivePointerSurface: Resource, RequestHandler {
     private(set) weak var surface: WlSurface?
     private(set) var regions: [AdaptivePointerRegion] = []
     private var dirty = false
-
-    enum Request: UInt32 { case destroy, createRegion }
 
     init?(host: any SurfaceHost, client: Client, version: UInt32, id: UInt32, surface: WlSurface) {
         self.host = host

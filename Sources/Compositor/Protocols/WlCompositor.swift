@@ -2,12 +2,9 @@ import CWaylandServer
 import WaylandServer
 
 /// `wl_compositor`: makes surfaces and regions.
-final class WlCompositor: Resource, RequestHandler {
+final class WlCompositor: Resource, WlCompositorHandler {
     static let version: Int32 = 5
-    static var interface: UnsafePointer<wl_interface> { Interface.compositor }
     unowned let host: any SurfaceHost
-
-    enum Request: UInt32 { case createSurface, createRegion }
 
     init?(host: any SurfaceHost, client: Client, version: UInt32, id: UInt32) {
         self.host = host

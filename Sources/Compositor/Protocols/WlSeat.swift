@@ -2,12 +2,9 @@ import CWaylandServer
 import WaylandServer
 
 /// `wl_seat`: hands out the pointer and keyboard.
-final class WlSeat: Resource, RequestHandler {
+final class WlSeat: Resource, WlSeatHandler {
     static let version: Int32 = 8
-    static var interface: UnsafePointer<wl_interface> { Interface.seat }
     unowned let seat: Seat
-
-    enum Request: UInt32 { case getPointer, getKeyboard, getTouch, release }
 
     init?(seat: Seat, client: Client, version: UInt32, id: UInt32) {
         self.seat = seat

@@ -2,12 +2,9 @@ import CWaylandServer
 import WaylandServer
 
 /// `wl_subcompositor`: turns surfaces into subsurfaces of others.
-final class WlSubcompositor: Resource, RequestHandler {
+final class WlSubcompositor: Resource, WlSubcompositorHandler {
     static let version: Int32 = 1
-    static var interface: UnsafePointer<wl_interface> { Interface.subcompositor }
     unowned let host: any SurfaceHost
-
-    enum Request: UInt32 { case destroy, getSubsurface }
 
     init?(host: any SurfaceHost, client: Client, version: UInt32, id: UInt32) {
         self.host = host
@@ -46,8 +43,7 @@ final class WlSubcompositor: Resource, RequestHandler {
 }
 
 /// `wl_subsurface`: a surface drawn relative to its parent.
-final class WlSubsurface: Resource, RequestHandler, SurfaceRole {
-    static var interface: UnsafePointer<wl_interface> { Interface.subsurface }
+final class WlSubsurface: Resource, WlSubsurfaceHandler, SurfaceRole {
     unowned let host: any SurfaceHost
     /// nil once the surface is gone (the subsurface is then inert).
     private(set) weak var surfaceObject: WlSurface?
@@ -57,8 +53,6 @@ final class WlSubsurface: Resource, RequestHandler, SurfaceRole {
     private var pendingPosition: (Int32, Int32)?
     var synchronized = true
     let roleName = "wl_subsurface"
-
-    enum Request: UInt32 { case destroy, setPosition, placeAbove, placeBelow, setSync, setDesync }
 
     init?(host: any SurfaceHost, client: Client, id: UInt32, surface: WlSurface, parent: WlSurface) {
         self.host = host

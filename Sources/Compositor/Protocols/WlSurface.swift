@@ -5,8 +5,7 @@ import WaylandServer
 /// `wl_surface`: a rectangle of pixels with double-buffered state. Its state types
 /// (`SurfaceState`, `SurfaceRole`, `AttachedBuffer`) are in SurfaceState.swift; making a
 /// buffer its texture, and the buffer transform, in WlSurface+Buffer.swift.
-final class WlSurface: Resource, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.surface }
+final class WlSurface: Resource, WlSurfaceHandler {
     unowned let host: any SurfaceHost
     var pending = SurfaceState()
     /// State a synchronized subsurface committed, applied when its parent commits.
@@ -54,11 +53,6 @@ final class WlSurface: Resource, RequestHandler {
     private(set) var roleName: String?
     /// Incremented every commit; lets tests and roles notice new content.
     private(set) var commits = 0
-
-    enum Request: UInt32 {
-        case destroy, attach, damage, frame, setOpaqueRegion, setInputRegion, commit
-        case setBufferTransform, setBufferScale, damageBuffer, offset
-    }
 
     init?(host: any SurfaceHost, client: Client, version: UInt32, id: UInt32) {
         self.host = host

@@ -3,8 +3,7 @@ import Rendering
 import WaylandServer
 
 /// `xdg_popup`: a menu or tooltip placed relative to a parent by positioner rules.
-final class XdgPopup: Resource, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.xdgPopup }
+final class XdgPopup: Resource, XdgPopupHandler {
     unowned let host: any ShellHost
     let xdgSurface: XdgSurface
     private(set) weak var parent: XdgSurface?
@@ -14,8 +13,6 @@ final class XdgPopup: Resource, RequestHandler {
     private var sentInitialConfigure = false
     private(set) var grabbed = false
     private var dismissed = false
-
-    enum Request: UInt32 { case destroy, grab, reposition }
 
     init?(xdgSurface: XdgSurface, parent: XdgSurface?, rules: PositionerRules, id: UInt32) {
         host = xdgSurface.host

@@ -3,8 +3,7 @@ import Rendering
 import WaylandServer
 
 /// `xdg_surface`: a desktop window surface; becomes a toplevel or a popup.
-final class XdgSurface: Resource, RequestHandler, SurfaceRole {
-    static var interface: UnsafePointer<wl_interface> { Interface.xdgSurface }
+final class XdgSurface: Resource, XdgSurfaceHandler, SurfaceRole {
     unowned let host: any ShellHost
     private weak var wmBase: XdgWmBase?
     private(set) weak var surface: WlSurface?
@@ -23,8 +22,6 @@ final class XdgSurface: Resource, RequestHandler, SurfaceRole {
     private(set) var ackedSerial: UInt32?
     /// Shown on screen (mapped by the role, with a buffer).
     var isMapped = false
-
-    enum Request: UInt32 { case destroy, getToplevel, getPopup, setWindowGeometry, ackConfigure }
 
     init?(wmBase: XdgWmBase, surface: WlSurface, id: UInt32) {
         host = wmBase.host

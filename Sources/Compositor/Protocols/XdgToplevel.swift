@@ -4,8 +4,7 @@ import Rendering
 import WaylandServer
 
 /// `xdg_toplevel`: an application window.
-final class XdgToplevel: Resource, RequestHandler, DesktopWindow {
-    static var interface: UnsafePointer<wl_interface> { Interface.xdgToplevel }
+final class XdgToplevel: Resource, XdgToplevelHandler, DesktopWindow {
     unowned let host: any ShellHost
     let xdgSurface: XdgSurface
     private(set) var title = ""
@@ -37,11 +36,6 @@ final class XdgToplevel: Resource, RequestHandler, DesktopWindow {
     var isMinimized = false
     /// While resizing from the left or top, the opposite edge stays put.
     var resizeAnchor: (edges: UInt32, right: Int32, bottom: Int32)?
-
-    enum Request: UInt32 {
-        case destroy, setParent, setTitle, setAppId, showWindowMenu, move, resize
-        case setMaxSize, setMinSize, setMaximized, unsetMaximized, setFullscreen, unsetFullscreen, setMinimized
-    }
 
     init?(xdgSurface: XdgSurface, id: UInt32) {
         host = xdgSurface.host

@@ -3,11 +3,6 @@ import CWaylandServer
 import Rendering
 import WaylandServer
 
-extension Interface {
-    static var screencopyManager: UnsafePointer<wl_interface> { cwp_zwlr_screencopy_manager_v1_interface() }
-    static var screencopyFrame: UnsafePointer<wl_interface> { cwp_zwlr_screencopy_frame_v1_interface() }
-}
-
 /// `zwlr_screencopy_manager_v1` (wlr-protocols' wlr-screencopy-unstable-v1, in `protocols/`):
 /// copies the output, or a region of it, into a client's wl_shm buffer, which is how
 /// `grim` and screen recorders read the screen. Whoever binds it reads every window, so
@@ -17,17 +12,14 @@ extension Interface {
 /// Frames are copied from what Lodestone composes: with `overlay_cursor` the output's
 /// pixels exactly as presented (the pointer and its effects included); without it, the
 /// windows composed again without the pointer.
-final class ZwlrScreencopyManager: Resource, RequestHandler {
+final class ZwlrScreencopyManager: Resource, ZwlrScreencopyManagerV1Handler {
     static let version: Int32 = 3
-    static var interface: UnsafePointer<wl_interface> { Interface.screencopyManager }
     unowned let screencopy: Screencopy
     /// Output pixels that changed since this manager's last `copy_with_damage` (the
     /// protocol counts damage per manager); everything until its first.
     let damage: PixelRegion
     /// False once the client destroyed the manager; frames it made still complete.
     private(set) var isLive = true
-
-    enum Request: UInt32 { case captureOutput, captureOutputRegion, destroy }
 
     init?(screencopy: Screencopy, client: Client, version: UInt32, id: UInt32) {
         self.screencopy = screencopy
@@ -73,8 +65,7 @@ final class ZwlrScreencopyManager: Resource, RequestHandler {
 /// `zwlr_screencopy_frame_v1`: one copy. It says which buffer it needs (`buffer`,
 /// `buffer_done`), takes one with `copy` or `copy_with_damage`, and answers `flags` and
 /// `ready`, or `failed`.
-final class ZwlrScreencopyFrame: Resource, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.screencopyFrame }
+final class ZwlrScreencopyFrame: Resource, ZwlrScreencopyFrameV1Handler {
     /// Kept after the client destroys it: its frames stay valid (the protocol says so).
     let manager: ZwlrScreencopyManager
     /// What is copied, in output pixels; nil when there is nothing to copy (another
@@ -85,7 +76,6 @@ final class ZwlrScreencopyFrame: Resource, RequestHandler {
     private(set) var waiting: AttachedBuffer?
     private var used = false
 
-    enum Request: UInt32 { case copy, destroy, copyWithDamage }
     /// The only format offered: the output's own, so a copy is a plain blit.
     static let format = WL_SHM_FORMAT_XRGB8888.rawValue
 

@@ -5,22 +5,9 @@ import WaylandServer
 /// `lodestone_test_v1`: lets a test inject input, drive the clock and read
 /// the screen. Offered only with --test-control. Every request is answered
 /// by exactly one event (window lists end with windows_done).
-final class LodestoneTest: Resource, RequestHandler {
+final class LodestoneTest: Resource, LodestoneTestV1Handler {
     static let version: Int32 = 4
-    static var interface: UnsafePointer<wl_interface> { Interface.test }
     unowned let compositor: Compositor
-
-    enum Request: UInt32 {
-        case destroy, movePointer, movePointerRelative, button, axis, key, advanceClock
-        case getPointerState, getKeyboardState, listWindows, moveWindow, activateWindow, capture, capturePng
-        case resizeWindow, closeWindow, getPointerShape
-        // Since 2
-        case listPopups, getCursorState
-        // Since 3
-        case gesture, tabletTool
-        // Since 4
-        case getPointerPreview
-    }
 
     init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
         self.compositor = compositor
