@@ -103,3 +103,30 @@ extension Compositor: ShellHost {
     func startMove(_ toplevel: XdgToplevel, serial: UInt32) { seat.startMove(toplevel, serial: serial) }
     func startResize(_ toplevel: XdgToplevel, serial: UInt32, edges: UInt32) { seat.startResize(toplevel, serial: serial, edges: edges) }
 }
+
+/// What Xwayland (`XwaylandServer`, `XWM`, `XwaylandWindow`) asks of the core beyond a
+/// shell's: the event loop and a Wayland client for the X server, override-redirect windows,
+/// the seat's grabs on X11 windows, and the cursor theme for the root window.
+protocol XwaylandHost: ShellHost {
+    var eventLoop: EventLoop { get }
+    /// The X server's Wayland connection, made from our end of a socket pair.
+    func createClient(fd: Int32) -> Client?
+    func overrideRedirectMapped(_ window: XwaylandWindow)
+    func overrideRedirectUnmapped(_ window: XwaylandWindow)
+    /// _NET_WM_MOVERESIZE: a move, a resize, or its cancellation.
+    func startMove(_ window: XwaylandWindow)
+    func startResize(_ window: XwaylandWindow, edges: UInt32)
+    func cancelMoveResize(of window: XwaylandWindow)
+    func standardCursor(_ name: CursorName, scale: Int32) -> CursorThemes.StandardCursor?
+}
+
+extension Compositor: XwaylandHost {
+    var eventLoop: EventLoop { display.eventLoop }
+    func createClient(fd: Int32) -> Client? { display.createClient(fd: fd) }
+    func overrideRedirectMapped(_ window: XwaylandWindow) { desktop.overrideRedirectMapped(window) }
+    func overrideRedirectUnmapped(_ window: XwaylandWindow) { desktop.overrideRedirectUnmapped(window) }
+    func startMove(_ window: XwaylandWindow) { seat.startMove(window) }
+    func startResize(_ window: XwaylandWindow, edges: UInt32) { seat.startResize(window, edges: edges) }
+    func cancelMoveResize(of window: XwaylandWindow) { seat.cancelMoveResize(of: window) }
+    func standardCursor(_ name: CursorName, scale: Int32) -> CursorThemes.StandardCursor? { cursorThemes.standardCursor(name, scale: scale) }
+}
