@@ -72,7 +72,7 @@ extension Compositor {
         }
         if options.testControl {
             // Never offered by default: whoever binds it can inject input and read the screen.
-            try addGlobal(LodestoneTest.interface, LodestoneTest.version) { [unowned self] in _ = LodestoneTest(compositor: self, client: $0, version: $1, id: $2) }
+            try addGlobal(LodestoneTest.interface, LodestoneTest.version) { [unowned self] in _ = LodestoneTest(host: self, client: $0, version: $1, id: $2) }
         }
     }
 

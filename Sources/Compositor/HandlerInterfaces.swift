@@ -130,3 +130,32 @@ extension Compositor: XwaylandHost {
     func cancelMoveResize(of window: XwaylandWindow) { seat.cancelMoveResize(of: window) }
     func standardCursor(_ name: CursorName, scale: Int32) -> CursorThemes.StandardCursor? { cursorThemes.standardCursor(name, scale: scale) }
 }
+
+/// What the test protocol (`lodestone_test_v1`, TestControl/) asks of the core: it drives the
+/// seat and the manual clock, and reads the stack, the frame count and the output's pixels.
+protocol TestControlHost: ShellHost {
+    /// The seat injected input goes to.
+    var controlledSeat: Seat { get }
+    var clock: FrameClock { get }
+    var frameCount: Int { get }
+    var output: Output { get }
+    /// Windows on screen, bottom first, and the minimized ones.
+    var stackedWindows: [DesktopWindow] { get }
+    var minimizedWindows: [DesktopWindow] { get }
+    func window(of surface: WlSurface) -> DesktopWindow?
+    func activateWindow(_ window: DesktopWindow)
+    /// Composes what is damaged, without stepping the pointer (a capture).
+    func composeIfNeeded()
+    /// The pointer's one step at this instant, delivered: what follows injected input.
+    @discardableResult func settlePointer() -> PointerPresentation
+    /// Lodestone draws its adaptive pointer (not the client's cursor) where the pointer is.
+    var adaptivePointerDrawn: Bool { get }
+}
+
+extension Compositor: TestControlHost {
+    var controlledSeat: Seat { seat }
+    var stackedWindows: [DesktopWindow] { scene.windows }
+    var minimizedWindows: [DesktopWindow] { scene.minimized }
+    func window(of surface: WlSurface) -> DesktopWindow? { scene.window(of: surface) }
+    func activateWindow(_ window: DesktopWindow) { desktop.activate(window) }
+}
