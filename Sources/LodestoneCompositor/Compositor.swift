@@ -56,7 +56,7 @@ public final class Compositor {
     /// Live adaptive pointer regions per client (`ClientLimits.adaptiveRegionsPerClient`).
     let regionTally = RegionTally()
     /// Screen copies (zwlr_screencopy_manager_v1): managers and frames waiting for damage.
-    private(set) lazy var screencopy = Screencopy(compositor: self)
+    private(set) lazy var screencopy = Screencopy(source: self)
     /// When the last composed frame was presented (`FrameClock.timestamp`).
     internal(set) var lastPresented = Timestamp(seconds: 0, nanoseconds: 0)
     /// How frames reach the screen, for wp_presentation (see `PresentedFrame`); a backend

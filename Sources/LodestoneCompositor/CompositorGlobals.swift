@@ -7,72 +7,72 @@ import WaylandServer
 extension Compositor {
     func addGlobals(_ options: Options) throws(SystemError) {
         try display.initShm()
-        try addGlobal(Interface.compositor, WlCompositor.version) { [unowned self] in _ = WlCompositor(compositor: self, client: $0, version: $1, id: $2) }
-        try addGlobal(Interface.subcompositor, WlSubcompositor.version) { [unowned self] in _ = WlSubcompositor(compositor: self, client: $0, version: $1, id: $2) }
-        try addGlobal(Interface.output, WlOutput.version) { [unowned self] in _ = WlOutput(output: self.output, client: $0, version: $1, id: $2) }
-        try addGlobal(Interface.xdgWmBase, XdgWmBase.version) { [unowned self] in _ = XdgWmBase(compositor: self, client: $0, version: $1, id: $2) }
-        try addGlobal(Interface.seat, WlSeat.version) { [unowned self] in _ = WlSeat(seat: self.seat, client: $0, version: $1, id: $2) }
-        try addGlobal(Interface.relativePointerManager, ZwpRelativePointerManager.version) { [unowned self] in
+        try addGlobal(WlCompositor.interface, WlCompositor.version) { [unowned self] in _ = WlCompositor(host: self, client: $0, version: $1, id: $2) }
+        try addGlobal(WlSubcompositor.interface, WlSubcompositor.version) { [unowned self] in _ = WlSubcompositor(host: self, client: $0, version: $1, id: $2) }
+        try addGlobal(WlOutput.interface, WlOutput.version) { [unowned self] in _ = WlOutput(output: self.output, client: $0, version: $1, id: $2) }
+        try addGlobal(XdgWmBase.interface, XdgWmBase.version) { [unowned self] in _ = XdgWmBase(host: self, client: $0, version: $1, id: $2) }
+        try addGlobal(WlSeat.interface, WlSeat.version) { [unowned self] in _ = WlSeat(seat: self.seat, client: $0, version: $1, id: $2) }
+        try addGlobal(ZwpRelativePointerManager.interface, ZwpRelativePointerManager.version) { [unowned self] in
             _ = ZwpRelativePointerManager(seat: self.seat, client: $0, version: $1, id: $2)
         }
-        try addGlobal(Interface.pointerConstraints, ZwpPointerConstraints.version) { [unowned self] in
+        try addGlobal(ZwpPointerConstraints.interface, ZwpPointerConstraints.version) { [unowned self] in
             _ = ZwpPointerConstraints(seat: self.seat, client: $0, version: $1, id: $2)
         }
-        try addGlobal(Interface.pointerGestures, ZwpPointerGestures.version) { [unowned self] in
+        try addGlobal(ZwpPointerGestures.interface, ZwpPointerGestures.version) { [unowned self] in
             _ = ZwpPointerGestures(gestures: self.gestures, client: $0, version: $1, id: $2)
         }
-        try addGlobal(Interface.tabletManager, ZwpTabletManager.version) { [unowned self] in
+        try addGlobal(ZwpTabletManager.interface, ZwpTabletManager.version) { [unowned self] in
             _ = ZwpTabletManager(tablets: self.tablets, client: $0, version: $1, id: $2)
         }
-        try addGlobal(Interface.dataDeviceManager, WlDataDeviceManager.version) { [unowned self] in
+        try addGlobal(WlDataDeviceManager.interface, WlDataDeviceManager.version) { [unowned self] in
             _ = WlDataDeviceManager(selection: self.selection, seat: self.seat, client: $0, version: $1, id: $2)
         }
-        try addGlobal(Interface.xdgOutputManager, ZxdgOutputManager.version) { _ = ZxdgOutputManager(client: $0, version: $1, id: $2) }
-        try addGlobal(Interface.singlePixelBufferManager, WpSinglePixelBufferManager.version) { _ = WpSinglePixelBufferManager(client: $0, version: $1, id: $2) }
-        try addGlobal(Interface.viewporter, WpViewporter.version) { _ = WpViewporter(client: $0, version: $1, id: $2) }
-        try addGlobal(Interface.primarySelectionDeviceManager, ZwpPrimarySelectionDeviceManager.version) { [unowned self] in
+        try addGlobal(ZxdgOutputManager.interface, ZxdgOutputManager.version) { _ = ZxdgOutputManager(client: $0, version: $1, id: $2) }
+        try addGlobal(WpSinglePixelBufferManager.interface, WpSinglePixelBufferManager.version) { _ = WpSinglePixelBufferManager(client: $0, version: $1, id: $2) }
+        try addGlobal(WpViewporter.interface, WpViewporter.version) { _ = WpViewporter(client: $0, version: $1, id: $2) }
+        try addGlobal(ZwpPrimarySelectionDeviceManager.interface, ZwpPrimarySelectionDeviceManager.version) { [unowned self] in
             _ = ZwpPrimarySelectionDeviceManager(selection: self.primarySelection, client: $0, version: $1, id: $2)
         }
-        try addGlobal(Interface.idleInhibitManager, ZwpIdleInhibitManager.version) { [unowned self] in
+        try addGlobal(ZwpIdleInhibitManager.interface, ZwpIdleInhibitManager.version) { [unowned self] in
             _ = ZwpIdleInhibitManager(inhibitors: self.idleInhibitors, client: $0, version: $1, id: $2)
         }
-        try addGlobal(Interface.xdgActivation, XdgActivation.version) { [unowned self] in
+        try addGlobal(XdgActivation.interface, XdgActivation.version) { [unowned self] in
             _ = XdgActivation(tokens: self.activationTokens, client: $0, version: $1, id: $2)
         }
-        try addGlobal(Interface.keyboardShortcutsInhibitManager, ZwpKeyboardShortcutsInhibitManager.version) { [unowned self] in
+        try addGlobal(ZwpKeyboardShortcutsInhibitManager.interface, ZwpKeyboardShortcutsInhibitManager.version) { [unowned self] in
             _ = ZwpKeyboardShortcutsInhibitManager(inhibitors: self.shortcutsInhibitors, client: $0, version: $1, id: $2)
         }
-        try addGlobal(Interface.xdgExporter, ZxdgExporter.version) { [unowned self] in
+        try addGlobal(ZxdgExporter.interface, ZxdgExporter.version) { [unowned self] in
             _ = ZxdgExporter(exports: self.foreignExports, client: $0, version: $1, id: $2)
         }
-        try addGlobal(Interface.xdgImporter, ZxdgImporter.version) { [unowned self] in
+        try addGlobal(ZxdgImporter.interface, ZxdgImporter.version) { [unowned self] in
             _ = ZxdgImporter(exports: self.foreignExports, client: $0, version: $1, id: $2)
         }
-        try addGlobal(Interface.fractionalScaleManager, WpFractionalScaleManager.version) { [unowned self] in
+        try addGlobal(WpFractionalScaleManager.interface, WpFractionalScaleManager.version) { [unowned self] in
             _ = WpFractionalScaleManager(output: self.output, client: $0, version: $1, id: $2)
         }
         if options.serverDecorations {
-            try addGlobal(Interface.decorationManager, ZxdgDecorationManager.version) { _ = ZxdgDecorationManager(client: $0, version: $1, id: $2) }
+            try addGlobal(ZxdgDecorationManager.interface, ZxdgDecorationManager.version) { _ = ZxdgDecorationManager(client: $0, version: $1, id: $2) }
         }
-        try addGlobal(Interface.presentation, WpPresentation.version) { _ = WpPresentation(client: $0, version: $1, id: $2) }
-        try addGlobal(Interface.cursorShapeManager, WpCursorShapeManager.version) { [unowned self] in
+        try addGlobal(WpPresentation.interface, WpPresentation.version) { _ = WpPresentation(client: $0, version: $1, id: $2) }
+        try addGlobal(WpCursorShapeManager.interface, WpCursorShapeManager.version) { [unowned self] in
             _ = WpCursorShapeManager(seat: self.seat, client: $0, version: $1, id: $2)
         }
-        try addGlobal(Interface.pointerWarp, WpPointerWarp.version) { [unowned self] in
+        try addGlobal(WpPointerWarp.interface, WpPointerWarp.version) { [unowned self] in
             _ = WpPointerWarp(seat: self.seat, client: $0, version: $1, id: $2)
         }
-        try addGlobal(Interface.adaptivePointerManager, AdaptivePointerManager.version) { [unowned self] in
-            _ = AdaptivePointerManager(compositor: self, client: $0, version: $1, id: $2)
+        try addGlobal(AdaptivePointerManager.interface, AdaptivePointerManager.version) { [unowned self] in
+            _ = AdaptivePointerManager(host: self, client: $0, version: $1, id: $2)
         }
         if options.screencopy {
             // Off unless asked for: whoever binds it reads every window on the screen.
-            try addGlobal(Interface.screencopyManager, ZwlrScreencopyManager.version) { [unowned self] in
+            try addGlobal(ZwlrScreencopyManager.interface, ZwlrScreencopyManager.version) { [unowned self] in
                 _ = ZwlrScreencopyManager(screencopy: self.screencopy, client: $0, version: $1, id: $2)
             }
         }
         if options.testControl {
             // Never offered by default: whoever binds it can inject input and read the screen.
-            try addGlobal(Interface.test, LodestoneTest.version) { [unowned self] in _ = LodestoneTest(compositor: self, client: $0, version: $1, id: $2) }
+            try addGlobal(LodestoneTest.interface, LodestoneTest.version) { [unowned self] in _ = LodestoneTest(host: self, client: $0, version: $1, id: $2) }
         }
     }
 

@@ -1,3 +1,6 @@
+/// Milliseconds on the compositor's clock, as Wayland timestamps carry them.
+public typealias Milliseconds = UInt32
+
 /// Input as every backend describes it, whatever the device: the nested parent's
 /// `wl_seat`, the test protocol, wlcs' fake devices and, later, libinput. Backends
 /// only produce these; `Seat.handle(_:at:)` is the one place that consumes them

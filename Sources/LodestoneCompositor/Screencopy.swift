@@ -6,11 +6,21 @@ import WaylandServer
 /// Screencopy's state on the compositor: the managers (each counts the damage since its
 /// last copy) and the `copy_with_damage` frames waiting for a frame with damage.
 final class Screencopy {
-    unowned let compositor: Compositor
+    /// The output and its composed pixels: all screencopy reads of the core.
+    unowned let source: any ScreencopySource
     var managers: [ZwlrScreencopyManager] = []
     var waiting: [ZwlrScreencopyFrame] = []
 
-    init(compositor: Compositor) { self.compositor = compositor }
+    init(source: any ScreencopySource) { self.source = source }
+
+    var output: Output { source.output }
+    /// The output's pixels as last presented, the pointer and its effects included.
+    var presentedImage: Image { source.output.image }
+    var lastPresented: Timestamp { source.lastPresented }
+    /// Composes what clients committed since the last frame (no pointer step).
+    func composeIfNeeded() { source.composeIfNeeded() }
+    /// `area` (output pixels) composed again without the pointer.
+    func composeWithoutPointer(_ area: PixelRect) -> Image { source.composeWithoutPointer(area) }
 
     /// A frame was composed with `damage` (output pixels): managers remember it, and the
     /// frames waiting for it are copied.
@@ -29,7 +39,18 @@ final class Screencopy {
 
     /// The output's mode changed: every manager's next copy sees the whole output.
     func outputChanged() {
-        let output = compositor.output
+        let output = source.output
         for manager in managers { manager.damage.add(PixelRect(x: 0, y: 0, width: output.pixelWidth, height: output.pixelHeight)) }
     }
 }
+
+/// What screencopy reads of the core (`Compositor` is it): the output, the time its last
+/// frame was presented, and composition without a pointer step.
+protocol ScreencopySource: AnyObject {
+    var output: Output { get }
+    var lastPresented: Timestamp { get }
+    func composeIfNeeded()
+    func composeWithoutPointer(_ area: PixelRect) -> Image
+}
+
+extension Compositor: ScreencopySource {}

@@ -16,6 +16,8 @@ public final class Seat {
     /// The client's own cursor choice, composed into the frame when it shows.
     private(set) lazy var cursor = ComposedClientCursor(seat: self)
     var pointers: [WlPointer] = []
+    /// The touchscreen `wl_seat` announces and `wl_touch` objects follow (nil: none).
+    var touchscreen: Touchscreen? { compositor.touchscreen }
 
     /// The pointer: device input and the world it moves over go in, positions and steps come out.
     private(set) var pointer: any PointerOwner

@@ -2,24 +2,15 @@ import CWaylandProtocols
 import CWaylandServer
 import WaylandServer
 
-extension Interface {
-    static var adaptivePointerManager: UnsafePointer<wl_interface> { cwp_adaptive_pointer_manager_v1_interface() }
-    static var adaptivePointerSurface: UnsafePointer<wl_interface> { cwp_adaptive_pointer_surface_v1_interface() }
-    static var adaptivePointerRegion: UnsafePointer<wl_interface> { cwp_adaptive_pointer_region_v1_interface() }
-}
-
 /// `adaptive_pointer_manager_v1`: the global through which clients declare regions.
-final class AdaptivePointerManager: Resource, RequestHandler {
+final class AdaptivePointerManager: Resource, AdaptivePointerManagerV1Handler {
     /// 2: the `upright` accessory flag. 3: drawing previews. Surfaces and regions take the
     /// version of the manager they come from.
     static let version: Int32 = 3
-    static var interface: UnsafePointer<wl_interface> { Interface.adaptivePointerManager }
-    unowned let compositor: Compositor
+    unowned let host: any SurfaceHost
 
-    enum Request: UInt32 { case destroy, getSurface }
-
-    init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
-        self.compositor = compositor
+    init?(host: any SurfaceHost, client: Client, version: UInt32, id: UInt32) {
+        self.host = host
         super.init(client: client, version: version, id: id)
     }
 
@@ -37,7 +28,7 @@ final class AdaptivePointerManager: Resource, RequestHandler {
             return postError(ADAPTIVE_POINTER_MANAGER_V1_ERROR_SURFACE_EXISTS.rawValue,
                              "wl_surface@\(surface.objectID) already has an adaptive_pointer_surface_v1")
         }
-        guard let extensionObject = AdaptivePointerSurface(compositor: compositor, client: client, version: version, id: id, surface: surface) else { return }
+        guard let extensionObject = AdaptivePointerSurface(host: host, client: client, version: version, id: id, surface: surface) else { return }
         surface.regionSource = extensionObject
     }
 }

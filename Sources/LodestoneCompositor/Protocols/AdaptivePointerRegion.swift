@@ -26,8 +26,7 @@ struct RegionSpec {
 /// `adaptive_pointer_region_v1`: one interactive element. Requests only edit the pending
 /// `spec`; the surface's next commit snapshots it (see `AdaptivePointerSurface`). The checks
 /// and their errors are `RegionDraft`'s, shared with liblodestone-pointer's server helper.
-final class AdaptivePointerRegion: Resource, ProtocolObject {
-    static var interface: UnsafePointer<wl_interface> { Interface.adaptivePointerRegion }
+final class AdaptivePointerRegion: Resource, AdaptivePointerRegionV1Interface {
     private(set) weak var owner: AdaptivePointerSurface?
     private(set) var spec: RegionSpec
 

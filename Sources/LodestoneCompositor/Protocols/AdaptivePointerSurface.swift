@@ -8,21 +8,18 @@ import WaylandServer
 /// surface's next `wl_surface.commit` takes a snapshot of every live region into the surface's
 /// pending state (`SurfaceState.regions`), so region state is double-buffered and follows the
 /// subsurface sync rules along with the rest of the surface state.
-final class AdaptivePointerSurface: Resource, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.adaptivePointerSurface }
+final class AdaptivePointerSurface: Resource, AdaptivePointerSurfaceV1Handler {
     /// Keeps a hostile client from growing the spatial index without bound.
     static let maximumRegions = RegionDraft.maximumRegionsPerSurface
 
-    unowned let compositor: Compositor
+    unowned let host: any SurfaceHost
     /// nil once the surface is gone: the object is then inert.
     private(set) weak var surface: WlSurface?
     private(set) var regions: [AdaptivePointerRegion] = []
     private var dirty = false
 
-    enum Request: UInt32 { case destroy, createRegion }
-
-    init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32, surface: WlSurface) {
-        self.compositor = compositor
+    init?(host: any SurfaceHost, client: Client, version: UInt32, id: UInt32, surface: WlSurface) {
+        self.host = host
         self.surface = surface
         super.init(client: client, version: version, id: id)
     }
@@ -41,15 +38,15 @@ final class AdaptivePointerSurface: Resource, RequestHandler {
             return postError(ADAPTIVE_POINTER_SURFACE_V1_ERROR_TOO_MANY_REGIONS.rawValue,
                              "too many regions: a surface holds at most \(Self.maximumRegions)")
         }
-        guard compositor.regionTally.count(of: client) < ClientLimits.adaptiveRegionsPerClient else {
+        guard host.regionTally.count(of: client) < ClientLimits.adaptiveRegionsPerClient else {
             return postError(ADAPTIVE_POINTER_SURFACE_V1_ERROR_TOO_MANY_REGIONS.rawValue,
                              "adaptive regions per client limit: a client holds at most \(ClientLimits.adaptiveRegionsPerClient) across its surfaces")
         }
         guard let region = AdaptivePointerRegion(owner: self, client: client, version: version, id: id,
-                                                 regionID: compositor.scene.regions.allocateRegionID()) else { return }
+                                                 regionID: host.allocateRegionID()) else { return }
         regions.append(region)
-        region.tally = compositor.regionTally
-        compositor.regionTally.added(by: client)
+        region.tally = host.regionTally
+        host.regionTally.added(by: client)
         markDirty()
     }
 

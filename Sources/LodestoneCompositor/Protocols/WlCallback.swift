@@ -2,8 +2,7 @@ import CWaylandServer
 import WaylandServer
 
 /// `wl_callback`: a one-shot "done" notification (frame callbacks).
-final class WlCallback: Resource, ProtocolObject {
-    static var interface: UnsafePointer<wl_interface> { Interface.callback }
+final class WlCallback: Resource, WlCallbackInterface {
     init?(client: Client, id: UInt32) {
         super.init(client: client, version: 1, id: id)
     }

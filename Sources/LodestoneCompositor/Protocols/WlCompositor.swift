@@ -2,15 +2,12 @@ import CWaylandServer
 import WaylandServer
 
 /// `wl_compositor`: makes surfaces and regions.
-final class WlCompositor: Resource, RequestHandler {
+final class WlCompositor: Resource, WlCompositorHandler {
     static let version: Int32 = 5
-    static var interface: UnsafePointer<wl_interface> { Interface.compositor }
-    unowned let compositor: Compositor
+    unowned let host: any SurfaceHost
 
-    enum Request: UInt32 { case createSurface, createRegion }
-
-    init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
-        self.compositor = compositor
+    init?(host: any SurfaceHost, client: Client, version: UInt32, id: UInt32) {
+        self.host = host
         super.init(client: client, version: version, id: id)
     }
 
@@ -19,8 +16,8 @@ final class WlCompositor: Resource, RequestHandler {
         case .createSurface:
             // The resource owns the surface; the compositor meets it when it gets a role
             // (or, for Xwayland's, when an X window names it).
-            if let surface = WlSurface(compositor: compositor, client: client, version: version, id: a.newID(0)) {
-                compositor.surfaceCreated(surface)
+            if let surface = WlSurface(host: host, client: client, version: version, id: a.newID(0)) {
+                host.surfaceCreated(surface)
             }
         case .createRegion: _ = WlRegion(client: client, version: 1, id: a.newID(0))
         }

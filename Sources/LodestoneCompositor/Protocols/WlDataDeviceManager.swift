@@ -27,13 +27,10 @@ struct DragActions: OptionSet, Equatable {
 }
 
 /// `wl_data_device_manager`: makes data sources and per-seat data devices.
-final class WlDataDeviceManager: Resource, RequestHandler {
+final class WlDataDeviceManager: Resource, WlDataDeviceManagerHandler {
     static let version: Int32 = 3
-    static var interface: UnsafePointer<wl_interface> { Interface.dataDeviceManager }
     unowned let selection: DataSelection
     unowned let seat: Seat
-
-    enum Request: UInt32 { case createDataSource, getDataDevice }
 
     init?(selection: DataSelection, seat: Seat, client: Client, version: UInt32, id: UInt32) {
         self.selection = selection
@@ -50,11 +47,8 @@ final class WlDataDeviceManager: Resource, RequestHandler {
 }
 
 /// `wl_data_device`: a client's clipboard and drag-and-drop endpoint.
-final class WlDataDevice: SelectionDeviceObject<DataDeviceProtocol>, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.dataDevice }
+final class WlDataDevice: SelectionDeviceObject<DataDeviceProtocol>, WlDataDeviceHandler {
     unowned let seat: Seat
-
-    enum Request: UInt32 { case startDrag, setSelection, release }
 
     init?(selection: DataSelection, seat: Seat, client: Client, version: UInt32, id: UInt32) {
         self.seat = seat
@@ -116,8 +110,7 @@ final class WlDataDevice: SelectionDeviceObject<DataDeviceProtocol>, RequestHand
 }
 
 /// `wl_data_source`: what one client offers to paste or drop.
-final class WlDataSource: SelectionSourceObject<DataDeviceProtocol>, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.dataSource }
+final class WlDataSource: SelectionSourceObject<DataDeviceProtocol>, WlDataSourceHandler {
     /// The actions `set_actions` said it supports (nil: never set, as a version 1 or 2 source).
     private(set) var dragActions: DragActions?
     /// It started a drag: it may not start another, nor be the selection.
@@ -130,8 +123,6 @@ final class WlDataSource: SelectionSourceObject<DataDeviceProtocol>, RequestHand
     private(set) var action: DragActions = .none
     /// The drag's target accepted a MIME type (`target` said so).
     var accepted = false
-
-    enum Request: UInt32 { case offer, destroy, setActions }
 
     init?(selection: DataSelection, client: Client, version: UInt32, id: UInt32) {
         super.init(selection: selection, client: client, interface: Self.interface, version: version, id: id)
@@ -186,8 +177,7 @@ protocol DragSession: AnyObject {
 }
 
 /// `wl_data_offer`: one client's view of another client's source, for a paste or a drop.
-final class WlDataOffer: SelectionOfferObject<DataDeviceProtocol>, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.dataOffer }
+final class WlDataOffer: SelectionOfferObject<DataDeviceProtocol>, WlDataOfferHandler {
     /// The drag this offer was made for at enter (nil: a selection's offer, or the drag moved on).
     weak var drag: DragSession?
     /// Made for a drag (even after the drag moved on): finish and set_actions are allowed.
@@ -203,8 +193,6 @@ final class WlDataOffer: SelectionOfferObject<DataDeviceProtocol>, RequestHandle
     /// Dropped on; `finish` not yet sent.
     var dropped = false
     private var finished = false
-
-    enum Request: UInt32 { case accept, receive, destroy, finish, setActions }
 
     init?(source: SelectionSource, device: SelectionDeviceObject<DataDeviceProtocol>) {
         super.init(source: source, device: device, interface: Self.interface)

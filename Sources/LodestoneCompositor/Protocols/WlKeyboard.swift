@@ -2,11 +2,8 @@ import CWaylandServer
 import WaylandServer
 
 /// `wl_keyboard`: key events for one client.
-final class WlKeyboard: Resource, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.keyboard }
+final class WlKeyboard: Resource, WlKeyboardHandler {
     unowned let seat: Seat
-
-    enum Request: UInt32 { case release }
 
     init?(seat: Seat, client: Client, version: UInt32, id: UInt32) {
         self.seat = seat

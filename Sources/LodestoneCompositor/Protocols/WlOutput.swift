@@ -2,15 +2,12 @@ import CWaylandServer
 import WaylandServer
 
 /// `wl_output`: tells clients the output's geometry, mode, scale and name.
-final class WlOutput: Resource, RequestHandler {
+final class WlOutput: Resource, WlOutputHandler {
     static let version: Int32 = 4
-    static var interface: UnsafePointer<wl_interface> { Interface.output }
     weak var output: Output?
     /// The client's `zxdg_output_v1`s for this output: they describe themselves before
     /// each `done`.
     var xdgOutputs: [ZxdgOutput] = []
-
-    enum Request: UInt32 { case release }
 
     init?(output: Output, client: Client, version: UInt32, id: UInt32) {
         self.output = output

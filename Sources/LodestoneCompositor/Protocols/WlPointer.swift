@@ -2,14 +2,11 @@ import CWaylandServer
 import WaylandServer
 
 /// `wl_pointer`: pointer events for one client.
-final class WlPointer: Resource, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.pointer }
+final class WlPointer: Resource, WlPointerHandler {
     unowned let seat: Seat
     /// The serial of the last enter this pointer got: set_cursor, move and resize must
     /// carry it or a later one (see `Seat.isCurrentPointerSerial`).
     private(set) var enterSerial: UInt32?
-
-    enum Request: UInt32 { case setCursor, release }
 
     init?(seat: Seat, client: Client, version: UInt32, id: UInt32) {
         self.seat = seat

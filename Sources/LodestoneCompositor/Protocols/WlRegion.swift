@@ -10,8 +10,7 @@ import WaylandServer
 /// (issue 17), and adds and subtracts alternating near the limit cost time in the square
 /// of their count. The rectangles a region may hold stay capped (`ClientLimits.regionRectangles`),
 /// checked whenever a batch joins.
-final class WlRegion: Resource, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.region }
+final class WlRegion: Resource, WlRegionHandler {
     private let built = PixelRegion()
     private var batch: [PixelRegion.Edit] = []
     /// How many of the batch add: the region can hold at most that many more rectangles
@@ -24,8 +23,6 @@ final class WlRegion: Resource, RequestHandler {
         joinBatch()
         return built
     }
-
-    enum Request: UInt32 { case destroy, add, subtract }
 
     override init?(client: Client, version: UInt32, id: UInt32) {
         super.init(client: client, version: version, id: id)

@@ -2,15 +2,12 @@ import CWaylandServer
 import WaylandServer
 
 /// `wl_subcompositor`: turns surfaces into subsurfaces of others.
-final class WlSubcompositor: Resource, RequestHandler {
+final class WlSubcompositor: Resource, WlSubcompositorHandler {
     static let version: Int32 = 1
-    static var interface: UnsafePointer<wl_interface> { Interface.subcompositor }
-    unowned let compositor: Compositor
+    unowned let host: any SurfaceHost
 
-    enum Request: UInt32 { case destroy, getSubsurface }
-
-    init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
-        self.compositor = compositor
+    init?(host: any SurfaceHost, client: Client, version: UInt32, id: UInt32) {
+        self.host = host
         super.init(client: client, version: version, id: id)
     }
 
@@ -37,7 +34,7 @@ final class WlSubcompositor: Resource, RequestHandler {
         guard depth <= WlSubsurface.maxDepth else {
             return postError(badSurface, "subsurface depth limit: nesting would reach \(depth) levels, more than \(WlSubsurface.maxDepth)")
         }
-        guard let sub = WlSubsurface(compositor: compositor, client: client, id: id, surface: surface, parent: parent) else { return }
+        guard let sub = WlSubsurface(host: host, client: client, id: id, surface: surface, parent: parent) else { return }
         guard surface.assignRole(sub, error: (self, badSurface)) else { return }
         parent.stack.append(.child(sub))
         // A new subsurface's place takes effect with the parent's next commit,
@@ -46,9 +43,8 @@ final class WlSubcompositor: Resource, RequestHandler {
 }
 
 /// `wl_subsurface`: a surface drawn relative to its parent.
-final class WlSubsurface: Resource, RequestHandler, SurfaceRole {
-    static var interface: UnsafePointer<wl_interface> { Interface.subsurface }
-    unowned let compositor: Compositor
+final class WlSubsurface: Resource, WlSubsurfaceHandler, SurfaceRole {
+    unowned let host: any SurfaceHost
     /// nil once the surface is gone (the subsurface is then inert).
     private(set) weak var surfaceObject: WlSurface?
     private(set) weak var parent: WlSurface?
@@ -58,10 +54,8 @@ final class WlSubsurface: Resource, RequestHandler, SurfaceRole {
     var synchronized = true
     let roleName = "wl_subsurface"
 
-    enum Request: UInt32 { case destroy, setPosition, placeAbove, placeBelow, setSync, setDesync }
-
-    init?(compositor: Compositor, client: Client, id: UInt32, surface: WlSurface, parent: WlSurface) {
-        self.compositor = compositor
+    init?(host: any SurfaceHost, client: Client, id: UInt32, surface: WlSurface, parent: WlSurface) {
+        self.host = host
         surfaceObject = surface
         self.parent = parent
         super.init(client: client, version: 1, id: id)
@@ -135,18 +129,18 @@ final class WlSubsurface: Resource, RequestHandler, SurfaceRole {
         guard let (nx, ny) = pendingPosition else { return false }
         pendingPosition = nil
         guard (nx, ny) != (x, y), let surface = surfaceObject else { return false }
-        compositor.damageSurfaceTree(surface)
+        host.damageSurfaceTree(surface)
         x = nx; y = ny
-        compositor.damageSurfaceTree(surface)
+        host.damageSurfaceTree(surface)
         return true
     }
 
-    func surfaceCommitted() { surfaceObject.map(compositor.surfaceLayoutChanged) }
+    func surfaceCommitted() { surfaceObject.map(host.surfaceLayoutChanged) }
 
     override func destroyed() {
         if let parent {
             // A surface destroyed first was damaged then (Compositor.surfaceDestroyed).
-            if let surface = surfaceObject { compositor.damageSurfaceTree(surface) }
+            if let surface = surfaceObject { host.damageSurfaceTree(surface) }
             parent.unstack(self)
         }
         surfaceObject = nil

@@ -5,9 +5,8 @@ import WaylandServer
 /// `wl_surface`: a rectangle of pixels with double-buffered state. Its state types
 /// (`SurfaceState`, `SurfaceRole`, `AttachedBuffer`) are in SurfaceState.swift; making a
 /// buffer its texture, and the buffer transform, in WlSurface+Buffer.swift.
-final class WlSurface: Resource, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.surface }
-    unowned let compositor: Compositor
+final class WlSurface: Resource, WlSurfaceHandler {
+    unowned let host: any SurfaceHost
     var pending = SurfaceState()
     /// State a synchronized subsurface committed, applied when its parent commits.
     var cached = SurfaceState()
@@ -55,13 +54,8 @@ final class WlSurface: Resource, RequestHandler {
     /// Incremented every commit; lets tests and roles notice new content.
     private(set) var commits = 0
 
-    enum Request: UInt32 {
-        case destroy, attach, damage, frame, setOpaqueRegion, setInputRegion, commit
-        case setBufferTransform, setBufferScale, damageBuffer, offset
-    }
-
-    init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
-        self.compositor = compositor
+    init?(host: any SurfaceHost, client: Client, version: UInt32, id: UInt32) {
+        self.host = host
         super.init(client: client, version: version, id: id)
     }
 
@@ -200,7 +194,7 @@ final class WlSurface: Resource, RequestHandler {
         if state.buffer != nil || state.viewportSource != nil || state.viewportDestination != nil {
             damage.append(PixelRect(x: 0, y: 0, width: max(width, oldBounds.0), height: max(height, oldBounds.1)))
         }
-        if state.dx != 0 || state.dy != 0 { role.map { _ in compositor.surfaceMoved(self, dx: state.dx, dy: state.dy) } }
+        if state.dx != 0 || state.dy != 0 { role.map { _ in host.surfaceMoved(self, dx: state.dx, dy: state.dy) } }
         damage += state.surfaceDamage
         for r in state.bufferDamage { damage.append(bufferRectToSurface(r)) }
         if let o = state.opaque { opaqueRegion = o }
@@ -215,7 +209,7 @@ final class WlSurface: Resource, RequestHandler {
         if let i = state.input { inputRegion = i }
         let stackChanged = state.stack.map { $0 != stack } ?? false
         if let s = state.stack { stack = s }
-        if let r = state.regions { compositor.scene.regions.committed(self, r) }
+        if let r = state.regions { host.regionsCommitted(self, r) }
         frameCallbacks += state.frameCallbacks
         // An update not yet presented is superseded by this one.
         for feedback in presentationFeedbacks { feedback.discarded() }
@@ -224,7 +218,7 @@ final class WlSurface: Resource, RequestHandler {
         state = SurfaceState()
 
         var childMoved = false
-        compositor.scene.batchingChanges {
+        host.batchingSceneChanges {
             for case .child(let sub) in stack {
                 childMoved = sub.applyPendingPosition() || childMoved
                 sub.surfaceObject?.parentCommitted()
@@ -233,13 +227,13 @@ final class WlSurface: Resource, RequestHandler {
         // Clipped to the larger of the old and new size: a surface that shrank must repaint
         // where it no longer is, or its old pixels stay on screen.
         let extent = PixelRect(x: 0, y: 0, width: max(width, oldBounds.0), height: max(height, oldBounds.1))
-        compositor.surfaceDamaged(self, damage.map { $0.intersection(extent) })
+        host.surfaceDamaged(self, damage.map { $0.intersection(extent) })
         role?.surfaceCommitted()
-        if stackChanged { compositor.damageSurfaceTree(self) }
+        if stackChanged { host.damageSurfaceTree(self) }
         // A new size, input region, stacking or subsurface position can
         // change what is under the pointer.
-        if inputChanged || stackChanged || childMoved || (width, height) != oldBounds { compositor.scene.changed(.layout) }
-        if !frameCallbacks.isEmpty || !presentationFeedbacks.isEmpty { compositor.scheduleFrame() }
+        if inputChanged || stackChanged || childMoved || (width, height) != oldBounds { host.sceneLayoutChanged() }
+        if !frameCallbacks.isEmpty || !presentationFeedbacks.isEmpty { host.scheduleFrame() }
     }
 
     /// Point (x, y) surface-local is in the input region and on the surface.
@@ -278,7 +272,7 @@ final class WlSurface: Resource, RequestHandler {
         // Updates that will never be shown.
         for feedback in pending.presentationFeedbacks + cached.presentationFeedbacks + presentationFeedbacks { feedback.discarded() }
         pending.presentationFeedbacks = []; cached.presentationFeedbacks = []; presentationFeedbacks = []
-        compositor.surfaceDestroyed(self)
+        host.surfaceDestroyed(self)
     }
 }
 

@@ -3,11 +3,8 @@ import WaylandServer
 
 /// `wl_touch`: touch points for one client. Inert when the compositor has no
 /// touchscreen (the seat then never advertises the capability).
-final class WlTouch: Resource, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.touch }
+final class WlTouch: Resource, WlTouchHandler {
     private weak var touchscreen: Touchscreen?
-
-    enum Request: UInt32 { case release }
 
     init?(touchscreen: Touchscreen?, client: Client, version: UInt32, id: UInt32) {
         self.touchscreen = touchscreen

@@ -2,21 +2,13 @@ import CWaylandProtocols
 import CWaylandServer
 import WaylandServer
 
-extension Interface {
-    static var cursorShapeManager: UnsafePointer<wl_interface> { cwp_wp_cursor_shape_manager_v1_interface() }
-    static var cursorShapeDevice: UnsafePointer<wl_interface> { cwp_wp_cursor_shape_device_v1_interface() }
-}
-
 /// `wp_cursor_shape_manager_v1` (cursor-shape-v1, `protocols/cursor-shape-v1.xml`): clients
 /// name their cursor ("text", "ew-resize") instead of drawing it, which is exactly what the
 /// adaptive pointer needs to know.
-final class WpCursorShapeManager: Resource, RequestHandler {
+final class WpCursorShapeManager: Resource, WpCursorShapeManagerV1Handler {
     /// Version 2 adds the dnd_ask and all_resize shapes; a client asks for it explicitly.
     static let version: Int32 = 2
-    static var interface: UnsafePointer<wl_interface> { Interface.cursorShapeManager }
     unowned let seat: Seat
-
-    enum Request: UInt32 { case destroy, getPointer, getTabletToolV2 }
 
     init?(seat: Seat, client: Client, version: UInt32, id: UInt32) {
         self.seat = seat
@@ -38,12 +30,9 @@ final class WpCursorShapeManager: Resource, RequestHandler {
 
 /// `wp_cursor_shape_device_v1`: one wl_pointer's cursor by name. Inert once its pointer is
 /// gone (or for a tablet tool).
-final class WpCursorShapeDevice: Resource, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.cursorShapeDevice }
+final class WpCursorShapeDevice: Resource, WpCursorShapeDeviceV1Handler {
     unowned let seat: Seat
     private weak var wlPointer: WlPointer?
-
-    enum Request: UInt32 { case destroy, setShape }
 
     init?(seat: Seat, pointer: WlPointer?, client: Client, version: UInt32, id: UInt32) {
         self.seat = seat

@@ -2,22 +2,14 @@ import CWaylandProtocols
 import CWaylandServer
 import WaylandServer
 
-extension Interface {
-    static var fractionalScaleManager: UnsafePointer<wl_interface> { cwp_wp_fractional_scale_manager_v1_interface() }
-    static var fractionalScale: UnsafePointer<wl_interface> { cwp_wp_fractional_scale_v1_interface() }
-}
-
 /// `wp_fractional_scale_manager_v1` (fractional-scale-v1): tells a surface the scale to
 /// render at, in 120ths, so a client with a viewport (`WpViewporter`) can draw at exactly
 /// the output's pixel density. The preferred scale is the output's (`--scale`, such as
 /// 1.5, or the nested parent's) in those 120ths; it is sent again when the output's scale
 /// changes.
-final class WpFractionalScaleManager: Resource, RequestHandler {
+final class WpFractionalScaleManager: Resource, WpFractionalScaleManagerV1Handler {
     static let version: Int32 = 1
-    static var interface: UnsafePointer<wl_interface> { Interface.fractionalScaleManager }
     unowned let output: Output
-
-    enum Request: UInt32 { case destroy, getFractionalScale }
 
     init?(output: Output, client: Client, version: UInt32, id: UInt32) {
         self.output = output
@@ -41,11 +33,8 @@ final class WpFractionalScaleManager: Resource, RequestHandler {
 }
 
 /// `wp_fractional_scale_v1`: one surface's preferred scale.
-final class WpFractionalScale: Resource, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.fractionalScale }
+final class WpFractionalScale: Resource, WpFractionalScaleV1Handler {
     private weak var output: Output?
-
-    enum Request: UInt32 { case destroy }
 
     init?(output: Output, client: Client, version: UInt32, id: UInt32) {
         self.output = output

@@ -2,19 +2,12 @@ import CWaylandProtocols
 import CWaylandServer
 import WaylandServer
 
-extension Interface {
-    static var pointerWarp: UnsafePointer<wl_interface> { cwp_wp_pointer_warp_v1_interface() }
-}
-
 /// `wp_pointer_warp_v1` (pointer-warp-v1, wayland-protocols staging; vendored in
 /// `protocols/`): a client asks to move the pointer within one of its surfaces. The
 /// protocol has no refusal event: a refused warp is logged and nothing moves.
-final class WpPointerWarp: Resource, RequestHandler {
+final class WpPointerWarp: Resource, WpPointerWarpV1Handler {
     static let version: Int32 = 1
-    static var interface: UnsafePointer<wl_interface> { Interface.pointerWarp }
     unowned let seat: Seat
-
-    enum Request: UInt32 { case destroy, warpPointer }
 
     init?(seat: Seat, client: Client, version: UInt32, id: UInt32) {
         self.seat = seat
@@ -26,9 +19,7 @@ final class WpPointerWarp: Resource, RequestHandler {
         case .destroy: destroy()
         case .warpPointer:
             guard let surface = a.object(0, as: WlSurface.self) else { return }
-            if let refused = seat.warp(to: surface, x: a.fixed(2), y: a.fixed(3), serial: a.uint(4), time: seat.compositor.clock.now) {
-                seat.compositor.log.debug("wp_pointer_warp_v1: warp to wl_surface@\(surface.objectID) refused: \(refused)")
-            }
+            seat.warp(to: surface, x: a.fixed(2), y: a.fixed(3), serial: a.uint(4))
         }
     }
 }

@@ -3,21 +3,13 @@ import CWaylandServer
 import Glibc
 import WaylandServer
 
-extension Interface {
-    static var presentation: UnsafePointer<wl_interface> { cwp_wp_presentation_interface() }
-    static var presentationFeedback: UnsafePointer<wl_interface> { cwp_wp_presentation_feedback_interface() }
-}
-
 /// `wp_presentation` (presentation-time, stable): tells a client when each of its
 /// content updates reached the screen, so video players and games can pace themselves.
 /// A feedback belongs to the next commit of its surface (double-buffered, like a frame
 /// callback); the frame that composes that update answers `presented` with the frame
 /// clock's time; a newer commit first, or the surface's end, answers `discarded`.
-final class WpPresentation: Resource, RequestHandler {
+final class WpPresentation: Resource, WpPresentationHandler {
     static let version: Int32 = 1
-    static var interface: UnsafePointer<wl_interface> { Interface.presentation }
-
-    enum Request: UInt32 { case destroy, feedback }
 
     override init?(client: Client, version: UInt32, id: UInt32) {
         super.init(client: client, version: version, id: id)
@@ -37,8 +29,7 @@ final class WpPresentation: Resource, RequestHandler {
 }
 
 /// `wp_presentation_feedback`: one answer, `presented` or `discarded`, then it is gone.
-final class WpPresentationFeedback: Resource, ProtocolObject {
-    static var interface: UnsafePointer<wl_interface> { Interface.presentationFeedback }
+final class WpPresentationFeedback: Resource, WpPresentationFeedbackInterface {
 
     init?(client: Client, id: UInt32) {
         super.init(client: client, version: 1, id: id)

@@ -3,19 +3,11 @@ import CWaylandServer
 import Rendering
 import WaylandServer
 
-extension Interface {
-    static var singlePixelBufferManager: UnsafePointer<wl_interface> { cwp_wp_single_pixel_buffer_manager_v1_interface() }
-    static var buffer: UnsafePointer<wl_interface> { cwp_wl_buffer_interface() }
-}
-
 /// `wp_single_pixel_buffer_manager_v1` (single-pixel-buffer-v1): a wl_buffer that is one
 /// pixel of one colour, so a client fills a rectangle (a background, a video's black
 /// bars) without an shm pool; with wp_viewporter it is stretched to any size.
-final class WpSinglePixelBufferManager: Resource, RequestHandler {
+final class WpSinglePixelBufferManager: Resource, WpSinglePixelBufferManagerV1Handler {
     static let version: Int32 = 1
-    static var interface: UnsafePointer<wl_interface> { Interface.singlePixelBufferManager }
-
-    enum Request: UInt32 { case destroy, createU32RGBABuffer }
 
     override init?(client: Client, version: UInt32, id: UInt32) {
         super.init(client: client, version: version, id: id)
@@ -24,7 +16,7 @@ final class WpSinglePixelBufferManager: Resource, RequestHandler {
     func handle(_ request: Request, _ a: Arguments) {
         switch request {
         case .destroy: destroy()
-        case .createU32RGBABuffer:
+        case .createU32RgbaBuffer:
             _ = SinglePixelBuffer(red: a.uint(1), green: a.uint(2), blue: a.uint(3), alpha: a.uint(4),
                                   client: client, id: a.newID(0))
         }
@@ -33,12 +25,9 @@ final class WpSinglePixelBufferManager: Resource, RequestHandler {
 
 /// A single-pixel `wl_buffer`: Lodestone's own wl_buffer implementation (wl_shm's are
 /// libwayland's), read by `WlSurface` as a 1×1 texture the renderer stretches.
-final class SinglePixelBuffer: Resource, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.buffer }
+final class SinglePixelBuffer: Resource, WlBufferHandler {
     /// Premultiplied 0xAARRGGBB, as the protocol's channels are premultiplied.
     let pixel: UInt32
-
-    enum Request: UInt32 { case destroy }
 
     /// Channels span the whole UInt32 range (0 to 0xffffffff); the top 8 bits of each
     /// are the 8-bit value, which is what rounding to 8 bits gives for all but a sliver.

@@ -2,11 +2,6 @@ import CWaylandProtocols
 import CWaylandServer
 import WaylandServer
 
-extension Interface {
-    static var viewporter: UnsafePointer<wl_interface> { cwp_wp_viewporter_interface() }
-    static var viewport: UnsafePointer<wl_interface> { cwp_wp_viewport_interface() }
-}
-
 /// A viewport's source rectangle, in the surface coordinates the buffer would have
 /// without a viewport (after buffer scale and transform); wl_fixed, so fractional.
 struct ViewportSource: Equatable {
@@ -17,11 +12,8 @@ struct ViewportSource: Equatable {
 /// it to a size (`set_destination`), independently of the buffer's size. Video players
 /// scale frames this way, toolkits stretch single-pixel buffers with it. The renderer
 /// does both in the surface's buffer transform (`WlSurface.surfaceToBuffer`).
-final class WpViewporter: Resource, RequestHandler {
+final class WpViewporter: Resource, WpViewporterHandler {
     static let version: Int32 = 1
-    static var interface: UnsafePointer<wl_interface> { Interface.viewporter }
-
-    enum Request: UInt32 { case destroy, getViewport }
 
     override init?(client: Client, version: UInt32, id: UInt32) {
         super.init(client: client, version: version, id: id)
@@ -43,11 +35,8 @@ final class WpViewporter: Resource, RequestHandler {
 
 /// `wp_viewport`: one surface's crop and scale, double-buffered like the rest of the
 /// surface's state. Destroying it unsets both on the surface's next commit.
-final class WpViewport: Resource, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.viewport }
+final class WpViewport: Resource, WpViewportHandler {
     private weak var surface: WlSurface?
-
-    enum Request: UInt32 { case destroy, setSource, setDestination }
 
     init?(surface: WlSurface, client: Client, version: UInt32, id: UInt32) {
         self.surface = surface

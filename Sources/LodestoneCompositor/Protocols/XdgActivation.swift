@@ -2,21 +2,13 @@ import CWaylandProtocols
 import CWaylandServer
 import WaylandServer
 
-extension Interface {
-    static var xdgActivation: UnsafePointer<wl_interface> { cwp_xdg_activation_v1_interface() }
-    static var xdgActivationToken: UnsafePointer<wl_interface> { cwp_xdg_activation_token_v1_interface() }
-}
-
 /// `xdg_activation_v1` (xdg-activation-v1, staging): one client hands another (or itself)
 /// a token to raise and focus a window, as a launcher starting an app or a link opening in
 /// a running browser does. Focus is honoured: a token activates only if the client that
 /// asked for it had the keyboard then, so a background app cannot steal focus.
-final class XdgActivation: Resource, RequestHandler {
+final class XdgActivation: Resource, XdgActivationV1Handler {
     static let version: Int32 = 1
-    static var interface: UnsafePointer<wl_interface> { Interface.xdgActivation }
     unowned let tokens: ActivationTokens
-
-    enum Request: UInt32 { case destroy, getActivationToken, activate }
 
     init?(tokens: ActivationTokens, client: Client, version: UInt32, id: UInt32) {
         self.tokens = tokens
@@ -36,13 +28,10 @@ final class XdgActivation: Resource, RequestHandler {
 
 /// `xdg_activation_token_v1`: collects what the token is for, then `commit` issues it
 /// (`done`). Every request after `commit` is the already_used error.
-final class XdgActivationToken: Resource, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.xdgActivationToken }
+final class XdgActivationToken: Resource, XdgActivationTokenV1Handler {
     unowned let tokens: ActivationTokens
     private var committed = false
     private weak var surface: WlSurface?
-
-    enum Request: UInt32 { case setSerial, setAppID, setSurface, commit, destroy }
 
     init?(tokens: ActivationTokens, client: Client, version: UInt32, id: UInt32) {
         self.tokens = tokens
@@ -54,7 +43,7 @@ final class XdgActivationToken: Resource, RequestHandler {
             return postError(XDG_ACTIVATION_TOKEN_V1_ERROR_ALREADY_USED.rawValue, "this xdg_activation_token_v1 was already committed; make a new one")
         }
         switch request {
-        case .setSerial, .setAppID: break  // focus at commit decides, not the serial; the app_id is a hint
+        case .setSerial, .setAppId: break  // focus at commit decides, not the serial; the app_id is a hint
         case .setSurface: surface = a.object(0, as: WlSurface.self)
         case .commit:
             committed = true

@@ -3,9 +3,8 @@ import Rendering
 import WaylandServer
 
 /// `xdg_popup`: a menu or tooltip placed relative to a parent by positioner rules.
-final class XdgPopup: Resource, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.xdgPopup }
-    unowned let compositor: Compositor
+final class XdgPopup: Resource, XdgPopupHandler {
+    unowned let host: any ShellHost
     let xdgSurface: XdgSurface
     private(set) weak var parent: XdgSurface?
     private var rules: PositionerRules
@@ -15,10 +14,8 @@ final class XdgPopup: Resource, RequestHandler {
     private(set) var grabbed = false
     private var dismissed = false
 
-    enum Request: UInt32 { case destroy, grab, reposition }
-
     init?(xdgSurface: XdgSurface, parent: XdgSurface?, rules: PositionerRules, id: UInt32) {
-        compositor = xdgSurface.compositor
+        host = xdgSurface.host
         self.xdgSurface = xdgSurface
         self.parent = parent
         self.rules = rules
@@ -38,7 +35,7 @@ final class XdgPopup: Resource, RequestHandler {
     func handle(_ request: Request, _ a: Arguments) {
         switch request {
         case .destroy:
-            if compositor.scene.popups.contains(where: { $0.parent === xdgSurface }) {
+            if host.popups.contains(where: { $0.parent === xdgSurface }) {
                 return xdgSurface.postWmBaseError(XDG_WM_BASE_ERROR_NOT_THE_TOPMOST_POPUP.rawValue,
                                                        "xdg_popup destroyed while a child popup is still mapped")
             }
@@ -49,8 +46,8 @@ final class XdgPopup: Resource, RequestHandler {
             }
             // The grab must answer this client's current input (a press, a key), or the
             // popup is dismissed at once: no client captures the pointer on its own.
-            guard compositor.seat.isCurrentInputSerial(a.uint(1), of: client) else {
-                compositor.log.info("dismissed a popup whose grab carried serial \(a.uint(1)), not from its client's current input")
+            guard host.isCurrentInputSerial(a.uint(1), of: client) else {
+                host.log.info("dismissed a popup whose grab carried serial \(a.uint(1)), not from its client's current input")
                 return dismiss()
             }
             grabbed = true
@@ -67,7 +64,7 @@ final class XdgPopup: Resource, RequestHandler {
     private func sendConfigure() {
         guard let parent else { return }
         let parentOrigin = parent.position
-        let area = compositor.output.bounds.offsetBy(dx: Int32(0).clampedSubtracting(parentOrigin.x), dy: Int32(0).clampedSubtracting(parentOrigin.y))
+        let area = host.outputBounds.offsetBy(dx: Int32(0).clampedSubtracting(parentOrigin.x), dy: Int32(0).clampedSubtracting(parentOrigin.y))
         box = rules.place(within: area)
         send { xdg_popup_send_configure($0, box.x, box.y, box.width, box.height) }
         xdgSurface.sendConfigure()
@@ -76,7 +73,7 @@ final class XdgPopup: Resource, RequestHandler {
 
     private func updatePosition() {
         guard let parent else { return }
-        compositor.desktop.move(xdgSurface, to: parent.position.x.clampedAdding(box.x), parent.position.y.clampedAdding(box.y))
+        host.moveWindow(xdgSurface, to: parent.position.x.clampedAdding(box.x), parent.position.y.clampedAdding(box.y))
     }
 
     func committed() {
@@ -89,8 +86,8 @@ final class XdgPopup: Resource, RequestHandler {
             guard let parent, parent.isMapped else { return dismiss() }
             xdgSurface.position = (parent.position.x.clampedAdding(box.x), parent.position.y.clampedAdding(box.y))
             xdgSurface.isMapped = true
-            compositor.desktop.popupMapped(self)
-            if grabbed { compositor.seat.popupGrabbed(self) }
+            host.popupMapped(self)
+            if grabbed { host.popupGrabbed(self) }
         } else if !surface.hasContent && xdgSurface.isMapped {
             unmap()
         }
@@ -109,7 +106,7 @@ final class XdgPopup: Resource, RequestHandler {
         guard !dismissed else { return }
         dismissed = true
         // Children go first, topmost first.
-        for child in compositor.scene.popups.reversed() where child.parent === xdgSurface { child.dismiss() }
+        for child in host.popups.reversed() where child.parent === xdgSurface { child.dismiss() }
         send { xdg_popup_send_popup_done($0) }
         unmap()
     }
@@ -117,7 +114,7 @@ final class XdgPopup: Resource, RequestHandler {
     private func unmap() {
         guard xdgSurface.isMapped else { return }
         xdgSurface.isMapped = false
-        compositor.desktop.popupUnmapped(self)
+        host.popupUnmapped(self)
     }
 
     override func destroyed() {

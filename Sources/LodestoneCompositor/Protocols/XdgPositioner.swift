@@ -72,14 +72,8 @@ struct PositionerRules {
 }
 
 /// `xdg_positioner`: a client-built set of placement rules.
-final class XdgPositioner: Resource, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.xdgPositioner }
+final class XdgPositioner: Resource, XdgPositionerHandler {
     var rules = PositionerRules()
-
-    enum Request: UInt32 {
-        case destroy, setSize, setAnchorRect, setAnchor, setGravity, setConstraintAdjustment, setOffset
-        case setReactive, setParentSize, setParentConfigure
-    }
 
     override init?(client: Client, version: UInt32, id: UInt32) {
         super.init(client: client, version: version, id: id)

@@ -3,9 +3,8 @@ import Rendering
 import WaylandServer
 
 /// `xdg_surface`: a desktop window surface; becomes a toplevel or a popup.
-final class XdgSurface: Resource, RequestHandler, SurfaceRole {
-    static var interface: UnsafePointer<wl_interface> { Interface.xdgSurface }
-    unowned let compositor: Compositor
+final class XdgSurface: Resource, XdgSurfaceHandler, SurfaceRole {
+    unowned let host: any ShellHost
     private weak var wmBase: XdgWmBase?
     private(set) weak var surface: WlSurface?
     weak var toplevel: XdgToplevel?
@@ -24,10 +23,8 @@ final class XdgSurface: Resource, RequestHandler, SurfaceRole {
     /// Shown on screen (mapped by the role, with a buffer).
     var isMapped = false
 
-    enum Request: UInt32 { case destroy, getToplevel, getPopup, setWindowGeometry, ackConfigure }
-
     init?(wmBase: XdgWmBase, surface: WlSurface, id: UInt32) {
-        compositor = wmBase.compositor
+        host = wmBase.host
         self.wmBase = wmBase
         self.surface = surface
         super.init(client: wmBase.client, version: wmBase.version, id: id)
@@ -46,7 +43,7 @@ final class XdgSurface: Resource, RequestHandler, SurfaceRole {
 
     private func localTreeBounds(_ surface: WlSurface) -> PixelRect {
         var r = PixelRect(x: 0, y: 0, width: 0, height: 0)
-        compositor.scene.walk(surface, x: 0, y: 0) { s, x, y in r = r.union(PixelRect(x: x, y: y, width: s.width, height: s.height)) }
+        host.walkTree(surface) { s, x, y in r = r.union(PixelRect(x: x, y: y, width: s.width, height: s.height)) }
         return r
     }
 
@@ -109,7 +106,7 @@ final class XdgSurface: Resource, RequestHandler, SurfaceRole {
     /// Sends xdg_surface.configure after the role's configure; returns the serial.
     @discardableResult
     func sendConfigure() -> UInt32 {
-        let serial = compositor.display.nextSerial()
+        let serial = host.nextSerial()
         unackedSerials.append(serial)
         send { xdg_surface_send_configure($0, serial) }
         return serial
@@ -123,7 +120,7 @@ final class XdgSurface: Resource, RequestHandler, SurfaceRole {
                 return false
             }
         }
-        if case .some(.some) = surface.pending.buffer, compositor.acceptsBufferBeforeInitialAck, toplevel != nil || popup != nil {
+        if case .some(.some) = surface.pending.buffer, host.acceptsBufferBeforeInitialAck, toplevel != nil || popup != nil {
             // No initial commit (also after a null-buffer unmap), or its configure not
             // yet acknowledged: as if both had happened.
             toplevel?.sendInitialConfigure()
@@ -140,7 +137,7 @@ final class XdgSurface: Resource, RequestHandler, SurfaceRole {
     func surfaceWillAttach() -> Bool {
         // "Any attempts by a client to attach or manipulate a buffer prior to the
         // first xdg_surface.configure call must also be treated as errors."
-        let lenient = compositor.acceptsBufferBeforeInitialAck && (toplevel != nil || popup != nil)
+        let lenient = host.acceptsBufferBeforeInitialAck && (toplevel != nil || popup != nil)
         guard configured || !unackedSerials.isEmpty || lenient else {
             postError(XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue, "attach before the first configure")
             return false
@@ -150,7 +147,7 @@ final class XdgSurface: Resource, RequestHandler, SurfaceRole {
 
     func surfaceCommitted() {
         if let g = pendingGeometry {
-            if isMapped, let s = surface { compositor.damageSurfaceTree(s) }
+            if isMapped, let s = surface { host.damageSurfaceTree(s) }
             explicitGeometry = g
             pendingGeometry = nil
         }

@@ -4,9 +4,8 @@ import Rendering
 import WaylandServer
 
 /// `xdg_toplevel`: an application window.
-final class XdgToplevel: Resource, RequestHandler, DesktopWindow {
-    static var interface: UnsafePointer<wl_interface> { Interface.xdgToplevel }
-    unowned let compositor: Compositor
+final class XdgToplevel: Resource, XdgToplevelHandler, DesktopWindow {
+    unowned let host: any ShellHost
     let xdgSurface: XdgSurface
     private(set) var title = ""
     private(set) var appID = ""
@@ -38,13 +37,8 @@ final class XdgToplevel: Resource, RequestHandler, DesktopWindow {
     /// While resizing from the left or top, the opposite edge stays put.
     var resizeAnchor: (edges: UInt32, right: Int32, bottom: Int32)?
 
-    enum Request: UInt32 {
-        case destroy, setParent, setTitle, setAppId, showWindowMenu, move, resize
-        case setMaxSize, setMinSize, setMaximized, unsetMaximized, setFullscreen, unsetFullscreen, setMinimized
-    }
-
     init?(xdgSurface: XdgSurface, id: UInt32) {
-        compositor = xdgSurface.compositor
+        host = xdgSurface.host
         self.xdgSurface = xdgSurface
         super.init(client: xdgSurface.client, version: xdgSurface.version, id: id)
     }
@@ -60,15 +54,15 @@ final class XdgToplevel: Resource, RequestHandler, DesktopWindow {
             setParent(parent)
         case .setTitle:
             title = a.string(0) ?? ""
-            if xdgSurface.isMapped { titleBar?.damage(compositor.output); compositor.scheduleFrame() }
+            if xdgSurface.isMapped { if let bar = titleBar { host.damageOutput(logical: bar.frame) }; host.scheduleFrame() }
         case .setAppId: appID = a.string(0) ?? ""
         case .showWindowMenu: break  // no window menu in Lodestone
-        case .move: compositor.seat.startMove(self, serial: a.uint(1))
+        case .move: host.startMove(self, serial: a.uint(1))
         case .resize:
             guard a.uint(2) <= 10, a.uint(2) != 3, a.uint(2) != 7 else {
                 return postError(XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE.rawValue, "resize edge \(a.uint(2)) is not an xdg_toplevel.resize_edge value")
             }
-            compositor.seat.startResize(self, serial: a.uint(1), edges: a.uint(2))
+            host.startResize(self, serial: a.uint(1), edges: a.uint(2))
         case .setMaxSize:
             guard a.int(0) >= 0, a.int(1) >= 0 else { return postError(XDG_TOPLEVEL_ERROR_INVALID_SIZE.rawValue, "max size \(a.int(0))×\(a.int(1)) is negative") }
             maxSize = (a.int(0), a.int(1))
@@ -80,8 +74,8 @@ final class XdgToplevel: Resource, RequestHandler, DesktopWindow {
         case .setFullscreen: setFullscreen(true)
         case .unsetFullscreen: setFullscreen(false)
         case .setMinimized:  // as its title bar's minimize button: hidden until activated again
-            compositor.desktop.minimize(self)
-            compositor.scheduleFrame()
+            host.minimizeWindow(self)
+            host.scheduleFrame()
         }
     }
 
@@ -152,7 +146,7 @@ final class XdgToplevel: Resource, RequestHandler, DesktopWindow {
             ancestor = a.parent
         }
         parent = newParent
-        if newParent != nil, xdgSurface.isMapped { compositor.desktop.raise(self) }
+        if newParent != nil, xdgSurface.isMapped { host.raiseWindow(self) }
     }
 
     /// The title bar's maximize button and double click.
@@ -162,13 +156,13 @@ final class XdgToplevel: Resource, RequestHandler, DesktopWindow {
     /// appears above the window, or goes.
     func setServerSideDecorated(_ on: Bool) {
         guard on != (titleBar != nil) else { return }
-        if let bar = titleBar, xdgSurface.isMapped { bar.damage(compositor.output) }
-        titleBar = on ? TitleBar(window: self, regions: compositor.scene.regions) : nil
-        if let bar = titleBar, xdgSurface.isMapped { bar.damage(compositor.output) }
+        if let bar = titleBar, xdgSurface.isMapped { host.damageOutput(logical: bar.frame) }
+        titleBar = on ? host.makeTitleBar(for: self) : nil
+        if let bar = titleBar, xdgSurface.isMapped { host.damageOutput(logical: bar.frame) }
         // A maximized window makes room for its bar, or takes the room back.
         if isMaximized && sentInitialConfigure { applySizeState() }
-        compositor.scene.changed(.layout)
-        compositor.scheduleFrame()
+        host.sceneLayoutChanged()
+        host.scheduleFrame()
     }
 
     /// Height of Lodestone's bar above the window (0 without one, or fullscreen).
@@ -198,9 +192,9 @@ final class XdgToplevel: Resource, RequestHandler, DesktopWindow {
     /// Maximized and fullscreen windows fill the output; leaving restores the old size.
     private func applySizeState() {
         if isFullscreen {
-            configure(width: compositor.output.width, height: compositor.output.height)
+            configure(width: host.outputBounds.width, height: host.outputBounds.height)
         } else if isMaximized {
-            configure(width: compositor.output.width, height: max(1, compositor.output.height - decorationHeight))
+            configure(width: host.outputBounds.width, height: max(1, host.outputBounds.height - decorationHeight))
         } else if let r = restoreGeometry {
             restoreGeometry = nil
             configure(width: r.width, height: r.height)
@@ -230,7 +224,7 @@ final class XdgToplevel: Resource, RequestHandler, DesktopWindow {
         if surface.hasContent && !xdgSurface.isMapped {
             xdgSurface.isMapped = true
             if isMaximized || isFullscreen { xdgSurface.position = maximizedOrigin; placed = true }
-            compositor.desktop.windowMapped(self)
+            host.windowMapped(self)
         } else if !surface.hasContent && xdgSurface.isMapped {
             unmap()
             // A null buffer resets the window to its pre-initial-commit state.
@@ -238,16 +232,16 @@ final class XdgToplevel: Resource, RequestHandler, DesktopWindow {
             placed = keepsPlacement
         } else if xdgSurface.isMapped {
             if isMaximized || isFullscreen, xdgSurface.position != maximizedOrigin {
-                compositor.desktop.move(self, to: maximizedOrigin.x, maximizedOrigin.y)
+                host.moveWindow(self, to: maximizedOrigin.x, maximizedOrigin.y)
             } else if let (x, y) = pendingMoveTo {
                 pendingMoveTo = nil
-                compositor.desktop.move(self, to: x, y)
+                host.moveWindow(self, to: x, y)
             } else if let anchor = resizeAnchor {
                 let g = xdgSurface.geometry
                 var (x, y) = xdgSurface.position
                 if anchor.edges & XDG_TOPLEVEL_RESIZE_EDGE_LEFT.rawValue != 0 { x = anchor.right.clampedSubtracting(g.width) }
                 if anchor.edges & XDG_TOPLEVEL_RESIZE_EDGE_TOP.rawValue != 0 { y = anchor.bottom.clampedSubtracting(g.height) }
-                if (x, y) != xdgSurface.position { compositor.desktop.move(self, to: x, y) }
+                if (x, y) != xdgSurface.position { host.moveWindow(self, to: x, y) }
                 if let until = resizeAnchorUntil, let acked = xdgSurface.ackedSerial, acked &- until < 1 << 31 {
                     resizeAnchor = nil
                     resizeAnchorUntil = nil
@@ -262,7 +256,7 @@ final class XdgToplevel: Resource, RequestHandler, DesktopWindow {
         guard !sentInitialConfigure else { return }
         sentInitialConfigure = true
         // Since 4 / 5
-        if has(4) { send { xdg_toplevel_send_configure_bounds($0, compositor.output.width, compositor.output.height) } }
+        if has(4) { send { xdg_toplevel_send_configure_bounds($0, host.outputBounds.width, host.outputBounds.height) } }
         if has(5) {
             let caps = [XDG_TOPLEVEL_WM_CAPABILITIES_MAXIMIZE, XDG_TOPLEVEL_WM_CAPABILITIES_FULLSCREEN].map(\.rawValue)
             withArray(caps) { caps in send { xdg_toplevel_send_wm_capabilities($0, caps) } }
@@ -275,7 +269,7 @@ final class XdgToplevel: Resource, RequestHandler, DesktopWindow {
         xdgSurface.isMapped = false
         isActivated = false
         isMinimized = false
-        compositor.desktop.windowUnmapped(self)
+        host.windowUnmapped(self)
     }
 
     /// Asks the client to close (used when the session ends or a test asks).
@@ -301,7 +295,7 @@ final class XdgToplevel: Resource, RequestHandler, DesktopWindow {
                                  "xdg_toplevel@\(objectID) was destroyed before its zxdg_toplevel_decoration_v1")
         }
         unmap()
-        compositor.foreignExports.toplevelDestroyed(self)
+        host.toplevelDestroyed(self)
         xdgSurface.toplevel = nil
     }
 }

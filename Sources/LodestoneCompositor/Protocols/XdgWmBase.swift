@@ -2,17 +2,14 @@ import CWaylandServer
 import WaylandServer
 
 /// `xdg_wm_base`: the desktop shell; makes xdg_surfaces and positioners, pings.
-final class XdgWmBase: Resource, RequestHandler {
+final class XdgWmBase: Resource, XdgWmBaseHandler {
     static let version: Int32 = 5
-    static var interface: UnsafePointer<wl_interface> { Interface.xdgWmBase }
-    unowned let compositor: Compositor
+    unowned let host: any ShellHost
     /// xdg_surfaces made through this object; destroying it while any live is an error.
     var surfaces: [ObjectIdentifier: Weak<XdgSurface>] = [:]
 
-    enum Request: UInt32 { case destroy, createPositioner, getXdgSurface, pong }
-
-    init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
-        self.compositor = compositor
+    init?(host: any ShellHost, client: Client, version: UInt32, id: UInt32) {
+        self.host = host
         super.init(client: client, version: version, id: id)
     }
 

@@ -3,11 +3,6 @@ import CWaylandServer
 import Rendering
 import WaylandServer
 
-extension Interface {
-    static var screencopyManager: UnsafePointer<wl_interface> { cwp_zwlr_screencopy_manager_v1_interface() }
-    static var screencopyFrame: UnsafePointer<wl_interface> { cwp_zwlr_screencopy_frame_v1_interface() }
-}
-
 /// `zwlr_screencopy_manager_v1` (wlr-protocols' wlr-screencopy-unstable-v1, in `protocols/`):
 /// copies the output, or a region of it, into a client's wl_shm buffer, which is how
 /// `grim` and screen recorders read the screen. Whoever binds it reads every window, so
@@ -17,9 +12,8 @@ extension Interface {
 /// Frames are copied from what Lodestone composes: with `overlay_cursor` the output's
 /// pixels exactly as presented (the pointer and its effects included); without it, the
 /// windows composed again without the pointer.
-final class ZwlrScreencopyManager: Resource, RequestHandler {
+final class ZwlrScreencopyManager: Resource, ZwlrScreencopyManagerV1Handler {
     static let version: Int32 = 3
-    static var interface: UnsafePointer<wl_interface> { Interface.screencopyManager }
     unowned let screencopy: Screencopy
     /// Output pixels that changed since this manager's last `copy_with_damage` (the
     /// protocol counts damage per manager); everything until its first.
@@ -27,11 +21,9 @@ final class ZwlrScreencopyManager: Resource, RequestHandler {
     /// False once the client destroyed the manager; frames it made still complete.
     private(set) var isLive = true
 
-    enum Request: UInt32 { case captureOutput, captureOutputRegion, destroy }
-
     init?(screencopy: Screencopy, client: Client, version: UInt32, id: UInt32) {
         self.screencopy = screencopy
-        let output = screencopy.compositor.output
+        let output = screencopy.output
         damage = PixelRegion(PixelRect(x: 0, y: 0, width: output.pixelWidth, height: output.pixelHeight))
         super.init(client: client, version: version, id: id)
         screencopy.managers.append(self)
@@ -56,7 +48,7 @@ final class ZwlrScreencopyManager: Resource, RequestHandler {
     /// A frame of the whole output, or of `logical` (output logical coordinates, clipped
     /// to the output); a region that misses the output fails at once.
     private func capture(id: UInt32, overlayCursor: Bool, output: ObjectArgument?, logical: PixelRect?) {
-        let out = screencopy.compositor.output
+        let out = screencopy.output
         var area: PixelRect?
         if output?.object(as: WlOutput.self)?.output === out {
             let whole = PixelRect(x: 0, y: 0, width: out.pixelWidth, height: out.pixelHeight)
@@ -73,8 +65,7 @@ final class ZwlrScreencopyManager: Resource, RequestHandler {
 /// `zwlr_screencopy_frame_v1`: one copy. It says which buffer it needs (`buffer`,
 /// `buffer_done`), takes one with `copy` or `copy_with_damage`, and answers `flags` and
 /// `ready`, or `failed`.
-final class ZwlrScreencopyFrame: Resource, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.screencopyFrame }
+final class ZwlrScreencopyFrame: Resource, ZwlrScreencopyFrameV1Handler {
     /// Kept after the client destroys it: its frames stay valid (the protocol says so).
     let manager: ZwlrScreencopyManager
     /// What is copied, in output pixels; nil when there is nothing to copy (another
@@ -85,7 +76,6 @@ final class ZwlrScreencopyFrame: Resource, RequestHandler {
     private(set) var waiting: AttachedBuffer?
     private var used = false
 
-    enum Request: UInt32 { case copy, destroy, copyWithDamage }
     /// The only format offered: the output's own, so a copy is a plain blit.
     static let format = WL_SHM_FORMAT_XRGB8888.rawValue
 
@@ -133,7 +123,7 @@ final class ZwlrScreencopyFrame: Resource, RequestHandler {
         }
         let screencopy = manager.screencopy
         // The latest state first: a copy shows what the clients have committed.
-        screencopy.compositor.composeIfNeeded()
+        screencopy.composeIfNeeded()
         if withDamage {
             guard let attached = AttachedBuffer(buffer) else { return client.postNoMemory() }
             waiting = attached
@@ -166,8 +156,8 @@ final class ZwlrScreencopyFrame: Resource, RequestHandler {
     /// box if asked, and `ready` with the time the copied frame was presented.
     private func complete(into buffer: WlBuffer, damage: PixelRect?) {
         guard let area, let shm = buffer.shm else { return send { zwlr_screencopy_frame_v1_send_failed($0) } }
-        let compositor = manager.screencopy.compositor
-        let source = overlayCursor ? compositor.output.image : compositor.composeWithoutPointer(area)
+        let screencopy = manager.screencopy
+        let source = overlayCursor ? screencopy.presentedImage : screencopy.composeWithoutPointer(area)
         shm.withPixels { data in
             let format: Image.Format = shm.format == Self.format ? .xrgb8888 : .argb8888
             guard let target = Image(borrowing: data, width: shm.width, height: shm.height, stride: shm.stride, format: format) else { return }
@@ -178,7 +168,7 @@ final class ZwlrScreencopyFrame: Resource, RequestHandler {
         if let damage, has(2) {
             send { zwlr_screencopy_frame_v1_send_damage($0, UInt32(damage.x), UInt32(damage.y), UInt32(damage.width), UInt32(damage.height)) }
         }
-        let t = compositor.lastPresented
+        let t = screencopy.lastPresented
         send { zwlr_screencopy_frame_v1_send_ready($0, t.secondsHigh, t.secondsLow, t.nanoseconds) }
     }
 }

@@ -2,21 +2,13 @@ import CWaylandProtocols
 import CWaylandServer
 import WaylandServer
 
-extension Interface {
-    static var idleInhibitManager: UnsafePointer<wl_interface> { cwp_zwp_idle_inhibit_manager_v1_interface() }
-    static var idleInhibitor: UnsafePointer<wl_interface> { cwp_zwp_idle_inhibitor_v1_interface() }
-}
-
 /// `zwp_idle_inhibit_manager_v1` (idle-inhibit-unstable-v1): a surface that is being
 /// watched (a video, a presentation) keeps the session from going idle while it is
 /// visible. Lodestone has no screen blanking or locking; its one idle behaviour is the
 /// adaptive pointer's auto-hide, which an inhibitor suspends.
-final class ZwpIdleInhibitManager: Resource, RequestHandler {
+final class ZwpIdleInhibitManager: Resource, ZwpIdleInhibitManagerV1Handler {
     static let version: Int32 = 1
-    static var interface: UnsafePointer<wl_interface> { Interface.idleInhibitManager }
     unowned let inhibitors: IdleInhibitors
-
-    enum Request: UInt32 { case destroy, createInhibitor }
 
     init?(inhibitors: IdleInhibitors, client: Client, version: UInt32, id: UInt32) {
         self.inhibitors = inhibitors
@@ -37,12 +29,9 @@ final class ZwpIdleInhibitManager: Resource, RequestHandler {
 
 /// `zwp_idle_inhibitor_v1`: inhibits idle while its surface is on screen; destroying it
 /// (or the surface) ends that.
-final class ZwpIdleInhibitor: Resource, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.idleInhibitor }
+final class ZwpIdleInhibitor: Resource, ZwpIdleInhibitorV1Handler {
     private(set) weak var surface: WlSurface?
     unowned let inhibitors: IdleInhibitors
-
-    enum Request: UInt32 { case destroy }
 
     init?(surface: WlSurface, inhibitors: IdleInhibitors, client: Client, version: UInt32, id: UInt32) {
         self.surface = surface

@@ -2,22 +2,14 @@ import CWaylandProtocols
 import CWaylandServer
 import WaylandServer
 
-extension Interface {
-    static var keyboardShortcutsInhibitManager: UnsafePointer<wl_interface> { cwp_zwp_keyboard_shortcuts_inhibit_manager_v1_interface() }
-    static var keyboardShortcutsInhibitor: UnsafePointer<wl_interface> { cwp_zwp_keyboard_shortcuts_inhibitor_v1_interface() }
-}
-
 /// `zwp_keyboard_shortcuts_inhibit_manager_v1` (keyboard-shortcuts-inhibit-unstable-v1):
 /// a client that wants every key (a remote desktop, a VM viewer, Lodestone nested in
 /// Lodestone) asks that the compositor's shortcuts (`Shortcuts`) pass to it while its
 /// surface has the keyboard. Lodestone grants it at once (there is no prompt to ask the
 /// user); the inhibitor is `active` exactly while its surface has the keyboard focus.
-final class ZwpKeyboardShortcutsInhibitManager: Resource, RequestHandler {
+final class ZwpKeyboardShortcutsInhibitManager: Resource, ZwpKeyboardShortcutsInhibitManagerV1Handler {
     static let version: Int32 = 1
-    static var interface: UnsafePointer<wl_interface> { Interface.keyboardShortcutsInhibitManager }
     unowned let inhibitors: ShortcutsInhibitors
-
-    enum Request: UInt32 { case destroy, inhibitShortcuts }
 
     init?(inhibitors: ShortcutsInhibitors, client: Client, version: UInt32, id: UInt32) {
         self.inhibitors = inhibitors
@@ -42,13 +34,10 @@ final class ZwpKeyboardShortcutsInhibitManager: Resource, RequestHandler {
 }
 
 /// `zwp_keyboard_shortcuts_inhibitor_v1`: shortcuts pass to its surface while it is active.
-final class ZwpKeyboardShortcutsInhibitor: Resource, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.keyboardShortcutsInhibitor }
+final class ZwpKeyboardShortcutsInhibitor: Resource, ZwpKeyboardShortcutsInhibitorV1Handler {
     private(set) weak var surface: WlSurface?
     unowned let inhibitors: ShortcutsInhibitors
     private(set) var isActive = false
-
-    enum Request: UInt32 { case destroy }
 
     init?(surface: WlSurface, inhibitors: ShortcutsInhibitors, client: Client, version: UInt32, id: UInt32) {
         self.surface = surface

@@ -5,12 +5,9 @@ import WaylandServer
 
 /// `zwp_pointer_constraints_v1`: lets a client lock the pointer in place or
 /// confine it to a region of its surface while the surface has the pointer.
-final class ZwpPointerConstraints: Resource, RequestHandler {
+final class ZwpPointerConstraints: Resource, ZwpPointerConstraintsV1Handler {
     static let version: Int32 = 1
-    static var interface: UnsafePointer<wl_interface> { Interface.pointerConstraints }
     unowned let seat: Seat
-
-    enum Request: UInt32 { case destroy, lockPointer, confinePointer }
 
     init?(seat: Seat, client: Client, version: UInt32, id: UInt32) {
         self.seat = seat
@@ -63,7 +60,7 @@ final class PointerConstraint: Resource {
         self.surface = surface
         self.region = region
         self.persistent = persistent
-        super.init(client: client, interface: kind == .lock ? Interface.lockedPointer : Interface.confinedPointer, version: 1, id: id)
+        super.init(client: client, interface: kind == .lock ? WaylandInterface.zwpLockedPointerV1 : WaylandInterface.zwpConfinedPointerV1, version: 1, id: id)
     }
 
     override func dispatch(opcode: UInt32, arguments a: Arguments) {

@@ -3,18 +3,9 @@ import WaylandServer
 
 /// `zwp_pointer_gestures_v1` (version 3: swipe, pinch and hold): hands out a client's
 /// gesture objects for one of its `wl_pointer`s. `Gestures` decides who hears what.
-final class ZwpPointerGestures: Resource, RequestHandler {
+final class ZwpPointerGestures: Resource, ZwpPointerGesturesV1Handler {
     static let version: Int32 = 3
-    static var interface: UnsafePointer<wl_interface> { Interface.pointerGestures }
     unowned let gestures: Gestures
-
-    enum Request: UInt32 {
-        case getSwipeGesture, getPinchGesture
-        // Since 2
-        case release
-        // Since 3
-        case getHoldGesture
-    }
 
     init?(gestures: Gestures, client: Client, version: UInt32, id: UInt32) {
         self.gestures = gestures
@@ -47,9 +38,9 @@ final class ZwpPointerGesture: Resource {
         self.kind = kind
         self.gestures = gestures
         let interface = switch kind {
-        case .swipe: Interface.gestureSwipe
-        case .pinch: Interface.gesturePinch
-        case .hold: Interface.gestureHold
+        case .swipe: WaylandInterface.zwpPointerGestureSwipeV1
+        case .pinch: WaylandInterface.zwpPointerGesturePinchV1
+        case .hold: WaylandInterface.zwpPointerGestureHoldV1
         }
         // Swipe and pinch objects are at most version 2, hold at 3.
         super.init(client: client, interface: interface, version: kind == .hold ? 3 : min(version, 2), id: id)

@@ -2,13 +2,6 @@ import CWaylandProtocols
 import CWaylandServer
 import WaylandServer
 
-extension Interface {
-    static var primarySelectionDeviceManager: UnsafePointer<wl_interface> { cwp_zwp_primary_selection_device_manager_v1_interface() }
-    static var primarySelectionDevice: UnsafePointer<wl_interface> { cwp_zwp_primary_selection_device_v1_interface() }
-    static var primarySelectionSource: UnsafePointer<wl_interface> { cwp_zwp_primary_selection_source_v1_interface() }
-    static var primarySelectionOffer: UnsafePointer<wl_interface> { cwp_zwp_primary_selection_offer_v1_interface() }
-}
-
 /// The primary selection (zwp_primary_selection_device_manager_v1).
 typealias PrimarySelection = Selection<PrimarySelectionProtocol>
 
@@ -29,12 +22,9 @@ enum PrimarySelectionProtocol: SelectionProtocol {
 /// (`WlDataDeviceManager.swift`, the same `Selection` with its own protocol): the
 /// keyboard-focused client gets offers, and a paste is a pipe the source writes into.
 /// The protocol defines no errors.
-final class ZwpPrimarySelectionDeviceManager: Resource, RequestHandler {
+final class ZwpPrimarySelectionDeviceManager: Resource, ZwpPrimarySelectionDeviceManagerV1Handler {
     static let version: Int32 = 1
-    static var interface: UnsafePointer<wl_interface> { Interface.primarySelectionDeviceManager }
     unowned let selection: PrimarySelection
-
-    enum Request: UInt32 { case createSource, getDevice, destroy }
 
     init?(selection: PrimarySelection, client: Client, version: UInt32, id: UInt32) {
         self.selection = selection
@@ -51,10 +41,7 @@ final class ZwpPrimarySelectionDeviceManager: Resource, RequestHandler {
 }
 
 /// `zwp_primary_selection_device_v1`: a client's primary selection endpoint.
-final class ZwpPrimarySelectionDevice: SelectionDeviceObject<PrimarySelectionProtocol>, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.primarySelectionDevice }
-
-    enum Request: UInt32 { case setSelection, destroy }
+final class ZwpPrimarySelectionDevice: SelectionDeviceObject<PrimarySelectionProtocol>, ZwpPrimarySelectionDeviceV1Handler {
 
     init?(selection: PrimarySelection, client: Client, version: UInt32, id: UInt32) {
         super.init(selection: selection, client: client, interface: Self.interface, version: version, id: id)
@@ -69,10 +56,7 @@ final class ZwpPrimarySelectionDevice: SelectionDeviceObject<PrimarySelectionPro
 }
 
 /// `zwp_primary_selection_source_v1`: what one client offers to middle-click paste.
-final class ZwpPrimarySelectionSource: SelectionSourceObject<PrimarySelectionProtocol>, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.primarySelectionSource }
-
-    enum Request: UInt32 { case offer, destroy }
+final class ZwpPrimarySelectionSource: SelectionSourceObject<PrimarySelectionProtocol>, ZwpPrimarySelectionSourceV1Handler {
 
     init?(selection: PrimarySelection, client: Client, version: UInt32, id: UInt32) {
         super.init(selection: selection, client: client, interface: Self.interface, version: version, id: id)
@@ -87,10 +71,7 @@ final class ZwpPrimarySelectionSource: SelectionSourceObject<PrimarySelectionPro
 }
 
 /// `zwp_primary_selection_offer_v1`: one client's view of another client's source.
-final class ZwpPrimarySelectionOffer: SelectionOfferObject<PrimarySelectionProtocol>, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.primarySelectionOffer }
-
-    enum Request: UInt32 { case receive, destroy }
+final class ZwpPrimarySelectionOffer: SelectionOfferObject<PrimarySelectionProtocol>, ZwpPrimarySelectionOfferV1Handler {
 
     init?(source: SelectionSource, device: SelectionDeviceObject<PrimarySelectionProtocol>) {
         super.init(source: source, device: device, interface: Self.interface)

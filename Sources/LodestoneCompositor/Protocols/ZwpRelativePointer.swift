@@ -2,12 +2,9 @@ import CWaylandServer
 import WaylandServer
 
 /// `zwp_relative_pointer_manager_v1`: hands out relative-motion listeners.
-final class ZwpRelativePointerManager: Resource, RequestHandler {
+final class ZwpRelativePointerManager: Resource, ZwpRelativePointerManagerV1Handler {
     static let version: Int32 = 1
-    static var interface: UnsafePointer<wl_interface> { Interface.relativePointerManager }
     unowned let seat: Seat
-
-    enum Request: UInt32 { case destroy, getRelativePointer }
 
     init?(seat: Seat, client: Client, version: UInt32, id: UInt32) {
         self.seat = seat
@@ -24,16 +21,13 @@ final class ZwpRelativePointerManager: Resource, RequestHandler {
 }
 
 /// `zwp_relative_pointer_v1`: unaccelerated device motion, also while the pointer is locked.
-final class ZwpRelativePointer: Resource, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.relativePointer }
+final class ZwpRelativePointer: Resource, ZwpRelativePointerV1Handler {
     unowned let seat: Seat
 
     init?(seat: Seat, client: Client, id: UInt32) {
         self.seat = seat
         super.init(client: client, version: 1, id: id)
     }
-
-    enum Request: UInt32 { case destroy }
 
     func handle(_ request: Request, _ arguments: Arguments) { destroy() }
 

@@ -2,12 +2,9 @@ import CWaylandServer
 import WaylandServer
 
 /// `zwp_tablet_manager_v2` (tablet-unstable-v2): hands out a client's tablet seat.
-final class ZwpTabletManager: Resource, RequestHandler {
+final class ZwpTabletManager: Resource, ZwpTabletManagerV2Handler {
     static let version: Int32 = 1
-    static var interface: UnsafePointer<wl_interface> { Interface.tabletManager }
     unowned let tablets: Tablets
-
-    enum Request: UInt32 { case getTabletSeat, destroy }
 
     init?(tablets: Tablets, client: Client, version: UInt32, id: UInt32) {
         self.tablets = tablets
@@ -25,8 +22,7 @@ final class ZwpTabletManager: Resource, RequestHandler {
 }
 
 /// `zwp_tablet_seat_v2`: announces the tablet and each tool to one client.
-final class ZwpTabletSeat: Resource, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.tabletSeat }
+final class ZwpTabletSeat: Resource, ZwpTabletSeatV2Handler {
     unowned let tablets: Tablets
     private(set) var tablet: ZwpTabletDevice?
     private(set) var tools: [TabletTool: ZwpTabletTool] = [:]
@@ -35,8 +31,6 @@ final class ZwpTabletSeat: Resource, RequestHandler {
         self.tablets = tablets
         super.init(client: client, version: version, id: id)
     }
-
-    enum Request: UInt32 { case destroy }
 
     func handle(_ request: Request, _ arguments: Arguments) { destroy() }
 
@@ -70,27 +64,21 @@ final class ZwpTabletSeat: Resource, RequestHandler {
 }
 
 /// `zwp_tablet_v2`: the tablet device (Lodestone describes one for all its tools).
-final class ZwpTabletDevice: Resource, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.tablet }
+final class ZwpTabletDevice: Resource, ZwpTabletV2Handler {
 
     /// A compositor-created object (new_id in an event).
     init?(client: Client, version: UInt32) {
         super.init(client: client, version: version, id: 0)
     }
 
-    enum Request: UInt32 { case destroy }
-
     func handle(_ request: Request, _ arguments: Arguments) { destroy() }
 }
 
 /// `zwp_tablet_tool_v2`: one physical tool (a pen, an eraser) for one client. Every group
 /// of events ends with `frame` (`Tablets` sends it).
-final class ZwpTabletTool: Resource, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.tabletTool }
+final class ZwpTabletTool: Resource, ZwpTabletToolV2Handler {
     let tool: TabletTool
     private weak var seat: ZwpTabletSeat?
-
-    enum Request: UInt32 { case setCursor, destroy }
 
     init?(tool: TabletTool, seat: ZwpTabletSeat, client: Client, version: UInt32) {
         self.tool = tool

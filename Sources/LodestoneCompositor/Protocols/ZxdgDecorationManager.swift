@@ -2,20 +2,12 @@ import CWaylandProtocols
 import CWaylandServer
 import WaylandServer
 
-extension Interface {
-    static var decorationManager: UnsafePointer<wl_interface> { cwp_zxdg_decoration_manager_v1_interface() }
-    static var toplevelDecoration: UnsafePointer<wl_interface> { cwp_zxdg_toplevel_decoration_v1_interface() }
-}
-
 /// `zxdg_decoration_manager_v1` (xdg-decoration-unstable-v1): a client asks whether its
 /// window's title bar is drawn by itself or by Lodestone. Lodestone draws one (a
 /// `TitleBar`) for every client that asks for server-side decorations or has no
 /// preference; a client that asks for client-side gets its wish.
-final class ZxdgDecorationManager: Resource, RequestHandler {
+final class ZxdgDecorationManager: Resource, ZxdgDecorationManagerV1Handler {
     static let version: Int32 = 1
-    static var interface: UnsafePointer<wl_interface> { Interface.decorationManager }
-
-    enum Request: UInt32 { case destroy, getToplevelDecoration }
 
     override init?(client: Client, version: UInt32, id: UInt32) {
         super.init(client: client, version: version, id: id)
@@ -43,11 +35,8 @@ final class ZxdgDecorationManager: Resource, RequestHandler {
 }
 
 /// `zxdg_toplevel_decoration_v1`: the decoration mode of one window.
-final class ZxdgToplevelDecoration: Resource, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.toplevelDecoration }
+final class ZxdgToplevelDecoration: Resource, ZxdgToplevelDecorationV1Handler {
     private(set) weak var toplevel: XdgToplevel?
-
-    enum Request: UInt32 { case destroy, setMode, unsetMode }
 
     init?(toplevel: XdgToplevel, client: Client, version: UInt32, id: UInt32) {
         self.toplevel = toplevel

@@ -2,24 +2,14 @@ import CWaylandProtocols
 import CWaylandServer
 import WaylandServer
 
-extension Interface {
-    static var xdgExporter: UnsafePointer<wl_interface> { cwp_zxdg_exporter_v2_interface() }
-    static var xdgImporter: UnsafePointer<wl_interface> { cwp_zxdg_importer_v2_interface() }
-    static var xdgExported: UnsafePointer<wl_interface> { cwp_zxdg_exported_v2_interface() }
-    static var xdgImported: UnsafePointer<wl_interface> { cwp_zxdg_imported_v2_interface() }
-}
-
 /// `zxdg_exporter_v2` and `zxdg_importer_v2` (xdg-foreign-unstable-v2): one client exports
 /// a window as a handle (a string it passes on, e.g. through a portal), another imports the
 /// handle and makes its own toplevel a child of that window (`set_parent_of`): a file
 /// chooser of a sandboxed app's portal over the app. Lodestone then keeps the child above
 /// its parent and places it centred over it (`XdgToplevel.parent`, as `set_parent`).
-final class ZxdgExporter: Resource, RequestHandler {
+final class ZxdgExporter: Resource, ZxdgExporterV2Handler {
     static let version: Int32 = 1
-    static var interface: UnsafePointer<wl_interface> { Interface.xdgExporter }
     unowned let exports: ForeignExports
-
-    enum Request: UInt32 { case destroy, exportToplevel }
 
     init?(exports: ForeignExports, client: Client, version: UInt32, id: UInt32) {
         self.exports = exports
@@ -43,14 +33,11 @@ final class ZxdgExporter: Resource, RequestHandler {
 }
 
 /// `zxdg_exported_v2`: a window's handle, valid until this object (or the window) goes.
-final class ZxdgExported: Resource, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.xdgExported }
+final class ZxdgExported: Resource, ZxdgExportedV2Handler {
     private(set) weak var toplevel: XdgToplevel?
     unowned let exports: ForeignExports
     /// 128 random bits: another client cannot guess it.
     let handle = (0..<2).map { _ in String(UInt64.random(in: .min ... .max), radix: 16).leftPadded(to: 16) }.joined()
-
-    enum Request: UInt32 { case destroy }
 
     init?(toplevel: XdgToplevel, exports: ForeignExports, client: Client, version: UInt32, id: UInt32) {
         self.toplevel = toplevel
@@ -65,12 +52,9 @@ final class ZxdgExported: Resource, RequestHandler {
     override func destroyed() { exports.remove(self) }
 }
 
-final class ZxdgImporter: Resource, RequestHandler {
+final class ZxdgImporter: Resource, ZxdgImporterV2Handler {
     static let version: Int32 = 1
-    static var interface: UnsafePointer<wl_interface> { Interface.xdgImporter }
     unowned let exports: ForeignExports
-
-    enum Request: UInt32 { case destroy, importToplevel }
 
     init?(exports: ForeignExports, client: Client, version: UInt32, id: UInt32) {
         self.exports = exports
@@ -95,15 +79,12 @@ final class ZxdgImporter: Resource, RequestHandler {
 }
 
 /// `zxdg_imported_v2`: another client's window, to parent this client's toplevels to.
-final class ZxdgImported: Resource, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.xdgImported }
+final class ZxdgImported: Resource, ZxdgImportedV2Handler {
     let handle: String
     unowned let exports: ForeignExports
     weak var exported: ZxdgExported?
     /// The toplevels made children through this import: they are let go when it goes.
     private var children: [Weak<XdgToplevel>] = []
-
-    enum Request: UInt32 { case destroy, setParentOf }
 
     init?(handle: String, exports: ForeignExports, client: Client, version: UInt32, id: UInt32) {
         self.handle = handle

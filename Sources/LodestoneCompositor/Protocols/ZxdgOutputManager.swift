@@ -2,19 +2,11 @@ import CWaylandProtocols
 import CWaylandServer
 import WaylandServer
 
-extension Interface {
-    static var xdgOutputManager: UnsafePointer<wl_interface> { cwp_zxdg_output_manager_v1_interface() }
-    static var xdgOutput: UnsafePointer<wl_interface> { cwp_zxdg_output_v1_interface() }
-}
-
 /// `zxdg_output_manager_v1` (xdg-output-unstable-v1): the output in logical
 /// (compositor) coordinates, which wl_output's pixel mode and integer scale do not
 /// give once a scale or transform applies. Toolkits, bars and screenshot tools read it.
-final class ZxdgOutputManager: Resource, RequestHandler {
+final class ZxdgOutputManager: Resource, ZxdgOutputManagerV1Handler {
     static let version: Int32 = 3
-    static var interface: UnsafePointer<wl_interface> { Interface.xdgOutputManager }
-
-    enum Request: UInt32 { case destroy, getXdgOutput }
 
     override init?(client: Client, version: UInt32, id: UInt32) {
         super.init(client: client, version: version, id: id)
@@ -34,11 +26,8 @@ final class ZxdgOutputManager: Resource, RequestHandler {
 /// `zxdg_output_v1`: one wl_output seen in logical coordinates. It describes itself once
 /// when created and again whenever its wl_output does; from version 3 the wl_output's
 /// `done` ends the description, before that its own.
-final class ZxdgOutput: Resource, RequestHandler {
-    static var interface: UnsafePointer<wl_interface> { Interface.xdgOutput }
+final class ZxdgOutput: Resource, ZxdgOutputV1Handler {
     private weak var wlOutput: WlOutput?
-
-    enum Request: UInt32 { case destroy }
 
     init?(output: WlOutput?, client: Client, version: UInt32, id: UInt32) {
         wlOutput = output

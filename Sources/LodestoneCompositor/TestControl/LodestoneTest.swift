@@ -5,31 +5,18 @@ import WaylandServer
 /// `lodestone_test_v1`: lets a test inject input, drive the clock and read
 /// the screen. Offered only with --test-control. Every request is answered
 /// by exactly one event (window lists end with windows_done).
-final class LodestoneTest: Resource, RequestHandler {
+final class LodestoneTest: Resource, LodestoneTestV1Handler {
     static let version: Int32 = 4
-    static var interface: UnsafePointer<wl_interface> { Interface.test }
-    unowned let compositor: Compositor
+    unowned let host: any TestControlHost
 
-    enum Request: UInt32 {
-        case destroy, movePointer, movePointerRelative, button, axis, key, advanceClock
-        case getPointerState, getKeyboardState, listWindows, moveWindow, activateWindow, capture, capturePng
-        case resizeWindow, closeWindow, getPointerShape
-        // Since 2
-        case listPopups, getCursorState
-        // Since 3
-        case gesture, tabletTool
-        // Since 4
-        case getPointerPreview
-    }
-
-    init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
-        self.compositor = compositor
+    init?(host: any TestControlHost, client: Client, version: UInt32, id: UInt32) {
+        self.host = host
         super.init(client: client, version: version, id: id)
     }
 
-    private var seat: Seat { compositor.seat }
+    private var seat: Seat { host.controlledSeat }
     /// Injected input happens now on the compositor's clock.
-    private var now: UInt32 { compositor.clock.now }
+    private var now: UInt32 { host.clock.now }
 
     func handle(_ request: Request, _ a: Arguments) {
         switch request {
@@ -51,30 +38,30 @@ final class LodestoneTest: Resource, RequestHandler {
             sendKeyboardState()
         case .advanceClock:
             if a.uint(0) > 0 {
-                guard compositor.clock.mode == .manual else { return failed("advance_clock needs --manual-clock") }
-                compositor.clock.advance(by: a.uint(0))
+                guard host.clock.mode == .manual else { return failed("advance_clock needs --manual-clock") }
+                host.clock.advance(by: a.uint(0))
             }
-            send { lodestone_test_v1_send_clock($0, compositor.clock.now, UInt32(truncatingIfNeeded: compositor.frameCount)) }
+            send { lodestone_test_v1_send_clock($0, host.clock.now, UInt32(truncatingIfNeeded: host.frameCount)) }
         case .getPointerState: sendPointerState()
         case .getKeyboardState: sendKeyboardState()
         case .listWindows:
-            for window in compositor.scene.windows.reversed() { sendWindow(window) }
+            for window in host.stackedWindows.reversed() { sendWindow(window) }
             send { lodestone_test_v1_send_windows_done($0) }
         case .moveWindow:
             guard let window = find(a.string(0)) else { return failed("no window named '\(a.string(0) ?? "")'") }
-            compositor.desktop.move(window, to: a.int(1), a.int(2))
+            host.moveWindow(window, to: a.int(1), a.int(2))
             sendWindow(window)
         case .activateWindow:
             guard let window = find(a.string(0)) else { return failed("no window named '\(a.string(0) ?? "")'") }
-            compositor.desktop.activate(window)
+            host.activateWindow(window)
             sendWindow(window)
         case .capture: capture(into: a.buffer(0))
         case .capturePng:
-            compositor.composeIfNeeded()
+            host.composeIfNeeded()
             let path = a.string(0) ?? ""
             do {
-                try PNG.write(compositor.output.image, to: path)
-                send { lodestone_test_v1_send_captured($0, compositor.output.pixelWidth, compositor.output.pixelHeight) }
+                try PNG.write(host.output.image, to: path)
+                send { lodestone_test_v1_send_captured($0, host.output.pixelWidth, host.output.pixelHeight) }
             } catch {
                 failed(error.description)
             }
@@ -89,7 +76,7 @@ final class LodestoneTest: Resource, RequestHandler {
             sendWindow(window)
         case .getPointerShape: sendPointerShape()
         case .listPopups:
-            for popup in compositor.scene.popups.reversed() {
+            for popup in host.popups.reversed() {
                 let root = popup.rootToplevel
                 let g = popup.xdgSurface.geometry
                 send { lodestone_test_v1_send_popup($0, root?.title ?? "", root?.appID ?? "", popup.xdgSurface.position.x,
@@ -125,7 +112,7 @@ final class LodestoneTest: Resource, RequestHandler {
     /// only read it.
     private func inject(_ event: InputEvent) {
         seat.handle(event, at: now)
-        compositor.settlePointer()
+        host.settlePointer()
     }
 
     /// `gesture`'s arguments as an `InputEvent` (see lodestone_test_v1.gesture_kind and gesture_phase).
@@ -158,7 +145,7 @@ final class LodestoneTest: Resource, RequestHandler {
     }
 
     private func find(_ name: String?) -> DesktopWindow? {
-        (compositor.scene.windows.reversed() + compositor.scene.minimized).first { $0.title == name || $0.appID == name }
+        (host.stackedWindows.reversed() + host.minimizedWindows).first { $0.title == name || $0.appID == name }
     }
 
     private func failed(_ reason: String) { send { lodestone_test_v1_send_failed($0, reason) } }
@@ -167,7 +154,7 @@ final class LodestoneTest: Resource, RequestHandler {
         var title = "", appID = "", sx = 0.0, sy = 0.0
         if let focus = seat.pointerFocus, let local = seat.focusedSurfaceLocal {
             (sx, sy) = local
-            if let t = compositor.scene.window(of: focus) { title = t.title; appID = t.appID }
+            if let t = host.window(of: focus) { title = t.title; appID = t.appID }
         }
         send { lodestone_test_v1_send_pointer_state($0, wl_fixed_from_double(seat.position.logical.x), wl_fixed_from_double(seat.position.logical.y), title, appID,
                                             wl_fixed_from_double(sx), wl_fixed_from_double(sy), UInt32(seat.buttonsHeld)) }
@@ -178,7 +165,7 @@ final class LodestoneTest: Resource, RequestHandler {
     private func sendPointerShape() { sendAdaptivePointerShape(seat.pointerSnapshot) }
 
     private func sendKeyboardState() {
-        let t = seat.keyboard.focus.flatMap { compositor.scene.window(of: $0) }
+        let t = seat.keyboard.focus.flatMap { host.window(of: $0) }
         let m = seat.keyboard.modifierState
         send { lodestone_test_v1_send_keyboard_state($0, t?.title ?? "", t?.appID ?? "", m.depressed, m.latched, m.locked) }
     }
@@ -191,12 +178,12 @@ final class LodestoneTest: Resource, RequestHandler {
 
     private func capture(into buffer: WlBuffer?) {
         guard let shm = buffer?.shm else { return failed("capture needs a wl_shm buffer") }
-        let output = compositor.output
+        let output = host.output
         guard shm.width >= output.pixelWidth, shm.height >= output.pixelHeight,
               shm.format == WL_SHM_FORMAT_ARGB8888.rawValue || shm.format == WL_SHM_FORMAT_XRGB8888.rawValue else {
             return failed("capture buffer \(shm.width)×\(shm.height) is smaller than the output \(output.pixelWidth)×\(output.pixelHeight) or not (a|x)rgb8888")
         }
-        compositor.composeIfNeeded()
+        host.composeIfNeeded()
         shm.withPixels { data in
             if let target = Image(borrowing: data, width: shm.width, height: shm.height, stride: shm.stride, format: .argb8888) {
                 target.copy(from: output.image, rect: PixelRect(x: 0, y: 0, width: output.pixelWidth, height: output.pixelHeight))

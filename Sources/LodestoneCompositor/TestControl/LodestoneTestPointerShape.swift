@@ -10,7 +10,7 @@ extension LodestoneTest {
     func sendAdaptivePointerShape(_ snapshot: PointerSnapshot) {
         let p = snapshot.presentation
         // Whether a client's cursor shows is the seat's policy as it is now.
-        let report = PointerShapeReport(p, clientCursor: !compositor.adaptivePointerDrawn, tuning: snapshot.tuning)
+        let report = PointerShapeReport(p, clientCursor: !host.adaptivePointerDrawn, tuning: snapshot.tuning)
         let effect = p.contentEffect
         var kind: UInt32 = 0
         if let e = effect {

@@ -7,7 +7,7 @@ import WaylandServer
 extension XWM {
     func createNotify(_ e: xcb_create_notify_event_t) {
         guard e.window != checkWindow, e.window != dnd?.proxy, e.parent == root else { return }
-        let window = XwaylandWindow(wm: self, compositor: compositor, id: e.window, overrideRedirect: e.override_redirect != 0,
+        let window = XwaylandWindow(wm: self, host: compositor, id: e.window, overrideRedirect: e.override_redirect != 0,
                                     x: Int32(e.x), y: Int32(e.y), width: Int32(e.width), height: Int32(e.height))
         windows[e.window] = window
         connection.changeAttributes(e.window, mask: XCB_CW_EVENT_MASK.rawValue, values: [Self.topLevelEvents])
@@ -101,14 +101,14 @@ extension XWM {
         if e.type == atoms.netWmMoveresize, !window.overrideRedirect {
             let direction = e.data.data32.2
             if direction == 8 {
-                compositor.seat.startMove(window)
+                compositor.startMove(window)
             } else if direction == 11 {
-                compositor.seat.cancelMoveResize(of: window)
+                compositor.cancelMoveResize(of: window)
             } else if direction < 8 {
                 let top = XDG_TOPLEVEL_RESIZE_EDGE_TOP.rawValue, bottom = XDG_TOPLEVEL_RESIZE_EDGE_BOTTOM.rawValue
                 let left = XDG_TOPLEVEL_RESIZE_EDGE_LEFT.rawValue, right = XDG_TOPLEVEL_RESIZE_EDGE_RIGHT.rawValue
                 let edges = [top | left, top, top | right, right, bottom | right, bottom, bottom | left, left][Int(direction)]
-                compositor.seat.startResize(window, edges: edges)
+                compositor.startResize(window, edges: edges)
             }
             return
         }
@@ -132,7 +132,7 @@ extension XWM {
         }
         // ICCCM WM_CHANGE_STATE with IconicState (3): the client minimizes itself.
         if e.type == atoms.wmChangeState {
-            if e.data.data32.0 == 3, !window.overrideRedirect { compositor.desktop.minimize(window) }
+            if e.data.data32.0 == 3, !window.overrideRedirect { compositor.minimizeWindow(window) }
             return
         }
         // WL_SURFACE_ID comes from Xwayland itself, never through SendEvent: one an X client

@@ -2,6 +2,7 @@ import CWaylandServer
 import CXCB
 import Glibc
 import LodestoneSystem
+import Logging
 import WaylandServer
 
 /// The X11 window manager Lodestone runs inside Xwayland (wlroots' `xwayland/xwm.c`,
@@ -15,7 +16,10 @@ import WaylandServer
 /// windows are in XWM+WindowEvents.swift, property reads and the desktop's requests in
 /// XWM+Requests.swift, the event wrapper and its trace in XEvent.swift.
 final class XWM {
+    /// The core whole, for the selection and drag bridges (`XSelection`, `XDnd`) that still
+    /// take it; the window manager itself asks only what `XwaylandHost` lists.
     unowned let compositor: Compositor
+    private var log: Logger { compositor.log }
     let connection: XConnection
     /// Xwayland's Wayland connection while it lasts.
     let xwaylandClient: () -> Client?
@@ -119,7 +123,7 @@ final class XWM {
         c.setSelectionOwner(checkWindow, atoms.wmS0)
         c.setSelectionOwner(checkWindow, atoms.netWmCmS0)
         c.flush()
-        watch = try compositor.display.eventLoop.addFileDescriptor(c.fileDescriptor,
+        watch = try compositor.eventLoop.addFileDescriptor(c.fileDescriptor,
                                                                    mask: UInt32(WL_EVENT_READABLE | WL_EVENT_HANGUP | WL_EVENT_ERROR)) { [unowned self] mask in
             self.readEvents(mask)
         }
@@ -145,7 +149,7 @@ final class XWM {
             dnd = XDnd(wm: self)
             if let dnd { selections.append(dnd.selection) }
         } else {
-            compositor.log.notice("Xwayland has no XFixes; the X11 and Wayland clipboards stay apart")
+            log.notice("Xwayland has no XFixes; the X11 and Wayland clipboards stay apart")
         }
         c.flush()
     }
@@ -154,8 +158,8 @@ final class XWM {
     /// (xeyes, menus) show it rather than none: Xwayland attaches it with set_cursor and the
     /// adaptive pointer recognises it as the default cursor, the circle.
     private func setRootCursor() {
-        guard let arrow = compositor.cursorThemes.standardCursor(.default, scale: 1) else {
-            compositor.log.notice("no cursor theme has an arrow; X11 windows without a cursor of their own hide the pointer")
+        guard let arrow = compositor.standardCursor(.default, scale: 1) else {
+            log.notice("no cursor theme has an arrow; X11 windows without a cursor of their own hide the pointer")
             return
         }
         let image = arrow.image, row = Int(image.stride / 4)
@@ -166,7 +170,7 @@ final class XWM {
         }
         if !connection.setCursor(root, pixels: pixels, width: Int(image.width), height: Int(image.height),
                                  hotspot: (Int(arrow.hotspot.x), Int(arrow.hotspot.y))) {
-            compositor.log.notice("Xwayland has no 32-bit Render format; the root window keeps no cursor")
+            log.notice("Xwayland has no 32-bit Render format; the root window keeps no cursor")
         }
     }
 
@@ -214,7 +218,7 @@ final class XWM {
     }
 
     private func handle(_ event: XEvent) {
-        compositor.log.trace("xwm: \(event.description(naming: atomNames))")
+        log.trace("xwm: \(event.description(naming: atomNames))")
         switch Int32(event.code) {
         case XCB_CREATE_NOTIFY: createNotify(event.load(as: xcb_create_notify_event_t.self))
         case XCB_DESTROY_NOTIFY: destroyNotify(event.load(as: xcb_destroy_notify_event_t.self))

@@ -127,7 +127,7 @@ public final class XwaylandServer {
 
     private func watchListeners() throws(SystemError) {
         listenWatches = try listeners.map { fd throws(SystemError) in
-            try compositor.display.eventLoop.addFileDescriptor(fd) { [unowned self] _ in self.start() }
+            try compositor.eventLoop.addFileDescriptor(fd) { [unowned self] _ in self.start() }
         }
     }
 
@@ -171,7 +171,7 @@ public final class XwaylandServer {
         }
         process = child
         starts += 1
-        guard let created = compositor.display.createClient(fd: wayland.ours) else {
+        guard let created = compositor.createClient(fd: wayland.ours) else {
             close(wayland.ours)
             throw SystemError("cannot make Xwayland's Wayland client")
         }
@@ -179,7 +179,7 @@ public final class XwaylandServer {
         clientDestroyed = created.onDestroy { [unowned self] in self.client = nil }
         wmSocket = wmPair.ours
         readyPipe = pipeFDs[0]
-        readyWatch = try compositor.display.eventLoop.addFileDescriptor(readyPipe) { [unowned self] _ in self.ready() }
+        readyWatch = try compositor.eventLoop.addFileDescriptor(readyPipe) { [unowned self] _ in self.ready() }
         log.info("Xwayland started for DISPLAY=\(displayName) (pid \(child.pid)): an X11 client connected")
     }
 

@@ -17,7 +17,7 @@ import WaylandServer
 /// decisions, reflected to X in `_NET_WM_STATE` (`XWM.writeState`).
 final class XwaylandWindow: DesktopWindow {
     private unowned let wm: XWM
-    private unowned let compositor: Compositor
+    private unowned let host: any XwaylandHost
     let id: XWindowID
     var overrideRedirect: Bool
     /// The X geometry: position on the root window and size.
@@ -53,9 +53,9 @@ final class XwaylandWindow: DesktopWindow {
     var placed = false
     var demandsAttention = false
 
-    init(wm: XWM, compositor: Compositor, id: XWindowID, overrideRedirect: Bool, x: Int32, y: Int32, width: Int32, height: Int32) {
+    init(wm: XWM, host: any XwaylandHost, id: XWindowID, overrideRedirect: Bool, x: Int32, y: Int32, width: Int32, height: Int32) {
         self.wm = wm
-        self.compositor = compositor
+        self.host = host
         self.id = id
         self.overrideRedirect = overrideRedirect
         (self.x, self.y, self.width, self.height) = (x, y, width, height)
@@ -72,7 +72,7 @@ final class XwaylandWindow: DesktopWindow {
         surfaceAssociationEnded()
         // Only a surface with no role can be a window's; Xwayland gives none of its own.
         guard surface.role == nil, surface.roleName == nil || surface.roleName == XwaylandSurface.name else {
-            compositor.log.warning("X window 0x\(String(id, radix: 16)) names wl_surface@\(surface.objectID), which already has the role \(surface.roleName ?? "?")")
+            host.log.warning("X window 0x\(String(id, radix: 16)) names wl_surface@\(surface.objectID), which already has the role \(surface.roleName ?? "?")")
             return
         }
         let role = XwaylandSurface(window: self)
@@ -124,9 +124,9 @@ final class XwaylandWindow: DesktopWindow {
         if shows && !isMapped {
             isMapped = true
             if overrideRedirect {
-                compositor.desktop.overrideRedirectMapped(self)
+                host.overrideRedirectMapped(self)
             } else {
-                compositor.desktop.windowMapped(self)
+                host.windowMapped(self)
                 wm.transients(of: id).forEach { $0.updateMapped() }
             }
         } else if !shows && isMapped {
@@ -136,7 +136,7 @@ final class XwaylandWindow: DesktopWindow {
 
     private func unmap() {
         guard isMapped else { return }
-        if overrideRedirect { compositor.desktop.overrideRedirectUnmapped(self) } else { compositor.desktop.windowUnmapped(self) }
+        if overrideRedirect { host.overrideRedirectUnmapped(self) } else { host.windowUnmapped(self) }
         isMapped = false
         isActivated = false
         isMinimized = false
@@ -149,23 +149,23 @@ final class XwaylandWindow: DesktopWindow {
     func updateDecoration() {
         let wants = !overrideRedirect && !undecorated
         guard wants != (titleBar != nil) else { return }
-        if let bar = titleBar, isMapped { bar.damage(compositor.output) }
-        titleBar = wants ? TitleBar(window: self, regions: compositor.scene.regions) : nil
-        if let bar = titleBar, isMapped { bar.damage(compositor.output) }
+        if let bar = titleBar, isMapped { host.damageOutput(logical: bar.frame) }
+        titleBar = wants ? host.makeTitleBar(for: self) : nil
+        if let bar = titleBar, isMapped { host.damageOutput(logical: bar.frame) }
         wm.writeFrameExtents(self)
         // A maximized window makes room for its bar, or takes the room back.
         if isMaximized && !isFullscreen { applySizeState() }
         if isMapped {
-            compositor.scene.changed(.layout)
-            compositor.scheduleFrame()
+            host.sceneLayoutChanged()
+            host.scheduleFrame()
         }
     }
 
     /// WM_NAME or _NET_WM_NAME changed: the bar shows the new title.
     func titleChanged() {
         guard isMapped, let bar = titleBar else { return }
-        bar.damage(compositor.output)
-        compositor.scheduleFrame()
+        host.damageOutput(logical: bar.frame)
+        host.scheduleFrame()
     }
 
     // MARK: Maximized and fullscreen
@@ -184,7 +184,7 @@ final class XwaylandWindow: DesktopWindow {
     }
 
     private func applySizeState() {
-        let output = compositor.output
+        let output = host.outputBounds
         if isFullscreen {
             setGeometry(x: 0, y: 0, width: output.width, height: output.height)
         } else if isMaximized {
@@ -216,13 +216,11 @@ final class XwaylandWindow: DesktopWindow {
 
     /// Lodestone's choice of geometry: drawn there at once and told to X.
     func setGeometry(x: Int32, y: Int32, width: Int32, height: Int32) {
-        if let s = surface, isMapped { compositor.scene.damageTree(s) }
+        if let s = surface, isMapped { host.damageSurfaceTree(s) }
         (self.x, self.y, self.width, self.height) = (x, y, max(1, width), max(1, height))
         wm.configure(self)
         if let s = surface, isMapped {
-            compositor.scene.damageTree(s)
-            compositor.scene.changed(.layout)
-            compositor.scheduleFrame()
+            host.surfaceLayoutChanged(s)
         }
     }
 
@@ -231,12 +229,10 @@ final class XwaylandWindow: DesktopWindow {
     /// X moved or resized the window (ConfigureNotify): what is drawn follows.
     func xConfigured(x: Int32, y: Int32, width: Int32, height: Int32) {
         guard (x, y, width, height) != (self.x, self.y, self.width, self.height) else { return }
-        if let s = surface, isMapped { compositor.scene.damageTree(s) }
+        if let s = surface, isMapped { host.damageSurfaceTree(s) }
         (self.x, self.y, self.width, self.height) = (x, y, width, height)
         if let s = surface, isMapped {
-            compositor.scene.damageTree(s)
-            compositor.scene.changed(.layout)
-            compositor.scheduleFrame()
+            host.surfaceLayoutChanged(s)
         }
     }
 
