@@ -64,6 +64,12 @@ extension Accessibility {
     func stop() {
         idle?.remove()
         idle = nil
+        // Its timers too: one removed after the loop is gone would write into freed memory
+        // (a unit test's scroll armed the recheck timer, and its teardown corrupted the heap).
+        for timer in [recheckTimer, lifetimeTimer, invalidationTimer] { timer?.remove() }
+        recheckTimer = nil
+        lifetimeTimer = nil
+        invalidationTimer = nil
     }
     /// Drops the session bus (and, once given up, the accessibility bus) from the loop, not
     /// from inside one of their replies.
