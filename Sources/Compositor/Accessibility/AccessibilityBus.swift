@@ -10,7 +10,6 @@ import WaylandServer
 /// and connecting the accessibility bus, the signals that say an app changed, and giving up
 /// (cursor names alone) when any of it is missing.
 extension Accessibility {
-
     /// Connects when Lodestone starts, not at the first window: apps started afterwards find
     /// accessibility on (Qt reads `org.a11y.Status` once, when it starts), and the first
     /// window's walk does not wait for the bus.
@@ -20,7 +19,7 @@ extension Accessibility {
     /// reader does: `org.a11y.Status.IsEnabled` on the session bus's `org.a11y.Bus` (README,
     /// "Switching accessibility on"). GTK publishes anyway; Qt 6 publishes nothing without it
     /// (or `QT_LINUX_ACCESSIBILITY_ALWAYS_ON`). `ScreenReaderEnabled` is left alone: apps take
-    /// it to mean a screen reader speaks (Chromium builds its whole web tree for it).
+    /// it to mean a screen reader speaks (and Chromium 156 does not read it: `AccessibilitySwitches`).
     func connect() {
         state = .findingBus
         let env = ProcessInfo.processInfo.environment

@@ -10,7 +10,6 @@ import WaylandServer
 /// size, or as the only one) and walking it (`AccessibleWalk`), then keeping what the walk
 /// found while it is fresh.
 extension Accessibility {
-
     func refresh(_ window: Window, pid: Int32) {
         guard window.walk == nil, now >= window.notBefore else { return }
         switch state {
