@@ -71,6 +71,11 @@ private func measureBrowser(_ browser: String, page: String, accessible: Bool) {
             let scrolling = cpu.seconds(), scrolledPSS = ProcessCPU.pss(root: root)
             let compositor = lodestoneCPU.seconds()
             let walks = walkFigures(session.log)
+            // The pointer came onto the page as its window mapped: when its elements were in place.
+            if accessible, let line = session.log.split(separator: "\n").first(where: { $0.contains("elements of") && $0.contains("the pointer came") }),
+               let text = line.range(of: "accessibility: ").map({ line[$0.upperBound...] }) {
+                print("\(label): first hover: \(text)")
+            }
             print(String(format: "%@: CPU idle %.1f %%, scrolling %.1f %%; PSS idle %.0f MB, after scrolling %.0f MB; Lodestone's CPU %.1f %%",
                          label, idle * 10, scrolling * 10, idlePSS / 1024, scrolledPSS / 1024, compositor * 5)
                 + (accessible ? String(format: "; %d walks, the longest wake-up of the loop %.2f ms wall, %.2f ms CPU", walks.count, walks.wall, walks.cpu) : ""))

@@ -1,0 +1,194 @@
+import Foundation
+import LodestoneSystem
+import Logging
+import AdaptivePointerProtocol
+import AdaptivePointerEngine
+import Rendering
+import WaylandServer
+
+/// Finding the AT-SPI app of a window (by PID, from the registry's list), its frame (by title,
+/// size, or as the only one) and walking it (`AccessibleWalk`), then keeping what the walk
+/// found while it is fresh.
+extension Accessibility {
+    func refresh(_ window: Window, pid: Int32) {
+        guard window.walk == nil, now >= window.notBefore else { return }
+        switch state {
+        case .idle: connect()
+        case .findingBus, .unavailable: return
+        case .connected: break
+        }
+        guard let bus, state == .connected else { return }
+        guard let app = appsByPID[pid] else {
+            // Apps register after their window maps: listed again, often at first, for `appWait` s.
+            window.stale = true
+            let since = missingSince[pid] ?? now
+            missingSince[pid] = since
+            guard now - since < Self.appWait else {
+                if saidMissing.insert(pid).inserted {
+                    log.info("accessibility: the client with PID \(pid) publishes no AT-SPI geometry; its cursor names only")
+                }
+                return
+            }
+            let interval = now - since < Self.fastWait ? Self.fastListing : 1
+            if appsListedAt.map({ now - $0 >= interval }) ?? true { listApps() }
+            recheck(after: interval)
+            return
+        }
+        guard !window.findingFrame else { return }
+        window.stale = false
+        let started = now
+        window.findingFrame = true
+        findFrame(of: window, app: app) { [weak self, weak window] frame in
+            window?.findingFrame = false
+            guard let self, let window, let frame, let bus = self.bus else { return }
+            window.frame = frame
+            window.walk = AccessibleWalk(bus: bus, app: app, window: frame.path) { [weak self, weak window] elements, frameSize in
+                guard let self, let window else { return }
+                let nodes = window.walk?.nodes ?? 0, limit = window.walk?.limitReached, lies = window.walk?.liesSeen ?? 0
+                window.walk = nil
+                let wakeUp = bus.takeLongestWakeUp()
+                // Each walk, for the tests of lying apps: what it cost, and which bound ended it.
+                self.log.debug("accessibility: walked '\(window.toplevel?.title ?? "")': \(nodes) nodes, \(elements.count) elements, \(Int((self.now - started) * 1000)) ms, longest wake-up \(String(format: "%.2f", wakeUp.wall * 1000)) ms wall, \(String(format: "%.2f", wakeUp.cpu * 1000)) ms CPU\(limit.map { ", stopped at the \($0)" } ?? "")\(lies > 0 ? ", \(lies) extents that lie (read again in \(Self.lieRecheck) s)" : "")")
+                if lies > 0 {
+                    // What lied is read again later, pointer or not.
+                    window.stale = true
+                    window.notBefore = self.now + Self.lieRecheck
+                    self.recheck(after: Self.lieRecheck)
+                }
+                window.walkedAt = self.now
+                if window.scrollRereads > 0 {
+                    window.scrollRereads -= 1
+                    window.stale = true
+                    window.notBefore = self.now + Self.scrollRereadInterval
+                    self.recheck(after: Self.scrollRereadInterval)
+                }
+                let elements = self.placedInWindow(elements, window, frameSize: frameSize)
+                if window.elements.isEmpty, !elements.isEmpty, let came = window.pointerCameAt {
+                    // For `make bench`: how long the first highlight waited, and what D-Bus cost.
+                    let trips = bus.takeRoundTrips().sorted()
+                    let median = trips.isEmpty ? 0 : trips[trips.count / 2], p99 = trips.isEmpty ? 0 : trips[min(trips.count - 1, trips.count * 99 / 100)]
+                    self.log.debug("accessibility: \(elements.count) elements of '\(window.toplevel?.title ?? "")' in place \(Int((self.now - came) * 1000)) ms after the pointer came; walk of \(nodes) nodes in \(Int((self.now - started) * 1000)) ms, \(trips.count) calls, round trip median \(String(format: "%.2f", median * 1000)) ms, p99 \(String(format: "%.2f", p99 * 1000)) ms")
+                }
+                if elements != window.elements {
+                    window.elements = elements
+                    self.compositor.seat.pointerWorldChanged(regions: true)
+                }
+                self.armLifetime()
+            }
+            // A window with no elements yet takes them as they come.
+            window.walk?.progress = { [weak self, weak window] elements, frameSize in
+                guard let self, let window, window.walkedAt == nil, elements.count > window.elements.count else { return }
+                if window.elements.isEmpty, let came = window.pointerCameAt {
+                    self.log.debug("accessibility: \(elements.count) elements of '\(window.toplevel?.title ?? "")' in place \(Int((self.now - came) * 1000)) ms after the pointer came; walk going on, \(Int((self.now - started) * 1000)) ms in")
+                }
+                window.elements = self.placedInWindow(elements, window, frameSize: frameSize)
+                self.compositor.seat.pointerWorldChanged(regions: true)
+            }
+        }
+        _ = bus
+    }
+
+    /// A walk's elements in the window geometry, grown to their drawn outlines.
+    func placedInWindow(_ elements: [AccessibleElement], _ window: Window, frameSize: (Double, Double)) -> [AccessibleElement] {
+        guard let xdg = window.toplevel, let surface = xdg.surface else { return elements }
+        var elements = elements
+        let g = xdg.geometry
+        window.size = (g.width, g.height)
+        let inset = Self.decorationInset(geometry: g, frame: frameSize)
+        for i in elements.indices {
+            elements[i].x += inset.x
+            elements[i].y += inset.y
+            Self.outline(&elements[i], in: surface, geometry: g)
+        }
+        return elements
+    }
+
+    static let maximumFrames = 64
+    /// A window whose walk met extents that lie is walked again after this long.
+    static let lieRecheck = 1.0
+    /// A window the pointer is not on is walked again after a change at most this often.
+    static let rewalkInterval = 0.25
+
+    /// The app's frame for this toplevel: the one titled like it, else the one of its size,
+    /// else its only one.
+    func findFrame(of window: Window, app: String, _ found: @escaping (DBusObject?) -> Void) {
+        guard let bus, let toplevel = window.toplevel else { return found(nil) }
+        let title = toplevel.title, g = toplevel.geometry
+        bus.call(app, "/org/a11y/atspi/accessible/root", "org.a11y.atspi.Accessible", "GetChildren") { [weak self] result in
+            // An app's own frames, and no more than `maximumFrames`: a lying app may list a
+            // million, or another app's (issue 24).
+            guard let self, let bus = self.bus, let m = try? result.get(),
+                  case let frames = (m.array("(so)", limit: Self.maximumFrames, { m.readObject() }) ?? []).filter({ $0.bus == app }),
+                  !frames.isEmpty else {
+                return found(nil)
+            }
+            if frames.count == 1 { return found(frames[0]) }
+            var answers: [(DBusObject, String?, (Int32, Int32)?)] = []
+            for frame in frames {
+                bus.call(frame.bus, frame.path, "org.freedesktop.DBus.Properties", "Get", [.string("org.a11y.atspi.Accessible"), .string("Name")]) { r in
+                    let name = (try? r.get()).flatMap { m in m.container("v", "s") { m.readString() } }
+                    bus.call(frame.bus, frame.path, "org.a11y.atspi.Component", "GetExtents", [.uint32(1)]) { r in
+                        let size = (try? r.get()).flatMap { m in
+                            m.container("r", "iiii") { () -> (Int32, Int32)? in
+                                _ = m.readInt32(); _ = m.readInt32()
+                                guard let w = m.readInt32(), let h = m.readInt32() else { return nil }
+                                return (w, h)
+                            }
+                        }
+                        answers.append((frame, name, size))
+                        guard answers.count == frames.count else { return }
+                        let match = answers.first { $0.1 == title && !title.isEmpty }
+                            ?? answers.first { $0.2.map { $0 == (g.width, g.height) } ?? false }
+                        found(match?.0)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads the registry's applications and each one's PID.
+    func listApps() {
+        guard let bus, !listingApps else { return }
+        listingApps = true
+        bus.call("org.a11y.atspi.Registry", "/org/a11y/atspi/accessible/root", "org.a11y.atspi.Accessible", "GetChildren") { [weak self] result in
+            guard let self, let bus = self.bus else { return }
+            self.appsListedAt = self.now
+            guard let m = try? result.get(), let apps = m.array("(so)", { m.readObject() }) else {
+                self.listingApps = false
+                if case .failure(let error) = result { self.giveUp("the AT-SPI registry did not answer (\(error))") }
+                return
+            }
+            var remaining = apps.count
+            if remaining == 0 {
+                // None yet: the windows waiting for theirs list again soon.
+                self.listingApps = false
+                self.refreshStale()
+            }
+            for app in apps {
+                bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixProcessID", [.string(app.bus)]) { [weak self] r in
+                    guard let self else { return }
+                    if let pid = (try? r.get())?.readUInt32() { self.appsByPID[Int32(bitPattern: pid)] = app.bus }
+                    remaining -= 1
+                    if remaining == 0 {
+                        self.listingApps = false
+                        for pid in self.appsByPID.keys { self.missingSince.removeValue(forKey: pid) }
+                        self.refreshStale()
+                        self.compositor.seat.pointerWorldChanged(regions: true)
+                    }
+                }
+            }
+        }
+    }
+
+    /// While the pointer is on a walked window, its elements are re-read every `lifetime`.
+    func armLifetime() {
+        if lifetimeTimer == nil {
+            lifetimeTimer = try? compositor.display.eventLoop.addTimer { [weak self] in
+                guard let self else { return }
+                self.windows = self.windows.filter { $0.value.toplevel != nil }
+                self.compositor.seat.pointerWorldChanged(regions: true)
+            }
+        }
+        lifetimeTimer?.arm(milliseconds: Int32(Self.lifetime * 1000))
+    }
+}
