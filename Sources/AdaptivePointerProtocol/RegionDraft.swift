@@ -1,6 +1,6 @@
 import CWaylandProtocols
 import CWaylandServer
-import PointerEngine
+import AdaptivePointerEngine
 import WaylandServer
 
 /// The pending state of one `adaptive_pointer_region_v1`, and the validation of every request

@@ -7,7 +7,7 @@ import AdaptivePointerProtocol
 import CLodestonePointer
 import CWaylandProtocols
 import CWaylandServer
-import PointerEngine
+import AdaptivePointerEngine
 import WaylandServer
 
 /// What a `struct lodestone_pointer_server *` points at: the global, the committed regions of

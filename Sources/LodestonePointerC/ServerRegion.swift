@@ -4,7 +4,7 @@
 import AdaptivePointerProtocol
 import CWaylandProtocols
 import CWaylandServer
-import PointerEngine
+import AdaptivePointerEngine
 import WaylandServer
 
 /// `adaptive_pointer_region_v1`: one element; requests edit `draft`, checked by `RegionDraft`.

@@ -4,7 +4,7 @@
 import AdaptivePointerProtocol
 import CWaylandProtocols
 import CWaylandServer
-import PointerEngine
+import AdaptivePointerEngine
 import WaylandServer
 
 /// One wl_surface's region state: what was committed, and its extension object (if any).

@@ -6,12 +6,12 @@
 // stop.
 import ArgumentParser
 import Backends
-import Compositor
+import LodestoneCompositor
 import Glibc
 import LodestoneConfig
 import LodestoneSystem
 import Logging
-import PointerEngine
+import AdaptivePointerEngine
 import Rendering
 import WaylandServer
 

@@ -1,5 +1,5 @@
 import CDRM
-import Compositor
+import LodestoneCompositor
 import Glibc
 import LodestoneSystem
 import Logging
@@ -21,7 +21,7 @@ public final class DRMBackend: Backend {
     private let session: SeatSession
     private let output: DRMOutput
     private var input: LibinputContext?
-    private var cursor: DRMCursor?
+    private var cursor: DRMPointerPlane?
     private let cardPath: String
     private var cardFD: Int32
 
@@ -90,11 +90,11 @@ public final class DRMBackend: Backend {
             self.frameComposed?(image, compositor.frameCount)
         }
         output.flipped = { [unowned compositor] in compositor.clock.resume() }
-        // The plain pointer on the cursor plane when the driver has one (see `CursorPlanePlanner`).
+        // The plain pointer on the cursor plane when the driver has one (see `PointerPlanePlanner`).
         // The plane's image is drawn at a whole scale: at a fractional one the pointer is
         // composed (with the rest of the frame, at the exact scale).
         let scale = compositor.output.scale
-        cursor = scale.isIntegral ? DRMCursor(fd: cardFD, crtc: output.crtcID, scale: scale.ceiling) : nil
+        cursor = scale.isIntegral ? DRMPointerPlane(fd: cardFD, crtc: output.crtcID, scale: scale.ceiling) : nil
         compositor.pointerPlane = cursor
         if cursor == nil { log.info("\(scale.isIntegral ? "no cursor plane" : "a fractional scale"): the pointer is composed into every frame") }
         // Input: every device of the seat, opened through the session.

@@ -1,5 +1,5 @@
 import CWaylandClient
-import Compositor
+import LodestoneCompositor
 import Glibc
 import Logging
 import WaylandClient
@@ -20,7 +20,7 @@ import WaylandClient
 /// - Lodestone's own title bar (`ParentTitleBar`, when the parent draws none): its
 ///   pointer events never reach the seat; presses there move, resize, maximize,
 ///   minimize or close the window through the parent, and the parent's cursor shows
-///   an arrow or the edge's resize cursor (`ParentCursor`).
+///   an arrow or the edge's resize cursor (`ParentDecorationCursor`).
 /// - Keyboard: the parent's keymap, modifiers and repeat rate become the
 ///   nested seat's, so clients inside type what the user's layout says.
 final class ParentInput {
@@ -48,7 +48,7 @@ final class ParentInput {
     var onTitleBar = false
     /// The serial of the pointer's last enter, for the cursor.
     var enterSerial: UInt32 = 0
-    var cursor: ParentCursor?
+    var cursor: ParentDecorationCursor?
     /// The parent's cursor over the output (`ParentPointerPlane`).
     var cursorPlane: ParentPointerPlane?
     let globals: ParentGlobals
@@ -140,7 +140,7 @@ final class ParentInput {
             let p = try Proxy(creating: { seat.request { wl_seat_get_pointer($0) } }, on: connection, what: "wl_seat.get_pointer")
             p.handleEvents(PointerEvent.self) { [unowned self] in self.pointerEvent($0) }
             pointer = p
-            cursor = ParentCursor(pointer: p, globals: globals, logger: log)
+            cursor = ParentDecorationCursor(pointer: p, globals: globals, logger: log)
         } catch {
             log.error("no pointer input from the parent: \(error)")
             return
@@ -252,7 +252,7 @@ final class ParentInput {
     }
 
     func updateCursor(_ bar: ParentTitleBar) {
-        let name: ParentCursor.Name
+        let name: ParentDecorationCursor.Name
         switch bar.part(atX: bar.pointer.x, y: bar.pointer.y) {
         case .edge(let edge)?: name = .resize(edge)
         default: name = .arrow

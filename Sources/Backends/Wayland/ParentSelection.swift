@@ -1,6 +1,6 @@
 import CWaylandClient
 import CWaylandProtocols
-import Compositor
+import LodestoneCompositor
 import Glibc
 import Logging
 import WaylandClient

@@ -1,6 +1,6 @@
 import CWaylandClient
 import CWaylandProtocols
-import Compositor
+import LodestoneCompositor
 import LodestoneSystem
 import Logging
 import Rendering

@@ -1,4 +1,4 @@
-import PointerEngine
+import AdaptivePointerEngine
 import Rendering
 
 /// A press on a title bar button: the button acts if the last button comes up over it,

@@ -1,15 +1,15 @@
-import PointerEngine
+import AdaptivePointerEngine
 
 /// Whether the adaptive pointer can go on the DRM cursor plane this frame, where, and whether
 /// its image must be drawn and uploaded again. Pure values in, a decision out: the DRM calls
-/// (`DRMCursor`) only carry it out, so this part is unit-tested without a GPU.
+/// (`DRMPointerPlane`) only carry it out, so this part is unit-tested without a GPU.
 ///
 /// The plane shows the pointer when it is all that shows: the plain circle (or any rounded
 /// rect the pointer has become on its own, such as a beam or a drawing tool's ringed circle)
 /// with no content effect, band, accessory, annotation, hover preview or custom outline, and
 /// small enough for the plane with its antialiasing margin. Anything else is composed into
 /// the frame, as is everything after the driver once refused the plane.
-public struct CursorPlanePlanner: Sendable {
+public struct PointerPlanePlanner: Sendable {
     /// The plane's size in pixels (`DRM_CAP_CURSOR_WIDTH`/`HEIGHT`; 64 when the driver does not say).
     public let width: Int32, height: Int32
     /// Output pixels per logical point.

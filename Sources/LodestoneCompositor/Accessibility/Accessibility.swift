@@ -2,7 +2,7 @@ import Foundation
 import LodestoneSystem
 import Logging
 import AdaptivePointerProtocol
-import PointerEngine
+import AdaptivePointerEngine
 import Rendering
 import WaylandServer
 

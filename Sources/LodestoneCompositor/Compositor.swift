@@ -1,7 +1,7 @@
 import CWaylandServer
 import LodestoneSystem
 import Logging
-import PointerEngine
+import AdaptivePointerEngine
 import Rendering
 import WaylandServer
 

@@ -1,4 +1,4 @@
-import PointerEngine
+import AdaptivePointerEngine
 
 /// One element an app publishes through AT-SPI, as the pointer uses it: its extents
 /// relative to its AT-SPI window (frame), and what kind of control it is.

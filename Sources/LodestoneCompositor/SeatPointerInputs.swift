@@ -1,4 +1,4 @@
-import PointerEngine
+import AdaptivePointerEngine
 
 /// What changed in the pointer's world since the seat last pushed it (`Seat.pushPointerWorld`).
 struct PointerWorldPending {

@@ -1,6 +1,6 @@
 import AdaptivePointerProtocol
 import CWaylandServer
-import PointerEngine
+import AdaptivePointerEngine
 import WaylandServer
 
 /// One region as committed: what `wl_surface.commit` snapshots from an

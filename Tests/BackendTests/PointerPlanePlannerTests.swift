@@ -1,10 +1,10 @@
 @testable import Backends
-import PointerEngine
+import AdaptivePointerEngine
 import XCTest
 
 /// The cursor plane's decisions with presentations from a real engine: when the pointer can
 /// go on the plane, where, and when its image is drawn again (the DRM calls cannot run here).
-final class CursorPlaneTests: XCTestCase {
+final class PointerPlanePlannerTests: XCTestCase {
     private let output = Rect<Global>(x: 0, y: 0, width: 1280, height: 800)
     private var now = 0.0
 
@@ -26,7 +26,7 @@ final class CursorPlaneTests: XCTestCase {
 
     func testPlainCircleGoesOnThePlaneCentredOnItsHotspotAndUploadsOnce() {
         var e = engine(at: Point(x: 100.4, y: 200.6))
-        var planner = CursorPlanePlanner()
+        var planner = PointerPlanePlanner()
         let p = settle(&e)
         XCTAssertEqual(planner.plan(p, adaptive: true), .plane(x: 100 - 32, y: 201 - 32, hotspotX: 32, hotspotY: 32, upload: true))
         XCTAssertEqual(planner.plan(p, adaptive: true), .plane(x: 68, y: 169, hotspotX: 32, hotspotY: 32, upload: false),
@@ -41,7 +41,7 @@ final class CursorPlaneTests: XCTestCase {
         var settings = PointerSettings()
         settings.style = .arrow
         var e = engine(at: Point(x: 300.4, y: 100.6), settings: settings)
-        var planner = CursorPlanePlanner()
+        var planner = PointerPlanePlanner()
         let p = settle(&e)
         XCTAssertEqual(planner.plan(p, adaptive: true), .plane(x: 300 - 32, y: 101 - 32, hotspotX: 32, hotspotY: 32, upload: true),
                        "the tip, not the circle's centre, is the hotspot")
@@ -55,14 +55,14 @@ final class CursorPlaneTests: XCTestCase {
 
     func testOutputScaleDoublesPositionsAndTheDriversSizeIsUsed() {
         var e = engine(at: Point(x: 300, y: 100))
-        var planner = CursorPlanePlanner(width: 128, height: 128, scale: 2)
+        var planner = PointerPlanePlanner(width: 128, height: 128, scale: 2)
         XCTAssertEqual(planner.plan(settle(&e), adaptive: true), .plane(x: 600 - 64, y: 200 - 64, hotspotX: 64, hotspotY: 64, upload: true))
-        XCTAssertEqual(CursorPlanePlanner(width: 0, height: 0).width, 64, "a driver that says nothing: 64")
+        XCTAssertEqual(PointerPlanePlanner(width: 0, height: 0).width, 64, "a driver that says nothing: 64")
     }
 
     func testPressingChangesTheImage() {
         var e = engine(at: Point(x: 300, y: 300))
-        var planner = CursorPlanePlanner()
+        var planner = PointerPlanePlanner()
         _ = planner.plan(settle(&e), adaptive: true)
         e.handle(.button(.pressed), at: Instant(seconds: now))
         guard case .plane(_, _, _, _, let upload) = planner.plan(settle(&e), adaptive: true) else { return XCTFail("not on the plane") }
@@ -73,7 +73,7 @@ final class CursorPlaneTests: XCTestCase {
         let button = Region(id: RegionID(1), owner: SurfaceID(1), frame: Rect(x: 400, y: 400, width: 80, height: 30),
                             style: PointerStyle(effect: .highlight))
         var e = engine([button], at: Point(x: 440, y: 415))
-        var planner = CursorPlanePlanner()
+        var planner = PointerPlanePlanner()
         XCTAssertEqual(planner.plan(settle(&e), adaptive: true), .composite(.contentEffect))
 
         let plus = try AccessorySet([PointerAccessory(.plus, position: AccessoryPosition(degrees: 90))])
@@ -90,9 +90,9 @@ final class CursorPlaneTests: XCTestCase {
 
     func testTooLargeForThePlaneIsComposed() {
         var big = engine(at: Point(x: 300, y: 300), settings: PointerSettings(sizeMultiplier: 4))
-        var planner = CursorPlanePlanner()
+        var planner = PointerPlanePlanner()
         XCTAssertEqual(planner.plan(settle(&big), adaptive: true), .composite(.tooLarge), "76 points do not fit in 64")
-        var roomy = CursorPlanePlanner(width: 256, height: 256)
+        var roomy = PointerPlanePlanner(width: 256, height: 256)
         guard case .plane = roomy.plan(settle(&big), adaptive: true) else { return XCTFail("a 256-pixel plane takes it") }
 
         // A drawing tool's ringed circle is plain enough, as long as it fits.
@@ -107,7 +107,7 @@ final class CursorPlaneTests: XCTestCase {
 
     func testHiddenPointerTurnsThePlaneOffAndReturningUploadsAgain() {
         var e = engine(at: Point(x: 300, y: 300))
-        var planner = CursorPlanePlanner()
+        var planner = PointerPlanePlanner()
         _ = planner.plan(settle(&e), adaptive: true)
         e.handle(.keyTyped, at: Instant(seconds: now))   // typing hides the pointer
         XCTAssertEqual(planner.plan(settle(&e), adaptive: true), .off)
@@ -118,7 +118,7 @@ final class CursorPlaneTests: XCTestCase {
 
     func testAfterTheDriverRefusesEverythingIsComposed() {
         var e = engine(at: Point(x: 300, y: 300))
-        var planner = CursorPlanePlanner()
+        var planner = PointerPlanePlanner()
         _ = planner.plan(settle(&e), adaptive: true)
         planner.driverRefused()
         XCTAssertEqual(planner.plan(settle(&e), adaptive: true), .composite(.refused))
@@ -126,7 +126,7 @@ final class CursorPlaneTests: XCTestCase {
 
     func testTheImageIsThePointerAloneCentredInThePlane() {
         var e = engine(at: Point(x: 700.25, y: 20))
-        let planner = CursorPlanePlanner(width: 64, height: 64, scale: 2)
+        let planner = PointerPlanePlanner(width: 64, height: 64, scale: 2)
         let image = planner.imagePresentation(of: settle(&e))
         XCTAssertEqual(image.pointer.shape.center, Point(x: 16, y: 16), "32 pixels at scale 2")
         XCTAssertEqual(image.pointer.shape.rect.width, 19, accuracy: 0.01)

@@ -1,4 +1,4 @@
-import PointerEngine
+import AdaptivePointerEngine
 
 /// The form Lodestone's own adaptive pointer (drawn by `AdaptivePointerOverlay` or the cursor
 /// plane) takes for an app's cursor name: how the adaptive pointer shows a cursor name (the table in the README, "Apps that declare

@@ -1,5 +1,5 @@
 import CWaylandServer
-import PointerEngine
+import AdaptivePointerEngine
 import Rendering
 import WaylandServer
 

@@ -1,5 +1,5 @@
 import CWaylandServer
-import PointerEngine
+import AdaptivePointerEngine
 import WaylandServer
 
 /// Routes input to clients. `handle(_:at:)` takes every backend's `InputEvent`s; its

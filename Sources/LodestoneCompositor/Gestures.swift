@@ -1,4 +1,4 @@
-import PointerEngine
+import AdaptivePointerEngine
 import WaylandServer
 
 /// Touchpad gestures: where each one goes, and what the adaptive pointer does meanwhile.

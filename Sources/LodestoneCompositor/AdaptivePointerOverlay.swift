@@ -1,4 +1,4 @@
-import PointerEngine
+import AdaptivePointerEngine
 import Rendering
 
 /// The adaptive pointer and its content effects, drawn by the compositor over the scene

@@ -1,6 +1,6 @@
 import CWaylandServer
 import Glibc
-import PointerEngine
+import AdaptivePointerEngine
 import WaylandServer
 
 extension LodestoneTest {

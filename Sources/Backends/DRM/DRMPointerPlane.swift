@@ -1,18 +1,18 @@
 import CDRM
-import Compositor
+import LodestoneCompositor
 import Glibc
 import LodestoneSystem
-import PointerEngine
+import AdaptivePointerEngine
 import Rendering
 
 /// The DRM cursor plane (legacy `drmModeSetCursor2` / `drmModeMoveCursor`, as wlroots falls
 /// back to): one ARGB8888 dumb buffer of the driver's cursor size the plain pointer is drawn
 /// into, shown on the CRTC's cursor plane so moving the pointer needs no composed frame.
-/// `CursorPlanePlanner` decides; this only carries its decisions out. Compiled here, run only
+/// `PointerPlanePlanner` decides; this only carries its decisions out. Compiled here, run only
 /// on a machine with a GPU (this one has no /dev/dri).
-final class DRMCursor: PointerPlane {
+final class DRMPointerPlane: PointerPlane {
     private let fd: Int32, crtc: UInt32
-    private var planner: CursorPlanePlanner
+    private var planner: PointerPlanePlanner
     private let handle: UInt32, size: UInt64
     private let map: UnsafeMutableRawPointer
     private let image: Image
@@ -41,7 +41,7 @@ final class DRMCursor: PointerPlane {
         self.size = size
         self.map = map
         self.image = image
-        planner = CursorPlanePlanner(width: width, height: height, scale: scale)
+        planner = PointerPlanePlanner(width: width, height: height, scale: scale)
         whole = PixelRegion(PixelRect(x: 0, y: 0, width: width, height: height))
     }
 

@@ -131,6 +131,6 @@ final class DraggedSelection: BridgedSelection {
         guard newSource !== source else { return }
         source = newSource
         changed?(newSource)
-        for observer in observers { observer(newSource) }
+        for listener in observers { listener(newSource) }
     }
 }

@@ -1,4 +1,4 @@
-import PointerEngine
+import AdaptivePointerEngine
 import WaylandServer
 
 /// Tablet tools (a pen and its eraser end): which surface each is over, what its client

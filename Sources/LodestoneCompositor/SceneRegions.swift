@@ -1,4 +1,4 @@
-import PointerEngine
+import AdaptivePointerEngine
 
 /// The adaptive_pointer_v1 regions of the scene: what each surface committed (surface-local),
 /// and the same regions placed in global space, stacked by window and with the ones hidden

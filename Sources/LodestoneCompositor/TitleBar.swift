@@ -1,4 +1,4 @@
-import PointerEngine
+import AdaptivePointerEngine
 import Rendering
 
 /// The title bar Lodestone draws above a window whose client chose server-side

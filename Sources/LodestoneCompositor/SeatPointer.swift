@@ -1,5 +1,5 @@
 import LodestoneSystem
-import PointerEngine
+import AdaptivePointerEngine
 import Rendering
 
 /// What the seat asks of its pointer (`Seat.pointer`): input and changes of the pointer's

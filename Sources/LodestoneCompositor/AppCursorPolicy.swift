@@ -1,4 +1,4 @@
-import PointerEngine
+import AdaptivePointerEngine
 
 /// Which pointer is shown over surfaces that declare no adaptive_pointer_v1 regions.
 public enum PointerMode: String, Sendable, CaseIterable {

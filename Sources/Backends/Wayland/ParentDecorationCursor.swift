@@ -1,6 +1,6 @@
 import CWaylandClient
 import CXcursor
-import Compositor
+import LodestoneCompositor
 import Glibc
 import Logging
 import WaylandClient
@@ -11,7 +11,7 @@ import WaylandClient
 /// By name through `wp_cursor_shape_v1` when the parent has it; else (GNOME 43's mutter has
 /// not) the image of the Xcursor theme clients use (XCURSOR_THEME, XCURSOR_SIZE), read with
 /// libXcursor, on a cursor surface of our own.
-final class ParentCursor {
+final class ParentDecorationCursor {
     /// The cursors the decoration needs: the arrow, and one per resize edge.
     enum Name: Equatable {
         case arrow
