@@ -205,6 +205,30 @@ final class NestedClipboardTests: XCTestCase {
         XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
     }
 
+    /// A client inside that dies at the drop, before reading or finishing: the parent's
+    /// drag ends cancelled, not waiting for a finish that never comes.
+    func testAParentDragWhoseTargetInsideDiesAtTheDropIsCancelled() throws {
+        try start()
+        let source = try dragClient("source", in: parent, at: 20, 100, ["--source"])
+        _ = try parent.control.moveWindow("Lodestone", x: 350, y: 100)
+        let target = try dragClient("target", in: nested, at: 100, 50, ["--exit-on-drop"])
+        try parent.control.movePointer(x: 100, y: 170)
+        try parent.control.button(pressed: true)
+        try waitFor(parent, source, { $0.contains("started") }, "no drag in the parent")
+        for x in stride(from: 150.0, through: 500, by: 50) { try parent.control.movePointer(x: x, y: 200) }
+        // (The source's own window took the drag first: its "action 1" says nothing of ours.)
+        try waitFor(nested, target, { $0.contains("offer_action 1") }, "the target inside agreed on no action")
+        try waitFor(parent, source, { l in
+            guard let refused = l.firstIndex(of: "target none"), let taken = l.lastIndex(of: "target text/plain") else { return false }
+            return taken > refused
+        }, "the parent's source did not hear the accept from inside")
+        try parent.control.button(pressed: false)
+        try waitFor(nested, target, { $0.contains("drop") }, "no drop inside")
+        try waitFor(parent, source, { $0.contains("cancelled") }, "the parent's drag did not end when its target inside died")
+        XCTAssertFalse(lines(source).contains("dnd_finished"), textOfFile(source))
+        XCTAssertNoThrow(try nested.control.windows(), "the nested session is gone:\n\(nested.log.suffix(3000))")
+    }
+
     /// A parent drag released over a client inside that refuses it cancels the parent's drag
     /// cleanly, and both sessions go on.
     func testAParentDragDroppedOnARefusingClientIsCancelled() throws {
