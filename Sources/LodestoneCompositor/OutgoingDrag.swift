@@ -4,15 +4,23 @@
 /// (`send`) and tells it what its own targets say (`target`, `action`, the drop and its end).
 public final class OutgoingDrag {
     private weak var source: WlDataSource?
+    /// The drag as it was inside, kept so the source's end still reaches it.
+    private let drag: DragGrab
     public let mimeTypes: [String]
     /// The source's actions (`wl_data_device_manager.dnd_action` bits).
     public let actions: UInt32
+    /// The client's source went away: the drag outside must end.
+    public var sourceGone: (() -> Void)?
 
-    init(source: WlDataSource) {
+    init(source: WlDataSource, drag: DragGrab) {
         self.source = source
+        self.drag = drag
         mimeTypes = source.mimeTypes
         actions = source.supportedActions.rawValue
+        drag.sourceGoneOutside = { [unowned self] in self.sourceGone?() }
     }
+
+    deinit { drag.sourceGoneOutside = nil }
 
     /// A target outside reads the data as `mime` from `fd` (the caller closes its copy).
     /// A source that has gone away writes nothing: the reader sees end of file.
@@ -45,6 +53,6 @@ extension Seat {
     public func handOffDrag() -> OutgoingDrag? {
         guard let drag = grab as? DragGrab, let source = drag.handOff() else { return nil }
         compositor.log.debug("a drag leaves Lodestone: \(source.mimeTypes.joined(separator: ", "))")
-        return OutgoingDrag(source: source)
+        return OutgoingDrag(source: source, drag: drag)
     }
 }

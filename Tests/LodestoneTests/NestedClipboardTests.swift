@@ -160,13 +160,18 @@ final class NestedClipboardTests: XCTestCase {
     private func lines(_ path: String) -> [String] { textOfFile(path).split(separator: "\n").map(String.init) }
 
     /// drag_client.py `title` in `session`, at (x, y) there; its log's path.
+    @discardableResult
     private func dragClient(_ title: String, in session: Session, at x: Int32, _ y: Int32, _ options: [String] = []) throws -> String {
+        try dragClientProcess(title, in: session, at: x, y, options).log
+    }
+
+    private func dragClientProcess(_ title: String, in session: Session, at x: Int32, _ y: Int32, _ options: [String] = []) throws -> (log: String, process: Process) {
         try requireProgram("python3")
         let log = directory + "/\(title).txt"
-        try session.launch(["python3", repositoryRoot + "/Tests/clients/drag_client.py", title, "cc6633"] + options, output: log)
+        let process = try session.launch(["python3", repositoryRoot + "/Tests/clients/drag_client.py", title, "cc6633"] + options, output: log)
         XCTAssertTrue(try session.wait(timeout: 20) { textOfFile(log).contains("mapped") }, textOfFile(log))
         _ = try session.control.moveWindow(title, x: x, y: y)
-        return log
+        return (log, process)
     }
 
     private func waitFor(_ session: Session, _ log: String, _ done: @escaping ([String]) -> Bool, _ what: String,
@@ -296,5 +301,26 @@ final class NestedClipboardTests: XCTestCase {
         try parent.control.movePointer(x: 350 + 120, y: 100 + 90)
         try waitFor(nested, source, { $0.filter { $0 == "pointer enter" }.count == 2 }, "no pointer enter inside after the drag")
         XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
+    }
+
+    /// The client inside whose drag went on in the parent dies mid-drag: the parent's drag
+    /// ends too (its target hears leave), and both sessions go on.
+    func testADragCarriedOutEndsWhenItsSourceInsideDies() throws {
+        try start()
+        _ = try parent.control.moveWindow("Lodestone", x: 350, y: 100)
+        let target = try dragClient("target", in: parent, at: 20, 100)
+        let source = try dragClientProcess("source", in: nested, at: 20, 20, ["--source"])
+        _ = try parent.control.activateWindow("Lodestone")
+        try parent.control.movePointer(x: 350 + 100, y: 100 + 80)
+        try parent.control.button(pressed: true)
+        try waitFor(nested, source.log, { $0.contains("started") }, "no drag inside")
+        for x in stride(from: 400.0, through: 100, by: -50) { try parent.control.movePointer(x: x, y: 170) }
+        try waitFor(parent, target, { $0.contains { $0.hasPrefix("enter ") } }, "no enter in the parent")
+        kill(source.process.processIdentifier, SIGKILL)
+        try waitFor(parent, target, { $0.contains("leave") }, "the parent's drag went on without its source")
+        try parent.control.button(pressed: false)
+        XCTAssertFalse(lines(target).contains("drop"), textOfFile(target))
+        XCTAssertNoThrow(try nested.control.windows(), "the nested session is gone:\n\(nested.log.suffix(3000))")
+        XCTAssertNoThrow(try parent.control.windows(), "the parent is gone:\n\(parent.log.suffix(3000))")
     }
 }

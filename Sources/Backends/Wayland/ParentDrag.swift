@@ -133,6 +133,8 @@ final class ParentDrag {
             default: break
             }
         }
+        // The client's source went away: ours goes too, and the parent ends its drag.
+        drag.sourceGone = { [unowned self] in self.endOutgoing() }
         outgoing = (source, drag)
         clipboard.device.request(source, window) { wl_data_device_start_drag($0, $1, $2, nil, serial) }
         source.connection.flush()
@@ -142,6 +144,7 @@ final class ParentDrag {
 
     private func endOutgoing() {
         outgoing?.source.destroy { wl_data_source_destroy($0) }
+        outgoing?.source.connection.flush()
         outgoing = nil
     }
 }

@@ -212,14 +212,20 @@ final class DragGrab: PointerGrab, DragSession {
         guard carriesData, let source else { return nil }
         leaveTarget()
         end()
+        // The source still names this (ended) drag, so its going away is heard outside.
+        source.drag = self
         return source
     }
+
+    /// Once handed off: the source went away, and the outside's drag must end too.
+    var sourceGoneOutside: (() -> Void)?
 
     /// The source went away mid-drag: the target hears leave, and the drag ends.
     func sourceDestroyed() {
         source = nil
         leaveTarget()
         end()
+        sourceGoneOutside?()
     }
 
     private func end() {
