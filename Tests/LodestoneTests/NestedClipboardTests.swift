@@ -282,7 +282,7 @@ final class NestedClipboardTests: XCTestCase {
         try start()
         _ = try parent.control.moveWindow("Lodestone", x: 350, y: 100)
         let target = try dragClient("target", in: parent, at: 20, 100)
-        let source = try dragClient("source", in: nested, at: 20, 20, ["--source"])
+        let source = try dragClient("source", in: nested, at: 20, 20, ["--source", "--icon"])
         _ = try parent.control.activateWindow("Lodestone")
         try parent.control.movePointer(x: 350 + 100, y: 100 + 80)
         try parent.control.button(pressed: true)
@@ -290,6 +290,10 @@ final class NestedClipboardTests: XCTestCase {
         for x in stride(from: 400.0, through: 100, by: -50) { try parent.control.movePointer(x: x, y: 170) }
         try waitFor(parent, target, { $0.contains { $0.hasPrefix("enter ") && $0.hasSuffix(" text/plain,application/x-lodestone-test") } },
                     "no enter in the parent")
+        // The client's icon (40×30 of 0xff00ff, its hotspot at 10, 10) goes with the drag: the
+        // parent draws it at its pointer (100, 170); its lower right, clear of the pointer.
+        let shot = try parent.screenshot("carried-icon")
+        XCTAssertEqual(shot.countDiffering(from: 0xff00ff, x: 112, y: 177, width: 15, height: 10).differing, 0, "the icon in the parent")
         try waitFor(nested, source, { $0.contains("target text/plain") && $0.contains("action 1") }, "the source inside did not hear the parent's target")
         try parent.control.button(pressed: false)
         let payload = try XCTUnwrap(lines(source).first { $0.hasPrefix("payload ") })

@@ -249,6 +249,23 @@ final class DragGrab: PointerGrab, DragSession {
         return (icon, px.clampedAdding(iconOffset.x), py.clampedAdding(iconOffset.y))
     }
 
+    /// The icon's pixels as they show now, for a drag that carries on outside.
+    var iconSnapshot: OutgoingDrag.Icon? {
+        guard let icon, icon.hasContent, let texture = icon.texture, texture.width > 0, texture.height > 0,
+              Int(texture.width) * Int(texture.height) <= 512 * 512 else { return nil }
+        let opaque = texture.format == .xrgb8888
+        let pixels: [UInt32] = texture.reading {
+            texture.withPixels { data in
+                let row = Int(texture.stride / 4)
+                return (0..<Int(texture.height)).flatMap { y in
+                    (0..<Int(texture.width)).map { x in opaque ? data[y * row + x] | 0xff00_0000 : data[y * row + x] }
+                }
+            }
+        }
+        return OutgoingDrag.Icon(pixels: pixels, width: texture.width, height: texture.height, scale: max(1, icon.scale),
+                                 x: iconOffset.x, y: iconOffset.y)
+    }
+
     /// The client moved the icon relative to the pointer (attach offset, `wl_surface.offset`).
     func iconMoved(dx: Int32, dy: Int32) {
         iconOffset = (iconOffset.x.clampedAdding(dx), iconOffset.y.clampedAdding(dy))
