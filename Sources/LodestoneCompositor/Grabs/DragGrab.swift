@@ -1,3 +1,4 @@
+// Over 300 lines: the drag from press to drop, its icon, and its hand-off to the outside (`OutgoingDrag`) share the drag's private target, offers and icon offset.
 import Rendering
 import WaylandServer
 
