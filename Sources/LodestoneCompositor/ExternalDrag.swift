@@ -103,6 +103,12 @@ public final class ExternalDrag: DragSession {
         finished(true)
     }
 
+    /// The target went away (or let its offer go) after the drop without finishing.
+    func offerAbandoned(_ offer: WlDataOffer) {
+        guard dropped, offers.contains(where: { $0.value === offer }) else { return }
+        finished(false)
+    }
+
     // MARK: The target
 
     private func enter(_ hit: (surface: WlSurface, sx: Double, sy: Double)) {

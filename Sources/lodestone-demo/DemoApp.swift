@@ -109,14 +109,15 @@ final class DemoApp {
         let panel = dropPanel
         if trace { dnd.trace = { line in _ = (line + "\n").withCString { write(2, $0, strlen($0)) } } }
         panel.startDrag = { [unowned self] in
-            // The compositor keeps the pointer's release for the drop: the press ends here.
-            pressedPanel = nil
             let inset = Int32(DropTargetPanel.iconInset)
             // The icon below-right of the pointer, so the pointer stays visible beside it.
-            return dnd.startDrag(from: window.surface, scale: window.scale, size: DropTargetPanel.iconSize,
-                                 offset: (10 - inset, 8 - inset)) { [unowned self] buffer in
+            let started = dnd.startDrag(from: window.surface, scale: window.scale, size: DropTargetPanel.iconSize,
+                                        offset: (10 - inset, 8 - inset)) { [unowned self] buffer in
                 if let c = Canvas(buffer, scale: Double(window.scale)) { DropTargetPanel.drawIcon(c) }
             }
+            // The compositor keeps the pointer's release for the drop: the press ends here.
+            if started { pressedPanel = nil }
+            return started
         }
         dnd.onSourceChanged = { [unowned self] dragging in
             if !dragging { panel.chipDragEnded() }

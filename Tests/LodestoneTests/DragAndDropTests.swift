@@ -346,7 +346,8 @@ final class DragPointerTests: XCTestCase {
 }
 
 /// Real apps on the real clock: a GTK 3 entry (zenity's) takes a drop from the pywayland
-/// client, and a drag of its selected text drops into the pywayland client.
+/// client, and a drag of its selected text drops into the pywayland client and onto the
+/// demo's folder.
 final class GtkDragTests: XCTestCase {
     private let client = repositoryRoot + "/Tests/clients/drag_client.py"
     private static let gtkWayland = ["GDK_BACKEND": "wayland", "GSK_RENDERER": "cairo", "NO_AT_BRIDGE": "1"]
@@ -414,5 +415,34 @@ final class GtkDragTests: XCTestCase {
         XCTAssertTrue(try session.wait { self.lines(log).contains { $0.hasPrefix("enter ") } }, "GTK started no drag: \(textOfFile(log))\n\(session.log.suffix(2000))")
         try session.control.button(pressed: false)
         XCTAssertTrue(try session.wait { self.lines(log).contains("text drag me out") }, textOfFile(log))
+    }
+
+    /// The demo's folder takes a real app's drag: the GTK entry's selected text, dropped on
+    /// it, is read by the demo (its trace, `LODESTONE_DEMO_TRACE`).
+    func testAGtkEntrysTextDropsOntoTheDemosFolder() throws {
+        let session = try Session()
+        let demo = session.runtimeDirectory + "/demo.txt"
+        let executable = URL(fileURLWithPath: Session.executable).deletingLastPathComponent().appendingPathComponent("lodestone-demo").path
+        try session.launch([executable], environment: ["LODESTONE_DEMO_TRACE": "1"], output: demo)
+        _ = try session.waitForWindow("Lodestone demo")
+        try session.control.moveWindow("Lodestone demo", x: 0, y: 0)
+        // zenity above it, its entry at x 60…228, y 125…155; the folder at (622, 380) 196×104.
+        _ = try zenity(session, text: "drag me out")
+        try session.control.activateWindow("entry")
+        try session.control.key(29, pressed: true)
+        try session.control.tap(30)
+        try session.control.key(29, pressed: false)
+        Thread.sleep(forTimeInterval: 0.2)
+        try session.control.movePointer(x: 100, y: 140)
+        try session.control.button(pressed: true)
+        Thread.sleep(forTimeInterval: 0.1)
+        try glide(session, from: (100, 140), to: (720, 430), steps: 30)
+        XCTAssertTrue(try session.wait { textOfFile(demo).contains("drag enter ") }, "GTK's drag reached no demo: \(textOfFile(demo).suffix(2000))")
+        // A little more motion over the folder, and a moment for the demo's accept to reach GTK.
+        try glide(session, from: (720, 430), to: (700, 420), steps: 4)
+        Thread.sleep(forTimeInterval: 0.3)
+        try session.control.button(pressed: false)
+        XCTAssertTrue(try session.wait { textOfFile(demo).contains("drop received text/plain;charset=utf-8 drag me out") },
+                      "the demo's folder took no drop:\n\(textOfFile(demo).split(separator: "\n").filter { $0.hasPrefix("drag") || $0.hasPrefix("drop") })")
     }
 }

@@ -160,13 +160,18 @@ final class NestedClipboardTests: XCTestCase {
     private func lines(_ path: String) -> [String] { textOfFile(path).split(separator: "\n").map(String.init) }
 
     /// drag_client.py `title` in `session`, at (x, y) there; its log's path.
+    @discardableResult
     private func dragClient(_ title: String, in session: Session, at x: Int32, _ y: Int32, _ options: [String] = []) throws -> String {
+        try dragClientProcess(title, in: session, at: x, y, options).log
+    }
+
+    private func dragClientProcess(_ title: String, in session: Session, at x: Int32, _ y: Int32, _ options: [String] = []) throws -> (log: String, process: Process) {
         try requireProgram("python3")
         let log = directory + "/\(title).txt"
-        try session.launch(["python3", repositoryRoot + "/Tests/clients/drag_client.py", title, "cc6633"] + options, output: log)
+        let process = try session.launch(["python3", repositoryRoot + "/Tests/clients/drag_client.py", title, "cc6633"] + options, output: log)
         XCTAssertTrue(try session.wait(timeout: 20) { textOfFile(log).contains("mapped") }, textOfFile(log))
         _ = try session.control.moveWindow(title, x: x, y: y)
-        return log
+        return (log, process)
     }
 
     private func waitFor(_ session: Session, _ log: String, _ done: @escaping ([String]) -> Bool, _ what: String,
@@ -203,6 +208,30 @@ final class NestedClipboardTests: XCTestCase {
         try waitFor(parent, source, { $0.contains("dnd_drop_performed") && $0.contains("dnd_finished") }, "the parent's source did not hear the drop finished")
         XCTAssertFalse(lines(source).contains("cancelled"), textOfFile(source))
         XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
+    }
+
+    /// A client inside that dies at the drop, before reading or finishing: the parent's
+    /// drag ends cancelled, not waiting for a finish that never comes.
+    func testAParentDragWhoseTargetInsideDiesAtTheDropIsCancelled() throws {
+        try start()
+        let source = try dragClient("source", in: parent, at: 20, 100, ["--source"])
+        _ = try parent.control.moveWindow("Lodestone", x: 350, y: 100)
+        let target = try dragClient("target", in: nested, at: 100, 50, ["--exit-on-drop"])
+        try parent.control.movePointer(x: 100, y: 170)
+        try parent.control.button(pressed: true)
+        try waitFor(parent, source, { $0.contains("started") }, "no drag in the parent")
+        for x in stride(from: 150.0, through: 500, by: 50) { try parent.control.movePointer(x: x, y: 200) }
+        // (The source's own window took the drag first: its "action 1" says nothing of ours.)
+        try waitFor(nested, target, { $0.contains("offer_action 1") }, "the target inside agreed on no action")
+        try waitFor(parent, source, { l in
+            guard let refused = l.firstIndex(of: "target none"), let taken = l.lastIndex(of: "target text/plain") else { return false }
+            return taken > refused
+        }, "the parent's source did not hear the accept from inside")
+        try parent.control.button(pressed: false)
+        try waitFor(nested, target, { $0.contains("drop") }, "no drop inside")
+        try waitFor(parent, source, { $0.contains("cancelled") }, "the parent's drag did not end when its target inside died")
+        XCTAssertFalse(lines(source).contains("dnd_finished"), textOfFile(source))
+        XCTAssertNoThrow(try nested.control.windows(), "the nested session is gone:\n\(nested.log.suffix(3000))")
     }
 
     /// A parent drag released over a client inside that refuses it cancels the parent's drag
@@ -253,7 +282,7 @@ final class NestedClipboardTests: XCTestCase {
         try start()
         _ = try parent.control.moveWindow("Lodestone", x: 350, y: 100)
         let target = try dragClient("target", in: parent, at: 20, 100)
-        let source = try dragClient("source", in: nested, at: 20, 20, ["--source"])
+        let source = try dragClient("source", in: nested, at: 20, 20, ["--source", "--icon"])
         _ = try parent.control.activateWindow("Lodestone")
         try parent.control.movePointer(x: 350 + 100, y: 100 + 80)
         try parent.control.button(pressed: true)
@@ -261,6 +290,10 @@ final class NestedClipboardTests: XCTestCase {
         for x in stride(from: 400.0, through: 100, by: -50) { try parent.control.movePointer(x: x, y: 170) }
         try waitFor(parent, target, { $0.contains { $0.hasPrefix("enter ") && $0.hasSuffix(" text/plain,application/x-lodestone-test") } },
                     "no enter in the parent")
+        // The client's icon (40×30 of 0xff00ff, its hotspot at 10, 10) goes with the drag: the
+        // parent draws it at its pointer (100, 170); its lower right, clear of the pointer.
+        let shot = try parent.screenshot("carried-icon")
+        XCTAssertEqual(shot.countDiffering(from: 0xff00ff, x: 112, y: 177, width: 15, height: 10).differing, 0, "the icon in the parent")
         try waitFor(nested, source, { $0.contains("target text/plain") && $0.contains("action 1") }, "the source inside did not hear the parent's target")
         try parent.control.button(pressed: false)
         let payload = try XCTUnwrap(lines(source).first { $0.hasPrefix("payload ") })
@@ -272,5 +305,26 @@ final class NestedClipboardTests: XCTestCase {
         try parent.control.movePointer(x: 350 + 120, y: 100 + 90)
         try waitFor(nested, source, { $0.filter { $0 == "pointer enter" }.count == 2 }, "no pointer enter inside after the drag")
         XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
+    }
+
+    /// The client inside whose drag went on in the parent dies mid-drag: the parent's drag
+    /// ends too (its target hears leave), and both sessions go on.
+    func testADragCarriedOutEndsWhenItsSourceInsideDies() throws {
+        try start()
+        _ = try parent.control.moveWindow("Lodestone", x: 350, y: 100)
+        let target = try dragClient("target", in: parent, at: 20, 100)
+        let source = try dragClientProcess("source", in: nested, at: 20, 20, ["--source"])
+        _ = try parent.control.activateWindow("Lodestone")
+        try parent.control.movePointer(x: 350 + 100, y: 100 + 80)
+        try parent.control.button(pressed: true)
+        try waitFor(nested, source.log, { $0.contains("started") }, "no drag inside")
+        for x in stride(from: 400.0, through: 100, by: -50) { try parent.control.movePointer(x: x, y: 170) }
+        try waitFor(parent, target, { $0.contains { $0.hasPrefix("enter ") } }, "no enter in the parent")
+        kill(source.process.processIdentifier, SIGKILL)
+        try waitFor(parent, target, { $0.contains("leave") }, "the parent's drag went on without its source")
+        try parent.control.button(pressed: false)
+        XCTAssertFalse(lines(target).contains("drop"), textOfFile(target))
+        XCTAssertNoThrow(try nested.control.windows(), "the nested session is gone:\n\(nested.log.suffix(3000))")
+        XCTAssertNoThrow(try parent.control.windows(), "the parent is gone:\n\(parent.log.suffix(3000))")
     }
 }

@@ -20,6 +20,7 @@ Target options:
   --actions A            the target's actions (set_actions; default copy,move)
   --preferred A          its preferred action (default copy)
   --answer A             after a drop whose action is ask, choose A (set_actions) before finishing
+  --exit-on-drop         exit at the drop, neither reading nor finishing (a target that dies)
 
 Lines printed (flushed): 'mapped'; 'payload LEN SHA256' (a source); 'press SERIAL';
 'started'; source events 'target MIME|none', 'action N', 'dnd_drop_performed',
@@ -216,6 +217,8 @@ class Client:
 
     def drop(self, device):
         log("drop")
+        if "--exit-on-drop" in sys.argv:
+            os._exit(0)
         # Read outside the event handler: the source may be this client, whose send event
         # must be dispatched first.
         self.dropped = self.offer

@@ -30,11 +30,14 @@ final class ParentDrag {
     /// The drag entered our window's own surface (not our title bar): its coordinates are ours.
     private var onOutput = false
     private var dropped = false
-    /// Our source in the parent for a drag carried out, until the parent ends it.
-    private var outgoing: (source: Proxy, drag: OutgoingDrag)?
+    /// Our source in the parent for a drag carried out, until the parent ends it, and the
+    /// icon shown there (a copy of the client's).
+    private var outgoing: (source: Proxy, drag: OutgoingDrag, icon: (surface: Proxy, buffer: ClientShmBuffer)?)?
+    private let globals: ParentGlobals
 
-    init(compositor: Compositor, clipboard: ParentSelection<ParentClipboard>, window: Proxy, logger: Logger) {
+    init(compositor: Compositor, clipboard: ParentSelection<ParentClipboard>, window: Proxy, globals: ParentGlobals, logger: Logger) {
         self.compositor = compositor
+        self.globals = globals
         self.clipboard = clipboard
         self.window = window
         log = logger
@@ -133,15 +136,45 @@ final class ParentDrag {
             default: break
             }
         }
-        outgoing = (source, drag)
-        clipboard.device.request(source, window) { wl_data_device_start_drag($0, $1, $2, nil, serial) }
+        // The client's source went away: ours goes too, and the parent ends its drag.
+        drag.sourceGone = { [unowned self] in self.endOutgoing() }
+        let icon = drag.icon.flatMap(makeIcon)
+        outgoing = (source, drag, icon)
+        clipboard.device.request(source, window) { device, source, origin in
+            if let icon { icon.surface.request { wl_data_device_start_drag(device, source, origin, $0, serial) } }
+            else { wl_data_device_start_drag(device, source, origin, nil, serial) }
+        }
+        if let icon, let picture = drag.icon {
+            // The role is the icon's once start_drag is sent: now its buffer, at the client's offset.
+            // (Before wl_surface 5 the offset is the attach's.)
+            let version = icon.surface.version
+            icon.surface.request(icon.buffer.buffer) { wl_surface_attach($0, $1, version >= 5 ? 0 : picture.x, version >= 5 ? 0 : picture.y) }
+            icon.surface.request {
+                if version >= 3 { wl_surface_set_buffer_scale($0, picture.scale) }
+                if version >= 5 { wl_surface_offset($0, picture.x, picture.y) }
+                wl_surface_damage($0, 0, 0, .max, .max)
+                wl_surface_commit($0)
+            }
+        }
         source.connection.flush()
         log.debug("a drag inside left the window: carried on in the parent (\(drag.mimeTypes.joined(separator: ", ")))")
         return true
     }
 
+    /// A surface in the parent showing the client's icon.
+    private func makeIcon(_ picture: OutgoingDrag.Icon) -> (surface: Proxy, buffer: ClientShmBuffer)? {
+        guard let raw = globals.compositor.request({ wl_compositor_create_surface($0) }),
+              let buffer = ClientShmBuffer(shm: globals.shm, width: picture.width, height: picture.height) else { return nil }
+        for y in 0..<Int(picture.height) {
+            for x in 0..<Int(picture.width) { buffer.data[y * Int(buffer.stride / 4) + x] = picture.pixels[y * Int(picture.width) + x] }
+        }
+        return (Proxy(raw, on: globals.connection), buffer)
+    }
+
     private func endOutgoing() {
+        outgoing?.icon?.surface.destroy { wl_surface_destroy($0) }
         outgoing?.source.destroy { wl_data_source_destroy($0) }
+        outgoing?.source.connection.flush()
         outgoing = nil
     }
 }

@@ -291,7 +291,7 @@ final class ParentSelections {
         primary = bind(cwp_zwp_primary_selection_device_manager_v1_interface(), 1).flatMap {
             ParentSelection(manager: $0, seat: seat, selection: selections.primary, logger: logger)
         }
-        drags = clipboard.map { ParentDrag(compositor: compositor, clipboard: $0, window: window, logger: logger) }
+        drags = clipboard.map { ParentDrag(compositor: compositor, clipboard: $0, window: window, globals: globals, logger: logger) }
         let shared = [clipboard != nil ? "clipboard" : nil, primary != nil ? "primary selection" : nil].compactMap { $0 }
         logger.info(shared.isEmpty ? "the parent offers no clipboard to share" : "sharing the \(shared.joined(separator: " and ")) with the parent")
     }

@@ -1,3 +1,4 @@
+// Over 300 lines: the drag from press to drop, its icon, and its hand-off to the outside (`OutgoingDrag`) share the drag's private target, offers and icon offset.
 import Rendering
 import WaylandServer
 
@@ -212,14 +213,20 @@ final class DragGrab: PointerGrab, DragSession {
         guard carriesData, let source else { return nil }
         leaveTarget()
         end()
+        // The source still names this (ended) drag, so its going away is heard outside.
+        source.drag = self
         return source
     }
+
+    /// Once handed off: the source went away, and the outside's drag must end too.
+    var sourceGoneOutside: (() -> Void)?
 
     /// The source went away mid-drag: the target hears leave, and the drag ends.
     func sourceDestroyed() {
         source = nil
         leaveTarget()
         end()
+        sourceGoneOutside?()
     }
 
     private func end() {
@@ -241,6 +248,23 @@ final class DragGrab: PointerGrab, DragSession {
         guard let icon, icon.hasContent, !seat.pointerOutside else { return nil }
         let px = Int32(clamping: Int(seat.position.logical.x.rounded(.down))), py = Int32(clamping: Int(seat.position.logical.y.rounded(.down)))
         return (icon, px.clampedAdding(iconOffset.x), py.clampedAdding(iconOffset.y))
+    }
+
+    /// The icon's pixels as they show now, for a drag that carries on outside.
+    var iconSnapshot: OutgoingDrag.Icon? {
+        guard let icon, icon.hasContent, let texture = icon.texture, texture.width > 0, texture.height > 0,
+              Int(texture.width) * Int(texture.height) <= 512 * 512 else { return nil }
+        let opaque = texture.format == .xrgb8888
+        let pixels: [UInt32] = texture.reading {
+            texture.withPixels { data in
+                let row = Int(texture.stride / 4)
+                return (0..<Int(texture.height)).flatMap { y in
+                    (0..<Int(texture.width)).map { x in opaque ? data[y * row + x] | 0xff00_0000 : data[y * row + x] }
+                }
+            }
+        }
+        return OutgoingDrag.Icon(pixels: pixels, width: texture.width, height: texture.height, scale: max(1, icon.scale),
+                                 x: iconOffset.x, y: iconOffset.y)
     }
 
     /// The client moved the icon relative to the pointer (attach offset, `wl_surface.offset`).

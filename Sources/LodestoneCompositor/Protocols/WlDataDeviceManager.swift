@@ -174,6 +174,12 @@ protocol DragSession: AnyObject {
     func offerChanged(_ offer: WlDataOffer)
     /// The target said `finish` after the drop.
     func offerFinished(_ offer: WlDataOffer)
+    /// The target let the dropped offer go without `finish`.
+    func offerAbandoned(_ offer: WlDataOffer)
+}
+
+extension DragSession {
+    func offerAbandoned(_ offer: WlDataOffer) {}
 }
 
 /// `wl_data_offer`: one client's view of another client's source, for a paste or a drop.
@@ -268,7 +274,10 @@ final class WlDataOffer: SelectionOfferObject<DataDeviceProtocol>, WlDataOfferHa
         // A target that goes away after the drop without finishing: a version 3 target
         // gave up (the source is told it was cancelled); an older one cannot say finish,
         // so its going away is the end of the drop.
-        guard dropped, !finished, let source = dataSource, source.droppedOn === self else { return }
+        guard dropped, !finished else { return }
+        // A drag from outside (`ExternalDrag`, `XDragSource`) hears it itself.
+        drag?.offerAbandoned(self)
+        guard let source = dataSource, source.droppedOn === self else { return }
         if has(3) { source.cancelled() } else { source.finished() }
     }
 }

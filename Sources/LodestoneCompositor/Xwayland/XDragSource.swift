@@ -134,6 +134,12 @@ final class XDragSource: SelectionSource, DragSession {
         finish(success: true)
     }
 
+    /// The Wayland target went away after the drop without finishing: the X app hears so.
+    func offerAbandoned(_ offer: WlDataOffer) {
+        guard dropped, offer === self.offer else { return }
+        finish(success: false)
+    }
+
     // MARK: The Wayland target
 
     private func devices(of client: Client) -> [WlDataDevice] {
