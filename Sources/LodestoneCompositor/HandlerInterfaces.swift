@@ -118,6 +118,20 @@ protocol XwaylandHost: ShellHost {
     func startResize(_ window: XwaylandWindow, edges: UInt32)
     func cancelMoveResize(of window: XwaylandWindow)
     func standardCursor(_ name: CursorName, scale: Int32) -> CursorThemes.StandardCursor?
+    /// The themes whose name and size X's resources carry (`Xcursor.theme`).
+    var cursorThemes: CursorThemes { get }
+    /// The window manager now running, or nil: the one X connection at a time.
+    var xwm: XWM? { get set }
+    /// The Wayland selections X's CLIPBOARD and PRIMARY are bridged to.
+    var bridgedClipboard: BridgedSelection { get }
+    var bridgedPrimary: BridgedSelection { get }
+    /// A client's data devices: an X app's drag makes its offers to them.
+    func dataDevices(of client: Client) -> [WlDataDevice]
+    /// The Wayland surface on top at a global point, in surface coordinates, or nil where an
+    /// X window is on top. X's override-redirect windows are looked through: the X app's drag
+    /// icon is one, and it is under the pointer throughout (as mutter picks the window, not
+    /// the icon).
+    func waylandSurface(atX x: Double, y: Double) -> (surface: WlSurface, sx: Double, sy: Double)?
 }
 
 extension Compositor: XwaylandHost {
@@ -129,6 +143,24 @@ extension Compositor: XwaylandHost {
     func startResize(_ window: XwaylandWindow, edges: UInt32) { seat.startResize(window, edges: edges) }
     func cancelMoveResize(of window: XwaylandWindow) { seat.cancelMoveResize(of: window) }
     func standardCursor(_ name: CursorName, scale: Int32) -> CursorThemes.StandardCursor? { cursorThemes.standardCursor(name, scale: scale) }
+    var bridgedClipboard: BridgedSelection { selection }
+    var bridgedPrimary: BridgedSelection { primarySelection }
+    func dataDevices(of client: Client) -> [WlDataDevice] { selection.devices(of: client).compactMap { $0 as? WlDataDevice } }
+
+    func waylandSurface(atX x: Double, y: Double) -> (surface: WlSurface, sx: Double, sy: Double)? {
+        var hit: (surface: WlSurface, sx: Double, sy: Double)?
+        for window in scene.windows where window.isMapped {
+            if let bar = window.titleBar, bar.frame.contains(x: x, y: y) { hit = nil }
+            guard let surface = window.surface else { continue }
+            let isX = window is XwaylandWindow
+            let (ox, oy) = window.surfaceOrigin
+            scene.walk(surface, x: ox, y: oy) { s, sx, sy in
+                let lx = x - Double(sx), ly = y - Double(sy)
+                if s.acceptsInput(x: lx, y: ly) { hit = isX ? nil : (s, lx, ly) }
+            }
+        }
+        return hit
+    }
 }
 
 /// What the test protocol (`lodestone_test_v1`, TestControl/) asks of the core: it drives the

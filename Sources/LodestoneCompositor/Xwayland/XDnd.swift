@@ -76,7 +76,7 @@ final class XDnd {
     func dragEntered(_ surface: WlSurface, source: WlDataSource, drag: DragGrab) -> XDragTarget? {
         guard let window = wm.windows.values.first(where: { $0.surface === surface }) else { return nil }
         guard let aware = wm.connection.property(window.id, atoms.aware)?.bytes.cardinals.first, aware >= 3 else {
-            wm.compositor.log.debug("xdnd: X window 0x\(String(window.id, radix: 16)) is not XdndAware; the drag passes over it")
+            wm.log.debug("xdnd: X window 0x\(String(window.id, radix: 16)) is not XdndAware; the drag passes over it")
             return nil
         }
         target = nil

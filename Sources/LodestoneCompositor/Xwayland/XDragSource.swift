@@ -17,7 +17,7 @@ extension XDnd {
                       !targets.contains(where: { $0.mime == mime }) else { continue }
                 targets.append((mime, target))
             }
-            wm.compositor.log.debug("xdnd: X window 0x\(String(d.0, radix: 16)) drags \(targets.map(\.mime)) over Wayland windows")
+            wm.log.debug("xdnd: X window 0x\(String(d.0, radix: 16)) drags \(targets.map(\.mime)) over Wayland windows")
             xSource = XDragSource(dnd: self, owner: d.0, targets: targets)
             return
         }
@@ -55,7 +55,7 @@ final class XDragSource: SelectionSource, DragSession {
         self.targets = targets
     }
 
-    private var compositor: Compositor { dnd.wm.compositor }
+    private var compositor: any XwaylandHost { dnd.wm.compositor }
     private var offer: WlDataOffer? { offers.lazy.compactMap(\.value).first }
 
     // MARK: SelectionSource
@@ -88,23 +88,8 @@ final class XDragSource: SelectionSource, DragSession {
 
     func leave() { leaveTarget() }
 
-    /// The Wayland surface on top at a point, if a Wayland window is on top there. X's
-    /// override-redirect windows are looked through: the X app's drag icon is one, and it
-    /// is under the pointer throughout (as mutter picks the window, not the icon).
     private func waylandSurface(atX x: Double, y: Double) -> (surface: WlSurface, sx: Double, sy: Double)? {
-        let scene = compositor.scene
-        var hit: (surface: WlSurface, sx: Double, sy: Double)?
-        for window in scene.windows where window.isMapped {
-            if let bar = window.titleBar, bar.frame.contains(x: x, y: y) { hit = nil }
-            guard let surface = window.surface else { continue }
-            let isX = window is XwaylandWindow
-            let (ox, oy) = window.surfaceOrigin
-            scene.walk(surface, x: ox, y: oy) { s, sx, sy in
-                let lx = x - Double(sx), ly = y - Double(sy)
-                if s.acceptsInput(x: lx, y: ly) { hit = isX ? nil : (s, lx, ly) }
-            }
-        }
-        return hit
+        compositor.waylandSurface(atX: x, y: y)
     }
 
     /// XdndDrop: the target hears drop if it takes it, and reads the data; XdndFinished
@@ -143,12 +128,12 @@ final class XDragSource: SelectionSource, DragSession {
     // MARK: The Wayland target
 
     private func devices(of client: Client) -> [WlDataDevice] {
-        compositor.selection.devices(of: client).compactMap { $0 as? WlDataDevice }
+        compositor.dataDevices(of: client)
     }
 
     private func enter(_ hit: (surface: WlSurface, sx: Double, sy: Double)) {
         target = hit.surface
-        let serial = compositor.display.nextSerial()
+        let serial = compositor.nextSerial()
         for device in devices(of: hit.surface.client) {
             let offer = device.introduce(self) as? WlDataOffer
             if let offer {

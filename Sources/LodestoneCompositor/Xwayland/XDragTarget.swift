@@ -112,7 +112,7 @@ final class XDragTarget {
         let d = e.data.data32
         guard d.0 == window, dropped else { return }
         let succeeded = version < 5 || d.1 & 1 != 0
-        dnd.wm.compositor.log.debug("xdnd: X window 0x\(String(window, radix: 16)) finished the drop (\(succeeded ? "took it" : "failed"))")
+        dnd.wm.log.debug("xdnd: X window 0x\(String(window, radix: 16)) finished the drop (\(succeeded ? "took it" : "failed"))")
         if succeeded { source?.finished() } else { source?.cancelled() }
         dnd.targetEnded(self)
     }

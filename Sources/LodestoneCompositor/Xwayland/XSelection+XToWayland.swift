@@ -49,7 +49,7 @@ extension XSelection {
             return nextReceive()
         }
         if value.type == atoms.incr {
-            compositor.log.debug("X selection \(atom): the owner sends its data incrementally (INCR)")
+            log.debug("X selection \(atom): the owner sends its data incrementally (INCR)")
             // Deleting the INCR property (done) asks the owner for the first chunk.
             incoming = write([], to: receive.fd, complete: false)
             if let incoming {
@@ -149,10 +149,10 @@ extension XSelection {
         let before = outgoing.count
         outgoing.removeAll { now - $0.lastProgress >= Int64(Self.stallTimeout) }
         if outgoing.count < before {
-            compositor.log.notice("X selection \(atom): \(before - outgoing.count) X requestor(s) stopped taking INCR chunks; dropped")
+            log.notice("X selection \(atom): \(before - outgoing.count) X requestor(s) stopped taking INCR chunks; dropped")
         }
         if let first = receives.first, now - receiveProgress >= Int64(Self.stallTimeout) {
-            compositor.log.notice("X selection \(atom): the X owner kept a paste waiting \(Self.stallTimeout) ms; it ends with what it got")
+            log.notice("X selection \(atom): the X owner kept a paste waiting \(Self.stallTimeout) ms; it ends with what it got")
             if let incoming {
                 incoming.cancel()
                 finished(incoming)
@@ -173,7 +173,7 @@ extension XSelection {
         let own = fcntl(fd, F_DUPFD_CLOEXEC, 0)
         guard own >= 0 else { return }
         guard receives.count < Self.maximumReceives else {
-            compositor.log.notice("X selection \(atom): \(receives.count) pastes already wait for the X owner; this one gets nothing")
+            log.notice("X selection \(atom): \(receives.count) pastes already wait for the X owner; this one gets nothing")
             close(own)
             return
         }
@@ -195,7 +195,7 @@ extension XSelection {
     /// Starts writing X data to a Wayland client's pipe; nil if it already ended.
     @discardableResult
     func write(_ bytes: [UInt8], to fd: Int32, complete: Bool) -> PipeTransfer? {
-        let transfer = PipeTransfer(writing: bytes, to: fd, complete: complete, loop: compositor.display.eventLoop) { [unowned self] t in self.finished(t) }
+        let transfer = PipeTransfer(writing: bytes, to: fd, complete: complete, loop: compositor.eventLoop) { [unowned self] t in self.finished(t) }
         guard !transfer.isDone else { return nil }
         transfers.append(transfer)
         return transfer

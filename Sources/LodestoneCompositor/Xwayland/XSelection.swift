@@ -2,6 +2,7 @@ import CWaylandServer
 import CXCB
 import Glibc
 import LodestoneSystem
+import Logging
 import WaylandServer
 
 /// One X selection (CLIPBOARD or PRIMARY) bridged to its Wayland counterpart (the
@@ -45,7 +46,8 @@ final class XSelection {
     /// An X owner's TARGETS beyond this many are not looked at (each may cost a round trip).
     static let maximumTargets = 256
     unowned let wm: XWM
-    let compositor: Compositor
+    let compositor: any XwaylandHost
+    var log: Logger { compositor.log }
     /// CLIPBOARD or PRIMARY.
     let atom: XAtom
     /// The window manager's window: the X owner on Wayland's behalf, and where X data
@@ -86,7 +88,7 @@ final class XSelection {
     var connection: XConnection { wm.connection }
     var atoms: XWM.Atoms { wm.atoms }
 
-    init(wm: XWM, compositor: Compositor, atom: XAtom, wayland: BridgedSelection) {
+    init(wm: XWM, compositor: any XwaylandHost, atom: XAtom, wayland: BridgedSelection) {
         self.wm = wm
         self.compositor = compositor
         self.atom = atom
@@ -95,7 +97,7 @@ final class XSelection {
         // INCR chunks from X owners arrive as new values of our property.
         wm.connection.changeAttributes(window, mask: XCB_CW_EVENT_MASK.rawValue, values: [XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue])
         wayland.changed = { [unowned self] source in self.waylandSelectionChanged(source) }
-        watchdog = try? compositor.display.eventLoop.addTimer { [unowned self] in self.stalled() }
+        watchdog = try? compositor.eventLoop.addTimer { [unowned self] in self.stalled() }
         // A Wayland selection made before Xwayland started is X's to paste at once.
         if let source = wayland.source { waylandSelectionChanged(source) }
     }
@@ -153,12 +155,12 @@ final class XSelection {
         source.send(mime: mime, fd: fds[1])
         close(fds[1])
         let type = e.target == atoms.text ? atoms.utf8String : e.target
-        let transfer = PipeTransfer(reading: fds[0], limit: Self.maximumBytes, loop: compositor.display.eventLoop) { [unowned self] t in
+        let transfer = PipeTransfer(reading: fds[0], limit: Self.maximumBytes, loop: compositor.eventLoop) { [unowned self] t in
             self.finished(t)
             if let data = t.received {
                 self.answer(e, property: property, type: type, data: data)
             } else {
-                self.compositor.log.notice("an X11 paste of \(mime) failed: the Wayland source wrote more than \(Self.maximumBytes) bytes or could not be read")
+                self.log.notice("an X11 paste of \(mime) failed: the Wayland source wrote more than \(Self.maximumBytes) bytes or could not be read")
                 self.connection.notifySelection(e, property: 0)
             }
             self.connection.flush()
@@ -173,11 +175,11 @@ final class XSelection {
             connection.setProperty(e.requestor, property, type: type, bytes: data)
             return connection.notifySelection(e, property: property)
         }
-        compositor.log.debug("X selection \(atom): \(data.count) bytes to window 0x\(String(e.requestor, radix: 16)) incrementally (INCR)")
+        log.debug("X selection \(atom): \(data.count) bytes to window 0x\(String(e.requestor, radix: 16)) incrementally (INCR)")
         // Its deletions of the property are what we wait for.
         wm.watchProperties(of: e.requestor)
         if outgoing.count >= Self.maximumOutgoing {
-            compositor.log.notice("X selection \(atom): \(outgoing.count) INCR transfers to X already; the oldest is dropped")
+            log.notice("X selection \(atom): \(outgoing.count) INCR transfers to X already; the oldest is dropped")
             outgoing.removeFirst()
         }
         outgoing.append(OutgoingChunks(requestor: e.requestor, property: property, type: type, data: data))

@@ -18,8 +18,8 @@ import WaylandServer
 final class XWM {
     /// The core whole, for the selection and drag bridges (`XSelection`, `XDnd`) that still
     /// take it; the window manager itself asks only what `XwaylandHost` lists.
-    unowned let compositor: Compositor
-    private var log: Logger { compositor.log }
+    unowned let compositor: any XwaylandHost
+    var log: Logger { compositor.log }
     let connection: XConnection
     /// Xwayland's Wayland connection while it lasts.
     let xwaylandClient: () -> Client?
@@ -92,7 +92,7 @@ final class XWM {
     }
 
     /// Connects over `fd` and becomes the window manager of Xwayland's root window.
-    init(compositor: Compositor, fd: Int32, xwaylandClient: @escaping () -> Client?, closed: @escaping () -> Void) throws(SystemError) {
+    init(compositor: any XwaylandHost, fd: Int32, xwaylandClient: @escaping () -> Client?, closed: @escaping () -> Void) throws(SystemError) {
         self.compositor = compositor
         self.xwaylandClient = xwaylandClient
         self.closed = closed
@@ -137,8 +137,8 @@ final class XWM {
         // The clipboards, both ways; XFixes says when an X client takes one.
         if let base = c.xfixesEventBase() {
             xfixesSelectionNotify = base &+ UInt8(XCB_XFIXES_SELECTION_NOTIFY)
-            selections = [XSelection(wm: self, compositor: compositor, atom: atoms.clipboard, wayland: compositor.selection),
-                          XSelection(wm: self, compositor: compositor, atom: Atoms.primary, wayland: compositor.primarySelection)]
+            selections = [XSelection(wm: self, compositor: compositor, atom: atoms.clipboard, wayland: compositor.bridgedClipboard),
+                          XSelection(wm: self, compositor: compositor, atom: Atoms.primary, wayland: compositor.bridgedPrimary)]
             for s in selections {
                 _ = c.watchSelectionOwner(s.atom, from: s.window)
                 // The first X client may have copied before the window manager watched.

@@ -16,7 +16,7 @@ public final class XwaylandServer {
     /// `:n`, for DISPLAY.
     public let displayName: String
     private let number: Int
-    private unowned let compositor: Compositor
+    private unowned let compositor: any XwaylandHost
     private var log: Logger { compositor.log }
     /// The listening sockets: the path one and the abstract one.
     private let listeners: [Int32]
