@@ -9,7 +9,8 @@ extension Compositor {
         try display.initShm()
         try addGlobal(Interface.compositor, WlCompositor.version) { [unowned self] in _ = WlCompositor(compositor: self, client: $0, version: $1, id: $2) }
         try addGlobal(Interface.subcompositor, WlSubcompositor.version) { [unowned self] in _ = WlSubcompositor(compositor: self, client: $0, version: $1, id: $2) }
-        try addGlobal(Interface.output, WlOutput.version) { [unowned self] in _ = WlOutput(output: self.output, client: $0, version: $1, id: $2) }
+        for head in layout.heads { try offer(head) }
+        advertised.append((String(cString: Interface.output.pointee.name), WlOutput.version))
         try addGlobal(Interface.xdgWmBase, XdgWmBase.version) { [unowned self] in _ = XdgWmBase(compositor: self, client: $0, version: $1, id: $2) }
         try addGlobal(Interface.seat, WlSeat.version) { [unowned self] in _ = WlSeat(seat: self.seat, client: $0, version: $1, id: $2) }
         try addGlobal(Interface.relativePointerManager, ZwpRelativePointerManager.version) { [unowned self] in
@@ -73,6 +74,15 @@ extension Compositor {
         if options.testControl {
             // Never offered by default: whoever binds it can inject input and read the screen.
             try addGlobal(Interface.test, LodestoneTest.version) { [unowned self] in _ = LodestoneTest(compositor: self, client: $0, version: $1, id: $2) }
+        }
+    }
+
+    /// A head's wl_output global, withdrawn with the head (`OutputHead.global`).
+    func offer(_ head: OutputHead) throws(SystemError) {
+        head.global = try WaylandGlobal(display: display, interface: Interface.output, version: WlOutput.version) { [unowned self] in
+            // The head is held until the global is destroyed: a client binding it after
+            // the head went (`Compositor.removeOutput`) gets a wl_output all the same.
+            _ = WlOutput(head: head, output: self.output, client: $0, version: $1, id: $2)
         }
     }
 

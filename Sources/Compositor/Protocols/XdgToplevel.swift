@@ -174,7 +174,10 @@ final class XdgToplevel: Resource, RequestHandler, DesktopWindow {
     /// Height of Lodestone's bar above the window (0 without one, or fullscreen).
     var decorationHeight: Int32 { titleBar != nil && !isFullscreen ? TitleBar.height : 0 }
     /// Where a maximized or fullscreen window's geometry goes: below its bar, if it has one.
-    var maximizedOrigin: (x: Int32, y: Int32) { (0, isFullscreen ? 0 : decorationHeight) }
+    var maximizedOrigin: (x: Int32, y: Int32) {
+        let area = compositor.workArea(of: self)
+        return (area.x, area.y &+ (isFullscreen ? 0 : decorationHeight))
+    }
 
     private func setMaximized(_ on: Bool) {
         guard sentInitialConfigure else { isMaximized = on; return }
@@ -197,10 +200,11 @@ final class XdgToplevel: Resource, RequestHandler, DesktopWindow {
 
     /// Maximized and fullscreen windows fill the output; leaving restores the old size.
     private func applySizeState() {
+        let area = compositor.workArea(of: self)
         if isFullscreen {
-            configure(width: compositor.output.width, height: compositor.output.height)
+            configure(width: area.width, height: area.height)
         } else if isMaximized {
-            configure(width: compositor.output.width, height: max(1, compositor.output.height - decorationHeight))
+            configure(width: area.width, height: max(1, area.height - decorationHeight))
         } else if let r = restoreGeometry {
             restoreGeometry = nil
             configure(width: r.width, height: r.height)
@@ -262,7 +266,8 @@ final class XdgToplevel: Resource, RequestHandler, DesktopWindow {
         guard !sentInitialConfigure else { return }
         sentInitialConfigure = true
         // Since 4 / 5
-        if has(4) { send { xdg_toplevel_send_configure_bounds($0, compositor.output.width, compositor.output.height) } }
+        let area = compositor.workArea(of: self)
+        if has(4) { send { xdg_toplevel_send_configure_bounds($0, area.width, area.height) } }
         if has(5) {
             let caps = [XDG_TOPLEVEL_WM_CAPABILITIES_MAXIMIZE, XDG_TOPLEVEL_WM_CAPABILITIES_FULLSCREEN].map(\.rawValue)
             withArray(caps) { caps in send { xdg_toplevel_send_wm_capabilities($0, caps) } }

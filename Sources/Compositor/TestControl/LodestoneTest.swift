@@ -6,7 +6,7 @@ import WaylandServer
 /// the screen. Offered only with --test-control. Every request is answered
 /// by exactly one event (window lists end with windows_done).
 final class LodestoneTest: Resource, RequestHandler {
-    static let version: Int32 = 4
+    static let version: Int32 = 5
     static var interface: UnsafePointer<wl_interface> { Interface.test }
     unowned let compositor: Compositor
 
@@ -20,6 +20,8 @@ final class LodestoneTest: Resource, RequestHandler {
         case gesture, tabletTool
         // Since 4
         case getPointerPreview
+        // Since 5
+        case addOutput, removeOutput
     }
 
     init?(compositor: Compositor, client: Client, version: UInt32, id: UInt32) {
@@ -117,6 +119,18 @@ final class LodestoneTest: Resource, RequestHandler {
             inject(.tabletTool(event))
             sendPointerState()
         case .getPointerPreview: sendPointerPreview(seat.pointerSnapshot)
+        case .addOutput:
+            let name = a.string(0) ?? ""
+            guard !name.isEmpty, compositor.layout.head(named: name) == nil else { return failed("an output named '\(name)' exists") }
+            guard a.int(1) > 0, a.int(2) > 0, a.int(1) <= 16384, a.int(2) <= 16384 else { return failed("output size \(a.int(1))×\(a.int(2)) is out of range") }
+            do { try compositor.addOutput(OutputMode(name: name, width: a.int(1), height: a.int(2))) } catch { return failed("\(error)") }
+            compositor.settlePointer()
+            sendPointerState()
+        case .removeOutput:
+            let name = a.string(0) ?? ""
+            guard compositor.removeOutput(named: name) else { return failed("no output named '\(name)' to remove (the last one stays)") }
+            compositor.settlePointer()
+            sendPointerState()
         }
     }
 
