@@ -45,7 +45,7 @@ public final class Output {
     func damageTouches(logical r: PixelRect) -> Bool { damage.intersects(scale.covering(r)) }
 
     /// Where a global logical rect is drawn, in output pixels (`OutputScale.placing`).
-    func pixels(logical r: PixelRect) -> PixelRect { scale.placing(r) }
+    public func pixels(logical r: PixelRect) -> PixelRect { scale.placing(r) }
 
     /// A new mode (nested window resized, parent scale changed).
     public func reconfigure(width: Int32, height: Int32, scale: OutputScale) {

@@ -78,7 +78,7 @@ public final class OutputLayout {
         return best.map { overlap($0.bounds, rect) > 0 } == true ? best : heads.first
     }
 
-    func head(named name: String) -> OutputHead? { heads.first { $0.name == name } }
+    public func head(named name: String) -> OutputHead? { heads.first { $0.name == name } }
 
     private func overlap(_ a: PixelRect, _ b: PixelRect) -> Int64 {
         let i = a.intersection(b)

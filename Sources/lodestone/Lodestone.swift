@@ -210,7 +210,15 @@ struct Lodestone: ParsableCommand {
             log.notice("--outputs applies headless only; the \(kind.rawValue) backend has its own outputs")
         }
         // A TTY output has the monitor's mode (its logical size follows the scale).
-        if let drm { options.width = outputScale.logical(drm.mode.width); options.height = outputScale.logical(drm.mode.height); options.refreshHz = drm.mode.refreshHz; options.outputName = "DRM-1" }
+        if let drm, let first = drm.modes.first {
+            options.width = outputScale.logical(first.width); options.height = outputScale.logical(first.height); options.refreshHz = first.refreshHz; options.outputName = "DRM-1"
+            // Every connected monitor, side by side in connector order.
+            if drm.modes.count > 1 {
+                options.outputs = drm.modes.enumerated().map {
+                    OutputMode(name: "DRM-\($0.offset + 1)", width: outputScale.logical($0.element.width), height: outputScale.logical($0.element.height), refreshHz: $0.element.refreshHz)
+                }
+            }
+        }
         options.clock = manualClock ? .manual : .realtime
         options.testControl = testControl
         // Screen copies only where the screen is ours alone to show: not on a TTY, where
