@@ -25,6 +25,10 @@ PIP_PACKAGES := pywayland
 # seeds): Debian ships them inside BurntSushi's Go TOML library.
 APT_PACKAGES += golang-github-burntsushi-toml-dev
 
+# Browsers and Qt 6 Designer whose accessible trees the accessibility tests and `make bench` read
+# (BrowserAccessibilityTests, AccessibleAppTests, AccessibilityBench).
+APT_PACKAGES += firefox-esr chromium designer-qt6
+
 # make test-tty (Tests/vm/): QEMU for the guest, seatd in it, busybox-static for its initramfs
 # (the guest's kernel is fetched by Tests/vm/build-guest with apt-get download, never installed).
 # Optional: where they cannot be installed, make test says so and skips the TTY scenarios.

@@ -15,7 +15,7 @@ let package = Package(
     name: "Lodestone",
     products: [
         .executable(name: "lodestone", targets: ["lodestone"]),
-        .library(name: "PointerEngine", targets: ["PointerEngine"]),
+        .library(name: "AdaptivePointerEngine", targets: ["AdaptivePointerEngine"]),
         // The module the wlcs conformance runner dlopen()s (Scripts/run-wlcs).
         .library(name: "LodestoneWLCS", type: .dynamic, targets: ["LodestoneWLCS"]),
         // liblodestone-pointer.so: the adaptive pointer for other compositors, a C ABI
@@ -77,10 +77,10 @@ let package = Package(
 
         // The adaptive pointer as a pure model: no Wayland, no C.
         // (libm: rounded()/squareRoot() need it linked in debug builds.)
-        .target(name: "PointerEngine", linkerSettings: [.linkedLibrary("m")]),
-        .executableTarget(name: "PointerEngineBenchmark", dependencies: ["PointerEngine", "AllocationCounter"]),
+        .target(name: "AdaptivePointerEngine", linkerSettings: [.linkedLibrary("m")]),
+        .executableTarget(name: "PointerEngineBenchmark", dependencies: ["AdaptivePointerEngine", "AllocationCounter"]),
         // What liblodestone-pointer's C boundary adds per call (make bench; not a test).
-        .executableTarget(name: "PointerBoundaryBenchmark", dependencies: ["PointerEngine", "CLodestonePointer", "CValgrind"]),
+        .executableTarget(name: "PointerBoundaryBenchmark", dependencies: ["AdaptivePointerEngine", "CLodestonePointer", "CValgrind"]),
         // Heap allocation counting for the benchmarks: ordo-one's malloc interposer
         // (libMallocInterposerSwift.so, built with allocation-counter-check by `make bench`), preloaded into a child only,
         // counts every thread's allocations; CAllocationHook names who asked. Not linked: the
@@ -93,7 +93,7 @@ let package = Package(
         ),
 
         // Compositing with pixman, PNG output with libpng.
-        .target(name: "Rendering", dependencies: ["LodestoneSystem", "CPixman", "CPNG", "CCairo", "PointerEngine", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Rendering", dependencies: ["LodestoneSystem", "CPixman", "CPNG", "CCairo", "AdaptivePointerEngine", .product(name: "Logging", package: "swift-log")]),
         // liblodestone-pointer: the header (a C target so Swift fills the very structs C reads)
         // and the @_cdecl exports over the engine and the pointer renderer.
         .target(name: "CLodestonePointer"),
@@ -102,19 +102,19 @@ let package = Package(
         .target(
             name: "LodestonePointerC",
             dependencies: [
-                "CLodestonePointer", "CPixman", "PointerEngine", "Rendering",
+                "CLodestonePointer", "CPixman", "AdaptivePointerEngine", "Rendering",
                 "AdaptivePointerProtocol", "WaylandServer", "CWaylandServer", "CWaylandProtocols",
             ],
             linkerSettings: pointerLibraryLinkerSettings
         ),
         // adaptive_pointer_v1's request checks and errors, shared by Compositor and the C
         // library's server helper (RegionDraft).
-        .target(name: "AdaptivePointerProtocol", dependencies: ["WaylandServer", "CWaylandServer", "CWaylandProtocols", "PointerEngine"]),
+        .target(name: "AdaptivePointerProtocol", dependencies: ["WaylandServer", "CWaylandServer", "CWaylandProtocols", "AdaptivePointerEngine"]),
         // Protocol handlers, surfaces, seat, window management.
         .target(
-            name: "Compositor",
+            name: "LodestoneCompositor",
             dependencies: [
-                "LodestoneSystem", "WaylandServer", "AdaptivePointerProtocol", "Rendering", "CXKBCommon", "CXcursor", "CXCB", "CSDBus", "PointerEngine",
+                "LodestoneSystem", "WaylandServer", "AdaptivePointerProtocol", "Rendering", "CXKBCommon", "CXcursor", "CXCB", "CSDBus", "AdaptivePointerEngine",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -122,7 +122,7 @@ let package = Package(
         .target(
             name: "Backends",
             dependencies: [
-                "LodestoneSystem", "Compositor", "Rendering", "WaylandServer", "PointerEngine",
+                "LodestoneSystem", "LodestoneCompositor", "Rendering", "WaylandServer", "AdaptivePointerEngine",
                 // The nested backend is a Wayland client of the parent session.
                 "WaylandClient", "CWaylandClient", "CWaylandProtocols",
                 // Cursor images over the nested window's own title bar.
@@ -133,11 +133,11 @@ let package = Package(
             ]
         ),
         // config.toml: parsed and checked into plain values (the watcher is in lodestone).
-        .target(name: "LodestoneConfig", dependencies: ["LodestoneSystem", "Compositor", "PointerEngine", .product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(name: "LodestoneConfig", dependencies: ["LodestoneSystem", "LodestoneCompositor", "AdaptivePointerEngine", .product(name: "TOMLKit", package: "TOMLKit")]),
         .executableTarget(
             name: "lodestone",
             dependencies: [
-                "LodestoneSystem", "Compositor", "Backends", "LodestoneConfig", "PointerEngine",
+                "LodestoneSystem", "LodestoneCompositor", "Backends", "LodestoneConfig", "AdaptivePointerEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -150,7 +150,7 @@ let package = Package(
         .target(name: "CWLCS", linkerSettings: [.linkedLibrary("wayland-client")]),
         .target(
             name: "LodestoneWLCS",
-            dependencies: ["CWLCS", "LodestoneSystem", "Compositor", "WaylandServer", "CWaylandServer", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CWLCS", "LodestoneSystem", "LodestoneCompositor", "WaylandServer", "CWaylandServer", .product(name: "Logging", package: "swift-log")]
         ),
         // Declaring adaptive_pointer_v1 regions from Swift clients in a few lines.
         .target(name: "AdaptivePointerClient", dependencies: ["WaylandClient", "CWaylandClient", "CWaylandProtocols"]),
@@ -158,7 +158,7 @@ let package = Package(
         .executableTarget(
             name: "lodestone-bench",
             dependencies: [
-                "LodestoneSystem", "Rendering", "LodestoneTesting", "AllocationCounter", "Compositor", "WaylandServer", "WaylandClient", "CWaylandClient",
+                "LodestoneSystem", "Rendering", "LodestoneTesting", "AllocationCounter", "LodestoneCompositor", "WaylandServer", "WaylandClient", "CWaylandClient",
                 "AdaptivePointerClient", "CValgrind", .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -170,7 +170,7 @@ let package = Package(
         .executableTarget(
             name: "lodestone-fuzz",
             dependencies: [
-                "CLodestoneFuzz", "Compositor", "LodestoneSystem", "WaylandServer", "CWaylandServer", "CWaylandProtocols",
+                "CLodestoneFuzz", "LodestoneCompositor", "LodestoneSystem", "WaylandServer", "CWaylandServer", "CWaylandProtocols",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -179,7 +179,7 @@ let package = Package(
         .executableTarget(name: "lodestone-config-fuzz", dependencies: ["LodestoneConfig", "LodestoneSystem"]),
         // `make fuzz`: byte strings as an Xcursor file in a theme, read by CursorThemes;
         // built plainly, it replays the kept corpus (Tests/fuzz/xcursor-corpus).
-        .executableTarget(name: "lodestone-xcursor-fuzz", dependencies: ["Compositor", "LodestoneSystem", .product(name: "Logging", package: "swift-log")]),
+        .executableTarget(name: "lodestone-xcursor-fuzz", dependencies: ["LodestoneCompositor", "LodestoneSystem", .product(name: "Logging", package: "swift-log")]),
         // A parent compositor that says odd things (configures, scales, keymaps) to nested
         // Lodestone (NestedOddParentTests, issue 24).
         .executableTarget(name: "lodestone-odd-parent", dependencies: ["CWaylandServer", "CWaylandProtocols"]),
@@ -189,18 +189,18 @@ let package = Package(
         .target(name: "LodestoneTour", dependencies: ["LodestoneSystem", "LodestoneTesting", "WaylandClient", "CWaylandClient", "CWaylandProtocols", "CCairo"]),
         .executableTarget(name: "lodestone-tour", dependencies: ["LodestoneTour"]),
 
-        .testTarget(name: "PointerEngineTests", dependencies: ["PointerEngine"]),
+        .testTarget(name: "PointerEngineTests", dependencies: ["AdaptivePointerEngine"]),
         // config.toml's parser: every key, and the messages of bad files.
-        .testTarget(name: "LodestoneConfigTests", dependencies: ["LodestoneConfig", "LodestoneSystem", "Compositor", "PointerEngine"]),
+        .testTarget(name: "LodestoneConfigTests", dependencies: ["LodestoneConfig", "LodestoneSystem", "LodestoneCompositor", "AdaptivePointerEngine"]),
         // The TTY backend's pieces that run without devices: libinput translation, the
         // empty libinput context, the start-up checks.
-        .testTarget(name: "BackendTests", dependencies: ["Backends", "Compositor", "CInput"]),
+        .testTarget(name: "BackendTests", dependencies: ["Backends", "LodestoneCompositor", "CInput"]),
         // The compositor in the test process, its clients on socketpairs: seat routing,
         // grabs, pointer constraints and the scene, asserted on what clients receive.
         .testTarget(
             name: "CompositorUnitTests",
             dependencies: [
-                "Compositor", "Rendering", "WaylandServer", "CWaylandServer", "WaylandClient", "CWaylandClient", "CWaylandProtocols",
+                "LodestoneCompositor", "Rendering", "WaylandServer", "CWaylandServer", "WaylandClient", "CWaylandClient", "CWaylandProtocols",
                 "Backends",  // the TTY path's keyboard: libinput translation into a real seat
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -212,7 +212,7 @@ let package = Package(
                 // NestedMutterTests: mutter's remote-desktop D-Bus API moves its pointer.
                 "CSDBus",
                 // PointerLibraryTests: the Swift side of the C library's numbers.
-                "PointerEngine",
+                "AdaptivePointerEngine",
             ]
         ),
     ],

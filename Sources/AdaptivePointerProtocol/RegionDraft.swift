@@ -1,6 +1,6 @@
 import CWaylandProtocols
 import CWaylandServer
-import PointerEngine
+import AdaptivePointerEngine
 import WaylandServer
 
 /// The pending state of one `adaptive_pointer_region_v1`, and the validation of every request
@@ -40,15 +40,8 @@ public struct RegionDraft {
     /// from growing the spatial index without bound.
     public static let maximumRegionsPerSurface = 512
 
-    /// The region requests, by opcode, in the XML's order.
-    public enum Request: UInt32 {
-        case destroy, setFrame, setHitArea, setHitRect, setCornerRadius, setEffect, setHover, setBackground
-        case setShape, setCustomShape, setMagnetism, setLatchingAxes, setConstrainedAxes
-        case addAccessory, addCustomAccessory, clearAccessories, setPreview, setAnnotation
-        case setBandSelection, setIdentifier, setStackingOrder
-        // Since 3 (libwayland refuses them on older binds).
-        case setDrawingPreview, clearDrawingPreview
-    }
+    /// The region requests, by opcode, generated from the XML (Scripts/generate-protocols).
+    public typealias Request = AdaptivePointerRegionV1Request
 
     /// What a request did.
     public enum Outcome {

@@ -1,4 +1,4 @@
-import Compositor
+import LodestoneCompositor
 import LodestoneSystem
 import Rendering
 

@@ -1,5 +1,5 @@
-import Compositor
-import PointerEngine
+import LodestoneCompositor
+import AdaptivePointerEngine
 
 /// Everything `config.toml` can say, as plain values. A fresh value holds Lodestone's
 /// defaults; `ConfigurationFile.parse` changes only what the file names, and

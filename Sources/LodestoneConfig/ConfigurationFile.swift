@@ -1,6 +1,6 @@
-import Compositor
+import LodestoneCompositor
 import Glibc
-import PointerEngine
+import AdaptivePointerEngine
 import LodestoneSystem
 
 /// `$XDG_CONFIG_HOME/lodestone/config.toml`: reading it into a `Configuration`, with every

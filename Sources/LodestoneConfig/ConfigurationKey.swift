@@ -1,5 +1,5 @@
-import Compositor
-import PointerEngine
+import LodestoneCompositor
+import AdaptivePointerEngine
 
 /// One key of `config.toml`: its name, what it sets, and how its value is checked.
 /// The README's table lists the same keys with their defaults.

@@ -2,7 +2,7 @@
 
 import CLodestonePointer
 import CPixman
-import PointerEngine
+import AdaptivePointerEngine
 import Rendering
 
 @_cdecl("lodestone_pointer_engine_draw")

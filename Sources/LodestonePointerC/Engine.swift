@@ -1,7 +1,7 @@
 // liblodestone-pointer: the version, engines, outputs and settings.
 
 import CLodestonePointer
-import PointerEngine
+import AdaptivePointerEngine
 
 // MARK: Version
 

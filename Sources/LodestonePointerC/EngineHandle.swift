@@ -1,6 +1,6 @@
 import CLodestonePointer
 import Glibc
-import PointerEngine
+import AdaptivePointerEngine
 import Rendering
 
 // liblodestone-pointer: the C ABI of include/lodestone-pointer.h (Sources/CLodestonePointer),

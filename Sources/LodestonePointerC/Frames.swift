@@ -1,7 +1,7 @@
 // liblodestone-pointer: stepping, the presentation, its annotation, and events for clients.
 
 import CLodestonePointer
-import PointerEngine
+import AdaptivePointerEngine
 
 /// The C presentation of one frame.
 /// (`targetIdentifier` rather than the region store: reading the store out of the engine

@@ -1,7 +1,7 @@
 // liblodestone-pointer: the exports held to the header.
 
 import CLodestonePointer
-import PointerEngine
+import AdaptivePointerEngine
 
 /// Compiles only while each export has the type of the header's declaration of the same name
 /// (`CLodestonePointer.x` is the header's, `LodestonePointerC.x` this file's): a signature that

@@ -1,7 +1,7 @@
 // liblodestone-pointer: input, and when to step without it.
 
 import CLodestonePointer
-import PointerEngine
+import AdaptivePointerEngine
 
 @_cdecl("lodestone_pointer_engine_motion")
 public func lodestone_pointer_engine_motion(_ engine: OpaquePointer?, _ time: Double, _ x: Double, _ y: Double) {

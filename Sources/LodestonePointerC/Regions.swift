@@ -1,7 +1,7 @@
 // liblodestone-pointer: regions, from the C description to the engine's `Region`.
 
 import CLodestonePointer
-import PointerEngine
+import AdaptivePointerEngine
 
 /// The defaults of `Region.init` and adaptive_pointer_v1. (A function: the struct holds a C
 /// string pointer, so it cannot be a shared global.)

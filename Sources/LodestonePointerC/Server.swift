@@ -7,7 +7,7 @@ import AdaptivePointerProtocol
 import CLodestonePointer
 import CWaylandProtocols
 import CWaylandServer
-import PointerEngine
+import AdaptivePointerEngine
 import WaylandServer
 
 /// What a `struct lodestone_pointer_server *` points at: the global, the committed regions of
@@ -35,7 +35,7 @@ final class ServerHandle {
         self.engine = engine
         self.callbacks = callbacks
         self.data = data
-        global = try WaylandGlobal(display: display, interface: cwp_adaptive_pointer_manager_v1_interface(),
+        global = try WaylandGlobal(display: display, interface: ServerManager.interface,
                                    version: Self.version) { [weak self] client, version, id in
             guard let self else { return }
             _ = ServerManager(server: self, client: client, version: version, id: id)

@@ -8,8 +8,7 @@ import CWaylandServer
 import WaylandServer
 
 /// `adaptive_pointer_manager_v1`.
-final class ServerManager: Resource, ProtocolObject {
-    static var interface: UnsafePointer<wl_interface> { cwp_adaptive_pointer_manager_v1_interface() }
+final class ServerManager: Resource, AdaptivePointerManagerV1Interface {
     private weak var server: ServerHandle?
 
     init?(server: ServerHandle, client: Client, version: UInt32, id: UInt32) {

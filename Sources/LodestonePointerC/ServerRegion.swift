@@ -4,12 +4,11 @@
 import AdaptivePointerProtocol
 import CWaylandProtocols
 import CWaylandServer
-import PointerEngine
+import AdaptivePointerEngine
 import WaylandServer
 
 /// `adaptive_pointer_region_v1`: one element; requests edit `draft`, checked by `RegionDraft`.
-final class ServerRegion: Resource, ProtocolObject {
-    static var interface: UnsafePointer<wl_interface> { cwp_adaptive_pointer_region_v1_interface() }
+final class ServerRegion: Resource, AdaptivePointerRegionV1Interface {
     private weak var owner: ServerSurface?
     let id: RegionID
     private(set) var draft = RegionDraft()

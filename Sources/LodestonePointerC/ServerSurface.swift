@@ -4,7 +4,7 @@
 import AdaptivePointerProtocol
 import CWaylandProtocols
 import CWaylandServer
-import PointerEngine
+import AdaptivePointerEngine
 import WaylandServer
 
 /// One wl_surface's region state: what was committed, and its extension object (if any).
@@ -56,8 +56,7 @@ final class ServerSurfaceState {
 }
 
 /// `adaptive_pointer_surface_v1`: the regions of one wl_surface.
-final class ServerSurface: Resource, ProtocolObject {
-    static var interface: UnsafePointer<wl_interface> { cwp_adaptive_pointer_surface_v1_interface() }
+final class ServerSurface: Resource, AdaptivePointerSurfaceV1Interface {
     /// nil once the surface or the server is gone: inert.
     weak var state: ServerSurfaceState?
     private(set) var regions: [ServerRegion] = []

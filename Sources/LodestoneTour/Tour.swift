@@ -139,10 +139,13 @@ public struct StepResult: Sendable {
 public final class DemoTour {
     public let directory: String
     public let steps: [TourStep]
+    /// The demo traces every pointer and drag event into `lodestone-demo.log` (`LODESTONE_DEMO_TRACE`).
+    public let traceDemo: Bool
 
-    public init(directory: String, steps: [TourStep] = DemoTour.script) {
+    public init(directory: String, steps: [TourStep] = DemoTour.script, traceDemo: Bool = false) {
         self.directory = directory
         self.steps = steps
+        self.traceDemo = traceDemo
     }
 
     /// Runs every step, handing each result to `progress` as it is made.
@@ -154,7 +157,7 @@ public final class DemoTour {
         let session = try Session(size: "1280x800", scale: 1, manualClock: true,
                                   extraArguments: ["--pointer", "adaptive", "--config", configPath])
         defer { session.stop() }
-        let client = try DemoClient(session: session, log: directory + "/lodestone-demo.log")
+        let client = try DemoClient(session: session, log: directory + "/lodestone-demo.log", trace: traceDemo)
         defer { client.stop() }
         _ = try session.waitForWindow("Lodestone demo")
         try session.control.moveWindow("Lodestone demo", x: 0, y: 0)

@@ -18,10 +18,10 @@ final class DemoClient {
         return URL(fileURLWithPath: Session.executable).deletingLastPathComponent().appendingPathComponent("lodestone-demo").path
     }
 
-    init(session: Session, log: String) throws {
+    init(session: Session, log: String, trace: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: Self.executable)
         process.arguments = ["--sync-stdin"]
-        process.environment = session.clientEnvironment
+        process.environment = session.clientEnvironment.merging(trace ? ["LODESTONE_DEMO_TRACE": "1"] : [:]) { $1 }
         process.standardInput = input
         process.standardOutput = output
         _ = FileManager.default.createFile(atPath: log, contents: nil)
@@ -63,7 +63,8 @@ final class DemoClient {
 
 /// What a tour step does with the pointer, in the window's (= the output's) coordinates.
 public final class TourDriver {
-    let session: Session
+    /// The headless Lodestone, for steps that start another client beside the demo.
+    public let session: Session
     let client: DemoClient
     /// The tour's own config.toml (`--config`), so a user's file never changes the tour.
     let configPath: String

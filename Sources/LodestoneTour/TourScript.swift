@@ -92,6 +92,18 @@ extension DemoTour {
         TourStep("drop-unavailable", "Locked folder: circle.slash", expect: [
             .target(602), .accessories([.circleSlash]),
         ]) { try $0.glide(690, 470, steps: 6) },
+        TourStep("drop-refused-drag", "Dragging onto the locked folder: circle.slash", expect: [
+            .target(602), .accessories([.circleSlash]),
+            .pixel(840, 466, "the dragged chip beside the pointer", isBluish),
+        ]) { d in
+            try d.move(526, 408)
+            try d.press()
+            try d.glide(720, 440, steps: 10)
+        },
+        TourStep("drop-refused", "Refused: the chip goes back, the folder unchanged", expect: [
+            .target(602), .accessories([.circleSlash]),
+            .pixel(470, 400, "the chip back in place") { distance($0, 0x0a64d6) < 60 },
+        ]) { try $0.release() },
 
         // Band selection canvas: (874, 376) 372×144; first shape at (885, 399) 30×30.
         TourStep("band", "Band selection: the pointer becomes the rectangle", expect: [

@@ -1,4 +1,4 @@
-import Compositor
+import LodestoneCompositor
 
 /// wlcs' pointer (`WlcsPointer`): drives the seat as a backend's mouse would.
 final class FakePointer {

@@ -1,6 +1,6 @@
 import CWLCS
 import CWaylandServer
-import Compositor
+import LodestoneCompositor
 import Glibc
 import LodestoneSystem
 import Logging

@@ -1,7 +1,7 @@
 import CLodestonePointer
 import CValgrind
 import Glibc
-import PointerEngine
+import AdaptivePointerEngine
 
 // PointerBoundaryBenchmark: what liblodestone-pointer's C boundary adds per call. The same
 // scenario as c-api/tests/pointer-bench.c (a 1920×1080 output, a toolbar of 40 highlight

@@ -1,4 +1,4 @@
-import PointerEngine
+import AdaptivePointerEngine
 
 /// SplitMix64, so every run benchmarks the same layouts and queries.
 struct SplitMix64: RandomNumberGenerator {

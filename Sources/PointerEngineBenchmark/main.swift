@@ -1,5 +1,5 @@
 import AllocationCounter
-import PointerEngine
+import AdaptivePointerEngine
 import Glibc
 
 /// Re-run of this executable with the malloc interposer preloaded.

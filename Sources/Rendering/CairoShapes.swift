@@ -1,4 +1,4 @@
-import PointerEngine
+import AdaptivePointerEngine
 
 /// The shapes Rendering draws, as cairo paths: rounded rects and the engine's `Path`s.
 extension CairoContext {

@@ -1,5 +1,5 @@
 import CPixman
-import PointerEngine
+import AdaptivePointerEngine
 
 /// The content effects' moving parts drawn with pixman: the element's pixels, moved and scaled,
 /// through a cached mask of its rounded outline, and the specular's radial gradient added

@@ -1,4 +1,4 @@
-import PointerEngine
+import AdaptivePointerEngine
 
 /// The pixels a content effect moves, `pixelWidth`×`pixelHeight`, as an image and a cairo surface
 /// over it (owned by the renderer's caches), and where they sit in global logical coordinates.

@@ -1,6 +1,6 @@
 import CPixman
 import Glibc
-import PointerEngine
+import AdaptivePointerEngine
 
 /// The highlight platter beneath an element that has no preview surface.
 ///

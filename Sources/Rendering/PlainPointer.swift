@@ -1,4 +1,4 @@
-import PointerEngine
+import AdaptivePointerEngine
 
 /// The plain-pointer fast path: most frames show just the pointer (a filled rounded rect)
 /// moving over still content, and those are drawn from a cached pixman mask without cairo

@@ -1,4 +1,4 @@
-import PointerEngine
+import AdaptivePointerEngine
 
 /// A preview surface's pixels and where the surface sits (global logical coordinates).
 public struct PreviewContent {

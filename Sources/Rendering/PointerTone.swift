@@ -1,4 +1,4 @@
-import PointerEngine
+import AdaptivePointerEngine
 
 /// WCAG relative luminance and contrast, on straight sRGB components in 0…1.
 enum Contrast {

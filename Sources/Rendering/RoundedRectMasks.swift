@@ -1,5 +1,5 @@
 import CPixman
-import PointerEngine
+import AdaptivePointerEngine
 
 /// The plain adaptive pointer (a filled rounded rect, the circle being the common case) drawn
 /// without cairo: an a8 coverage mask, rendered once by cairo per (size, radius, subpixel

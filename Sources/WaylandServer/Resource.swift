@@ -131,9 +131,12 @@ open class Resource {
 
 /// A `Resource` subclass that implements one Wayland interface.
 ///
-/// The interface is named once, here, and checked by `from(_:)` as wlroots'
-/// `*_from_resource` asserts it (CONTRIBUTING.md); a subclass creates its
-/// resource with `super.init(client:version:id:)`, which reads it from here.
+/// A handler class does not write `interface` itself: it conforms to its interface's
+/// generated protocol (`WlSurfaceHandler`, or `WlSurfaceInterface` for one that takes raw
+/// opcodes; ProtocolInterfaces.swift, from the protocol XMLs by Scripts/generate-protocols),
+/// which supplies it. It is checked by `from(_:)` as wlroots' `*_from_resource` asserts it
+/// (CONTRIBUTING.md); a subclass creates its resource with `super.init(client:version:id:)`,
+/// which reads it from here.
 public protocol ProtocolObject: Resource {
     /// The `wl_interface` this class implements.
     static var interface: UnsafePointer<wl_interface> { get }
@@ -152,8 +155,9 @@ extension ProtocolObject {
 }
 
 /// A `ProtocolObject` whose requests arrive decoded, the one dispatch skeleton for every
-/// handler: `handle` gets the case of its `Request` enum (declared in opcode order), after
-/// libwayland has checked the opcode and the arguments against the interface.
+/// handler: `handle` gets the case of its `Request` enum (generated in opcode order, as
+/// `WlSurfaceRequest`, and fixed by the interface's `…Handler` protocol), after libwayland
+/// has checked the opcode and the arguments against the interface.
 public protocol RequestHandler: ProtocolObject {
     associatedtype Request: RawRepresentable where Request.RawValue == UInt32
     func handle(_ request: Request, _ arguments: Arguments)

@@ -26,8 +26,57 @@ func benchmarkAccessibility() {
 /// Starts `command` with its own session bus, moves the pointer onto `button` (window
 /// coordinates) `after` s after its window mapped, and prints what the log says of its walks.
 private func firstHover(_ command: [String], window name: String, button: (Double, Double)?, after: Double) {
-    let directory = NSTemporaryDirectory() + "lodestone-bench-dbus-\(getpid())"
-    try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    do {
+        try withPrivateSessionBus { bus in
+            let session = try Session(size: "1600x1000", environment: bus)
+            defer { session.stop() }
+            try session.control.movePointer(x: 1599, y: 2)
+            try session.launch(command, environment: ["GDK_BACKEND": "wayland", "GSK_RENDERER": "cairo"].merging(bus) { $1 })
+            let window = try session.waitForWindow(name, timeout: 40)
+            usleep(useconds_t(after * 1_000_000))
+            let app = "accessibility (\(command[0]), pointer \(Int(after * 1000)) ms after the window mapped)"
+            var line: Substring?
+            if let (x, y) = button {
+                try session.control.movePointer(x: Double(window.x) + x, y: Double(window.y) + y)
+                _ = try session.wait(timeout: 30) {
+                    line = session.log.split(separator: "\n").first { $0.contains("elements of") && $0.contains("the pointer came") }
+                    return line != nil
+                }
+            }
+            sleep(2)  // the walks going on end
+            // The walks so far: each one's longest wake-up, wall and CPU.
+            let walks = walkFigures(session.log)
+            print("\(app): \(walks.count) walks, the longest wake-up of the loop \(String(format: "%.2f", walks.wall)) ms wall, \(String(format: "%.2f", walks.cpu)) ms CPU")
+            guard button != nil else { return }
+            guard let line, let text = line.range(of: "accessibility: ").map({ line[$0.upperBound...] }) else {
+                return print("\(app): no geometry arrived within 30 s")
+            }
+            print("\(app):", text)
+            // The highlight starts with the first frame after the regions are in place.
+            let ms = text.contains("ready when") ? 0 : text.split(separator: " ").firstIndex(of: "place").flatMap { i in Double(text.split(separator: " ")[i + 1]) } ?? 0
+            print("\(app): entering a GTK button → highlight after \(Int(ms)) ms + the next frame (≈ \(Int((ms / (1000.0 / 60)).rounded(.up)) + 1) frames at 60 Hz)")
+        }
+    } catch {
+        print("accessibility: \(error)")
+    }
+}
+
+/// The walks in a Lodestone log: how many, and the longest wake-up of the loop any of them
+/// caused (wall and CPU milliseconds): what a walk can delay a frame by.
+func walkFigures(_ log: String) -> (count: Int, wall: Double, cpu: Double) {
+    let walks = log.split(separator: "\n").filter { $0.contains("accessibility: walked") }
+    func worst(_ label: String) -> Double {
+        walks.compactMap { w in w.range(of: label).flatMap { Double(w[$0.upperBound...].prefix { $0 == "." || $0.isNumber }) } }.max() ?? 0
+    }
+    return (walks.count, worst("longest wake-up "), worst("ms wall, "))
+}
+
+/// Runs `body` with a private session bus of its own (its environment), as a desktop session
+/// has one: the AT-SPI bus and registry are activated from it. GSettings in memory: the bus
+/// launcher keeps `IsEnabled` there, never in the user's own settings.
+func withPrivateSessionBus(_ body: ([String: String]) throws -> Void) throws {
+    let directory = NSTemporaryDirectory() + "lodestone-bench-dbus-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let address = "unix:path=\(directory)/bus"
     let daemon = Process()
@@ -35,45 +84,13 @@ private func firstHover(_ command: [String], window name: String, button: (Doubl
     daemon.arguments = ["--session", "--nofork", "--nopidfile", "--address=\(address)"]
     var env = ProcessInfo.processInfo.environment
     env["XDG_RUNTIME_DIR"] = directory
+    env["GSETTINGS_BACKEND"] = "memory"
+    env.removeValue(forKey: "AT_SPI_BUS_ADDRESS")
     daemon.environment = env
     daemon.standardOutput = FileHandle.nullDevice
     daemon.standardError = FileHandle.nullDevice
-    do {
-        try daemon.run()
-        defer { daemon.terminate(); daemon.waitUntilExit() }
-        while !FileManager.default.fileExists(atPath: directory + "/bus") { usleep(10_000) }
-        let bus = ["DBUS_SESSION_BUS_ADDRESS": address]
-        let session = try Session(size: "1600x1000", environment: bus)
-        defer { session.stop() }
-        try session.control.movePointer(x: 1599, y: 2)
-        try session.launch(command, environment: ["GDK_BACKEND": "wayland", "GSK_RENDERER": "cairo"].merging(bus) { $1 })
-        let window = try session.waitForWindow(name, timeout: 40)
-        usleep(useconds_t(after * 1_000_000))
-        let app = "accessibility (\(command[0]), pointer \(Int(after * 1000)) ms after the window mapped)"
-        var line: Substring?
-        if let (x, y) = button {
-            try session.control.movePointer(x: Double(window.x) + x, y: Double(window.y) + y)
-            _ = try session.wait(timeout: 30) {
-                line = session.log.split(separator: "\n").first { $0.contains("elements of") && $0.contains("the pointer came") }
-                return line != nil
-            }
-        }
-        sleep(2)  // the walks going on end
-        // The walks so far: each one's longest wake-up, wall and CPU.
-        let walks = session.log.split(separator: "\n").filter { $0.contains("accessibility: walked") }
-        func worst(_ label: String) -> Double {
-            walks.compactMap { w in w.range(of: label).flatMap { Double(w[$0.upperBound...].prefix { $0 == "." || $0.isNumber }) } }.max() ?? 0
-        }
-        print("\(app): \(walks.count) walks, the longest wake-up of the loop \(String(format: "%.2f", worst("longest wake-up "))) ms wall, \(String(format: "%.2f", worst("ms wall, "))) ms CPU")
-        guard button != nil else { return }
-        guard let line, let text = line.range(of: "accessibility: ").map({ line[$0.upperBound...] }) else {
-            return print("\(app): no geometry arrived within 30 s")
-        }
-        print("\(app):", text)
-        // The highlight starts with the first frame after the regions are in place.
-        let ms = text.contains("ready when") ? 0 : text.split(separator: " ").firstIndex(of: "place").flatMap { i in Double(text.split(separator: " ")[i + 1]) } ?? 0
-        print("\(app): entering a GTK button → highlight after \(Int(ms)) ms + the next frame (≈ \(Int((ms / (1000.0 / 60)).rounded(.up)) + 1) frames at 60 Hz)")
-    } catch {
-        print("accessibility: \(error)")
-    }
+    try daemon.run()
+    defer { daemon.terminate(); daemon.waitUntilExit() }
+    while !FileManager.default.fileExists(atPath: directory + "/bus") { usleep(10_000) }
+    try body(["DBUS_SESSION_BUS_ADDRESS": address])
 }

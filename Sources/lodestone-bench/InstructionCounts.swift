@@ -3,7 +3,7 @@
 // operation is counted alone (collection toggled around it, the setup between repeats
 // uncounted) and written as its own callgrind part, named after the operation.
 import CValgrind
-import Compositor
+import LodestoneCompositor
 import Glibc
 import LodestoneSystem
 import WaylandServer

@@ -19,7 +19,7 @@
 import AdaptivePointerClient
 import AllocationCounter
 import CWaylandClient
-import Compositor
+import LodestoneCompositor
 import Foundation
 import Glibc
 import Logging

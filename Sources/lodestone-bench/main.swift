@@ -21,6 +21,12 @@ if CommandLine.arguments.contains("--accessibility") {
     exit(0)
 }
 
+// --browsers: only what accessibility costs Firefox and Chromium (BrowserBench.swift).
+if CommandLine.arguments.contains("--browsers") {
+    benchmarkBrowsers()
+    exit(0)
+}
+
 benchmarkAdaptivePointer()  // PointerBench.swift; first: it re-runs this executable in child roles
 
 // A scene like a desktop: five overlapping windows, opaque and translucent.
@@ -55,8 +61,10 @@ print("compose 1280×800, 5 surfaces, full damage:  \(String(format: "%.3f", ful
 print("compose 1280×800, 5 surfaces, 32×32 damage: \(String(format: "%.4f", small)) ms/frame")
 print("ratio small/full: \(String(format: "%.4f", small / full)) (\(String(format: "%.0f", full / small))× cheaper)")
 
-// Accessibility geometry: the first highlight over a GTK button, and D-Bus round trips.
+// Accessibility geometry: the first highlight over a GTK button, and D-Bus round trips;
+// then what switching accessibility on costs the browsers.
 benchmarkAccessibility()
+benchmarkBrowsers()
 
 // Nested: present copy per frame and motion-to-commit latency (NestedBench.swift).
 benchmarkNestedBackend()

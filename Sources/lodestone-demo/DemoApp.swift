@@ -18,6 +18,9 @@ final class DemoApp {
     let regions: SurfaceRegions
     let panels: [Panel]
     let sketch: SketchPanel
+    let dropPanel: DropTargetPanel
+    /// Real drags: the drop panel's chip, and drops on its folder.
+    private var dragAndDrop: DemoDragAndDrop?
     /// The pen, when the compositor serves `zwp_tablet_manager_v2`.
     private var pen: PenInput?
     private var needsRedraw = false
@@ -31,13 +34,14 @@ final class DemoApp {
         let toolbar = ToolbarPanel()
         let text = TextAreaPanel(toolbar: toolbar)
         sketch = SketchPanel(card: Box(440, 548, 820, 176), tabletPresent: tabletPresent)
+        dropPanel = DropTargetPanel(card: Box(440, 346, 400, 186))
         panels = [
             toolbar,
             IconGridPanel(card: Box(20, 76, 400, 254)),
             CardsPanel(card: Box(440, 76, 400, 254)),
             text,
             SplitViewPanel(card: Box(20, 346, 400, 186)),
-            DropTargetPanel(card: Box(440, 346, 400, 186)),
+            dropPanel,
             BandCanvasPanel(card: Box(860, 346, 400, 186)),
             GraphPanel(card: Box(20, 548, 400, 176)),
             sketch,
@@ -49,6 +53,8 @@ final class DemoApp {
         draw = { [unowned self] in self.draw(into: $0) }
         for p in panels { p.declare(on: regions) { [unowned self] in self.needsRedraw = true } }
         globals.onPointerEvent = { [unowned self] in self.pointerEvent($0) }
+        dragAndDrop = DemoDragAndDrop(globals: globals)
+        wireDragAndDrop()
         pen = PenInput(globals: globals, surface: window.surface.pointer)
         pen?.onFrame = { [unowned self] in self.penFrame($0) }
         window.redraw()
@@ -95,6 +101,32 @@ final class DemoApp {
         case .axisDiscrete: "axis_discrete"
         case .axisValue120: "axis_value120"
         }
+    }
+
+    /// The drop panel's chip starts a real drag, and real drags over the window ask the panel.
+    private func wireDragAndDrop() {
+        guard let dnd = dragAndDrop else { return }
+        let panel = dropPanel
+        if trace { dnd.trace = { line in _ = (line + "\n").withCString { write(2, $0, strlen($0)) } } }
+        panel.startDrag = { [unowned self] in
+            // The compositor keeps the pointer's release for the drop: the press ends here.
+            pressedPanel = nil
+            let inset = Int32(DropTargetPanel.iconInset)
+            // The icon below-right of the pointer, so the pointer stays visible beside it.
+            return dnd.startDrag(from: window.surface, scale: window.scale, size: DropTargetPanel.iconSize,
+                                 offset: (10 - inset, 8 - inset)) { [unowned self] buffer in
+                if let c = Canvas(buffer, scale: Double(window.scale)) { DropTargetPanel.drawIcon(c) }
+            }
+        }
+        dnd.onSourceChanged = { [unowned self] dragging in
+            if !dragging { panel.chipDragEnded() }
+            needsRedraw = true
+        }
+        dnd.target = .init(
+            accepts: { panel.accepts($0) },
+            hovered: { [unowned self] p in if panel.dragHovered(p) { needsRedraw = true } },
+            dropped: { [unowned self] mime, bytes in panel.dropArrived(mime: mime, bytes: bytes); needsRedraw = true },
+            left: { [unowned self] p in panel.dragLeft(at: p); needsRedraw = true })
     }
 
     /// A pen draws on the drawing panel: pressure sets the width, tilt the shade. (While it
@@ -155,9 +187,12 @@ final class DemoApp {
             try connection.flushChecked()
             var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
             if syncOnStdin { fds.append(pollfd(fd: 0, events: Int16(POLLIN), revents: 0)) }
+            let drops = dragAndDrop?.readFDs ?? []
+            fds += drops.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             guard poll(&fds, nfds_t(fds.count), -1) >= 0 || errno == EINTR else { return }
             if fds[0].revents & Int16(POLLHUP | POLLERR) != 0 { return }
             if fds[0].revents & Int16(POLLIN) != 0 { try connection.readAndDispatch() }
+            for (i, drop) in drops.enumerated() where fds[fds.count - drops.count + i].revents != 0 { dragAndDrop?.readable(drop) }
             if syncOnStdin, fds[1].revents != 0 {
                 var bytes = [UInt8](repeating: 0, count: 256)
                 let n = read(0, &bytes, bytes.count)

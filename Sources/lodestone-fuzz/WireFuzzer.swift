@@ -1,7 +1,7 @@
 import CLodestoneFuzz
 import CWaylandProtocols
 import CWaylandServer
-import Compositor
+import LodestoneCompositor
 import Glibc
 import Logging
 import WaylandServer

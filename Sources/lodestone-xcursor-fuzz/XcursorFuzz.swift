@@ -1,4 +1,4 @@
-import Compositor
+import LodestoneCompositor
 import Glibc
 import LodestoneSystem
 import Logging

@@ -6,12 +6,12 @@
 // stop.
 import ArgumentParser
 import Backends
-import Compositor
+import LodestoneCompositor
 import Glibc
 import LodestoneConfig
 import LodestoneSystem
 import Logging
-import PointerEngine
+import AdaptivePointerEngine
 import Rendering
 import WaylandServer
 
@@ -341,7 +341,8 @@ struct Lodestone: ParsableCommand {
             // With an xdg_activation_v1 token, as a launcher passes one: its first window may take the focus.
             var environment = ["WAYLAND_DISPLAY": socketName, "XDG_ACTIVATION_TOKEN": compositor.activationTokens.issueForLaunch()]
             if let xwayland { environment["DISPLAY"] = xwayland.displayName }
-            child = try ChildProcess(command, environment: environment)
+            // Chromium publishes its pages for accessibility only when told to (Compositor's `AccessibilitySwitches`).
+            child = try ChildProcess(AccessibilitySwitches.command(command), environment: environment)
             // It may have died before the signal source existed.
             // (wl_display_run would ignore a terminate issued before it starts.)
             if let code = child?.reap() { status = code; child = nil; exitedEarly = true }

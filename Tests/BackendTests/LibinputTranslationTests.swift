@@ -1,5 +1,5 @@
 @testable import Backends
-import Compositor
+import LodestoneCompositor
 import XCTest
 
 /// The libinput → InputEvent step with plain values (no devices here: see README, "TTY").

@@ -1,4 +1,4 @@
-@testable import Compositor
+@testable import LodestoneCompositor
 import XCTest
 
 /// When frames start, on the manual clock's milliseconds with a fake compose time: as late as

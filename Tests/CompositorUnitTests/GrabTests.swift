@@ -1,4 +1,4 @@
-@testable import Compositor
+@testable import LodestoneCompositor
 import CWaylandClient
 import CWaylandProtocols
 import WaylandClient

@@ -1,5 +1,5 @@
-@testable import Compositor
-import PointerEngine
+@testable import LodestoneCompositor
+import AdaptivePointerEngine
 import XCTest
 
 /// The compositor's side of a hardware cursor: a backend's `PointerPlane` is asked before

@@ -1,5 +1,5 @@
-@testable import Compositor
-import PointerEngine
+@testable import LodestoneCompositor
+import AdaptivePointerEngine
 import Rendering
 import WaylandClient
 import XCTest

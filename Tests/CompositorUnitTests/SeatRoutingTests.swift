@@ -1,4 +1,4 @@
-@testable import Compositor
+@testable import LodestoneCompositor
 import WaylandClient
 import XCTest
 

@@ -1,6 +1,6 @@
 import Backends
 import WaylandClient
-@testable import Compositor
+@testable import LodestoneCompositor
 import XCTest
 
 /// The TTY path's keyboard, end to end without devices: libinput key events (plain values)

@@ -1,6 +1,6 @@
-import Compositor
+import LodestoneCompositor
 import LodestoneConfig
-import PointerEngine
+import AdaptivePointerEngine
 import Foundation
 import XCTest
 

@@ -57,4 +57,72 @@ final class DemoTourTests: XCTestCase {
             XCTAssertTrue(r.failures.isEmpty, "step \(r.step.name): \(r.failures.joined(separator: "; ")); pointer: \(r.pointer)")
         }
     }
+
+    /// The drop panel's chip is a real drag (wl_data_device.start_drag with an icon): dropped
+    /// on the folder, the demo's own source hears the drop performed and its target reads the
+    /// bytes; dropped on the locked folder, it is refused and the source cancelled.
+    func testTheChipIsARealDragTakenByTheFolderAndRefusedWhenLocked() throws {
+        let directory = NSTemporaryDirectory() + "lodestone-tour-drag-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let drag: @Sendable (TourDriver) throws -> Void = { d in
+            try d.move(526, 408)
+            try d.press()
+            try d.glide(720, 440, steps: 10)
+        }
+        let steps = [
+            TourStep("drag", "Dragging onto the folder", expect: [.target(602), .accessories([.plus])], act: drag),
+            TourStep("drop", "Dropped", expect: [
+                .pixel(470, 400, "the chip back in place") { distance($0, 0x0a64d6) < 60 },
+            ]) { try $0.release() },
+            TourStep("lock", "Locked", expect: [.target(603)]) { d in try d.glide(532, 462, steps: 6); try d.click() },
+            TourStep("drag-locked", "Dragging onto the locked folder", expect: [.target(602), .accessories([.circleSlash])], act: drag),
+            TourStep("refused", "Refused", expect: [
+                .pixel(470, 400, "the chip back in place") { distance($0, 0x0a64d6) < 60 },
+            ]) { try $0.release() },
+        ]
+        let results = try DemoTour(directory: directory, steps: steps, traceDemo: true).run()
+        for r in results {
+            XCTAssertTrue(r.failures.isEmpty, "step \(r.step.name): \(r.failures.joined(separator: "; ")); pointer: \(r.pointer)")
+        }
+        let log = textOfFile(directory + "/lodestone-demo.log")
+        let drags = log.split(separator: "\n").filter { $0.hasPrefix("drag") || $0.hasPrefix("drop") }.map(String.init)
+        XCTAssertEqual(drags, [
+            // Pressed on the chip, outside the folder: nothing takes it yet.
+            "drag started", "drag enter text/plain;charset=utf-8,text/plain", "drag target none", "drag target text/plain;charset=utf-8",
+            "drag drop", "drag dnd_drop_performed", "drop received text/plain;charset=utf-8 photo.jpg", "drag dnd_finished",
+            "drag started", "drag enter text/plain;charset=utf-8,text/plain", "drag target none", "drag leave", "drag cancelled",
+        ], log)
+    }
+
+    /// The folder takes a drag from another app: drag_client.py's text, dropped on it, is
+    /// read by the demo, and the other app hears its drop finished.
+    func testTheFolderTakesADragFromAnotherApp() throws {
+        let directory = NSTemporaryDirectory() + "lodestone-tour-foreign-drag-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let log = directory + "/drag-client.txt"
+        let client = repositoryRoot + "/Tests/clients/drag_client.py"
+        let steps = [
+            TourStep("drag", "Another app's text over the folder", expect: [.target(602), .accessories([.plus])]) { d in
+                _ = try d.session.launch(["python3", client, "other", "cc6633", "--source", "--text", "file:///home/me/beach.png"], output: log)
+                guard try d.session.wait(timeout: 20, for: { textOfFile(log).contains("mapped") }) else { throw TestFailure("drag_client did not map: \(textOfFile(log))") }
+                try d.session.control.moveWindow("other", x: 1000, y: 560)
+                try d.move(1100, 635)
+                try d.press()
+                guard try d.session.wait(for: { textOfFile(log).contains("started") }) else { throw TestFailure("no drag started: \(textOfFile(log))") }
+                try d.glide(720, 440, steps: 10)
+            },
+            TourStep("drop", "Dropped", expect: [.target(602)]) { d in
+                try d.release()
+                guard try d.session.wait(for: { textOfFile(log).contains("dnd_finished") }) else { throw TestFailure("the drop did not finish: \(textOfFile(log))") }
+                try d.pause()
+            },
+        ]
+        let results = try DemoTour(directory: directory, steps: steps, traceDemo: true).run()
+        for r in results {
+            XCTAssertTrue(r.failures.isEmpty, "step \(r.step.name): \(r.failures.joined(separator: "; ")); pointer: \(r.pointer)")
+        }
+        let demo = textOfFile(directory + "/lodestone-demo.log")
+        XCTAssertTrue(demo.contains("drop received text/plain file:///home/me/beach.png"), demo)
+        XCTAssertFalse(textOfFile(log).contains("cancelled"), textOfFile(log))
+    }
 }

@@ -1,5 +1,5 @@
 import XCTest
-@testable import PointerEngine
+@testable import AdaptivePointerEngine
 @testable import Rendering
 
 /// A lifted element's pixels and specular are drawn with pixman through cached masks

@@ -157,30 +157,76 @@ final class NestedClipboardTests: XCTestCase {
         XCTAssertEqual(try paste(in: nested, expecting: inside.sha), inside.sha, "the clipboard inside still works")
     }
 
-    /// Drags do not cross the window yet: a parent drag over it is refused (its offer let go
-    /// at once), the drop over it cancels the parent's drag cleanly, and both sessions go on.
-    func testAParentDragDroppedOnTheWindowIsRefusedCleanly() throws {
+    private func lines(_ path: String) -> [String] { textOfFile(path).split(separator: "\n").map(String.init) }
+
+    /// drag_client.py `title` in `session`, at (x, y) there; its log's path.
+    private func dragClient(_ title: String, in session: Session, at x: Int32, _ y: Int32, _ options: [String] = []) throws -> String {
         try requireProgram("python3")
+        let log = directory + "/\(title).txt"
+        try session.launch(["python3", repositoryRoot + "/Tests/clients/drag_client.py", title, "cc6633"] + options, output: log)
+        XCTAssertTrue(try session.wait(timeout: 20) { textOfFile(log).contains("mapped") }, textOfFile(log))
+        _ = try session.control.moveWindow(title, x: x, y: y)
+        return log
+    }
+
+    private func waitFor(_ session: Session, _ log: String, _ done: @escaping ([String]) -> Bool, _ what: String,
+                         file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertTrue(try session.wait { done(self.lines(log)) }, "\(what):\n\(textOfFile(log))\nnested log:\n\(nested.log.suffix(2000))", file: file, line: line)
+    }
+
+    /// A drag from a client in the parent, over Lodestone's window, is a drag inside: the
+    /// client under the pointer hears enter (and leave when the drag leaves the window or
+    /// its surface), its accept reaches the parent's source, and the drop gives it the
+    /// source's bytes, read from the parent's offer.
+    func testAParentDragDropsOntoAClientInside() throws {
         try start()
-        let log = directory + "/parent-source.txt"
-        try parent.launch(["python3", repositoryRoot + "/Tests/clients/drag_client.py", "source", "cc6633", "--source"], output: log)
-        XCTAssertTrue(try parent.wait(timeout: 20) { textOfFile(log).contains("mapped") }, textOfFile(log))
-        _ = try parent.control.moveWindow("source", x: 20, y: 100)
+        let source = try dragClient("source", in: parent, at: 20, 100, ["--source"])
         _ = try parent.control.moveWindow("Lodestone", x: 350, y: 100)
+        // The target inside at (100, 50) of the nested output: (450, 150) in the parent. It
+        // prefers move, which the parent's source (copy, move) can do: both agree on move.
+        let target = try dragClient("target", in: nested, at: 100, 50, ["--actions", "copy,move", "--preferred", "move"])
         try parent.control.movePointer(x: 100, y: 170)
         try parent.control.button(pressed: true)
-        XCTAssertTrue(try parent.wait { textOfFile(log).contains("started") }, textOfFile(log))
-        for x in stride(from: 150.0, through: 550, by: 50) { try parent.control.movePointer(x: x, y: 250) }
-        XCTAssertTrue(try nested.wait { self.nested.log.contains("a drag from the parent is over the window") }, nested.log.suffix(3000).description)
+        try waitFor(parent, source, { $0.contains("started") }, "no drag in the parent")
+        for x in stride(from: 150.0, through: 500, by: 50) { try parent.control.movePointer(x: x, y: 200) }
+        try waitFor(nested, target, { $0.contains { $0.hasPrefix("enter ") && $0.hasSuffix(" text/plain,application/x-lodestone-test") } }, "no enter inside")
+        try waitFor(parent, source, { $0.contains("target text/plain") && $0.contains("action 2") }, "the parent's source did not hear the accept and move")
+        try waitFor(nested, target, { $0.contains("source_actions 3") && $0.contains("offer_action 2") }, "the target inside did not hear the source's actions and move")
+        // Off the window, over the parent's desktop: a leave inside; back on it: enter again.
+        try parent.control.movePointer(x: 300, y: 200)
+        try waitFor(nested, target, { $0.contains("leave") }, "no leave inside when the drag left the window")
+        try parent.control.movePointer(x: 520, y: 230)
+        try waitFor(nested, target, { $0.filter { $0.hasPrefix("enter ") }.count == 2 }, "no second enter inside")
         try parent.control.button(pressed: false)
-        XCTAssertTrue(try parent.wait { textOfFile(log).contains("cancelled") }, "the parent's drag did not end cancelled:\n\(textOfFile(log))")
-        XCTAssertFalse(textOfFile(log).contains("dnd_drop_performed"), textOfFile(log))
+        let payload = try XCTUnwrap(lines(source).first { $0.hasPrefix("payload ") })
+        try waitFor(nested, target, { $0.contains("received text/plain " + payload.dropFirst("payload ".count)) }, "the bytes did not arrive inside")
+        try waitFor(parent, source, { $0.contains("dnd_drop_performed") && $0.contains("dnd_finished") }, "the parent's source did not hear the drop finished")
+        XCTAssertFalse(lines(source).contains("cancelled"), textOfFile(source))
+        XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
+    }
+
+    /// A parent drag released over a client inside that refuses it cancels the parent's drag
+    /// cleanly, and both sessions go on.
+    func testAParentDragDroppedOnARefusingClientIsCancelled() throws {
+        try start()
+        let source = try dragClient("source", in: parent, at: 20, 100, ["--source"])
+        _ = try parent.control.moveWindow("Lodestone", x: 350, y: 100)
+        let target = try dragClient("target", in: nested, at: 100, 50, ["--accept", "none"])
+        try parent.control.movePointer(x: 100, y: 170)
+        try parent.control.button(pressed: true)
+        try waitFor(parent, source, { $0.contains("started") }, "no drag in the parent")
+        for x in stride(from: 150.0, through: 500, by: 50) { try parent.control.movePointer(x: x, y: 200) }
+        try waitFor(nested, target, { $0.contains { $0.hasPrefix("enter ") } }, "no enter inside")
+        try parent.control.button(pressed: false)
+        try waitFor(parent, source, { $0.contains("cancelled") }, "the parent's drag did not end cancelled")
+        XCTAssertFalse(lines(source).contains("dnd_drop_performed"), textOfFile(source))
         XCTAssertNoThrow(try nested.control.windows(), "the nested session is gone:\n\(nested.log.suffix(3000))")
         XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
     }
 
-    /// A drag started inside does not cross into the parent: released outside the window,
-    /// it is cancelled inside (the drop is nowhere), and the parent never hears of it.
+    /// A drag started inside carries on in the parent once it leaves the window; released
+    /// over the parent's desktop, where nothing takes it, it is cancelled, and the client
+    /// inside hears so.
     func testADragLeavingTheWindowIsCancelledInside() throws {
         try requireProgram("python3")
         try start()
@@ -198,5 +244,33 @@ final class NestedClipboardTests: XCTestCase {
         XCTAssertTrue(try nested.wait { textOfFile(log).contains("cancelled") }, "the drag did not end cancelled:\n\(textOfFile(log))")
         XCTAssertFalse(textOfFile(log).contains("dnd_drop_performed"), textOfFile(log))
         XCTAssertNoThrow(try nested.control.windows(), "the nested session is gone:\n\(nested.log.suffix(3000))")
+    }
+
+    /// A drag started inside that leaves the window carries on in the parent (Lodestone's
+    /// start_drag there, with the press's serial): a client in the parent hears it, its
+    /// accept reaches the source inside, and the drop gives it the bytes of the source inside.
+    func testADragFromInsideDropsOntoAClientInTheParent() throws {
+        try start()
+        _ = try parent.control.moveWindow("Lodestone", x: 350, y: 100)
+        let target = try dragClient("target", in: parent, at: 20, 100)
+        let source = try dragClient("source", in: nested, at: 20, 20, ["--source"])
+        _ = try parent.control.activateWindow("Lodestone")
+        try parent.control.movePointer(x: 350 + 100, y: 100 + 80)
+        try parent.control.button(pressed: true)
+        try waitFor(nested, source, { $0.contains("started") }, "no drag inside")
+        for x in stride(from: 400.0, through: 100, by: -50) { try parent.control.movePointer(x: x, y: 170) }
+        try waitFor(parent, target, { $0.contains { $0.hasPrefix("enter ") && $0.hasSuffix(" text/plain,application/x-lodestone-test") } },
+                    "no enter in the parent")
+        try waitFor(nested, source, { $0.contains("target text/plain") && $0.contains("action 1") }, "the source inside did not hear the parent's target")
+        try parent.control.button(pressed: false)
+        let payload = try XCTUnwrap(lines(source).first { $0.hasPrefix("payload ") })
+        try waitFor(parent, target, { $0.contains("received text/plain " + payload.dropFirst("payload ".count)) }, "the bytes did not arrive in the parent")
+        try waitFor(nested, source, { $0.contains("dnd_drop_performed") && $0.contains("dnd_finished") }, "the source inside did not hear the drop finished")
+        XCTAssertFalse(lines(source).contains("cancelled"), textOfFile(source))
+        // Back over the window the pointer is the source window's again (no button left held
+        // inside to keep an implicit grab): it hears a second enter.
+        try parent.control.movePointer(x: 350 + 120, y: 100 + 90)
+        try waitFor(nested, source, { $0.filter { $0 == "pointer enter" }.count == 2 }, "no pointer enter inside after the drag")
+        XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
     }
 }

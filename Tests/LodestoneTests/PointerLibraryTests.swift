@@ -1,6 +1,6 @@
 import Foundation
 import LodestoneTesting
-import PointerEngine
+import AdaptivePointerEngine
 import XCTest
 
 /// liblodestone-pointer from C: c-api/ is built with meson against the library SwiftPM built

@@ -1,5 +1,5 @@
 import XCTest
-@testable import PointerEngine
+@testable import AdaptivePointerEngine
 
 final class AccessibilityTests: XCTestCase {
     let button = rect(400, 300, 40, 30)

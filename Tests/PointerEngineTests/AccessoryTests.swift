@@ -1,5 +1,5 @@
 import XCTest
-@testable import PointerEngine
+@testable import AdaptivePointerEngine
 
 final class AccessoryTests: XCTestCase {
     let area = rect(400, 300, 300, 200)

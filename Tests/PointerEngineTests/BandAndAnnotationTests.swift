@@ -1,5 +1,5 @@
 import XCTest
-@testable import PointerEngine
+@testable import AdaptivePointerEngine
 
 final class BandAndAnnotationTests: XCTestCase {
     let grid = region(1, rect(100, 100, 600, 400), effect: .none, hitArea: .padding(0)) { $0.bandSelection = true }

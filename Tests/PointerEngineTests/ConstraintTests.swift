@@ -1,4 +1,4 @@
-import PointerEngine
+import AdaptivePointerEngine
 import XCTest
 
 /// Locks and confinement are the engine's: the compositor only says which rule holds.

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import PointerEngine
+@testable import AdaptivePointerEngine
 
 final class GeometryTests: XCTestCase {
     func testSurfacePlacementMapsLocalRectsIntoGlobalSpaceAndBack() {

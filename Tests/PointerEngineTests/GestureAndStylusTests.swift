@@ -1,5 +1,5 @@
 import XCTest
-@testable import PointerEngine
+@testable import AdaptivePointerEngine
 
 /// Touchpad gestures and a tablet tool as the pointer shows them (issue 13).
 final class GestureAndStylusTests: XCTestCase {

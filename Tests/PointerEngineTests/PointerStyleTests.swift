@@ -1,5 +1,5 @@
 import XCTest
-@testable import PointerEngine
+@testable import AdaptivePointerEngine
 
 /// The two pointer styles: the circle (magnetic by default) and the iPadOS 26 arrow, which
 /// tracks the hand 1:1 while every content effect stays.

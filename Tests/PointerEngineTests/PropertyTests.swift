@@ -1,5 +1,5 @@
 import XCTest
-@testable import PointerEngine
+@testable import AdaptivePointerEngine
 
 /// Random layouts and random input, replayed from a seed: invariants that must hold for any run.
 final class PropertyTests: XCTestCase {

@@ -1,5 +1,5 @@
 import XCTest
-@testable import PointerEngine
+@testable import AdaptivePointerEngine
 
 /// Shake to find: a shake grows the pointer with a spring, it settles back once the shaking
 /// stops, and a stroke, a drag or the setting turned off never grows it.

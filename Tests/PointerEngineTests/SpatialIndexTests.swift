@@ -1,5 +1,5 @@
 import XCTest
-@testable import PointerEngine
+@testable import AdaptivePointerEngine
 
 final class SpatialIndexTests: XCTestCase {
     func randomRegion(_ id: UInt64, _ rng: inout SplitMix64) -> Region {

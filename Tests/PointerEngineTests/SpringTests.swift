@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import PointerEngine
+@testable import AdaptivePointerEngine
 
 final class SpringTests: XCTestCase {
     /// Runs a spring from 0 to 1 at 60 Hz; returns every value.

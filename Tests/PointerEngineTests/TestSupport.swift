@@ -1,5 +1,5 @@
 import XCTest
-@testable import PointerEngine
+@testable import AdaptivePointerEngine
 
 /// SplitMix64: a tiny seeded generator, so random tests replay exactly.
 struct SplitMix64: RandomNumberGenerator {

@@ -1,5 +1,5 @@
 import XCTest
-@testable import PointerEngine
+@testable import AdaptivePointerEngine
 
 /// `PointerInput.untargetedStyle`: what an app's cursor name asks for where no region is.
 final class UntargetedStyleTests: XCTestCase {

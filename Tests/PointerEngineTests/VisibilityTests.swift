@@ -1,5 +1,5 @@
 import XCTest
-@testable import PointerEngine
+@testable import AdaptivePointerEngine
 
 final class VisibilityTests: XCTestCase {
     func visibility(after seconds: Double, device: DeviceKind) -> Bool {

@@ -1,5 +1,5 @@
 import CDRM
-import Compositor
+import LodestoneCompositor
 import Glibc
 import LodestoneSystem
 import Logging
@@ -171,7 +171,7 @@ public final class DRMBackend: Backend {
     }
 
     /// The plain pointer on the cursor planes when the driver has them (see
-    /// `CursorPlanePlanner`), one per lit CRTC over its part of the frame. The plane's image
+    /// `PointerPlanePlanner`), one per lit CRTC over its part of the frame. The plane's image
     /// is drawn at a whole scale: at a fractional one the pointer is composed (with the rest
     /// of the frame, at the exact scale).
     private func placeCursors(_ compositor: Compositor) {
@@ -180,7 +180,7 @@ public final class DRMBackend: Backend {
         let log = log
         cursor = scale.isIntegral ? DRMCursors(outputs.compactMap { output in
             compositor.layout.head(named: output.headName).flatMap {
-                let plane = DRMCursor(fd: cardFD, crtc: output.crtcID, scale: scale.ceiling, area: compositor.output.pixels(logical: $0.bounds))
+                let plane = DRMPointerPlane(fd: cardFD, crtc: output.crtcID, scale: scale.ceiling, area: compositor.output.pixels(logical: $0.bounds))
                 plane?.refused = { log.warning("\($0)") }
                 return plane
             }

@@ -1,5 +1,5 @@
 import CInput
-import Compositor
+import LodestoneCompositor
 import Glibc
 import LodestoneSystem
 import WaylandServer

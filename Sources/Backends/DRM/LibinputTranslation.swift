@@ -1,4 +1,4 @@
-import Compositor
+import LodestoneCompositor
 
 /// One libinput event reduced to plain values: what `LibinputDevices` reads through the C
 /// API (`libinput_event_*_get_*`), and all the translation needs. Keeping the C reading and

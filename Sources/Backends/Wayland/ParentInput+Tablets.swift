@@ -1,5 +1,5 @@
 import CWaylandClient
-import Compositor
+import LodestoneCompositor
 import Glibc
 import Logging
 import WaylandClient

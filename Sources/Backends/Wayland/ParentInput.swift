@@ -1,5 +1,5 @@
 import CWaylandClient
-import Compositor
+import LodestoneCompositor
 import Glibc
 import Logging
 import WaylandClient
@@ -20,7 +20,7 @@ import WaylandClient
 /// - Lodestone's own title bar (`ParentTitleBar`, when the parent draws none): its
 ///   pointer events never reach the seat; presses there move, resize, maximize,
 ///   minimize or close the window through the parent, and the parent's cursor shows
-///   an arrow or the edge's resize cursor (`ParentCursor`).
+///   an arrow or the edge's resize cursor (`ParentDecorationCursor`).
 /// - Keyboard: the parent's keymap, modifiers and repeat rate become the
 ///   nested seat's, so clients inside type what the user's layout says.
 final class ParentInput {
@@ -48,7 +48,7 @@ final class ParentInput {
     var onTitleBar = false
     /// The serial of the pointer's last enter, for the cursor.
     var enterSerial: UInt32 = 0
-    var cursor: ParentCursor?
+    var cursor: ParentDecorationCursor?
     /// The parent's cursor over the output (`ParentPointerPlane`).
     var cursorPlane: ParentPointerPlane?
     let globals: ParentGlobals
@@ -56,6 +56,13 @@ final class ParentInput {
     /// a newer input serial: what the parent's selection may be set with (`ParentSelection`).
     var keyboardSerial: ((UInt32?) -> Void)?
     var hasKeyboardFocus = false
+    /// Buttons held on our window, and the serial of the last press there.
+    var heldButtons: Set<UInt32> = []
+    var buttonSerial: UInt32 = 0
+    /// The pointer left the window with a button held (the parent's implicit grab still
+    /// reports it): a drag inside may carry on in the parent with this press's serial. True
+    /// when it did: the parent has the pointer now, and the held buttons are let go inside.
+    var pointerLeftWindowHeld: ((UInt32) -> Bool)?
 
     /// Pointer events between two `wl_pointer.frame`s.
     struct PointerFrame {
@@ -133,7 +140,7 @@ final class ParentInput {
             let p = try Proxy(creating: { seat.request { wl_seat_get_pointer($0) } }, on: connection, what: "wl_seat.get_pointer")
             p.handleEvents(PointerEvent.self) { [unowned self] in self.pointerEvent($0) }
             pointer = p
-            cursor = ParentCursor(pointer: p, globals: globals, logger: log)
+            cursor = ParentDecorationCursor(pointer: p, globals: globals, logger: log)
         } catch {
             log.error("no pointer input from the parent: \(error)")
             return
@@ -198,6 +205,7 @@ final class ParentInput {
         case .motion(_, let x, let y): frame.position = (x, y)
         case .button(let serial, _, let button, let state):
             if hasKeyboardFocus { keyboardSerial?(serial) }
+            if state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue { buttonSerial = serial }
             frame.buttons.append((button, state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue))
         case .axis(_, let axis, let value): frame.axes[axis, default: (0, 0, false)].value += value
         case .frame: applyFrame(); return
@@ -244,7 +252,7 @@ final class ParentInput {
     }
 
     func updateCursor(_ bar: ParentTitleBar) {
-        let name: ParentCursor.Name
+        let name: ParentDecorationCursor.Name
         switch bar.part(atX: bar.pointer.x, y: bar.pointer.y) {
         case .edge(let edge)?: name = .resize(edge)
         default: name = .arrow
@@ -264,6 +272,12 @@ final class ParentInput {
         let f = frame
         frame = PointerFrame()
         guard !f.isEmpty else { return }
+        if let p = f.position, !heldButtons.isEmpty, p.x < 0 || p.y < 0 || p.x >= Double(window.width) || p.y >= Double(window.height),
+           pointerLeftWindowHeld?(buttonSerial) == true {
+            for button in heldButtons.sorted() { send(.pointerButton(button: button, pressed: false)) }
+            heldButtons = []
+            return
+        }
         if f.presence == false { send(.pointerLeftOutputs) }
         switch (f.position, f.relative) {
         case (let p?, let r?): send(.pointerMotion(.absoluteWithDelta(x: p.x, y: p.y, dx: r.dx, dy: r.dy)))
@@ -273,7 +287,10 @@ final class ParentInput {
         }
         // Shown only after the move, so it fades in where it entered, not where it left.
         if f.presence == true { send(.pointerEnteredOutputs) }
-        for b in f.buttons { send(.pointerButton(button: b.button, pressed: b.pressed)) }
+        for b in f.buttons {
+            if b.pressed { heldButtons.insert(b.button) } else { heldButtons.remove(b.button) }
+            send(.pointerButton(button: b.button, pressed: b.pressed))
+        }
         // Scrolling with fingers means a trackpad, with a wheel a mouse: the adaptive pointer
         // hides sooner after a trackpad.
         if !f.axes.isEmpty, f.source == WL_POINTER_AXIS_SOURCE_FINGER.rawValue { send(.pointerDevice(.trackpad)) }

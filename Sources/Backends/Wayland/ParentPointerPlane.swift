@@ -1,12 +1,12 @@
 import CWaylandClient
-import Compositor
+import LodestoneCompositor
 import Logging
-import PointerEngine
+import AdaptivePointerEngine
 import Rendering
 import WaylandClient
 
 /// Nested, the parent's cursor is Lodestone's cursor plane: while the pointer is plain (the
-/// circle or the arrow alone, as `CursorPlanePlanner` decides) its image is the parent's
+/// circle or the arrow alone, as `PointerPlanePlanner` decides) its image is the parent's
 /// `wl_pointer` cursor surface, hotspot at the circle's centre or the arrow's tip, so the
 /// pointer moves at the parent's cursor latency and plain motion composes no frame.
 ///
@@ -19,7 +19,7 @@ import WaylandClient
 final class ParentPointerPlane: PointerPlane {
     /// The image one plain pointer needs, as the parent's cursor surface shows it.
     private struct Cursor {
-        let key: CursorPlanePlanner.CursorImageKey
+        let key: PointerPlanePlanner.CursorImageKey
         let buffer: ClientShmBuffer
         /// The buffer scale and the hotspot in surface points.
         let scale: Int32, hotspotX: Int32, hotspotY: Int32
@@ -32,14 +32,14 @@ final class ParentPointerPlane: PointerPlane {
     private let compositor: Proxy
     private let output: Output
     private let log: Logger
-    private var planner: CursorPlanePlanner
+    private var planner: PointerPlanePlanner
     private let painter = PointerRenderer()
     /// The parent's pointer and the serial of its enter on Lodestone's window (nil: left).
     private var pointer: Proxy?
     private var serial: UInt32?
     private var surface: Proxy?
     /// Images drawn so far (a handful: one per size, scale, style and colour seen).
-    private var images: [CursorPlanePlanner.CursorImageKey: Cursor] = [:]
+    private var images: [PointerPlanePlanner.CursorImageKey: Cursor] = [:]
     /// What the parent's cursor shows (nil: hidden), and what it should show after the next frame.
     private var shown: Cursor?
     private var wanted: Cursor?
@@ -57,7 +57,7 @@ final class ParentPointerPlane: PointerPlane {
         self.compositor = compositor
         self.output = output
         log = logger
-        planner = CursorPlanePlanner(width: Self.side, height: Self.side, scale: 1)
+        planner = PointerPlanePlanner(width: Self.side, height: Self.side, scale: 1)
     }
 
     deinit { surface?.destroy { wl_surface_destroy($0) } }
@@ -81,11 +81,11 @@ final class ParentPointerPlane: PointerPlane {
 
     func present(_ p: PointerPresentation, adaptive: Bool) -> Bool {
         let scale = max(1, output.scale.ceiling)
-        if planner.scale != scale { planner = CursorPlanePlanner(width: Self.side * scale, height: Self.side * scale, scale: scale) }
+        if planner.scale != scale { planner = PointerPlanePlanner(width: Self.side * scale, height: Self.side * scale, scale: scale) }
         // The parent's cursor is at the hand: only a pointer at the hand can be it.
-        let anchor = CursorPlanePlanner.anchor(p.pointer)
+        let anchor = PointerPlanePlanner.anchor(p.pointer)
         let atHand = abs(anchor.x - p.devicePosition.x) < 0.5 && abs(anchor.y - p.devicePosition.y) < 0.5
-        let decision: CursorPlanePlanner.Decision = atHand || !adaptive ? planner.plan(p, adaptive: adaptive) : .composite(.beneathContent)
+        let decision: PointerPlanePlanner.Decision = atHand || !adaptive ? planner.plan(p, adaptive: adaptive) : .composite(.beneathContent)
         switch decision {
         case .composite:
             // Hidden with the frame that draws the pointer.
@@ -98,7 +98,7 @@ final class ParentPointerPlane: PointerPlane {
             apply(nil)
             return true
         case .plane:
-            let key = CursorPlanePlanner.key(p.pointer, scale: scale)
+            let key = PointerPlanePlanner.key(p.pointer, scale: scale)
             guard let cursor = images[key] ?? draw(p, key: key, scale: scale) else { return false }
             wanted = cursor
             frameDrawsPointer = false
@@ -144,7 +144,7 @@ final class ParentPointerPlane: PointerPlane {
 
     /// The image for `key`, drawn once (the cache is emptied when it grows past a handful:
     /// a pointer whose colour animates would otherwise keep every step).
-    private func draw(_ p: PointerPresentation, key: CursorPlanePlanner.CursorImageKey, scale: Int32) -> Cursor? {
+    private func draw(_ p: PointerPresentation, key: PointerPlanePlanner.CursorImageKey, scale: Int32) -> Cursor? {
         let side = planner.width
         guard let buffer = ClientShmBuffer(shm: shm, width: side, height: side),
               let image = Image(borrowing: UnsafeMutableRawPointer(buffer.data), width: side, height: side, stride: buffer.stride, format: .argb8888)

@@ -1,6 +1,6 @@
 import CWaylandClient
 import CWaylandProtocols
-import Compositor
+import LodestoneCompositor
 import Glibc
 import Logging
 import WaylandClient
@@ -27,8 +27,9 @@ import WaylandClient
 /// for a new one: while it is not cancelled, the parent's selection is ours.
 final class ParentSelection<Kind: ParentSelectionKind> {
     private let connection: Connection
-    private let manager: Proxy
-    private let device: Proxy
+    let manager: Proxy
+    /// The device on the parent's seat (the clipboard's also carries drags, `ParentDrag`).
+    let device: Proxy
     private let selection: BridgedSelection
     private let log: Logger
     /// Offers the parent announced that are not (yet) its selection.
@@ -78,13 +79,21 @@ final class ParentSelection<Kind: ParentSelectionKind> {
             guard let raw = a.object(0) else { return }
             announced.append(ParentOffer(Proxy(raw, on: connection)))
         case Kind.selectionOpcode: parentSelectionChanged(a.object(0))
-        case Kind.enterOpcode:
-            // A drag from the parent: not taken (yet); its offer is let go, so nothing here
-            // accepts and a drop over the window cancels the parent's drag.
-            log.debug("a drag from the parent is over the window: refused, drags do not cross it")
-            if let raw = a.object(4), let i = announced.firstIndex(where: { $0.proxy.isObject(raw) }) { announced.remove(at: i).destroy() }
+        case _ where Kind.enterOpcode != .max && (Kind.enterOpcode...Kind.enterOpcode + 3).contains(opcode):
+            // A drag from the parent: enter, leave, motion, drop (`ParentDrag`).
+            if let dragEvent { return dragEvent(opcode, a) }
+            // Nothing takes it here: the offer is let go, and a drop cancels the parent's drag.
+            if opcode == Kind.enterOpcode, let i = announced.firstIndex(where: { $0.proxy.isObject(a.object(4)) }) { announced.remove(at: i).destroy() }
         default: break
         }
+    }
+
+    /// The device's drag events (the clipboard's device carries the parent's drags).
+    var dragEvent: ((UInt32, EventArguments) -> Void)?
+
+    /// Takes the announced offer `raw` (a drag's, named by its enter).
+    func takeOffer(_ raw: OpaquePointer?) -> ParentOffer? {
+        announced.firstIndex { $0.proxy.isObject(raw) }.map { announced.remove(at: $0) }
     }
 
     private func parentSelectionChanged(_ raw: OpaquePointer?) {
@@ -150,6 +159,9 @@ final class ParentSelection<Kind: ParentSelectionKind> {
     final class ParentOffer: SelectionSource {
         let proxy: Proxy
         private(set) var mimeTypes: [String] = []
+        /// A drag's offer: what the parent's source can do (`source_actions`).
+        private(set) var sourceActions: UInt32 = 0
+        var sourceActionsChanged: ((UInt32) -> Void)?
         private var alive = true
 
         init(_ proxy: Proxy) {
@@ -157,6 +169,10 @@ final class ParentSelection<Kind: ParentSelectionKind> {
             proxy.onEvent = { [unowned self] opcode, a in
                 // offer: one more MIME type (each once; a parent's list is not ours to trust).
                 if opcode == 0, self.mimeTypes.count < 1024, !self.mimeTypes.contains(a.string(0)) { self.mimeTypes.append(a.string(0)) }
+                if opcode == 1, Kind.enterOpcode != .max {
+                    self.sourceActions = a.uint(0)
+                    self.sourceActionsChanged?(a.uint(0))
+                }
             }
         }
 
@@ -260,8 +276,10 @@ enum ParentPrimarySelection: ParentSelectionKind {
 final class ParentSelections {
     let clipboard: ParentSelection<ParentClipboard>?
     let primary: ParentSelection<ParentPrimarySelection>?
+    /// The parent's drags over our window, on the clipboard's device.
+    let drags: ParentDrag?
 
-    init(globals: ParentGlobals, registry: Registry, seat: Proxy, compositor: Compositor, logger: Logger) {
+    init(globals: ParentGlobals, registry: Registry, seat: Proxy, window: Proxy, compositor: Compositor, logger: Logger) {
         let selections = compositor.bridgedSelections
         func bind(_ interface: UnsafePointer<wl_interface>, _ version: UInt32) -> Proxy? {
             registry.bind(interface, version: version).map { Proxy($0, on: globals.connection) }
@@ -273,6 +291,7 @@ final class ParentSelections {
         primary = bind(cwp_zwp_primary_selection_device_manager_v1_interface(), 1).flatMap {
             ParentSelection(manager: $0, seat: seat, selection: selections.primary, logger: logger)
         }
+        drags = clipboard.map { ParentDrag(compositor: compositor, clipboard: $0, window: window, logger: logger) }
         let shared = [clipboard != nil ? "clipboard" : nil, primary != nil ? "primary selection" : nil].compactMap { $0 }
         logger.info(shared.isEmpty ? "the parent offers no clipboard to share" : "sharing the \(shared.joined(separator: " and ")) with the parent")
     }

@@ -1,5 +1,5 @@
 import CWaylandClient
-import Compositor
+import LodestoneCompositor
 import Logging
 import Rendering
 import WaylandClient

@@ -1,6 +1,6 @@
 import CWaylandClient
 import CWaylandProtocols
-import Compositor
+import LodestoneCompositor
 import LodestoneSystem
 import Logging
 import Rendering
@@ -105,8 +105,9 @@ public final class WaylandBackend: Backend {
                                                 on: connection, what: "zwp_keyboard_shortcuts_inhibit_manager_v1.inhibit_shortcuts")
             }
             if sharesClipboard {
-                let selections = ParentSelections(globals: globals, registry: registry, seat: seat, compositor: compositor, logger: log)
+                let selections = ParentSelections(globals: globals, registry: registry, seat: seat, window: window.surface, compositor: compositor, logger: log)
                 input?.keyboardSerial = { [unowned selections] in selections.keyboardSerial($0) }
+                input?.pointerLeftWindowHeld = { [unowned selections] in selections.drags?.carryOut(serial: $0) ?? false }
                 self.selections = selections
             }
         } else {

@@ -1,0 +1,338 @@
+import AdaptivePointerEngine
+
+/// One element an app publishes through AT-SPI, as the pointer uses it: its extents
+/// relative to its AT-SPI window (frame), and what kind of control it is.
+struct AccessibleElement: Equatable {
+    enum Kind: Equatable {
+        /// Push and toggle buttons, check boxes, radio buttons, menu items, page tabs,
+        /// links, combo boxes: the highlight.
+        case control
+        /// A button with no text label, about as wide as tall: the lift.
+        case iconButton
+        /// Text, entries, terminals: the I-beam, `lineHeight` tall (nil: not known).
+        case text(lineHeight: Double?, singleLine: Bool)
+        /// A slider: the highlight, latched on the slider's axis while dragged.
+        case slider(horizontal: Bool)
+        /// List and tree items: the hover.
+        case item
+    }
+    var kind: Kind
+    var x, y, width, height: Double
+    /// How deep in the window's tree: deeper elements are on top (a button in a list row).
+    var depth: Int
+    /// Buttons and combo boxes draw a frame of their own, which may lie outside the extents
+    /// (`DrawnOutline`); check boxes, radio buttons, tabs and links do not.
+    var framed = false
+}
+
+/// AT-SPI roles (`AtspiRole`, at-spi2-core's atspi-constants.h) the walk tells apart.
+enum AccessibleRole: UInt32 {
+    case checkBox = 7, checkMenuItem = 8, comboBox = 11, label = 29, listItem = 32, menuItem = 35
+    case pageTab = 37, passwordText = 40, pushButton = 43, radioButton = 44, radioMenuItem = 45
+    case slider = 51, tableCell = 56, terminal = 60, text = 61, toggleButton = 62, paragraph = 73, entry = 79
+    case heading = 83, link = 88, treeItem = 91
+}
+
+/// AT-SPI states (`AtspiStateType`): bit numbers in `GetState`'s two 32-bit words.
+enum AccessibleState {
+    static let horizontal = 14, showing = 25, singleLine = 26, visible = 30
+}
+
+/// A bounded, asynchronous walk of one AT-SPI window's subtree: for each node its role,
+/// state and extents (and, for text, its font), at most `maximumInFlight` calls waiting at a
+/// time. Nodes that are not visible or have no extents (GTK's hidden stack pages) are not
+/// descended; controls are leaves. `completion` gets the elements once every reply is in.
+///
+/// An app may lie (issue 24, Tests/clients/hostile_atspi_app.py): every bound holds whatever
+/// it answers. At most `maximumNodes` nodes, each visited once (a child that is its own
+/// ancestor ends there), `maximumDepth` deep; a reply of a million children is read no further
+/// than the nodes left; after `maximumDuration` the walk ends with what it has (a stalled call
+/// costs `DBusConnection.callTimeout`, and calls waiting then are ignored). Extents beyond
+/// `maximumExtent` and lines of text no font has are dropped, as is an element wholly outside
+/// its window.
+final class AccessibleWalk {
+    static let maximumNodes = 3000, maximumDepth = 40, maximumInFlight = 64
+    static let maximumDuration = 4.0
+    /// Wayland's own limit on a surface's size is about this; no window's element is larger or farther.
+    static let maximumExtent = 65536.0
+
+    private let bus: DBusConnection
+    private let app: String
+    private var elements: [AccessibleElement] = []
+    /// Index in `elements` of the button each node is inside, to learn that it has a label.
+    private var labelled: Set<Int> = []
+    private var queued: [() -> Void] = []
+    private var inFlight = 0
+    private(set) var nodes = 0
+    /// Paths visited: a cycle in the tree is walked once.
+    private var visited: Set<String> = []
+    /// Which bounds ended the walk early, for the log; nil when the tree ended first.
+    var limitReached: String? { limits.isEmpty ? nil : limits.joined(separator: " and the ") }
+    private var limits: [String] = []
+    private func reached(_ limit: String) { if !limits.contains(limit) { limits.append(limit) } }
+    private let deadline = DBusConnection.monotonicSeconds + AccessibleWalk.maximumDuration
+    private var completion: (([AccessibleElement], _ frameSize: (Double, Double)) -> Void)?
+    /// The frame's own extents: its origin is subtracted from every element's.
+    private var frame = (x: 0.0, y: 0.0, width: 0.0, height: 0.0)
+
+    /// Extents are read in screen coordinates (`ATSPI_COORD_TYPE_SCREEN`) and made relative to
+    /// the frame: Qt gives window coordinates relative to the nearest dock widget, and on
+    /// Wayland both toolkits put the window at the screen's origin (GTK 4 answers the same
+    /// for both types).
+    init(bus: DBusConnection, app: String, window: String, completion: @escaping ([AccessibleElement], _ frameSize: (Double, Double)) -> Void) {
+        self.bus = bus
+        self.app = app
+        self.completion = completion
+        visit(window, depth: 0, button: nil)
+        finishIfDone()
+    }
+
+    /// Stops the walk: replies still coming are ignored.
+    func cancel() { completion = nil; queued = [] }
+
+    // MARK: Calls, throttled
+
+    private func call(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusArgument] = [],
+                      _ reply: @escaping (DBusMessage?) -> Void) {
+        queued.append { [weak self] in
+            guard let self else { return }
+            self.inFlight += 1
+            let sent = self.bus.call(self.app, path, "org.a11y.atspi." + interface, member, arguments) { [weak self] result in
+                guard let self, self.completion != nil else { return }
+                self.inFlight -= 1
+                if DBusConnection.monotonicSeconds > self.deadline {
+                    // Out of time: what has been read so far is the walk.
+                    self.reached("time limit (\(Self.maximumDuration) s)")
+                    self.queued = []
+                    self.inFlight = 0
+                    return self.finishIfDone()
+                }
+                reply(try? result.get())
+                self.pump()
+                self.finishIfDone()
+            }
+            if !sent { self.inFlight -= 1; reply(nil) }
+        }
+    }
+
+    private func pump() {
+        while inFlight < Self.maximumInFlight, !queued.isEmpty { queued.removeFirst()() }
+    }
+
+    /// What has been read so far, every `progressInterval` s while the walk goes on: a window
+    /// just mapped adapts before its whole tree is in (issue 27: within 100 ms).
+    var progress: (([AccessibleElement], _ frameSize: (Double, Double)) -> Void)?
+    static let progressInterval = 0.02
+    private var progressAt = DBusConnection.monotonicSeconds
+
+    private func finishIfDone() {
+        pump()
+        guard inFlight == 0, queued.isEmpty, let completion else {
+            if let progress, completion != nil, frame.width > 0, DBusConnection.monotonicSeconds - progressAt > Self.progressInterval {
+                progressAt = DBusConnection.monotonicSeconds
+                progress(result(), (frame.width, frame.height))
+            }
+            return
+        }
+        self.completion = nil
+        completion(result(), (frame.width, frame.height))
+    }
+
+    /// Extents that made no sense: such elements are dropped, never cached, and the window
+    /// is read again soon, when the toolkit may have laid it out.
+    private(set) var liesSeen = 0
+
+    /// The elements read so far, relative to the frame.
+    private func result() -> [AccessibleElement] {
+        let frame = self.frame
+        return elements.enumerated().compactMap { i, e in
+            var e = e
+            e.x -= frame.x
+            e.y -= frame.y
+            // Larger than its window: a lie (as 0-based the frame has no room for it).
+            if e.width > frame.width + 2 || e.height > frame.height + 2 { liesSeen += 1; return nil }
+            // Wholly outside the window (scrolled away, or a lie): it could only pull the pointer off it.
+            guard e.x < frame.width, e.y < frame.height, e.x + e.width > 0, e.y + e.height > 0 else { return nil }
+            // A button without a label that is about square shows an icon: it lifts.
+            if e.kind == .control, !labelled.contains(i), e.width <= e.height * 1.5 { e.kind = .iconButton }
+            return e
+        }
+    }
+
+    // MARK: Nodes
+
+    /// What the three calls about one node answered.
+    private final class Node {
+        var role: UInt32?, states: (UInt32, UInt32)?, extents: (Double, Double, Double, Double)?
+        var answers = 0
+    }
+
+    private func visit(_ path: String, depth: Int, button: Int?) {
+        guard nodes < Self.maximumNodes else { reached("node limit (\(Self.maximumNodes))"); return }
+        guard depth <= Self.maximumDepth else { reached("depth limit (\(Self.maximumDepth))"); return }
+        guard visited.insert(path).inserted else { return }
+        nodes += 1
+        let node = Node()
+        let done = { [weak self] in
+            node.answers += 1
+            if node.answers == 3 { self?.examine(node, path, depth: depth, button: button) }
+        }
+        call(path, "Accessible", "GetRole") { m in node.role = m?.readUInt32(); done() }
+        call(path, "Accessible", "GetState") { m in
+            if let words = m?.array("u", { m?.readUInt32() }), words.count >= 2 { node.states = (words[0], words[1]) }
+            done()
+        }
+        call(path, "Component", "GetExtents", [.uint32(0)]) { m in  // ATSPI_COORD_TYPE_SCREEN
+            node.extents = m?.container("r", "iiii") { () -> (Double, Double, Double, Double)? in
+                guard let x = m?.readInt32(), let y = m?.readInt32(), let w = m?.readInt32(), let h = m?.readInt32() else { return nil }
+                return (Double(x), Double(y), Double(w), Double(h))
+            }
+            done()
+        }
+    }
+
+    private func examine(_ node: Node, _ path: String, depth: Int, button: Int?) {
+        guard let rawRole = node.role, let states = node.states else { return }
+        // GTK 4.8 marks only windows as showing; visible is what every toolkit sets.
+        let visible = states.0 & (1 << AccessibleState.visible) != 0 || states.0 & (1 << AccessibleState.showing) != 0
+        guard visible else { return }
+        let role = AccessibleRole(rawValue: rawRole)
+        if role == .label, let button { labelled.insert(button) }
+        guard let (x, y, w, h) = node.extents else { return }
+        // (-1, -1, -1, -1) is ATK's "no extents" (Firefox's tool bars that only group others,
+        // its alerts): not a lie; what is inside may have extents of its own.
+        if (x, y, w, h) == (-1, -1, -1, -1) {
+            if role == nil || role == .label { children(path, depth: depth, button: button) }
+            return
+        }
+        // Negative or absurd extents (Qt 6.4 once gave toolbar buttons a width of -921): a lie,
+        // not an empty node; the window is walked again soon (`liesSeen`).
+        if w < 0 || h < 0 || w > Self.maximumExtent || h > Self.maximumExtent || abs(x) > Self.maximumExtent || abs(y) > Self.maximumExtent {
+            liesSeen += 1
+            return
+        }
+        guard w > 0, h > 0 || depth == 0 else { return }
+        if depth == 0 { frame = (x, y, w, h) }
+        func add(_ kind: AccessibleElement.Kind) -> Int {
+            let framed = role == .pushButton || role == .toggleButton || role == .comboBox
+            elements.append(AccessibleElement(kind: kind, x: x, y: y, width: w, height: h, depth: depth, framed: framed))
+            return elements.count - 1
+        }
+        switch role {
+        case .pushButton, .toggleButton:
+            // Descend only to find its label.
+            let index = add(.control)
+            children(path, depth: depth, button: index)
+        case .checkBox, .radioButton, .menuItem, .checkMenuItem, .radioMenuItem, .pageTab, .link, .comboBox:
+            _ = add(.control)
+        case .slider:
+            _ = add(.slider(horizontal: states.0 & (1 << AccessibleState.horizontal) != 0 || w >= h))
+        case .text, .entry, .passwordText, .terminal, .paragraph, .heading:
+            // A web page's paragraphs and headings (Firefox, Chromium) are text of their own, its
+            // lines read like a text view's.
+            let lines = role == .text || role == .paragraph || role == .heading
+            let index = add(.text(lineHeight: nil, singleLine: states.0 & (1 << AccessibleState.singleLine) != 0 || !lines || h < 2 * Self.shortestLine))
+            lineHeight(path) { [weak self] line, measured in
+                guard let self, let line, case .text(_, let single) = self.elements[index].kind else { return }
+                self.elements[index].kind = .text(lineHeight: line, singleLine: single)
+                // Text of several lines, in a toolkit that answers character extents: each line its own beam.
+                if measured, !single, h >= 2 * line, self.sampledTexts < Self.maximumSampledTexts {
+                    self.sampledTexts += 1
+                    self.sampleLines(path, of: index)
+                }
+            }
+        case .listItem, .treeItem, .tableCell:
+            _ = add(.item)
+            children(path, depth: depth, button: button)
+        case .label, nil:
+            children(path, depth: depth, button: button)
+        }
+    }
+
+    private func children(_ path: String, depth: Int, button: Int?) {
+        call(path, "Accessible", "GetChildren") { [weak self] m in
+            // No more children are read than nodes are left: a reply may list a million.
+            guard let self, let m, let children = m.array("(so)", limit: max(0, Self.maximumNodes - self.nodes), { m.readObject() }) else { return }
+            if children.count >= Self.maximumNodes - self.nodes { self.reached("node limit (\(Self.maximumNodes))") }
+            for child in children where child.bus == self.app || child.bus.isEmpty { self.visit(child.path, depth: depth + 1, button: button) }
+        }
+    }
+
+    /// The text's line height: the first character's extents where the toolkit reports them
+    /// (Qt, GTK 3; `measured`), else its default font size (GTK 4.8 implements no character extents).
+    private func lineHeight(_ path: String, _ done: @escaping (Double?, _ measured: Bool) -> Void) {
+        call(path, "Text", "GetCharacterExtents", [.int32(0), .uint32(0)]) { [weak self] m in
+            let h = m?.readInt32().flatMap { _ in m?.readInt32() }.flatMap { _ in m?.readInt32() }.flatMap { _ in m?.readInt32() }
+            if let h, let line = Self.plausibleLine(Double(h)) { return done(line, true) }
+            self?.call(path, "Text", "GetDefaultAttributes") { m in
+                let attributes = m?.array("{ss}") { () -> (String, String)? in
+                    m?.container("e", "ss") { () -> (String, String)? in
+                        guard let k = m?.readString(), let v = m?.readString() else { return nil }
+                        return (k, v)
+                    }
+                }
+                let size = attributes?.first { $0.0 == "size" }.flatMap { Double($0.1) }
+                done(size.map(AccessibleWalk.lineHeight(fontSize:)).flatMap(AccessibleWalk.plausibleLine), false)
+            }
+        }
+    }
+
+    /// Text less than twice this tall is one line.
+    static let shortestLine = 24.0
+
+    /// Texts of several lines read line by line in one walk, and points asked in each.
+    static let maximumSampledTexts = 8, maximumLineSamples = 48
+    /// Points are asked this far apart, down the text's left edge.
+    static let lineSampleStep = 6.0
+    private var sampledTexts = 0
+
+    /// The lines of a text of several lines (issue 27: a heading and the body below it get
+    /// different beams): the character at points down its left edge (`GetOffsetAtPoint`) and
+    /// that character's extents (`GetCharacterExtents`) give each line's top and height. Each
+    /// line becomes an element of its own, above the text's, from its top to the next line's,
+    /// its beam as tall as its characters. Extents that are no line (absurd, outside the text)
+    /// are dropped.
+    private func sampleLines(_ path: String, of index: Int) {
+        let text = elements[index]
+        let count = min(Self.maximumLineSamples, max(2, Int(text.height / Self.lineSampleStep)))
+        let x = Int32(clamping: Int((text.x + min(6, text.width / 2)).rounded()))
+        var lines: [(y: Double, height: Double)] = []
+        var answered = 0
+        let answer = { [weak self] (line: (y: Double, height: Double)?) in
+            answered += 1
+            if let line, line.y >= text.y - 1, line.y < text.y + text.height, !lines.contains(where: { abs($0.y - line.y) < 1 }) { lines.append(line) }
+            if answered == count { self?.addLines(lines, of: index) }
+        }
+        for k in 0..<count {
+            let y = Int32(clamping: Int((text.y + (Double(k) + 0.5) * text.height / Double(count)).rounded()))
+            call(path, "Text", "GetOffsetAtPoint", [.int32(x), .int32(y), .uint32(0)]) { [weak self] m in
+                guard let self, let offset = m?.readInt32(), offset >= 0 else { return answer(nil) }
+                self.call(path, "Text", "GetCharacterExtents", [.int32(offset), .uint32(0)]) { m in
+                    let e = m.flatMap { m in [m.readInt32(), m.readInt32(), m.readInt32(), m.readInt32()].compactMap { $0 } }
+                    guard let e, e.count == 4, abs(Double(e[1])) <= Self.maximumExtent, let h = Self.plausibleLine(Double(e[3])) else { return answer(nil) }
+                    answer((Double(e[1]), h))
+                }
+            }
+        }
+    }
+
+    private func addLines(_ lines: [(y: Double, height: Double)], of index: Int) {
+        let text = elements[index]
+        let sorted = lines.sorted { $0.y < $1.y }
+        guard sorted.count >= 2 || sorted.first.map({ $0.height < text.height / 2 }) == true else { return }
+        for (i, line) in sorted.enumerated() {
+            let bottom = min(text.y + text.height, i + 1 < sorted.count ? sorted[i + 1].y : line.y + line.height)
+            let top = max(text.y, line.y)
+            guard bottom > top else { continue }
+            elements.append(AccessibleElement(kind: .text(lineHeight: line.height, singleLine: true), x: text.x, y: top,
+                                              width: text.width, height: bottom - top, depth: text.depth + 1))
+        }
+    }
+
+    /// A line of text in a font of `size` (AT-SPI's "size" attribute, in points): 1.2 ems at
+    /// 96 dpi, the leading most UI fonts have.
+    static func lineHeight(fontSize size: Double) -> Double { (size * 96 / 72 * 1.2).rounded() }
+
+    /// A line height some font has: an app may say nan, inf, a negative or INT32_MAX.
+    static func plausibleLine(_ height: Double) -> Double? { height.isFinite && height >= 1 && height <= 1024 ? height : nil }
+}

@@ -1,0 +1,257 @@
+import CWaylandServer
+import LodestoneSystem
+import Logging
+import AdaptivePointerEngine
+import Rendering
+import WaylandServer
+
+/// The compositor's state: one object that owns every protocol's state and
+/// the scene. Protocol handlers live in one file per protocol and call in here.
+public final class Compositor {
+    public let display: Display
+    /// The composed frame, as large as the layout's bounding box.
+    public let output: Output
+    /// The heads (monitors) and where each sits; each shows its part of `output`.
+    public let layout = OutputLayout()
+    public let clock: FrameClock
+    let log: Logger
+    var renderer = Renderer()
+    var globals: [WaylandGlobal] = []
+    /// (interface name, version) of each global in `globals`; see TestControl/HarnessEntryPoints.swift.
+    internal(set) var advertised: [(name: String, version: Int32)] = []
+
+    /// What is where on the output; its one change notification reaches the seat and the pointer.
+    let scene: Scene
+    /// Window placement, activation and stacking.
+    private(set) var desktop: Desktop!
+    public private(set) var seat: Seat!
+    /// Touch routing; nil unless `Options.touch` (no backend has a touchscreen yet).
+    public private(set) var touchscreen: Touchscreen?
+    /// Draws the adaptive pointer and its content effects over each composed frame.
+    let pointerOverlay = AdaptivePointerOverlay()
+    /// Wakes a frame when the pointer's next deadline (region exit delay, auto-hide) falls
+    /// due without input (realtime clock only), and the deadline it is armed for.
+    var pointerDeadlineTimer: EventSource?
+    var armedPointerDeadline: Instant?
+    private(set) var selection: DataSelection!
+    let primarySelection = PrimarySelection()
+    /// The clipboard and the primary selection, for a backend that bridges them (nested).
+    public var bridgedSelections: (clipboard: BridgedSelection, primary: BridgedSelection) { (selection, primarySelection) }
+    /// Surfaces that keep the session from idling (zwp_idle_inhibitor_v1).
+    private(set) var idleInhibitors: IdleInhibitors!
+    /// Lodestone's keyboard shortcuts, and the clients that asked them to pass through.
+    private(set) lazy var shortcuts = Shortcuts(compositor: self)
+    private(set) lazy var shortcutsInhibitors = ShortcutsInhibitors(focus: { [unowned self] in self.seat.keyboard.focus })
+    /// Windows exported through xdg-foreign, and their imports.
+    let foreignExports = ForeignExports()
+    /// xdg_activation_v1 tokens issued and not yet used.
+    public private(set) lazy var activationTokens = ActivationTokens(compositor: self)
+    /// The Xcursor themes clients draw cursors from (loaded on first use).
+    private(set) lazy var cursorThemes = CursorThemes(log: log)
+    /// The geometry apps without regions publish for accessibility (AT-SPI), read on demand.
+    private(set) lazy var accessibility = Accessibility(compositor: self)
+    /// Touchpad gestures: the system's swipes, and the rest routed to clients.
+    private(set) var gestures: Gestures!
+    /// Tablet tools (pens, erasers): their routing to clients and the hover preview.
+    private(set) var tablets: Tablets!
+    /// The X11 window manager while Xwayland runs (owned by XwaylandServer).
+    weak var xwm: XWM?
+    /// Live adaptive pointer regions per client (`ClientLimits.adaptiveRegionsPerClient`).
+    let regionTally = RegionTally()
+    /// Screen copies (zwlr_screencopy_manager_v1): managers and frames waiting for damage.
+    private(set) lazy var screencopy = Screencopy(source: self)
+    /// When the last composed frame was presented (`FrameClock.timestamp`).
+    internal(set) var lastPresented = Timestamp(seconds: 0, nanoseconds: 0)
+    /// How frames reach the screen, for wp_presentation (see `PresentedFrame`); a backend
+    /// sets it when it starts.
+    public enum Pacing: Sendable { case timer, parent, vsync }
+    public var pacing = Pacing.timer
+    /// Repaints so far (with damage or not): wp_presentation's sequence.
+    internal(set) var repaintCount: UInt64 = 0
+    /// Frames composed so far (frames with damage).
+    public internal(set) var frameCount = 0
+    /// Called after each composed frame with the damaged output pixels.
+    public var framePresented: ((Image, PixelRegion) -> Void)?
+    /// A backend's hardware cursor (the DRM cursor plane), asked before each composed frame
+    /// whether it shows the adaptive pointer itself; when it does, the frame leaves it out.
+    public var pointerPlane: PointerPlane?
+    /// The plane took the pointer when last asked: while it keeps it, the pointer's motion
+    /// damages nothing (no composed frame).
+    var pointerOnPlane = false
+    /// See `Options.acceptsBufferBeforeInitialAck`.
+    let acceptsBufferBeforeInitialAck: Bool
+    /// See `Options.newWindowsAlwaysTakeFocus` and `Options.acceptsAnySelectionSerial`.
+    let newWindowsAlwaysTakeFocus: Bool, acceptsAnySelectionSerial: Bool
+
+    public struct Options: Sendable {
+        public var width: Int32 = 1280, height: Int32 = 800, scale = OutputScale(1)
+        public var refreshHz: Int32 = 60
+        /// When frames start composing before their refresh (`--max-render-time`).
+        public var maxRenderTime = MaxRenderTime.off
+        public var clock: FrameClock.Mode = .realtime
+        public var testControl = false
+        /// The pointer over surfaces without adaptive_pointer_v1 regions.
+        public var pointerMode = PointerMode.adaptive
+        /// With the adaptive pointer: how apps that declare no regions are read.
+        public var legacyApps = LegacyApps.adaptive
+        /// The adaptive pointer's look and feel (config.toml, flags); `updatePointer` changes them later.
+        public var pointerSettings = PointerSettings()
+        public var outputName = "HEADLESS-1"
+        /// Several heads side by side (`--outputs`, a TTY's connectors); empty: one head of
+        /// `width`×`height` named `outputName`.
+        public var outputs: [OutputMode] = []
+        /// Treats a buffer committed after the initial xdg_surface.configure was
+        /// sent, but before it was acknowledged, as acknowledging it. wlcs 1.5's
+        /// create_visible_surface does this (fixed in later wlcs); off by default.
+        public var acceptsBufferBeforeInitialAck = false
+        /// Offer wl_touch and route touch points (the wlcs integration's fake touchscreen).
+        public var touch = false
+        /// Offer zwlr_screencopy_manager_v1, so clients (grim) can read the screen. The
+        /// command line turns it on for the headless and nested backends (`--no-screencopy`).
+        public var screencopy = false
+        /// Offer zxdg_decoration_manager_v1 (server-side title bars); `--no-server-decorations`
+        /// turns it off, so clients draw their own, as under GNOME's mutter.
+        public var serverDecorations = true
+        /// Every new window takes the keyboard, whichever client has it. Off by default: a
+        /// new window takes the keyboard only from its own client, or when no window has
+        /// it (`Desktop.windowMapped`). wlcs 1.5 expects every `create_visible_surface`
+        /// to get the focus.
+        public var newWindowsAlwaysTakeFocus = false
+        /// Accepts `wl_data_device.set_selection` whatever its serial. Off by default: the
+        /// serial must come from the client's current input (`Seat.isCurrentInputSerial`).
+        /// wlcs 1.5's CopyCutPaste sends serial 0 from a client without focus.
+        public var acceptsAnySelectionSerial = false
+        public init() {}
+    }
+
+    public init(display: Display, options: Options, logger: Logger) throws(SystemError) {
+        self.display = display
+        acceptsBufferBeforeInitialAck = options.acceptsBufferBeforeInitialAck
+        newWindowsAlwaysTakeFocus = options.newWindowsAlwaysTakeFocus
+        acceptsAnySelectionSerial = options.acceptsAnySelectionSerial
+        log = logger
+        let modes = options.outputs.isEmpty
+            ? [OutputMode(name: options.outputName, width: options.width, height: options.height, refreshHz: options.refreshHz)]
+            : options.outputs
+        for mode in modes { layout.append(OutputHead(mode)) }
+        output = Output(name: modes[0].name, description: "Lodestone \(modes[0].name)",
+                        width: layout.size.width, height: layout.size.height, scale: options.scale,
+                        refreshMilliHz: options.refreshHz * 1000)
+        clock = try FrameClock(mode: options.clock, refreshHz: options.refreshHz, maxRenderTime: options.maxRenderTime, loop: display.eventLoop)
+        scene = Scene(output: output)
+        // The default 'us' keymap; without xkb-data there is no keyboard to offer.
+        guard let keymap = Keymap() else { throw SystemError("xkbcommon could not compile the default 'us' keymap (is xkb-data installed?)") }
+        let log = logger
+        // In the middle of the first head (with one head, of the output).
+        let first = layout.heads[0].bounds
+        let start = Point<Global>(x: Double(first.x) + Double(first.width) / 2, y: Double(first.y) + Double(first.height) / 2)
+        let pointer = SeatPointer(outputBounds: output.logicalBounds, start: start, settings: options.pointerSettings,
+                                  at: Instant(milliseconds: clock.now), log: { log.warning("\($0)") })
+        seat = Seat(compositor: self, keymap: keymap, pointer: pointer,
+                    appCursor: AppCursorPolicy(compositor: self, mode: options.pointerMode, legacyApps: options.legacyApps))
+        if layout.heads.count > 1 { seat.outputChanged(bounds: output.logicalBounds, areas: layout.areas) }
+        if options.touch { touchscreen = Touchscreen(compositor: self) }
+        if clock.mode == .realtime {
+            pointerDeadlineTimer = try display.eventLoop.addTimer { [unowned self] in self.scheduleFrame() }
+        }
+        selection = DataSelection()
+        // Only a client acting on its own current input replaces the clipboard or the
+        // primary selection (wlcs 1.5 needs the old, lax rule: `acceptsAnySelectionSerial`).
+        let acceptsSerial: (UInt32, Client) -> Bool = { [unowned self] serial, client in
+            self.acceptsAnySelectionSerial || self.seat.isCurrentInputSerial(serial, of: client)
+        }
+        selection.acceptsSerial = acceptsSerial
+        primarySelection.acceptsSerial = acceptsSerial
+        idleInhibitors = IdleInhibitors(isVisible: { [unowned self] in self.origin(of: $0) != nil },
+                                        changed: { [unowned self] in self.seat.pointerInput(.idleInhibited($0)) })
+        desktop = Desktop(compositor: self)
+        gestures = Gestures(compositor: self)
+        tablets = Tablets(compositor: self)
+        scene.cursorOrigin = { [unowned self] surface in surface === self.seat.cursor.surface ? self.seat.cursor.origin : nil }
+        scene.dragIcon = { [unowned self] in (self.seat.grab as? DragGrab)?.iconPlacement }
+        scene.onChange = { [unowned self] change in
+            self.seat.sceneChanged(change)
+            if change == .layout { self.idleInhibitors.reevaluate() }
+        }
+        clock.onFrame = { [unowned self] in self.repaint() }
+
+        try addGlobals(options)
+        // Before any app starts: accessibility switched on, the bus found.
+        accessibility.start()
+        scheduleFrame()
+    }
+
+    /// New pointer settings while running (config.toml was saved): they reach the engine at
+    /// once, and the next frame shows them.
+    public func updatePointer(settings: PointerSettings, mode: PointerMode, legacyApps: LegacyApps) {
+        let appCursor = seat.appCursor
+        if mode != appCursor.mode || legacyApps != appCursor.legacyApps {
+            appCursor.mode = mode
+            appCursor.legacyApps = legacyApps
+            seat.pointerWorldChanged(cursor: true)
+        }
+        seat.pointerSettingsChanged(settings)
+    }
+
+    /// Disconnects every client and withdraws the globals while the display
+    /// still exists (a wl_global must go before its wl_display).
+    public func shutdown() {
+        display.destroyClients()
+        globals.removeAll()
+        for head in layout.heads { head.global = nil }
+        accessibility.stop()
+    }
+
+    deinit {
+        globals.removeAll()
+        for head in layout.heads { head.global = nil }
+    }
+
+
+    // MARK: Surfaces
+
+    /// A client made a surface: Xwayland's may be an X window's (WL_SURFACE_ID came first).
+    func surfaceCreated(_ surface: WlSurface) { xwm?.surfaceCreated(surface) }
+
+    func surfaceDestroyed(_ surface: WlSurface) {
+        scene.damageTree(surface)
+        (surface.role as? XwaylandSurface)?.window?.surfaceAssociationEnded()
+        if let xdg = surface.role as? XdgSurface {
+            xdg.toplevel?.unmap()
+            xdg.popup?.dismiss()
+        }
+        if let sub = surface.role as? WlSubsurface, let parent = sub.parent { parent.unstack(sub) }
+        seat.surfaceDestroyed(surface)
+        touchscreen?.surfaceDestroyed(surface)
+        tablets.surfaceDestroyed(surface)
+        scheduleFrame()
+    }
+
+    /// New content in surface-local rects.
+    func surfaceDamaged(_ surface: WlSurface, _ rects: [PixelRect]) {
+        scene.damage(surface, rects)
+        if !output.damage.isEmpty { scheduleFrame() }
+    }
+
+    /// `wl_surface.offset` / attach offset: only cursors and a drag's icon move with it.
+    func surfaceMoved(_ surface: WlSurface, dx: Int32, dy: Int32) {
+        if surface === seat.cursor.surface { seat.cursor.offset(dx: dx, dy: dy) }
+        if let drag = seat.grab as? DragGrab, surface === drag.icon { drag.iconMoved(dx: dx, dy: dy) }
+    }
+
+    /// A subsurface may have gained or lost its buffer, moved or been restacked.
+    func surfaceLayoutChanged(_ surface: WlSurface) {
+        scene.damageTree(surface)
+        scene.changed(.layout)
+        scheduleFrame()
+    }
+
+    /// Damages the surface and everything drawn relative to it, where they are now.
+    func damageSurfaceTree(_ surface: WlSurface) {
+        scene.damageTree(surface)
+        scheduleFrame()
+    }
+
+    /// The surface's top-left in global coordinates, or nil when it is not on screen.
+    func origin(of surface: WlSurface) -> (Int32, Int32)? { scene.origin(of: surface) }
+}

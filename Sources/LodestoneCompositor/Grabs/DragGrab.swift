@@ -1,0 +1,283 @@
+import Rendering
+import WaylandServer
+
+/// `wl_data_device.start_drag`: a drag and drop, from the press that started it to the
+/// release that drops. Clients hear no pointer events meanwhile; the surface under the
+/// pointer hears the drag on its client's data devices instead (enter with an offer of the
+/// source's MIME types, motion, leave or drop), and each side is told the action the two
+/// agree on (`WlDataOffer.negotiate`). The icon the client gave is drawn at the pointer,
+/// beneath the adaptive pointer, so the circle stays visible over it. Keys go to no one;
+/// Escape cancels. Follows weston's `data-device.c` and wlroots' `types/data_device/`.
+final class DragGrab: PointerGrab, DragSession {
+    unowned let seat: Seat
+    /// The client that started the drag.
+    let client: Client
+    /// What is dragged (nil: a drag within its client that carries no data, or the source
+    /// went away, which ends the drag).
+    private(set) weak var source: WlDataSource?
+    private let carriesData: Bool
+    /// The surface the drag started from: a drag without data ends with it.
+    private weak var origin: WlSurface?
+    private(set) weak var icon: WlSurface?
+    /// Held here: a surface keeps its role only weakly.
+    private let iconRole: DragIconRole?
+    /// The icon's top-left relative to the pointer: it starts there, and the client moves it
+    /// with attach offsets or `wl_surface.offset` (so a hotspot inside the icon is negative).
+    private var iconOffset: (x: Int32, y: Int32) = (0, 0)
+    private var iconDamaged: PixelRect?
+    /// The surface hearing the drag, and the offers its devices got at enter.
+    private weak var target: WlSurface?
+    private var offers: [Weak<WlDataOffer>] = []
+    /// The target when it is an X window, spoken to through XDND (`XDragTarget`).
+    private var xTarget: XDragTarget?
+
+    init(seat: Seat, client: Client, origin: WlSurface, source: WlDataSource?, icon: (surface: WlSurface, role: DragIconRole)?) {
+        self.seat = seat
+        self.client = client
+        self.origin = origin
+        self.source = source
+        carriesData = source != nil
+        self.icon = icon?.surface
+        iconRole = icon?.role
+        iconRole?.drag = self
+        source?.drag = self
+    }
+
+    private var compositor: Compositor { seat.compositor }
+
+    // MARK: PointerGrab
+
+    var routesToClients: Bool { false }
+    func mayFocus(_ surface: WlSurface) -> Bool { false }
+
+    func motion(_ seat: Seat, device: (x: Double, y: Double), time: UInt32) {
+        damageIcon()
+        retarget()
+        if let xTarget { return xTarget.moved(x: seat.position.logical.x, y: seat.position.logical.y) }
+        guard let target, let (ox, oy) = compositor.origin(of: target) else { return }
+        for device in devices(of: target.client) { device.motion(time: time, x: seat.position.logical.x - Double(ox), y: seat.position.logical.y - Double(oy)) }
+    }
+
+    func pressStarted(_ seat: Seat) {}
+    func button(_ seat: Seat, _ button: UInt32, pressed: Bool, time: UInt32) {}
+    func axis(_ seat: Seat, _ axis: PointerAxis, time: UInt32) {}
+    /// The last button came up: the drop, if the target takes it.
+    func released(_ seat: Seat) { drop() }
+
+    func surfaceDestroyed(_ surface: WlSurface) -> Bool {
+        if surface === icon { damageIcon(); icon = nil; damageIcon() }
+        if surface === target {
+            // Its client can hear nothing more of this drag; the source hears nothing accepts.
+            target = nil
+            offers = []
+            xTarget = nil
+            nothingAccepts()
+        }
+        // A drag without data belongs to its client alone: it ends when the client's
+        // surface goes (with data, the source's end ends it).
+        if surface === origin, !carriesData { cancel() }
+        return false
+    }
+
+    // MARK: Keys
+
+    /// A key during the drag: none reaches a client, so the keyboard focus stays where it
+    /// was; Escape cancels.
+    func key(_ code: UInt32, pressed: Bool) {
+        if pressed, code == Self.escape { cancel() }
+    }
+
+    static let escape: UInt32 = 1
+
+    // MARK: The target
+
+    private func devices(of client: Client) -> [WlDataDevice] {
+        compositor.selection.devices(of: client).compactMap { $0 as? WlDataDevice }
+    }
+
+    /// The drag's current offer to the target, if it has one.
+    private var offer: WlDataOffer? { offers.lazy.compactMap(\.value).first }
+
+    /// The surface under the pointer hears the drag; a drag without data only reaches its
+    /// own client's surfaces.
+    private func retarget() {
+        var hit = seat.pointerOutside ? nil : compositor.scene.surfaceAt(x: seat.position.logical.x, y: seat.position.logical.y)
+        if let h = hit, !carriesData, h.surface.client != client { hit = nil }
+        guard hit?.surface !== target else { return }
+        leaveTarget()
+        guard let hit else { return }
+        target = hit.surface
+        if let source, let x = compositor.xwm?.dnd?.dragEntered(hit.surface, source: source, drag: self) { return xTarget = x }
+        let serial = compositor.display.nextSerial()
+        for device in devices(of: hit.surface.client) {
+            var offer: WlDataOffer?
+            if let source, let made = device.introduce(source) as? WlDataOffer {
+                made.drag = self
+                made.isDragOffer = true
+                made.sendSourceActions(source.supportedActions)
+                offers.append(Weak(made))
+                offer = made
+            }
+            device.enter(serial: serial, surface: hit.surface, x: hit.sx, y: hit.sy, offer: offer)
+            if let offer { offerChanged(offer) }
+        }
+    }
+
+    private func leaveTarget() {
+        guard let old = target else { return }
+        xTarget?.leave()
+        xTarget = nil
+        for device in devices(of: old.client) { device.leave() }
+        target = nil
+        for offer in offers { offer.value?.drag = nil }
+        offers = []
+        nothingAccepts()
+    }
+
+    /// No target takes the drop now: the source hears so (if it had heard otherwise).
+    private func nothingAccepts() {
+        guard let source else { return }
+        if source.action != .none || source.accepted { source.target(nil) }
+        source.sendAction(.none)
+        seat.pointerWorldChanged(cursor: true)
+    }
+
+    /// The target accepted a MIME type or changed its actions: both sides hear the action
+    /// they now agree on.
+    func offerChanged(_ offer: WlDataOffer) {
+        guard let source, offer.drag === self else { return }
+        let action = offer.negotiate(with: source)
+        offer.sendAction(action)
+        source.sendAction(action)
+        source.accepted = offer.accepted != nil
+        seat.pointerWorldChanged(cursor: true)
+    }
+
+    /// After the drop the offer no longer names the drag: the source heard `finish` itself.
+    func offerFinished(_ offer: WlDataOffer) {}
+
+    /// What the pointer says of a drop here now, as iPadOS does: a plus for a copy, arrows
+    /// for a move, both for ask, circle.slash where the target refuses; nil (the circle)
+    /// over nothing, for a drag without data, or before the target has answered.
+    var cursorName: CursorName? {
+        if let xTarget { return !xTarget.answered ? nil : xTarget.accepts ? (xTarget.action == .move ? .move : .copy) : .noDrop }
+        guard target != nil, carriesData, source != nil, let offer, offer.answered else { return nil }
+        guard offer.acceptsDrop else { return .noDrop }
+        switch offer.has(3) ? offer.action : .copy {
+        case .move: return .move
+        case .ask: return .dndAsk
+        default: return .copy
+        }
+    }
+
+    // MARK: Ending
+
+    private func drop() {
+        if let xTarget, xTarget.accepts {
+            // The X window reads the data through XdndSelection and says XdndFinished.
+            xTarget.drop()
+            self.xTarget = nil
+            target = nil
+            return end()
+        }
+        if let target, carriesData ? offer?.acceptsDrop == true : true {
+            for device in devices(of: target.client) { device.drop() }
+            if let source, let offer {
+                offer.dropped = true
+                offer.drag = nil
+                source.droppedOn = offer
+                source.dropPerformed()
+            }
+            // The target keeps its offer to read the data and finish: no leave.
+            self.target = nil
+            offers = []
+        } else {
+            leaveTarget()
+            source?.cancelled()
+        }
+        end()
+    }
+
+    /// Escape: the target hears leave, the source cancelled.
+    func cancel() {
+        leaveTarget()
+        source?.cancelled()
+        end()
+    }
+
+    /// The drag leaves Lodestone and carries on outside (the nested backend's parent,
+    /// `OutgoingDrag`): the target hears leave, and the grab ends without a word to the
+    /// source, which now hears the outside's target, drop and end. Nil for a drag without data.
+    func handOff() -> WlDataSource? {
+        guard carriesData, let source else { return nil }
+        leaveTarget()
+        end()
+        return source
+    }
+
+    /// The source went away mid-drag: the target hears leave, and the drag ends.
+    func sourceDestroyed() {
+        source = nil
+        leaveTarget()
+        end()
+    }
+
+    private func end() {
+        guard seat.grab === self else { return }
+        source?.drag = nil
+        iconRole?.drag = nil
+        damageIcon()
+        icon = nil
+        damageIcon()
+        seat.endGrab()
+        seat.updatePointerFocus()
+        seat.pointerWorldChanged(cursor: true)
+    }
+
+    // MARK: The icon
+
+    /// The icon surface and its top-left in global coordinates, while it shows.
+    var iconPlacement: (surface: WlSurface, x: Int32, y: Int32)? {
+        guard let icon, icon.hasContent, !seat.pointerOutside else { return nil }
+        let px = Int32(clamping: Int(seat.position.logical.x.rounded(.down))), py = Int32(clamping: Int(seat.position.logical.y.rounded(.down)))
+        return (icon, px.clampedAdding(iconOffset.x), py.clampedAdding(iconOffset.y))
+    }
+
+    /// The client moved the icon relative to the pointer (attach offset, `wl_surface.offset`).
+    func iconMoved(dx: Int32, dy: Int32) {
+        iconOffset = (iconOffset.x.clampedAdding(dx), iconOffset.y.clampedAdding(dy))
+        damageIcon()
+    }
+
+    func iconCommitted() { damageIcon() }
+
+    /// Repaints where the icon was and where it is.
+    private func damageIcon() {
+        if let last = iconDamaged { compositor.output.damage(logical: last) }
+        iconDamaged = iconPlacement.map { PixelRect(x: $0.x, y: $0.y, width: $0.surface.width, height: $0.surface.height) }
+        if let now = iconDamaged { compositor.output.damage(logical: now) }
+        compositor.scheduleFrame()
+    }
+}
+
+extension Seat {
+    /// `wl_data_device.start_drag`: only with the serial of the press this client's surface
+    /// holds (the implicit grab), from that surface's client, while no other grab holds the
+    /// pointer (as wlroots' `wlr_seat_validate_pointer_grab_serial`). The surface under the
+    /// pointer hears the drag at once.
+    func startDrag(source: WlDataSource?, origin: WlSurface, icon: (surface: WlSurface, role: DragIconRole)?, serial: UInt32, client: Client) -> Bool {
+        let refused: String? =
+            pressedButtons.isEmpty ? "no button is held" :
+            !(grab is DefaultPointerGrab || grab is PopupGrab) ? "another grab holds the pointer" :
+            pointerFocus?.client != client || origin.client != client ? "the press is not on this client's surface" :
+            pressSerial != serial ? "serial \(serial) is not the held press's" : nil
+        if let refused {
+            compositor.log.debug("wl_data_device.start_drag refused: \(refused)")
+            return false
+        }
+        let drag = DragGrab(seat: self, client: client, origin: origin, source: source, icon: icon)
+        begin(drag)
+        drag.motion(self, device: (position.device.x, position.device.y), time: compositor.clock.now)
+        return true
+    }
+}

@@ -1,0 +1,15 @@
+import CWaylandServer
+import WaylandServer
+
+/// `wl_callback`: a one-shot "done" notification (frame callbacks).
+final class WlCallback: Resource, WlCallbackInterface {
+    init?(client: Client, id: UInt32) {
+        super.init(client: client, version: 1, id: id)
+    }
+
+    /// Sends done and destroys the callback, as the protocol requires.
+    func done(_ data: UInt32) {
+        send { wl_callback_send_done($0, data) }
+        destroy()
+    }
+}

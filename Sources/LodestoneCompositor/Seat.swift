@@ -1,0 +1,286 @@
+import CWaylandServer
+import AdaptivePointerEngine
+import WaylandServer
+
+/// Routes input to clients. `handle(_:at:)` takes every backend's `InputEvent`s; its
+/// pointer (`SeatPointer`, the engine's only writer) says where the pointer is, the active
+/// grab (`Grabs/`) says what happens, and the seat sends `wl_pointer` events to the surface
+/// under the pointer. The keyboard (`KeyboardFocus`), a legacy client's own cursor
+/// (`ComposedClientCursor`) and what is pushed to the pointer (`SeatPointerInputs.swift`) are its parts.
+public final class Seat {
+    unowned let compositor: Compositor
+    /// Relative pointers and pointer locks/confinements.
+    private(set) lazy var constraints = PointerConstraints(seat: self)
+    public private(set) lazy var keyboard = KeyboardFocus(seat: self, keymap: initialKeymap)
+    private let initialKeymap: Keymap
+    /// The client's own cursor choice, composed into the frame when it shows.
+    private(set) lazy var cursor = ComposedClientCursor(seat: self)
+    var pointers: [WlPointer] = []
+    /// The touchscreen `wl_seat` announces and `wl_touch` objects follow (nil: none).
+    var touchscreen: Touchscreen? { compositor.touchscreen }
+
+    /// The pointer: device input and the world it moves over go in, positions and steps come out.
+    private(set) var pointer: any PointerOwner
+    /// Where the pointer is, as the pointer last answered (an input or a step): clients see
+    /// `position.logical`, grabs follow `position.device`.
+    var position: PointerPosition
+    /// The pointer as the last step left it (what frames draw and the test protocol reads).
+    var pointerSnapshot: PointerSnapshot
+    /// Which pointer shows over apps, and in which style (their cursor names).
+    let appCursor: AppCursorPolicy
+    /// What changed since the last push to the pointer (see `pushPointerWorld`).
+    var pointerWorld = PointerWorldPending()
+    private(set) weak var pointerFocus: WlSurface?
+    private var focusOrigin: (x: Double, y: Double) = (0, 0)
+    private(set) var pressedButtons: [UInt32] = []
+    /// The serial of the last press sent to a client: a drag starts only with it (`startDrag`).
+    private(set) var pressSerial: UInt32?
+    /// The pointer is off every output (the parent's pointer left a nested window): no cursor is drawn.
+    private(set) var pointerOutside = false
+
+    let defaultGrab = DefaultPointerGrab()
+    /// Popups holding an xdg_popup grab; the active grab whenever no move or resize is.
+    let popupGrab = PopupGrab()
+    var grab: PointerGrab
+
+    init(compositor: Compositor, keymap: Keymap, pointer: SeatPointer, appCursor: AppCursorPolicy) {
+        self.compositor = compositor
+        grab = defaultGrab
+        self.pointer = pointer
+        position = pointer.position
+        pointerSnapshot = pointer.snapshot
+        self.appCursor = appCursor
+        initialKeymap = keymap
+    }
+
+    /// Puts `wrap`'s answer in front of the pointer: for tests that record every call into it.
+    func interposePointer(_ wrap: (any PointerOwner) -> any PointerOwner) { pointer = wrap(pointer) }
+
+    private func serial() -> UInt32 { compositor.display.nextSerial() }
+    private func pointers(of surface: WlSurface) -> [WlPointer] { pointers.filter { $0.client == surface.client } }
+    /// The pointer in global logical coordinates, as clients see it (after magnetism).
+    private var x: Double { position.logical.x }
+    private var y: Double { position.logical.y }
+    /// Where the device is, before magnetism (grabs follow it).
+    var devicePosition: (x: Double, y: Double) { (position.device.x, position.device.y) }
+
+    public var focusedSurfaceLocal: (x: Double, y: Double)? {
+        pointerFocus.map { _ in (x - focusOrigin.x, y - focusOrigin.y) }
+    }
+    public var buttonsHeld: Int { pressedButtons.count }
+
+    func pointerBound(_ pointer: WlPointer) {
+        pointers.append(pointer)
+        if let focus = pointerFocus, focus.client == pointer.client {
+            pointer.enter(serial: serial(), surface: focus, x: x - focusOrigin.x, y: y - focusOrigin.y)
+            pointer.frame()
+        }
+    }
+
+    // MARK: Input
+
+    /// The one entry point for input: every backend's events come through here.
+    public func handle(_ event: InputEvent, at time: UInt32) {
+        // What changed since the last input reaches the pointer before this one does.
+        pushPointerWorld()
+        switch event {
+        case .pointerMotion(let motion): pointerMoved(motion, time: time)
+        case .pointerButton(let button, let pressed): pointerButton(button, pressed: pressed, time: time)
+        case .pointerAxis(let axis):
+            if grab.routesToClients { grab.axis(self, axis, time: time) }
+        case .pointerDevice(let kind): pointerInput(.device(kind == .trackpad ? .trackpad : .mouse))
+        case .pointerLeftOutputs: setPointerOutside(true)
+        case .pointerEnteredOutputs: setPointerOutside(false)
+        case .key(let code, let pressed):
+            if let drag = grab as? DragGrab { return drag.key(code, pressed: pressed) }
+            // Holding a modifier (a shortcut, a Shift-click) is not typing.
+            if pressed && !keyboard.keymap.isModifier(key: code) { pointerInput(.keyTyped) }
+            keyboard.key(code, pressed: pressed, time: time)
+        case .modifiers(let depressed, let latched, let locked, let group):
+            keyboard.setModifiers(depressed: depressed, latched: latched, locked: locked, group: group)
+        case .touchDown(let id, let x, let y): compositor.touchscreen?.down(id: id, x: x, y: y, time: time)
+        case .touchMotion(let id, let x, let y): compositor.touchscreen?.motion(id: id, x: x, y: y, time: time)
+        case .touchUp(let id): compositor.touchscreen?.up(id: id, time: time)
+        case .gesture(let gesture):
+            // A move or resize holds the pointer: no client hears gestures meanwhile.
+            if grab.routesToClients { compositor.gestures.handle(gesture, time: time) }
+        case .tabletTool(let tool): compositor.tablets.handle(tool, time: time)
+        }
+    }
+
+    /// The device moved: the engine decides where the pointer goes (output edges, a
+    /// client's lock or confinement, magnetism); the seat tells clients where it went.
+    private func pointerMoved(_ motion: PointerMotion, time: UInt32) {
+        let input: PointerInput
+        switch motion {
+        case .warp(let wx, let wy): input = .warp(to: Point(x: wx, y: wy))
+        case .absolute(let ax, let ay): input = .motion(to: Point(x: ax, y: ay))
+        case .relative(let dx, let dy):
+            // Relative listeners hear every step, even when the pointer cannot move.
+            constraints.relativeMotion(dx: dx, dy: dy, time: time)
+            input = .relativeMotion(Vector(dx: dx, dy: dy))
+        case .absoluteWithDelta(let ax, let ay, let dx, let dy):
+            constraints.relativeMotion(dx: dx, dy: dy, time: time)
+            input = .motion(to: Point(x: ax, y: ay))
+        }
+        let before = position.logical
+        // Clients get the adaptive pointer's logical position: magnetism may hold it on an
+        // element, so a click lands there. Grabs follow the device itself.
+        pointerInput(input)
+        // A locked or confined pointer that could not move tells no one.
+        if position.isConstrained, grab.routesToClients, position.logical == before { return }
+        cursor.damage()
+        grab.motion(self, device: devicePosition, time: time)
+    }
+
+    /// Motion for the surface under the pointer (the routing grabs' motion).
+    func deliverMotion(time: UInt32) {
+        updatePointerFocus()
+        if let focus = pointerFocus {
+            // Not `pointers(of:)`: motion is the hot path and its filtered array would be
+            // allocated for every event.
+            for p in pointers where p.client == focus.client {
+                p.motion(time: time, x: x - focusOrigin.x, y: y - focusOrigin.y)
+                p.frame()
+            }
+        }
+        constraints.reevaluate()
+    }
+
+    private func setPointerOutside(_ outside: Bool) {
+        guard outside != pointerOutside else { return }
+        pointerOutside = outside
+        pointerInput(.outsideOutputs(outside))
+        cursor.damage()
+        // Clients hear wl_pointer.leave when the pointer goes and enter when it is back,
+        // so their hover states end (unless a button holds the implicit grab).
+        if pressedButtons.isEmpty, grab.routesToClients { updatePointerFocus() }
+    }
+
+    private func pointerButton(_ button: UInt32, pressed: Bool, time: UInt32) {
+        if pressed {
+            guard !pressedButtons.contains(button) else { return }
+            if pressedButtons.isEmpty {
+                pointerInput(.button(.pressed))
+                if grab === defaultGrab, !pointerOutside, let window = compositor.scene.titleBarAt(x: x, y: y) {
+                    pressedTitleBar(of: window, time: time)
+                } else {
+                    grab.pressStarted(self)
+                }
+            }
+            pressedButtons.append(button)
+            grab.button(self, button, pressed: true, time: time)
+        } else {
+            guard pressedButtons.contains(button) else { return }
+            pressedButtons.removeAll { $0 == button }
+            // The grab that got the press hears its release, even if it ends with it.
+            let holder = grab
+            if pressedButtons.isEmpty {
+                pointerInput(.button(.released))
+                holder.released(self)
+            }
+            holder.button(self, button, pressed: false, time: time)
+        }
+        if pressedButtons.isEmpty, grab.routesToClients { updatePointerFocus() }
+    }
+
+    func sendButton(_ button: UInt32, pressed: Bool, time: UInt32) {
+        guard let focus = pointerFocus else { return }
+        let s = serial()
+        if pressed { pressSerial = s }
+        for p in pointers(of: focus) {
+            p.button(serial: s, time: time, button: button, pressed: pressed)
+            p.frame()
+        }
+    }
+
+    func sendAxis(_ axis: PointerAxis, time: UInt32) {
+        guard let focus = pointerFocus else { return }
+        // What the app published for accessibility moves with the scroll: read again.
+        compositor.accessibility.scrolled(focus)
+        for p in pointers(of: focus) {
+            p.axis(time: time, axis: axis.axis, value: axis.value, discrete: axis.discrete, source: axis.source)
+            p.frame()
+        }
+    }
+
+    /// A press on a title bar Lodestone draws: the window comes forward; a button acts when
+    /// released over it; a double click maximizes or restores; otherwise a drag moves it.
+    private func pressedTitleBar(of window: DesktopWindow, time: UInt32) {
+        guard let bar = window.titleBar else { return }
+        compositor.desktop.activate(window)
+        if let button = bar.button(atX: x, y: y) {
+            bar.lastPress = nil
+            return begin(TitleBarButtonGrab(window: window, button: button))
+        }
+        if let last = bar.lastPress, time &- last <= TitleBar.doubleClickMilliseconds {
+            bar.lastPress = nil
+            window.toggleMaximized()
+            return begin(TitleBarButtonGrab(window: window, button: nil))
+        }
+        bar.lastPress = time
+        begin(MoveGrab(window: window, device: devicePosition))
+    }
+
+    /// Click to focus: the window under a press is raised and gets the keyboard.
+    func focusAndActivate() {
+        updatePointerFocus()
+        guard let focus = pointerFocus, let toplevel = compositor.scene.window(of: focus) else { return }
+        compositor.desktop.activate(toplevel)
+    }
+
+    // MARK: Pointer focus
+
+    /// The scene's change notification: the pointer's regions and the app's cursor are
+    /// pushed before the next input or frame; a layout change re-evaluates what is under it.
+    func sceneChanged(_ change: Scene.Change) {
+        pointerWorldChanged(regions: true, cursor: true)
+        guard change == .layout, grab.routesToClients else { return }
+        let old = pointerFocus, oldLocal = focusedSurfaceLocal
+        updatePointerFocus()
+        // The surface under a still pointer moved: its client hears the new local position.
+        if let focus = pointerFocus, focus === old, let local = focusedSurfaceLocal, let oldLocal, local != oldLocal {
+            for p in pointers(of: focus) { p.motion(time: compositor.clock.now, x: local.x, y: local.y); p.frame() }
+        }
+        constraints.reevaluate()
+    }
+
+    func updatePointerFocus() {
+        // While buttons are held the surface that got the press keeps the pointer.
+        if !pressedButtons.isEmpty, let focus = pointerFocus, let (ox, oy) = compositor.origin(of: focus) {
+            focusOrigin = (Double(ox), Double(oy))
+            return
+        }
+        // Off the outputs (the nested window lost the parent's pointer) nothing is under it.
+        var hit = pointerOutside ? nil : compositor.scene.surfaceAt(x: x, y: y)
+        if let h = hit, !grab.mayFocus(h.surface) { hit = nil }
+        if hit?.surface !== pointerFocus {
+            setPointerFocus(hit?.surface)
+            if let h = hit {
+                focusOrigin = (x - h.sx, y - h.sy)
+                let s = serial()
+                for p in pointers(of: h.surface) { p.enter(serial: s, surface: h.surface, x: h.sx, y: h.sy); p.frame() }
+            }
+        } else if let h = hit {
+            focusOrigin = (x - h.sx, y - h.sy)
+        }
+    }
+
+    /// Leaves the old focus (its client hears leave) and forgets its cursor choice.
+    func setPointerFocus(_ surface: WlSurface?) {
+        if let old = pointerFocus {
+            let s = serial()
+            for p in pointers(of: old) { p.leave(serial: s, surface: old); p.frame() }
+        }
+        pointerFocus = surface
+        cursor.reset()
+    }
+
+    /// A surface went away: nothing of the seat's may point at it.
+    func surfaceDestroyed(_ surface: WlSurface) {
+        if pointerFocus === surface { pointerFocus = nil; cursor.reset() }
+        keyboard.surfaceDestroyed(surface)
+        cursor.surfaceDestroyed(surface)
+        if grab.surfaceDestroyed(surface) { endGrab() }
+    }
+}

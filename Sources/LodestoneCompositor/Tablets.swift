@@ -1,0 +1,143 @@
+import AdaptivePointerEngine
+import WaylandServer
+
+/// Tablet tools (a pen and its eraser end): which surface each is over, what its client
+/// hears, and the adaptive pointer's part.
+///
+/// Routing follows the protocol's frame rules: each `TabletToolEvent` is one frame for the
+/// client it reaches (proximity_in, motion and the changed axes, down or up, then `frame`).
+/// A tool hovering over another surface leaves the old one (proximity_out, frame) first.
+/// While the tip touches, the surface it touched keeps the tool, as a pressed button keeps
+/// the pointer. Meanwhile the adaptive pointer shows the Pencil hover preview at the tool
+/// (its size following the distance), and hides while the tip touches.
+final class Tablets {
+    unowned let compositor: Compositor
+    /// Every client's tablet seat.
+    var seats: [ZwpTabletSeat] = []
+    /// Tools seen so far, in order: every tablet seat hears of each before its events.
+    private(set) var tools: [TabletTool] = []
+    static let tabletName = "Lodestone tablet"
+
+    /// One tool in proximity.
+    private struct ToolState {
+        weak var focus: WlSurface?
+        var isDown = false
+        /// The axes last sent to the focus, so unchanged ones are not repeated.
+        var sent: TabletToolAxes?
+        var local: (x: Double, y: Double) = (0, 0)
+    }
+    private var states: [TabletTool: ToolState] = [:]
+
+    init(compositor: Compositor) { self.compositor = compositor }
+
+    func seatBound(_ seat: ZwpTabletSeat) {
+        seats.append(seat)
+        seat.addTablet(name: Self.tabletName)
+        for tool in tools { seat.addTool(tool) }
+    }
+
+    /// Whether a tool's tip is on the screen.
+    func isDown(_ tool: TabletTool) -> Bool { states[tool]?.isDown ?? false }
+    /// The surface a tool is over.
+    func focus(of tool: TabletTool) -> WlSurface? { states[tool]?.focus }
+
+    func handle(_ event: TabletToolEvent, time: UInt32) {
+        let tool = event.tool
+        if !tools.contains(tool) {
+            tools.append(tool)
+            for seat in seats { seat.addTool(tool) }
+        }
+        switch event {
+        case .proximityIn(_, let axes):
+            if states[tool] == nil { states[tool] = ToolState() }
+            moved(tool, axes, time: time)
+        case .axes(_, let axes):
+            if states[tool] == nil { states[tool] = ToolState() }  // a lost proximity_in
+            moved(tool, axes, time: time)
+        case .tip(_, let down, let axes):
+            if states[tool] == nil { states[tool] = ToolState() }
+            if !down { states[tool]?.isDown = false }
+            moved(tool, axes, time: time, framed: false)
+            if down {
+                states[tool]?.isDown = true
+                let serial = compositor.display.nextSerial()
+                each(tool) { $0.down(serial: serial) }
+                // The pen draws: it goes to the client, and focus follows click-to-focus.
+                if let s = states[tool]?.focus, let t = compositor.scene.window(of: s) { compositor.desktop.activate(t) }
+            } else {
+                each(tool) { $0.up() }
+            }
+            each(tool) { $0.frame(time: time) }
+            updatePointer(tool, axes)
+        case .button(_, let button, let pressed):
+            let serial = compositor.display.nextSerial()
+            each(tool) { $0.button(serial: serial, button: button, pressed: pressed); $0.frame(time: time) }
+        case .proximityOut:
+            if states[tool]?.isDown == true { each(tool) { $0.up() } }
+            each(tool) { $0.proximityOut(); $0.frame(time: time) }
+            states[tool] = nil
+            compositor.seat.pointerInput(.stylus(.away))
+        }
+    }
+
+    /// The tool is at `axes`: proximity moves to the surface under it (unless its tip holds
+    /// the one it touched), then motion and the axes that changed, then frame.
+    private func moved(_ tool: TabletTool, _ axes: TabletToolAxes, time: UInt32, framed: Bool = true) {
+        guard var state = states[tool] else { return }
+        var target = state.focus
+        var local: (x: Double, y: Double)
+        if state.isDown, let focus = state.focus, let (ox, oy) = compositor.origin(of: focus) {
+            local = (axes.x - Double(ox), axes.y - Double(oy))
+        } else {
+            let hit = compositor.scene.surfaceAt(x: axes.x, y: axes.y)
+            target = hit?.surface
+            local = (hit?.sx ?? 0, hit?.sy ?? 0)
+        }
+        if target !== state.focus {
+            if state.focus != nil { each(tool) { $0.proximityOut(); $0.frame(time: time) } }
+            state.focus = target
+            state.sent = nil
+            if let target {
+                let serial = compositor.display.nextSerial()
+                for t in objects(tool, of: target) { t.proximityIn(serial: serial, surface: target) }
+            }
+        }
+        let old = state.sent
+        state.sent = axes
+        state.local = local
+        states[tool] = state
+        each(tool) { t in
+            if old == nil || old!.x != axes.x || old!.y != axes.y { t.motion(x: local.x, y: local.y) }
+            if let p = axes.pressure, p != old?.pressure { t.pressure(p) }
+            if let d = axes.distance, d != old?.distance { t.distance(d) }
+            if let tilt = axes.tilt, tilt.x != old?.tilt?.x || tilt.y != old?.tilt?.y { t.tilt(x: tilt.x, y: tilt.y) }
+            if let r = axes.rotation, r != old?.rotation { t.rotation(r) }
+            if framed { t.frame(time: time) }
+        }
+        if framed { updatePointer(tool, axes) }
+    }
+
+    /// The hover preview while the tool hovers, the pointer hidden while it touches.
+    private func updatePointer(_ tool: TabletTool, _ axes: TabletToolAxes) {
+        let at = Point<Global>(x: axes.x, y: axes.y)
+        compositor.seat.pointerInput(.stylus(isDown(tool) ? .touching(at: at) : .hovering(at: at, distance: axes.distance ?? 0.5)))
+    }
+
+    private func objects(_ tool: TabletTool, of surface: WlSurface) -> [ZwpTabletTool] {
+        seats.compactMap { $0.client == surface.client ? $0.tools[tool] : nil }
+    }
+
+    /// The tool objects of the client whose surface the tool is over.
+    private func each(_ tool: TabletTool, _ body: (ZwpTabletTool) -> Void) {
+        guard let focus = states[tool]?.focus else { return }
+        for t in objects(tool, of: focus) { body(t) }
+    }
+
+    /// A surface went away: tools over it are over nothing until they move.
+    func surfaceDestroyed(_ surface: WlSurface) {
+        for (tool, state) in states where state.focus === surface || state.focus == nil {
+            states[tool]?.focus = nil
+            states[tool]?.isDown = false
+        }
+    }
+}
