@@ -20,6 +20,9 @@ public struct PointerEngine: Sendable {
     public private(set) var settings: PointerSettings
     /// The union of all outputs; the pointer never leaves it.
     public private(set) var outputBounds: Rect<Global>
+    /// The outputs themselves when there are several (`setOutputBounds(_:areas:)`): the
+    /// pointer stays on one of them, never in a gap of `outputBounds` no output covers.
+    public private(set) var outputAreas: [Rect<Global>] = []
     /// Where the device put the pointer, before magnetism.
     public private(set) var devicePosition: Point<Global>
     /// Where clients see the pointer (after magnetism); always inside `outputBounds`.
@@ -93,8 +96,10 @@ public struct PointerEngine: Sendable {
     }
 
     /// Outputs were added, removed or resized: rebuilds the index and keeps the pointer on screen.
-    public mutating func setOutputBounds(_ bounds: Rect<Global>) {
+    /// `areas` are the outputs when they do not fill `bounds` (outputs of different heights).
+    public mutating func setOutputBounds(_ bounds: Rect<Global>, areas: [Rect<Global>] = []) {
         outputBounds = bounds
+        outputAreas = areas
         regions.rebuild(bounds: bounds)
         devicePosition = clampToOutput(devicePosition)
         updateLogical()
@@ -331,7 +336,13 @@ public struct PointerEngine: Sendable {
     }
 
     private func clampToOutput(_ p: Point<Global>) -> Point<Global> {
-        let b = outputBounds
+        let q = Self.clamp(p, to: outputBounds)
+        guard outputAreas.count > 1, !outputAreas.contains(where: { $0.contains(q) }) else { return q }
+        // In a gap between outputs: onto the nearest one.
+        return outputAreas.map { Self.clamp(q, to: $0) }.min { $0.distance(to: q) < $1.distance(to: q) } ?? q
+    }
+
+    private static func clamp(_ p: Point<Global>, to b: Rect<Global>) -> Point<Global> {
         let maxX = b.width > 0 ? b.maxX.nextDown : b.minX
         let maxY = b.height > 0 ? b.maxY.nextDown : b.minY
         return Point(x: min(max(p.x, b.minX), maxX), y: min(max(p.y, b.minY), maxY))

@@ -17,7 +17,8 @@ public final class HeadlessBackend: Backend {
         compositor.framePresented = { [unowned self, unowned compositor] image, _ in
             self.frameComposed?(image, compositor.frameCount)
         }
-        log.info("headless output \(compositor.output.width)×\(compositor.output.height) @\(compositor.output.scale)x")
+        let heads = compositor.layout.heads.map { "\($0.name) \($0.bounds.width)×\($0.bounds.height) at \($0.bounds.x),\($0.bounds.y)" }
+        log.info("headless output\(heads.count > 1 ? "s " + heads.joined(separator: ", ") + "," : "") \(compositor.output.width)×\(compositor.output.height) @\(compositor.output.scale)x")
     }
 
     /// Nothing on the loop.

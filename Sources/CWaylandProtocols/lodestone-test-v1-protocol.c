@@ -63,6 +63,8 @@ static const struct wl_message lodestone_test_v1_requests[] = {
 	{ "gesture", "3uuuffffu", lodestone_test_v1_types + 0 },
 	{ "tablet_tool", "3uufffffffuu", lodestone_test_v1_types + 0 },
 	{ "get_pointer_preview", "4", lodestone_test_v1_types + 0 },
+	{ "add_output", "5sii", lodestone_test_v1_types + 0 },
+	{ "remove_output", "5s", lodestone_test_v1_types + 0 },
 };
 
 static const struct wl_message lodestone_test_v1_events[] = {
@@ -80,8 +82,8 @@ static const struct wl_message lodestone_test_v1_events[] = {
 };
 
 WL_PRIVATE const struct wl_interface lodestone_test_v1_interface = {
-	"lodestone_test_v1", 4,
-	22, lodestone_test_v1_requests,
+	"lodestone_test_v1", 5,
+	24, lodestone_test_v1_requests,
 	11, lodestone_test_v1_events,
 };
 

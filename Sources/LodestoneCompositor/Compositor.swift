@@ -9,7 +9,10 @@ import WaylandServer
 /// the scene. Protocol handlers live in one file per protocol and call in here.
 public final class Compositor {
     public let display: Display
+    /// The composed frame, as large as the layout's bounding box.
     public let output: Output
+    /// The heads (monitors) and where each sits; each shows its part of `output`.
+    public let layout = OutputLayout()
     public let clock: FrameClock
     let log: Logger
     var renderer = Renderer()
@@ -94,6 +97,9 @@ public final class Compositor {
         /// The adaptive pointer's look and feel (config.toml, flags); `updatePointer` changes them later.
         public var pointerSettings = PointerSettings()
         public var outputName = "HEADLESS-1"
+        /// Several heads side by side (`--outputs`, a TTY's connectors); empty: one head of
+        /// `width`×`height` named `outputName`.
+        public var outputs: [OutputMode] = []
         /// Treats a buffer committed after the initial xdg_surface.configure was
         /// sent, but before it was acknowledged, as acknowledging it. wlcs 1.5's
         /// create_visible_surface does this (fixed in later wlcs); off by default.
@@ -124,18 +130,26 @@ public final class Compositor {
         newWindowsAlwaysTakeFocus = options.newWindowsAlwaysTakeFocus
         acceptsAnySelectionSerial = options.acceptsAnySelectionSerial
         log = logger
-        output = Output(name: options.outputName, description: "Lodestone \(options.outputName)",
-                        width: options.width, height: options.height, scale: options.scale,
+        let modes = options.outputs.isEmpty
+            ? [OutputMode(name: options.outputName, width: options.width, height: options.height, refreshHz: options.refreshHz)]
+            : options.outputs
+        for mode in modes { layout.append(OutputHead(mode)) }
+        output = Output(name: modes[0].name, description: "Lodestone \(modes[0].name)",
+                        width: layout.size.width, height: layout.size.height, scale: options.scale,
                         refreshMilliHz: options.refreshHz * 1000)
         clock = try FrameClock(mode: options.clock, refreshHz: options.refreshHz, maxRenderTime: options.maxRenderTime, loop: display.eventLoop)
         scene = Scene(output: output)
         // The default 'us' keymap; without xkb-data there is no keyboard to offer.
         guard let keymap = Keymap() else { throw SystemError("xkbcommon could not compile the default 'us' keymap (is xkb-data installed?)") }
         let log = logger
-        let pointer = SeatPointer(outputBounds: output.logicalBounds, settings: options.pointerSettings,
+        // In the middle of the first head (with one head, of the output).
+        let first = layout.heads[0].bounds
+        let start = Point<Global>(x: Double(first.x) + Double(first.width) / 2, y: Double(first.y) + Double(first.height) / 2)
+        let pointer = SeatPointer(outputBounds: output.logicalBounds, start: start, settings: options.pointerSettings,
                                   at: Instant(milliseconds: clock.now), log: { log.warning("\($0)") })
         seat = Seat(compositor: self, keymap: keymap, pointer: pointer,
                     appCursor: AppCursorPolicy(compositor: self, mode: options.pointerMode, legacyApps: options.legacyApps))
+        if layout.heads.count > 1 { seat.outputChanged(bounds: output.logicalBounds, areas: layout.areas) }
         if options.touch { touchscreen = Touchscreen(compositor: self) }
         if clock.mode == .realtime {
             pointerDeadlineTimer = try display.eventLoop.addTimer { [unowned self] in self.scheduleFrame() }
@@ -184,10 +198,14 @@ public final class Compositor {
     public func shutdown() {
         display.destroyClients()
         globals.removeAll()
+        for head in layout.heads { head.global = nil }
         accessibility.stop()
     }
 
-    deinit { globals.removeAll() }
+    deinit {
+        globals.removeAll()
+        for head in layout.heads { head.global = nil }
+    }
 
 
     // MARK: Surfaces
@@ -236,18 +254,4 @@ public final class Compositor {
 
     /// The surface's top-left in global coordinates, or nil when it is not on screen.
     func origin(of surface: WlSurface) -> (Int32, Int32)? { scene.origin(of: surface) }
-
-    // MARK: Output
-
-    /// A new output mode (the nested window was resized, or moved to an
-    /// output of another scale): maximized and fullscreen windows follow, the
-    /// pointer stays on the output, and everything is redrawn.
-    public func reconfigureOutput(width: Int32, height: Int32, scale: OutputScale) {
-        guard width != output.width || height != output.height || scale != output.scale else { return }
-        output.reconfigure(width: width, height: height, scale: scale)
-        for window in scene.windows { window.outputResized() }
-        seat.outputChanged(bounds: output.logicalBounds)
-        screencopy.outputChanged()
-        scheduleFrame()
-    }
 }

@@ -9,7 +9,8 @@ extension Compositor {
         try display.initShm()
         try addGlobal(WlCompositor.interface, WlCompositor.version) { [unowned self] in _ = WlCompositor(host: self, client: $0, version: $1, id: $2) }
         try addGlobal(WlSubcompositor.interface, WlSubcompositor.version) { [unowned self] in _ = WlSubcompositor(host: self, client: $0, version: $1, id: $2) }
-        try addGlobal(WlOutput.interface, WlOutput.version) { [unowned self] in _ = WlOutput(output: self.output, client: $0, version: $1, id: $2) }
+        for head in layout.heads { try offer(head) }
+        advertised.append((String(cString: WlOutput.interface.pointee.name), WlOutput.version))
         try addGlobal(XdgWmBase.interface, XdgWmBase.version) { [unowned self] in _ = XdgWmBase(host: self, client: $0, version: $1, id: $2) }
         try addGlobal(WlSeat.interface, WlSeat.version) { [unowned self] in _ = WlSeat(seat: self.seat, client: $0, version: $1, id: $2) }
         try addGlobal(ZwpRelativePointerManager.interface, ZwpRelativePointerManager.version) { [unowned self] in
@@ -73,6 +74,15 @@ extension Compositor {
         if options.testControl {
             // Never offered by default: whoever binds it can inject input and read the screen.
             try addGlobal(LodestoneTest.interface, LodestoneTest.version) { [unowned self] in _ = LodestoneTest(host: self, client: $0, version: $1, id: $2) }
+        }
+    }
+
+    /// A head's wl_output global, withdrawn with the head (`OutputHead.global`).
+    func offer(_ head: OutputHead) throws(SystemError) {
+        head.global = try WaylandGlobal(display: display, interface: WlOutput.interface, version: WlOutput.version) { [unowned self] in
+            // The head is held until the global is destroyed: a client binding it after
+            // the head went (`Compositor.removeOutput`) gets a wl_output all the same.
+            _ = WlOutput(head: head, output: self.output, client: $0, version: $1, id: $2)
         }
     }
 

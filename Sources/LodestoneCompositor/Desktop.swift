@@ -73,13 +73,16 @@ final class Desktop {
             toplevel.position = (max(0, p.x + (pg.width - g.width) / 2), max(toplevel.decorationHeight, p.y + (pg.height - g.height) / 2))
             return
         }
+        // New windows cascade on the head the pointer is on.
+        let p = seat.position.logical
+        let area = compositor.layout.head(for: PixelRect(x: Int32(p.x), y: Int32(p.y), width: 1, height: 1))?.bounds ?? output.bounds
         let step: Int32 = 32
-        var x = 48 + step * Int32(cascade % 10), y = 48 + step * Int32(cascade % 10)
+        var x = area.x &+ 48 &+ step * Int32(cascade % 10), y = area.y &+ 48 &+ step * Int32(cascade % 10)
         cascade += 1
         // A title bar Lodestone draws sits above the geometry and stays on screen too.
         let bar = toplevel.decorationHeight
-        x = max(0, min(x, output.width &- g.width))
-        y = max(bar, min(y, output.height &- g.height))
+        x = max(area.x, min(x, area.maxX &- g.width))
+        y = max(area.y &+ bar, min(y, area.maxY &- g.height))
         toplevel.position = (x, y)
     }
 
@@ -89,8 +92,9 @@ final class Desktop {
     private func fitToOutput(_ toplevel: DesktopWindow) {
         guard !toplevel.isMaximized, !toplevel.isFullscreen else { return }
         let g = toplevel.geometry
-        guard g.width > output.width || g.height > output.height else { return }
-        toplevel.requestSize(width: min(g.width, output.width), height: min(g.height, output.height))
+        let area = compositor.workArea(of: toplevel)
+        guard g.width > area.width || g.height > area.height else { return }
+        toplevel.requestSize(width: min(g.width, area.width), height: min(g.height, area.height))
         compositor.log.debug("window '\(toplevel.title)' is \(g.width)×\(g.height), larger than the output; asked it to fit")
     }
 
@@ -205,7 +209,9 @@ final class Desktop {
     }
 
     private func enterOutput(_ surface: WlSurface) {
-        for resource in output.resources where resource.client == surface.client && !surface.enteredOutputs.contains(where: { $0 === resource }) {
+        // Every head's wl_output: the heads share one scale, so a client picks the same
+        // buffer scale whichever one the surface is on.
+        for resource in compositor.layout.heads.flatMap(\.resources) where resource.client == surface.client && !surface.enteredOutputs.contains(where: { $0 === resource }) {
             surface.send(resource) { wl_surface_send_enter($0, $1) }
             surface.enteredOutputs.append(resource)
         }

@@ -1,4 +1,5 @@
 import Logging
+import LodestoneSystem
 import AdaptivePointerEngine
 import Rendering
 import WaylandServer
@@ -50,6 +51,8 @@ protocol ShellHost: SurfaceHost {
 
     /// The output in logical coordinates, and its size (a maximized window's).
     var outputBounds: PixelRect { get }
+    /// The head `window` is on (`OutputLayout`): where it maximizes, fills and is bounded.
+    func workArea(of window: DesktopWindow) -> PixelRect
     /// Repaints `rect` (logical) of the output: a title bar appearing or going.
     func damageOutput(logical rect: PixelRect)
     /// A title bar for `window`, its buttons placed as regions.
@@ -182,6 +185,10 @@ protocol TestControlHost: ShellHost {
     @discardableResult func settlePointer() -> PointerPresentation
     /// Lodestone draws its adaptive pointer (not the client's cursor) where the pointer is.
     var adaptivePointerDrawn: Bool { get }
+    /// Heads plugged in and unplugged (`add_output`, `remove_output`).
+    var layout: OutputLayout { get }
+    @discardableResult func addOutput(_ mode: OutputMode) throws(SystemError) -> OutputHead
+    @discardableResult func removeOutput(named name: String) -> Bool
 }
 
 extension Compositor: TestControlHost {

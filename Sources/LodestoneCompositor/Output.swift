@@ -1,6 +1,7 @@
 import Rendering
 
-/// The one output Lodestone composes into: its size, scale and pixels.
+/// The frame Lodestone composes into: its size, scale and pixels. With several heads
+/// (`OutputLayout`) it spans them all and each head shows its part.
 public final class Output {
     public let name: String
     public let description: String
@@ -14,7 +15,6 @@ public final class Output {
     public private(set) var image: Image
     /// Output pixels that changed since the last repaint.
     public let damage = PixelRegion()
-    var resources: [WlOutput] = []
     /// Surfaces told their preferred scale (wp_fractional_scale_v1): told again when it changes.
     var fractionalScales: [Weak<WpFractionalScale>] = []
 
@@ -45,7 +45,7 @@ public final class Output {
     func damageTouches(logical r: PixelRect) -> Bool { damage.intersects(scale.covering(r)) }
 
     /// Where a global logical rect is drawn, in output pixels (`OutputScale.placing`).
-    func pixels(logical r: PixelRect) -> PixelRect { scale.placing(r) }
+    public func pixels(logical r: PixelRect) -> PixelRect { scale.placing(r) }
 
     /// A new mode (nested window resized, parent scale changed).
     public func reconfigure(width: Int32, height: Int32, scale: OutputScale) {
@@ -57,7 +57,6 @@ public final class Output {
         // image's end (issue 24: a parent's first configure smaller than --size, a segfault).
         damage.clear()
         damageAll()
-        for resource in resources { resource.sendAll() }
         if scaleChanged { for case let s? in fractionalScales.map(\.value) { s.sendPreferredScale() } }
     }
 }

@@ -35,7 +35,7 @@ enum PointerWorldChange {
     /// The style for the focused app's cursor name, and whether the compositor draws the
     /// adaptive pointer at all (false while a client's cursor image shows).
     case appCursor(AdaptivePointerForm, adaptivePointerDrawn: Bool)
-    case outputBounds(Rect<Global>)
+    case outputBounds(Rect<Global>, areas: [Rect<Global>])
     case settings(PointerSettings)
 }
 
@@ -95,8 +95,9 @@ final class SeatPointer: PointerOwner {
     private var log: (String) -> Void
 
     /// `log` says why a region was refused (a closure: the pointer does not know the compositor).
-    init(outputBounds: Rect<Global>, settings: PointerSettings, at now: Instant, log: @escaping (String) -> Void) {
-        engine = PointerEngine(outputBounds: outputBounds, settings: settings)
+    /// The pointer starts at `start`, else in the middle of `outputBounds`.
+    init(outputBounds: Rect<Global>, start: Point<Global>? = nil, settings: PointerSettings, at now: Instant, log: @escaping (String) -> Void) {
+        engine = PointerEngine(outputBounds: outputBounds, settings: settings, initialPosition: start)
         snapshot = PointerSnapshot(presentation: engine.step(to: now), adaptivePointerDrawn: true, targetIdentifier: nil, tuning: settings.tuning)
         self.log = log
     }
@@ -141,9 +142,9 @@ final class SeatPointer: PointerOwner {
             guard cursor != appCursor else { break }
             appCursor = cursor
             engine.handle(.untargetedStyle(spinning(at: now).style), at: now)
-        case .outputBounds(let bounds):
-            guard bounds != engine.outputBounds else { return }
-            engine.setOutputBounds(bounds)
+        case .outputBounds(let bounds, let areas):
+            guard bounds != engine.outputBounds || areas != engine.outputAreas else { return }
+            engine.setOutputBounds(bounds, areas: areas)
         case .settings(let settings):
             guard settings != engine.settings else { return }
             engine.updateSettings(settings)

@@ -133,10 +133,11 @@ extension Seat {
     /// The output's size or scale changed: the pointer's edges follow, a pointer left off
     /// the output comes back onto it, and the client's cursor is redrawn (at the new scale,
     /// a theme may or may not have its image).
-    func outputChanged(bounds: Rect<Global>) {
-        pointer.update(.outputBounds(bounds), at: now)
+    func outputChanged(bounds: Rect<Global>, areas: [Rect<Global>] = []) {
+        pointer.update(.outputBounds(bounds, areas: areas), at: now)
         let p = position.logical
-        if p.x >= bounds.maxX || p.y >= bounds.maxY { handle(.pointerMotion(.absolute(x: p.x, y: p.y)), at: compositor.clock.now) }
+        let onAnOutput = areas.count < 2 || areas.contains { $0.contains(p) }
+        if p.x >= bounds.maxX || p.y >= bounds.maxY || !onAnOutput { handle(.pointerMotion(.absolute(x: p.x, y: p.y)), at: compositor.clock.now) }
         pointerWorldChanged(cursor: true)
         cursor.damage()
     }

@@ -40,7 +40,7 @@ public final class TestControl {
     public init(connection: Connection) throws {
         self.connection = connection
         let registry = connection.registry()
-        guard let control = registry.bind(cwp_lodestone_test_v1_interface(), version: 3) else {
+        guard let control = registry.bind(cwp_lodestone_test_v1_interface(), version: 5) else {
             throw SystemError("the compositor does not offer lodestone_test_v1 (start it with --test-control)")
         }
         proxy = Proxy(control, on: connection)
@@ -193,6 +193,24 @@ public final class TestControl {
         windowsSeen = []
         proxy.request { lodestone_test_v1_close_window($0, name) }
         return try answer { windowsSeen.first }
+    }
+
+    // MARK: Since 5: heads plugged and unplugged
+
+    /// Plugs in a head of width × height to the right of the others.
+    @discardableResult
+    public func addOutput(_ name: String, width: Int32, height: Int32) throws -> PointerState {
+        pointerState = nil
+        proxy.request { lodestone_test_v1_add_output($0, name, width, height) }
+        return try answer { pointerState }
+    }
+
+    /// Unplugs a head: its windows move onto the first remaining one.
+    @discardableResult
+    public func removeOutput(_ name: String) throws -> PointerState {
+        pointerState = nil
+        proxy.request { lodestone_test_v1_remove_output($0, name) }
+        return try answer { pointerState }
     }
 
     // MARK: Since 3: gestures and tablet tools

@@ -1505,6 +1505,8 @@ public enum LodestoneTestV1Request: UInt32, Sendable {
     case gesture = 19
     case tabletTool = 20
     case getPointerPreview = 21
+    case addOutput = 22
+    case removeOutput = 23
 }
 
 /// A handler of `lodestone_test_v1`: gets each request decoded as a `LodestoneTestV1Request`.

@@ -29,5 +29,10 @@ public final class WaylandGlobal {
         wl_global_set_user_data(pointer, Unmanaged.passUnretained(self).toOpaque())
     }
 
+    /// Tells clients the global is gone (`wl_global_remove`) while it stays bindable by a
+    /// client that has not yet heard: destroying it at once would make that late bind a
+    /// protocol error. The global is destroyed when this object goes.
+    public func withdraw() { if let pointer { wl_global_remove(pointer) } }
+
     deinit { if let pointer { wl_global_destroy(pointer) } }
 }

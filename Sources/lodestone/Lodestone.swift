@@ -34,6 +34,9 @@ struct Lodestone: ParsableCommand {
     @Option(help: "Output size in logical pixels, WIDTHxHEIGHT.")
     var size: OutputSize = OutputSize(width: 1280, height: 800)
 
+    @Option(help: "Headless: how many outputs of --size, side by side left to right (HEADLESS-1, HEADLESS-2, ...).")
+    var outputs: Int = 1
+
     @Option(help: "Output scale, above 0 and at most 4: whole (1, 2) or fractional in 120ths (1.25, 1.5); headless and on a TTY (nested, the parent's scale applies).")
     var scale: String = "1"
 
@@ -132,6 +135,7 @@ struct Lodestone: ParsableCommand {
         if let maxRenderTime, MaxRenderTime(argument: maxRenderTime) == nil {
             throw ValidationError("--max-render-time must be auto, off or a number of milliseconds above 0, not \(maxRenderTime)")
         }
+        guard (1...16).contains(outputs) else { throw ValidationError("--outputs must be between 1 and 16, not \(outputs)") }
         guard (1...1000).contains(refresh) else { throw ValidationError("--refresh must be between 1 and 1000 Hz, not \(refresh)") }
         if let timeout, !(timeout > 0 && timeout < 86400) { throw ValidationError("--timeout must be a positive number of seconds") }
         guard afterFrames >= 1 else { throw ValidationError("--after-frames must be at least 1") }
@@ -199,8 +203,22 @@ struct Lodestone: ParsableCommand {
         var options = Compositor.Options()
         options.width = size.width; options.height = size.height; options.scale = outputScale
         options.refreshHz = refresh
+        // Headless heads side by side, each of --size.
+        if outputs > 1 && kind == .headless {
+            options.outputs = (1...outputs).map { OutputMode(name: "HEADLESS-\($0)", width: size.width, height: size.height, refreshHz: refresh) }
+        } else if outputs > 1 {
+            log.notice("--outputs applies headless only; the \(kind.rawValue) backend has its own outputs")
+        }
         // A TTY output has the monitor's mode (its logical size follows the scale).
-        if let drm { options.width = outputScale.logical(drm.mode.width); options.height = outputScale.logical(drm.mode.height); options.refreshHz = drm.mode.refreshHz; options.outputName = "DRM-1" }
+        if let drm, let first = drm.modes.first {
+            options.width = outputScale.logical(first.width); options.height = outputScale.logical(first.height); options.refreshHz = first.refreshHz; options.outputName = "DRM-1"
+            // Every connected monitor, side by side in connector order.
+            if drm.modes.count > 1 {
+                options.outputs = drm.modes.enumerated().map {
+                    OutputMode(name: "DRM-\($0.offset + 1)", width: outputScale.logical($0.element.width), height: outputScale.logical($0.element.height), refreshHz: $0.element.refreshHz)
+                }
+            }
+        }
         options.clock = manualClock ? .manual : .realtime
         options.testControl = testControl
         // Screen copies only where the screen is ours alone to show: not on a TTY, where

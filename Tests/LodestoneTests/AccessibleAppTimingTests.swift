@@ -5,8 +5,8 @@ import XCTest
 /// How soon an app that publishes AT-SPI geometry adapts, on the real clock (issue 27): its
 /// elements are read when its window maps, not when the pointer first comes, so the pointer
 /// over a button of a window mapped a while ago is highlighted on the next frames, and over a
-/// window just mapped as soon as the walk begun at map ends. gtk4-widget-factory, its
-/// first toggle button (93×24 at 509,62 in the window).
+/// window just mapped within 100 ms. gtk4-widget-factory, its first toggle button (93×24 at
+/// 509,62 in the window).
 final class AccessibleAppTimingTests: XCTestCase {
     /// Moves the pointer over the button and waits for the highlight: the milliseconds and
     /// frames from the move until the pointer says it targets the button.
@@ -36,18 +36,6 @@ final class AccessibleAppTimingTests: XCTestCase {
         return (bus, session, probe, window, Date())
     }
 
-    /// Whether the log shows the window's walk under way before the pointer came: its elements
-    /// were ready then, or the walk that put them in place had run longer than the time since
-    /// the pointer came ("in place 40 ms after the pointer came; walk of 900 nodes in 160 ms").
-    static func walkBeganBeforeThePointerCame(_ log: String) -> Bool {
-        if log.contains("ready when the pointer came") { return true }
-        let pattern = /in place (\d+) ms after the pointer came; walk (?:of \d+ nodes in|going on,) (\d+) ms/
-        return log.matches(of: pattern).contains { match in
-            guard let since = Int(match.output.1), let walked = Int(match.output.2) else { return false }
-            return walked > since
-        }
-    }
-
     /// Mapped 1.5 s ago: the pointer over the button is highlighted within two frames.
     func testButtonOfAWindowMappedAWhileAgoIsHighlightedOnTheNextFrames() throws {
         let (bus, session, probe, window, mappedAt) = try start()
@@ -61,11 +49,8 @@ final class AccessibleAppTimingTests: XCTestCase {
     }
 
     /// Just mapped: the pointer comes 250 ms after the window is there (a hand's reaction
-    /// to a window appearing takes longer). The walk began when the window mapped, not when
-    /// the pointer came, and the button is highlighted. How many milliseconds that takes is a
-    /// figure for `make bench` (its target is 100 ms), not an assertion: on two loaded cores a
-    /// timed assertion measures the load.
-    func testButtonOfAWindowJustMappedIsHighlightedFromTheWalkBegunAtMap() throws {
+    /// to a window appearing takes longer); highlighted within 100 ms.
+    func testButtonOfAWindowJustMappedIsHighlightedWithin100Milliseconds() throws {
         let (bus, session, probe, window, mappedAt) = try start()
         defer { session.stop(); bus.stop() }
         usleep(useconds_t(max(0, 0.25 - Date().timeIntervalSince(mappedAt)) * 1_000_000))
@@ -73,6 +58,6 @@ final class AccessibleAppTimingTests: XCTestCase {
         let hovered = try hover(session, probe, window)
         print("mapped \(Int(age * 1000)) ms ago: highlighted \(String(format: "%.1f", hovered.ms)) ms, \(hovered.frames) frames after the pointer came")
         XCTAssertTrue(hovered.shape.targeted, "never highlighted: \(hovered.shape)\n\(session.log.suffix(3000))")
-        XCTAssertTrue(Self.walkBeganBeforeThePointerCame(session.log), "the walk did not begin before the pointer came\n\(session.log.suffix(3000))")
+        XCTAssertLessThanOrEqual(hovered.ms, 100, "\(session.log.suffix(3000))")
     }
 }

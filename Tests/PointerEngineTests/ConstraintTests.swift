@@ -48,3 +48,38 @@ final class ConstraintTests: XCTestCase {
         XCTAssertEqual(h.engine.devicePosition, point(20, 30))
     }
 }
+
+/// Outputs of different heights side by side (`setOutputBounds(_:areas:)`): their bounding
+/// box has a gap no output covers, and the pointer never goes there.
+final class OutputAreaTests: XCTestCase {
+    private let left = rect(0, 0, 800, 600), right = rect(800, 0, 640, 400)
+
+    private func engine() -> PointerEngine {
+        var e = PointerEngine(outputBounds: rect(0, 0, 1440, 600), initialPosition: point(100, 100))
+        e.setOutputBounds(rect(0, 0, 1440, 600), areas: [left, right])
+        return e
+    }
+
+    func testAMoveIntoTheGapLandsOnTheNearestOutput() {
+        var e = engine()
+        e.handle(.motion(to: point(1000, 550)), at: Instant(seconds: 0))
+        XCTAssertEqual(e.devicePosition.x, 1000)
+        XCTAssertEqual(e.devicePosition.y, 400, accuracy: 0.001, "up onto the right output's bottom edge")
+        XCTAssertLessThan(e.devicePosition.y, 400)
+    }
+
+    func testRelativeMotionAlongTheTallerOutputsBottomStopsAtItsEdge() {
+        var e = engine()
+        e.handle(.motion(to: point(700, 550)), at: Instant(seconds: 0))
+        e.handle(.relativeMotion(Vector(dx: 300, dy: 0)), at: Instant(seconds: 0.008))
+        XCTAssertTrue(left.contains(e.devicePosition) || right.contains(e.devicePosition), "on an output: \(e.devicePosition)")
+    }
+
+    func testOneOutputIsClampedAsBefore() {
+        var e = PointerEngine(outputBounds: left, initialPosition: point(100, 100))
+        e.handle(.motion(to: point(900, 700)), at: Instant(seconds: 0))
+        XCTAssertEqual(e.devicePosition.x, 800, accuracy: 0.001)
+        XCTAssertEqual(e.devicePosition.y, 600, accuracy: 0.001)
+        XCTAssertTrue(left.contains(e.devicePosition))
+    }
+}

@@ -4,10 +4,13 @@ import Glibc
 import LodestoneSystem
 import Logging
 import Rendering
+import WaylandServer
 
 /// Lodestone on a bare TTY (`--backend drm`): libseat for the session, udev + libinput for
 /// input devices (opened through the session), DRM/KMS for the output, all on the
-/// `wl_event_loop` through their fds, no threads. Modelled on wlroots' `backend/session`,
+/// `wl_event_loop` through their fds, no threads. Every connected connector is lit, each on
+/// a CRTC of its own, and shows its part of the frame (`OutputLayout`: side by side, in
+/// connector order). Modelled on wlroots' `backend/session`,
 /// `backend/libinput` and `backend/drm`, and on tinywl.
 ///
 /// `init` checks what the machine has before touching anything, so a machine without a GPU
@@ -19,14 +22,21 @@ public final class DRMBackend: Backend {
     public var sessionLost: ((String) -> Void)?
     private let log: Logger
     private let session: SeatSession
-    private let output: DRMOutput
+    /// Lit outputs, in the order of the compositor's heads.
+    private var outputs: [DRMOutput]
+    /// Outputs whose monitor went: kept while a flip may still name them.
+    private var retired: [DRMOutput] = []
+    private var flipEvents: EventSource?
+    private var hotplug: DRMHotplug?
+    /// The number in the next new head's name (DRM-N).
+    private var nextHead = 1
     private var input: LibinputContext?
-    private var cursor: DRMPointerPlane?
+    private var cursor: DRMCursors?
     private let cardPath: String
     private var cardFD: Int32
 
-    /// The output's mode, for the compositor's options (width, height, refresh).
-    public var mode: (width: Int32, height: Int32, refreshHz: Int32) { (output.width, output.height, output.refreshHz) }
+    /// Each lit connector's mode in pixels, in connector order, for the compositor's options.
+    public var modes: [(width: Int32, height: Int32, refreshHz: Int32)] { outputs.map { ($0.width, $0.height, $0.refreshHz) } }
 
     public init(logger: Logger) throws(SystemError) {
         log = logger
@@ -40,7 +50,7 @@ public final class DRMBackend: Backend {
         cardPath = card
         cardFD = session.open(path: card, flags: O_RDWR | O_CLOEXEC)
         guard cardFD >= 0 else { throw SystemError("cannot open \(card) through the seat: \(String(cString: strerror(-cardFD)))") }
-        output = try DRMOutput(fd: cardFD, path: card)
+        outputs = try DRMOutput.probe(fd: cardFD, path: card)
     }
 
     deinit { session.close(fd: cardFD) }
@@ -49,15 +59,22 @@ public final class DRMBackend: Backend {
     /// frame clock) goes.
     public func stop() {
         input = nil
-        output.detach()
+        hotplug?.detach()
+        hotplug = nil
+        flipEvents?.remove()
+        flipEvents = nil
+        for output in outputs + retired { output.detach() }
         session.detach()
         // Nothing here may keep the compositor alive past the display: its globals and
         // listeners would be freed after libwayland's (heap corruption at every exit).
-        output.flipped = {}
+        for output in outputs + retired {
+            output.flipped = {}
+            output.failed = { _ in }
+            output.stalled = { _ in }
+        }
         session.paused = {}
         session.resumed = {}
         session.lost = { _ in }
-        output.failed = { _ in }
     }
 
     /// What this machine lacks for a TTY session (see `TTYPrerequisites`).
@@ -77,26 +94,38 @@ public final class DRMBackend: Backend {
 
     public func start(_ compositor: Compositor) throws(SystemError) {
         let loop = compositor.display.eventLoop
-        // Each frame waits for the page flip: wp_presentation reports vsync.
+        // Each frame waits for the page flips: wp_presentation reports vsync.
         compositor.pacing = .vsync
         try session.attach(to: loop)
-        try output.attach(to: loop)
-        try output.modeset()
-        // Frames: composed into the output image, copied into the back buffer, flipped; the
-        // next frame waits for the flip.
+        // Page flips complete on the card's fd, for every output.
+        flipEvents = try loop.addFileDescriptor(cardFD) { [cardFD] _ in DRMOutput.dispatchEvents(fd: cardFD) }
+        // Outputs in connector order are the compositor's heads in layout order.
+        for (output, head) in zip(outputs, compositor.layout.heads) {
+            output.headName = head.name
+            try light(output, compositor)
+            log.info("DRM output \(output.connectorName) (\(head.name)) on \(cardPath): \(output.width)×\(output.height) @\(output.refreshHz) Hz at \(head.bounds.x),\(head.bounds.y), seat \(session.name)")
+        }
+        nextHead = outputs.count + 1
+        // Frames: composed into the output image, each head's part copied into its back
+        // buffer and flipped; the next frame waits for every flip.
         compositor.framePresented = { [unowned self, unowned compositor] image, damage in
-            self.output.present(image, damage: damage.rects)
-            if self.output.flipPending { compositor.clock.hold() }
+            for output in self.outputs {
+                guard let head = compositor.layout.head(named: output.headName) else { continue }
+                let part = compositor.output.pixels(logical: head.bounds)
+                output.present(image, fromX: part.x, y: part.y, damage: damage.rects)
+            }
+            if self.outputs.contains(where: \.flipPending) { compositor.clock.hold() }
             self.frameComposed?(image, compositor.frameCount)
         }
-        output.flipped = { [unowned compositor] in compositor.clock.resume() }
-        // The plain pointer on the cursor plane when the driver has one (see `PointerPlanePlanner`).
-        // The plane's image is drawn at a whole scale: at a fractional one the pointer is
-        // composed (with the rest of the frame, at the exact scale).
-        let scale = compositor.output.scale
-        cursor = scale.isIntegral ? DRMPointerPlane(fd: cardFD, crtc: output.crtcID, scale: scale.ceiling) : nil
-        compositor.pointerPlane = cursor
-        if cursor == nil { log.info("\(scale.isIntegral ? "no cursor plane" : "a fractional scale"): the pointer is composed into every frame") }
+        placeCursors(compositor)
+        // Monitors plugged in and pulled out: udev says the card changed, a rescan says how.
+        do throws(SystemError) {
+            let hotplug = try DRMHotplug(devnode: cardPath)
+            try hotplug.attach(to: loop) { [unowned self, unowned compositor] in self.rescan(compositor) }
+            self.hotplug = hotplug
+        } catch {
+            log.warning("\(error); monitors plugged in or out while Lodestone runs are not seen")
+        }
         // Input: every device of the seat, opened through the session.
         let input = try LibinputContext(seat: session.name, opener: session)
         try input.attach(to: loop, seat: compositor.seat,
@@ -111,20 +140,97 @@ public final class DRMBackend: Backend {
         }
         session.resumed = { [unowned self, unowned compositor] in
             self.input?.resume()
-            do throws(SystemError) { try self.output.modeset() } catch { self.log.error("\(error)") }
+            for output in self.outputs {
+                do throws(SystemError) { try output.modeset() } catch { self.log.error("\(error)") }
+            }
             compositor.clock.resume()
             compositor.output.damageAll()
             compositor.scheduleFrame()
+            // Monitors may have come or gone while another session had the seat.
+            self.rescan(compositor)
         }
         session.lost = { [unowned self] reason in
             self.log.error("\(reason)")
             self.sessionLost?(reason)
         }
+    }
+
+    /// Lights an output: its flips watched and reported, its CRTC set to its mode.
+    private func light(_ output: DRMOutput, _ compositor: Compositor) throws(SystemError) {
+        try output.attach(to: compositor.display.eventLoop)
+        output.flipped = { [unowned self, unowned compositor] in
+            if !self.outputs.contains(where: \.flipPending) { compositor.clock.resume() }
+        }
+        output.stalled = { [unowned self] in self.log.warning("\($0)") }
         output.failed = { [unowned self] reason in
-            self.output.failed = { _ in }  // one line, once
+            for output in self.outputs { output.failed = { _ in } }  // one line, once
             self.log.error("\(reason)")
             self.sessionLost?(reason)
         }
-        log.info("DRM output \(output.connectorName) on \(cardPath): \(output.width)×\(output.height) @\(output.refreshHz) Hz, seat \(session.name)")
+        try output.modeset()
+    }
+
+    /// The plain pointer on the cursor planes when the driver has them (see
+    /// `PointerPlanePlanner`), one per lit CRTC over its part of the frame. The plane's image
+    /// is drawn at a whole scale: at a fractional one the pointer is composed (with the rest
+    /// of the frame, at the exact scale).
+    private func placeCursors(_ compositor: Compositor) {
+        cursor?.hide()
+        let scale = compositor.output.scale
+        let log = log
+        cursor = scale.isIntegral ? DRMCursors(outputs.compactMap { output in
+            compositor.layout.head(named: output.headName).flatMap {
+                let plane = DRMPointerPlane(fd: cardFD, crtc: output.crtcID, scale: scale.ceiling, area: compositor.output.pixels(logical: $0.bounds))
+                plane?.refused = { log.warning("\($0)") }
+                return plane
+            }
+        }) : nil
+        compositor.pointerPlane = cursor
+        if cursor == nil { log.info("\(scale.isIntegral ? "no cursor plane" : "a fractional scale"): the pointer is composed into every frame") }
+    }
+
+    /// After a hotplug event (or a return to the VT): outputs whose monitor went are turned
+    /// off and their heads removed (their windows move onto a remaining head); monitors that
+    /// came are lit as new heads to the right. The last head stays, lit or not.
+    private func rescan(_ compositor: Compositor) {
+        var changed = false
+        for output in outputs where !output.isConnected && outputs.count > 1 {
+            log.info("DRM output \(output.connectorName) (\(output.headName)) disconnected")
+            compositor.removeOutput(named: output.headName)
+            output.detach()
+            output.flipped = {}
+            output.disable()
+            outputs.removeAll { $0 === output }
+            // A flip may still be queued with this output as its user data: kept until the
+            // backend goes.
+            retired.append(output)
+            changed = true
+        }
+        let added: [DRMOutput]
+        do throws(SystemError) { added = try DRMOutput.probe(fd: cardFD, path: cardPath, lit: outputs) } catch {
+            log.error("\(error)")
+            added = []
+        }
+        for output in added {
+            let name = "DRM-\(nextHead)"
+            nextHead += 1
+            let scale = compositor.output.scale
+            do throws(SystemError) {
+                let head = try compositor.addOutput(OutputMode(name: name, width: scale.logical(output.width), height: scale.logical(output.height), refreshHz: output.refreshHz))
+                output.headName = name
+                outputs.append(output)
+                try light(output, compositor)
+                log.info("DRM output \(output.connectorName) (\(name)) connected: \(output.width)×\(output.height) @\(output.refreshHz) Hz at \(head.bounds.x),\(head.bounds.y)")
+                changed = true
+            } catch {
+                log.error("cannot light \(output.connectorName): \(error)")
+            }
+        }
+        guard changed else { return }
+        // The frame may have been waiting for a flip of an output now gone.
+        if !outputs.contains(where: \.flipPending) { compositor.clock.resume() }
+        placeCursors(compositor)
+        compositor.output.damageAll()
+        compositor.scheduleFrame()
     }
 }

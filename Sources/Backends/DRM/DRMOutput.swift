@@ -4,23 +4,28 @@ import LodestoneSystem
 import Rendering
 import WaylandServer
 
-/// One KMS output (wlroots' `backend/drm`, reduced): the first connected connector, its
-/// preferred mode, a CRTC for it, and two dumb buffers the pixman renderer's output is
-/// copied into. Each frame is a page flip; the flip's completion (the DRM fd readable on the
+/// One KMS output (wlroots' `backend/drm`, reduced): a connected connector, its
+/// preferred mode, a CRTC for it, and two dumb buffers its part of the pixman renderer's
+/// output is copied into. Each frame is a page flip; the flip's completion (the DRM fd readable on the
 /// event loop) lets the next frame run.
 final class DRMOutput {
     let fd: Int32
     let width: Int32, height: Int32, refreshHz: Int32
     let connectorName: String
-    private var connectorID: UInt32
+    private(set) var connectorID: UInt32
+    /// The compositor's head this output shows (`OutputHead.name`).
+    var headName = ""
     let crtcID: UInt32
     private var mode: drmModeModeInfo
     private var buffers: [DumbBuffer] = []
     private var back = 0
-    private var source: EventSource?
+    /// Fires when a queued flip takes too long (`flipTimedOut`).
+    private var watchdog: EventSource?
     /// A flip is queued and not yet done.
     private(set) var flipPending = false
     var flipped: () -> Void = {}
+    /// A flip never completed (`flipTimedOut`): the line to log.
+    var stalled: (String) -> Void = { _ in }
     /// The GPU refused a page flip for good (the device is gone): nothing would be shown
     /// any more (`DRMBackend.sessionLost`).
     var failed: (String) -> Void = { _ in }
@@ -32,54 +37,79 @@ final class DRMOutput {
         var image: Image
     }
 
-    init(fd: Int32, path: String) throws(SystemError) {
-        self.fd = fd
+    /// One output per connected connector, in connector order, each on a CRTC of its own
+    /// (a connector no free CRTC can drive is left dark, with a log line from the caller).
+    /// `lit`: outputs already lit (a rescan after a hotplug): their connectors are skipped
+    /// and their CRTCs not taken. drmModeGetConnector probes each connector, so a monitor
+    /// plugged in since the last look is seen now.
+    static func probe(fd: Int32, path: String, lit: [DRMOutput] = []) throws(SystemError) -> [DRMOutput] {
         guard let resources = drmModeGetResources(fd) else { throw SystemError("\(path) is not a KMS device (drmModeGetResources failed)") }
         defer { drmModeFreeResources(resources) }
-        var found: (UnsafeMutablePointer<drmModeConnector>, drmModeModeInfo)?
+        var outputs: [DRMOutput] = []
+        var taken = Set(lit.map(\.crtcID))
         for i in 0..<Int(resources.pointee.count_connectors) {
-            guard let c = drmModeGetConnector(fd, resources.pointee.connectors[i]) else { continue }
-            if c.pointee.connection == DRM_MODE_CONNECTED, c.pointee.count_modes > 0 {
-                let modes = UnsafeBufferPointer(start: c.pointee.modes, count: Int(c.pointee.count_modes))
-                let preferred = modes.first { $0.type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0 } ?? modes[0]
-                found = (c, preferred)
-                break
-            }
-            drmModeFreeConnector(c)
+            guard !lit.contains(where: { $0.connectorID == resources.pointee.connectors[i] }),
+                  let c = drmModeGetConnector(fd, resources.pointee.connectors[i]) else { continue }
+            defer { drmModeFreeConnector(c) }
+            guard c.pointee.connection == DRM_MODE_CONNECTED, c.pointee.count_modes > 0 else { continue }
+            let modes = UnsafeBufferPointer(start: c.pointee.modes, count: Int(c.pointee.count_modes))
+            let preferred = modes.first { $0.type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0 } ?? modes[0]
+            guard let crtc = freeCRTC(fd: fd, connector: c, resources: resources, taken: taken) else { continue }
+            taken.insert(crtc)
+            outputs.append(try DRMOutput(fd: fd, connector: c, mode: preferred, crtc: crtc))
         }
-        guard let (connector, mode) = found else { throw SystemError("\(path) has no connected display") }
-        defer { drmModeFreeConnector(connector) }
+        guard !outputs.isEmpty || !lit.isEmpty else { throw SystemError("\(path) has no connected display") }
+        return outputs
+    }
+
+    /// Whether the monitor is still there (drmModeGetConnector probes it: the kernel does
+    /// not while a DRM master holds the device, see `DRMHotplug`).
+    var isConnected: Bool {
+        guard let c = drmModeGetConnector(fd, connectorID) else { return false }
+        defer { drmModeFreeConnector(c) }
+        return c.pointee.connection == DRM_MODE_CONNECTED
+    }
+
+    /// Turns the CRTC off (its monitor was pulled out).
+    func disable() { _ = drmModeSetCrtc(fd, crtcID, 0, 0, 0, nil, 0, nil) }
+
+    /// The connector's current encoder's CRTC, or the first CRTC any of its encoders can
+    /// drive, not taken by an earlier connector.
+    private static func freeCRTC(fd: Int32, connector: UnsafeMutablePointer<drmModeConnector>, resources: UnsafeMutablePointer<drmModeRes>,
+                                 taken: Set<UInt32>) -> UInt32? {
+        if let e = drmModeGetEncoder(fd, connector.pointee.encoder_id) {
+            defer { drmModeFreeEncoder(e) }
+            if e.pointee.crtc_id != 0, !taken.contains(e.pointee.crtc_id) { return e.pointee.crtc_id }
+        }
+        for i in 0..<Int(connector.pointee.count_encoders) {
+            guard let e = drmModeGetEncoder(fd, connector.pointee.encoders[i]) else { continue }
+            defer { drmModeFreeEncoder(e) }
+            for j in 0..<Int(resources.pointee.count_crtcs) where e.pointee.possible_crtcs & (1 << j) != 0 {
+                if !taken.contains(resources.pointee.crtcs[j]) { return resources.pointee.crtcs[j] }
+            }
+        }
+        return nil
+    }
+
+    private init(fd: Int32, connector: UnsafeMutablePointer<drmModeConnector>, mode: drmModeModeInfo, crtc: UInt32) throws(SystemError) {
+        self.fd = fd
         connectorID = connector.pointee.connector_id
         connectorName = "DRM-\(connector.pointee.connector_type)-\(connector.pointee.connector_type_id)"
         self.mode = mode
         width = Int32(mode.hdisplay); height = Int32(mode.vdisplay)
         refreshHz = max(1, Int32((Double(mode.vrefresh)).rounded()))
-        // The connector's current encoder's CRTC, or the first CRTC any of its encoders can drive.
-        var crtc: UInt32 = 0
-        if let e = drmModeGetEncoder(fd, connector.pointee.encoder_id) { crtc = e.pointee.crtc_id; drmModeFreeEncoder(e) }
-        if crtc == 0 {
-            for i in 0..<Int(connector.pointee.count_encoders) {
-                guard let e = drmModeGetEncoder(fd, connector.pointee.encoders[i]) else { continue }
-                defer { drmModeFreeEncoder(e) }
-                for j in 0..<Int(resources.pointee.count_crtcs) where e.pointee.possible_crtcs & (1 << j) != 0 {
-                    crtc = resources.pointee.crtcs[j]; break
-                }
-                if crtc != 0 { break }
-            }
-        }
-        guard crtc != 0 else { throw SystemError("\(path): no CRTC can drive \(connectorName)") }
         crtcID = crtc
         for _ in 0..<2 { buffers.append(try makeBuffer()) }
     }
 
     /// Page flips are no longer read (`DRMBackend.stop`).
     func detach() {
-        source?.remove()
-        source = nil
+        watchdog?.remove()
+        watchdog = nil
     }
 
     deinit {
-        source?.remove()
+        watchdog?.remove()
         for b in buffers {
             munmap(b.map, Int(b.size))
             drmModeRmFB(fd, b.fb)
@@ -112,31 +142,58 @@ final class DRMOutput {
         }
     }
 
+    /// How long a queued flip may take before it is given up on (`flipTimedOut`): a
+    /// refresh is 7 to 50 ms, so a second is a flip the driver lost.
+    static let flipTimeoutMilliseconds: Int32 = 1000
+
+    /// Starts watching this output's flips (`flipTimedOut`).
     func attach(to loop: EventLoop) throws(SystemError) {
-        source = try loop.addFileDescriptor(fd) { [unowned self] _ in
-            var context = drmEventContext()
-            context.version = 2
-            context.page_flip_handler = { _, _, _, _, data in
-                guard let data else { return }
-                let output = Unmanaged<DRMOutput>.fromOpaque(data).takeUnretainedValue()
-                output.flipPending = false
-                output.flipped()
-            }
-            drmHandleEvent(self.fd, &context)
-        }
+        watchdog = try loop.addTimer { [unowned self] in self.flipTimedOut() }
     }
 
-    /// Copies the composed frame's damage into the back buffer and flips to it.
-    func present(_ frame: Image, damage: [PixelRect]) {
+    /// Reads the card's events (its fd readable): each completed flip names its output
+    /// through the user data. One reader per card: an fd can be on the loop once.
+    static func dispatchEvents(fd: Int32) {
+        var context = drmEventContext()
+        context.version = 2
+        context.page_flip_handler = { _, _, _, _, data in
+            guard let data else { return }
+            Unmanaged<DRMOutput>.fromOpaque(data).takeUnretainedValue().flipCompleted()
+        }
+        drmHandleEvent(fd, &context)
+    }
+
+    private func flipCompleted() {
+        watchdog?.arm(milliseconds: 0)
+        guard flipPending else { return }  // given up on already (`flipTimedOut`)
+        flipPending = false
+        flipped()
+    }
+
+    /// A flip the kernel accepted never completed: said once per stall, and frames go on
+    /// as if it had (the next flip may fail with EBUSY and is retried a frame later).
+    private func flipTimedOut() {
+        guard flipPending else { return }
+        stalled("\(connectorName): a page flip on CRTC \(crtcID) did not complete in \(Self.flipTimeoutMilliseconds) ms; going on without it")
+        flipPending = false
+        flipped()
+    }
+
+    /// Copies this output's part of the composed frame (from `x`, `y` in its pixels) into
+    /// the back buffer and flips to it. Nothing is flipped when the frame's damage misses
+    /// the part.
+    func present(_ frame: Image, fromX x: Int32, y: Int32, damage: [PixelRect]) {
+        let part = PixelRect(x: x, y: y, width: width, height: height)
+        guard damage.contains(where: { !$0.intersection(part).isEmpty }) else { return }
         let b = buffers[back]
         // Two buffers alternate: the back one missed the previous frame's damage too, so
-        // it gets the whole frame (simple and always right; a damage ring would save copies).
-        b.image.copy(from: frame, rect: PixelRect(x: 0, y: 0, width: width, height: height))
-        _ = damage
+        // it gets the whole part (simple and always right; a damage ring would save copies).
+        b.image.copy(from: frame, rect: part, toX: 0, y: 0)
         let data = Unmanaged.passUnretained(self).toOpaque()
         if drmModePageFlip(fd, crtcID, b.fb, UInt32(DRM_MODE_PAGE_FLIP_EVENT), data) == 0 {
             flipPending = true
             back = 1 - back
+            watchdog?.arm(milliseconds: Self.flipTimeoutMilliseconds)
         } else if ![EBUSY, EACCES, EPERM, EINTR, EAGAIN].contains(errno) {
             // Busy, or not the DRM master for a moment around a VT switch: the next frame
             // tries again. Anything else (ENODEV: the GPU went away) will not get better.

@@ -19,10 +19,15 @@ final class DRMPointerPlane: PointerPlane {
     private let whole: PixelRegion
     private let painter = PointerRenderer()
     private var shown = false
+    /// The CRTC's part of the composed frame, in its pixels: the plane shows the pointer
+    /// where it overlaps it, at its place within it.
+    private let area: PixelRect
+    /// The plane refused the pointer: the line to log.
+    var refused: (String) -> Void = { _ in }
 
     /// nil when the driver has no cursor plane or its buffer cannot be made: the pointer is
     /// then always composed.
-    init?(fd: Int32, crtc: UInt32, scale: Int32) {
+    init?(fd: Int32, crtc: UInt32, scale: Int32, area: PixelRect) {
         var w: UInt64 = 64, h: UInt64 = 64
         if drmGetCap(fd, UInt64(DRM_CAP_CURSOR_WIDTH), &w) != 0 { w = 64 }
         if drmGetCap(fd, UInt64(DRM_CAP_CURSOR_HEIGHT), &h) != 0 { h = 64 }
@@ -37,6 +42,7 @@ final class DRMPointerPlane: PointerPlane {
         }
         self.fd = fd
         self.crtc = crtc
+        self.area = area
         self.handle = handle
         self.size = size
         self.map = map
@@ -60,16 +66,26 @@ final class DRMPointerPlane: PointerPlane {
             hide()
             return true
         case .plane(let x, let y, let hx, let hy, let upload):
+            // Off this CRTC: another one's plane shows it.
+            guard !PixelRect(x: x, y: y, width: planner.width, height: planner.height).intersection(area).isEmpty else {
+                hide()
+                return true
+            }
             if upload || !shown {
                 image.fill(PixelRect(x: 0, y: 0, width: planner.width, height: planner.height), color: 0)
                 painter.draw(planner.imagePresentation(of: p), into: image, scale: Double(planner.scale), clip: whole, preview: nil)
                 guard drmModeSetCursor2(fd, crtc, handle, UInt32(planner.width), UInt32(planner.height), hx, hy) == 0 else {
-                    planner.driverRefused()
+                    let e = errno
+                    // Busy (a commit on the CRTC not yet done): composed this once, the plane
+                    // tried again with the next frame. Anything else: composed from now on.
+                    let transient = [EBUSY, EINTR, EAGAIN].contains(e)
+                    if !transient { planner.driverRefused() }
+                    refused("the cursor plane on CRTC \(crtc) refused the pointer (drmModeSetCursor2: \(String(cString: strerror(e))))\(transient ? "; trying again" : "; the pointer is composed from now on")")
                     return false
                 }
                 shown = true
             }
-            _ = drmModeMoveCursor(fd, crtc, x, y)
+            _ = drmModeMoveCursor(fd, crtc, x &- area.x, y &- area.y)
             return true
         }
     }
@@ -80,4 +96,22 @@ final class DRMPointerPlane: PointerPlane {
         _ = drmModeSetCursor(fd, crtc, 0, 0, 0)
         shown = false
     }
+}
+
+/// The cursor planes of every lit CRTC as one `PointerPlane`: each shows the pointer where
+/// it is over its output (both, while it straddles two), and the frame draws the pointer
+/// only when one of them cannot.
+final class DRMCursors: PointerPlane {
+    private let planes: [DRMPointerPlane]
+
+    init?(_ planes: [DRMPointerPlane]) {
+        guard !planes.isEmpty else { return nil }
+        self.planes = planes
+    }
+
+    func present(_ p: PointerPresentation, adaptive: Bool) -> Bool {
+        planes.map { $0.present(p, adaptive: adaptive) }.allSatisfy { $0 }
+    }
+
+    func hide() { for plane in planes { plane.hide() } }
 }

@@ -1,18 +1,21 @@
 import CWaylandServer
 import WaylandServer
 
-/// `wl_output`: tells clients the output's geometry, mode, scale and name.
+/// `wl_output`: tells clients one head's geometry, mode, scale and name (`OutputHead`; the
+/// scale is the composed frame's, `Output`).
 final class WlOutput: Resource, WlOutputHandler {
     static let version: Int32 = 4
     weak var output: Output?
+    weak var head: OutputHead?
     /// The client's `zxdg_output_v1`s for this output: they describe themselves before
     /// each `done`.
     var xdgOutputs: [ZxdgOutput] = []
 
-    init?(output: Output, client: Client, version: UInt32, id: UInt32) {
+    init?(head: OutputHead, output: Output, client: Client, version: UInt32, id: UInt32) {
         self.output = output
+        self.head = head
         super.init(client: client, version: version, id: id)
-        output.resources.append(self)
+        head.resources.append(self)
         sendAll()
     }
 
@@ -20,24 +23,26 @@ final class WlOutput: Resource, WlOutputHandler {
         if request == .release { destroy() }
     }
 
-    override func destroyed() { output?.resources.removeAll { $0 === self } }
+    override func destroyed() { head?.resources.removeAll { $0 === self } }
 
     /// The whole description, ended by done.
     func sendAll() {
-        guard let output else { return }
-        // A virtual output: no physical size, so clients fall back to the scale.
-        send { wl_output_send_geometry($0, 0, 0, 0, 0, Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue),
-                                "Lodestone", output.name, Int32(WL_OUTPUT_TRANSFORM_NORMAL.rawValue)) }
+        guard let output, let head else { return }
+        let b = head.bounds
+        // A virtual output: no physical size, so clients fall back to the scale. Its
+        // position is in the global space, as xdg_output's logical_position.
+        send { wl_output_send_geometry($0, b.x, b.y, 0, 0, Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue),
+                                "Lodestone", head.name, Int32(WL_OUTPUT_TRANSFORM_NORMAL.rawValue)) }
         send { wl_output_send_mode($0, WL_OUTPUT_MODE_CURRENT.rawValue | WL_OUTPUT_MODE_PREFERRED.rawValue,
-                            output.pixelWidth, output.pixelHeight, output.refreshMilliHz) }
+                            output.scale.pixels(b.width), output.scale.pixels(b.height), head.refreshMilliHz) }
         // Since 2
         // A fractional scale is advertised rounded up: clients without wp_fractional_scale
         // draw that sharp and the compositor scales them down (as wlroots does).
         if has(2) { send { wl_output_send_scale($0, output.scale.ceiling) } }
         // Since 4
         if has(4) {
-            send { wl_output_send_name($0, output.name) }
-            send { wl_output_send_description($0, output.description) }
+            send { wl_output_send_name($0, head.name) }
+            send { wl_output_send_description($0, head.description) }
         }
         for xdgOutput in xdgOutputs { xdgOutput.sendDescription() }
         sendDone()

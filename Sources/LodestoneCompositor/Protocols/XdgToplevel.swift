@@ -168,7 +168,10 @@ final class XdgToplevel: Resource, XdgToplevelHandler, DesktopWindow {
     /// Height of Lodestone's bar above the window (0 without one, or fullscreen).
     var decorationHeight: Int32 { titleBar != nil && !isFullscreen ? TitleBar.height : 0 }
     /// Where a maximized or fullscreen window's geometry goes: below its bar, if it has one.
-    var maximizedOrigin: (x: Int32, y: Int32) { (0, isFullscreen ? 0 : decorationHeight) }
+    var maximizedOrigin: (x: Int32, y: Int32) {
+        let area = host.workArea(of: self)
+        return (area.x, area.y &+ (isFullscreen ? 0 : decorationHeight))
+    }
 
     private func setMaximized(_ on: Bool) {
         guard sentInitialConfigure else { isMaximized = on; return }
@@ -191,10 +194,11 @@ final class XdgToplevel: Resource, XdgToplevelHandler, DesktopWindow {
 
     /// Maximized and fullscreen windows fill the output; leaving restores the old size.
     private func applySizeState() {
+        let area = host.workArea(of: self)
         if isFullscreen {
-            configure(width: host.outputBounds.width, height: host.outputBounds.height)
+            configure(width: area.width, height: area.height)
         } else if isMaximized {
-            configure(width: host.outputBounds.width, height: max(1, host.outputBounds.height - decorationHeight))
+            configure(width: area.width, height: max(1, area.height - decorationHeight))
         } else if let r = restoreGeometry {
             restoreGeometry = nil
             configure(width: r.width, height: r.height)
@@ -256,7 +260,8 @@ final class XdgToplevel: Resource, XdgToplevelHandler, DesktopWindow {
         guard !sentInitialConfigure else { return }
         sentInitialConfigure = true
         // Since 4 / 5
-        if has(4) { send { xdg_toplevel_send_configure_bounds($0, host.outputBounds.width, host.outputBounds.height) } }
+        let area = host.workArea(of: self)
+        if has(4) { send { xdg_toplevel_send_configure_bounds($0, area.width, area.height) } }
         if has(5) {
             let caps = [XDG_TOPLEVEL_WM_CAPABILITIES_MAXIMIZE, XDG_TOPLEVEL_WM_CAPABILITIES_FULLSCREEN].map(\.rawValue)
             withArray(caps) { caps in send { xdg_toplevel_send_wm_capabilities($0, caps) } }

@@ -50,11 +50,12 @@ final class ZwlrScreencopyManager: Resource, ZwlrScreencopyManagerV1Handler {
     private func capture(id: UInt32, overlayCursor: Bool, output: ObjectArgument?, logical: PixelRect?) {
         let out = screencopy.output
         var area: PixelRect?
-        if output?.object(as: WlOutput.self)?.output === out {
-            let whole = PixelRect(x: 0, y: 0, width: out.pixelWidth, height: out.pixelHeight)
+        if let wlOutput = output?.object(as: WlOutput.self), wlOutput.output === out, let head = wlOutput.head {
+            // The head's part of the composed frame.
+            let whole = out.pixels(logical: head.bounds)
             // Logical to output pixels (edges rounded at a fractional scale, as wlroots
             // does), through PixelRect's saturating arithmetic.
-            area = logical.map { out.pixels(logical: PixelRect.sanitized(x: $0.x, y: $0.y, width: $0.width, height: $0.height)).intersection(whole) } ?? whole
+            area = logical.map { out.pixels(logical: PixelRect.sanitized(x: $0.x.clampedAdding(head.bounds.x), y: $0.y.clampedAdding(head.bounds.y), width: $0.width, height: $0.height)).intersection(whole) } ?? whole
         }
         guard let frame = ZwlrScreencopyFrame(manager: self, area: area.flatMap { $0.isEmpty ? nil : $0 }, overlayCursor: overlayCursor,
                                               client: client, version: version, id: id) else { return }

@@ -47,14 +47,14 @@ final class ZxdgOutput: Resource, ZxdgOutputV1Handler {
     /// Position, size, name and description; `WlOutput.sendAll` sends them before its
     /// `done`, and ends them with `zxdg_output_v1.done` for clients older than version 3.
     func sendDescription() {
-        guard let output = wlOutput?.output else { return }
-        // One output at the origin of the global space.
-        send { zxdg_output_v1_send_logical_position($0, 0, 0) }
-        send { zxdg_output_v1_send_logical_size($0, output.width, output.height) }
+        guard let head = wlOutput?.head else { return }
+        // The head's place in the layout (`OutputLayout`).
+        send { zxdg_output_v1_send_logical_position($0, head.bounds.x, head.bounds.y) }
+        send { zxdg_output_v1_send_logical_size($0, head.bounds.width, head.bounds.height) }
         // Since 2
         if has(2) {
-            send { zxdg_output_v1_send_name($0, output.name) }
-            send { zxdg_output_v1_send_description($0, output.description) }
+            send { zxdg_output_v1_send_name($0, head.name) }
+            send { zxdg_output_v1_send_description($0, head.description) }
         }
     }
 

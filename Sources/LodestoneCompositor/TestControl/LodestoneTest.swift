@@ -6,7 +6,7 @@ import WaylandServer
 /// the screen. Offered only with --test-control. Every request is answered
 /// by exactly one event (window lists end with windows_done).
 final class LodestoneTest: Resource, LodestoneTestV1Handler {
-    static let version: Int32 = 4
+    static let version: Int32 = 5
     unowned let host: any TestControlHost
 
     init?(host: any TestControlHost, client: Client, version: UInt32, id: UInt32) {
@@ -104,6 +104,18 @@ final class LodestoneTest: Resource, LodestoneTestV1Handler {
             inject(.tabletTool(event))
             sendPointerState()
         case .getPointerPreview: sendPointerPreview(seat.pointerSnapshot)
+        case .addOutput:
+            let name = a.string(0) ?? ""
+            guard !name.isEmpty, host.layout.head(named: name) == nil else { return failed("an output named '\(name)' exists") }
+            guard a.int(1) > 0, a.int(2) > 0, a.int(1) <= 16384, a.int(2) <= 16384 else { return failed("output size \(a.int(1))×\(a.int(2)) is out of range") }
+            do { try host.addOutput(OutputMode(name: name, width: a.int(1), height: a.int(2))) } catch { return failed("\(error)") }
+            host.settlePointer()
+            sendPointerState()
+        case .removeOutput:
+            let name = a.string(0) ?? ""
+            guard host.removeOutput(named: name) else { return failed("no output named '\(name)' to remove (the last one stays)") }
+            host.settlePointer()
+            sendPointerState()
         }
     }
 

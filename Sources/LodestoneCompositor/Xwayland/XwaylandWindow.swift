@@ -184,12 +184,12 @@ final class XwaylandWindow: DesktopWindow {
     }
 
     private func applySizeState() {
-        let output = host.outputBounds
+        let area = host.workArea(of: self)
         if isFullscreen {
-            setGeometry(x: 0, y: 0, width: output.width, height: output.height)
+            setGeometry(x: area.x, y: area.y, width: area.width, height: area.height)
         } else if isMaximized {
             let bar = decorationHeight
-            setGeometry(x: 0, y: bar, width: output.width, height: max(1, output.height - bar))
+            setGeometry(x: area.x, y: area.y &+ bar, width: area.width, height: max(1, area.height - bar))
         } else if let r = restoreGeometry {
             restoreGeometry = nil
             // A window maximized before it was placed may come back where X created it:
@@ -252,7 +252,10 @@ final class XwaylandWindow: DesktopWindow {
     var geometry: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
     var surfaceOrigin: (Int32, Int32) { (x, y) }
     var decorationHeight: Int32 { titleBar != nil && !isFullscreen ? TitleBar.height : 0 }
-    var maximizedOrigin: (x: Int32, y: Int32) { (0, isFullscreen ? 0 : decorationHeight) }
+    var maximizedOrigin: (x: Int32, y: Int32) {
+        let area = host.workArea(of: self)
+        return (area.x, area.y &+ (isFullscreen ? 0 : decorationHeight))
+    }
 
     /// A transient (a dialog) is centred over its parent; a window whose user chose its
     /// position keeps it (moved down if its title bar would be off screen); others are

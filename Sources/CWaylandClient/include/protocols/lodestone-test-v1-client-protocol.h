@@ -362,6 +362,8 @@ lodestone_test_v1_add_listener(struct lodestone_test_v1 *lodestone_test_v1,
 #define LODESTONE_TEST_V1_GESTURE 19
 #define LODESTONE_TEST_V1_TABLET_TOOL 20
 #define LODESTONE_TEST_V1_GET_POINTER_PREVIEW 21
+#define LODESTONE_TEST_V1_ADD_OUTPUT 22
+#define LODESTONE_TEST_V1_REMOVE_OUTPUT 23
 
 /**
  * @ingroup iface_lodestone_test_v1
@@ -496,6 +498,14 @@ lodestone_test_v1_add_listener(struct lodestone_test_v1 *lodestone_test_v1,
  * @ingroup iface_lodestone_test_v1
  */
 #define LODESTONE_TEST_V1_GET_POINTER_PREVIEW_SINCE_VERSION 4
+/**
+ * @ingroup iface_lodestone_test_v1
+ */
+#define LODESTONE_TEST_V1_ADD_OUTPUT_SINCE_VERSION 5
+/**
+ * @ingroup iface_lodestone_test_v1
+ */
+#define LODESTONE_TEST_V1_REMOVE_OUTPUT_SINCE_VERSION 5
 
 /** @ingroup iface_lodestone_test_v1 */
 static inline void
@@ -819,6 +829,37 @@ lodestone_test_v1_get_pointer_preview(struct lodestone_test_v1 *lodestone_test_v
 {
 	wl_proxy_marshal_flags((struct wl_proxy *) lodestone_test_v1,
 			 LODESTONE_TEST_V1_GET_POINTER_PREVIEW, NULL, wl_proxy_get_version((struct wl_proxy *) lodestone_test_v1), 0);
+}
+
+/**
+ * @ingroup iface_lodestone_test_v1
+ *
+ * Adds a head of width × height (logical) named name to the right of
+ * the others, with a wl_output global of its own, as a monitor
+ * plugged in on a TTY would. Answered by pointer_state, or failed
+ * when the name is taken.
+ */
+static inline void
+lodestone_test_v1_add_output(struct lodestone_test_v1 *lodestone_test_v1, const char *name, int32_t width, int32_t height)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) lodestone_test_v1,
+			 LODESTONE_TEST_V1_ADD_OUTPUT, NULL, wl_proxy_get_version((struct wl_proxy *) lodestone_test_v1), 0, name, width, height);
+}
+
+/**
+ * @ingroup iface_lodestone_test_v1
+ *
+ * Removes the head named name, as a monitor unplugged on a TTY: its
+ * wl_output global is withdrawn, the heads to its right move left
+ * into its place, and its windows move onto the first remaining
+ * head. Answered by pointer_state (the pointer may have moved), or
+ * failed for an unknown name or the last head.
+ */
+static inline void
+lodestone_test_v1_remove_output(struct lodestone_test_v1 *lodestone_test_v1, const char *name)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) lodestone_test_v1,
+			 LODESTONE_TEST_V1_REMOVE_OUTPUT, NULL, wl_proxy_get_version((struct wl_proxy *) lodestone_test_v1), 0, name);
 }
 
 #ifdef  __cplusplus

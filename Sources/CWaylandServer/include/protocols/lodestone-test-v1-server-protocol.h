@@ -406,6 +406,33 @@ struct lodestone_test_v1_interface {
 	 */
 	void (*get_pointer_preview)(struct wl_client *client,
 				    struct wl_resource *resource);
+	/**
+	 * plug in a head
+	 *
+	 * Adds a head of width × height (logical) named name to the
+	 * right of the others, with a wl_output global of its own, as a
+	 * monitor plugged in on a TTY would. Answered by pointer_state, or
+	 * failed when the name is taken.
+	 * @since 5
+	 */
+	void (*add_output)(struct wl_client *client,
+			   struct wl_resource *resource,
+			   const char *name,
+			   int32_t width,
+			   int32_t height);
+	/**
+	 * unplug a head
+	 *
+	 * Removes the head named name, as a monitor unplugged on a TTY:
+	 * its wl_output global is withdrawn, the heads to its right move
+	 * left into its place, and its windows move onto the first
+	 * remaining head. Answered by pointer_state (the pointer may have
+	 * moved), or failed for an unknown name or the last head.
+	 * @since 5
+	 */
+	void (*remove_output)(struct wl_client *client,
+			      struct wl_resource *resource,
+			      const char *name);
 };
 
 #define LODESTONE_TEST_V1_POINTER_STATE 0
@@ -553,6 +580,14 @@ struct lodestone_test_v1_interface {
  * @ingroup iface_lodestone_test_v1
  */
 #define LODESTONE_TEST_V1_GET_POINTER_PREVIEW_SINCE_VERSION 4
+/**
+ * @ingroup iface_lodestone_test_v1
+ */
+#define LODESTONE_TEST_V1_ADD_OUTPUT_SINCE_VERSION 5
+/**
+ * @ingroup iface_lodestone_test_v1
+ */
+#define LODESTONE_TEST_V1_REMOVE_OUTPUT_SINCE_VERSION 5
 
 /**
  * @ingroup iface_lodestone_test_v1
