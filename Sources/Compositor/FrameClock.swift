@@ -4,7 +4,7 @@ import WaylandServer
 
 /// When frames happen: at the output's refresh rate on the real clock, or
 /// only when a test advances the manual clock.
-public final class FrameClock {
+public final class FrameClock: LoopDeadline {
     public enum Mode: Sendable { case realtime, manual }
 
     public let mode: Mode
@@ -23,6 +23,11 @@ public final class FrameClock {
     /// The refresh the frame the timer is armed for is meant for (.infinity: none, as a
     /// frame released by `resume()`, which runs at once).
     private var refresh = Double.infinity
+    /// Set when the display's run loop waits for the frames itself (`Display.run(until:)`,
+    /// as `lodestone` runs): a due frame is then a deadline on the loop's own wait
+    /// (monotonic microseconds), and scheduling one costs no timerfd syscall.
+    public var drivenByLoop = false
+    private var deadline: UInt64?
 
     init(mode: Mode, refreshHz: Int32, maxRenderTime: MaxRenderTime = .off, loop: EventLoop) throws(SystemError) {
         self.mode = mode
@@ -58,7 +63,12 @@ public final class FrameClock {
             let t = Double(now)
             let frame = scheduler.frame(after: t)
             refresh = frame.refresh
-            timer?.arm(milliseconds: Int32(max(1, (frame.start - t).rounded(.up))))
+            let delay = Int32(max(1, (frame.start - t).rounded(.up)))
+            if drivenByLoop {
+                deadline = Self.monotonicMicroseconds() + UInt64(delay) * 1000
+            } else {
+                timer?.arm(milliseconds: delay)
+            }
         }
     }
 
@@ -73,9 +83,21 @@ public final class FrameClock {
         if scheduled { fire() }
     }
 
+    /// `LoopDeadline`: nothing while held or when no frame is scheduled.
+    public var millisecondsUntilDue: Int32 {
+        guard scheduled, !isHeld, let deadline else { return -1 }
+        let now = Self.monotonicMicroseconds()
+        return now >= deadline ? 0 : Int32(clamping: (deadline - now + 999) / 1000)
+    }
+
+    public func fireIfDue() {
+        if let deadline, Self.monotonicMicroseconds() >= deadline { fire() }
+    }
+
     private func fire() {
         guard scheduled, !isHeld else { return }
         scheduled = false
+        deadline = nil
         guard mode == .realtime else { return onFrame() }
         let begun = Self.monotonicMicroseconds()
         let target = refresh

@@ -329,7 +329,10 @@ struct Lodestone: ParsableCommand {
             if let code = child?.reap() { status = code; child = nil; exitedEarly = true }
         }
 
-        if !exitedEarly { display.run() }
+        // The loop: wait for clients, devices and the next frame's deadline (the frame clock
+        // rides the loop's own wait rather than a timer: no syscall to schedule a frame).
+        compositor.clock.drivenByLoop = true
+        if !exitedEarly { display.run(until: compositor.clock) }
 
         // Orderly teardown: clients are disconnected (most exit on their own),
         // then the command is stopped, then the display goes.
