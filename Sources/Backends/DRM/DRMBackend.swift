@@ -53,7 +53,7 @@ public final class DRMBackend: Backend {
         session.detach()
         // Nothing here may keep the compositor alive past the display: its globals and
         // listeners would be freed after libwayland's (heap corruption at every exit).
-        output.flipped = {}
+        output.flipped = { _ in }
         session.paused = {}
         session.resumed = {}
         session.lost = { _ in }
@@ -89,7 +89,11 @@ public final class DRMBackend: Backend {
             if self.output.flipPending { compositor.clock.hold() }
             self.frameComposed?(image, compositor.frameCount)
         }
-        output.flipped = { [unowned compositor] in compositor.clock.resume() }
+        // The flip's time is the refresh the next frames are scheduled from (`--max-render-time`).
+        output.flipped = { [unowned compositor] time in
+            compositor.clock.presented(at: time)
+            compositor.clock.resume()
+        }
         // The plain pointer on the cursor plane when the driver has one (see `CursorPlanePlanner`).
         // The plane's image is drawn at a whole scale: at a fractional one the pointer is
         // composed (with the rest of the frame, at the exact scale).

@@ -1,6 +1,7 @@
 import CDRM
 import Glibc
 import LodestoneSystem
+import Compositor
 import Rendering
 import WaylandServer
 
@@ -20,7 +21,8 @@ final class DRMOutput {
     private var source: EventSource?
     /// A flip is queued and not yet done.
     private(set) var flipPending = false
-    var flipped: () -> Void = {}
+    /// The page flip happened, at this time (CLOCK_MONOTONIC).
+    var flipped: (Timestamp) -> Void = { _ in }
     /// The GPU refused a page flip for good (the device is gone): nothing would be shown
     /// any more (`DRMBackend.sessionLost`).
     var failed: (String) -> Void = { _ in }
@@ -116,11 +118,12 @@ final class DRMOutput {
         source = try loop.addFileDescriptor(fd) { [unowned self] _ in
             var context = drmEventContext()
             context.version = 2
-            context.page_flip_handler = { _, _, _, _, data in
+            context.page_flip_handler = { _, _, seconds, microseconds, data in
                 guard let data else { return }
                 let output = Unmanaged<DRMOutput>.fromOpaque(data).takeUnretainedValue()
                 output.flipPending = false
-                output.flipped()
+                // The vblank the frame was shown at (CLOCK_MONOTONIC, the kernel's default).
+                output.flipped(Timestamp(seconds: UInt64(seconds), nanoseconds: microseconds * 1000))
             }
             drmHandleEvent(self.fd, &context)
         }
