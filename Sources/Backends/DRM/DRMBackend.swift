@@ -23,6 +23,8 @@ public final class DRMBackend: Backend {
     private var input: LibinputContext?
     private var cursor: DRMCursor?
     private let cardPath: String
+    /// Motion → page flip (`--stats`), nil unless asked for: read it at exit.
+    public var motionToFlip: MotionToFlip?
     private var cardFD: Int32
 
     /// The output's mode, for the compositor's options (width, height, refresh).
@@ -86,11 +88,15 @@ public final class DRMBackend: Backend {
         // next frame waits for the flip.
         compositor.framePresented = { [unowned self, unowned compositor] image, damage in
             self.output.present(image, damage: damage.rects)
-            if self.output.flipPending { compositor.clock.hold() }
+            if self.output.flipPending {
+                compositor.clock.hold()
+                self.motionToFlip?.frameQueued()
+            }
             self.frameComposed?(image, compositor.frameCount)
         }
         // The flip's time is the refresh the next frames are scheduled from (`--max-render-time`).
-        output.flipped = { [unowned compositor] time in
+        output.flipped = { [unowned self, unowned compositor] time in
+            self.motionToFlip?.flipped(at: time.seconds * 1_000_000 + UInt64(time.nanoseconds / 1000))
             compositor.clock.presented(at: time)
             compositor.clock.resume()
         }
@@ -100,12 +106,14 @@ public final class DRMBackend: Backend {
         let scale = compositor.output.scale
         cursor = scale.isIntegral ? DRMCursor(fd: cardFD, crtc: output.crtcID, scale: scale.ceiling) : nil
         compositor.pointerPlane = cursor
+        cursor?.moved = { [unowned self] in self.motionToFlip?.shownOnPlane() }
         if cursor == nil { log.info("\(scale.isIntegral ? "no cursor plane" : "a fractional scale"): the pointer is composed into every frame") }
         // Input: every device of the seat, opened through the session.
         let input = try LibinputContext(seat: session.name, opener: session)
         try input.attach(to: loop, seat: compositor.seat,
                          output: { (Double(compositor.output.width), Double(compositor.output.height)) }, clock: compositor.clock)
         input.switchToVT = { [unowned self] vt in self.session.switchSession(to: vt) }
+        if motionToFlip != nil { input.motionTime = { [unowned self] time in self.motionToFlip?.motion(at: time) } }
         self.input = input
         // VT switches: devices are released while away and taken again on return.
         session.paused = { [unowned self, unowned compositor] in

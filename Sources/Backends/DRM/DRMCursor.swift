@@ -51,6 +51,9 @@ final class DRMCursor: PointerPlane {
         drmModeDestroyDumbBuffer(fd, handle)
     }
 
+    /// The plane showed the pointer where the last step left it (`MotionToFlip`).
+    var moved: () -> Void = {}
+
     func present(_ p: PointerPresentation, adaptive: Bool) -> Bool {
         switch planner.plan(p, adaptive: adaptive) {
         case .composite:
@@ -70,6 +73,7 @@ final class DRMCursor: PointerPlane {
                 shown = true
             }
             _ = drmModeMoveCursor(fd, crtc, x, y)
+            moved()
             return true
         }
     }
