@@ -138,7 +138,7 @@ bench-peer: release
 # faults per client frame go above the bounds in Scripts/bench-syscalls.
 bench-check: deps
 	$(SWIFT) build -c release --product lodestone-bench
-	$(SWIFT) build -c release --product lodestone
+	$(SWIFT) build -c release --static-swift-stdlib --product lodestone
 	Scripts/bench-instructions --check
 	Scripts/bench-syscalls --check .build/release/lodestone
 
