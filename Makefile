@@ -18,7 +18,7 @@ APT_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev xkb
 	weston foot gtk-4-examples gtk-3-examples wl-clipboard wayland-utils wlcs coreutils python3 python3-pip \
 	meson ninja-build linguist-qt6 libwlroots-dev grim qt6-wayland desktop-file-utils valgrind libseat-dev libdrm-dev libudev-dev \
 	xwayland xterm x11-apps libxcb1-dev libxcb-composite0-dev libxcb-render0-dev libxcb-xfixes0-dev libclang-rt-14-dev \
-	libsystemd-dev dbus-daemon at-spi2-core python3-gi gir1.2-glib-2.0 python3-xlib xclip mutter sway gnome-calculator gnome-text-editor libsdl2-tests mpv zenity
+	libsystemd-dev dbus-daemon at-spi2-core python3-gi gir1.2-glib-2.0 python3-xlib xclip mutter sway gnome-calculator gnome-text-editor libsdl2-tests mpv zenity strace
 PIP_PACKAGES := pywayland
 
 # The toml-test suite's valid and invalid TOML files (the config tests and the config fuzzer's
@@ -135,12 +135,16 @@ bench: deps
 bench-peer: release
 	$(SWIFT) build -c release --product lodestone-bench
 	.build/release/lodestone-bench --peer .build/release/lodestone $(or $(SECONDS),5)
+	Scripts/bench-syscalls .build/release/lodestone
 
 # Fails when an instruction count grew more than 5% over bench/instructions.baseline
-# (Scripts/bench-instructions --record writes a new one).
+# (Scripts/bench-instructions --record writes a new one), or when Lodestone's syscalls or page
+# faults per client frame go above the bounds in Scripts/bench-syscalls.
 bench-check: deps
 	$(SWIFT) build -c release --product lodestone-bench
+	$(SWIFT) build -c release --static-swift-stdlib --product lodestone
 	Scripts/bench-instructions --check
+	Scripts/bench-syscalls --check .build/release/lodestone
 
 # A well-behaved client's round-trip p50/p99 while one client abuses Lodestone (release build).
 bench-abuse: deps

@@ -4,7 +4,7 @@ import WaylandServer
 
 /// When frames happen: at the output's refresh rate on the real clock, or
 /// only when a test advances the manual clock.
-public final class FrameClock {
+public final class FrameClock: LoopDeadline {
     public enum Mode: Sendable { case realtime, manual }
 
     public let mode: Mode
@@ -23,6 +23,11 @@ public final class FrameClock {
     /// The refresh the frame the timer is armed for is meant for (.infinity: none, as a
     /// frame released by `resume()`, which runs at once).
     private var refresh = Double.infinity
+    /// Set when the display's run loop waits for the frames itself (`Display.run(until:)`,
+    /// as `lodestone` runs): a due frame is then a deadline on the loop's own wait
+    /// (monotonic microseconds), and scheduling one costs no timerfd syscall.
+    public var drivenByLoop = false
+    private var deadline: UInt64?
 
     init(mode: Mode, refreshHz: Int32, maxRenderTime: MaxRenderTime = .off, loop: EventLoop) throws(SystemError) {
         self.mode = mode
@@ -49,37 +54,81 @@ public final class FrameClock {
         return Timestamp(seconds: UInt64(ts.tv_sec), nanoseconds: UInt32(ts.tv_nsec))
     }
 
+    /// The refresh the last frame was composed for, until its presentation says when it
+    /// was shown (nil: none awaited).
+    private var awaitedRefresh: Double?
+
     /// Asks for a frame at the next refresh; repeated calls before it are free.
     func schedule() {
         guard !scheduled else { return }
         scheduled = true
-        if mode == .realtime && !isHeld {
-            // With `off` the refresh itself (interval - now % interval), as before.
-            let t = Double(now)
-            let frame = scheduler.frame(after: t)
-            refresh = frame.refresh
-            timer?.arm(milliseconds: Int32(max(1, (frame.start - t).rounded(.up))))
+        if mode == .realtime && !isHeld { arm() }
+    }
+
+    /// The scheduled frame's timer (or the loop's deadline) at its start: its refresh less
+    /// the scheduler's lead.
+    private func arm() {
+        // With `off` the refresh itself (interval - now % interval), as before.
+        let t = Double(now)
+        let frame = scheduler.frame(after: t)
+        refresh = frame.refresh
+        let delay = Int32(max(1, (frame.start - t).rounded(.up)))
+        if drivenByLoop {
+            deadline = Self.monotonicMicroseconds() + UInt64(delay) * 1000
+        } else {
+            timer?.arm(milliseconds: delay)
         }
     }
 
     /// Frames wait until `resume()`: the presenter cannot take one yet.
     public func hold() { isHeld = true }
 
-    /// The presenter can take a frame again: a frame already due runs now,
-    /// so frames follow the parent's pace rather than the timer's.
+    /// The presenter can take a frame again (the parent's frame callback, a page flip).
+    /// With `--max-render-time off` a frame already due runs now, so frames follow the
+    /// parent's pace rather than the timer's; otherwise it is armed for its start (the refresh
+    /// predicted from the last presentation, less the lead), so input that comes meanwhile
+    /// makes it in. Either way no frame runs while held.
     public func resume() {
         guard isHeld else { return }
         isHeld = false
-        if scheduled { fire() }
+        guard scheduled else { return }
+        if scheduler.mode == .off || mode == .manual { fire() } else { arm() }
+    }
+
+    /// A frame was presented at `time` (CLOCK_MONOTONIC: a page flip, the parent's
+    /// `wp_presentation` feedback): the scheduler's refreshes follow it, and a frame shown a
+    /// refresh after the one it was composed for grows the margin. A time not within the
+    /// last second (another clock, a manual-clock parent's) is left out.
+    public func presented(at time: Timestamp) {
+        guard mode == .realtime else { return }
+        let ms = Double(time.seconds) * 1000 + Double(time.nanoseconds) / 1_000_000 - Double(start)
+        let t = Double(now)
+        guard ms <= t + 1, ms > t - 1000 else { return }
+        if let target = awaitedRefresh, ms > target + Double(interval) / 2 { scheduler.missedRefresh() }
+        awaitedRefresh = nil
+        scheduler.presented(at: ms)
+    }
+
+    /// `LoopDeadline`: nothing while held or when no frame is scheduled.
+    public var millisecondsUntilDue: Int32 {
+        guard scheduled, !isHeld, let deadline else { return -1 }
+        let now = Self.monotonicMicroseconds()
+        return now >= deadline ? 0 : Int32(clamping: (deadline - now + 999) / 1000)
+    }
+
+    public func fireIfDue() {
+        if let deadline, Self.monotonicMicroseconds() >= deadline { fire() }
     }
 
     private func fire() {
         guard scheduled, !isHeld else { return }
         scheduled = false
+        deadline = nil
         guard mode == .realtime else { return onFrame() }
         let begun = Self.monotonicMicroseconds()
         let target = refresh
         refresh = .infinity
+        if target.isFinite { awaitedRefresh = target }
         onFrame()
         // What the frame took, and whether it was done by its refresh (a miss grows the margin).
         let end = Self.monotonicMicroseconds()

@@ -89,6 +89,11 @@ public struct FrameScheduler: Sendable {
         }
     }
 
+    /// A frame was shown a refresh later than the one it was composed for (its presentation
+    /// feedback or page flip said so, though it was composed in time): what follows the
+    /// compose (the copy to the parent, its own compose) needs more margin.
+    public mutating func missedRefresh() { margin = min(margin * 2, interval / 2) }
+
     /// A frame was presented at `time` (a page flip, the parent's presentation feedback, the
     /// frame clock's tick): the refreshes' grid follows it.
     public mutating func presented(at time: Double) { presented = time }

@@ -77,7 +77,30 @@ public final class Display {
     package func withDisplayPointer<R>(_ body: (OpaquePointer) throws -> R) rethrows -> R { try body(pointer) }
 
     public func run() { wl_display_run(pointer) }
-    public func terminate() { wl_display_terminate(pointer) }
+
+    /// `wl_display_run` whose wait ends at `deadline`'s time too: each iteration runs the
+    /// idle sources, flushes every client once, waits in epoll no longer than the deadline
+    /// allows, dispatches what is ready, then lets the deadline fire. The frame clock's
+    /// deadline costs no syscall this way: a `wl_event_loop` timer costs two
+    /// `timerfd_settime` per frame (one to arm it, one as libwayland's timer heap re-arms or
+    /// clears the timerfd after it fired).
+    public func run(until deadline: LoopDeadline) {
+        running = true
+        while running {
+            // Idle sources before the wait is measured: one that asks for a frame is heard.
+            wl_event_loop_dispatch_idle(eventLoop.pointer)
+            flushClients()
+            eventLoop.dispatch(timeout: deadline.millisecondsUntilDue)
+            deadline.fireIfDue()
+        }
+    }
+    private var running = false
+
+    /// Ends `run()` or `run(until:)` once the current dispatch returns.
+    public func terminate() {
+        running = false
+        wl_display_terminate(pointer)
+    }
     public func flushClients() { wl_display_flush_clients(pointer) }
     public func nextSerial() -> UInt32 { wl_display_next_serial(pointer) }
     /// The last serial handed out.
@@ -95,4 +118,12 @@ public final class Display {
     public func createClient(fd: Int32) -> Client? {
         wl_client_create(pointer, fd).map(Client.init(pointer:))
     }
+}
+
+/// Something `Display.run(until:)` wakes up for without a timer source (the frame clock).
+public protocol LoopDeadline: AnyObject {
+    /// How long the loop may wait, in milliseconds (0: due now, -1: nothing due).
+    var millisecondsUntilDue: Int32 { get }
+    /// Runs what is due, if anything; called after every dispatch.
+    func fireIfDue()
 }

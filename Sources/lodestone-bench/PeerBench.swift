@@ -9,13 +9,15 @@
 //   - a pointer sweep at 1 kHz over a still window: both compositors nested in the same
 //     headless Lodestone parent that moves its pointer (weston headless has no way to
 //     inject input), counting CPU per motion, frames sent to the parent, and the latency
-//     from a motion reaching the compositor to its next commit (its WAYLAND_DEBUG trace).
+//     from a motion reaching the compositor to its next commit (its WAYLAND_DEBUG trace);
+//   - motion → presented, nested in the same parent: from the parent's injected motion to the
+//     parent's frame that shows the pointer there (MotionToPresented.swift).
 // Targets (issue 16) are printed beside the figures; none of this is a test.
 import Foundation
 import LodestoneTesting
 
 /// One compositor under test, started on a private runtime directory.
-private struct Peer {
+struct Peer {
     enum Kind: String { case lodestone = "Lodestone", weston }
     let kind: Kind
     let process: Process
@@ -25,7 +27,7 @@ private struct Peer {
 
     /// Headless, or nested in `parent` (a parent session's runtime dir and socket).
     static func start(_ kind: Kind, lodestone: String, nestedIn parent: (dir: String, socket: String)? = nil,
-                      underCallgrind callgrindOut: String? = nil, trace: String? = nil) throws -> Peer {
+                      underCallgrind callgrindOut: String? = nil, trace: String? = nil, extraArguments: [String] = []) throws -> Peer {
         let dir = parent?.dir ?? (NSTemporaryDirectory() + "bench-peer-\(kind.rawValue)-\(getpid())")
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let socket = "peer-\(kind.rawValue.lowercased())"
@@ -35,7 +37,7 @@ private struct Peer {
             arguments = ["/usr/bin/weston", parent == nil ? "--backend=headless-backend.so" : "--backend=wayland-backend.so",
                          "--use-pixman", "--width=1280", "--height=800", "--socket=\(socket)", "--idle-time=0", "--no-config"]
         case .lodestone:
-            arguments = [lodestone, "--backend", parent == nil ? "headless" : "wayland", "--size", "1280x800", "--socket", socket]
+            arguments = [lodestone, "--backend", parent == nil ? "headless" : "wayland", "--size", "1280x800", "--socket", socket] + extraArguments
         }
         if let callgrindOut {
             // valgrind 3.19 cannot read Swift's DWARF 5: count a copy without debug info.
@@ -109,7 +111,7 @@ private struct Peer {
     }
 }
 
-private struct BenchError: Error, CustomStringConvertible {
+struct BenchError: Error, CustomStringConvertible {
     let description: String
     init(_ d: String) { description = d }
 }
@@ -136,7 +138,7 @@ private let clients: [(name: String, command: [String])] = [
     ("weston-smoke", ["weston-smoke"]),
 ]
 
-private struct Row {
+struct Row {
     var label: String
     var lodestone: Double?
     var weston: Double?
@@ -146,7 +148,7 @@ private struct Row {
     func printed() -> String {
         func f(_ v: Double?) -> String { v.map { String(format: format, $0) + " " + unit } ?? "n/a" }
         let ratio = (lodestone != nil && weston != nil && weston! > 0) ? String(format: "%.2f×", lodestone! / weston!) : "–"
-        return label.padding(toLength: 44, withPad: " ", startingAt: 0)
+        return label.padding(toLength: max(44, label.count + 1), withPad: " ", startingAt: 0)
             + f(lodestone).padding(toLength: 16, withPad: " ", startingAt: 0)
             + f(weston).padding(toLength: 16, withPad: " ", startingAt: 0)
             + ratio.padding(toLength: 8, withPad: " ", startingAt: 0) + target
@@ -235,11 +237,25 @@ func benchmarkPeers(lodestone: String, seconds: Double) {
 
     // Pointer sweep, nested in one parent.
     rows += pointerSweep(lodestone: lodestone, seconds: seconds, scratch: scratch)
+    // Motion → presented, nested in one parent.
+    rows += motionToPresented(lodestone: lodestone, seconds: seconds, scratch: scratch)
 
+    printRows(rows)
+}
+
+func printRows(_ rows: [Row]) {
     print("")
     print("".padding(toLength: 44, withPad: " ", startingAt: 0) + "Lodestone".padding(toLength: 16, withPad: " ", startingAt: 0)
           + "weston".padding(toLength: 16, withPad: " ", startingAt: 0) + "ratio")
     for row in rows { print(row.printed()) }
+}
+
+/// `lodestone-bench --presented`: the motion → presented rows alone.
+func benchmarkMotionToPresented(lodestone: String, seconds: Double) {
+    let scratch = NSTemporaryDirectory() + "bench-presented-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    printRows(motionToPresented(lodestone: lodestone, seconds: seconds, scratch: scratch))
 }
 
 /// Both compositors nested in the same headless Lodestone parent, each with a still

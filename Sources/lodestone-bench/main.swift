@@ -15,6 +15,13 @@ if let i = CommandLine.arguments.firstIndex(of: "--peer"), i + 1 < CommandLine.a
     exit(0)
 }
 
+// --presented LODESTONE [SECONDS]: only motion → presented (MotionToPresented.swift).
+if let i = CommandLine.arguments.firstIndex(of: "--presented"), i + 1 < CommandLine.arguments.count {
+    let seconds = CommandLine.arguments.count > i + 2 ? Double(CommandLine.arguments[i + 2]) ?? 5 : 5
+    benchmarkMotionToPresented(lodestone: CommandLine.arguments[i + 1], seconds: seconds)
+    exit(0)
+}
+
 // --accessibility: only the accessibility geometry figures (AccessibilityBench.swift).
 if CommandLine.arguments.contains("--accessibility") {
     benchmarkAccessibility()

@@ -67,6 +67,9 @@ struct Lodestone: ParsableCommand {
     @Flag(help: "Nested: do not share the clipboard and primary selection with the parent session.")
     var noShareClipboard = false
 
+    @Flag(help: "On a TTY: log the time from each pointer motion (the kernel's timestamp) to the page flip that shows it, at exit.")
+    var stats = false
+
     @Flag(help: "Frames happen only when a test advances the clock (needs --test-control).")
     var manualClock = false
 
@@ -277,6 +280,8 @@ struct Lodestone: ParsableCommand {
 
         // The backend: where frames go and input comes from.
         let backend: Backend = if let nested { nested } else if let drm { drm } else { HeadlessBackend(logger: log) }
+        // Motion → page flip, measured on a TTY only (the kernel stamps its input there).
+        if stats { drm?.motionToFlip = MotionToFlip() }
         try backend.start(compositor)
         log.info("listening on WAYLAND_DISPLAY=\(socketName)\(testControl ? " with test control" : "")")
 
@@ -348,7 +353,10 @@ struct Lodestone: ParsableCommand {
             if let code = child?.reap() { status = code; child = nil; exitedEarly = true }
         }
 
-        if !exitedEarly { display.run() }
+        // The loop: wait for clients, devices and the next frame's deadline (the frame clock
+        // rides the loop's own wait rather than a timer: no syscall to schedule a frame).
+        compositor.clock.drivenByLoop = true
+        if !exitedEarly { display.run(until: compositor.clock) }
 
         // Orderly teardown: clients are disconnected (most exit on their own),
         // then the command is stopped, then the display goes.
@@ -357,6 +365,7 @@ struct Lodestone: ParsableCommand {
         // Every source the backend has on our loop goes while the loop exists (nested: the
         // window and the parent's fd; DRM: the seat's, the card's and libinput's).
         backend.stop()
+        if let summary = drm?.motionToFlip?.summary { log.info("\(summary)") }
         child?.terminate()
         // Nothing may keep the display alive now: its deinit removes the socket and lock file.
         backend.frameComposed = nil

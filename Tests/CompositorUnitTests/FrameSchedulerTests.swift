@@ -1,4 +1,6 @@
 @testable import LodestoneCompositor
+import Glibc
+import WaylandServer
 import XCTest
 
 /// When frames start, on the manual clock's milliseconds with a fake compose time: as late as
@@ -46,6 +48,68 @@ final class FrameSchedulerTests: XCTestCase {
         let fixed = FrameScheduler(mode: .milliseconds(5), interval: 16)
         XCTAssertEqual(fixed.frame(after: 2).start, 11)
         XCTAssertEqual(FrameScheduler(mode: .milliseconds(40), interval: 16).lead, 16, "never more than a refresh")
+    }
+
+    func testAFrameShownARefreshLateGrowsTheMargin() {
+        var s = FrameScheduler(mode: .auto, interval: 16)
+        s.missedRefresh()
+        XCTAssertEqual(s.margin, 2 * FrameScheduler.baseMargin)
+        for _ in 0..<10 { s.missedRefresh() }
+        XCTAssertEqual(s.margin, 8, "at most half a refresh")
+    }
+
+    // MARK: The frame clock on the real clock, driven by the loop (no time passes in these)
+
+    private final class Count { var frames = 0 }
+
+    /// A realtime clock whose frames `Display.run(until:)` would run, counting them.
+    private func loopDrivenClock(_ mode: MaxRenderTime, count: Count) throws -> (FrameClock, Display) {
+        let display = try Display()
+        let clock = try FrameClock(mode: .realtime, refreshHz: 60, maxRenderTime: mode, loop: display.eventLoop)
+        clock.drivenByLoop = true
+        clock.onFrame = { count.frames += 1 }
+        return (clock, display)
+    }
+
+    func testOffRunsTheHeldFrameAtTheCallbackAndAutoArmsItForItsStart() throws {
+        let count = Count()
+        let (off, d1) = try loopDrivenClock(.off, count: count)
+        off.hold()
+        off.schedule()
+        XCTAssertEqual(off.millisecondsUntilDue, -1, "held: the loop waits for nothing")
+        off.resume()
+        XCTAssertEqual(count.frames, 1, "off: the parent's callback runs the due frame at once, as before")
+        withExtendedLifetime(d1) {}
+
+        count.frames = 0
+        let (auto, d2) = try loopDrivenClock(.auto, count: count)
+        auto.hold()
+        auto.schedule()
+        auto.resume()
+        XCTAssertEqual(count.frames, 0, "auto: the callback only arms the frame's deadline")
+        let wait = auto.millisecondsUntilDue
+        XCTAssertTrue((1...16).contains(wait), "the frame starts before the next refresh, not \(wait) ms from now")
+        auto.hold()
+        XCTAssertEqual(auto.millisecondsUntilDue, -1, "held again (a capture's commit): no frame until the next callback")
+        withExtendedLifetime(d2) {}
+    }
+
+    func testPresentationTimesSetTheRefreshesAndForeignClocksAreLeftOut() throws {
+        let (clock, display) = try loopDrivenClock(.milliseconds(4), count: Count())
+        defer { withExtendedLifetime(display) {} }
+        // A presentation 3 ms ago (on CLOCK_MONOTONIC): the next refresh is 13.x ms from
+        // now (the clock's interval is 16 ms at 60 Hz), and the frame starts 4 ms before it.
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        let nanoseconds = UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec) - 3_000_000
+        clock.presented(at: Timestamp(seconds: nanoseconds / 1_000_000_000, nanoseconds: UInt32(nanoseconds % 1_000_000_000)))
+        let grid = clock.scheduler.presented
+        XCTAssertEqual(grid, Double(clock.now) - 3, accuracy: 1.5)
+        clock.schedule()
+        XCTAssertTrue((8...11).contains(clock.millisecondsUntilDue), "\(clock.millisecondsUntilDue) ms to the start")
+        // A manual-clock parent's times (milliseconds from zero) are of another clock.
+        clock.presented(at: Timestamp(seconds: 0, nanoseconds: 16_000_000))
+        XCTAssertEqual(clock.scheduler.presented, grid)
     }
 
     func testTheArgument() {

@@ -33,6 +33,8 @@ public final class DRMBackend: Backend {
     private var input: LibinputContext?
     private var cursor: DRMCursors?
     private let cardPath: String
+    /// Motion → page flip (`--stats`), nil unless asked for: read it at exit.
+    public var motionToFlip: MotionToFlip?
     private var cardFD: Int32
 
     /// Each lit connector's mode in pixels, in connector order, for the compositor's options.
@@ -68,7 +70,7 @@ public final class DRMBackend: Backend {
         // Nothing here may keep the compositor alive past the display: its globals and
         // listeners would be freed after libwayland's (heap corruption at every exit).
         for output in outputs + retired {
-            output.flipped = {}
+            output.flipped = { _ in }
             output.failed = { _ in }
             output.stalled = { _ in }
         }
@@ -114,7 +116,10 @@ public final class DRMBackend: Backend {
                 let part = compositor.output.pixels(logical: head.bounds)
                 output.present(image, fromX: part.x, y: part.y, damage: damage.rects)
             }
-            if self.outputs.contains(where: \.flipPending) { compositor.clock.hold() }
+            if self.outputs.contains(where: \.flipPending) {
+                compositor.clock.hold()
+                self.motionToFlip?.frameQueued()
+            }
             self.frameComposed?(image, compositor.frameCount)
         }
         placeCursors(compositor)
@@ -131,6 +136,7 @@ public final class DRMBackend: Backend {
         try input.attach(to: loop, seat: compositor.seat,
                          output: { (Double(compositor.output.width), Double(compositor.output.height)) }, clock: compositor.clock)
         input.switchToVT = { [unowned self] vt in self.session.switchSession(to: vt) }
+        if motionToFlip != nil { input.motionTime = { [unowned self] time in self.motionToFlip?.motion(at: time) } }
         self.input = input
         // VT switches: devices are released while away and taken again on return.
         session.paused = { [unowned self, unowned compositor] in
@@ -158,7 +164,12 @@ public final class DRMBackend: Backend {
     /// Lights an output: its flips watched and reported, its CRTC set to its mode.
     private func light(_ output: DRMOutput, _ compositor: Compositor) throws(SystemError) {
         try output.attach(to: compositor.display.eventLoop)
-        output.flipped = { [unowned self, unowned compositor] in
+        // The flip's time is the refresh the next frames are scheduled from (`--max-render-time`).
+        output.flipped = { [unowned self, unowned compositor] time in
+            if let time {
+                self.motionToFlip?.flipped(at: time.seconds * 1_000_000 + UInt64(time.nanoseconds / 1000))
+                compositor.clock.presented(at: time)
+            }
             if !self.outputs.contains(where: \.flipPending) { compositor.clock.resume() }
         }
         output.stalled = { [unowned self] in self.log.warning("\($0)") }
@@ -182,6 +193,7 @@ public final class DRMBackend: Backend {
             compositor.layout.head(named: output.headName).flatMap {
                 let plane = DRMPointerPlane(fd: cardFD, crtc: output.crtcID, scale: scale.ceiling, area: compositor.output.pixels(logical: $0.bounds))
                 plane?.refused = { log.warning("\($0)") }
+                plane?.moved = { [unowned self] in self.motionToFlip?.shownOnPlane() }
                 return plane
             }
         }) : nil
@@ -198,7 +210,7 @@ public final class DRMBackend: Backend {
             log.info("DRM output \(output.connectorName) (\(output.headName)) disconnected")
             compositor.removeOutput(named: output.headName)
             output.detach()
-            output.flipped = {}
+            output.flipped = { _ in }
             output.disable()
             outputs.removeAll { $0 === output }
             // A flip may still be queued with this output as its user data: kept until the

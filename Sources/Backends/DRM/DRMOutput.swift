@@ -1,6 +1,7 @@
 import CDRM
 import Glibc
 import LodestoneSystem
+import LodestoneCompositor
 import Rendering
 import WaylandServer
 
@@ -23,7 +24,9 @@ final class DRMOutput {
     private var watchdog: EventSource?
     /// A flip is queued and not yet done.
     private(set) var flipPending = false
-    var flipped: () -> Void = {}
+    /// A flip completed, at the vblank it was shown at (CLOCK_MONOTONIC, the kernel's
+    /// default), or was given up on (nil, `flipTimedOut`).
+    var flipped: (Timestamp?) -> Void = { _ in }
     /// A flip never completed (`flipTimedOut`): the line to log.
     var stalled: (String) -> Void = { _ in }
     /// The GPU refused a page flip for good (the device is gone): nothing would be shown
@@ -156,18 +159,19 @@ final class DRMOutput {
     static func dispatchEvents(fd: Int32) {
         var context = drmEventContext()
         context.version = 2
-        context.page_flip_handler = { _, _, _, _, data in
+        context.page_flip_handler = { _, _, seconds, microseconds, data in
             guard let data else { return }
-            Unmanaged<DRMOutput>.fromOpaque(data).takeUnretainedValue().flipCompleted()
+            let time = Timestamp(seconds: UInt64(seconds), nanoseconds: microseconds * 1000)
+            Unmanaged<DRMOutput>.fromOpaque(data).takeUnretainedValue().flipCompleted(at: time)
         }
         drmHandleEvent(fd, &context)
     }
 
-    private func flipCompleted() {
+    private func flipCompleted(at time: Timestamp) {
         watchdog?.arm(milliseconds: 0)
         guard flipPending else { return }  // given up on already (`flipTimedOut`)
         flipPending = false
-        flipped()
+        flipped(time)
     }
 
     /// A flip the kernel accepted never completed: said once per stall, and frames go on
@@ -176,7 +180,7 @@ final class DRMOutput {
         guard flipPending else { return }
         stalled("\(connectorName): a page flip on CRTC \(crtcID) did not complete in \(Self.flipTimeoutMilliseconds) ms; going on without it")
         flipPending = false
-        flipped()
+        flipped(nil)
     }
 
     /// Copies this output's part of the composed frame (from `x`, `y` in its pixels) into

@@ -57,6 +57,9 @@ final class DRMPointerPlane: PointerPlane {
         drmModeDestroyDumbBuffer(fd, handle)
     }
 
+    /// The plane showed the pointer where the last step left it (`MotionToFlip`).
+    var moved: () -> Void = {}
+
     func present(_ p: PointerPresentation, adaptive: Bool) -> Bool {
         switch planner.plan(p, adaptive: adaptive) {
         case .composite:
@@ -86,6 +89,7 @@ final class DRMPointerPlane: PointerPlane {
                 shown = true
             }
             _ = drmModeMoveCursor(fd, crtc, x &- area.x, y &- area.y)
+            moved()
             return true
         }
     }

@@ -78,11 +78,21 @@ public final class LibinputContext {
         dispatch(width: size.width, height: size.height) { seat.handle($0, at: clock.now) }  // devices added before the loop ran
     }
 
+    /// Called with the kernel's time (CLOCK_MONOTONIC µs) of each pointer motion, before it is
+    /// delivered (`--stats`: motion → page flip).
+    var motionTime: ((UInt64) -> Void)?
+
     /// Drains libinput's queue, translating each event.
     func dispatch(width: Double = 1280, height: Double = 800, _ deliver: (InputEvent) -> Void) {
         libinput_dispatch(pointer)
         while let event = libinput_get_event(pointer) {
             defer { libinput_event_destroy(event) }
+            if let motionTime {
+                let type = libinput_event_get_type(event)
+                if type == LIBINPUT_EVENT_POINTER_MOTION || type == LIBINPUT_EVENT_POINTER_MOTION_ABSOLUTE {
+                    motionTime(libinput_event_pointer_get_time_usec(libinput_event_get_pointer_event(event)))
+                }
+            }
             guard let values = Self.read(event, width: width, height: height) else { continue }
             if case .keyboardKey(let key, let pressed) = values {
                 switch bindings.key(key, pressed: pressed) {

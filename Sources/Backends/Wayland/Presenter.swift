@@ -1,4 +1,6 @@
 import CWaylandClient
+import CWaylandProtocols
+import Glibc
 import LodestoneCompositor
 import Logging
 import Rendering
@@ -16,9 +18,15 @@ import WaylandClient
 /// - Pacing: after a commit the frame clock is held until the parent's
 ///   `wl_surface.frame` callback, so Lodestone draws at the parent's pace and
 ///   not at all while its window is hidden; an idle Lodestone arms no timer.
+///   With `--max-render-time` other than off, each commit asks for the parent's
+///   `wp_presentation` feedback: the frame clock predicts the parent's refreshes from it,
+///   and the frame the callback released starts at the next one less the lead.
 final class Presenter {
     private unowned let window: ParentWindow
     private let shm: Proxy
+    private let globals: ParentGlobals
+    /// Feedback asked for and not yet answered (the parent destroys each when it answers).
+    private var feedbacks: [Proxy] = []
     private let clock: FrameClock
     private let output: Output
     private let log: Logger
@@ -62,9 +70,10 @@ final class Presenter {
         }
     }
 
-    init(window: ParentWindow, shm: Proxy, clock: FrameClock, output: Output, logger: Logger) {
+    init(window: ParentWindow, globals: ParentGlobals, clock: FrameClock, output: Output, logger: Logger) {
         self.window = window
-        self.shm = shm
+        self.globals = globals
+        shm = globals.shm
         self.clock = clock
         self.output = output
         log = logger
@@ -139,6 +148,7 @@ final class Presenter {
         } catch {
             log.error("cannot pace frames to the parent: \(error)")
         }
+        requestPresentationFeedback()
         // The parent's cursor changes with the frame composed for it (in the same flush):
         // no parent frame shows the pointer twice or not at all.
         cursorPlane?.frameCommitting()
@@ -147,6 +157,28 @@ final class Presenter {
         // The loop flushes only Lodestone's own clients; the parent must see
         // the commit now. A lost connection shows up on the next read.
         shm.connection.flush()
+    }
+
+    /// When the parent shows this commit: the frame clock's refreshes follow it. Only when
+    /// the clock schedules from it (`--max-render-time` not off), on the monotonic clock.
+    private func requestPresentationFeedback() {
+        guard clock.scheduler.mode != .off, let presentation = globals.presentation, globals.presentationClock == UInt32(CLOCK_MONOTONIC),
+              feedbacks.count < Self.maximumBuffers else { return }
+        guard let feedback = try? Proxy(creating: { presentation.request(window.surface) { wp_presentation_feedback($0, $1) } },
+                                        on: shm.connection, what: "wp_presentation.feedback") else { return }
+        feedback.handleEvents(PresentationFeedbackEvent.self) { [unowned self, unowned feedback] event in
+            switch event {
+            case .syncOutput: return
+            case .presented(let seconds, let nanoseconds, _, _):
+                self.clock.presented(at: Timestamp(seconds: seconds, nanoseconds: nanoseconds))
+            case .discarded: break
+            }
+            // The parent destroyed it: the proxy goes once this event returns.
+            if let i = self.feedbacks.firstIndex(where: { $0 === feedback }) {
+                withExtendedLifetime(self.feedbacks.remove(at: i)) {}
+            }
+        }
+        feedbacks.append(feedback)
     }
 
     /// A released buffer, or a new one while there are fewer than the maximum.

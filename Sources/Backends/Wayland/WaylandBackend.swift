@@ -81,7 +81,7 @@ public final class WaylandBackend: Backend {
         self.window = window
 
         // Frames: each composed frame's damage goes to the parent.
-        let presenter = Presenter(window: window, shm: globals.shm, clock: compositor.clock, output: output, logger: log)
+        let presenter = Presenter(window: window, globals: globals, clock: compositor.clock, output: output, logger: log)
         self.presenter = presenter
         compositor.framePresented = { [unowned self, unowned compositor] image, damage in
             presenter.present(damage: damage)
@@ -192,6 +192,10 @@ final class ParentGlobals {
     let fractionalScale: (manager: Proxy, viewporter: Proxy)?
     /// Every wl_output, for the scale of the ones the window is on.
     let outputs: [ParentOutput]
+    /// When the parent shows our commits (`--max-render-time` schedules frames from it).
+    let presentation: Proxy?
+    /// The clock of the parent's presentation times (`CLOCK_MONOTONIC` is 1).
+    private(set) var presentationClock: UInt32?
 
     init(registry: Registry, connection: Connection) throws(SystemError) {
         self.connection = connection
@@ -231,10 +235,16 @@ final class ParentGlobals {
         } else {
             fractionalScale = nil
         }
+        presentation = bind(cwp_wp_presentation_interface(), 1)
         outputs = registry.globals.filter { $0.interface == "wl_output" }.compactMap { global in
             let version = min(global.version, 2)
             guard let raw = registry.request({ wl_registry_bind($0, global.name, cwp_wl_output_interface(), version) }) else { return nil }
             return ParentOutput(Proxy(OpaquePointer(raw), on: connection))
+        }
+        presentation?.handleEvents(PresentationEvent.self) { [unowned self] event in
+            switch event {
+            case .clockID(let id): self.presentationClock = id
+            }
         }
     }
 
@@ -251,5 +261,6 @@ final class ParentGlobals {
         tabletManager?.destroy { zwp_tablet_manager_v2_destroy($0) }
         fractionalScale?.manager.destroy { wp_fractional_scale_manager_v1_destroy($0) }
         fractionalScale?.viewporter.destroy { wp_viewporter_destroy($0) }
+        presentation?.destroy { wp_presentation_destroy($0) }
     }
 }

@@ -20,6 +20,7 @@
 #include "protocols/xdg-output-unstable-v1-client-protocol.h"
 #include "protocols/keyboard-shortcuts-inhibit-unstable-v1-client-protocol.h"
 #include "protocols/pointer-warp-v1-client-protocol.h"
+#include "protocols/presentation-time-client-protocol.h"
 
 /* glibc 2.36 declares memfd_create only under _GNU_SOURCE. */
 int cwc_memfd_create(const char *name, unsigned int flags);
