@@ -62,54 +62,59 @@ final class FrameSchedulerTests: XCTestCase {
 
     private final class Count { var frames = 0 }
 
-    /// A realtime clock whose frames `Display.run(until:)` would run, counting them.
-    private func loopDrivenClock(_ mode: MaxRenderTime, count: Count) throws -> (FrameClock, Display) {
+    /// A realtime clock whose frames `Display.run(until:)` would run, counting them, handed to
+    /// `body` on a display that outlives it: the clock's timer must leave the loop before
+    /// `wl_display_destroy` frees the loop (else the timer's source leaks).
+    private func withLoopDrivenClock(_ mode: MaxRenderTime, count: Count, _ body: (FrameClock) throws -> Void) throws {
         let display = try Display()
-        let clock = try FrameClock(mode: .realtime, refreshHz: 60, maxRenderTime: mode, loop: display.eventLoop)
-        clock.drivenByLoop = true
-        clock.onFrame = { count.frames += 1 }
-        return (clock, display)
+        try withExtendedLifetime(display) {
+            var clock: FrameClock? = try FrameClock(mode: .realtime, refreshHz: 60, maxRenderTime: mode, loop: display.eventLoop)
+            clock?.drivenByLoop = true
+            clock?.onFrame = { count.frames += 1 }
+            try body(clock!)
+            clock = nil
+        }
     }
 
     func testOffRunsTheHeldFrameAtTheCallbackAndAutoArmsItForItsStart() throws {
         let count = Count()
-        let (off, d1) = try loopDrivenClock(.off, count: count)
-        off.hold()
-        off.schedule()
-        XCTAssertEqual(off.millisecondsUntilDue, -1, "held: the loop waits for nothing")
-        off.resume()
-        XCTAssertEqual(count.frames, 1, "off: the parent's callback runs the due frame at once, as before")
-        withExtendedLifetime(d1) {}
+        try withLoopDrivenClock(.off, count: count) { off in
+            off.hold()
+            off.schedule()
+            XCTAssertEqual(off.millisecondsUntilDue, -1, "held: the loop waits for nothing")
+            off.resume()
+            XCTAssertEqual(count.frames, 1, "off: the parent's callback runs the due frame at once, as before")
+        }
 
         count.frames = 0
-        let (auto, d2) = try loopDrivenClock(.auto, count: count)
-        auto.hold()
-        auto.schedule()
-        auto.resume()
-        XCTAssertEqual(count.frames, 0, "auto: the callback only arms the frame's deadline")
-        let wait = auto.millisecondsUntilDue
-        XCTAssertTrue((1...16).contains(wait), "the frame starts before the next refresh, not \(wait) ms from now")
-        auto.hold()
-        XCTAssertEqual(auto.millisecondsUntilDue, -1, "held again (a capture's commit): no frame until the next callback")
-        withExtendedLifetime(d2) {}
+        try withLoopDrivenClock(.auto, count: count) { auto in
+            auto.hold()
+            auto.schedule()
+            auto.resume()
+            XCTAssertEqual(count.frames, 0, "auto: the callback only arms the frame's deadline")
+            let wait = auto.millisecondsUntilDue
+            XCTAssertTrue((1...16).contains(wait), "the frame starts before the next refresh, not \(wait) ms from now")
+            auto.hold()
+            XCTAssertEqual(auto.millisecondsUntilDue, -1, "held again (a capture's commit): no frame until the next callback")
+        }
     }
 
     func testPresentationTimesSetTheRefreshesAndForeignClocksAreLeftOut() throws {
-        let (clock, display) = try loopDrivenClock(.milliseconds(4), count: Count())
-        defer { withExtendedLifetime(display) {} }
-        // A presentation 3 ms ago (on CLOCK_MONOTONIC): the next refresh is 13.x ms from
-        // now (the clock's interval is 16 ms at 60 Hz), and the frame starts 4 ms before it.
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        let nanoseconds = UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec) - 3_000_000
-        clock.presented(at: Timestamp(seconds: nanoseconds / 1_000_000_000, nanoseconds: UInt32(nanoseconds % 1_000_000_000)))
-        let grid = clock.scheduler.presented
-        XCTAssertEqual(grid, Double(clock.now) - 3, accuracy: 1.5)
-        clock.schedule()
-        XCTAssertTrue((8...11).contains(clock.millisecondsUntilDue), "\(clock.millisecondsUntilDue) ms to the start")
-        // A manual-clock parent's times (milliseconds from zero) are of another clock.
-        clock.presented(at: Timestamp(seconds: 0, nanoseconds: 16_000_000))
-        XCTAssertEqual(clock.scheduler.presented, grid)
+        try withLoopDrivenClock(.milliseconds(4), count: Count()) { clock in
+            // A presentation 3 ms ago (on CLOCK_MONOTONIC): the next refresh is 13.x ms from
+            // now (the clock's interval is 16 ms at 60 Hz), and the frame starts 4 ms before it.
+            var ts = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &ts)
+            let nanoseconds = UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec) - 3_000_000
+            clock.presented(at: Timestamp(seconds: nanoseconds / 1_000_000_000, nanoseconds: UInt32(nanoseconds % 1_000_000_000)))
+            let grid = clock.scheduler.presented
+            XCTAssertEqual(grid, Double(clock.now) - 3, accuracy: 1.5)
+            clock.schedule()
+            XCTAssertTrue((8...11).contains(clock.millisecondsUntilDue), "\(clock.millisecondsUntilDue) ms to the start")
+            // A manual-clock parent's times (milliseconds from zero) are of another clock.
+            clock.presented(at: Timestamp(seconds: 0, nanoseconds: 16_000_000))
+            XCTAssertEqual(clock.scheduler.presented, grid)
+        }
     }
 
     func testTheArgument() {
