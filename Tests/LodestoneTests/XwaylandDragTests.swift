@@ -16,6 +16,17 @@ final class XwaylandDragTests: XCTestCase {
                       file: file, line: lineNumber)
     }
 
+    /// The X window took the drag: the source heard `action 1` after leaving its own window.
+    /// (The source's window takes its own drag at the start, and says `action 1` then too:
+    /// waiting for the first one raced the X target's XdndStatus, and lost under ASan.)
+    private func waitForTheXWindowsAcceptance(_ session: Session, source: String, file: StaticString = #filePath, lineNumber: UInt = #line) throws {
+        XCTAssertTrue(try session.wait(timeout: 20) {
+            let l = self.lines(source)
+            guard let left = l.lastIndex(of: "leave") else { return false }
+            return l[left...].contains("action 1")
+        }, "the X window never took the drag:\n\(textOfFile(source))\n\(session.log.suffix(3000))", file: file, line: lineNumber)
+    }
+
     /// A Wayland drag_client source at (100, 100) and an X target window `title` at (600, 100).
     private func start(_ session: Session, display: String, target title: String, _ options: [String]) throws -> (source: String, target: String) {
         let python = try xlibPython()
@@ -52,7 +63,7 @@ final class XwaylandDragTests: XCTestCase {
         try waitFor(session, "enter TEXT,STRING,application/x-lodestone-test", in: target)
         try waitFor(session, "position \(Int(x)) \(Int(y))", in: target)
         try waitFor(session, "target text/plain", in: source)
-        try waitFor(session, "action 1", in: source)
+        try waitForTheXWindowsAcceptance(session, source: source)
         try session.control.movePointer(x: x + 10, y: y + 10)
         try session.control.button(pressed: false)
         try waitFor(session, "drop", in: target)
@@ -247,7 +258,7 @@ final class XwaylandDragTests: XCTestCase {
         let window = try XCTUnwrap(try session.control.windows().first { $0.title == "xdies" })
         try session.control.movePointer(x: Double(window.x + 100), y: Double(window.y + 60))
         try waitFor(session, "position \(window.x + 100) \(window.y + 60)", in: target)
-        try waitFor(session, "action 1", in: source)
+        try waitForTheXWindowsAcceptance(session, source: source)
         try session.control.button(pressed: false)
         try waitFor(session, "drop", in: target)
         try waitFor(session, "cancelled", in: source)
