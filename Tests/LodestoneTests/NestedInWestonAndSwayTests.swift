@@ -158,6 +158,73 @@ final class NestedInWestonAndSwayTests: XCTestCase {
     }
 }
 
+extension NestedInWestonAndSwayTests {
+    private func lines(_ path: String) -> [String] { textOfFile(path).split(separator: "\n").map(String.init) }
+
+    private func xdotool(_ arguments: String...) throws {
+        let (status, output) = try run(["xdotool"] + arguments, environment: x.environment)
+        XCTAssertEqual(status, 0, output)
+    }
+
+    /// A drag from a client of sway, its tile beside Lodestone's, dropped onto a client
+    /// inside: the client inside hears enter, and the drop gives it the source's bytes, read
+    /// from sway's offer; sway's source hears the drop performed and finished. The pointer
+    /// is X's, pressed, moved and released by xdotool.
+    func testInSwayAParentDragDropsOntoAClientInside() throws {
+        try requireProgram("python3")
+        try start(in: "sway")
+        let client = repositoryRoot + "/Tests/clients/drag_client.py"
+        let targetLog = home + "/target.txt"
+        try nested.launch(["python3", client, "target", "3366cc"], output: targetLog)
+        XCTAssertTrue(try nested.wait(timeout: 20) { textOfFile(targetLog).contains("mapped") }, textOfFile(targetLog))
+        _ = try nested.control.moveWindow("target", x: 100, y: 50)
+        // Lodestone's window maps in sway (its output becomes sway's whole window) before the
+        // source's, which sway then puts in a tile right of it.
+        XCTAssertTrue(try nested.wait(timeout: 20) { (try? nested.captureSize().width).map { $0 > 1000 } ?? false },
+                      "Lodestone's window did not fill sway's")
+        let sourceLog = home + "/source.txt"
+        let source = Process()
+        source.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        source.arguments = ["python3", client, "source", "cc6633", "--source"]
+        source.environment = parentEnvironment
+        FileManager.default.createFile(atPath: sourceLog, contents: nil)
+        source.standardOutput = FileHandle(forWritingAtPath: sourceLog)
+        source.standardError = source.standardOutput
+        try source.run()
+        defer { source.terminate() }
+        XCTAssertTrue(try wait(timeout: 20) { textOfFile(sourceLog).contains("mapped") }, textOfFile(sourceLog))
+        XCTAssertTrue(try nested.wait(timeout: 20) { (try? nested.captureSize().width).map { $0 < 600 } ?? false },
+                      "Lodestone's window was not given half of sway's")
+        // sway centres the 200×150 source in its tile (512, 26)-(1024, 768).
+        // Moved until the source hears the pointer: sway places the tile when Lodestone has
+        // committed its new size, and does not send enter for a window placed under a still pointer.
+        var step = 0
+        XCTAssertTrue(try wait(timeout: 20) {
+            step += 1
+            try xdotool("mousemove", "\(768 + step % 2)", "396")
+            return self.lines(sourceLog).contains("pointer enter")
+        }, "the pointer never entered the source in sway:\n\(textOfFile(sourceLog))")
+        try xdotool("mousedown", "1")
+        XCTAssertTrue(try wait(timeout: 20) { textOfFile(sourceLog).contains("started") }, "no drag in sway:\n\(textOfFile(sourceLog))")
+        // The target inside at (100, 50) of Lodestone's output, (2, 26) in sway: over it at (200, 150).
+        for px in stride(from: 700, through: 200, by: -50) { try xdotool("mousemove", "\(px)", "150") }
+        XCTAssertTrue(try wait(timeout: 20) { self.lines(targetLog).contains { $0.hasPrefix("enter ") } },
+                      "no enter inside:\n\(textOfFile(targetLog))\nnested log:\n\(nested.log.suffix(2000))")
+        XCTAssertTrue(try wait(timeout: 20) { textOfFile(sourceLog).contains("target text/plain") }, "sway's source did not hear the accept:\n\(textOfFile(sourceLog))")
+        try xdotool("mouseup", "1")
+        let payload = try XCTUnwrap(lines(sourceLog).first { $0.hasPrefix("payload ") })
+        XCTAssertTrue(try wait(timeout: 30) { textOfFile(targetLog).contains("received text/plain " + payload.dropFirst("payload ".count)) },
+                      "the bytes did not arrive inside:\n\(textOfFile(targetLog))")
+        XCTAssertTrue(try wait(timeout: 20) { self.lines(sourceLog).contains("dnd_drop_performed") && self.lines(sourceLog).contains("dnd_finished") },
+                      "sway's source did not hear the drop finished:\n\(textOfFile(sourceLog))")
+        // sway 1.7 (wlroots 0.15) sends leave right after drop, and once Lodestone has
+        // finished and destroyed its offer, cancelled after dnd_finished: never before it.
+        let events = lines(sourceLog)
+        XCTAssertLessThan(events.firstIndex(of: "dnd_finished") ?? .max, events.firstIndex(of: "cancelled") ?? .max, textOfFile(sourceLog))
+        XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
+    }
+}
+
 /// Xvfb on a display number it picks itself (-displayfd), 1280×800, for a parent
 /// compositor's X11 backend; xdotool drives its keyboard and pointer.
 final class XServer {

@@ -65,7 +65,7 @@ final class Sway {
         runtimeDirectory = NSTemporaryDirectory() + "lodestone-sway-\(id)"
         try FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let config = runtimeDirectory + "/config"
-        try (x == nil ? "output HEADLESS-1 resolution 1280x800\nxwayland disable\n" : "xwayland disable\n").write(toFile: config, atomically: true, encoding: .utf8)
+        try (x == nil ? "output HEADLESS-1 resolution 1280x800\nxwayland disable\n" : "xwayland disable\ndefault_orientation horizontal\n").write(toFile: config, atomically: true, encoding: .utf8)
         logPath = NSTemporaryDirectory() + "lodestone-sway-\(id).log"
         FileManager.default.createFile(atPath: logPath, contents: nil)
         let asRoot = getuid() == 0
