@@ -13,12 +13,15 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # fonts, keymaps, pywayland for the Python clients, meson + ninja for the
 # C client built from meson-wrap/, and wlroots 0.15 + grim for Examples/wlroots-tinywl-adaptive.
 # mutter and sway: parents for the nested backend's title bar tests (mutter draws none, sway its own).
+# Xvfb and xdotool: weston and sway on X (their X11 backends), so they have a seat whose keyboard
+# and pointer the nested clipboard and drag tests drive (NestedInWestonAndSwayTests).
 APT_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev xkb-data \
 	libpixman-1-dev libinput-dev libpng-dev libcairo2-dev libxcursor-dev adwaita-icon-theme dmz-cursor-theme fonts-dejavu-core \
 	weston foot gtk-4-examples gtk-3-examples wl-clipboard wayland-utils wlcs coreutils python3 python3-pip \
 	meson ninja-build linguist-qt6 libwlroots-dev grim qt6-wayland desktop-file-utils valgrind libseat-dev libdrm-dev libudev-dev \
 	xwayland xterm x11-apps libxcb1-dev libxcb-composite0-dev libxcb-render0-dev libxcb-xfixes0-dev libclang-rt-14-dev \
-	libsystemd-dev dbus-daemon at-spi2-core python3-gi gir1.2-glib-2.0 python3-xlib xclip mutter sway gnome-calculator gnome-text-editor libsdl2-tests mpv zenity strace
+	libsystemd-dev dbus-daemon at-spi2-core python3-gi gir1.2-glib-2.0 python3-xlib xclip mutter sway gnome-calculator gnome-text-editor libsdl2-tests mpv zenity strace \
+	xvfb xdotool
 PIP_PACKAGES := pywayland
 
 # The toml-test suite's valid and invalid TOML files (the config tests and the config fuzzer's

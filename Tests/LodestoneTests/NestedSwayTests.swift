@@ -51,6 +51,8 @@ final class NestedSwayTests: XCTestCase {
 
 /// Headless sway (wlroots' headless backend, pixman) with a 1280×800 output. sway refuses
 /// to run as root: as root it runs as `nobody` (setpriv), in a runtime directory it owns.
+/// On an X server instead: wlroots' X11 backend (a 1024×768 window), whose seat is X's
+/// keyboard and pointer (headless sway 1.7's seat has no capabilities).
 final class Sway {
     let runtimeDirectory: String
     let socket = "wayland-1"
@@ -58,12 +60,12 @@ final class Sway {
     private let process: Process
     private let logPath: String
 
-    init() throws {
+    init(on x: XServer? = nil) throws {
         let id = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         runtimeDirectory = NSTemporaryDirectory() + "lodestone-sway-\(id)"
         try FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let config = runtimeDirectory + "/config"
-        try "output HEADLESS-1 resolution 1280x800\nxwayland disable\n".write(toFile: config, atomically: true, encoding: .utf8)
+        try (x == nil ? "output HEADLESS-1 resolution 1280x800\nxwayland disable\n" : "xwayland disable\ndefault_orientation horizontal\n").write(toFile: config, atomically: true, encoding: .utf8)
         logPath = NSTemporaryDirectory() + "lodestone-sway-\(id).log"
         FileManager.default.createFile(atPath: logPath, contents: nil)
         let asRoot = getuid() == 0
@@ -79,10 +81,11 @@ final class Sway {
         var env = ProcessInfo.processInfo.environment
         env["XDG_RUNTIME_DIR"] = runtimeDirectory
         env["HOME"] = runtimeDirectory
-        env["WLR_BACKENDS"] = "headless"
+        env["WLR_BACKENDS"] = x == nil ? "headless" : "x11"
         env["WLR_LIBINPUT_NO_DEVICES"] = "1"
         env["WLR_RENDERER"] = "pixman"
         for k in ["WAYLAND_DISPLAY", "DISPLAY", "SWAYSOCK"] { env.removeValue(forKey: k) }
+        if let x { env["DISPLAY"] = x.display }
         process.environment = env
         let log = FileHandle(forWritingAtPath: logPath)
         process.standardOutput = log

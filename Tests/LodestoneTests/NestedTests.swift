@@ -549,14 +549,17 @@ extension Session {
 }
 
 /// Headless weston with the pixman renderer (its default headless renderer
-/// never sends frame callbacks) and --debug for weston-screenshooter.
+/// never sends frame callbacks) and --debug for weston-screenshooter. On an X server
+/// instead: its X11 backend, whose seat is X's keyboard and pointer (headless weston 10 has
+/// no seat), with the kiosk shell, which gives every window the whole 1024×700 output and
+/// the keyboard when it maps.
 final class Weston {
     let runtimeDirectory: String
     let socket: String
     private let process: Process
     private let logPath: String
 
-    init() throws {
+    init(on x: XServer? = nil) throws {
         let id = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         runtimeDirectory = NSTemporaryDirectory() + "lodestone-weston-\(id)"
         try FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -565,12 +568,14 @@ final class Weston {
         FileManager.default.createFile(atPath: logPath, contents: nil)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["weston", "--backend=headless-backend.so", "--use-pixman", "--debug", "--socket=\(socket)",
-                             "--width=800", "--height=600", "--idle-time=0"]
+        let backend = x == nil ? ["--backend=headless-backend.so", "--width=800", "--height=600"]
+            : ["--backend=x11-backend.so", "--shell=kiosk-shell.so", "--width=1024", "--height=700"]
+        process.arguments = ["weston", "--use-pixman", "--debug", "--socket=\(socket)", "--idle-time=0"] + backend
         var env = ProcessInfo.processInfo.environment
         env["XDG_RUNTIME_DIR"] = runtimeDirectory
         env.removeValue(forKey: "WAYLAND_DISPLAY")
         env.removeValue(forKey: "DISPLAY")
+        if let x { env["DISPLAY"] = x.display }
         process.environment = env
         let log = FileHandle(forWritingAtPath: logPath)
         process.standardOutput = log

@@ -1,0 +1,269 @@
+import Foundation
+import LodestoneTesting
+import XCTest
+
+/// The clipboard shared between a nested Lodestone and weston 10 or sway 1.7 around it
+/// (`ParentSelection`), as NestedClipboardTests does with a Lodestone parent. A parent hands
+/// its selection only to the client with its keyboard, and headless weston and sway have no
+/// keyboard to give: here they run on an X server (Xvfb), whose keyboard and pointer become
+/// their seat, and xdotool clicks Lodestone's window as a user would. Real wl-copy and
+/// wl-paste on both sides, the bytes compared by their sha256.
+final class NestedInWestonAndSwayTests: XCTestCase {
+    /// The parent compositor as its clients see it, and where a click lands on Lodestone's window.
+    private struct Parent {
+        var runtimeDirectory: String, socketPath: String, click: (x: Int, y: Int)
+    }
+
+    private var x: XServer!
+    private var weston: Weston?
+    private var sway: Sway?
+    private var parent: Parent!
+    private var nested: Session!
+    private var home: String!
+
+    /// Xvfb, `parent` on it, and Lodestone nested in that parent with a runtime directory of
+    /// its own (sway's belongs to `nobody`): the parent by its socket's path.
+    private func start(in parentName: String) throws {
+        for program in ["Xvfb", "xdotool", "wl-copy", "wl-paste", "sha256sum", parentName] { try requireProgram(program) }
+        x = try XServer()
+        if parentName == "weston" {
+            let weston = try Weston(on: x)
+            self.weston = weston
+            // The kiosk shell gives Lodestone the whole output, under nothing of weston's.
+            parent = Parent(runtimeDirectory: weston.runtimeDirectory, socketPath: weston.runtimeDirectory + "/" + weston.socket, click: (512, 350))
+        } else {
+            try requireProgram("setpriv")
+            let sway = try Sway(on: x)
+            self.sway = sway
+            // sway tiles Lodestone over its whole 1024×768 window.
+            parent = Parent(runtimeDirectory: sway.runtimeDirectory, socketPath: sway.socketPath, click: (512, 384))
+        }
+        home = NSTemporaryDirectory() + "lodestone-in-\(parentName)-on-x-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        nested = try Session(size: "400x300", nestedIn: Session.Parent(runtimeDirectory: home, socket: parent.socketPath))
+        XCTAssertTrue(try nested.wait(timeout: 20) { nested.log.contains("nested in the parent session") }, nested.log)
+    }
+
+    override func tearDown() {
+        nested?.stop()
+        weston?.stop()
+        sway?.stop()
+        x?.stop()
+        if let home { try? FileManager.default.removeItem(atPath: home) }
+    }
+
+    /// The environment of a client of the parent.
+    private var parentEnvironment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = parent.runtimeDirectory
+        env["WAYLAND_DISPLAY"] = parent.socketPath
+        for k in ["DISPLAY", "WAYLAND_DEBUG"] { env.removeValue(forKey: k) }
+        return env
+    }
+
+    private var nestedEnvironment: [String: String] { nested.clientEnvironment }
+
+    /// A click on Lodestone's window in the parent: it gets the parent's keyboard, and with
+    /// it the parent's selection and the right to set it.
+    private func clickLodestone() throws {
+        let (status, output) = try run(["xdotool", "mousemove", "\(parent.click.x)", "\(parent.click.y)", "click", "1"],
+                                       environment: x.environment)
+        XCTAssertEqual(status, 0, output)
+    }
+
+    /// A file of `size` bytes of text (wl-copy offers it as text/plain), and its sha256.
+    private func makeText(_ name: String, size: Int) throws -> (path: String, sha: String) {
+        let path = home + "/\(name)"
+        let line = Array("lodestone \(UInt32.random(in: 0...UInt32.max)) abcdefghijklmnopqrstuvwxyz 0123456789\n".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(size)
+        while bytes.count < size { bytes += line.prefix(size - bytes.count) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return (path, try sha256(path))
+    }
+
+    private func sha256(_ path: String) throws -> String {
+        let (status, output) = try run(["sha256sum", path])
+        XCTAssertEqual(status, 0, output)
+        return String(output.prefix(64))
+    }
+
+    /// `wl-copy` serving `file` until it is terminated. In weston it takes the selection
+    /// with a window of its own, which the kiosk shell activates; in sway through
+    /// wlr-data-control, without one; inside Lodestone through wlr-data-control too.
+    private func copy(_ file: String, environment: [String: String]) throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["sh", "-c", "exec wl-copy --foreground --type text/plain < \(file)"]
+        p.environment = environment
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        return p
+    }
+
+    /// `wl-paste` with `environment`, retried (each time after a click on Lodestone's window)
+    /// until it gives `sha` or `timeout`; the last paste's sha256, or nil if none succeeded.
+    private func paste(environment: [String: String], expecting sha: String, timeout: TimeInterval = 20) throws -> String? {
+        let out = home + "/pasted-\(UInt32.random(in: 0...UInt32.max))"
+        var last: String?
+        _ = try wait(timeout: timeout) {
+            try clickLodestone()
+            let (status, _) = try run(["sh", "-c", "exec timeout 30 wl-paste --no-newline --type text/plain > \(out)"], environment: environment)
+            last = status == 0 ? try sha256(out) : nil
+            return last == sha
+        }
+        return last
+    }
+
+    private func copyOutsidePastesInside(size: Int) throws {
+        let text = try makeText("outside-\(size).txt", size: size)
+        let copier = try copy(text.path, environment: parentEnvironment)
+        defer { copier.terminate() }
+        XCTAssertEqual(try paste(environment: nestedEnvironment, expecting: text.sha, timeout: 60), text.sha,
+                       "nested log:\n\(nested.log.suffix(3000))")
+    }
+
+    private func copyInsidePastesOutside(size: Int) throws {
+        let text = try makeText("inside-\(size).txt", size: size)
+        try clickLodestone()
+        let copier = try copy(text.path, environment: nestedEnvironment)
+        defer { copier.terminate() }
+        XCTAssertEqual(try paste(environment: parentEnvironment, expecting: text.sha, timeout: 60), text.sha,
+                       "nested log:\n\(nested.log.suffix(3000))")
+    }
+
+    func testInWestonACopyOutsidePastesInsideAndTheReverse() throws {
+        try start(in: "weston")
+        try copyOutsidePastesInside(size: 3000)
+        try copyInsidePastesOutside(size: 3000)
+    }
+
+    func testInWestonEightMegabytesBothWays() throws {
+        try start(in: "weston")
+        try copyOutsidePastesInside(size: 8 << 20)
+        try copyInsidePastesOutside(size: 8 << 20)
+    }
+
+    func testInSwayACopyOutsidePastesInsideAndTheReverse() throws {
+        try start(in: "sway")
+        try copyOutsidePastesInside(size: 3000)
+        try copyInsidePastesOutside(size: 3000)
+    }
+
+    func testInSwayEightMegabytesBothWays() throws {
+        try start(in: "sway")
+        try copyOutsidePastesInside(size: 8 << 20)
+        try copyInsidePastesOutside(size: 8 << 20)
+    }
+}
+
+extension NestedInWestonAndSwayTests {
+    private func lines(_ path: String) -> [String] { textOfFile(path).split(separator: "\n").map(String.init) }
+
+    private func xdotool(_ arguments: String...) throws {
+        let (status, output) = try run(["xdotool"] + arguments, environment: x.environment)
+        XCTAssertEqual(status, 0, output)
+    }
+
+    /// A drag from a client of sway, its tile beside Lodestone's, dropped onto a client
+    /// inside: the client inside hears enter, and the drop gives it the source's bytes, read
+    /// from sway's offer; sway's source hears the drop performed and finished. The pointer
+    /// is X's, pressed, moved and released by xdotool.
+    func testInSwayAParentDragDropsOntoAClientInside() throws {
+        try requireProgram("python3")
+        try start(in: "sway")
+        let client = repositoryRoot + "/Tests/clients/drag_client.py"
+        let targetLog = home + "/target.txt"
+        try nested.launch(["python3", client, "target", "3366cc"], output: targetLog)
+        XCTAssertTrue(try nested.wait(timeout: 20) { textOfFile(targetLog).contains("mapped") }, textOfFile(targetLog))
+        _ = try nested.control.moveWindow("target", x: 100, y: 50)
+        // Lodestone's window maps in sway (its output becomes sway's whole window) before the
+        // source's, which sway then puts in a tile right of it.
+        XCTAssertTrue(try nested.wait(timeout: 20) { (try? nested.captureSize().width).map { $0 > 1000 } ?? false },
+                      "Lodestone's window did not fill sway's")
+        let sourceLog = home + "/source.txt"
+        let source = Process()
+        source.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        source.arguments = ["python3", client, "source", "cc6633", "--source"]
+        source.environment = parentEnvironment
+        FileManager.default.createFile(atPath: sourceLog, contents: nil)
+        source.standardOutput = FileHandle(forWritingAtPath: sourceLog)
+        source.standardError = source.standardOutput
+        try source.run()
+        defer { source.terminate() }
+        XCTAssertTrue(try wait(timeout: 20) { textOfFile(sourceLog).contains("mapped") }, textOfFile(sourceLog))
+        XCTAssertTrue(try nested.wait(timeout: 20) { (try? nested.captureSize().width).map { $0 < 600 } ?? false },
+                      "Lodestone's window was not given half of sway's")
+        // sway centres the 200×150 source in its tile (512, 26)-(1024, 768).
+        // Moved until the source hears the pointer: sway places the tile when Lodestone has
+        // committed its new size, and does not send enter for a window placed under a still pointer.
+        var step = 0
+        XCTAssertTrue(try wait(timeout: 20) {
+            step += 1
+            try xdotool("mousemove", "\(768 + step % 2)", "396")
+            return self.lines(sourceLog).contains("pointer enter")
+        }, "the pointer never entered the source in sway:\n\(textOfFile(sourceLog))")
+        try xdotool("mousedown", "1")
+        XCTAssertTrue(try wait(timeout: 20) { textOfFile(sourceLog).contains("started") }, "no drag in sway:\n\(textOfFile(sourceLog))")
+        // The target inside at (100, 50) of Lodestone's output, (2, 26) in sway: over it at (200, 150).
+        for px in stride(from: 700, through: 200, by: -50) { try xdotool("mousemove", "\(px)", "150") }
+        XCTAssertTrue(try wait(timeout: 20) { self.lines(targetLog).contains { $0.hasPrefix("enter ") } },
+                      "no enter inside:\n\(textOfFile(targetLog))\nnested log:\n\(nested.log.suffix(2000))")
+        XCTAssertTrue(try wait(timeout: 20) { textOfFile(sourceLog).contains("target text/plain") }, "sway's source did not hear the accept:\n\(textOfFile(sourceLog))")
+        try xdotool("mouseup", "1")
+        let payload = try XCTUnwrap(lines(sourceLog).first { $0.hasPrefix("payload ") })
+        XCTAssertTrue(try wait(timeout: 30) { textOfFile(targetLog).contains("received text/plain " + payload.dropFirst("payload ".count)) },
+                      "the bytes did not arrive inside:\n\(textOfFile(targetLog))")
+        XCTAssertTrue(try wait(timeout: 20) { self.lines(sourceLog).contains("dnd_drop_performed") && self.lines(sourceLog).contains("dnd_finished") },
+                      "sway's source did not hear the drop finished:\n\(textOfFile(sourceLog))")
+        // sway 1.7 (wlroots 0.15) sends leave right after drop, and once Lodestone has
+        // finished and destroyed its offer, cancelled after dnd_finished: never before it.
+        let events = lines(sourceLog)
+        XCTAssertLessThan(events.firstIndex(of: "dnd_finished") ?? .max, events.firstIndex(of: "cancelled") ?? .max, textOfFile(sourceLog))
+        XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
+    }
+}
+
+/// Xvfb on a display number it picks itself (-displayfd), 1280×800, for a parent
+/// compositor's X11 backend; xdotool drives its keyboard and pointer.
+final class XServer {
+    let display: String
+    private let process: Process
+
+    init() throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["Xvfb", "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Xvfb writes its display number once it accepts connections; nothing if it failed.
+        var number = ""
+        while !number.hasSuffix("\n") {
+            let data = pipe.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            number += String(decoding: data, as: UTF8.self)
+        }
+        guard let n = Int(number.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            if process.isRunning { process.terminate() }
+            throw NestedFailure("Xvfb did not start (it wrote '\(number)')")
+        }
+        display = ":\(n)"
+    }
+
+    /// The environment of an X client (xdotool) of this server.
+    var environment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["DISPLAY"] = display
+        return env
+    }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+}
