@@ -208,7 +208,16 @@ final class XwaylandDragTests: XCTestCase {
         try session.control.button(pressed: true)
         for step in 1...12 { try session.control.movePointer(x: px + Double(step * 50), y: py) }
         try session.control.movePointer(x: 800, y: 175)
-        XCTAssertTrue(try session.wait(timeout: 20) { self.lines(target).contains { $0.hasPrefix("enter ") && $0.contains("text/plain") } },
+        // GTK starts its drag a little after the threshold and sends XdndPosition on motion:
+        // the hand goes on moving, a pixel at a time, until the Wayland window hears enter
+        // (a drag that began after the last move would otherwise wait for one forever).
+        var nudge = 0.0
+        XCTAssertTrue(try session.wait(timeout: 20) {
+            if self.lines(target).contains(where: { $0.hasPrefix("enter ") && $0.contains("text/plain") }) { return true }
+            nudge = nudge == 0 ? 1 : 0
+            try session.control.movePointer(x: 800 + nudge, y: 175)
+            return false
+        },
                       "GTK's drag never reached the Wayland window:\n\(textOfFile(target))\n\(session.log.suffix(3000))")
         try session.control.movePointer(x: 810, y: 180)
         try waitFor(session, "offer_action 1", in: target)
