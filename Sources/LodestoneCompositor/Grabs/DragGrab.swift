@@ -142,7 +142,9 @@ final class DragGrab: PointerGrab, DragSession {
         leaveTarget()
         guard let hit else { return }
         target = hit.surface
-        if let source, let x = compositor.xwm?.dnd?.dragEntered(hit.surface, source: source, drag: self) { return xTarget = x }
+        if let source, let x = compositor.xwm?.dnd?.dragEntered(hit.surface, source: source, statusChanged: { [weak self] in self?.seat.pointerWorldChanged(cursor: true) }) {
+            return xTarget = x
+        }
         let serial = compositor.display.nextSerial()
         for device in devices(of: hit.surface.client) {
             var offer: WlDataOffer?

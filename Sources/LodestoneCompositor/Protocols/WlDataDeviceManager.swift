@@ -167,8 +167,8 @@ final class WlDataSource: SelectionSourceObject<DataDeviceProtocol>, WlDataSourc
     }
 }
 
-/// What a drag's offers answer to: a Wayland drag (`DragGrab`), or an X app's drag over
-/// Wayland windows (`XDragSource`).
+/// What a drag's offers answer to: a Wayland drag (`DragGrab`), or a drag from outside
+/// (`ExternalDrag`: the parent's, or an X app's through `XDragSource`).
 protocol DragSession: AnyObject {
     /// The target accepted a MIME type or changed its actions.
     func offerChanged(_ offer: WlDataOffer)
@@ -275,7 +275,7 @@ final class WlDataOffer: SelectionOfferObject<DataDeviceProtocol>, WlDataOfferHa
         // gave up (the source is told it was cancelled); an older one cannot say finish,
         // so its going away is the end of the drop.
         guard dropped, !finished else { return }
-        // A drag from outside (`ExternalDrag`, `XDragSource`) hears it itself.
+        // A drag from outside (`ExternalDrag`) hears it itself.
         drag?.offerAbandoned(self)
         guard let source = dataSource, source.droppedOn === self else { return }
         if has(3) { source.cancelled() } else { source.finished() }
