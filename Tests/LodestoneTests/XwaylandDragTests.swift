@@ -275,3 +275,86 @@ final class XwaylandDragTests: XCTestCase {
         XCTAssertTrue(session.compositorIsRunning)
     }
 }
+
+/// A drag from the parent session over an X11 window inside a nested Lodestone: the parent's
+/// drag reaches the X window through XDND (`ExternalDrag` speaking through `XDragTarget`),
+/// as a Wayland client's drag inside does, and the adaptive pointer inside follows the drag
+/// and says what a drop would do. A Lodestone parent (driven through its test protocol),
+/// the pywayland drag_client as the parent's source, the python-xlib xdnd_client inside.
+final class NestedXwaylandDragTests: XCTestCase {
+    private var parent: Session!
+    private var nested: Session!
+
+    override func tearDown() {
+        nested?.stop()
+        parent?.stop()
+    }
+
+    private func lines(_ path: String) -> [String] { textOfFile(path).split(separator: "\n").map(String.init) }
+
+    private func waitFor(_ session: Session, _ line: String, in log: String, file: StaticString = #filePath, lineNumber: UInt = #line) throws {
+        XCTAssertTrue(try session.wait(timeout: 20) { self.lines(log).contains(line) },
+                      "no '\(line)' in:\n\(textOfFile(log))\nnested log:\n\(nested.log.suffix(3000))", file: file, line: lineNumber)
+    }
+
+    func testAParentDragDropsIntoAnXWindowInsideWithTheBytesAndThePointerSaysCopy() throws {
+        try requireProgram("Xwayland")
+        let python = try xlibPython()
+        parent = try Session(size: "800x600")
+        nested = try Session(nestedIn: parent, size: "400x300")
+        _ = try parent.waitForWindow("Lodestone")
+        _ = try parent.control.moveWindow("Lodestone", x: 350, y: 100)
+        let display = try XCTUnwrap(nested.x11Display, "the nested Lodestone offers no X11 display:\n\(nested.log.suffix(3000))")
+
+        let target = nested.runtimeDirectory + "/xtarget.txt"
+        try nested.launch([python, repositoryRoot + "/Tests/clients/xdnd_client.py", "xtarget", "--accept", "application/x-lodestone-test"],
+                          environment: ["DISPLAY": display], output: target)
+        _ = try nested.waitForWindow("xtarget", timeout: 40)
+        try waitFor(nested, "mapped", in: target)
+        try nested.control.moveWindow("xtarget", x: 100, y: 50)
+        let window = try XCTUnwrap(try nested.control.windows().first { $0.title == "xtarget" })
+
+        let source = parent.runtimeDirectory + "/source.txt"
+        try parent.launch(["python3", repositoryRoot + "/Tests/clients/drag_client.py", "source", "cc6633", "--source"], output: source)
+        try waitFor(parent, "mapped", in: source)
+        _ = try parent.control.moveWindow("source", x: 20, y: 100)
+        try parent.control.movePointer(x: 100, y: 170)
+        try parent.control.button(pressed: true)
+        try waitFor(parent, "started", in: source)
+        // Over the X window inside: the nested output's (x, y) is the parent's (350 + x, 100 + y).
+        let (x, y) = (Double(window.x + 100), Double(window.y + 60))
+        for step in 1...10 {
+            let t = Double(step) / 10
+            try parent.control.movePointer(x: 100 + (350 + x - 100) * t, y: 170 + (100 + y - 170) * t)
+        }
+        try waitFor(nested, "enter TEXT,STRING,application/x-lodestone-test", in: target)
+        XCTAssertTrue(try nested.wait(timeout: 20) { self.lines(target).contains { $0.hasPrefix("position ") } }, textOfFile(target))
+        // The X window's XdndStatus reaches the parent's source as an accept and a copy.
+        XCTAssertTrue(try parent.wait(timeout: 20) {
+            let l = self.lines(source)
+            guard let left = l.lastIndex(of: "leave") else { return false }
+            return l[left...].contains("target text/plain") && l[left...].contains("action 1")
+        }, "the parent's source never heard the X window's accept:\n\(textOfFile(source))\nnested log:\n\(nested.log.suffix(3000))")
+
+        // The pointer inside is where the drag is, shown, with the copy's plus.
+        let probe = try PointerShapeProbe(session: nested)
+        let plus: UInt32 = 1
+        var shape = try probe.shape()
+        XCTAssertTrue(try nested.wait(timeout: 10) {
+            shape = try probe.shape()
+            return shape.alpha > 0.9 && shape.accessories.contains { $0.shape == plus && $0.alpha > 0.5 }
+        }, "the pointer inside: alpha \(shape.alpha), accessories \(shape.accessories)")
+        XCTAssertEqual(shape.deviceX, x, accuracy: 1)
+        XCTAssertEqual(shape.deviceY, y, accuracy: 1)
+
+        try parent.control.movePointer(x: 350 + x + 5, y: 100 + y + 5)
+        try parent.control.button(pressed: false)
+        try waitFor(nested, "drop", in: target)
+        let payload = String((lines(source).first { $0.hasPrefix("payload ") } ?? "payload ?").dropFirst("payload ".count))
+        try waitFor(nested, "received application/x-lodestone-test " + payload, in: target)
+        try waitFor(parent, "dnd_drop_performed", in: source)
+        try waitFor(parent, "dnd_finished", in: source)
+        XCTAssertFalse(lines(source).contains("cancelled"), lines(source).joined(separator: "\n"))
+        XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
+    }
+}
