@@ -67,6 +67,9 @@ public final class ExternalDrag: DragSession, XDragTargetSource {
         self.finished = finished
     }
 
+    /// A drag let go without a word (its outside went away) leaves no grab behind.
+    deinit { grab?.release() }
+
     private var offer: WlDataOffer? { offers.lazy.compactMap(\.value).first }
 
     /// Whether a drop where the drag is now would be taken, and with which action.

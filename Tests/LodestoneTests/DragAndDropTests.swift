@@ -360,9 +360,12 @@ final class TouchDragTests: XCTestCase {
         let session = try touchSession()
         let target = try window(session, "target", "3366cc", at: 600, 100)
         let source = try window(session, "source", "cc6633", at: 100, 100, ["--source", "--touch-late"])
+        // Another finger stays down on the source: the lifted one's serial is still refused.
+        try session.control.touch(.down, id: 1, x: 150, y: 150)
         try session.control.touch(.down, id: 0, x: 200, y: 175)
         try session.control.touch(.up, id: 0)
         try waitFor(session, "cancelled", in: source)
+        try session.control.touch(.up, id: 1)
         try session.control.touch(.down, id: 0, x: 200, y: 175)
         try session.control.touch(.motion, id: 0, x: 700, y: 175)
         try session.control.touch(.up, id: 0)
