@@ -210,14 +210,8 @@ public final class ExternalDrag: DragSession, XDragTargetSource {
 
     /// What the pointer says of a drop here now, as in a drag inside (`DragGrab.cursorName`).
     var cursorName: CursorName? {
-        if let xTarget { return !xTarget.answered ? nil : xTarget.accepts ? (xTarget.action == .move ? .move : .copy) : .noDrop }
-        guard target != nil, let offer, offer.answered else { return nil }
-        guard offer.acceptsDrop else { return .noDrop }
-        switch offer.has(3) ? offer.action : .copy {
-        case .move: return .move
-        case .ask: return .dndAsk
-        default: return .copy
-        }
+        guard xTarget != nil || target != nil else { return nil }
+        return DragGrab.cursorName(xTarget: xTarget, offer: offer)
     }
 }
 

@@ -1,4 +1,4 @@
-// Over 300 lines: the drag from press to drop, its icon, and its hand-off to the outside (`OutgoingDrag`) share the drag's private target, offers and icon offset.
+// Over 300 lines: the drag from press (or touch) to drop, its icon, and its hand-off to the outside (`OutgoingDrag`) share the drag's private target, offers and icon offset.
 import Rendering
 import WaylandServer
 
@@ -197,8 +197,15 @@ final class DragGrab: PointerGrab, DragSession {
     /// for a move, both for ask, circle.slash where the target refuses; nil (the circle)
     /// over nothing, for a drag without data, or before the target has answered.
     var cursorName: CursorName? {
+        guard xTarget != nil || target != nil && carriesData && source != nil else { return nil }
+        return Self.cursorName(xTarget: xTarget, offer: offer)
+    }
+
+    /// What the pointer says of a drop on an X window or on a target's offer (shared with
+    /// `ExternalDrag`): nil before the target has answered.
+    static func cursorName(xTarget: XDragTarget?, offer: WlDataOffer?) -> CursorName? {
         if let xTarget { return !xTarget.answered ? nil : xTarget.accepts ? (xTarget.action == .move ? .move : .copy) : .noDrop }
-        guard target != nil, carriesData, source != nil, let offer, offer.answered else { return nil }
+        guard let offer, offer.answered else { return nil }
         guard offer.acceptsDrop else { return .noDrop }
         switch offer.has(3) ? offer.action : .copy {
         case .move: return .move
@@ -275,7 +282,10 @@ final class DragGrab: PointerGrab, DragSession {
         damageIcon()
         icon = nil
         damageIcon()
-        guard follows == .pointer else { return seat.touchscreen?.dragEnded(self) ?? () }
+        if case .touch = follows {
+            seat.touchscreen?.dragEnded(self)
+            return
+        }
         seat.endGrab()
         seat.updatePointerFocus()
         seat.pointerWorldChanged(cursor: true)
@@ -323,4 +333,3 @@ final class DragGrab: PointerGrab, DragSession {
         compositor.scheduleFrame()
     }
 }
-

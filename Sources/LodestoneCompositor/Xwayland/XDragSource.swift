@@ -73,7 +73,7 @@ final class XDragSource {
     /// XdndStatus: whether a drop here would be taken, and with which action.
     private func sendStatus() {
         let accepts = drag.acceptsDrop
-        let action = accepts ? dnd.atoms.atom(for: drag.action == .none ? .copy : drag.action) : 0
+        let action = accepts ? dnd.atoms.atom(for: drag.action) : 0
         // Bit 1: positions are wanted everywhere (no rectangle where the answer holds).
         dnd.wm.connection.sendClientMessage(to: owner, type: dnd.atoms.status, (dnd.proxy, (accepts ? 1 : 0) | 2, 0, 0, action))
         dnd.wm.connection.flush()
@@ -81,7 +81,7 @@ final class XDragSource {
 
     /// XdndFinished, and the drag is over.
     private func finish(success: Bool) {
-        let action = success ? dnd.atoms.atom(for: drag.action == .none ? .copy : drag.action) : 0
+        let action = success ? dnd.atoms.atom(for: drag.action) : 0
         dnd.wm.connection.sendClientMessage(to: owner, type: dnd.atoms.finished, (dnd.proxy, success ? 1 : 0, action, 0, 0))
         dnd.wm.connection.flush()
         if dnd.xSource === self { dnd.xSource = nil }
