@@ -170,15 +170,10 @@ public final class ExternalDrag: DragSession, XDragTargetSource {
         }
         let serial = host.nextSerial()
         for device in devices(of: hit.surface.client) {
-            let offer = device.introduce(source) as? WlDataOffer
-            if let offer {
-                offer.drag = self
-                offer.isDragOffer = true
-                offer.sendSourceActions(sourceActions)
+            if let offer = device.dragEntered(hit, serial: serial, source: (source, sourceActions), drag: self) {
                 offers.append(Weak(offer))
+                offerChanged(offer)
             }
-            device.enter(serial: serial, surface: hit.surface, x: hit.sx, y: hit.sy, offer: offer)
-            if let offer { offerChanged(offer) }
         }
     }
 

@@ -147,16 +147,11 @@ final class DragGrab: PointerGrab, DragSession {
         }
         let serial = compositor.display.nextSerial()
         for device in devices(of: hit.surface.client) {
-            var offer: WlDataOffer?
-            if let source, let made = device.introduce(source) as? WlDataOffer {
-                made.drag = self
-                made.isDragOffer = true
-                made.sendSourceActions(source.supportedActions)
-                offers.append(Weak(made))
-                offer = made
+            let offer = device.dragEntered(hit, serial: serial, source: source.map { ($0, $0.supportedActions) }, drag: self)
+            if let offer {
+                offers.append(Weak(offer))
+                offerChanged(offer)
             }
-            device.enter(serial: serial, surface: hit.surface, x: hit.sx, y: hit.sy, offer: offer)
-            if let offer { offerChanged(offer) }
         }
     }
 
