@@ -65,6 +65,7 @@ static const struct wl_message lodestone_test_v1_requests[] = {
 	{ "get_pointer_preview", "4", lodestone_test_v1_types + 0 },
 	{ "add_output", "5sii", lodestone_test_v1_types + 0 },
 	{ "remove_output", "5s", lodestone_test_v1_types + 0 },
+	{ "touch", "6uiff", lodestone_test_v1_types + 0 },
 };
 
 static const struct wl_message lodestone_test_v1_events[] = {
@@ -82,8 +83,8 @@ static const struct wl_message lodestone_test_v1_events[] = {
 };
 
 WL_PRIVATE const struct wl_interface lodestone_test_v1_interface = {
-	"lodestone_test_v1", 5,
-	24, lodestone_test_v1_requests,
+	"lodestone_test_v1", 6,
+	25, lodestone_test_v1_requests,
 	11, lodestone_test_v1_events,
 };
 

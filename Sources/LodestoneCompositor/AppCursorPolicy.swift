@@ -55,7 +55,10 @@ final class AppCursorPolicy {
     }
 
     /// What a drag over a target says a drop would do, while one does.
-    private var dragCursor: CursorName? { (compositor.seat.grab as? DragGrab)?.cursorName }
+    private var dragCursor: CursorName? {
+        let grab = compositor.seat.grab
+        return (grab as? DragGrab)?.cursorName ?? (grab as? ExternalDragGrab)?.cursorName
+    }
 
     /// Whether cursor images are worth recognising: only the adaptive pointer reads names.
     var recognisesThemeCursors: Bool { mode == .adaptive && legacyApps != .off }

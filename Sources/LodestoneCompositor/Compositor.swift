@@ -104,7 +104,8 @@ public final class Compositor {
         /// sent, but before it was acknowledged, as acknowledging it. wlcs 1.5's
         /// create_visible_surface does this (fixed in later wlcs); off by default.
         public var acceptsBufferBeforeInitialAck = false
-        /// Offer wl_touch and route touch points (the wlcs integration's fake touchscreen).
+        /// Offer wl_touch and route touch points (`--touchscreen`: the test protocol's touch
+        /// points; the wlcs integration's fake touchscreen).
         public var touch = false
         /// Offer zwlr_screencopy_manager_v1, so clients (grim) can read the screen. The
         /// command line turns it on for the headless and nested backends (`--no-screencopy`).
@@ -168,7 +169,7 @@ public final class Compositor {
         gestures = Gestures(compositor: self)
         tablets = Tablets(compositor: self)
         scene.cursorOrigin = { [unowned self] surface in surface === self.seat.cursor.surface ? self.seat.cursor.origin : nil }
-        scene.dragIcon = { [unowned self] in (self.seat.grab as? DragGrab)?.iconPlacement }
+        scene.dragIcon = { [unowned self] in self.seat.activeDrag?.iconPlacement }
         scene.onChange = { [unowned self] change in
             self.seat.sceneChanged(change)
             if change == .layout { self.idleInhibitors.reevaluate() }
@@ -236,7 +237,7 @@ public final class Compositor {
     /// `wl_surface.offset` / attach offset: only cursors and a drag's icon move with it.
     func surfaceMoved(_ surface: WlSurface, dx: Int32, dy: Int32) {
         if surface === seat.cursor.surface { seat.cursor.offset(dx: dx, dy: dy) }
-        if let drag = seat.grab as? DragGrab, surface === drag.icon { drag.iconMoved(dx: dx, dy: dy) }
+        if let drag = seat.activeDrag, surface === drag.icon { drag.iconMoved(dx: dx, dy: dy) }
     }
 
     /// A subsurface may have gained or lost its buffer, moved or been restacked.

@@ -110,7 +110,7 @@ extension Compositor: ShellHost {
 /// What Xwayland (`XwaylandServer`, `XWM`, `XwaylandWindow`) asks of the core beyond a
 /// shell's: the event loop and a Wayland client for the X server, override-redirect windows,
 /// the seat's grabs on X11 windows, and the cursor theme for the root window.
-protocol XwaylandHost: ShellHost {
+protocol XwaylandHost: ShellHost, ExternalDragHost {
     var eventLoop: EventLoop { get }
     /// The X server's Wayland connection, made from our end of a socket pair.
     func createClient(fd: Int32) -> Client?

@@ -32,6 +32,9 @@ public enum InputEvent: Sendable, Equatable {
     case touchDown(id: Int32, x: Double, y: Double)
     case touchMotion(id: Int32, x: Double, y: Double)
     case touchUp(id: Int32)
+    /// Every touch point ends without lifting (libinput's `TOUCH_CANCEL`): clients hear
+    /// `wl_touch.cancel`, and a drag a finger holds is cancelled.
+    case touchCancel
 
     // Gestures and tablet tools
     /// One step of a multi-finger touchpad gesture (`zwp_pointer_gestures_v1`). Three- and

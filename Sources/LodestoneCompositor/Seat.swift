@@ -92,7 +92,7 @@ public final class Seat {
         case .pointerLeftOutputs: setPointerOutside(true)
         case .pointerEnteredOutputs: setPointerOutside(false)
         case .key(let code, let pressed):
-            if let drag = grab as? DragGrab { return drag.key(code, pressed: pressed) }
+            if let drag = activeDrag { return drag.key(code, pressed: pressed) }
             // Holding a modifier (a shortcut, a Shift-click) is not typing.
             if pressed && !keyboard.keymap.isModifier(key: code) { pointerInput(.keyTyped) }
             keyboard.key(code, pressed: pressed, time: time)
@@ -101,6 +101,7 @@ public final class Seat {
         case .touchDown(let id, let x, let y): compositor.touchscreen?.down(id: id, x: x, y: y, time: time)
         case .touchMotion(let id, let x, let y): compositor.touchscreen?.motion(id: id, x: x, y: y, time: time)
         case .touchUp(let id): compositor.touchscreen?.up(id: id, time: time)
+        case .touchCancel: compositor.touchscreen?.cancel()
         case .gesture(let gesture):
             // A move or resize holds the pointer: no client hears gestures meanwhile.
             if grab.routesToClients { compositor.gestures.handle(gesture, time: time) }

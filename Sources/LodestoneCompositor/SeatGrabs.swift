@@ -1,7 +1,7 @@
 import WaylandServer
 
-/// The seat's window grabs and popup grabs: when a move or resize may start (a held press
-/// on the window, with a current serial), and how grabs end.
+/// The seat's window grabs, popup grabs and drags: when a move, resize or drag may start (a
+/// held press or touch on the window, with its serial), and how grabs end.
 extension Seat {
     /// `xdg_toplevel.move`: only while a button the toplevel's client got is held.
     func startMove(_ toplevel: XdgToplevel, serial: UInt32) {
@@ -86,5 +86,38 @@ extension Seat {
         if popupGrab.isEmpty, grab === popupGrab { grab = defaultGrab }
         if let below = popupGrab.popups.last?.xdgSurface.surface { keyboard.setFocus(below) }
         else if let top = popup.rootToplevel, top.xdgSurface.isMapped, let s = top.xdgSurface.surface { keyboard.setFocus(s) }
+    }
+
+    // MARK: Drags
+
+    /// The drag in progress, the pointer's or a finger's (one at a time).
+    var activeDrag: DragGrab? { grab as? DragGrab ?? touchscreen?.drag?.grab }
+
+    /// `wl_data_device.start_drag`: only with the serial of the press this client's surface
+    /// holds (the implicit grab) or of a finger still down on one (the implicit touch grab,
+    /// which the drag then follows), from that surface's client, while no other grab holds
+    /// the pointer and no other drag is under way (as wlroots' `wlr_seat_validate_grab_serial`).
+    /// The surface under the pointer or finger hears the drag at once.
+    func startDrag(source: WlDataSource?, origin: WlSurface, icon: (surface: WlSurface, role: DragIconRole)?, serial: UInt32, client: Client) -> Bool {
+        if activeDrag == nil, origin.client == client, let touch = touchscreen?.point(serial: serial, of: client) {
+            let drag = DragGrab(seat: self, client: client, origin: origin, source: source, icon: icon, follows: .touch(id: touch.id), at: (touch.x, touch.y))
+            touchscreen?.dragStarted(drag, id: touch.id)
+            drag.touchMoved(x: touch.x, y: touch.y, time: compositor.clock.now)
+            return true
+        }
+        let refused: String? =
+            activeDrag != nil ? "another drag is under way" :
+            pressedButtons.isEmpty ? "no button is held, and serial \(serial) is no held touch's" :
+            !(grab is DefaultPointerGrab || grab is PopupGrab) ? "another grab holds the pointer" :
+            pointerFocus?.client != client || origin.client != client ? "the press is not on this client's surface" :
+            pressSerial != serial ? "serial \(serial) is not the held press's" : nil
+        if let refused {
+            compositor.log.debug("wl_data_device.start_drag refused: \(refused)")
+            return false
+        }
+        let drag = DragGrab(seat: self, client: client, origin: origin, source: source, icon: icon)
+        begin(drag)
+        drag.motion(self, device: (position.device.x, position.device.y), time: compositor.clock.now)
+        return true
     }
 }

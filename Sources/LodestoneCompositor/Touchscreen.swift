@@ -2,15 +2,27 @@ import WaylandServer
 
 /// Routes touch points: each point belongs to the surface it went down on
 /// until it lifts, wherever it moves (wl_touch has no enter/leave). Exists
-/// only when `Compositor.Options.touch` is set: no backend has a touchscreen
-/// yet, the wlcs integration drives it.
+/// only when `Compositor.Options.touch` is set (`--touchscreen`: the test
+/// protocol's touch points; the wlcs integration drives it too).
+///
+/// A point whose client starts a drag with its down's serial belongs to the
+/// drag from then on (`drag`, a `DragGrab` following the point): its client
+/// hears no more of it, the drag moves with it, drops where it lifts and is
+/// cancelled with the touches, as wlroots' touch drag grab does. The pointer
+/// and the other points go on as before.
 public final class Touchscreen {
     unowned let compositor: Compositor
     var touches: [WlTouch] = []
     private struct Point {
         weak var surface: WlSurface?
+        /// The serial its down was sent with: `start_drag` names it.
+        let serial: UInt32
+        /// Where it is, global.
+        var x, y: Double
     }
     private var points: [Int32: Point] = [:]
+    /// The drag a finger holds, and which finger.
+    private(set) var drag: (id: Int32, grab: DragGrab)?
 
     init(compositor: Compositor) { self.compositor = compositor }
 
@@ -18,10 +30,10 @@ public final class Touchscreen {
 
     /// A finger touches global (x, y). Like a click, it raises and focuses the window.
     func down(id: Int32, x: Double, y: Double, time: UInt32) {
-        guard points[id] == nil, let hit = compositor.scene.surfaceAt(x: x, y: y) else { return }
-        points[id] = Point(surface: hit.surface)
+        guard points[id] == nil, drag?.id != id, let hit = compositor.scene.surfaceAt(x: x, y: y) else { return }
         if let toplevel = compositor.scene.window(of: hit.surface) { compositor.desktop.activate(toplevel) }
         let serial = compositor.display.nextSerial()
+        points[id] = Point(surface: hit.surface, serial: serial, x: x, y: y)
         for t in touches(of: hit.surface) {
             t.down(serial: serial, time: time, surface: hit.surface, id: id, x: hit.sx, y: hit.sy)
             t.frame()
@@ -30,6 +42,9 @@ public final class Touchscreen {
 
     /// The finger moved to global (x, y); its surface hears it in its own coordinates.
     func motion(id: Int32, x: Double, y: Double, time: UInt32) {
+        if let drag, drag.id == id { return drag.grab.touchMoved(x: x, y: y, time: time) }
+        points[id]?.x = x
+        points[id]?.y = y
         guard let surface = points[id]?.surface, let (ox, oy) = compositor.origin(of: surface) else { return }
         for t in touches(of: surface) {
             t.motion(time: time, id: id, x: x - Double(ox), y: y - Double(oy))
@@ -38,6 +53,7 @@ public final class Touchscreen {
     }
 
     func up(id: Int32, time: UInt32) {
+        if let drag, drag.id == id { return drag.grab.touchReleased() }
         guard let point = points.removeValue(forKey: id), let surface = point.surface else { return }
         let serial = compositor.display.nextSerial()
         for t in touches(of: surface) {
@@ -46,9 +62,19 @@ public final class Touchscreen {
         }
     }
 
+    /// Every point ends (`wl_touch.cancel` to the clients that had one), and a drag a
+    /// finger holds is cancelled.
+    func cancel() {
+        drag?.grab.cancel()
+        let clients = points.values.compactMap(\.surface?.client)
+        points = [:]
+        for t in touches where clients.contains(t.client) { t.cancel() }
+    }
+
     /// A surface under a finger went away: its client hears the touch end
     /// (wl_touch has no leave), and the point is forgotten.
     func surfaceDestroyed(_ surface: WlSurface) {
+        _ = drag?.grab.surfaceDestroyed(surface)
         for (id, point) in points where point.surface === surface || point.surface == nil {
             points[id] = nil
             let serial = compositor.display.nextSerial()
@@ -57,5 +83,24 @@ public final class Touchscreen {
                 t.frame()
             }
         }
+    }
+
+    // MARK: Drags
+
+    /// The finger still down whose down `serial` went to `client` (the implicit touch
+    /// grab), if there is one.
+    func point(serial: UInt32, of client: Client) -> (id: Int32, x: Double, y: Double)? {
+        points.first { $0.value.serial == serial && $0.value.surface?.client == client }.map { ($0.key, $0.value.x, $0.value.y) }
+    }
+
+    /// The point's client started a drag: the point is the drag's now (its client hears
+    /// nothing more of it).
+    func dragStarted(_ grab: DragGrab, id: Int32) {
+        points[id] = nil
+        drag = (id, grab)
+    }
+
+    func dragEnded(_ grab: DragGrab) {
+        if drag?.grab === grab { drag = nil }
     }
 }

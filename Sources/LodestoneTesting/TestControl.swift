@@ -40,7 +40,7 @@ public final class TestControl {
     public init(connection: Connection) throws {
         self.connection = connection
         let registry = connection.registry()
-        guard let control = registry.bind(cwp_lodestone_test_v1_interface(), version: 5) else {
+        guard let control = registry.bind(cwp_lodestone_test_v1_interface(), version: 6) else {
             throw SystemError("the compositor does not offer lodestone_test_v1 (start it with --test-control)")
         }
         proxy = Proxy(control, on: connection)
@@ -246,6 +246,21 @@ public final class TestControl {
         proxy.request { lodestone_test_v1_tablet_tool($0, phase.rawValue, tool.rawValue, wl_fixed_from_double(x), wl_fixed_from_double(y),
                                       wl_fixed_from_double(pressure), wl_fixed_from_double(distance), wl_fixed_from_double(tiltX),
                                       wl_fixed_from_double(tiltY), wl_fixed_from_double(rotation), button, pressed ? 1 : 0) }
+        return try answer { pointerState }
+    }
+
+    // MARK: Since 6: touch
+
+    /// `lodestone_test_v1.touch_phase`.
+    public enum TouchPhase: UInt32, Sendable { case down, motion, up, cancel }
+
+    /// One touchscreen event (see the protocol's `touch`; Lodestone started with
+    /// `--touchscreen`): finger `id` goes down at, or moves to, global (x, y), lifts, or
+    /// every finger is cancelled.
+    @discardableResult
+    public func touch(_ phase: TouchPhase, id: Int32 = 0, x: Double = 0, y: Double = 0) throws -> PointerState {
+        pointerState = nil
+        proxy.request { lodestone_test_v1_touch($0, phase.rawValue, id, wl_fixed_from_double(x), wl_fixed_from_double(y)) }
         return try answer { pointerState }
     }
 

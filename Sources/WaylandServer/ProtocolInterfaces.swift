@@ -1507,6 +1507,7 @@ public enum LodestoneTestV1Request: UInt32, Sendable {
     case getPointerPreview = 21
     case addOutput = 22
     case removeOutput = 23
+    case touch = 24
 }
 
 /// A handler of `lodestone_test_v1`: gets each request decoded as a `LodestoneTestV1Request`.

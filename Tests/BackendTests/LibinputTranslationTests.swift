@@ -71,6 +71,7 @@ final class LibinputTranslationTests: XCTestCase {
     func testTouchPointsKeepTheirSlots() {
         XCTAssertEqual(translator.translate(.touchDown(slot: 1, x: 5, y: 6)).map { "\($0)" }, ["\(InputEvent.touchDown(id: 1, x: 5, y: 6))"])
         XCTAssertEqual(translator.translate(.touchUp(slot: 1)).map { "\($0)" }, ["\(InputEvent.touchUp(id: 1))"])
+        XCTAssertEqual(translator.translate(.touchCancel).map { "\($0)" }, ["\(InputEvent.touchCancel)"])
     }
 }
 

@@ -8,7 +8,8 @@ import XCTest
 /// one, with the data checked byte for byte; the action the two sides agree on (copy,
 /// move, ask); drops that cancel (onto the desktop, onto a refusing target, Escape); a
 /// source or a target that dies mid-drag; a start_drag with a serial that is not the
-/// press's; and the icon drawn at the pointer in a capture.
+/// press's; and the icon drawn at the pointer in a capture. `TouchDragTests`: the same
+/// started by a finger.
 final class DragAndDropTests: XCTestCase {
     private let client = repositoryRoot + "/Tests/clients/drag_client.py"
     private static let iconColour: UInt32 = 0xff00ff
@@ -252,6 +253,124 @@ final class DragAndDropTests: XCTestCase {
         try session.control.button(pressed: false)
         XCTAssertFalse(lines(target.log).contains { $0.hasPrefix("enter") }, lines(target.log).joined(separator: "\n"))
         XCTAssertTrue(session.log.contains("start_drag refused: serial"), session.log)
+    }
+}
+
+/// Drags a finger starts (`DragGrab` following a touch point): `start_drag` with a touch
+/// down's serial, over real sockets with the manual clock and the test protocol's touch
+/// points (`--touchscreen`). The drag follows the finger, drops where it lifts and is
+/// cancelled with the touches, while the pointer and the other fingers go on as before.
+final class TouchDragTests: XCTestCase {
+    private let client = repositoryRoot + "/Tests/clients/drag_client.py"
+    private static let iconColour: UInt32 = 0xff00ff
+
+    private func lines(_ path: String) -> [String] { textOfFile(path).split(separator: "\n").map(String.init) }
+
+    private func window(_ session: Session, _ title: String, _ colour: String, at x: Int32, _ y: Int32, _ options: [String] = []) throws -> String {
+        let log = session.runtimeDirectory + "/\(title).txt"
+        try session.launch(["python3", client, title, colour] + options, output: log)
+        XCTAssertTrue(try session.wait(timeout: 20) { self.lines(log).contains("mapped") }, textOfFile(log))
+        try session.control.moveWindow(title, x: x, y: y)
+        return log
+    }
+
+    private func waitFor(_ session: Session, _ line: String, in log: String, file: StaticString = #filePath, lineNumber: UInt = #line) throws {
+        XCTAssertTrue(try session.wait { self.lines(log).contains(line) }, "no '\(line)' in:\n\(textOfFile(log))", file: file, line: lineNumber)
+    }
+
+    private func touchSession() throws -> Session { try Session(manualClock: true, extraArguments: ["--touchscreen"]) }
+
+    func testATouchDragBetweenTwoClientsDeliversTheBytesWhileThePointerAndAnotherFingerWork() throws {
+        let session = try touchSession()
+        let target = try window(session, "target", "3366cc", at: 600, 100)
+        let other = try window(session, "other", "66cc33", at: 100, 400, ["--touch"])
+        let source = try window(session, "source", "cc6633", at: 100, 100, ["--source", "--touch", "--icon"])
+        try session.control.touch(.down, id: 1, x: 200, y: 175)
+        try waitFor(session, "started", in: source)
+        try session.control.touch(.motion, id: 1, x: 700, y: 175)
+        try waitFor(session, "enter 100 75 text/plain,application/x-lodestone-test", in: target)
+        try waitFor(session, "action 1", in: source)
+
+        // The pointer is not the drag's: it enters the target as a pointer does.
+        try session.control.movePointer(x: 640, y: 230)
+        try waitFor(session, "pointer enter", in: target)
+        // Another finger touches another client, which hears it.
+        try session.control.touch(.down, id: 2, x: 150, y: 450)
+        XCTAssertTrue(try session.wait { self.lines(other).contains { $0.hasPrefix("touch down ") } }, textOfFile(other))
+        try session.control.touch(.motion, id: 2, x: 160, y: 455)
+        try waitFor(session, "touch motion 60 55", in: other)
+        try session.control.touch(.up, id: 2)
+        try waitFor(session, "touch up", in: other)
+        XCTAssertFalse(lines(other).contains { $0.hasPrefix("enter") }, "the second finger started no drag: \(lines(other))")
+
+        // The icon (hotspot 10,10) is drawn at the finger.
+        let shot = try session.screenshot("touch-drag-icon")
+        XCTAssertEqual(shot.countDiffering(from: Self.iconColour, x: 692, y: 167, width: 36, height: 26).differing, 0, "the icon at the finger")
+
+        try session.control.touch(.motion, id: 1, x: 720, y: 200)
+        try waitFor(session, "motion 120 100", in: target)
+        XCTAssertFalse(lines(source).contains { $0.hasPrefix("touch motion") }, "the drag's finger is the drag's: \(lines(source))")
+        try session.control.touch(.up, id: 1)
+        try waitFor(session, "drop", in: target)
+        let payload = lines(source).first { $0.hasPrefix("payload ") } ?? "payload ?"
+        try waitFor(session, "received text/plain " + payload.dropFirst("payload ".count), in: target)
+        try waitFor(session, "dnd_drop_performed", in: source)
+        try waitFor(session, "dnd_finished", in: source)
+        XCTAssertFalse(lines(source).contains("cancelled"), lines(source).joined(separator: "\n"))
+        let after = try session.screenshot("after-touch-drop")
+        XCTAssertEqual(after.countDiffering(from: 0x3366cc, x: 692, y: 167, width: 36, height: 26).differing, 0, "the icon went with the drag")
+    }
+
+    func testATouchDragLiftedOverNothingCancels() throws {
+        let session = try touchSession()
+        let target = try window(session, "target", "3366cc", at: 600, 100)
+        let source = try window(session, "source", "cc6633", at: 100, 100, ["--source", "--touch"])
+        try session.control.touch(.down, id: 3, x: 200, y: 175)
+        try waitFor(session, "started", in: source)
+        try session.control.touch(.motion, id: 3, x: 700, y: 175)
+        try waitFor(session, "action 1", in: source)
+        try session.control.touch(.motion, id: 3, x: 500, y: 600)
+        try waitFor(session, "leave", in: target)
+        try waitFor(session, "action 0", in: source)
+        try session.control.touch(.up, id: 3)
+        try waitFor(session, "cancelled", in: source)
+        XCTAssertFalse(lines(source).contains("dnd_drop_performed"))
+        XCTAssertFalse(lines(target).contains("drop"))
+    }
+
+    func testATouchCancelCancelsTheDrag() throws {
+        let session = try touchSession()
+        let target = try window(session, "target", "3366cc", at: 600, 100)
+        let source = try window(session, "source", "cc6633", at: 100, 100, ["--source", "--touch"])
+        try session.control.touch(.down, id: 0, x: 200, y: 175)
+        try waitFor(session, "started", in: source)
+        try session.control.touch(.motion, id: 0, x: 700, y: 175)
+        try waitFor(session, "action 1", in: source)
+        try session.control.touch(.cancel)
+        try waitFor(session, "cancelled", in: source)
+        try waitFor(session, "leave", in: target)
+        try session.control.touch(.up, id: 0)
+        XCTAssertFalse(lines(target).contains("drop"))
+        // The seat goes on: a new finger starts nothing (the client dragged once) but is heard.
+        try session.control.touch(.down, id: 0, x: 150, y: 150)
+        XCTAssertTrue(try session.wait { self.lines(source).filter { $0.hasPrefix("touch down ") }.count == 2 }, textOfFile(source))
+    }
+
+    func testAStartDragWithAStaleTouchSerialIsRefused() throws {
+        let session = try touchSession()
+        let target = try window(session, "target", "3366cc", at: 600, 100)
+        let source = try window(session, "source", "cc6633", at: 100, 100, ["--source", "--touch-late"])
+        // Another finger stays down on the source: the lifted one's serial is still refused.
+        try session.control.touch(.down, id: 1, x: 150, y: 150)
+        try session.control.touch(.down, id: 0, x: 200, y: 175)
+        try session.control.touch(.up, id: 0)
+        try waitFor(session, "cancelled", in: source)
+        try session.control.touch(.up, id: 1)
+        try session.control.touch(.down, id: 0, x: 200, y: 175)
+        try session.control.touch(.motion, id: 0, x: 700, y: 175)
+        try session.control.touch(.up, id: 0)
+        XCTAssertFalse(lines(target).contains { $0.hasPrefix("enter") }, lines(target).joined(separator: "\n"))
+        XCTAssertTrue(session.log.contains("start_drag refused: no button is held, and serial"), session.log)
     }
 }
 

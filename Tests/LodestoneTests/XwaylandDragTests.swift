@@ -275,3 +275,166 @@ final class XwaylandDragTests: XCTestCase {
         XCTAssertTrue(session.compositorIsRunning)
     }
 }
+
+/// A drag from the parent session over an X11 window inside a nested Lodestone: the parent's
+/// drag reaches the X window through XDND (`ExternalDrag` speaking through `XDragTarget`),
+/// as a Wayland client's drag inside does, and the adaptive pointer inside follows the drag
+/// and says what a drop would do. A Lodestone parent (driven through its test protocol),
+/// the pywayland drag_client as the parent's source, the python-xlib xdnd_client inside.
+final class NestedXwaylandDragTests: XCTestCase {
+    private var parent: Session!
+    private var nested: Session!
+
+    override func tearDown() {
+        nested?.stop()
+        parent?.stop()
+    }
+
+    private func lines(_ path: String) -> [String] { textOfFile(path).split(separator: "\n").map(String.init) }
+
+    private func waitFor(_ session: Session, _ line: String, in log: String, file: StaticString = #filePath, lineNumber: UInt = #line) throws {
+        XCTAssertTrue(try session.wait(timeout: 20) { self.lines(log).contains(line) },
+                      "no '\(line)' in:\n\(textOfFile(log))\nnested log:\n\(nested.log.suffix(3000))", file: file, line: lineNumber)
+    }
+
+    func testAParentDragDropsIntoAnXWindowInsideWithTheBytesAndThePointerSaysCopy() throws {
+        try requireProgram("Xwayland")
+        let python = try xlibPython()
+        parent = try Session(size: "800x600")
+        nested = try Session(nestedIn: parent, size: "400x300")
+        _ = try parent.waitForWindow("Lodestone")
+        _ = try parent.control.moveWindow("Lodestone", x: 350, y: 100)
+        let display = try XCTUnwrap(nested.x11Display, "the nested Lodestone offers no X11 display:\n\(nested.log.suffix(3000))")
+
+        let target = nested.runtimeDirectory + "/xtarget.txt"
+        try nested.launch([python, repositoryRoot + "/Tests/clients/xdnd_client.py", "xtarget", "--accept", "application/x-lodestone-test"],
+                          environment: ["DISPLAY": display], output: target)
+        _ = try nested.waitForWindow("xtarget", timeout: 40)
+        try waitFor(nested, "mapped", in: target)
+        try nested.control.moveWindow("xtarget", x: 100, y: 50)
+        let window = try XCTUnwrap(try nested.control.windows().first { $0.title == "xtarget" })
+
+        let source = parent.runtimeDirectory + "/source.txt"
+        try parent.launch(["python3", repositoryRoot + "/Tests/clients/drag_client.py", "source", "cc6633", "--source"], output: source)
+        try waitFor(parent, "mapped", in: source)
+        _ = try parent.control.moveWindow("source", x: 20, y: 100)
+        try parent.control.movePointer(x: 100, y: 170)
+        try parent.control.button(pressed: true)
+        try waitFor(parent, "started", in: source)
+        // Over the X window inside: the nested output's (x, y) is the parent's (350 + x, 100 + y).
+        let (x, y) = (Double(window.x + 100), Double(window.y + 60))
+        for step in 1...10 {
+            let t = Double(step) / 10
+            try parent.control.movePointer(x: 100 + (350 + x - 100) * t, y: 170 + (100 + y - 170) * t)
+        }
+        try waitFor(nested, "enter TEXT,STRING,application/x-lodestone-test", in: target)
+        XCTAssertTrue(try nested.wait(timeout: 20) { self.lines(target).contains { $0.hasPrefix("position ") } }, textOfFile(target))
+        // The X window's XdndStatus reaches the parent's source as an accept and a copy.
+        XCTAssertTrue(try parent.wait(timeout: 20) {
+            let l = self.lines(source)
+            guard let left = l.lastIndex(of: "leave") else { return false }
+            return l[left...].contains("target text/plain") && l[left...].contains("action 1")
+        }, "the parent's source never heard the X window's accept:\n\(textOfFile(source))\nnested log:\n\(nested.log.suffix(3000))")
+
+        // The pointer inside is where the drag is, shown, with the copy's plus.
+        let probe = try PointerShapeProbe(session: nested)
+        let plus: UInt32 = 1
+        var shape = try probe.shape()
+        XCTAssertTrue(try nested.wait(timeout: 10) {
+            shape = try probe.shape()
+            return shape.alpha > 0.9 && shape.accessories.contains { $0.shape == plus && $0.alpha > 0.5 }
+        }, "the pointer inside: alpha \(shape.alpha), accessories \(shape.accessories)")
+        XCTAssertEqual(shape.deviceX, x, accuracy: 1)
+        XCTAssertEqual(shape.deviceY, y, accuracy: 1)
+        XCTAssertEqual(try nested.control.pointer().title, "", "no window inside has the pointer during the drag")
+
+        try parent.control.movePointer(x: 350 + x + 5, y: 100 + y + 5)
+        try parent.control.button(pressed: false)
+        try waitFor(nested, "drop", in: target)
+        let payload = String((lines(source).first { $0.hasPrefix("payload ") } ?? "payload ?").dropFirst("payload ".count))
+        try waitFor(nested, "received application/x-lodestone-test " + payload, in: target)
+        try waitFor(parent, "dnd_drop_performed", in: source)
+        try waitFor(parent, "dnd_finished", in: source)
+        XCTAssertFalse(lines(source).contains("cancelled"), lines(source).joined(separator: "\n"))
+        XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
+        // The drag let the pointer go: the parent's pointer over the window is the X window's again.
+        XCTAssertTrue(try nested.wait(timeout: 10) {
+            try self.parent.control.movePointer(x: 350 + x + Double.random(in: 10...30), y: 100 + y + 20)
+            return try self.nested.control.pointer().title == "xtarget"
+        }, "the pointer inside after the drop: \(String(describing: try? nested.control.pointer()))")
+    }
+}
+
+/// The adaptive pointer inside a nested Lodestone while a parent's drag is over a Wayland
+/// client there (`ExternalDragGrab`): it follows the drag and says what a drop would do,
+/// hides over the parent's desktop, and after the drop the pointer is the clients' again.
+final class NestedDragPointerTests: XCTestCase {
+    private var parent: Session!
+    private var nested: Session!
+
+    override func tearDown() {
+        nested?.stop()
+        parent?.stop()
+    }
+
+    private func lines(_ path: String) -> [String] { textOfFile(path).split(separator: "\n").map(String.init) }
+
+    private func client(_ title: String, in session: Session, at x: Int32, _ y: Int32, _ options: [String] = []) throws -> String {
+        let log = session.runtimeDirectory + "/\(title).txt"
+        try session.launch(["python3", repositoryRoot + "/Tests/clients/drag_client.py", title, "cc6633"] + options, output: log)
+        XCTAssertTrue(try session.wait(timeout: 20) { self.lines(log).contains("mapped") }, textOfFile(log))
+        _ = try session.control.moveWindow(title, x: x, y: y)
+        return log
+    }
+
+    func testThePointerInsideFollowsAParentDragAndSaysWhatADropWouldDo() throws {
+        parent = try Session(size: "800x600")
+        nested = try Session(nestedIn: parent, size: "400x300")
+        _ = try parent.waitForWindow("Lodestone")
+        _ = try parent.control.moveWindow("Lodestone", x: 350, y: 100)
+        let source = try client("source", in: parent, at: 20, 100, ["--source"])
+        // Inside: a target that takes the drag, and below it one that refuses it.
+        let target = try client("target", in: nested, at: 20, 20)
+        _ = try client("refuses", in: nested, at: 20, 180, ["--accept", "none"])
+        let probe = try PointerShapeProbe(session: nested)
+        let (plus, circleSlash): (UInt32, UInt32) = (1, 3)
+        /// The pointer inside once the drag is at the nested (x, y), its visible accessories.
+        func pointer(at x: Double, _ y: Double) throws -> (alpha: Double, accessories: [UInt32], deviceX: Double) {
+            try parent.control.movePointer(x: 350 + x, y: 100 + y)
+            var shape = try probe.shape()
+            _ = try nested.wait(timeout: 5) {
+                shape = try probe.shape()
+                return abs(shape.deviceX - x) < 1 && abs(shape.deviceY - y) < 1 && shape.accessories.allSatisfy { $0.alpha > 0.9 || $0.alpha < 0.1 }
+            }
+            Thread.sleep(forTimeInterval: 0.4)
+            shape = try probe.shape()
+            return (shape.alpha, shape.accessories.filter { $0.alpha > 0.5 }.map(\.shape), shape.deviceX)
+        }
+
+        try parent.control.movePointer(x: 100, y: 170)
+        try parent.control.button(pressed: true)
+        XCTAssertTrue(try parent.wait { self.lines(source).contains("started") }, textOfFile(source))
+        for px in stride(from: 150.0, through: 400, by: 50) { try parent.control.movePointer(x: px, y: 150) }
+        XCTAssertTrue(try nested.wait { self.lines(target).contains { $0.hasPrefix("enter ") } }, textOfFile(target))
+
+        let over = try pointer(at: 120, 90)
+        XCTAssertGreaterThan(over.alpha, 0.9, "the pointer shows over the target")
+        XCTAssertEqual(over.accessories, [plus], "a copy here")
+        XCTAssertEqual(try nested.control.pointer().title, "", "no client has the pointer during the drag")
+        XCTAssertFalse(lines(target).contains("pointer enter"), "the target heard the pointer mid-drag: \(lines(target))")
+        XCTAssertEqual(try pointer(at: 120, 250).accessories, [circleSlash], "a refusing target")
+        // Off the window, over the parent's desktop: the pointer inside is let go, and hides.
+        try parent.control.movePointer(x: 300, y: 500)
+        XCTAssertTrue(try nested.wait(timeout: 5) { try probe.shape().alpha < 0.1 }, "the pointer inside hid as the drag left")
+        XCTAssertEqual(try pointer(at: 130, 100).accessories, [plus], "back over the target")
+        try parent.control.button(pressed: false)
+        XCTAssertTrue(try nested.wait { self.lines(target).contains { $0.hasPrefix("received ") } }, textOfFile(target))
+        XCTAssertTrue(try parent.wait { self.lines(source).contains("dnd_finished") }, textOfFile(source))
+        // The parent's pointer over the window is the clients' again.
+        XCTAssertTrue(try nested.wait(timeout: 10) {
+            try self.parent.control.movePointer(x: 350 + Double.random(in: 100...140), y: 100 + 90)
+            return try self.nested.control.pointer().title == "target"
+        }, "the pointer inside after the drop: \(String(describing: try? nested.control.pointer()))")
+        XCTAssertTrue(try nested.wait { self.lines(target).contains("pointer enter") }, textOfFile(target))
+    }
+}

@@ -15,6 +15,8 @@ Source options:
   --bad-serial           start the drag with a serial that is not the press's
   --text STRING          offer STRING (UTF-8) as the data instead of PAYLOAD
   --icon                 a 40×30 icon of ICON_COLOUR, its hotspot at (10, 10) (wl_surface.offset)
+  --touch                start the drag on the first touch down instead, with its serial
+  --touch-late           start it when that finger lifts, with the down's serial (stale by then)
 Target options:
   --accept MIME          accept MIME when it is offered (default text/plain); 'none' refuses
   --actions A            the target's actions (set_actions; default copy,move)
@@ -26,7 +28,8 @@ Lines printed (flushed): 'mapped'; 'payload LEN SHA256' (a source); 'press SERIA
 'started'; source events 'target MIME|none', 'action N', 'dnd_drop_performed',
 'dnd_finished', 'cancelled'; target events 'enter TITLE-OF-SOURCE? X Y MIMES',
 'offer_action N', 'motion X Y', 'leave', 'drop', 'received MIME LEN SHA256'; 'pointer
-enter'/'pointer leave'/'key CODE STATE'.
+enter'/'pointer leave'/'key CODE STATE'; with --touch or --touch-late 'touch down SERIAL',
+'touch motion X Y', 'touch up', 'touch cancel'.
 """
 import hashlib
 import mmap
@@ -79,7 +82,9 @@ class Client:
         self.display = Display()
         self.display.connect()
         globals_ = {}
-        registry = self.display.get_registry()
+        # Kept: pywayland finds the display through live registries when it makes the
+        # objects events bring (a drag's data_offer), and forgets a collected one.
+        self.registry = registry = self.display.get_registry()
         registry.dispatcher["global"] = lambda r, name, interface, version: globals_.__setitem__(interface, name)
         self.display.roundtrip()
         self.compositor = registry.bind(globals_["wl_compositor"], WlCompositor, 4)
@@ -137,6 +142,13 @@ class Client:
         pointer.dispatcher["enter"] = lambda p, serial, s, x, y: log("pointer enter")
         pointer.dispatcher["leave"] = lambda p, serial, s: log("pointer leave")
         pointer.dispatcher["button"] = self.button
+        if "--touch" in sys.argv or "--touch-late" in sys.argv:
+            touch = self.seat.get_touch()
+            self.keep.append(touch)
+            touch.dispatcher["down"] = self.touch_down
+            touch.dispatcher["motion"] = lambda t, time, id_, x, y: log("touch motion", int(x), int(y))
+            touch.dispatcher["up"] = self.touch_up
+            touch.dispatcher["cancel"] = lambda t: log("touch cancel")
         keyboard.dispatcher["key"] = lambda k, serial, time, key, state: log("key", key, state)
         d = self.device
         d.dispatcher["data_offer"] = self.data_offer
@@ -149,9 +161,25 @@ class Client:
     # The source side
 
     def button(self, pointer, serial, time, button, state):
-        if state != 1 or self.dragging or "--source" not in sys.argv and "--no-data" not in sys.argv:
+        if state != 1 or "--touch" in sys.argv or "--touch-late" in sys.argv:
             return
         log("press", serial)
+        self.start_drag(serial)
+
+    def touch_down(self, touch, serial, time, surface, id_, x, y):
+        log("touch down", serial)
+        self.down_serial = serial
+        if "--touch" in sys.argv:
+            self.start_drag(serial)
+
+    def touch_up(self, touch, serial, time, id_):
+        log("touch up")
+        if "--touch-late" in sys.argv:
+            self.start_drag(self.down_serial)
+
+    def start_drag(self, serial):
+        if self.dragging or "--source" not in sys.argv and "--no-data" not in sys.argv:
+            return
         self.dragging = True
         source = None
         if "--source" in sys.argv:

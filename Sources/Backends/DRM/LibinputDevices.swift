@@ -155,6 +155,7 @@ public final class LibinputContext {
             return type == LIBINPUT_EVENT_TOUCH_DOWN ? .touchDown(slot: slot, x: x, y: y) : .touchMotion(slot: slot, x: x, y: y)
         case LIBINPUT_EVENT_TOUCH_UP:
             return .touchUp(slot: libinput_event_touch_get_seat_slot(libinput_event_get_touch_event(event)))
+        case LIBINPUT_EVENT_TOUCH_CANCEL: return .touchCancel
         case LIBINPUT_EVENT_GESTURE_SWIPE_BEGIN, LIBINPUT_EVENT_GESTURE_PINCH_BEGIN, LIBINPUT_EVENT_GESTURE_HOLD_BEGIN:
             let fingers = libinput_event_gesture_get_finger_count(libinput_event_get_gesture_event(event))
             return type == LIBINPUT_EVENT_GESTURE_SWIPE_BEGIN ? .gestureSwipeBegin(fingers: fingers)

@@ -21,6 +21,8 @@ public enum LibinputEvent: Equatable, Sendable {
     case touchDown(slot: Int32, x: Double, y: Double)
     case touchMotion(slot: Int32, x: Double, y: Double)
     case touchUp(slot: Int32)
+    /// `LIBINPUT_EVENT_TOUCH_CANCEL`: every point ends.
+    case touchCancel
     case gestureSwipeBegin(fingers: Int32)
     case gestureSwipeUpdate(dx: Double, dy: Double)
     case gestureSwipeEnd(cancelled: Bool)
@@ -134,6 +136,7 @@ public struct LibinputTranslator {
         case .touchDown(let slot, let x, let y): return [.touchDown(id: slot, x: x, y: y)]
         case .touchMotion(let slot, let x, let y): return [.touchMotion(id: slot, x: x, y: y)]
         case .touchUp(let slot): return [.touchUp(id: slot)]
+        case .touchCancel: return [.touchCancel]
         case .gestureSwipeBegin(let f): return announce(.touchpad) + [.gesture(.swipeBegin(fingers: UInt32(max(f, 0))))]
         case .gestureSwipeUpdate(let dx, let dy): return [.gesture(.swipeUpdate(dx: dx, dy: dy))]
         case .gestureSwipeEnd(let c): return [.gesture(.swipeEnd(cancelled: c))]

@@ -1,4 +1,4 @@
-// Over 300 lines: the drag from press to drop, its icon, and its hand-off to the outside (`OutgoingDrag`) share the drag's private target, offers and icon offset.
+// Over 300 lines: the drag from press (or touch) to drop, its icon, and its hand-off to the outside (`OutgoingDrag`) share the drag's private target, offers and icon offset.
 import Rendering
 import WaylandServer
 
@@ -9,8 +9,16 @@ import WaylandServer
 /// agree on (`WlDataOffer.negotiate`). The icon the client gave is drawn at the pointer,
 /// beneath the adaptive pointer, so the circle stays visible over it. Keys go to no one;
 /// Escape cancels. Follows weston's `data-device.c` and wlroots' `types/data_device/`.
+///
+/// A drag started with a touch down's serial follows that finger instead (`Follows.touch`):
+/// the `Touchscreen` hands it the finger's motion and lift, and the pointer stays the seat's.
 final class DragGrab: PointerGrab, DragSession {
     unowned let seat: Seat
+    /// What moves the drag: the pointer (the drag is the seat's grab), or one touch point.
+    enum Follows: Equatable { case pointer, touch(id: Int32) }
+    let follows: Follows
+    /// Where the finger of a touch drag is, global.
+    private var touchPoint: (x: Double, y: Double)
     /// The client that started the drag.
     let client: Client
     /// What is dragged (nil: a drag within its client that carries no data, or the source
@@ -32,8 +40,11 @@ final class DragGrab: PointerGrab, DragSession {
     /// The target when it is an X window, spoken to through XDND (`XDragTarget`).
     private var xTarget: XDragTarget?
 
-    init(seat: Seat, client: Client, origin: WlSurface, source: WlDataSource?, icon: (surface: WlSurface, role: DragIconRole)?) {
+    init(seat: Seat, client: Client, origin: WlSurface, source: WlDataSource?, icon: (surface: WlSurface, role: DragIconRole)?,
+         follows: Follows = .pointer, at point: (x: Double, y: Double) = (0, 0)) {
         self.seat = seat
+        self.follows = follows
+        touchPoint = point
         self.client = client
         self.origin = origin
         self.source = source
@@ -46,18 +57,41 @@ final class DragGrab: PointerGrab, DragSession {
 
     private var compositor: Compositor { seat.compositor }
 
+    /// Where the drag is, global logical (nil: the pointer is off every output).
+    private var point: (x: Double, y: Double)? {
+        switch follows {
+        case .pointer: seat.pointerOutside ? nil : (seat.position.logical.x, seat.position.logical.y)
+        case .touch: touchPoint
+        }
+    }
+
     // MARK: PointerGrab
 
     var routesToClients: Bool { false }
     func mayFocus(_ surface: WlSurface) -> Bool { false }
 
-    func motion(_ seat: Seat, device: (x: Double, y: Double), time: UInt32) {
+    func motion(_ seat: Seat, device: (x: Double, y: Double), time: UInt32) { moved(time: time) }
+
+    /// The drag moved: the surface there hears it.
+    private func moved(time: UInt32) {
         damageIcon()
         retarget()
-        if let xTarget { return xTarget.moved(x: seat.position.logical.x, y: seat.position.logical.y) }
+        guard let point else { return }
+        if let xTarget { return xTarget.moved(x: point.x, y: point.y) }
         guard let target, let (ox, oy) = compositor.origin(of: target) else { return }
-        for device in devices(of: target.client) { device.motion(time: time, x: seat.position.logical.x - Double(ox), y: seat.position.logical.y - Double(oy)) }
+        for device in devices(of: target.client) { device.motion(time: time, x: point.x - Double(ox), y: point.y - Double(oy)) }
     }
+
+    // MARK: Touch
+
+    /// The finger of a touch drag moved to global (x, y).
+    func touchMoved(x: Double, y: Double, time: UInt32) {
+        touchPoint = (x, y)
+        moved(time: time)
+    }
+
+    /// The finger of a touch drag lifted: the drop, if the target takes it.
+    func touchReleased() { drop() }
 
     func pressStarted(_ seat: Seat) {}
     func button(_ seat: Seat, _ button: UInt32, pressed: Bool, time: UInt32) {}
@@ -102,25 +136,22 @@ final class DragGrab: PointerGrab, DragSession {
     /// The surface under the pointer hears the drag; a drag without data only reaches its
     /// own client's surfaces.
     private func retarget() {
-        var hit = seat.pointerOutside ? nil : compositor.scene.surfaceAt(x: seat.position.logical.x, y: seat.position.logical.y)
+        var hit = point.flatMap { compositor.scene.surfaceAt(x: $0.x, y: $0.y) }
         if let h = hit, !carriesData, h.surface.client != client { hit = nil }
         guard hit?.surface !== target else { return }
         leaveTarget()
         guard let hit else { return }
         target = hit.surface
-        if let source, let x = compositor.xwm?.dnd?.dragEntered(hit.surface, source: source, drag: self) { return xTarget = x }
+        if let source, let x = compositor.xwm?.dnd?.dragEntered(hit.surface, source: source, statusChanged: { [weak self] in self?.seat.pointerWorldChanged(cursor: true) }) {
+            return xTarget = x
+        }
         let serial = compositor.display.nextSerial()
         for device in devices(of: hit.surface.client) {
-            var offer: WlDataOffer?
-            if let source, let made = device.introduce(source) as? WlDataOffer {
-                made.drag = self
-                made.isDragOffer = true
-                made.sendSourceActions(source.supportedActions)
-                offers.append(Weak(made))
-                offer = made
+            let offer = device.dragEntered(hit, serial: serial, source: source.map { ($0, $0.supportedActions) }, drag: self)
+            if let offer {
+                offers.append(Weak(offer))
+                offerChanged(offer)
             }
-            device.enter(serial: serial, surface: hit.surface, x: hit.sx, y: hit.sy, offer: offer)
-            if let offer { offerChanged(offer) }
         }
     }
 
@@ -161,8 +192,15 @@ final class DragGrab: PointerGrab, DragSession {
     /// for a move, both for ask, circle.slash where the target refuses; nil (the circle)
     /// over nothing, for a drag without data, or before the target has answered.
     var cursorName: CursorName? {
+        guard xTarget != nil || target != nil && carriesData && source != nil else { return nil }
+        return Self.cursorName(xTarget: xTarget, offer: offer)
+    }
+
+    /// What the pointer says of a drop on an X window or on a target's offer (shared with
+    /// `ExternalDrag`): nil before the target has answered.
+    static func cursorName(xTarget: XDragTarget?, offer: WlDataOffer?) -> CursorName? {
         if let xTarget { return !xTarget.answered ? nil : xTarget.accepts ? (xTarget.action == .move ? .move : .copy) : .noDrop }
-        guard target != nil, carriesData, source != nil, let offer, offer.answered else { return nil }
+        guard let offer, offer.answered else { return nil }
         guard offer.acceptsDrop else { return .noDrop }
         switch offer.has(3) ? offer.action : .copy {
         case .move: return .move
@@ -230,12 +268,19 @@ final class DragGrab: PointerGrab, DragSession {
     }
 
     private func end() {
-        guard seat.grab === self else { return }
+        switch follows {
+        case .pointer: guard seat.grab === self else { return }
+        case .touch: guard seat.touchscreen?.drag?.grab === self else { return }
+        }
         source?.drag = nil
         iconRole?.drag = nil
         damageIcon()
         icon = nil
         damageIcon()
+        if case .touch = follows {
+            seat.touchscreen?.dragEnded(self)
+            return
+        }
         seat.endGrab()
         seat.updatePointerFocus()
         seat.pointerWorldChanged(cursor: true)
@@ -245,8 +290,8 @@ final class DragGrab: PointerGrab, DragSession {
 
     /// The icon surface and its top-left in global coordinates, while it shows.
     var iconPlacement: (surface: WlSurface, x: Int32, y: Int32)? {
-        guard let icon, icon.hasContent, !seat.pointerOutside else { return nil }
-        let px = Int32(clamping: Int(seat.position.logical.x.rounded(.down))), py = Int32(clamping: Int(seat.position.logical.y.rounded(.down)))
+        guard let icon, icon.hasContent, let point else { return nil }
+        let px = Int32(clamping: Int(point.x.rounded(.down))), py = Int32(clamping: Int(point.y.rounded(.down)))
         return (icon, px.clampedAdding(iconOffset.x), py.clampedAdding(iconOffset.y))
     }
 
@@ -281,27 +326,5 @@ final class DragGrab: PointerGrab, DragSession {
         iconDamaged = iconPlacement.map { PixelRect(x: $0.x, y: $0.y, width: $0.surface.width, height: $0.surface.height) }
         if let now = iconDamaged { compositor.output.damage(logical: now) }
         compositor.scheduleFrame()
-    }
-}
-
-extension Seat {
-    /// `wl_data_device.start_drag`: only with the serial of the press this client's surface
-    /// holds (the implicit grab), from that surface's client, while no other grab holds the
-    /// pointer (as wlroots' `wlr_seat_validate_pointer_grab_serial`). The surface under the
-    /// pointer hears the drag at once.
-    func startDrag(source: WlDataSource?, origin: WlSurface, icon: (surface: WlSurface, role: DragIconRole)?, serial: UInt32, client: Client) -> Bool {
-        let refused: String? =
-            pressedButtons.isEmpty ? "no button is held" :
-            !(grab is DefaultPointerGrab || grab is PopupGrab) ? "another grab holds the pointer" :
-            pointerFocus?.client != client || origin.client != client ? "the press is not on this client's surface" :
-            pressSerial != serial ? "serial \(serial) is not the held press's" : nil
-        if let refused {
-            compositor.log.debug("wl_data_device.start_drag refused: \(refused)")
-            return false
-        }
-        let drag = DragGrab(seat: self, client: client, origin: origin, source: source, icon: icon)
-        begin(drag)
-        drag.motion(self, device: (position.device.x, position.device.y), time: compositor.clock.now)
-        return true
     }
 }

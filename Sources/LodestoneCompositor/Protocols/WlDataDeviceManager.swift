@@ -97,6 +97,21 @@ final class WlDataDevice: SelectionDeviceObject<DataDeviceProtocol>, WlDataDevic
 
     // MARK: Events (the drag's)
 
+    /// A drag reached `hit`, a surface of this device's client: a drag offer of `source`
+    /// (what it offers, and the actions it can do) answering to `drag`, then enter. Nil
+    /// for a drag without data (enter with no offer). Every drag enters through here.
+    func dragEntered(_ hit: (surface: WlSurface, sx: Double, sy: Double), serial: UInt32,
+                     source: (data: SelectionSource, actions: DragActions)?, drag: DragSession) -> WlDataOffer? {
+        let offer = source.flatMap { introduce($0.data) as? WlDataOffer }
+        if let offer, let source {
+            offer.drag = drag
+            offer.isDragOffer = true
+            offer.sendSourceActions(source.actions)
+        }
+        enter(serial: serial, surface: hit.surface, x: hit.sx, y: hit.sy, offer: offer)
+        return offer
+    }
+
     func enter(serial: UInt32, surface: WlSurface, x: Double, y: Double, offer: WlDataOffer?) {
         if let offer {
             send(surface, offer) { wl_data_device_send_enter($0, serial, $1, wl_fixed_from_double(x), wl_fixed_from_double(y), $2) }
@@ -167,8 +182,8 @@ final class WlDataSource: SelectionSourceObject<DataDeviceProtocol>, WlDataSourc
     }
 }
 
-/// What a drag's offers answer to: a Wayland drag (`DragGrab`), or an X app's drag over
-/// Wayland windows (`XDragSource`).
+/// What a drag's offers answer to: a Wayland drag (`DragGrab`), or a drag from outside
+/// (`ExternalDrag`: the parent's, or an X app's through `XDragSource`).
 protocol DragSession: AnyObject {
     /// The target accepted a MIME type or changed its actions.
     func offerChanged(_ offer: WlDataOffer)
@@ -275,7 +290,7 @@ final class WlDataOffer: SelectionOfferObject<DataDeviceProtocol>, WlDataOfferHa
         // gave up (the source is told it was cancelled); an older one cannot say finish,
         // so its going away is the end of the drop.
         guard dropped, !finished else { return }
-        // A drag from outside (`ExternalDrag`, `XDragSource`) hears it itself.
+        // A drag from outside (`ExternalDrag`) hears it itself.
         drag?.offerAbandoned(self)
         guard let source = dataSource, source.droppedOn === self else { return }
         if has(3) { source.cancelled() } else { source.finished() }

@@ -6,7 +6,7 @@ import WaylandServer
 /// the screen. Offered only with --test-control. Every request is answered
 /// by exactly one event (window lists end with windows_done).
 final class LodestoneTest: Resource, LodestoneTestV1Handler {
-    static let version: Int32 = 5
+    static let version: Int32 = 6
     unowned let host: any TestControlHost
 
     init?(host: any TestControlHost, client: Client, version: UInt32, id: UInt32) {
@@ -102,6 +102,17 @@ final class LodestoneTest: Resource, LodestoneTestV1Handler {
                 return failed("unknown tablet phase \(a.uint(0))")
             }
             inject(.tabletTool(event))
+            sendPointerState()
+        case .touch:
+            guard seat.touchscreen != nil else { return failed("no touchscreen: Lodestone was started without --touchscreen") }
+            let (id, x, y) = (a.int(1), a.fixed(2), a.fixed(3))
+            switch a.uint(0) {
+            case LODESTONE_TEST_V1_TOUCH_PHASE_DOWN.rawValue: inject(.touchDown(id: id, x: x, y: y))
+            case LODESTONE_TEST_V1_TOUCH_PHASE_MOTION.rawValue: inject(.touchMotion(id: id, x: x, y: y))
+            case LODESTONE_TEST_V1_TOUCH_PHASE_UP.rawValue: inject(.touchUp(id: id))
+            case LODESTONE_TEST_V1_TOUCH_PHASE_CANCEL.rawValue: inject(.touchCancel)
+            default: return failed("unknown touch phase \(a.uint(0))")
+            }
             sendPointerState()
         case .getPointerPreview: sendPointerPreview(seat.pointerSnapshot)
         case .addOutput:

@@ -3,7 +3,7 @@ import CXCB
 /// Drag and drop between Wayland and X11 apps through XDND (freedesktop.org's XDND,
 /// version 5), as wlroots' `xwayland/selection/dnd.c` and KWin's `xwl/dnd.cpp` do.
 ///
-/// Wayland to X: when a Wayland drag (`DragGrab`) reaches an Xwayland window that says it
+/// Wayland to X: when a Wayland drag (`DragGrab`, or the parent's, `ExternalDrag`) reaches an Xwayland window that says it
 /// takes XDND (`XdndAware`), Lodestone is the XDND source toward it (`XDragTarget`): its
 /// XdndSelection window owns XdndSelection with the Wayland source as the data, so the
 /// target's conversions are served as a clipboard paste is (`XSelection`, with the same MIME
@@ -71,17 +71,18 @@ final class XDnd {
     /// The XDND version both sides speak (the spec's current one, or the target's older).
     static let version: UInt32 = 5
 
-    /// A Wayland drag reached `surface`: if it is an X window that takes XDND, Lodestone
-    /// becomes the XDND source toward it.
-    func dragEntered(_ surface: WlSurface, source: WlDataSource, drag: DragGrab) -> XDragTarget? {
+    /// A drag (a Wayland client's, or the parent's) reached `surface`: if it is an X window
+    /// that takes XDND, Lodestone becomes the XDND source toward it. `statusChanged` follows
+    /// each of its answers.
+    func dragEntered(_ surface: WlSurface, source: any XDragTargetSource, statusChanged: @escaping () -> Void) -> XDragTarget? {
         guard let window = wm.windows.values.first(where: { $0.surface === surface }) else { return nil }
         guard let aware = wm.connection.property(window.id, atoms.aware)?.bytes.cardinals.first, aware >= 3 else {
             wm.log.debug("xdnd: X window 0x\(String(window.id, radix: 16)) is not XdndAware; the drag passes over it")
             return nil
         }
         target = nil
-        dragged.setSelection(source)
-        let target = XDragTarget(dnd: self, window: window.id, version: min(aware, Self.version), source: source, drag: drag)
+        dragged.setSelection(source.xdndData)
+        let target = XDragTarget(dnd: self, window: window.id, version: min(aware, Self.version), source: source, statusChanged: statusChanged)
         self.target = target
         target.enter()
         return target

@@ -33,32 +33,71 @@ extension XDnd {
     }
 }
 
-/// An X app's drag over Wayland windows, as a Wayland drag: the surface under each
-/// XdndPosition hears enter (with an offer of the X types as MIME types), motion and
-/// leave or drop on its data devices, and the X app hears XdndStatus (the target's accept
-/// and the action agreed) and XdndFinished. A drop's data is converted from XdndSelection
-/// by `XDnd.selection`, as a paste of the X clipboard is.
-final class XDragSource: SelectionSource, DragSession {
+/// An X app's drag over Wayland windows, as a drag from outside (`ExternalDrag`): the
+/// surface under each XdndPosition hears enter (with an offer of the X types as MIME
+/// types), motion and leave or drop on its data devices, and the X app hears XdndStatus
+/// (the target's accept and the action agreed) after each position and answer, and
+/// XdndFinished. A drop's data is converted from XdndSelection by `XDnd.selection`, as a
+/// paste of the X clipboard is (`XDragData`).
+final class XDragSource {
     unowned let dnd: XDnd
     /// The X app's window (XdndEnter's first field), where its answers go.
     let owner: XWindowID
-    private let targets: [(mime: String, target: XAtom)]
-    /// The action the X app asks for (XdndPosition's).
-    private var actions: DragActions = .copy
-    private weak var target: WlSurface?
-    private var offers: [Weak<WlDataOffer>] = []
-    private var dropped = false
+    private var drag: ExternalDrag!
 
     init(dnd: XDnd, owner: XWindowID, targets: [(mime: String, target: XAtom)]) {
         self.dnd = dnd
         self.owner = owner
-        self.targets = targets
+        let host = dnd.wm.compositor
+        drag = ExternalDrag(host: host, source: XDragData(dnd: dnd, targets: targets), sourceActions: DragActions.copy.rawValue,
+                            surfaceAt: { [unowned host] in host.waylandSurface(atX: $0, y: $1) }, answersEveryMove: true,
+                            answered: { [unowned self] _ in self.sendStatus() }, finished: { [unowned self] in self.finish(success: $0) })
     }
 
-    private var compositor: any XwaylandHost { dnd.wm.compositor }
-    private var offer: WlDataOffer? { offers.lazy.compactMap(\.value).first }
+    // MARK: The X app's messages
 
-    // MARK: SelectionSource
+    /// XdndPosition (root coordinates, Lodestone's logical ones): the Wayland surface there
+    /// hears the drag (X windows hear the X app themselves), and the X app an XdndStatus.
+    func position(x: Int16, y: Int16, time: UInt32, action: XAtom) {
+        let asked = dnd.atoms.action(for: action)
+        drag.sourceActionsChanged((asked == .none ? .copy : asked).rawValue)
+        drag.moved(x: Double(x), y: Double(y), time: time)
+    }
+
+    func leave() { drag.leave() }
+
+    /// XdndDrop: the target hears drop if it takes it, and reads the data; XdndFinished
+    /// follows its `finish`. Otherwise the X app hears at once that nothing took it.
+    func drop() { drag.drop() }
+
+    /// XdndStatus: whether a drop here would be taken, and with which action.
+    private func sendStatus() {
+        let accepts = drag.acceptsDrop
+        let action = accepts ? dnd.atoms.atom(for: drag.action) : 0
+        // Bit 1: positions are wanted everywhere (no rectangle where the answer holds).
+        dnd.wm.connection.sendClientMessage(to: owner, type: dnd.atoms.status, (dnd.proxy, (accepts ? 1 : 0) | 2, 0, 0, action))
+        dnd.wm.connection.flush()
+    }
+
+    /// XdndFinished, and the drag is over.
+    private func finish(success: Bool) {
+        let action = success ? dnd.atoms.atom(for: drag.action) : 0
+        dnd.wm.connection.sendClientMessage(to: owner, type: dnd.atoms.finished, (dnd.proxy, success ? 1 : 0, action, 0, 0))
+        dnd.wm.connection.flush()
+        if dnd.xSource === self { dnd.xSource = nil }
+    }
+}
+
+/// What an X app drags, as the Wayland target reads it: its X types as MIME types, each
+/// converted from XdndSelection.
+final class XDragData: SelectionSource {
+    private unowned let dnd: XDnd
+    private let targets: [(mime: String, target: XAtom)]
+
+    init(dnd: XDnd, targets: [(mime: String, target: XAtom)]) {
+        self.dnd = dnd
+        self.targets = targets
+    }
 
     var mimeTypes: [String] { targets.map(\.mime) }
 
@@ -68,107 +107,4 @@ final class XDragSource: SelectionSource, DragSession {
     }
 
     func cancelled() {}
-
-    // MARK: The X app's messages
-
-    /// XdndPosition (root coordinates, Lodestone's logical ones): the Wayland surface there
-    /// hears the drag; X windows hear the X app themselves.
-    func position(x: Int16, y: Int16, time: UInt32, action: XAtom) {
-        guard !dropped else { return }
-        actions = dnd.atoms.action(for: action) == .none ? .copy : dnd.atoms.action(for: action)
-        let hit = waylandSurface(atX: Double(x), y: Double(y))
-        if hit?.surface !== target {
-            leaveTarget()
-            if let hit { enter(hit) }
-        } else if let target, let hit {
-            for device in devices(of: target.client) { device.motion(time: time, x: hit.sx, y: hit.sy) }
-        }
-        sendStatus()
-    }
-
-    func leave() { leaveTarget() }
-
-    private func waylandSurface(atX x: Double, y: Double) -> (surface: WlSurface, sx: Double, sy: Double)? {
-        compositor.waylandSurface(atX: x, y: y)
-    }
-
-    /// XdndDrop: the target hears drop if it takes it, and reads the data; XdndFinished
-    /// follows its `finish`. Otherwise the X app hears at once that nothing took it.
-    func drop() {
-        guard !dropped else { return }
-        dropped = true
-        guard let target, let offer, offer.acceptsDrop else {
-            leaveTarget()
-            return finish(success: false)
-        }
-        for device in devices(of: target.client) { device.drop() }
-        offer.dropped = true
-        self.target = nil
-    }
-
-    // MARK: DragSession
-
-    func offerChanged(_ offer: WlDataOffer) {
-        guard offer.drag === self, !dropped else { return }
-        offer.sendAction(offer.negotiate(withSourceActions: actions))
-        sendStatus()
-    }
-
-    func offerFinished(_ offer: WlDataOffer) {
-        guard dropped, offer === self.offer else { return }
-        finish(success: true)
-    }
-
-    /// The Wayland target went away after the drop without finishing: the X app hears so.
-    func offerAbandoned(_ offer: WlDataOffer) {
-        guard dropped, offer === self.offer else { return }
-        finish(success: false)
-    }
-
-    // MARK: The Wayland target
-
-    private func devices(of client: Client) -> [WlDataDevice] {
-        compositor.dataDevices(of: client)
-    }
-
-    private func enter(_ hit: (surface: WlSurface, sx: Double, sy: Double)) {
-        target = hit.surface
-        let serial = compositor.nextSerial()
-        for device in devices(of: hit.surface.client) {
-            let offer = device.introduce(self) as? WlDataOffer
-            if let offer {
-                offer.drag = self
-                offer.isDragOffer = true
-                offer.sendSourceActions(actions)
-                offers.append(Weak(offer))
-            }
-            device.enter(serial: serial, surface: hit.surface, x: hit.sx, y: hit.sy, offer: offer)
-            if let offer { offerChanged(offer) }
-        }
-    }
-
-    private func leaveTarget() {
-        guard let old = target else { return }
-        for device in devices(of: old.client) { device.leave() }
-        target = nil
-        for offer in offers { offer.value?.drag = nil }
-        offers = []
-    }
-
-    /// XdndStatus: whether a drop here would be taken, and with which action.
-    private func sendStatus() {
-        let accepts = offer?.acceptsDrop == true
-        let action = accepts ? dnd.atoms.atom(for: offer?.action ?? .copy) : 0
-        // Bit 1: positions are wanted everywhere (no rectangle where the answer holds).
-        dnd.wm.connection.sendClientMessage(to: owner, type: dnd.atoms.status, (dnd.proxy, (accepts ? 1 : 0) | 2, 0, 0, action))
-        dnd.wm.connection.flush()
-    }
-
-    /// XdndFinished, and the drag is over.
-    private func finish(success: Bool) {
-        let action = success ? dnd.atoms.atom(for: offer?.action ?? .copy) : 0
-        dnd.wm.connection.sendClientMessage(to: owner, type: dnd.atoms.finished, (dnd.proxy, success ? 1 : 0, action, 0, 0))
-        dnd.wm.connection.flush()
-        if dnd.xSource === self { dnd.xSource = nil }
-    }
 }

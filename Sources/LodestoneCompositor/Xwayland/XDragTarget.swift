@@ -1,17 +1,32 @@
 import CXCB
 
-/// An XdndAware X window a Wayland drag is over: Lodestone speaks XDND to it as the source
-/// (XdndEnter with the source's MIME types as target atoms, XdndPosition as the pointer
+/// The drag an X window hears of through `XDragTarget`, and what it is told back: a Wayland
+/// client's source (`WlDataSource`, under a `DragGrab`) or the parent's drag (`ExternalDrag`).
+protocol XDragTargetSource: AnyObject {
+    /// What the X window reads through XdndSelection, and its MIME types.
+    var xdndData: SelectionSource { get }
+    var supportedActions: DragActions { get }
+    /// XdndStatus: whether the X window takes a drop here, and with which action.
+    func xStatus(accepts: Bool, action: DragActions)
+    /// XdndDrop went out.
+    func xDropPerformed()
+    /// XdndFinished (or the window died after the drop): whether it took the data.
+    func xFinished(succeeded: Bool)
+}
+
+/// An XdndAware X window a drag is over: Lodestone speaks XDND to it as the source
+/// (XdndEnter with the source's MIME types as target atoms, XdndPosition as the drag
 /// moves, one at a time as each XdndStatus answers, XdndLeave or XdndDrop, and XdndFinished
-/// back), while the `DragGrab` keeps the pointer. The target reads the data by converting
-/// XdndSelection, which `XDnd.selection` serves from the Wayland source.
+/// back), while the drag keeps the pointer. The target reads the data by converting
+/// XdndSelection, which `XDnd.selection` serves from the drag's source.
 final class XDragTarget {
     unowned let dnd: XDnd
     /// The top-level X window (its XdndAware said the version).
     let window: XWindowID
     let version: UInt32
-    private(set) weak var source: WlDataSource?
-    private weak var drag: DragGrab?
+    private(set) weak var source: (any XDragTargetSource)?
+    /// Each XdndStatus: the pointer says what a drop would do.
+    private let statusChanged: () -> Void
     /// The target's last XdndStatus: whether it takes a drop, and the action it chose.
     private(set) var answered = false
     private(set) var accepts = false
@@ -22,12 +37,12 @@ final class XDragTarget {
     /// XdndDrop was sent: only XdndFinished is awaited now.
     private(set) var dropped = false
 
-    init(dnd: XDnd, window: XWindowID, version: UInt32, source: WlDataSource, drag: DragGrab) {
+    init(dnd: XDnd, window: XWindowID, version: UInt32, source: any XDragTargetSource, statusChanged: @escaping () -> Void) {
         self.dnd = dnd
         self.window = window
         self.version = version
         self.source = source
-        self.drag = drag
+        self.statusChanged = statusChanged
     }
 
     private var connection: XConnection { dnd.wm.connection }
@@ -38,7 +53,7 @@ final class XDragTarget {
     /// XdndTypeList when there are more).
     func enter() {
         guard let source else { return }
-        let types = uniqued(source.mimeTypes.flatMap { dnd.selection.targets(for: $0) })
+        let types = uniqued(source.xdndData.mimeTypes.flatMap { dnd.selection.targets(for: $0) })
         if types.count > 3 { connection.setProperty(sourceWindow, atoms.typeList, type: XWM.Atoms.atom, types) }
         let t = types + [0, 0, 0]
         connection.sendClientMessage(to: window, type: atoms.enter, (sourceWindow, version << 24 | (types.count > 3 ? 1 : 0), t[0], t[1], t[2]))
@@ -69,12 +84,8 @@ final class XDragTarget {
         answered = true
         accepts = d.1 & 1 != 0
         action = accepts ? atoms.action(for: d.4) : .none
-        if let source {
-            if accepts != source.accepted { source.target(accepts ? source.mimeTypes.first : nil) }
-            source.accepted = accepts
-            source.sendAction(action.intersection(source.supportedActions))
-        }
-        drag?.seat.pointerWorldChanged(cursor: true)
+        source?.xStatus(accepts: accepts, action: action)
+        statusChanged()
         if let next = pendingPosition {
             pendingPosition = nil
             sendPosition(next)
@@ -95,25 +106,40 @@ final class XDragTarget {
         dropped = true
         connection.sendClientMessage(to: window, type: atoms.drop, (sourceWindow, 0, 0, 0, 0))
         connection.flush()
-        source?.dropPerformed()
+        source?.xDropPerformed()
     }
 
-    /// The X window was destroyed: after the drop, the Wayland source hears it failed (before,
-    /// the drag hears of its surface going, `DragGrab.surfaceDestroyed`).
+    /// The X window was destroyed: after the drop, the source hears it failed (before, the
+    /// drag hears of its surface going, `DragGrab.surfaceDestroyed`).
     func windowDestroyed() {
         guard dropped else { return }
-        source?.cancelled()
+        source?.xFinished(succeeded: false)
         dnd.targetEnded(self)
     }
 
     /// XdndFinished: the target has the data (version 5 says whether it succeeded); the
-    /// Wayland source hears dnd_finished, or cancelled when the target failed.
+    /// source hears dnd_finished, or cancelled when the target failed.
     func finished(_ e: xcb_client_message_event_t) {
         let d = e.data.data32
         guard d.0 == window, dropped else { return }
         let succeeded = version < 5 || d.1 & 1 != 0
         dnd.wm.log.debug("xdnd: X window 0x\(String(window, radix: 16)) finished the drop (\(succeeded ? "took it" : "failed"))")
-        if succeeded { source?.finished() } else { source?.cancelled() }
+        source?.xFinished(succeeded: succeeded)
         dnd.targetEnded(self)
     }
+}
+
+/// A Wayland client's drag over an X window: the source hears the X window's answers as it
+/// would a Wayland target's.
+extension WlDataSource: XDragTargetSource {
+    var xdndData: SelectionSource { self }
+
+    func xStatus(accepts: Bool, action: DragActions) {
+        if accepts != accepted { target(accepts ? mimeTypes.first : nil) }
+        accepted = accepts
+        sendAction(action.intersection(supportedActions))
+    }
+
+    func xDropPerformed() { dropPerformed() }
+    func xFinished(succeeded: Bool) { if succeeded { finished() } else { cancelled() } }
 }

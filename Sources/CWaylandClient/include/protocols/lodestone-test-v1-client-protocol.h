@@ -59,6 +59,16 @@ struct wl_buffer;
 extern const struct wl_interface lodestone_test_v1_interface;
 #endif
 
+#ifndef LODESTONE_TEST_V1_TOUCH_PHASE_ENUM
+#define LODESTONE_TEST_V1_TOUCH_PHASE_ENUM
+enum lodestone_test_v1_touch_phase {
+	LODESTONE_TEST_V1_TOUCH_PHASE_DOWN = 0,
+	LODESTONE_TEST_V1_TOUCH_PHASE_MOTION = 1,
+	LODESTONE_TEST_V1_TOUCH_PHASE_UP = 2,
+	LODESTONE_TEST_V1_TOUCH_PHASE_CANCEL = 3,
+};
+#endif /* LODESTONE_TEST_V1_TOUCH_PHASE_ENUM */
+
 #ifndef LODESTONE_TEST_V1_GESTURE_KIND_ENUM
 #define LODESTONE_TEST_V1_GESTURE_KIND_ENUM
 enum lodestone_test_v1_gesture_kind {
@@ -364,6 +374,7 @@ lodestone_test_v1_add_listener(struct lodestone_test_v1 *lodestone_test_v1,
 #define LODESTONE_TEST_V1_GET_POINTER_PREVIEW 21
 #define LODESTONE_TEST_V1_ADD_OUTPUT 22
 #define LODESTONE_TEST_V1_REMOVE_OUTPUT 23
+#define LODESTONE_TEST_V1_TOUCH 24
 
 /**
  * @ingroup iface_lodestone_test_v1
@@ -506,6 +517,10 @@ lodestone_test_v1_add_listener(struct lodestone_test_v1 *lodestone_test_v1,
  * @ingroup iface_lodestone_test_v1
  */
 #define LODESTONE_TEST_V1_REMOVE_OUTPUT_SINCE_VERSION 5
+/**
+ * @ingroup iface_lodestone_test_v1
+ */
+#define LODESTONE_TEST_V1_TOUCH_SINCE_VERSION 6
 
 /** @ingroup iface_lodestone_test_v1 */
 static inline void
@@ -860,6 +875,23 @@ lodestone_test_v1_remove_output(struct lodestone_test_v1 *lodestone_test_v1, con
 {
 	wl_proxy_marshal_flags((struct wl_proxy *) lodestone_test_v1,
 			 LODESTONE_TEST_V1_REMOVE_OUTPUT, NULL, wl_proxy_get_version((struct wl_proxy *) lodestone_test_v1), 0, name);
+}
+
+/**
+ * @ingroup iface_lodestone_test_v1
+ *
+ * One touchscreen event, as libinput reports it: phase down (finger
+ * id touched global, logical x, y), motion (it moved there), up (it
+ * lifted; x and y are ignored) or cancel (every point ends, as when
+ * the compositor takes the touches over; id, x and y are ignored).
+ * Answered by pointer_state, or failed when Lodestone offers no
+ * touchscreen (it was not started with --touchscreen).
+ */
+static inline void
+lodestone_test_v1_touch(struct lodestone_test_v1 *lodestone_test_v1, uint32_t phase, int32_t id, wl_fixed_t x, wl_fixed_t y)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) lodestone_test_v1,
+			 LODESTONE_TEST_V1_TOUCH, NULL, wl_proxy_get_version((struct wl_proxy *) lodestone_test_v1), 0, phase, id, x, y);
 }
 
 #ifdef  __cplusplus

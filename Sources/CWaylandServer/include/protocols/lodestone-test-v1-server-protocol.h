@@ -62,6 +62,16 @@ struct wl_buffer;
 extern const struct wl_interface lodestone_test_v1_interface;
 #endif
 
+#ifndef LODESTONE_TEST_V1_TOUCH_PHASE_ENUM
+#define LODESTONE_TEST_V1_TOUCH_PHASE_ENUM
+enum lodestone_test_v1_touch_phase {
+	LODESTONE_TEST_V1_TOUCH_PHASE_DOWN = 0,
+	LODESTONE_TEST_V1_TOUCH_PHASE_MOTION = 1,
+	LODESTONE_TEST_V1_TOUCH_PHASE_UP = 2,
+	LODESTONE_TEST_V1_TOUCH_PHASE_CANCEL = 3,
+};
+#endif /* LODESTONE_TEST_V1_TOUCH_PHASE_ENUM */
+
 #ifndef LODESTONE_TEST_V1_GESTURE_KIND_ENUM
 #define LODESTONE_TEST_V1_GESTURE_KIND_ENUM
 enum lodestone_test_v1_gesture_kind {
@@ -433,6 +443,24 @@ struct lodestone_test_v1_interface {
 	void (*remove_output)(struct wl_client *client,
 			      struct wl_resource *resource,
 			      const char *name);
+	/**
+	 * inject a touch point
+	 *
+	 * One touchscreen event, as libinput reports it: phase down
+	 * (finger id touched global, logical x, y), motion (it moved
+	 * there), up (it lifted; x and y are ignored) or cancel (every
+	 * point ends, as when the compositor takes the touches over; id, x
+	 * and y are ignored). Answered by pointer_state, or failed when
+	 * Lodestone offers no touchscreen (it was not started with
+	 * --touchscreen).
+	 * @since 6
+	 */
+	void (*touch)(struct wl_client *client,
+		      struct wl_resource *resource,
+		      uint32_t phase,
+		      int32_t id,
+		      wl_fixed_t x,
+		      wl_fixed_t y);
 };
 
 #define LODESTONE_TEST_V1_POINTER_STATE 0
@@ -588,6 +616,10 @@ struct lodestone_test_v1_interface {
  * @ingroup iface_lodestone_test_v1
  */
 #define LODESTONE_TEST_V1_REMOVE_OUTPUT_SINCE_VERSION 5
+/**
+ * @ingroup iface_lodestone_test_v1
+ */
+#define LODESTONE_TEST_V1_TOUCH_SINCE_VERSION 6
 
 /**
  * @ingroup iface_lodestone_test_v1
