@@ -17,7 +17,8 @@
 // and a highlight morph, where the nested Lodestone runs lodestone-demo and the motion slides
 // along its segmented control (adaptive_pointer_v1 highlight regions): the pointer is the
 // highlight platter, following the hand with parallax and moving from segment to segment,
-// composed into Lodestone's frames. weston gets the same motion over its client on each path.
+// composed into Lodestone's frames. weston gets the same motion at the same place in its output
+// (its desktop shell's panel on the morph path); it composes its pointer either way.
 import Foundation
 import Glibc
 import LodestoneTesting
@@ -76,7 +77,7 @@ private func windowCommits(_ lines: [(time: Double, line: Substring)]) -> [Doubl
 private struct MotionPath {
     var start: (x: Double, y: Double)
     var step: Double
-    /// Plain motion: over weston-flower's window (weston) or beside it (Lodestone), 3 pt a step.
+    /// Plain motion: over weston-flower or the desktop around it, 3 pt a step.
     static let plain = MotionPath(start: (300, 300), step: 3)
     /// The highlight morph: along lodestone-demo's segmented control (segments 80 pt wide from
     /// x 820, y 14–46; ToolbarPanel), 1 pt a step so 200 steps stay on it.
