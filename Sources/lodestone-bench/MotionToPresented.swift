@@ -12,6 +12,13 @@
 // that follows it, or, when it commits nothing (the pointer is the parent's cursor), by the
 // first parent frame after the injection. The parent's own cursor is measured the same way,
 // the pointer over the parent's background.
+//
+// Two paths: plain motion over weston-flower (Lodestone's pointer stays the parent's cursor),
+// and a highlight morph, where the nested Lodestone runs lodestone-demo and the motion slides
+// along its segmented control (adaptive_pointer_v1 highlight regions): the pointer is the
+// highlight platter, following the hand with parallax and moving from segment to segment,
+// composed into Lodestone's frames. weston gets the same motion at the same place in its output
+// (its desktop shell's panel on the morph path); it composes its pointer either way.
 import Foundation
 import Glibc
 import LodestoneTesting
@@ -66,14 +73,34 @@ private func windowCommits(_ lines: [(time: Double, line: Substring)]) -> [Doubl
     return commits
 }
 
+/// Where the motion goes, from the nested window's top left, and how far each 1 kHz motion moves.
+private struct MotionPath {
+    var start: (x: Double, y: Double)
+    var step: Double
+    /// Plain motion: over weston-flower or the desktop around it, 3 pt a step.
+    static let plain = MotionPath(start: (300, 300), step: 3)
+    /// The highlight morph: along lodestone-demo's segmented control (segments 80 pt wide from
+    /// x 820, y 14–46; ToolbarPanel), 1 pt a step so 200 steps stay on it.
+    static let morph = MotionPath(start: (870, 30), step: 1)
+}
+
+/// One nested compositor: which, its extra arguments, and the client it runs.
+private struct Nested {
+    var kind: Peer.Kind
+    var extra: [String] = []
+    /// lodestone-demo (next to the lodestone binary) instead of weston-flower.
+    var demo = false
+}
+
 /// Motions over the nested window or (nested nil) the parent's background: `sparse`, one
 /// every 40 ms, 6 pt back and forth (a hand that starts to move: each motion's frame is
-/// apart, and an idle compositor may compose at once); otherwise one every millisecond, 3 pt
-/// each, 200 one way then back (a moving hand: frames follow each other).
-private func measure(_ nested: (kind: Peer.Kind, extra: [String])?, lodestone: String, motions: Int, sparse: Bool, scratch: String) throws -> Latencies {
+/// apart, and an idle compositor may compose at once); otherwise one every millisecond,
+/// `path.step` each, 200 one way then back (a moving hand: frames follow each other).
+private func measure(_ nested: Nested?, path: MotionPath = .plain, lodestone: String, motions: Int, sparse: Bool, scratch: String) throws -> Latencies {
     let parent = try Session(size: "1600x1000")
     defer { parent.stop() }
-    let tag = (nested.map { "\($0.kind)\($0.extra.joined())" } ?? "parent") + (sparse ? "-sparse" : "")
+    let tag = (nested.map { "\($0.kind)\($0.extra.joined())\($0.demo ? "-demo" : "")" } ?? "parent")
+        + (path.step == MotionPath.plain.step ? "" : "-morph") + (sparse ? "-sparse" : "")
     let markerTrace = scratch + "/presented-marker-\(tag).trace"
     try parent.launch(["weston-simple-shm"], environment: ["WAYLAND_DEBUG": "client"], output: markerTrace)
     _ = try parent.waitForWindow("simple-shm")
@@ -87,9 +114,14 @@ private func measure(_ nested: (kind: Peer.Kind, extra: [String])?, lodestone: S
         FileManager.default.createFile(atPath: nestedTrace, contents: nil)
         let p = try Peer.start(nested.kind, lodestone: lodestone, nestedIn: (parent.runtimeDirectory, parent.socket), trace: nestedTrace, extraArguments: nested.extra)
         peer = p
-        flower = try p.launch(["weston-flower"], trace: scratch + "/presented-flower-\(tag).trace")
+        if nested.demo {
+            let demo = URL(fileURLWithPath: lodestone).deletingLastPathComponent().appendingPathComponent("lodestone-demo").path
+            flower = try p.launch([demo], trace: scratch + "/presented-demo-\(tag).trace", environment: ["LODESTONE_DEMO_TRACE": "1"])
+        } else {
+            flower = try p.launch(["weston-flower"], trace: scratch + "/presented-flower-\(tag).trace")
+        }
         let window = try parent.waitForWindow(nested.kind == .weston ? nil : "Lodestone") { $0.title != "simple-shm" }
-        start = (Double(window.x) + 300, Double(window.y) + 300)
+        start = (Double(window.x) + path.start.x, Double(window.y) + path.start.y)
     }
     defer {
         flower?.terminate(); flower?.waitUntilExit()
@@ -103,7 +135,7 @@ private func measure(_ nested: (kind: Peer.Kind, extra: [String])?, lodestone: S
         if sparse {
             _ = try parent.control.movePointer(x: start.x + (k % 2 == 0 ? 6 : 0), y: start.y)
         } else {
-            _ = try parent.control.movePointer(dx: (k / 200) % 2 == 0 ? 3 : -3, dy: 0)
+            _ = try parent.control.movePointer(dx: (k / 200) % 2 == 0 ? path.step : -path.step, dy: 0)
         }
         injected.append(t)
         let spent = debugStamp() - t
@@ -136,9 +168,9 @@ private func measure(_ nested: (kind: Peer.Kind, extra: [String])?, lodestone: S
 }
 
 /// Rows: p50 and p99 of motion → presented for the parent's own cursor, Lodestone's plain
-/// pointer (the parent's cursor), a pointer Lodestone composes (the largest size, which does
-/// not fit a cursor: every motion is a frame, as during a highlight morph), the same with
-/// `--max-render-time auto`, and weston (which composes its pointer into its frames).
+/// pointer (the parent's cursor), a highlight morph Lodestone composes (lodestone-demo's
+/// segmented control), the same with `--max-render-time auto`, and weston (which composes its
+/// pointer into its frames) on the same motion.
 func motionToPresented(lodestone: String, seconds: Double, scratch: String) -> [Row] {
     motionToPresented(lodestone: lodestone, seconds: seconds, sparse: false, scratch: scratch)
         + motionToPresented(lodestone: lodestone, seconds: seconds, sparse: true, scratch: scratch)
@@ -149,26 +181,35 @@ private func motionToPresented(lodestone: String, seconds: Double, sparse: Bool,
     let how = sparse ? "every 40 ms" : "1 kHz"
     var rows: [Row] = []
     var parentP50: Double?
-    var weston = Latencies()
-    do { weston = try measure((kind: .weston, extra: []), lodestone: lodestone, motions: motions, sparse: sparse, scratch: scratch) } catch { print("weston motion → presented: \(error)") }
-    let setups: [(label: String, nested: (kind: Peer.Kind, extra: [String])?, target: String)] = [
-        ("parent's own cursor", nil, ""),
-        ("plain pointer (parent's cursor)", (kind: .lodestone, extra: []), "target ≤ parent + 1 ms, ≤ weston − 8 ms"),
-        ("composed pointer (as a morph)", (kind: .lodestone, extra: ["--pointer-size", "4"]), "target ≤ weston − 5 ms"),
-        ("composed pointer, max-render-time auto", (kind: .lodestone, extra: ["--pointer-size", "4", "--max-render-time", "auto"]), "target ≤ weston − 5 ms"),
+    func describe(_ label: String, _ l: Latencies) {
+        print("motion → presented \(how), \(label): \(l.values.count) of \(motions) motions measured, \(l.commits) answered by a commit"
+              + (l.commits > 0 ? String(format: " (p50 motion → commit %.2f ms, commit → shown %.2f ms)", l.percentile(50, of: l.toCommit) ?? 0, l.percentile(50, of: l.commitToShown) ?? 0) : ""))
+    }
+    // weston on each path, measured once.
+    var weston: [Bool: Latencies] = [:]
+    for morph in [false, true] {
+        do {
+            let w = try measure(Nested(kind: .weston), path: morph ? .morph : .plain, lodestone: lodestone, motions: motions, sparse: sparse, scratch: scratch)
+            weston[morph] = w
+            describe(morph ? "weston, the morph's motion" : "weston", w)
+        } catch { print("weston motion → presented \(how): \(error)") }
+    }
+    let setups: [(label: String, nested: Nested?, morph: Bool, target: String)] = [
+        ("parent's own cursor", nil, false, ""),
+        ("plain pointer (parent's cursor)", Nested(kind: .lodestone), false, "target ≤ parent + 1 ms, ≤ weston − 8 ms"),
+        ("highlight morph (demo's segmented control)", Nested(kind: .lodestone, demo: true), true, "target ≤ weston − 5 ms"),
+        ("highlight morph, max-render-time auto", Nested(kind: .lodestone, extra: ["--max-render-time", "auto"], demo: true), true, "target ≤ weston − 5 ms"),
     ]
     for setup in setups {
         do {
-            let l = try measure(setup.nested, lodestone: lodestone, motions: motions, sparse: sparse, scratch: scratch)
+            let l = try measure(setup.nested, path: setup.morph ? .morph : .plain, lodestone: lodestone, motions: motions, sparse: sparse, scratch: scratch)
             if setup.nested == nil { parentP50 = l.percentile(50) }
-            print("motion → presented \(how), \(setup.label): \(l.values.count) of \(motions) motions measured, \(l.commits) answered by a commit"
-                  + (l.commits > 0 ? String(format: " (p50 motion → commit %.2f ms, commit → shown %.2f ms)", l.percentile(50, of: l.toCommit) ?? 0, l.percentile(50, of: l.commitToShown) ?? 0) : ""))
-            rows.append(Row(label: "motion \(how) → presented p50, \(setup.label)", lodestone: l.percentile(50), weston: weston.percentile(50), unit: "ms", format: "%.2f", target: setup.target))
-            rows.append(Row(label: "motion \(how) → presented p99, \(setup.label)", lodestone: l.percentile(99), weston: weston.percentile(99), unit: "ms", format: "%.2f"))
+            describe(setup.label, l)
+            let w = weston[setup.morph] ?? Latencies()
+            rows.append(Row(label: "motion \(how) → presented p50, \(setup.label)", lodestone: l.percentile(50), weston: w.percentile(50), unit: "ms", format: "%.2f", target: setup.target))
+            rows.append(Row(label: "motion \(how) → presented p99, \(setup.label)", lodestone: l.percentile(99), weston: w.percentile(99), unit: "ms", format: "%.2f"))
         } catch { print("motion → presented \(how), \(setup.label): \(error)") }
     }
-    print("motion → presented \(how), weston: \(weston.values.count) of \(motions) motions measured, \(weston.commits) answered by a commit"
-          + String(format: " (p50 motion → commit %.2f ms, commit → shown %.2f ms)", weston.percentile(50, of: weston.toCommit) ?? 0, weston.percentile(50, of: weston.commitToShown) ?? 0)
-          + "; parent's own cursor p50 \(parentP50.map { String(format: "%.2f ms", $0) } ?? "n/a")")
+    print("motion → presented \(how): parent's own cursor p50 \(parentP50.map { String(format: "%.2f ms", $0) } ?? "n/a")")
     return rows
 }

@@ -73,7 +73,7 @@ struct Peer {
         return peer
     }
 
-    func launch(_ command: [String], trace: String) throws -> Process {
+    func launch(_ command: [String], trace: String, environment extra: [String: String] = [:]) throws -> Process {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = command
@@ -82,6 +82,7 @@ struct Peer {
         env["WAYLAND_DISPLAY"] = socket
         env["WAYLAND_DEBUG"] = "client"  // the client's commits are its frames
         env.removeValue(forKey: "DISPLAY")
+        env.merge(extra) { $1 }
         p.environment = env
         FileManager.default.createFile(atPath: trace, contents: nil)
         let handle = FileHandle(forWritingAtPath: trace)
@@ -254,7 +255,10 @@ func printRows(_ rows: [Row]) {
 func benchmarkMotionToPresented(lodestone: String, seconds: Double) {
     let scratch = NSTemporaryDirectory() + "bench-presented-\(getpid())"
     try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    // LODESTONE_BENCH_KEEP=1 keeps the WAYLAND_DEBUG traces (and the demo's pointer trace) to read.
+    defer {
+        if getenv("LODESTONE_BENCH_KEEP") == nil { try? FileManager.default.removeItem(atPath: scratch) } else { print("traces kept in \(scratch)") }
+    }
     printRows(motionToPresented(lodestone: lodestone, seconds: seconds, scratch: scratch))
 }
 
