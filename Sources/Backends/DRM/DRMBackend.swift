@@ -24,7 +24,7 @@ public final class DRMBackend: Backend {
     private let session: SeatSession
     /// Lit outputs, in the order of the compositor's heads.
     private var outputs: [DRMOutput]
-    /// Outputs whose monitor went: kept while a flip may still name them.
+    /// Outputs whose monitor went, kept until their last flip completes (its event names them).
     private var retired: [DRMOutput] = []
     private var flipEvents: EventSource?
     private var hotplug: DRMHotplug?
@@ -73,6 +73,7 @@ public final class DRMBackend: Backend {
             output.flipped = { _ in }
             output.failed = { _ in }
             output.stalled = { _ in }
+            output.flipEventCame = {}
         }
         session.paused = {}
         session.resumed = {}
@@ -201,6 +202,12 @@ public final class DRMBackend: Backend {
         if cursor == nil { log.info("\(scale.isIntegral ? "no cursor plane" : "a fractional scale"): the pointer is composed into every frame") }
     }
 
+    /// Removed outputs whose last flip has completed: nothing names them any more. (The
+    /// flip's own call holds the output it reports, so dropping it there is safe.)
+    private func dropRetired() {
+        retired.removeAll { !$0.flipQueued }
+    }
+
     /// After a hotplug event (or a return to the VT): outputs whose monitor went are turned
     /// off and their heads removed (their windows move onto a remaining head); monitors that
     /// came are lit as new heads to the right. The last head stays, lit or not.
@@ -210,12 +217,15 @@ public final class DRMBackend: Backend {
             log.info("DRM output \(output.connectorName) (\(output.headName)) disconnected")
             compositor.removeOutput(named: output.headName)
             output.detach()
-            output.flipped = { _ in }
             output.disable()
             outputs.removeAll { $0 === output }
-            // A flip may still be queued with this output as its user data: kept until the
-            // backend goes.
-            retired.append(output)
+            // A flip may still be queued with this output as its user data: kept until it
+            // completes (its event names the output), then dropped with its buffers.
+            output.flipped = { _ in }
+            if output.flipQueued {
+                output.flipEventCame = { [unowned self] in self.dropRetired() }
+                retired.append(output)
+            }
             changed = true
         }
         let added: [DRMOutput]
