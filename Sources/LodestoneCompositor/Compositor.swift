@@ -144,7 +144,10 @@ public final class Compositor {
         output = Output(name: modes[0].name, description: "Lodestone \(modes[0].name)",
                         width: layout.size.width, height: layout.size.height, scale: options.scale,
                         refreshMilliHz: options.refreshHz * 1000)
-        clock = try FrameClock(mode: options.clock, refreshHz: options.refreshHz, maxRenderTime: options.maxRenderTime, loop: display.eventLoop)
+        // Several heads: the clock ticks at the fastest head's rate, and each head takes a
+        // frame at its own (`Compositor.presentDueHeads`).
+        let tick = modes.count > 1 ? modes.map(\.refreshHz).max() ?? options.refreshHz : options.refreshHz
+        clock = try FrameClock(mode: options.clock, refreshHz: tick, maxRenderTime: options.maxRenderTime, loop: display.eventLoop)
         scene = Scene(output: output)
         // The default 'us' keymap; without xkb-data there is no keyboard to offer.
         guard let keymap = Keymap() else { throw SystemError("xkbcommon could not compile the default 'us' keymap (is xkb-data installed?)") }

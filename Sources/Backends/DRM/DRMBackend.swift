@@ -110,15 +110,18 @@ public final class DRMBackend: Backend {
         }
         nextHead = outputs.count + 1
         // Frames: composed into the output image, each head's part copied into its back
-        // buffer and flipped; the next frame waits for every flip.
+        // buffer and flipped. One head: the next frame waits for its flip. Several: a head
+        // whose flip is pending is held (`OutputHead.isHeld`) and its own flip releases it,
+        // so each head goes at its own pace and the others compose on.
         compositor.framePresented = { [unowned self, unowned compositor] image, damage in
             for output in self.outputs {
                 guard let head = compositor.layout.head(named: output.headName) else { continue }
                 let part = compositor.output.pixels(logical: head.bounds)
                 output.present(image, fromX: part.x, y: part.y, damage: damage.rects)
+                if compositor.layout.heads.count > 1, output.flipPending { head.isHeld = true }
             }
             if self.outputs.contains(where: \.flipPending) {
-                compositor.clock.hold()
+                if compositor.layout.heads.count == 1 { compositor.clock.hold() }
                 self.motionToFlip?.frameQueued()
             }
             self.frameComposed?(image, compositor.frameCount)
@@ -166,11 +169,12 @@ public final class DRMBackend: Backend {
     private func light(_ output: DRMOutput, _ compositor: Compositor) throws(SystemError) {
         try output.attach(to: compositor.display.eventLoop)
         // The flip's time is the refresh the next frames are scheduled from (`--max-render-time`).
-        output.flipped = { [unowned self, unowned compositor] time in
+        output.flipped = { [unowned self, unowned compositor, unowned output] time in
             if let time {
                 self.motionToFlip?.flipped(at: time.seconds * 1_000_000 + UInt64(time.nanoseconds / 1000))
                 compositor.clock.presented(at: time)
             }
+            if let head = compositor.layout.head(named: output.headName), head.isHeld { compositor.resume(head) }
             if !self.outputs.contains(where: \.flipPending) { compositor.clock.resume() }
         }
         output.stalled = { [unowned self] in self.log.warning("\($0)") }
