@@ -207,7 +207,7 @@ public final class DRMBackend: Backend {
     }
 
     /// Removed outputs whose last flip has completed: nothing names them any more. (The
-    /// flip's own call holds the output it reports, so dropping it there is safe.)
+    /// flip event's handler holds the output it reports, so dropping it there is safe.)
     private func dropRetired() {
         retired.removeAll { !$0.flipQueued }
     }

@@ -168,7 +168,9 @@ final class DRMOutput {
         context.page_flip_handler = { _, _, seconds, microseconds, data in
             guard let data else { return }
             let time = Timestamp(seconds: UInt64(seconds), nanoseconds: microseconds * 1000)
-            Unmanaged<DRMOutput>.fromOpaque(data).takeUnretainedValue().flipCompleted(at: time)
+            // Held for the call: a removed output's last flip event lets it go (`flipEventCame`).
+            let output = Unmanaged<DRMOutput>.fromOpaque(data).takeUnretainedValue()
+            withExtendedLifetime(output) { output.flipCompleted(at: time) }
         }
         drmHandleEvent(fd, &context)
     }
