@@ -54,11 +54,18 @@ extension Compositor {
         return on.isEmpty || on.contains { head in heads.contains { $0 === head } }
     }
 
-    /// A held head's presenter can take a frame again (its flip completed): its waiting
-    /// damage and frame callbacks get one at its next refresh.
+    /// A held head's presenter can take a frame again (its flip completed). On the real
+    /// clock, when its refresh has come meanwhile (a flip completes at the refresh the
+    /// head's next frame is for), that frame runs now: the head's own flips drive its
+    /// frames, as one head's do, and a tick that came just before the flip does not cost it
+    /// a refresh. Otherwise its waiting damage and frame callbacks get the next tick.
     public func resume(_ head: OutputHead) {
         guard head.isHeld else { return }
         head.isHeld = false
-        scheduleFrame()
+        if clock.mode == .realtime, !clock.isHeld, Int32(bitPattern: clock.now &+ clock.interval / 2 &- head.nextRefresh) >= 0 {
+            repaint()
+        } else {
+            scheduleFrame()
+        }
     }
 }
