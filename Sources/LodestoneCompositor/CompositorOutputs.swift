@@ -110,6 +110,8 @@ extension Compositor {
     /// After the layout or the mode changed: windows filling a head follow it, the pointer
     /// stays on a head, clients hear the new geometry, and everything is redrawn.
     private func layoutChanged() {
+        // The clock ticks at the fastest head's rate (each head takes its frames at its own).
+        if let fastest = layout.heads.map(\.refreshMilliHz).max() { clock.retune(refreshHz: fastest / 1000) }
         output.damageAll()
         for window in scene.windows { window.outputResized() }
         seat.outputChanged(bounds: output.logicalBounds, areas: layout.areas)

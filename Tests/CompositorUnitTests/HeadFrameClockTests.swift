@@ -26,14 +26,14 @@ final class HeadFrameClockTests: XCTestCase {
         (lodestone.compositor.layout.head(named: "FAST")!, lodestone.compositor.layout.head(named: "SLOW")!)
     }
 
-    /// Advances the clock tick by tick (the fastest head's 16 ms); each window in `drawing`
+    /// Advances the clock tick by tick (the fastest head's, 16 ms at 60 Hz); each window in `drawing`
     /// draws a new frame whenever its last frame callback came.
-    private func run(milliseconds: Int, drawing windows: [Window]) throws {
+    private func run(milliseconds: Int, drawing windows: [Window], tick: UInt32 = 16) throws {
         var answered = windows.map(\.frameCallbacks)
         for w in windows { w.redraw() }
         try lodestone.roundtrip()
-        for _ in 0..<(milliseconds / 16) {
-            lodestone.compositor.clock.advance(by: 16)
+        for _ in 0..<(milliseconds / Int(tick)) {
+            lodestone.compositor.clock.advance(by: tick)
             try lodestone.roundtrip()
             for (i, w) in windows.enumerated() where w.frameCallbacks != answered[i] {
                 answered[i] = w.frameCallbacks
@@ -59,6 +59,21 @@ final class HeadFrameClockTests: XCTestCase {
         XCTAssertEqual(b.frameCount, frames.1, "the other head composed none")
         try run(milliseconds: 320, drawing: [slow])
         XCTAssertGreaterThan(b.frameCount - frames.1, 7)
+    }
+
+    func testAFasterHeadPluggedInSetsTheTicksAndItsWindowsPace() throws {
+        XCTAssertEqual(lodestone.compositor.clock.interval, 16)
+        try lodestone.compositor.addOutput(OutputMode(name: "FASTER", width: 800, height: 600, refreshHz: 125))
+        XCTAssertEqual(lodestone.compositor.clock.interval, 8, "the clock ticks at the fastest head's rate")
+        XCTAssertTrue(lodestone.compositor.positionWindow(of: lodestone.clients[0].server, surfaceID: fast.surface.id, x: 1700, y: 100))
+        try run(milliseconds: 160, drawing: [])
+        let before = (fast.frameCallbacks, slow.frameCallbacks)
+        try run(milliseconds: 1008, drawing: [fast, slow], tick: 8)
+        let f = fast.frameCallbacks - before.0, s = slow.frameCallbacks - before.1
+        XCTAssertTrue((115...127).contains(f), "the 125 Hz head's window: \(f) callbacks in a second")
+        XCTAssertTrue((29...34).contains(s), "the 30 Hz head's window, as before: \(s)")
+        XCTAssertTrue(lodestone.compositor.removeOutput(named: "FASTER"))
+        XCTAssertEqual(lodestone.compositor.clock.interval, 16, "back to the fastest head left")
     }
 
     func testAHeldHeadHoldsBackOnlyItsOwnWindows() throws {
