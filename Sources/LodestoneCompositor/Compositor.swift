@@ -17,6 +17,9 @@ public final class Compositor {
     let log: Logger
     var renderer = Renderer()
     var globals: [WaylandGlobal] = []
+    /// Removed heads' globals, each destroyed by its timer (`Compositor.retire`).
+    var withdrawnGlobals: [(global: WaylandGlobal, timer: EventSource)] = []
+    let withdrawnGlobalLinger: Int32
     /// (interface name, version) of each global in `globals`; see TestControl/HarnessEntryPoints.swift.
     internal(set) var advertised: [(name: String, version: Int32)] = []
 
@@ -122,6 +125,9 @@ public final class Compositor {
         /// serial must come from the client's current input (`Seat.isCurrentInputSerial`).
         /// wlcs 1.5's CopyCutPaste sends serial 0 from a client without focus.
         public var acceptsAnySelectionSerial = false
+        /// How long a removed head's wl_output global stays bindable after clients were told
+        /// it went (`Compositor.removeOutput`), in milliseconds: wlroots waits 5 s too.
+        public var withdrawnGlobalLinger: Int32 = 5000
         public init() {}
     }
 
@@ -131,6 +137,7 @@ public final class Compositor {
         newWindowsAlwaysTakeFocus = options.newWindowsAlwaysTakeFocus
         acceptsAnySelectionSerial = options.acceptsAnySelectionSerial
         log = logger
+        withdrawnGlobalLinger = max(0, options.withdrawnGlobalLinger)
         let modes = options.outputs.isEmpty
             ? [OutputMode(name: options.outputName, width: options.width, height: options.height, refreshHz: options.refreshHz)]
             : options.outputs
@@ -138,7 +145,10 @@ public final class Compositor {
         output = Output(name: modes[0].name, description: "Lodestone \(modes[0].name)",
                         width: layout.size.width, height: layout.size.height, scale: options.scale,
                         refreshMilliHz: options.refreshHz * 1000)
-        clock = try FrameClock(mode: options.clock, refreshHz: options.refreshHz, maxRenderTime: options.maxRenderTime, loop: display.eventLoop)
+        // Several heads: the clock ticks at the fastest head's rate, and each head takes a
+        // frame at its own (`Compositor.presentDueHeads`).
+        let tick = modes.count > 1 ? modes.map(\.refreshHz).max() ?? options.refreshHz : options.refreshHz
+        clock = try FrameClock(mode: options.clock, refreshHz: tick, maxRenderTime: options.maxRenderTime, loop: display.eventLoop)
         scene = Scene(output: output)
         // The default 'us' keymap; without xkb-data there is no keyboard to offer.
         guard let keymap = Keymap() else { throw SystemError("xkbcommon could not compile the default 'us' keymap (is xkb-data installed?)") }
@@ -172,7 +182,10 @@ public final class Compositor {
         scene.dragIcon = { [unowned self] in self.seat.activeDrag?.iconPlacement }
         scene.onChange = { [unowned self] change in
             self.seat.sceneChanged(change)
-            if change == .layout { self.idleInhibitors.reevaluate() }
+            if change == .layout {
+                self.idleInhibitors.reevaluate()
+                self.scene.forEachMappedRoot(self.updateOutputs)
+            }
         }
         clock.onFrame = { [unowned self] in self.repaint() }
 
@@ -199,12 +212,14 @@ public final class Compositor {
     public func shutdown() {
         display.destroyClients()
         globals.removeAll()
+        withdrawnGlobals.removeAll()
         for head in layout.heads { head.global = nil }
         accessibility.stop()
     }
 
     deinit {
         globals.removeAll()
+        withdrawnGlobals.removeAll()
         for head in layout.heads { head.global = nil }
     }
 

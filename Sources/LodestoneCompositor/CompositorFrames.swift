@@ -15,7 +15,7 @@ extension Compositor {
         // Windows the system gestures are sliding move before anything is composed.
         gestures.windowSwitcher.advance(to: clock.now)
         let step = takePointerStep()
-        present()
+        if layout.heads.count > 1 { presentDueHeads() } else { present() }
         seat.deliver(step)
     }
 
@@ -29,7 +29,7 @@ extension Compositor {
         let frame = presentedFrame(at: time)
         scene.forEachMappedSurface { s, _, _ in
             for callback in s.takeFrameCallbacks() { callback.done(now) }
-            for feedback in s.takePresentationFeedbacks() { feedback.presented(frame, outputs: s.enteredOutputs) }
+            for feedback in s.takePresentationFeedbacks() { feedback.presented(frame, outputs: s.enteredOutputs.filter { !$0.isDestroyed }) }
         }
         if let cursor = seat.cursor.surface {
             for callback in cursor.takeFrameCallbacks() { callback.done(now) }
@@ -63,8 +63,11 @@ extension Compositor {
         return step
     }
 
-    /// Composes the damaged part of the output with the pointer as the last step left it.
-    private func compose(at time: Timestamp) {
+    /// Composes the damaged part of the output with the pointer as the last step left it;
+    /// `only`: the damaged part within these heads, the rest left for their own frames.
+    /// Returns what was composed (nil: nothing).
+    @discardableResult
+    func compose(at time: Timestamp, only heads: [OutputHead]? = nil) -> PixelRegion? {
         let pointer = seat.pointerSnapshot
         // Effects redraw the scene's pixels of their element: whenever anything is composed,
         // make sure the whole pointer/effect area is, so no half-updated snapshot is drawn.
@@ -73,7 +76,18 @@ extension Compositor {
         if drawn, let r = Self.logicalPixels(pointer.presentation.bounds), output.damageTouches(logical: r) {
             output.damage(logical: r)
         }
-        guard !output.damage.isEmpty else { return }
+        let damage: PixelRegion
+        if let heads {
+            damage = PixelRegion()
+            for head in heads {
+                let part = output.damage.copy()
+                part.intersect(output.pixels(logical: head.bounds))
+                damage.add(part)
+            }
+        } else {
+            damage = output.damage
+        }
+        guard !damage.isEmpty else { return nil }
         // A preview surface under an effect is drawn by the effect (moved, scaled).
         // The cursor plane may show the pointer instead (moving it then needs no compose).
         let onPlane = pointerPlane?.present(pointer.presentation, adaptive: drawn) ?? false
@@ -84,13 +98,18 @@ extension Compositor {
             overlay = .overlay(pointerOverlay)
         }
         scene.withRenderElements(skipping: pointer.preview, cursor: seat.cursor.element(output: output), overlay: overlay) { elements in
-            renderer.render(elements, into: output.image, damage: output.damage)
+            renderer.render(elements, into: output.image, damage: damage)
         }
         frameCount += 1
         lastPresented = time
-        framePresented?(output.image, output.damage)
-        screencopy.framePresented(damage: output.damage)
-        output.damage.clear()
+        framePresented?(output.image, damage)
+        screencopy.framePresented(damage: damage)
+        if let heads {
+            for head in heads { output.damage.subtract(output.pixels(logical: head.bounds)) }
+        } else {
+            output.damage.clear()
+        }
+        return damage
     }
 
     /// Composes now if anything is damaged, with the pointer as its last step left it: a
@@ -117,7 +136,7 @@ extension Compositor {
     }
 
     /// What wp_presentation says about the frame composed at `time`.
-    private func presentedFrame(at time: Timestamp) -> PresentedFrame {
+    func presentedFrame(at time: Timestamp) -> PresentedFrame {
         switch pacing {
         case .timer: PresentedFrame(time: time, refreshNanoseconds: clock.interval * 1_000_000, sequence: repaintCount, flags: 0)
         case .parent: PresentedFrame(time: time, refreshNanoseconds: 0, sequence: repaintCount, flags: 0)

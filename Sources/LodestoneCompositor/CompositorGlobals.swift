@@ -79,10 +79,12 @@ extension Compositor {
 
     /// A head's wl_output global, withdrawn with the head (`OutputHead.global`).
     func offer(_ head: OutputHead) throws(SystemError) {
-        head.global = try WaylandGlobal(display: display, interface: WlOutput.interface, version: WlOutput.version) { [unowned self] in
+        head.global = try WaylandGlobal(display: display, interface: WlOutput.interface, version: WlOutput.version) { [unowned self] client, version, id in
             // The head is held until the global is destroyed: a client binding it after
             // the head went (`Compositor.removeOutput`) gets a wl_output all the same.
-            _ = WlOutput(head: head, output: self.output, client: $0, version: $1, id: $2)
+            guard WlOutput(head: head, output: self.output, client: client, version: version, id: id) != nil else { return }
+            // The client's surfaces already on the head enter it now.
+            self.scene.forEachMappedRoot { if $0.client == client { self.updateOutputs(of: $0) } }
         }
     }
 

@@ -1,5 +1,7 @@
+import CWaylandServer
 import LodestoneSystem
 import Rendering
+import WaylandServer
 
 /// Heads coming and going, and modes changing: the composed frame follows the layout's
 /// bounding box, the pointer stays on a head, windows stay visible.
@@ -36,7 +38,7 @@ extension Compositor {
         let windows = (scene.windows + scene.minimized).map { ($0, layout.head(for: frame(of: $0)), $0.position) }
         let before = Dictionary(uniqueKeysWithValues: layout.heads.map { (ObjectIdentifier($0), $0.bounds) })
         layout.remove(head)
-        if let global = head.global { global.withdraw(); globals.append(global) }
+        if let global = head.global { retire(global) }
         head.global = nil
         output.reconfigure(width: layout.size.width, height: layout.size.height, scale: output.scale)
         for (window, old, position) in windows {
@@ -56,6 +58,44 @@ extension Compositor {
         return true
     }
 
+    /// A removed head's global: clients are told at once (`wl_global_remove`), and it is
+    /// destroyed `withdrawnGlobalLinger` later, when no client can still be binding it on
+    /// the strength of an announcement it had not yet read (a bind to a destroyed global
+    /// would be a protocol error, `invalid global`). The head goes with it (its global's
+    /// bind holds it); a wl_output bound late describes it, and enters no surface.
+    private func retire(_ global: WaylandGlobal) {
+        global.withdraw()
+        let id = ObjectIdentifier(global)
+        guard let timer = try? display.eventLoop.addTimer({ [unowned self] in
+            self.withdrawnGlobals.removeAll { ObjectIdentifier($0.global) == id }
+        }) else {
+            globals.append(global)  // no timer (out of file descriptors): kept until exit
+            return
+        }
+        timer.arm(milliseconds: max(1, withdrawnGlobalLinger))
+        withdrawnGlobals.append((global, timer))
+    }
+
+    /// Tells a surface's client which heads the surface is on (`wl_surface.enter` and
+    /// `leave`): those its tree overlaps, so a window moved across enters the next head and
+    /// leaves the last. With one head a surface is on it wherever it is, as before there were
+    /// several. A head withdrawn is left; a wl_output the client destroyed is forgotten.
+    func updateOutputs(of surface: WlSurface) {
+        surface.enteredOutputs.removeAll(where: \.isDestroyed)
+        let bounds = scene.treeBounds(surface)
+        let on = layout.heads.filter { head in
+            layout.heads.count == 1 || bounds.map { !$0.intersection(head.bounds).isEmpty } == true
+        }
+        for resource in surface.enteredOutputs where !on.contains(where: { $0 === resource.head }) {
+            surface.send(resource) { wl_surface_send_leave($0, $1) }
+        }
+        surface.enteredOutputs.removeAll { r in !on.contains { $0 === r.head } }
+        for resource in on.flatMap(\.resources) where resource.client == surface.client && !surface.enteredOutputs.contains(where: { $0 === resource }) {
+            surface.send(resource) { wl_surface_send_enter($0, $1) }
+            surface.enteredOutputs.append(resource)
+        }
+    }
+
     /// Where a window's head is, for maximizing and filling it: the head it overlaps most.
     func workArea(of window: DesktopWindow) -> PixelRect {
         layout.head(for: frame(of: window))?.bounds ?? output.bounds
@@ -70,9 +110,12 @@ extension Compositor {
     /// After the layout or the mode changed: windows filling a head follow it, the pointer
     /// stays on a head, clients hear the new geometry, and everything is redrawn.
     private func layoutChanged() {
+        // The clock ticks at the fastest head's rate (each head takes its frames at its own).
+        if let fastest = layout.heads.map(\.refreshMilliHz).max() { clock.retune(refreshHz: fastest / 1000) }
         output.damageAll()
         for window in scene.windows { window.outputResized() }
         seat.outputChanged(bounds: output.logicalBounds, areas: layout.areas)
+        scene.forEachMappedRoot(updateOutputs)
         screencopy.outputChanged()
         for head in layout.heads { for resource in head.resources { resource.sendAll() } }
         scheduleFrame()

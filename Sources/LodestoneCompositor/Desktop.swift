@@ -34,7 +34,7 @@ final class Desktop {
         scene.windows.append(toplevel)
         raise(toplevel)
         if !takesFocus { toplevel.demandsAttention = true }
-        toplevel.surface.map(enterOutput)
+        toplevel.surface.map(compositor.updateOutputs)
         if let s = toplevel.surface { scene.damageTree(s) }
         if takesFocus { activate(toplevel) } else { compositor.accessibility.windowShown(toplevel) }
         // The new window may now be under the pointer.
@@ -175,7 +175,7 @@ final class Desktop {
     func overrideRedirectMapped(_ window: XwaylandWindow) {
         guard !scene.overrideRedirect.contains(where: { $0 === window }) else { return }
         scene.overrideRedirect.append(window)
-        window.surface.map(enterOutput)
+        window.surface.map(compositor.updateOutputs)
         if let s = window.surface { scene.damageTree(s) }
         scene.changed(.layout)
         compositor.scheduleFrame()
@@ -193,7 +193,7 @@ final class Desktop {
 
     func popupMapped(_ popup: XdgPopup) {
         scene.popups.append(popup)
-        popup.xdgSurface.surface.map(enterOutput)
+        popup.xdgSurface.surface.map(compositor.updateOutputs)
         if let s = popup.xdgSurface.surface { scene.damageTree(s) }
         scene.changed(.layout)
         compositor.scheduleFrame()
@@ -206,14 +206,5 @@ final class Desktop {
         seat.popupUnmapped(popup)
         scene.changed(.layout)
         compositor.scheduleFrame()
-    }
-
-    private func enterOutput(_ surface: WlSurface) {
-        // Every head's wl_output: the heads share one scale, so a client picks the same
-        // buffer scale whichever one the surface is on.
-        for resource in compositor.layout.heads.flatMap(\.resources) where resource.client == surface.client && !surface.enteredOutputs.contains(where: { $0 === resource }) {
-            surface.send(resource) { wl_surface_send_enter($0, $1) }
-            surface.enteredOutputs.append(resource)
-        }
     }
 }

@@ -8,8 +8,8 @@ public final class FrameClock: LoopDeadline {
     public enum Mode: Sendable { case realtime, manual }
 
     public let mode: Mode
-    /// Milliseconds per frame.
-    public let interval: UInt32
+    /// Milliseconds per frame (the fastest head's, with several: `retune`).
+    public private(set) var interval: UInt32
     private var timer: EventSource?
     private var manualNow: UInt32 = 0
     private let start: UInt64
@@ -37,6 +37,15 @@ public final class FrameClock: LoopDeadline {
         if mode == .realtime {
             timer = try loop.addTimer { [unowned self] in self.fire() }
         }
+    }
+
+    /// A new refresh rate (a head of another rate came or went): the ticks follow it, and
+    /// the scheduler starts again from it (what frames took is kept out: a new rhythm).
+    func retune(refreshHz: Int32) {
+        let new = UInt32(max(1, 1000 / max(refreshHz, 1)))
+        guard new != interval else { return }
+        interval = new
+        scheduler = FrameScheduler(mode: scheduler.mode, interval: Double(new))
     }
 
     /// Milliseconds since the compositor started (or manual time).

@@ -22,6 +22,16 @@ public final class OutputHead {
     /// Where the head sits in global logical coordinates (`OutputLayout.arrange`).
     public internal(set) var bounds: PixelRect
     public let refreshMilliHz: Int32
+    /// Milliseconds per refresh: with several heads, each is composed and presented at its
+    /// own cadence (`Compositor.presentDueHeads`).
+    public let interval: UInt32
+    /// When the head next takes a frame (the frame clock's milliseconds).
+    var nextRefresh: UInt32 = 0
+    /// Its presenter cannot take a frame yet (its page flip is still pending): its damage
+    /// and its surfaces' frame callbacks wait, and the other heads go on.
+    public var isHeld = false
+    /// Frames composed for this head while there were several.
+    public internal(set) var frameCount = 0
     /// Clients' wl_outputs bound to this head: told again when it changes.
     var resources: [WlOutput] = []
     /// The head's wl_output global; nil once the head is gone.
@@ -32,6 +42,7 @@ public final class OutputHead {
         description = "Lodestone \(mode.name)"
         bounds = PixelRect(x: 0, y: 0, width: mode.width, height: mode.height)
         refreshMilliHz = mode.refreshHz &* 1000
+        interval = UInt32(max(1, 1000 / max(mode.refreshHz, 1)))
     }
 }
 

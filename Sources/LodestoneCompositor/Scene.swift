@@ -85,6 +85,13 @@ final class Scene {
         return cursorOrigin(surface)
     }
 
+    /// The root surface of each mapped window and popup (what `wl_surface.enter` is sent for).
+    func forEachMappedRoot(_ body: (WlSurface) -> Void) {
+        for window in windows { window.surface.map(body) }
+        for window in overrideRedirect { window.surface.map(body) }
+        for popup in popups { popup.xdgSurface.surface.map(body) }
+    }
+
     /// Visits every mapped surface bottom to top with its global origin.
     func forEachMappedSurface(_ body: (WlSurface, Int32, Int32) -> Void) {
         // Separate loops rather than a concatenated array: this runs every frame.

@@ -29,12 +29,17 @@ final class InProcessCompositor {
 
     struct Failure: Error, CustomStringConvertible { let description: String }
 
-    init(width: Int32 = 1280, height: Int32 = 800, scale: OutputScale = OutputScale(1)) throws {
+    /// `outputs`: several heads side by side (as `--outputs`); empty, one of `width`×`height`.
+    /// `withdrawnGlobalLinger`: how long a removed head's global stays (milliseconds).
+    init(width: Int32 = 1280, height: Int32 = 800, scale: OutputScale = OutputScale(1), outputs: [OutputMode] = [],
+         withdrawnGlobalLinger: Int32 = 5000) throws {
         display = try Display()
         var options = Compositor.Options()
         options.width = width
         options.height = height
         options.scale = scale
+        options.outputs = outputs
+        options.withdrawnGlobalLinger = withdrawnGlobalLinger
         options.clock = .manual
         var log = Logger(label: "in-process-compositor")
         log.logLevel = .warning

@@ -24,7 +24,7 @@ public final class DRMBackend: Backend {
     private let session: SeatSession
     /// Lit outputs, in the order of the compositor's heads.
     private var outputs: [DRMOutput]
-    /// Outputs whose monitor went: kept while a flip may still name them.
+    /// Outputs whose monitor went, kept until their last flip completes (its event names them).
     private var retired: [DRMOutput] = []
     private var flipEvents: EventSource?
     private var hotplug: DRMHotplug?
@@ -73,6 +73,7 @@ public final class DRMBackend: Backend {
             output.flipped = { _ in }
             output.failed = { _ in }
             output.stalled = { _ in }
+            output.flipEventCame = {}
         }
         session.paused = {}
         session.resumed = {}
@@ -109,15 +110,18 @@ public final class DRMBackend: Backend {
         }
         nextHead = outputs.count + 1
         // Frames: composed into the output image, each head's part copied into its back
-        // buffer and flipped; the next frame waits for every flip.
+        // buffer and flipped. One head: the next frame waits for its flip. Several: a head
+        // whose flip is pending is held (`OutputHead.isHeld`) and its own flip releases it,
+        // so each head goes at its own pace and the others compose on.
         compositor.framePresented = { [unowned self, unowned compositor] image, damage in
             for output in self.outputs {
                 guard let head = compositor.layout.head(named: output.headName) else { continue }
                 let part = compositor.output.pixels(logical: head.bounds)
                 output.present(image, fromX: part.x, y: part.y, damage: damage.rects)
+                if compositor.layout.heads.count > 1, output.flipPending { head.isHeld = true }
             }
             if self.outputs.contains(where: \.flipPending) {
-                compositor.clock.hold()
+                if compositor.layout.heads.count == 1 { compositor.clock.hold() }
                 self.motionToFlip?.frameQueued()
             }
             self.frameComposed?(image, compositor.frameCount)
@@ -165,11 +169,12 @@ public final class DRMBackend: Backend {
     private func light(_ output: DRMOutput, _ compositor: Compositor) throws(SystemError) {
         try output.attach(to: compositor.display.eventLoop)
         // The flip's time is the refresh the next frames are scheduled from (`--max-render-time`).
-        output.flipped = { [unowned self, unowned compositor] time in
+        output.flipped = { [unowned self, unowned compositor, unowned output] time in
             if let time {
                 self.motionToFlip?.flipped(at: time.seconds * 1_000_000 + UInt64(time.nanoseconds / 1000))
                 compositor.clock.presented(at: time)
             }
+            if let head = compositor.layout.head(named: output.headName), head.isHeld { compositor.resume(head) }
             if !self.outputs.contains(where: \.flipPending) { compositor.clock.resume() }
         }
         output.stalled = { [unowned self] in self.log.warning("\($0)") }
@@ -201,6 +206,12 @@ public final class DRMBackend: Backend {
         if cursor == nil { log.info("\(scale.isIntegral ? "no cursor plane" : "a fractional scale"): the pointer is composed into every frame") }
     }
 
+    /// Removed outputs whose last flip has completed: nothing names them any more. (The
+    /// flip event's handler holds the output it reports, so dropping it there is safe.)
+    private func dropRetired() {
+        retired.removeAll { !$0.flipQueued }
+    }
+
     /// After a hotplug event (or a return to the VT): outputs whose monitor went are turned
     /// off and their heads removed (their windows move onto a remaining head); monitors that
     /// came are lit as new heads to the right. The last head stays, lit or not.
@@ -210,12 +221,15 @@ public final class DRMBackend: Backend {
             log.info("DRM output \(output.connectorName) (\(output.headName)) disconnected")
             compositor.removeOutput(named: output.headName)
             output.detach()
-            output.flipped = { _ in }
             output.disable()
             outputs.removeAll { $0 === output }
-            // A flip may still be queued with this output as its user data: kept until the
-            // backend goes.
-            retired.append(output)
+            // A flip may still be queued with this output as its user data: kept until it
+            // completes (its event names the output), then dropped with its buffers.
+            output.flipped = { _ in }
+            if output.flipQueued {
+                output.flipEventCame = { [unowned self] in self.dropRetired() }
+                retired.append(output)
+            }
             changed = true
         }
         let added: [DRMOutput]

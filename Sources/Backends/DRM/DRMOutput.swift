@@ -24,6 +24,12 @@ final class DRMOutput {
     private var watchdog: EventSource?
     /// A flip is queued and not yet done.
     private(set) var flipPending = false
+    /// The kernel still owes a flip event naming this output (even one given up on by
+    /// `flipTimedOut`): until it comes the output must not be freed.
+    private(set) var flipQueued = false
+    /// A flip event came (after `flipped` when it was awaited): a removed output that was
+    /// kept for it may be let go.
+    var flipEventCame: () -> Void = {}
     /// A flip completed, at the vblank it was shown at (CLOCK_MONOTONIC, the kernel's
     /// default), or was given up on (nil, `flipTimedOut`).
     var flipped: (Timestamp?) -> Void = { _ in }
@@ -162,16 +168,22 @@ final class DRMOutput {
         context.page_flip_handler = { _, _, seconds, microseconds, data in
             guard let data else { return }
             let time = Timestamp(seconds: UInt64(seconds), nanoseconds: microseconds * 1000)
-            Unmanaged<DRMOutput>.fromOpaque(data).takeUnretainedValue().flipCompleted(at: time)
+            // Held for the call: a removed output's last flip event lets it go (`flipEventCame`).
+            let output = Unmanaged<DRMOutput>.fromOpaque(data).takeUnretainedValue()
+            withExtendedLifetime(output) { output.flipCompleted(at: time) }
         }
         drmHandleEvent(fd, &context)
     }
 
     private func flipCompleted(at time: Timestamp) {
         watchdog?.arm(milliseconds: 0)
-        guard flipPending else { return }  // given up on already (`flipTimedOut`)
-        flipPending = false
-        flipped(time)
+        flipQueued = false
+        // Not awaited when given up on already (`flipTimedOut`).
+        if flipPending {
+            flipPending = false
+            flipped(time)
+        }
+        flipEventCame()
     }
 
     /// A flip the kernel accepted never completed: said once per stall, and frames go on
@@ -196,6 +208,7 @@ final class DRMOutput {
         let data = Unmanaged.passUnretained(self).toOpaque()
         if drmModePageFlip(fd, crtcID, b.fb, UInt32(DRM_MODE_PAGE_FLIP_EVENT), data) == 0 {
             flipPending = true
+            flipQueued = true
             back = 1 - back
             watchdog?.arm(milliseconds: Self.flipTimeoutMilliseconds)
         } else if ![EBUSY, EACCES, EPERM, EINTR, EAGAIN].contains(errno) {

@@ -23,7 +23,13 @@ final class WlOutput: Resource, WlOutputHandler {
         if request == .release { destroy() }
     }
 
-    override func destroyed() { head?.resources.removeAll { $0 === self } }
+    /// The client destroyed it: no event may name it any more (a surface's leave).
+    private(set) var isDestroyed = false
+
+    override func destroyed() {
+        isDestroyed = true
+        head?.resources.removeAll { $0 === self }
+    }
 
     /// The whole description, ended by done.
     func sendAll() {
