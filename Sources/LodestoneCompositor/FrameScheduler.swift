@@ -52,11 +52,16 @@ public struct FrameScheduler: Sendable {
         case .off: return 0
         case .milliseconds(let ms): return min(ms, interval)
         case .auto:
-            guard !samples.isEmpty else { return min(interval / 2, interval) }
-            let sorted = samples.sorted()
-            let high = sorted[min(sorted.count - 1, Int((Double(sorted.count) * Self.percentile).rounded(.down)))]
+            guard let high = predicted else { return min(interval / 2, interval) }
             return min(high + margin, interval)
         }
+    }
+
+    /// The compose time `auto` predicts (the high percentile of recent frames, no margin).
+    private var predicted: Double? {
+        guard !samples.isEmpty else { return nil }
+        let sorted = samples.sorted()
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count) * Self.percentile).rounded(.down)))]
     }
 
     /// The frame to schedule at `now`: the first refresh whose start (the refresh less
@@ -66,6 +71,10 @@ public struct FrameScheduler: Sendable {
         // The first refresh strictly after now, then later ones until its start has not passed.
         var k = ((now - presented) / interval).rounded(.down) + 1
         var refresh = presented + k * interval
+        // A lead grown to a whole refresh (slow frames and misses: a TTY under emulation)
+        // has always passed, and every frame would wait a refresh more than `off`: compose
+        // now for the next refresh while the predicted time still fits before it.
+        if mode == .auto, lead >= interval, let high = predicted, refresh - now >= high { return (now, refresh) }
         while refresh - lead < now {
             k += 1
             refresh = presented + k * interval

@@ -370,7 +370,12 @@ struct Lodestone: ParsableCommand {
         // Every source the backend has on our loop goes while the loop exists (nested: the
         // window and the parent's fd; DRM: the seat's, the card's and libinput's).
         backend.stop()
-        if let summary = drm?.motionToFlip?.summary { log.info("\(summary)") }
+        if let summary = drm?.motionToFlip?.summary {
+            // With the scheduler's lead at exit: what `--max-render-time` made of the flips.
+            let s = compositor.clock.scheduler
+            func ms(_ v: Double) -> String { "\((v * 100).rounded() / 100) ms" }
+            log.info("\(summary); frames start \(ms(s.lead)) before their refresh (margin \(ms(s.margin)), refresh \(ms(s.interval)))")
+        }
         child?.terminate()
         // Nothing may keep the display alive now: its deinit removes the socket and lock file.
         backend.frameComposed = nil

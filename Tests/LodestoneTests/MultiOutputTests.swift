@@ -1,3 +1,4 @@
+import AdaptivePointerClient
 import Foundation
 import LodestoneTesting
 import XCTest
@@ -129,5 +130,31 @@ final class MultiOutputTests: XCTestCase {
             let m = try c.windows().first { $0.title == "right" }
             return m?.x == 0 && m?.y == 30 && m?.width == 800 && m?.height == 570
         }, "still maximized, now at the origin: \((try? c.windows()) ?? [])")
+    }
+
+    /// The TTY's quick return (issue 28): the tablet puts the pointer on HEADLESS-2, and
+    /// within half a second back on HEADLESS-1 to the right of a lifting element, in one
+    /// motion each. That jump is no flick: nothing is captured, and once settled the pointer is
+    /// the plain circle where the tablet put it, with no content effect (what puts it back on
+    /// a cursor plane). It used to read as a flick toward the element, lifted it and held it.
+    func testAQuickReturnFromTheOtherHeadLeavesThePlainPointer() throws {
+        let f = try AdaptiveFixture(size: "800x600", extraArguments: ["--outputs", "2"])
+        let client = try RegionClient(session: f.session, title: "icons", background: 0xffe0_e0e0,
+                                      boxes: [(100, 100, 80, 40, 0xff20_60c0)])
+        defer { withExtendedLifetime(client) {} }
+        try f.control.moveWindow("icons", x: 100, y: 100)
+        var icon = RegionDescription(frame: (100, 100, 80, 40), effect: .lift, identifier: 1)
+        icon.opaque = true
+        try client.declare(icon)   // at 200...280 × 200...240 on HEADLESS-1
+        XCTAssertEqual(try f.move(to: 240, 220).effect, .lift, "the element lifts under the pointer")
+        let home = try f.move(to: 420, 220)
+        XCTAssertEqual(home.effect, .none, "\(home)")
+        XCTAssertEqual(try f.move(to: 1100, 220, settle: 300).effect, .none, "on HEADLESS-2")
+        let back = try f.move(to: 420, 220)
+        XCTAssertEqual(back.effect, .none, "a content effect after the quick return: \(back)")
+        XCTAssertFalse(back.targeted, "a region captured: \(back.regionIdentifier)")
+        XCTAssertEqual(back.kind, .circle)
+        XCTAssertEqual(back.midX, 420, accuracy: 0.5)
+        XCTAssertEqual(back.midY, 220, accuracy: 0.5)
     }
 }

@@ -75,6 +75,20 @@ final class MagnetismTests: XCTestCase {
         XCTAssertEqual(slower.engine.targetRegion, RegionID(1))
     }
 
+    /// A tablet's jump (or a move back from another head) after a rest is no flick, however
+    /// far it goes: nothing captures it, and once settled the pointer is the plain circle where
+    /// the device is.
+    func testAJumpAfterARestIsNoFlick() {
+        var h = Harness(regions: [region(1, button)], at: point(1000, 315))
+        h.move(to: point(1100, 315))
+        h.run(0.4)
+        h.move(to: point(520, 315))    // 580 pt in one motion, 0.4 s after the last
+        h.run(0.5)
+        XCTAssertNil(h.last.targetRegion, "captured by a flick the hand never made")
+        XCTAssertNil(h.last.contentEffect)
+        XCTAssertEqual(h.last.logicalPosition, point(520, 315))
+    }
+
     func testFlickAwayFromTheTrajectoryIsNotCaptured() {
         var h = Harness(regions: [region(1, button)], at: point(100, 200))
         h.glide(to: point(330, 200), steps: 46, interval: 0.01)   // fast, but the button is far off-axis

@@ -11,7 +11,13 @@ struct VelocityTracker: Sendable {
         defer { lastTime = time }
         guard let last = lastTime else { return }
         let elapsed = time.since(last)
-        if elapsed > Self.gestureGap { velocity = .zero }
+        // The first motion after a rest starts from rest: its distance over the pause is no
+        // speed. (Blended in, a tablet's jump back across a head within a second read as a
+        // flick, and the capture held an element the pointer never reached.)
+        guard elapsed <= Self.gestureGap else {
+            velocity = .zero
+            return
+        }
         let instant = delta * (1 / max(elapsed, 0.001))
         guard instant.isFinite else { return }
         velocity = velocity * smoothing + instant * (1 - smoothing)
