@@ -24,7 +24,9 @@ public final class Compositor {
     let scene: Scene
     /// Window placement, activation and stacking.
     private(set) var desktop: Desktop!
-    public private(set) var seat: Seat!
+    /// Set once, in `init` (the seat needs the compositor): unchecked, as every frame reads it
+    /// a dozen times and each dynamic exclusivity check costs ~60 instructions (issue 29).
+    @exclusivity(unchecked) public private(set) var seat: Seat!
     /// Touch routing; nil unless `Options.touch` (no backend has a touchscreen yet).
     public private(set) var touchscreen: Touchscreen?
     /// Draws the adaptive pointer and its content effects over each composed frame.
@@ -51,7 +53,8 @@ public final class Compositor {
     /// The geometry apps without regions publish for accessibility (AT-SPI), read on demand.
     private(set) lazy var accessibility = Accessibility(compositor: self)
     /// Touchpad gestures: the system's swipes, and the rest routed to clients.
-    private(set) var gestures: Gestures!
+    /// Set once, in `init`; unchecked as `seat` is (read every frame).
+    @exclusivity(unchecked) private(set) var gestures: Gestures!
     /// Tablet tools (pens, erasers): their routing to clients and the hover preview.
     private(set) var tablets: Tablets!
     /// The X11 window manager while Xwayland runs (owned by XwaylandServer).
