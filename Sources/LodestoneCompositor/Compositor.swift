@@ -64,15 +64,18 @@ public final class Compositor {
     /// Screen copies (zwlr_screencopy_manager_v1): managers and frames waiting for damage.
     private(set) lazy var screencopy = Screencopy(source: self)
     /// When the last composed frame was presented (`FrameClock.timestamp`).
-    internal(set) var lastPresented = Timestamp(seconds: 0, nanoseconds: 0)
+    /// `lastPresented`, `repaintCount` and `frameCount` skip the dynamic exclusivity check
+    /// (every frame writes them; ~60 instructions a check, issue 29): plain counters,
+    /// assigned whole by the frame code alone.
+    @exclusivity(unchecked) internal(set) var lastPresented = Timestamp(seconds: 0, nanoseconds: 0)
     /// How frames reach the screen, for wp_presentation (see `PresentedFrame`); a backend
     /// sets it when it starts.
     public enum Pacing: Sendable { case timer, parent, vsync }
     public var pacing = Pacing.timer
     /// Repaints so far (with damage or not): wp_presentation's sequence.
-    internal(set) var repaintCount: UInt64 = 0
+    @exclusivity(unchecked) internal(set) var repaintCount: UInt64 = 0
     /// Frames composed so far (frames with damage).
-    public internal(set) var frameCount = 0
+    @exclusivity(unchecked) public internal(set) var frameCount = 0
     /// Called after each composed frame with the damaged output pixels.
     public var framePresented: ((Image, PixelRegion) -> Void)?
     /// A backend's hardware cursor (the DRM cursor plane), asked before each composed frame
