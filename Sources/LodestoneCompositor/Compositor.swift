@@ -27,7 +27,9 @@ public final class Compositor {
     let scene: Scene
     /// Window placement, activation and stacking.
     private(set) var desktop: Desktop!
-    public private(set) var seat: Seat!
+    /// Set once, in `init` (the seat needs the compositor): unchecked, as every frame reads it
+    /// a dozen times and each dynamic exclusivity check costs ~60 instructions (issue 29).
+    @exclusivity(unchecked) public private(set) var seat: Seat!
     /// Touch routing; nil unless `Options.touch` (no backend has a touchscreen yet).
     public private(set) var touchscreen: Touchscreen?
     /// Draws the adaptive pointer and its content effects over each composed frame.
@@ -54,7 +56,8 @@ public final class Compositor {
     /// The geometry apps without regions publish for accessibility (AT-SPI), read on demand.
     private(set) lazy var accessibility = Accessibility(compositor: self)
     /// Touchpad gestures: the system's swipes, and the rest routed to clients.
-    private(set) var gestures: Gestures!
+    /// Set once, in `init`; unchecked as `seat` is (read every frame).
+    @exclusivity(unchecked) private(set) var gestures: Gestures!
     /// Tablet tools (pens, erasers): their routing to clients and the hover preview.
     private(set) var tablets: Tablets!
     /// The X11 window manager while Xwayland runs (owned by XwaylandServer).
@@ -64,15 +67,18 @@ public final class Compositor {
     /// Screen copies (zwlr_screencopy_manager_v1): managers and frames waiting for damage.
     private(set) lazy var screencopy = Screencopy(source: self)
     /// When the last composed frame was presented (`FrameClock.timestamp`).
-    internal(set) var lastPresented = Timestamp(seconds: 0, nanoseconds: 0)
+    /// `lastPresented`, `repaintCount` and `frameCount` skip the dynamic exclusivity check
+    /// (every frame writes them; ~60 instructions a check, issue 29): plain counters,
+    /// assigned whole by the frame code alone.
+    @exclusivity(unchecked) internal(set) var lastPresented = Timestamp(seconds: 0, nanoseconds: 0)
     /// How frames reach the screen, for wp_presentation (see `PresentedFrame`); a backend
     /// sets it when it starts.
     public enum Pacing: Sendable { case timer, parent, vsync }
     public var pacing = Pacing.timer
     /// Repaints so far (with damage or not): wp_presentation's sequence.
-    internal(set) var repaintCount: UInt64 = 0
+    @exclusivity(unchecked) internal(set) var repaintCount: UInt64 = 0
     /// Frames composed so far (frames with damage).
-    public internal(set) var frameCount = 0
+    @exclusivity(unchecked) public internal(set) var frameCount = 0
     /// Called after each composed frame with the damaged output pixels.
     public var framePresented: ((Image, PixelRegion) -> Void)?
     /// A backend's hardware cursor (the DRM cursor plane), asked before each composed frame

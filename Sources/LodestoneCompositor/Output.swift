@@ -6,13 +6,17 @@ public final class Output {
     public let name: String
     public let description: String
     /// Size in logical (surface) coordinates.
-    public private(set) var width: Int32
-    public private(set) var height: Int32
+    ///
+    /// Size, scale and image skip the dynamic exclusivity check: every frame reads them a dozen
+    /// times (damage, pixels, the image) at ~60 instructions a check (issue 29), and they are
+    /// only ever assigned whole, here, by the single-threaded core.
+    @exclusivity(unchecked) public private(set) var width: Int32
+    @exclusivity(unchecked) public private(set) var height: Int32
     /// Output pixels per logical unit; fractional (1.5) or whole (`OutputScale`).
-    public private(set) var scale: OutputScale
+    @exclusivity(unchecked) public private(set) var scale: OutputScale
     public let refreshMilliHz: Int32
     /// The composed frame, in output pixels.
-    public private(set) var image: Image
+    @exclusivity(unchecked) public private(set) var image: Image
     /// Output pixels that changed since the last repaint.
     public let damage = PixelRegion()
     /// Surfaces told their preferred scale (wp_fractional_scale_v1): told again when it changes.

@@ -24,16 +24,21 @@ final class Scene {
     /// Mapped windows their title bar minimized: off screen until activated (`Desktop.minimize`).
     var minimized: [DesktopWindow] = []
     /// The client cursor surface and where it is drawn (it is not in any window's tree).
-    var cursorOrigin: (WlSurface) -> (Int32, Int32)? = { _ in nil }
+    ///
+    /// `cursorOrigin`, `dragIcon` and `elements` skip the dynamic exclusivity check (~60
+    /// instructions each, several a frame, issue 29): the closures are set once, by the
+    /// compositor's init, and `elements` is touched only by `withRenderElements`, which never
+    /// re-enters itself.
+    @exclusivity(unchecked) var cursorOrigin: (WlSurface) -> (Int32, Int32)? = { _ in nil }
     /// A drag's icon surface and where it is drawn, under the pointer (`DragGrab`).
-    var dragIcon: () -> (surface: WlSurface, x: Int32, y: Int32)? = { nil }
+    @exclusivity(unchecked) var dragIcon: () -> (surface: WlSurface, x: Int32, y: Int32)? = { nil }
     /// The adaptive_pointer_v1 regions of the mapped surfaces, placed in global space.
     private(set) lazy var regions = SceneRegions(scene: self)
     /// The one notification; see `Change`.
     var onChange: (Change) -> Void = { _ in }
     /// The elements of the frame being composed, kept between frames so composing does
     /// not allocate once its capacity has grown to the scene.
-    private var elements: [RenderElement] = []
+    @exclusivity(unchecked) private var elements: [RenderElement] = []
 
     init(output: Output) { self.output = output }
 

@@ -10,9 +10,13 @@ public final class Image {
         if let access, let now = access.address, now != borrowed { rewrap(now) }
         return image
     }
-    private var image: OpaquePointer
+    ///
+    /// `image`, `borrowed` and `access` skip the dynamic exclusivity check: the pixman calls of
+    /// one frame read `pointer` dozens of times (~60 instructions a check, issue 29), and no
+    /// access to them overlaps another (`rewrap` runs to completion, the core is single-threaded).
+    @exclusivity(unchecked) private var image: OpaquePointer
     /// Where the borrowed pixels were when `image` was made; nil for pixels Lodestone owns.
-    private var borrowed: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) private var borrowed: UnsafeMutableRawPointer?
     public let width: Int32
     public let height: Int32
     public let format: Format
@@ -91,7 +95,7 @@ public final class Image {
 
     /// Guards reads of borrowed pixels another process may take away (a client's wl_shm
     /// pool): nil for pixels Lodestone owns.
-    public var access: (any PixelAccess)?
+    @exclusivity(unchecked) public var access: (any PixelAccess)?
 
     /// Runs `body`, which reads the pixels, inside the owner's guard if there is one.
     @inlinable public func reading<R>(_ body: () throws -> R) rethrows -> R {

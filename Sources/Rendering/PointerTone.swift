@@ -37,12 +37,15 @@ struct RGB: Equatable {
         let data = image.data, row = Int(image.stride / 4)
         let nx = min(8, Int(r.width)), ny = min(8, Int(r.height))
         var sr = 0, sg = 0, sb = 0
-        for j in 0..<ny {
-            let y = Int(r.y) + (2 * j + 1) * Int(r.height) / (2 * ny)
-            for i in 0..<nx {
-                let x = Int(r.x) + (2 * i + 1) * Int(r.width) / (2 * nx)
-                let p = data[y * row + x]
-                sr += Int(p >> 16 & 0xff); sg += Int(p >> 8 & 0xff); sb += Int(p & 0xff)
+        // The columns once, not per row: this runs every frame the pointer moves (issue 29).
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: nx) { columns in
+            for i in 0..<nx { columns[i] = Int(r.x) + (2 * i + 1) * Int(r.width) / (2 * nx) }
+            for j in 0..<ny {
+                let line = data + (Int(r.y) + (2 * j + 1) * Int(r.height) / (2 * ny)) * row
+                for x in columns {
+                    let p = line[x]
+                    sr &+= Int(p >> 16 & 0xff); sg &+= Int(p >> 8 & 0xff); sb &+= Int(p & 0xff)
+                }
             }
         }
         let n = Double(nx * ny) * 255
