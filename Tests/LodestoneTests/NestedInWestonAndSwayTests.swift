@@ -71,21 +71,9 @@ final class NestedInWestonAndSwayTests: XCTestCase {
         XCTAssertEqual(status, 0, output)
     }
 
-    /// A file of `size` bytes of text (wl-copy offers it as text/plain), and its sha256.
+    /// A file of `size` bytes of text named `name` in the test's directory, and its sha256.
     private func makeText(_ name: String, size: Int) throws -> (path: String, sha: String) {
-        let path = home + "/\(name)"
-        let line = Array("lodestone \(UInt32.random(in: 0...UInt32.max)) abcdefghijklmnopqrstuvwxyz 0123456789\n".utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(size)
-        while bytes.count < size { bytes += line.prefix(size - bytes.count) }
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return (path, try sha256(path))
-    }
-
-    private func sha256(_ path: String) throws -> String {
-        let (status, output) = try run(["sha256sum", path])
-        XCTAssertEqual(status, 0, output)
-        return String(output.prefix(64))
+        try makeText(at: home + "/\(name)", size: size)
     }
 
     /// `wl-copy` serving `file` until it is terminated. In weston it takes the selection
