@@ -107,7 +107,7 @@ final class NestedInWestonAndSwayTests: XCTestCase {
     private func copyOutsidePastesInside(size: Int) throws {
         let text = try makeText("outside-\(size).txt", size: size)
         let copier = try copy(text.path, environment: parentEnvironment)
-        defer { copier.terminate() }
+        defer { copier.terminate(); copier.waitUntilExit() }
         XCTAssertEqual(try paste(environment: nestedEnvironment, expecting: text.sha, timeout: 60), text.sha,
                        "nested log:\n\(nested.log.suffix(3000))")
     }
@@ -116,7 +116,7 @@ final class NestedInWestonAndSwayTests: XCTestCase {
         let text = try makeText("inside-\(size).txt", size: size)
         try clickLodestone()
         let copier = try copy(text.path, environment: nestedEnvironment)
-        defer { copier.terminate() }
+        defer { copier.terminate(); copier.waitUntilExit() }
         XCTAssertEqual(try paste(environment: parentEnvironment, expecting: text.sha, timeout: 60), text.sha,
                        "nested log:\n\(nested.log.suffix(3000))")
     }
@@ -179,7 +179,7 @@ extension NestedInWestonAndSwayTests {
         source.standardOutput = FileHandle(forWritingAtPath: sourceLog)
         source.standardError = source.standardOutput
         try source.run()
-        defer { source.terminate() }
+        defer { source.terminate(); source.waitUntilExit() }
         XCTAssertTrue(try wait(timeout: 20) { textOfFile(sourceLog).contains("mapped") }, textOfFile(sourceLog))
         XCTAssertTrue(try nested.wait(timeout: 20) { (try? nested.captureSize().width).map { $0 < 600 } ?? false },
                       "Lodestone's window was not given half of sway's")

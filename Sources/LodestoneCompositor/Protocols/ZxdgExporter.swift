@@ -7,14 +7,19 @@ import WaylandServer
 /// handle and makes its own toplevel a child of that window (`set_parent_of`): a file
 /// chooser of a sandboxed app's portal over the app. Lodestone then keeps the child above
 /// its parent and places it centred over it (`XdgToplevel.parent`, as `set_parent`).
-final class ZxdgExporter: Resource, ZxdgExporterV2Handler {
-    static let version: Int32 = 1
+/// Every xdg-foreign object reaches the one table of exports: the globals to add and look
+/// up handles, the exported and imported objects to leave it when they go.
+class ForeignObject: Resource {
     unowned let exports: ForeignExports
 
     init?(exports: ForeignExports, client: Client, version: UInt32, id: UInt32) {
         self.exports = exports
         super.init(client: client, version: version, id: id)
     }
+}
+
+final class ZxdgExporter: ForeignObject, ZxdgExporterV2Handler {
+    static let version: Int32 = 1
 
     func handle(_ request: Request, _ a: Arguments) {
         switch request {
@@ -33,16 +38,14 @@ final class ZxdgExporter: Resource, ZxdgExporterV2Handler {
 }
 
 /// `zxdg_exported_v2`: a window's handle, valid until this object (or the window) goes.
-final class ZxdgExported: Resource, ZxdgExportedV2Handler {
+final class ZxdgExported: ForeignObject, ZxdgExportedV2Handler {
     private(set) weak var toplevel: XdgToplevel?
-    unowned let exports: ForeignExports
     /// 128 random bits: another client cannot guess it.
     let handle = (0..<2).map { _ in String(UInt64.random(in: .min ... .max), radix: 16).leftPadded(to: 16) }.joined()
 
     init?(toplevel: XdgToplevel, exports: ForeignExports, client: Client, version: UInt32, id: UInt32) {
         self.toplevel = toplevel
-        self.exports = exports
-        super.init(client: client, version: version, id: id)
+        super.init(exports: exports, client: client, version: version, id: id)
     }
 
     func handle(_ request: Request, _ arguments: Arguments) {
@@ -52,14 +55,8 @@ final class ZxdgExported: Resource, ZxdgExportedV2Handler {
     override func destroyed() { exports.remove(self) }
 }
 
-final class ZxdgImporter: Resource, ZxdgImporterV2Handler {
+final class ZxdgImporter: ForeignObject, ZxdgImporterV2Handler {
     static let version: Int32 = 1
-    unowned let exports: ForeignExports
-
-    init?(exports: ForeignExports, client: Client, version: UInt32, id: UInt32) {
-        self.exports = exports
-        super.init(client: client, version: version, id: id)
-    }
 
     func handle(_ request: Request, _ a: Arguments) {
         switch request {
@@ -79,17 +76,15 @@ final class ZxdgImporter: Resource, ZxdgImporterV2Handler {
 }
 
 /// `zxdg_imported_v2`: another client's window, to parent this client's toplevels to.
-final class ZxdgImported: Resource, ZxdgImportedV2Handler {
+final class ZxdgImported: ForeignObject, ZxdgImportedV2Handler {
     let handle: String
-    unowned let exports: ForeignExports
     weak var exported: ZxdgExported?
     /// The toplevels made children through this import: they are let go when it goes.
     private var children: [Weak<XdgToplevel>] = []
 
     init?(handle: String, exports: ForeignExports, client: Client, version: UInt32, id: UInt32) {
         self.handle = handle
-        self.exports = exports
-        super.init(client: client, version: version, id: id)
+        super.init(exports: exports, client: client, version: version, id: id)
     }
 
     func handle(_ request: Request, _ a: Arguments) {
