@@ -165,10 +165,15 @@ extension NestedInWestonAndSwayTests {
 
     /// drag_client.py's source in the parent, mapped; its log and process.
     private func parentDragSource() throws -> (log: String, process: Process) {
-        let log = home + "/source.txt"
+        try parentDragClient("source", ["--source"])
+    }
+
+    /// drag_client.py `title` in the parent, mapped; its log and process.
+    private func parentDragClient(_ title: String, _ options: [String] = []) throws -> (log: String, process: Process) {
+        let log = home + "/\(title).txt"
         let source = Process()
         source.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        source.arguments = ["python3", repositoryRoot + "/Tests/clients/drag_client.py", "source", "cc6633", "--source"]
+        source.arguments = ["python3", repositoryRoot + "/Tests/clients/drag_client.py", title, "cc6633"] + options
         source.environment = parentEnvironment
         FileManager.default.createFile(atPath: log, contents: nil)
         source.standardOutput = FileHandle(forWritingAtPath: log)
@@ -180,10 +185,15 @@ extension NestedInWestonAndSwayTests {
 
     /// drag_client.py's target inside at (100, 50) of Lodestone's output, mapped; its log.
     private func nestedDragTarget() throws -> String {
-        let log = home + "/target.txt"
-        try nested.launch(["python3", repositoryRoot + "/Tests/clients/drag_client.py", "target", "3366cc"], output: log)
+        try nestedDragClient("target", at: 100, 50)
+    }
+
+    /// drag_client.py `title` inside at (x, y) of Lodestone's output, mapped; its log.
+    private func nestedDragClient(_ title: String, at x: Int32, _ y: Int32, _ options: [String] = []) throws -> String {
+        let log = home + "/\(title).txt"
+        try nested.launch(["python3", repositoryRoot + "/Tests/clients/drag_client.py", title, "3366cc"] + options, output: log)
         XCTAssertTrue(try nested.wait(timeout: 20) { textOfFile(log).contains("mapped") }, textOfFile(log))
-        _ = try nested.control.moveWindow("target", x: 100, y: 50)
+        _ = try nested.control.moveWindow(title, x: x, y: y)
         return log
     }
 
@@ -240,6 +250,45 @@ extension NestedInWestonAndSwayTests {
         // finished and destroyed its offer, cancelled after dnd_finished: never before it.
         let events = lines(sourceLog)
         XCTAssertLessThan(events.firstIndex(of: "dnd_finished") ?? .max, events.firstIndex(of: "cancelled") ?? .max, textOfFile(sourceLog))
+        XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
+    }
+
+    /// A drag from a client inside that leaves Lodestone's tile carries on in sway (Lodestone's
+    /// start_drag there): a sway client in the tile beside it hears enter, its accept reaches
+    /// the source inside, and the drop gives it the bytes of the source inside.
+    func testInSwayADragFromInsideDropsOntoASwayClient() throws {
+        try requireProgram("python3")
+        try start(in: "sway")
+        // Inside at (20, 20) of Lodestone's output, (2, 26) in sway: pressed at (122, 121).
+        let sourceLog = try nestedDragClient("source", at: 20, 20, ["--source"])
+        XCTAssertTrue(try nested.wait(timeout: 20) { (try? nested.captureSize().width).map { $0 > 1000 } ?? false },
+                      "Lodestone's window did not fill sway's")
+        let (targetLog, target) = try parentDragClient("target")
+        defer { target.terminate(); target.waitUntilExit() }
+        XCTAssertTrue(try nested.wait(timeout: 20) { (try? nested.captureSize().width).map { $0 < 600 } ?? false },
+                      "Lodestone's window was not given half of sway's")
+        var step = 0
+        XCTAssertTrue(try wait(timeout: 20) {
+            step += 1
+            try xdotool("mousemove", "\(122 + step % 2)", "121")
+            // Its last word, not its first: sway's retiling when the target maps may move
+            // the pointer off it after an earlier enter.
+            return self.lines(sourceLog).last { $0.hasPrefix("pointer ") } == "pointer enter"
+        }, "the pointer never entered the source inside:\n\(textOfFile(sourceLog))")
+        try xdotool("mousedown", "1")
+        XCTAssertTrue(try wait(timeout: 20) { textOfFile(sourceLog).contains("started") }, "no drag inside:\n\(textOfFile(sourceLog))")
+        // sway centres the 200×150 target in its tile (512, 26)-(1024, 768): (768, 396).
+        for i in 1...10 { try xdotool("mousemove", "\(122 + (768 - 122) * i / 10)", "\(121 + (396 - 121) * i / 10)") }
+        XCTAssertTrue(try wait(timeout: 20) { self.lines(targetLog).contains { $0.hasPrefix("enter ") } },
+                      "no enter in sway:\n\(textOfFile(targetLog))\nnested log:\n\(nested.log.suffix(2000))")
+        XCTAssertTrue(try wait(timeout: 20) { textOfFile(sourceLog).contains("target text/plain") },
+                      "the source inside did not hear sway's target:\n\(textOfFile(sourceLog))")
+        try xdotool("mouseup", "1")
+        let payload = try XCTUnwrap(lines(sourceLog).first { $0.hasPrefix("payload ") })
+        XCTAssertTrue(try wait(timeout: 30) { textOfFile(targetLog).contains("received text/plain " + payload.dropFirst("payload ".count)) },
+                      "the bytes did not arrive in sway:\n\(textOfFile(targetLog))")
+        XCTAssertTrue(try wait(timeout: 20) { self.lines(sourceLog).contains("dnd_drop_performed") && self.lines(sourceLog).contains("dnd_finished") },
+                      "the source inside did not hear the drop finished:\n\(textOfFile(sourceLog))")
         XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
     }
 }
