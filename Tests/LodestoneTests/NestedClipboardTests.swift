@@ -198,6 +198,29 @@ final class NestedClipboardTests: XCTestCase {
         XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
     }
 
+    /// A client inside that answers `ask` after the drop (set_actions with move): the parent's
+    /// offer hears the same set_actions, so the parent's source learns move before finished.
+    func testAnAskAnsweredInsideAfterTheDropReachesTheParentsSource() throws {
+        try start()
+        let source = try dragClient("source", in: parent, at: 20, 100, ["--source", "--source-actions", "copy,move,ask"])
+        _ = try parent.control.moveWindow("Lodestone", x: 350, y: 100)
+        let target = try dragClient("target", in: nested, at: 100, 50, ["--actions", "copy,move,ask", "--preferred", "ask", "--answer", "move"])
+        try parent.control.movePointer(x: 100, y: 170)
+        try parent.control.button(pressed: true)
+        try waitFor(parent, source, { $0.contains("started") }, "no drag in the parent")
+        for x in stride(from: 150.0, through: 500, by: 50) { try parent.control.movePointer(x: x, y: 200) }
+        try waitFor(parent, source, { $0.contains("target text/plain") && $0.contains("action 4") }, "the parent's source did not hear the accept and ask")
+        try parent.control.button(pressed: false)
+        try waitFor(parent, source, { $0.contains("dnd_drop_performed") && $0.contains("dnd_finished") }, "the parent's source did not hear the drop finished")
+        let events = lines(source)
+        let move = try XCTUnwrap(events.lastIndex(of: "action 2"), "the parent's source never heard move:\n\(textOfFile(source))")
+        XCTAssertGreaterThan(move, try XCTUnwrap(events.firstIndex(of: "dnd_drop_performed")), textOfFile(source))
+        XCTAssertLessThan(move, try XCTUnwrap(events.firstIndex(of: "dnd_finished")), textOfFile(source))
+        let payload = try XCTUnwrap(events.first { $0.hasPrefix("payload ") })
+        try waitFor(nested, target, { $0.contains("received text/plain " + payload.dropFirst("payload ".count)) }, "the bytes did not arrive inside")
+        XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
+    }
+
     /// A client inside that dies at the drop, before reading or finishing: the parent's
     /// drag ends cancelled, not waiting for a finish that never comes.
     func testAParentDragWhoseTargetInsideDiesAtTheDropIsCancelled() throws {
