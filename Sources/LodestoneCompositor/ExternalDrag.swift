@@ -145,6 +145,12 @@ public final class ExternalDrag: DragSession, XDragTargetSource {
         finished(true)
     }
 
+    /// The target chose an action for `ask` after the drop: the outside's source hears it.
+    func offerAnsweredAsk(_ offer: WlDataOffer) {
+        guard dropped, offer === self.offer else { return }
+        answer()
+    }
+
     /// The target went away (or let its offer go) after the drop without finishing.
     func offerAbandoned(_ offer: WlDataOffer) {
         guard dropped, offers.contains(where: { $0.value === offer }) else { return }

@@ -22,21 +22,9 @@ final class NestedClipboardTests: XCTestCase {
         parent?.stop()
     }
 
-    /// A file of `size` bytes of text (wl-copy offers it as text/plain), and its sha256.
+    /// A file of `size` bytes of text named `name` in the test's directory, and its sha256.
     private func makeText(_ name: String, size: Int) throws -> (path: String, sha: String) {
-        let path = directory + "/\(name)"
-        let line = Array("lodestone \(UInt32.random(in: 0...UInt32.max)) abcdefghijklmnopqrstuvwxyz 0123456789\n".utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(size)
-        while bytes.count < size { bytes += line.prefix(size - bytes.count) }
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return (path, try sha256(path))
-    }
-
-    private func sha256(_ path: String) throws -> String {
-        let (status, output) = try run(["sha256sum", path])
-        XCTAssertEqual(status, 0, output)
-        return String(output.prefix(64))
+        try makeText(at: directory + "/\(name)", size: size)
     }
 
     /// `wl-copy` in `session`, serving `file` until the test ends; waits until `session`
@@ -207,6 +195,29 @@ final class NestedClipboardTests: XCTestCase {
         try waitFor(nested, target, { $0.contains("received text/plain " + payload.dropFirst("payload ".count)) }, "the bytes did not arrive inside")
         try waitFor(parent, source, { $0.contains("dnd_drop_performed") && $0.contains("dnd_finished") }, "the parent's source did not hear the drop finished")
         XCTAssertFalse(lines(source).contains("cancelled"), textOfFile(source))
+        XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
+    }
+
+    /// A client inside that answers `ask` after the drop (set_actions with move): the parent's
+    /// offer hears the same set_actions, so the parent's source learns move before finished.
+    func testAnAskAnsweredInsideAfterTheDropReachesTheParentsSource() throws {
+        try start()
+        let source = try dragClient("source", in: parent, at: 20, 100, ["--source", "--source-actions", "copy,move,ask"])
+        _ = try parent.control.moveWindow("Lodestone", x: 350, y: 100)
+        let target = try dragClient("target", in: nested, at: 100, 50, ["--actions", "copy,move,ask", "--preferred", "ask", "--answer", "move"])
+        try parent.control.movePointer(x: 100, y: 170)
+        try parent.control.button(pressed: true)
+        try waitFor(parent, source, { $0.contains("started") }, "no drag in the parent")
+        for x in stride(from: 150.0, through: 500, by: 50) { try parent.control.movePointer(x: x, y: 200) }
+        try waitFor(parent, source, { $0.contains("target text/plain") && $0.contains("action 4") }, "the parent's source did not hear the accept and ask")
+        try parent.control.button(pressed: false)
+        try waitFor(parent, source, { $0.contains("dnd_drop_performed") && $0.contains("dnd_finished") }, "the parent's source did not hear the drop finished")
+        let events = lines(source)
+        let move = try XCTUnwrap(events.lastIndex(of: "action 2"), "the parent's source never heard move:\n\(textOfFile(source))")
+        XCTAssertGreaterThan(move, try XCTUnwrap(events.firstIndex(of: "dnd_drop_performed")), textOfFile(source))
+        XCTAssertLessThan(move, try XCTUnwrap(events.firstIndex(of: "dnd_finished")), textOfFile(source))
+        let payload = try XCTUnwrap(events.first { $0.hasPrefix("payload ") })
+        try waitFor(nested, target, { $0.contains("received text/plain " + payload.dropFirst("payload ".count)) }, "the bytes did not arrive inside")
         XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
     }
 

@@ -71,30 +71,18 @@ final class NestedInWestonAndSwayTests: XCTestCase {
         XCTAssertEqual(status, 0, output)
     }
 
-    /// A file of `size` bytes of text (wl-copy offers it as text/plain), and its sha256.
+    /// A file of `size` bytes of text named `name` in the test's directory, and its sha256.
     private func makeText(_ name: String, size: Int) throws -> (path: String, sha: String) {
-        let path = home + "/\(name)"
-        let line = Array("lodestone \(UInt32.random(in: 0...UInt32.max)) abcdefghijklmnopqrstuvwxyz 0123456789\n".utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(size)
-        while bytes.count < size { bytes += line.prefix(size - bytes.count) }
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return (path, try sha256(path))
-    }
-
-    private func sha256(_ path: String) throws -> String {
-        let (status, output) = try run(["sha256sum", path])
-        XCTAssertEqual(status, 0, output)
-        return String(output.prefix(64))
+        try makeText(at: home + "/\(name)", size: size)
     }
 
     /// `wl-copy` serving `file` until it is terminated. In weston it takes the selection
     /// with a window of its own, which the kiosk shell activates; in sway through
     /// wlr-data-control, without one; inside Lodestone through wlr-data-control too.
-    private func copy(_ file: String, environment: [String: String]) throws -> Process {
+    private func copy(_ file: String, environment: [String: String], primary: Bool = false) throws -> Process {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["sh", "-c", "exec wl-copy --foreground --type text/plain < \(file)"]
+        p.arguments = ["sh", "-c", "exec wl-copy --foreground --type text/plain \(primary ? "--primary" : "") < \(file)"]
         p.environment = environment
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
@@ -104,32 +92,32 @@ final class NestedInWestonAndSwayTests: XCTestCase {
 
     /// `wl-paste` with `environment`, retried (each time after a click on Lodestone's window)
     /// until it gives `sha` or `timeout`; the last paste's sha256, or nil if none succeeded.
-    private func paste(environment: [String: String], expecting sha: String, timeout: TimeInterval = 20) throws -> String? {
+    private func paste(environment: [String: String], primary: Bool = false, expecting sha: String, timeout: TimeInterval = 20) throws -> String? {
         let out = home + "/pasted-\(UInt32.random(in: 0...UInt32.max))"
         var last: String?
         _ = try wait(timeout: timeout) {
             try clickLodestone()
-            let (status, _) = try run(["sh", "-c", "exec timeout 30 wl-paste --no-newline --type text/plain > \(out)"], environment: environment)
+            let (status, _) = try run(["sh", "-c", "exec timeout 30 wl-paste --no-newline --type text/plain \(primary ? "--primary" : "") > \(out)"], environment: environment)
             last = status == 0 ? try sha256(out) : nil
             return last == sha
         }
         return last
     }
 
-    private func copyOutsidePastesInside(size: Int) throws {
-        let text = try makeText("outside-\(size).txt", size: size)
-        let copier = try copy(text.path, environment: parentEnvironment)
+    private func copyOutsidePastesInside(size: Int, primary: Bool = false) throws {
+        let text = try makeText("outside-\(size)-\(primary).txt", size: size)
+        let copier = try copy(text.path, environment: parentEnvironment, primary: primary)
         defer { copier.terminate(); copier.waitUntilExit() }
-        XCTAssertEqual(try paste(environment: nestedEnvironment, expecting: text.sha, timeout: 60), text.sha,
+        XCTAssertEqual(try paste(environment: nestedEnvironment, primary: primary, expecting: text.sha, timeout: 60), text.sha,
                        "nested log:\n\(nested.log.suffix(3000))")
     }
 
-    private func copyInsidePastesOutside(size: Int) throws {
-        let text = try makeText("inside-\(size).txt", size: size)
+    private func copyInsidePastesOutside(size: Int, primary: Bool = false) throws {
+        let text = try makeText("inside-\(size)-\(primary).txt", size: size)
         try clickLodestone()
-        let copier = try copy(text.path, environment: nestedEnvironment)
+        let copier = try copy(text.path, environment: nestedEnvironment, primary: primary)
         defer { copier.terminate(); copier.waitUntilExit() }
-        XCTAssertEqual(try paste(environment: parentEnvironment, expecting: text.sha, timeout: 60), text.sha,
+        XCTAssertEqual(try paste(environment: parentEnvironment, primary: primary, expecting: text.sha, timeout: 60), text.sha,
                        "nested log:\n\(nested.log.suffix(3000))")
     }
 
@@ -151,6 +139,15 @@ final class NestedInWestonAndSwayTests: XCTestCase {
         try copyInsidePastesOutside(size: 3000)
     }
 
+    /// sway 1.7 serves zwp_primary_selection_v1 (and wlr-data-control's primary selection,
+    /// which wl-copy uses there). weston 10 serves no primary selection protocol at all, so
+    /// in weston nothing can be bridged: Lodestone's primary selection stays its own.
+    func testInSwayThePrimarySelectionBothWays() throws {
+        try start(in: "sway")
+        try copyOutsidePastesInside(size: 2000, primary: true)
+        try copyInsidePastesOutside(size: 2000, primary: true)
+    }
+
     func testInSwayEightMegabytesBothWays() throws {
         try start(in: "sway")
         try copyOutsidePastesInside(size: 8 << 20)
@@ -166,6 +163,68 @@ extension NestedInWestonAndSwayTests {
         XCTAssertEqual(status, 0, output)
     }
 
+    /// drag_client.py's source in the parent, mapped; its log and process.
+    private func parentDragSource() throws -> (log: String, process: Process) {
+        try parentDragClient("source", ["--source"])
+    }
+
+    /// drag_client.py `title` in the parent, mapped; its log and process.
+    private func parentDragClient(_ title: String, _ options: [String] = []) throws -> (log: String, process: Process) {
+        let log = home + "/\(title).txt"
+        let source = Process()
+        source.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        source.arguments = ["python3", repositoryRoot + "/Tests/clients/drag_client.py", title, "cc6633"] + options
+        source.environment = parentEnvironment
+        FileManager.default.createFile(atPath: log, contents: nil)
+        source.standardOutput = FileHandle(forWritingAtPath: log)
+        source.standardError = source.standardOutput
+        try source.run()
+        XCTAssertTrue(try wait(timeout: 20) { textOfFile(log).contains("mapped") }, textOfFile(log))
+        return (log, source)
+    }
+
+    /// drag_client.py's target inside at (100, 50) of Lodestone's output, mapped; its log.
+    private func nestedDragTarget() throws -> String {
+        try nestedDragClient("target", at: 100, 50)
+    }
+
+    /// drag_client.py `title` inside at (x, y) of Lodestone's output, mapped; its log.
+    private func nestedDragClient(_ title: String, at x: Int32, _ y: Int32, _ options: [String] = []) throws -> String {
+        let log = home + "/\(title).txt"
+        try nested.launch(["python3", repositoryRoot + "/Tests/clients/drag_client.py", title, "3366cc"] + options, output: log)
+        XCTAssertTrue(try nested.wait(timeout: 20) { textOfFile(log).contains("mapped") }, textOfFile(log))
+        _ = try nested.control.moveWindow(title, x: x, y: y)
+        return log
+    }
+
+    /// Drags with X's pointer from (fromX, fromY) to (toX, toY) on X's screen: moved (a pixel
+    /// to and fro) until the source hears the pointer, pressed, then in steps to the target,
+    /// where the client inside must hear enter and the parent's source its accept, and
+    /// released; then the bytes must arrive inside, and the source hear the drop finished.
+    private func drag(from: (x: Int, y: Int), to: (x: Int, y: Int), sourceLog: String, targetLog: String) throws {
+        var step = 0
+        XCTAssertTrue(try wait(timeout: 20) {
+            step += 1
+            try xdotool("mousemove", "\(from.x + step % 2)", "\(from.y)")
+            return self.lines(sourceLog).contains("pointer enter")
+        }, "the pointer never entered the parent's source:\n\(textOfFile(sourceLog))")
+        try xdotool("mousedown", "1")
+        XCTAssertTrue(try wait(timeout: 20) { textOfFile(sourceLog).contains("started") }, "no drag in the parent:\n\(textOfFile(sourceLog))")
+        let steps = 10
+        for i in 1...steps {
+            try xdotool("mousemove", "\(from.x + (to.x - from.x) * i / steps)", "\(from.y + (to.y - from.y) * i / steps)")
+        }
+        XCTAssertTrue(try wait(timeout: 20) { self.lines(targetLog).contains { $0.hasPrefix("enter ") } },
+                      "no enter inside:\n\(textOfFile(targetLog))\nnested log:\n\(nested.log.suffix(2000))")
+        XCTAssertTrue(try wait(timeout: 20) { textOfFile(sourceLog).contains("target text/plain") }, "the parent's source did not hear the accept:\n\(textOfFile(sourceLog))")
+        try xdotool("mouseup", "1")
+        let payload = try XCTUnwrap(lines(sourceLog).first { $0.hasPrefix("payload ") })
+        XCTAssertTrue(try wait(timeout: 30) { textOfFile(targetLog).contains("received text/plain " + payload.dropFirst("payload ".count)) },
+                      "the bytes did not arrive inside:\n\(textOfFile(targetLog))")
+        XCTAssertTrue(try wait(timeout: 20) { self.lines(sourceLog).contains("dnd_drop_performed") && self.lines(sourceLog).contains("dnd_finished") },
+                      "the parent's source did not hear the drop finished:\n\(textOfFile(sourceLog))")
+    }
+
     /// A drag from a client of sway, its tile beside Lodestone's, dropped onto a client
     /// inside: the client inside hears enter, and the drop gives it the source's bytes, read
     /// from sway's offer; sway's source hears the drop performed and finished. The pointer
@@ -173,54 +232,63 @@ extension NestedInWestonAndSwayTests {
     func testInSwayAParentDragDropsOntoAClientInside() throws {
         try requireProgram("python3")
         try start(in: "sway")
-        let client = repositoryRoot + "/Tests/clients/drag_client.py"
-        let targetLog = home + "/target.txt"
-        try nested.launch(["python3", client, "target", "3366cc"], output: targetLog)
-        XCTAssertTrue(try nested.wait(timeout: 20) { textOfFile(targetLog).contains("mapped") }, textOfFile(targetLog))
-        _ = try nested.control.moveWindow("target", x: 100, y: 50)
+        let targetLog = try nestedDragTarget()
         // Lodestone's window maps in sway (its output becomes sway's whole window) before the
         // source's, which sway then puts in a tile right of it.
         XCTAssertTrue(try nested.wait(timeout: 20) { (try? nested.captureSize().width).map { $0 > 1000 } ?? false },
                       "Lodestone's window did not fill sway's")
-        let sourceLog = home + "/source.txt"
-        let source = Process()
-        source.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        source.arguments = ["python3", client, "source", "cc6633", "--source"]
-        source.environment = parentEnvironment
-        FileManager.default.createFile(atPath: sourceLog, contents: nil)
-        source.standardOutput = FileHandle(forWritingAtPath: sourceLog)
-        source.standardError = source.standardOutput
-        try source.run()
+        let (sourceLog, source) = try parentDragSource()
         defer { source.terminate(); source.waitUntilExit() }
-        XCTAssertTrue(try wait(timeout: 20) { textOfFile(sourceLog).contains("mapped") }, textOfFile(sourceLog))
         XCTAssertTrue(try nested.wait(timeout: 20) { (try? nested.captureSize().width).map { $0 < 600 } ?? false },
                       "Lodestone's window was not given half of sway's")
-        // sway centres the 200×150 source in its tile (512, 26)-(1024, 768).
-        // Moved until the source hears the pointer: sway places the tile when Lodestone has
-        // committed its new size, and does not send enter for a window placed under a still pointer.
-        var step = 0
-        XCTAssertTrue(try wait(timeout: 20) {
-            step += 1
-            try xdotool("mousemove", "\(768 + step % 2)", "396")
-            return self.lines(sourceLog).contains("pointer enter")
-        }, "the pointer never entered the source in sway:\n\(textOfFile(sourceLog))")
-        try xdotool("mousedown", "1")
-        XCTAssertTrue(try wait(timeout: 20) { textOfFile(sourceLog).contains("started") }, "no drag in sway:\n\(textOfFile(sourceLog))")
-        // The target inside at (100, 50) of Lodestone's output, (2, 26) in sway: over it at (200, 150).
-        for px in stride(from: 700, through: 200, by: -50) { try xdotool("mousemove", "\(px)", "150") }
-        XCTAssertTrue(try wait(timeout: 20) { self.lines(targetLog).contains { $0.hasPrefix("enter ") } },
-                      "no enter inside:\n\(textOfFile(targetLog))\nnested log:\n\(nested.log.suffix(2000))")
-        XCTAssertTrue(try wait(timeout: 20) { textOfFile(sourceLog).contains("target text/plain") }, "sway's source did not hear the accept:\n\(textOfFile(sourceLog))")
-        try xdotool("mouseup", "1")
-        let payload = try XCTUnwrap(lines(sourceLog).first { $0.hasPrefix("payload ") })
-        XCTAssertTrue(try wait(timeout: 30) { textOfFile(targetLog).contains("received text/plain " + payload.dropFirst("payload ".count)) },
-                      "the bytes did not arrive inside:\n\(textOfFile(targetLog))")
-        XCTAssertTrue(try wait(timeout: 20) { self.lines(sourceLog).contains("dnd_drop_performed") && self.lines(sourceLog).contains("dnd_finished") },
-                      "sway's source did not hear the drop finished:\n\(textOfFile(sourceLog))")
+        // sway centres the 200×150 source in its tile (512, 26)-(1024, 768); it places the
+        // tile when Lodestone has committed its new size, and sends no enter for a window
+        // placed under a still pointer (drag moves it to and fro). The target inside at
+        // (100, 50) of Lodestone's output, (2, 26) in sway: over it at (200, 150).
+        try drag(from: (768, 396), to: (200, 150), sourceLog: sourceLog, targetLog: targetLog)
         // sway 1.7 (wlroots 0.15) sends leave right after drop, and once Lodestone has
         // finished and destroyed its offer, cancelled after dnd_finished: never before it.
         let events = lines(sourceLog)
         XCTAssertLessThan(events.firstIndex(of: "dnd_finished") ?? .max, events.firstIndex(of: "cancelled") ?? .max, textOfFile(sourceLog))
+        XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
+    }
+
+    /// A drag from a client inside that leaves Lodestone's tile carries on in sway (Lodestone's
+    /// start_drag there): a sway client in the tile beside it hears enter, its accept reaches
+    /// the source inside, and the drop gives it the bytes of the source inside.
+    func testInSwayADragFromInsideDropsOntoASwayClient() throws {
+        try requireProgram("python3")
+        try start(in: "sway")
+        // Inside at (20, 20) of Lodestone's output, (2, 26) in sway: pressed at (122, 121).
+        let sourceLog = try nestedDragClient("source", at: 20, 20, ["--source"])
+        XCTAssertTrue(try nested.wait(timeout: 20) { (try? nested.captureSize().width).map { $0 > 1000 } ?? false },
+                      "Lodestone's window did not fill sway's")
+        let (targetLog, target) = try parentDragClient("target")
+        defer { target.terminate(); target.waitUntilExit() }
+        XCTAssertTrue(try nested.wait(timeout: 20) { (try? nested.captureSize().width).map { $0 < 600 } ?? false },
+                      "Lodestone's window was not given half of sway's")
+        var step = 0
+        XCTAssertTrue(try wait(timeout: 20) {
+            step += 1
+            try xdotool("mousemove", "\(122 + step % 2)", "121")
+            // Its last word, not its first: sway's retiling when the target maps may move
+            // the pointer off it after an earlier enter.
+            return self.lines(sourceLog).last { $0.hasPrefix("pointer ") } == "pointer enter"
+        }, "the pointer never entered the source inside:\n\(textOfFile(sourceLog))")
+        try xdotool("mousedown", "1")
+        XCTAssertTrue(try wait(timeout: 20) { textOfFile(sourceLog).contains("started") }, "no drag inside:\n\(textOfFile(sourceLog))")
+        // sway centres the 200×150 target in its tile (512, 26)-(1024, 768): (768, 396).
+        for i in 1...10 { try xdotool("mousemove", "\(122 + (768 - 122) * i / 10)", "\(121 + (396 - 121) * i / 10)") }
+        XCTAssertTrue(try wait(timeout: 20) { self.lines(targetLog).contains { $0.hasPrefix("enter ") } },
+                      "no enter in sway:\n\(textOfFile(targetLog))\nnested log:\n\(nested.log.suffix(2000))")
+        XCTAssertTrue(try wait(timeout: 20) { textOfFile(sourceLog).contains("target text/plain") },
+                      "the source inside did not hear sway's target:\n\(textOfFile(sourceLog))")
+        try xdotool("mouseup", "1")
+        let payload = try XCTUnwrap(lines(sourceLog).first { $0.hasPrefix("payload ") })
+        XCTAssertTrue(try wait(timeout: 30) { textOfFile(targetLog).contains("received text/plain " + payload.dropFirst("payload ".count)) },
+                      "the bytes did not arrive in sway:\n\(textOfFile(targetLog))")
+        XCTAssertTrue(try wait(timeout: 20) { self.lines(sourceLog).contains("dnd_drop_performed") && self.lines(sourceLog).contains("dnd_finished") },
+                      "the source inside did not hear the drop finished:\n\(textOfFile(sourceLog))")
         XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
     }
 }

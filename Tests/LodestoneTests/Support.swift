@@ -56,6 +56,24 @@ extension XCTestCase {
         return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
+    /// A file at `path` of `size` bytes of text (wl-copy offers it as text/plain), and its
+    /// sha256: the nested clipboard tests compare what crossed by it.
+    func makeText(at path: String, size: Int) throws -> (path: String, sha: String) {
+        let line = Array("lodestone \(UInt32.random(in: 0...UInt32.max)) abcdefghijklmnopqrstuvwxyz 0123456789\n".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(size)
+        while bytes.count < size { bytes += line.prefix(size - bytes.count) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return (path, try sha256(path))
+    }
+
+    /// The sha256 of the file at `path`, in hex, as sha256sum prints it.
+    func sha256(_ path: String) throws -> String {
+        let (status, output) = try run(["sha256sum", path])
+        XCTAssertEqual(status, 0, output)
+        return String(output.prefix(64))
+    }
+
     /// The window's pixels differ from the background (real content drawn
     /// where the compositor says the window is) and the area around does not.
     func assertWindowDrawn(_ shot: Screenshot, _ w: TestControl.Window, minDistinctColors: Int = 2, file: StaticString = #filePath, line: UInt = #line) {

@@ -239,7 +239,8 @@ class Client:
 
     def leave(self, device):
         log("leave")
-        if self.offer is not None:
+        # wlroots (sway) sends leave right after drop: a dropped offer stays until it is read.
+        if self.offer is not None and self.offer is not self.dropped:
             self.offer.destroy()
         self.offer = None
 

@@ -80,10 +80,11 @@ final class ParentDrag {
         drag?.moved(x: onOutput ? x : nil, y: onOutput ? y : nil, time: time)
     }
 
-    /// The client under the drag answered: the parent hears the same.
+    /// The client under the drag answered: the parent hears the same. After the drop only
+    /// its choice for `ask` can come, which the parent's source learns by set_actions.
     private func answer(_ answer: ExternalDrag.Answer) {
         guard let offer else { return }
-        offer.proxy.request { wl_data_offer_accept($0, serial, answer.mime) }
+        if !dropped { offer.proxy.request { wl_data_offer_accept($0, serial, answer.mime) } }
         if offer.proxy.version >= 3 {
             offer.proxy.request { wl_data_offer_set_actions($0, answer.actions, answer.preferred) }
         }

@@ -191,10 +191,13 @@ protocol DragSession: AnyObject {
     func offerFinished(_ offer: WlDataOffer)
     /// The target let the dropped offer go without `finish`.
     func offerAbandoned(_ offer: WlDataOffer)
+    /// After the drop, the target chose copy or move for an `ask` (`set_actions`).
+    func offerAnsweredAsk(_ offer: WlDataOffer)
 }
 
 extension DragSession {
     func offerAbandoned(_ offer: WlDataOffer) {}
+    func offerAnsweredAsk(_ offer: WlDataOffer) {}
 }
 
 /// `wl_data_offer`: one client's view of another client's source, for a paste or a drop.
@@ -251,11 +254,14 @@ final class WlDataOffer: SelectionOfferObject<DataDeviceProtocol>, WlDataOfferHa
                 return postError(WL_DATA_OFFER_ERROR_INVALID_ACTION.rawValue, "preferred action 0x\(String(preferred.rawValue, radix: 16)) is not one action")
             }
             guard !dropped else {
-                // After the drop only the answer to `ask` may change the action.
-                guard let source = dataSource, action == .ask, [DragActions.copy, .move].contains(preferred) else { return }
-                action = preferred
-                source.sendAction(preferred)
-                return sendAction(preferred)
+                // After the drop only the answer to `ask` may change the action: the source
+                // hears it, a client's directly, another's (a parent's offer) through the drag.
+                guard action == .ask, [DragActions.copy, .move].contains(preferred) else { return }
+                (actions, self.preferred) = (all, preferred)
+                sendAction(preferred)
+                dataSource?.sendAction(preferred)
+                drag?.offerAnsweredAsk(self)
+                return
             }
             (actions, self.preferred) = (all, preferred)
             drag?.offerChanged(self)
