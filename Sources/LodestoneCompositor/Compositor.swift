@@ -30,8 +30,11 @@ public final class Compositor {
     /// Set once, in `init` (the seat needs the compositor): unchecked, as every frame reads it
     /// a dozen times and each dynamic exclusivity check costs ~60 instructions (issue 29).
     @exclusivity(unchecked) public private(set) var seat: Seat!
-    /// Touch routing; nil unless `Options.touch` (no backend has a touchscreen yet).
+    /// Touch routing; nil while there is no touchscreen: `Options.touch`'s is there for
+    /// good, a TTY's while libinput has a touch device (`touchscreenPresent`).
     public private(set) var touchscreen: Touchscreen?
+    /// `Options.touch`: the touchscreen stays whatever devices come and go.
+    private let keepsTouchscreen: Bool
     /// Draws the adaptive pointer and its content effects over each composed frame.
     let pointerOverlay = AdaptivePointerOverlay()
     /// Wakes a frame when the pointer's next deadline (region exit delay, auto-hide) falls
@@ -144,6 +147,7 @@ public final class Compositor {
         acceptsAnySelectionSerial = options.acceptsAnySelectionSerial
         log = logger
         withdrawnGlobalLinger = max(0, options.withdrawnGlobalLinger)
+        keepsTouchscreen = options.touch
         let modes = options.outputs.isEmpty
             ? [OutputMode(name: options.outputName, width: options.width, height: options.height, refreshHz: options.refreshHz)]
             : options.outputs
@@ -233,6 +237,15 @@ public final class Compositor {
     // MARK: Surfaces
 
     /// A client made a surface: Xwayland's may be an X window's (WL_SURFACE_ID came first).
+    /// The seat's first touchscreen came or its last went (`InputEvent.touchscreen`). Points
+    /// down when it goes are cancelled; bound `wl_seat`s hear the new capabilities, and the
+    /// `wl_touch` objects of the old one stay inert (clients release them).
+    func touchscreenPresent(_ present: Bool) {
+        guard present != (touchscreen != nil), !keepsTouchscreen else { return }
+        if present { touchscreen = Touchscreen(compositor: self) } else { touchscreen?.cancel(); touchscreen = nil }
+        seat.capabilitiesChanged()
+    }
+
     func surfaceCreated(_ surface: WlSurface) { xwm?.surfaceCreated(surface) }
 
     func surfaceDestroyed(_ surface: WlSurface) {

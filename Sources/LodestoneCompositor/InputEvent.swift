@@ -2,7 +2,7 @@
 public typealias Milliseconds = UInt32
 
 /// Input as every backend describes it, whatever the device: the nested parent's
-/// `wl_seat`, the test protocol, wlcs' fake devices and, later, libinput. Backends
+/// `wl_seat`, the test protocol, wlcs' fake devices and libinput. Backends
 /// only produce these; `Seat.handle(_:at:)` is the one place that consumes them
 /// (the shape of Smithay's `smallvil/src/input.rs`).
 ///
@@ -35,6 +35,9 @@ public enum InputEvent: Sendable, Equatable {
     /// Every touch point ends without lifting (libinput's `TOUCH_CANCEL`): clients hear
     /// `wl_touch.cancel`, and a drag a finger holds is cancelled.
     case touchCancel
+    /// The seat's first touchscreen was plugged in (`present`) or its last unplugged
+    /// (libinput's device added/removed): `wl_seat` offers `wl_touch` while one is there.
+    case touchscreen(present: Bool)
 
     // Gestures and tablet tools
     /// One step of a multi-finger touchpad gesture (`zwp_pointer_gestures_v1`). Three- and

@@ -16,6 +16,8 @@ public final class Seat {
     /// The client's own cursor choice, composed into the frame when it shows.
     private(set) lazy var cursor = ComposedClientCursor(seat: self)
     var pointers: [WlPointer] = []
+    /// Bound `wl_seat`s: they hear the capabilities again when a touchscreen comes or goes.
+    var seatResources: [WlSeat] = []
     /// The touchscreen `wl_seat` announces and `wl_touch` objects follow (nil: none).
     var touchscreen: Touchscreen? { compositor.touchscreen }
 
@@ -77,6 +79,9 @@ public final class Seat {
         }
     }
 
+    /// A touchscreen came or went: every bound `wl_seat` hears the capabilities again.
+    func capabilitiesChanged() { for s in seatResources { s.sendCapabilities() } }
+
     // MARK: Input
 
     /// The one entry point for input: every backend's events come through here.
@@ -102,6 +107,7 @@ public final class Seat {
         case .touchMotion(let id, let x, let y): compositor.touchscreen?.motion(id: id, x: x, y: y, time: time)
         case .touchUp(let id): compositor.touchscreen?.up(id: id, time: time)
         case .touchCancel: compositor.touchscreen?.cancel()
+        case .touchscreen(let present): compositor.touchscreenPresent(present)
         case .gesture(let gesture):
             // A move or resize holds the pointer: no client hears gestures meanwhile.
             if grab.routesToClients { compositor.gestures.handle(gesture, time: time) }

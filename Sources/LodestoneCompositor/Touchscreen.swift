@@ -2,7 +2,8 @@ import WaylandServer
 
 /// Routes touch points: each point belongs to the surface it went down on
 /// until it lifts, wherever it moves (wl_touch has no enter/leave). Exists
-/// only when `Compositor.Options.touch` is set (`--touchscreen`: the test
+/// while a TTY's libinput has a touch device (`Compositor.touchscreenPresent`),
+/// or for good with `Compositor.Options.touch` (`--touchscreen`: the test
 /// protocol's touch points; the wlcs integration drives it too).
 ///
 /// A point whose client starts a drag with its down's serial belongs to the

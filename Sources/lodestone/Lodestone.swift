@@ -58,7 +58,7 @@ struct Lodestone: ParsableCommand {
     @Flag(help: "Offer the lodestone_test_v1 protocol (input injection, screen capture). Never use in a real session.")
     var testControl = false
 
-    @Flag(help: "Offer a touchscreen (wl_touch), whose points the lodestone_test_v1 protocol injects (needs --test-control).")
+    @Flag(help: "Offer a touchscreen (wl_touch), whose points the lodestone_test_v1 protocol injects (needs --test-control). A TTY offers wl_touch by itself while a touchscreen is plugged in.")
     var touchscreen = false
 
     @Flag(help: "Do not offer zwlr_screencopy_manager_v1 (screenshots with grim, screen recorders), which is otherwise offered headless and nested; a TTY never offers it.")
@@ -146,7 +146,7 @@ struct Lodestone: ParsableCommand {
         if let timeout, !(timeout > 0 && timeout < 86400) { throw ValidationError("--timeout must be a positive number of seconds") }
         guard afterFrames >= 1 else { throw ValidationError("--after-frames must be at least 1") }
         if manualClock && !testControl { throw ValidationError("--manual-clock needs --test-control: nothing else can advance the clock") }
-        if touchscreen && !testControl { throw ValidationError("--touchscreen needs --test-control: nothing else has touch points yet") }
+        if touchscreen && !testControl { throw ValidationError("--touchscreen needs --test-control: its touch points come from the test protocol (a TTY offers its touchscreens without it)") }
         if let socket, socket.isEmpty || socket.contains("/") { throw ValidationError("--socket must be a plain name like 'wayland-5'") }
         if let pointerSize, !(1...4).contains(pointerSize) { throw ValidationError("--pointer-size must be between 1 and 4, not \(pointerSize)") }
         if let autoHideDelay, !(0.5...3600).contains(autoHideDelay) { throw ValidationError("--auto-hide-delay must be between 0.5 and 3600 seconds") }

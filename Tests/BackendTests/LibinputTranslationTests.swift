@@ -73,6 +73,19 @@ final class LibinputTranslationTests: XCTestCase {
         XCTAssertEqual(translator.translate(.touchUp(slot: 1)).map { "\($0)" }, ["\(InputEvent.touchUp(id: 1))"])
         XCTAssertEqual(translator.translate(.touchCancel).map { "\($0)" }, ["\(InputEvent.touchCancel)"])
     }
+
+    /// The seat hears of the first touch device and the last, never of other devices; a
+    /// removal without an addition (cannot happen) does not go below none.
+    func testTouchDevicesAreCountedFirstAndLastAnnounced() {
+        XCTAssertEqual(translator.translate(.deviceAdded(touch: false)), [])
+        XCTAssertEqual(translator.translate(.deviceRemoved(touch: true)), [])
+        XCTAssertEqual(translator.translate(.deviceAdded(touch: true)), [.touchscreen(present: true)])
+        XCTAssertEqual(translator.translate(.deviceAdded(touch: true)), [])
+        XCTAssertEqual(translator.translate(.deviceRemoved(touch: false)), [])
+        XCTAssertEqual(translator.translate(.deviceRemoved(touch: true)), [])
+        XCTAssertEqual(translator.translate(.deviceRemoved(touch: true)), [.touchscreen(present: false)])
+        XCTAssertEqual(translator.translate(.deviceAdded(touch: true)), [.touchscreen(present: true)])
+    }
 }
 
 /// libinput itself, for real: a path context with no devices is created, dispatched and destroyed.

@@ -117,11 +117,14 @@ public final class LibinputContext {
                                   tapFingerCount: libinput_device_config_tap_get_finger_count(device))
     }
 
-    /// One event's values, or nil for events Lodestone does not use (device added/removed,
-    /// switches, pads).
+    /// One event's values, or nil for events Lodestone does not use (switches, pads).
     static func read(_ event: OpaquePointer, width: Double, height: Double) -> LibinputEvent? {
         let type = libinput_event_get_type(event)
         switch type {
+        case LIBINPUT_EVENT_DEVICE_ADDED, LIBINPUT_EVENT_DEVICE_REMOVED:
+            // The device is still valid while its removed event is read.
+            let touch = libinput_event_get_device(event).map { libinput_device_has_capability($0, LIBINPUT_DEVICE_CAP_TOUCH) != 0 } ?? false
+            return type == LIBINPUT_EVENT_DEVICE_ADDED ? .deviceAdded(touch: touch) : .deviceRemoved(touch: touch)
         case LIBINPUT_EVENT_POINTER_MOTION:
             let p = libinput_event_get_pointer_event(event)
             return .pointerMotion(dx: libinput_event_pointer_get_dx(p), dy: libinput_event_pointer_get_dy(p), device: deviceKind(event))

@@ -23,6 +23,10 @@ public enum LibinputEvent: Equatable, Sendable {
     case touchUp(slot: Int32)
     /// `LIBINPUT_EVENT_TOUCH_CANCEL`: every point ends.
     case touchCancel
+    /// `LIBINPUT_EVENT_DEVICE_ADDED` / `_REMOVED`; `touch`: the device has
+    /// `LIBINPUT_DEVICE_CAP_TOUCH` (a touchscreen; touchpads are pointers).
+    case deviceAdded(touch: Bool)
+    case deviceRemoved(touch: Bool)
     case gestureSwipeBegin(fingers: Int32)
     case gestureSwipeUpdate(dx: Double, dy: Double)
     case gestureSwipeEnd(cancelled: Bool)
@@ -104,9 +108,11 @@ public struct TTYKeyBindings: Sendable {
 }
 
 /// Turns `LibinputEvent`s into `InputEvent`s for `Seat.handle`. Keeps the little state the
-/// mapping needs: the device kind last announced, so `.pointerDevice` is sent on changes only.
+/// mapping needs: the device kind last announced, so `.pointerDevice` is sent on changes only,
+/// and how many touch devices are plugged in, so the seat hears only of the first and the last.
 public struct LibinputTranslator {
     private var lastDevice: LibinputDeviceKind?
+    private var touchDevices = 0
 
     public init() {}
 
@@ -137,6 +143,14 @@ public struct LibinputTranslator {
         case .touchMotion(let slot, let x, let y): return [.touchMotion(id: slot, x: x, y: y)]
         case .touchUp(let slot): return [.touchUp(id: slot)]
         case .touchCancel: return [.touchCancel]
+        case .deviceAdded(let touch):
+            guard touch else { return [] }
+            touchDevices += 1
+            return touchDevices == 1 ? [.touchscreen(present: true)] : []
+        case .deviceRemoved(let touch):
+            guard touch, touchDevices > 0 else { return [] }
+            touchDevices -= 1
+            return touchDevices == 0 ? [.touchscreen(present: false)] : []
         case .gestureSwipeBegin(let f): return announce(.touchpad) + [.gesture(.swipeBegin(fingers: UInt32(max(f, 0))))]
         case .gestureSwipeUpdate(let dx, let dy): return [.gesture(.swipeUpdate(dx: dx, dy: dy))]
         case .gestureSwipeEnd(let c): return [.gesture(.swipeEnd(cancelled: c))]

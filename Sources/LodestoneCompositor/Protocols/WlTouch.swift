@@ -2,7 +2,8 @@ import CWaylandServer
 import WaylandServer
 
 /// `wl_touch`: touch points for one client. Inert when the compositor has no
-/// touchscreen (the seat then never advertises the capability).
+/// touchscreen (the seat then does not advertise the capability), and after the
+/// touchscreen it was made for went away (a TTY's last touch device unplugged).
 final class WlTouch: Resource, WlTouchHandler {
     private weak var touchscreen: Touchscreen?
 
