@@ -64,6 +64,8 @@ final class Accessibility {
         var rowsMeasuredAt: Double?
         /// When the pointer first came onto the window (for the first highlight's latency).
         var pointerCameAt: Double?
+        /// The pointer's first adapting to one of its elements was logged (`adapted`).
+        var adaptedLogged = false
         /// Walks still due after a scroll: the toolkit's tree may follow the page late.
         var scrollRereads = 0
         /// Region ids, stable across walks so the engine does not re-enter an element.
@@ -130,6 +132,8 @@ final class Accessibility {
             if measured { spec.draft.magnetism = .off }
             var region = placement.toGlobal(spec.localRegion(owner: window.owner))
             region.stackingOrder = Int32(clamping: element.depth)
+            // Not the pointer's form until the app confirms it is still there (`confirm`).
+            region.awaitsConfirmation = element.source.map { !confirmed.contains($0) } ?? false
             // A region under a popup or another window must not capture the pointer.
             let c = region.frame.center
             if let top = compositor.scene.surfaceAt(x: c.x, y: c.y), compositor.scene.rootSurface(top.surface) !== root { continue }
@@ -251,6 +255,17 @@ final class Accessibility {
     var invalidationTimer: EventSource?
     var invalidationPending = false
     static let invalidationDelay = 0.05
+
+    /// The elements the app confirmed where the pointer rests (`AccessiblePointerCheck`).
+    var confirmed: Set<AccessibleElement.Source> = []
+    /// The element being confirmed, and the point query looking for what replaced one.
+    var checking: AccessibleElement.Source?
+    /// Elements whose extents the app contradicted: never the pointer's form.
+    var refuted: Set<AccessibleElement.Source> = []
+    var pointQuery: AccessiblePointQuery?
+    /// No element is confirmed before this (a key just went to the app: what it scrolls moves late).
+    var settleUntil = 0.0
+    var settleTimer: EventSource?
 
     /// The session bus is dropped from the loop with this (`closeSessionBusSoon`).
     var idle: EventSource?

@@ -84,6 +84,8 @@ extension Accessibility {
                 window.elements = self.placedInWindow(elements, window, frameSize: frameSize)
                 self.compositor.seat.pointerWorldChanged(regions: true)
             }
+            // The element under the pointer comes first, asked of the app (a window just mapped).
+            self.queryPointDuringWalk(window)
         }
         _ = bus
     }

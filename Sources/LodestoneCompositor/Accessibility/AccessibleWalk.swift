@@ -49,6 +49,18 @@ final class AccessibleWalk {
         finishIfDone()
     }
 
+    /// A walk of one node's subtree, `depth` deep in a window whose frame has the extents
+    /// `frame` (screen coordinates): the element a point query found (`AccessiblePointQuery`).
+    init(bus: DBusConnection, app: String, node: String, depth: Int, frame: (x: Double, y: Double, width: Double, height: Double),
+         completion: @escaping ([AccessibleElement], _ frameSize: (Double, Double)) -> Void) {
+        self.bus = bus
+        self.app = app
+        self.completion = completion
+        self.frame = frame
+        visit(node, depth: max(1, depth), button: nil)
+        finishIfDone()
+    }
+
     /// Stops the walk: replies still coming are ignored.
     func cancel() { completion = nil; queued = [] }
 
@@ -177,7 +189,8 @@ final class AccessibleWalk {
         if depth == 0 { frame = (x, y, w, h) }
         func add(_ kind: AccessibleElement.Kind) -> Int {
             let framed = role == .pushButton || role == .toggleButton || role == .comboBox
-            elements.append(AccessibleElement(kind: kind, x: x, y: y, width: w, height: h, depth: depth, framed: framed))
+            let source = AccessibleElement.Source(app: app, path: path, x: x, y: y, width: w, height: h)
+            elements.append(AccessibleElement(kind: kind, x: x, y: y, width: w, height: h, depth: depth, framed: framed, source: source))
             return elements.count - 1
         }
         switch role {
