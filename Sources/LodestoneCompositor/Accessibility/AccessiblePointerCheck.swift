@@ -37,6 +37,7 @@ extension Accessibility {
         // One rest position at a time: what the pointer left is confirmed again when it comes back.
         confirmed = []
         checking = source
+        let asked = now
         bus.call(source.app, source.path, "org.a11y.atspi.Component", "GetExtents", [.uint32(0)]) { [weak self, weak window] result in
             guard let self else { return }
             if self.checking == source { self.checking = nil }
@@ -48,7 +49,7 @@ extension Accessibility {
             }
             if let e = extents, abs(e.0 - source.x) <= 1, abs(e.1 - source.y) <= 1, abs(e.2 - source.width) <= 1, abs(e.3 - source.height) <= 1 {
                 self.confirmed.insert(source)
-                if let window { self.adapted(window, "confirmed") }
+                if let window { self.adapted(window, "confirmed in \(Int((self.now - asked) * 1000)) ms") }
                 self.compositor.seat.pointerWorldChanged(regions: true)
             } else if let window {
                 if self.refuted.count > 256 { self.refuted = [] }
@@ -59,12 +60,12 @@ extension Accessibility {
         }
     }
 
-    /// The window's cached elements are stale: dropped now, what is at the pointer asked of
-    /// the app, the window walked again.
-    func moved(_ window: Window) {
+    /// The window's cached elements are stale: dropped now for `found` (what the app says is
+    /// at the pointer, when known; else it is asked), the window walked again.
+    func moved(_ window: Window, found: [AccessibleElement] = []) {
         window.walk?.cancel()
         window.walk = nil
-        window.elements = []
+        window.elements = found
         window.stale = true
         // An element that moves all the time (an animation) is not walked without pause.
         window.notBefore = max(now, (window.walkedAt ?? 0) + Self.rewalkInterval)
@@ -102,7 +103,7 @@ extension Accessibility {
             let cached = Set(window.elements.compactMap(\.source))
             guard found.contains(where: { $0.source.map { !cached.contains($0) } ?? false }) else { return }
             self.log.debug("accessibility: a new element under the pointer in '\(window.toplevel?.title ?? "")' after a key: read again")
-            self.moved(window)
+            self.moved(window, found: found)
         }
     }
 
