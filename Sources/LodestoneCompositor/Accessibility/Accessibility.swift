@@ -266,6 +266,8 @@ final class Accessibility {
     /// No element is confirmed before this (a key just went to the app: what it scrolls moves late).
     var settleUntil = 0.0
     var settleTimer: EventSource?
+    /// Times what the pointer rests on is asked again after a key (`scrollRereads`).
+    var keyRereads = 0
 
     /// The session bus is dropped from the loop with this (`closeSessionBusSoon`).
     var idle: EventSource?

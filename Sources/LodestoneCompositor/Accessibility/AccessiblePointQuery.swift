@@ -3,7 +3,8 @@
 /// level at a time, at most `maximumDepth` levels, each node's role asked alongside. The node
 /// the walk would make an element of (the first control or text on the way down, else the
 /// deepest list item) is then read as the walk reads it (`AccessibleWalk` over that node).
-/// Asynchronous like the walk; `cancel` stops it (the pointer moved on).
+/// Asynchronous like the walk; `cancel` stops it (the pointer moved on). Nil elements: the
+/// app could not tell (it answers no point queries), unlike none (nothing is there).
 ///
 /// Cheap next to a walk (a few calls per level, no subtree): it answers what is under the
 /// pointer while a window's walk is still going on (its first hover), and what is there now
@@ -16,12 +17,14 @@ final class AccessiblePointQuery {
     private let bus: DBusConnection
     private let app: String
     private let locate: (_ frameWidth: Double, _ frameHeight: Double) -> (x: Double, y: Double)
-    private var completion: (([AccessibleElement], _ frameSize: (Double, Double)) -> Void)?
+    private var completion: (([AccessibleElement]?, _ frameSize: (Double, Double)) -> Void)?
     private var frame = (x: 0.0, y: 0.0, width: 0.0, height: 0.0)
     /// The nodes from the frame down to the point, with their roles as they come.
     private var chain: [(path: String, role: UInt32?)] = []
     private var descended = false
     private var walk: AccessibleWalk?
+    /// How many levels it went down (for the log).
+    var levels: Int { chain.count }
     /// Where it was asked, in global coordinates: the pointer moving away cancels it.
     let point: (x: Double, y: Double)
 
@@ -29,7 +32,7 @@ final class AccessiblePointQuery {
     /// (a toolkit's own decorations are outside the frame).
     init(bus: DBusConnection, app: String, frame path: String, at point: (x: Double, y: Double),
          locate: @escaping (_ frameWidth: Double, _ frameHeight: Double) -> (x: Double, y: Double),
-         completion: @escaping ([AccessibleElement], _ frameSize: (Double, Double)) -> Void) {
+         completion: @escaping ([AccessibleElement]?, _ frameSize: (Double, Double)) -> Void) {
         self.bus = bus
         self.app = app
         self.point = point
@@ -40,10 +43,10 @@ final class AccessiblePointQuery {
             guard let m = try? result.get(), let e = m.container("r", "iiii", { () -> (Int32, Int32, Int32, Int32)? in
                 guard let x = m.readInt32(), let y = m.readInt32(), let w = m.readInt32(), let h = m.readInt32() else { return nil }
                 return (x, y, w, h)
-            }), e.2 > 0, e.3 > 0, Double(e.2) <= AccessibleWalk.maximumExtent, Double(e.3) <= AccessibleWalk.maximumExtent else { return self.finish([]) }
+            }), e.2 > 0, e.3 > 0, Double(e.2) <= AccessibleWalk.maximumExtent, Double(e.3) <= AccessibleWalk.maximumExtent else { return self.finish(nil) }
             self.frame = (Double(e.0), Double(e.1), Double(e.2), Double(e.3))
             let p = self.locate(self.frame.width, self.frame.height)
-            guard p.x >= 0, p.y >= 0, p.x < self.frame.width, p.y < self.frame.height else { return self.finish([]) }
+            guard p.x >= 0, p.y >= 0, p.x < self.frame.width, p.y < self.frame.height else { return self.finish(nil) }
             self.descend(from: path, x: Int32(clamping: Int((self.frame.x + p.x).rounded(.down))), y: Int32(clamping: Int((self.frame.y + p.y).rounded(.down))))
         }
     }
@@ -51,7 +54,7 @@ final class AccessiblePointQuery {
     /// Stops it: replies still coming are ignored.
     func cancel() { completion = nil; walk?.cancel(); walk = nil }
 
-    private func finish(_ elements: [AccessibleElement]) {
+    private func finish(_ elements: [AccessibleElement]?) {
         guard let completion else { return }
         self.completion = nil
         completion(elements, (frame.width, frame.height))
@@ -61,6 +64,8 @@ final class AccessiblePointQuery {
         guard chain.count < Self.maximumDepth else { descended = true; return choose() }
         let sent = bus.call(app, path, "org.a11y.atspi.Component", "GetAccessibleAtPoint", [.int32(x), .int32(y), .uint32(0)]) { [weak self] result in
             guard let self, self.completion != nil, self.walk == nil else { return }
+            // The frame itself answers no point queries: the app cannot tell.
+            if self.chain.isEmpty, case .failure = result { return self.finish(nil) }
             // Nothing deeper (the null object, an error, another app's node, a cycle): the chain ends here.
             guard let child = (try? result.get())?.readObject(), child.bus == self.app || child.bus.isEmpty,
                   child.path != Self.nullPath, child.path != path,
@@ -78,7 +83,7 @@ final class AccessiblePointQuery {
             // A control or text is where the walk stops descending: no deeper level is needed.
             self.descend(from: child.path, x: x, y: y)
         }
-        if !sent { descended = true; choose() }
+        if !sent { finish(nil) }
     }
 
     /// The node the walk would make the element: the first control or text from the top

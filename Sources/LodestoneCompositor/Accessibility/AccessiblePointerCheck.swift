@@ -80,6 +80,7 @@ extension Accessibility {
         confirmed = []
         checking = nil
         settleUntil = now + Self.keySettle
+        keyRereads = Self.scrollRereads
         compositor.seat.pointerWorldChanged(regions: true)
         armSettle()
     }
@@ -91,26 +92,47 @@ extension Accessibility {
         settleTimer?.arm(milliseconds: Int32(max(1, (settleUntil - now) * 1000).rounded(.up)))
     }
 
-    /// The app had time to scroll: the element the pointer is on is confirmed; on none, the
-    /// app is asked what is there, and a node the cache does not have there means it moved.
+    /// The app had time to scroll: the element the pointer is on is confirmed; when none
+    /// awaits, the app is asked what is there, and an answer other than the cache's means it
+    /// moved. Asked again `scrollRereads` times: Chromium's tree follows its page late.
     private func settled() {
         guard now >= settleUntil else { return armSettle() }
+        defer {
+            if keyRereads > 0 {
+                keyRereads -= 1
+                settleUntil = now + Self.scrollRereadInterval
+                armSettle()
+            }
+        }
         if let id = compositor.seat.position.awaitingConfirmation { return confirm(id) }
         guard let focus = compositor.seat.pointerFocus, let toplevel = compositor.scene.window(of: focus),
               let window = windows[ObjectIdentifier(toplevel)], !window.elements.isEmpty else { return }
+        let cached = cachedUnderPointer(window)
         queryPoint(window) { [weak self, weak window] found in
-            guard let self, let window else { return }
-            let cached = Set(window.elements.compactMap(\.source))
-            guard found.contains(where: { $0.source.map { !cached.contains($0) } ?? false }) else { return }
-            self.log.debug("accessibility: a new element under the pointer in '\(window.toplevel?.title ?? "")' after a key: read again")
+            guard let self, let window, let found else { return }
+            let sources = Set(found.compactMap(\.source))
+            let deepest = cached.max { $0.depth < $1.depth }?.source
+            let same = sources.isSubset(of: Set(cached.compactMap(\.source))) && deepest.map { sources.contains($0) } ?? sources.isEmpty
+            guard !same else { return }
+            self.log.debug("accessibility: another element under the pointer in '\(window.toplevel?.title ?? "")' after a key: read again")
             self.moved(window, found: found)
         }
     }
 
+    /// The cached elements of `window` under the pointer.
+    private func cachedUnderPointer(_ window: Window) -> [AccessibleElement] {
+        guard let toplevel = window.toplevel else { return [] }
+        let p = compositor.seat.position.device, g = toplevel.geometry, (ox, oy) = toplevel.surfaceOrigin
+        let x = p.x - Double(ox) - Double(g.x), y = p.y - Double(oy) - Double(g.y)
+        return window.elements.filter { x >= $0.x - 1 && x < $0.x + $0.width + 1 && y >= $0.y - 1 && y < $0.y + $0.height + 1 }
+    }
+
     /// Asks the app what is under the pointer in `window` (`AccessiblePointQuery`); what it
-    /// finds is confirmed as it is (just read) and handed to `found` in window coordinates.
-    func queryPoint(_ window: Window, _ found: @escaping ([AccessibleElement]) -> Void) {
+    /// finds is confirmed as it is (just read) and handed to `found` in window coordinates
+    /// (nil: the app could not tell).
+    func queryPoint(_ window: Window, _ found: @escaping ([AccessibleElement]?) -> Void) {
         guard let bus, let frame = window.frame, let toplevel = window.toplevel, pointQuery == nil else { return }
+        let started = now
         let p = compositor.seat.position.device
         let g = toplevel.geometry, (ox, oy) = toplevel.surfaceOrigin
         let local = (x: p.x - Double(ox) - Double(g.x), y: p.y - Double(oy) - Double(g.y))
@@ -120,8 +142,11 @@ extension Accessibility {
             return (local.x - inset.x, local.y - inset.y)
         }) { [weak self, weak window] elements, frameSize in
             guard let self else { return }
+            let levels = self.pointQuery?.levels ?? 0
             self.pointQuery = nil
             guard let window else { return }
+            self.log.debug("accessibility: point query in '\(toplevel.title)': \(levels) levels, \(elements.map { "\($0.count) elements" } ?? "no answer"), \(Int((self.now - started) * 1000)) ms")
+            guard let elements else { return found(nil) }
             let placed = self.placedInWindow(elements, window, frameSize: frameSize)
             for e in placed { if let s = e.source { self.confirmed.insert(s) } }
             found(placed)
@@ -135,7 +160,7 @@ extension Accessibility {
               compositor.scene.window(of: focus) === toplevel else { return }
         let started = now
         queryPoint(window) { [weak self, weak window] found in
-            guard let self, let window, window.elements.isEmpty, !found.isEmpty else { return }
+            guard let self, let window, window.elements.isEmpty, let found, !found.isEmpty else { return }
             self.log.debug("accessibility: \(found.count) elements under the pointer in '\(window.toplevel?.title ?? "")' from a point query in \(Int((self.now - started) * 1000)) ms")
             window.elements = found
             self.adapted(window, "point query, the walk going on")
