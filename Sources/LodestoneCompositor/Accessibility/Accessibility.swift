@@ -47,7 +47,13 @@ final class Accessibility {
     final class Window {
         /// An xdg_toplevel, or an X11 window (its app found by _NET_WM_PID).
         weak var toplevel: DesktopWindow?
-        var elements: [AccessibleElement] = []
+        /// What the last walk (or the one going on) found.
+        var walked: [AccessibleElement] = []
+        /// What a point query found under the pointer, until the walk brings it.
+        var probe: [AccessibleElement] = []
+        var elements: [AccessibleElement] {
+            probe.isEmpty ? walked : walked + probe.filter { p in !walked.contains { $0.source == p.source } }
+        }
         /// The AT-SPI frame matched to the toplevel.
         var frame: DBusObject?
         var walk: AccessibleWalk?
@@ -111,6 +117,8 @@ final class Accessibility {
         let geometry = xdg.geometry
         if (geometry.width, geometry.height) != window.size { window.stale = true }
         if window.stale || (window.walkedAt.map { now - $0 > Self.lifetime } ?? true) { refresh(window, pid: pid) }
+        // Come while the window's walk goes on: what is under the pointer is asked first.
+        if window.walk != nil { queryPointDuringWalk(window) }
 
         let (ox, oy) = xdg.surfaceOrigin
         let placement = SurfacePlacement(origin: Point(x: Double(ox) + Double(geometry.x), y: Double(oy) + Double(geometry.y)))
@@ -242,7 +250,8 @@ final class Accessibility {
         window.notBefore = now + Self.scrollSettle
         window.scrollRereads = Self.scrollRereads
         if !window.elements.isEmpty {
-            window.elements = []
+            window.walked = []
+            window.probe = []
             compositor.seat.pointerWorldChanged(regions: true)
         }
         recheck(after: Self.scrollSettle)
@@ -263,6 +272,8 @@ final class Accessibility {
     /// Elements whose extents the app contradicted: never the pointer's form.
     var refuted: Set<AccessibleElement.Source> = []
     var pointQuery: AccessiblePointQuery?
+    /// Where the last point query was asked (global): one per place the pointer rests on.
+    var lastQueried: (x: Double, y: Double)?
     /// No element is confirmed before this (a key just went to the app: what it scrolls moves late).
     var settleUntil = 0.0
     var settleTimer: EventSource?

@@ -22,8 +22,9 @@ extension Accessibility {
     /// The window and element placed as region `id`.
     func element(of id: RegionID) -> (Window, AccessibleElement)? {
         for window in windows.values {
-            guard let i = window.regionIDs.firstIndex(of: id), i < window.elements.count else { continue }
-            return (window, window.elements[i])
+            let elements = window.elements
+            guard let i = window.regionIDs.firstIndex(of: id), i < elements.count else { continue }
+            return (window, elements[i])
         }
         return nil
     }
@@ -65,7 +66,8 @@ extension Accessibility {
     func moved(_ window: Window, found: [AccessibleElement] = []) {
         window.walk?.cancel()
         window.walk = nil
-        window.elements = found
+        window.walked = []
+        window.probe = found
         window.stale = true
         // An element that moves all the time (an animation) is not walked without pause.
         window.notBefore = max(now, (window.walkedAt ?? 0) + Self.rewalkInterval)
@@ -120,7 +122,7 @@ extension Accessibility {
     }
 
     /// The cached elements of `window` under the pointer.
-    private func cachedUnderPointer(_ window: Window) -> [AccessibleElement] {
+    func cachedUnderPointer(_ window: Window) -> [AccessibleElement] {
         guard let toplevel = window.toplevel else { return [] }
         let p = compositor.seat.position.device, g = toplevel.geometry, (ox, oy) = toplevel.surfaceOrigin
         let x = p.x - Double(ox) - Double(g.x), y = p.y - Double(oy) - Double(g.y)
@@ -137,6 +139,7 @@ extension Accessibility {
         let g = toplevel.geometry, (ox, oy) = toplevel.surfaceOrigin
         let local = (x: p.x - Double(ox) - Double(g.x), y: p.y - Double(oy) - Double(g.y))
         guard local.x >= 0, local.y >= 0, local.x < Double(g.width), local.y < Double(g.height) else { return }
+        lastQueried = (p.x, p.y)
         pointQuery = AccessiblePointQuery(bus: bus, app: frame.bus, frame: frame.path, at: (p.x, p.y), locate: { w, h in
             let inset = Self.decorationInset(geometry: g, frame: (w, h))
             return (local.x - inset.x, local.y - inset.y)
@@ -162,7 +165,8 @@ extension Accessibility {
         queryPoint(window) { [weak self, weak window] found in
             guard let self, let window, window.elements.isEmpty, let found, !found.isEmpty else { return }
             self.log.debug("accessibility: \(found.count) elements under the pointer in '\(window.toplevel?.title ?? "")' from a point query in \(Int((self.now - started) * 1000)) ms")
-            window.elements = found
+            window.walked = []
+        window.probe = found
             self.adapted(window, "point query, the walk going on")
             self.compositor.seat.pointerWorldChanged(regions: true)
         }
