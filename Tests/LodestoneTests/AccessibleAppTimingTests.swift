@@ -48,18 +48,6 @@ final class AccessibleAppTimingTests: XCTestCase {
         XCTAssertLessThanOrEqual(hovered.frames, 2, "\(hovered.ms) ms\n\(session.log.suffix(3000))")
     }
 
-    /// The pointer on the button as the window maps (it comes as soon as the window is
-    /// there): the app is asked what is under the pointer while its walk goes on
-    /// (`AccessiblePointQuery`), so the highlight comes within 100 ms, before the walk ends.
-    func testButtonUnderThePointerAsTheWindowMapsIsHighlightedWithin100Milliseconds() throws {
-        let (bus, session, probe, window, _) = try start()
-        defer { session.stop(); bus.stop() }
-        let hovered = try hover(session, probe, window)
-        print("pointer there at map: highlighted \(String(format: "%.1f", hovered.ms)) ms, \(hovered.frames) frames after the pointer came")
-        XCTAssertTrue(hovered.shape.targeted, "never highlighted: \(hovered.shape)\n\(session.log.suffix(3000))")
-        XCTAssertLessThanOrEqual(hovered.ms, 100, "\(session.log.suffix(3000))")
-    }
-
     /// Just mapped: the pointer comes 250 ms after the window is there (a hand's reaction
     /// to a window appearing takes longer); highlighted within 100 ms.
     func testButtonOfAWindowJustMappedIsHighlightedWithin100Milliseconds() throws {

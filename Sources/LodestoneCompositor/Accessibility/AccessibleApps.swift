@@ -85,7 +85,9 @@ extension Accessibility {
                 window.walked = self.placedInWindow(elements, window, frameSize: frameSize)
                 self.compositor.seat.pointerWorldChanged(regions: true)
             }
-            // The element under the pointer comes first, asked of the app (a window just mapped).
+            // The element under the pointer comes first, asked of the app (a window just mapped;
+            // a page loaded since the last walk): once per walk where the pointer rests.
+            self.lastQueried = nil
             self.queryPointDuringWalk(window)
         }
         _ = bus

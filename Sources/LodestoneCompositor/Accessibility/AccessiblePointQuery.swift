@@ -23,8 +23,10 @@ final class AccessiblePointQuery {
     private var chain: [(path: String, role: UInt32?)] = []
     private var descended = false
     private var walk: AccessibleWalk?
-    /// How many levels it went down (for the log).
+    /// How many levels it went down, and what the frame answered (for the log).
     var levels: Int { chain.count }
+    private(set) var firstAnswer = ""
+
     /// Where it was asked, in global coordinates: the pointer moving away cancels it.
     let point: (x: Double, y: Double)
 
@@ -60,14 +62,27 @@ final class AccessiblePointQuery {
         completion(elements, (frame.width, frame.height))
     }
 
+    /// `ATSPI_COORD_TYPE_SCREEN`, as the walk reads extents; a frame that answers null there
+    /// is asked again in `ATSPI_COORD_TYPE_WINDOW`, relative to the frame. A frame that
+    /// answers null in both (GTK 4.8, over its own buttons) cannot tell: a window's frame
+    /// covers every point of it.
+    private var coordinateType: UInt32 = 0
+
     private func descend(from path: String, x: Int32, y: Int32) {
         guard chain.count < Self.maximumDepth else { descended = true; return choose() }
-        let sent = bus.call(app, path, "org.a11y.atspi.Component", "GetAccessibleAtPoint", [.int32(x), .int32(y), .uint32(0)]) { [weak self] result in
+        let sent = bus.call(app, path, "org.a11y.atspi.Component", "GetAccessibleAtPoint", [.int32(x), .int32(y), .uint32(coordinateType)]) { [weak self] result in
             guard let self, self.completion != nil, self.walk == nil else { return }
             // The frame itself answers no point queries: the app cannot tell.
             if self.chain.isEmpty, case .failure = result { return self.finish(nil) }
             // Nothing deeper (the null object, an error, another app's node, a cycle): the chain ends here.
-            guard let child = (try? result.get())?.readObject(), child.bus == self.app || child.bus.isEmpty,
+            let answer = (try? result.get())?.readObject()
+            if self.chain.isEmpty { self.firstAnswer = "\(answer.map { "\($0)" } ?? "\(result)") at \(x),\(y) in \(self.frame)" }
+            if self.chain.isEmpty, answer?.path == Self.nullPath {
+                guard self.coordinateType == 0 else { return self.finish(nil) }
+                self.coordinateType = 1
+                return self.descend(from: path, x: x &- Int32(clamping: Int(self.frame.x)), y: y &- Int32(clamping: Int(self.frame.y)))
+            }
+            guard let child = answer, child.bus == self.app || child.bus.isEmpty,
                   child.path != Self.nullPath, child.path != path,
                   !self.chain.contains(where: { $0.path == child.path }) else {
                 self.descended = true

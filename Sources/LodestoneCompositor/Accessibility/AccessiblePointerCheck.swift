@@ -145,10 +145,10 @@ extension Accessibility {
             return (local.x - inset.x, local.y - inset.y)
         }) { [weak self, weak window] elements, frameSize in
             guard let self else { return }
-            let levels = self.pointQuery?.levels ?? 0
+            let levels = self.pointQuery?.levels ?? 0, first = self.pointQuery?.firstAnswer ?? ""
             self.pointQuery = nil
             guard let window else { return }
-            self.log.debug("accessibility: point query in '\(toplevel.title)': \(levels) levels, \(elements.map { "\($0.count) elements" } ?? "no answer"), \(Int((self.now - started) * 1000)) ms")
+            self.log.debug("accessibility: point query in '\(toplevel.title)': \(levels) levels (the frame: \(first)), \(elements.map { "\($0.count) elements" } ?? "no answer"), \(Int((self.now - started) * 1000)) ms")
             guard let elements else { return found(nil) }
             let placed = self.placedInWindow(elements, window, frameSize: frameSize)
             for e in placed { if let s = e.source { self.confirmed.insert(s) } }
