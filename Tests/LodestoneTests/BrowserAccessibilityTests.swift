@@ -191,6 +191,12 @@ final class BrowserAccessibilityTests: XCTestCase {
         let b = try firefox()
         defer { b.stop() }
         try checkBrowser(b, "Firefox")
+        // The address bar, published as a combo box: a beam over the text it edits, not a
+        // highlight. Down a column through its middle, above the page (88 px of bars).
+        var bar: [PointerShape] = []
+        for y in stride(from: 4.0, through: 84, by: 4) { bar.append(try shape(b, Double(b.window.width) / 2, y)) }
+        print("Firefox: down the address bar's column: \(bar.filter(\.targeted).map { "\($0.kind) \(Int($0.height))" })")
+        XCTAssertTrue(bar.contains { $0.targeted && $0.kind == .verticalBeam }, "Firefox: the address bar's text gets a beam")
     }
 
     func testChromiumPageLinksButtonsTextFieldsAndParagraphsAdapt() throws {
