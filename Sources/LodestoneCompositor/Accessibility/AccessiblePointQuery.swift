@@ -23,9 +23,8 @@ final class AccessiblePointQuery {
     private var chain: [(path: String, role: UInt32?)] = []
     private var descended = false
     private var walk: AccessibleWalk?
-    /// How many levels it went down, and what the frame answered (for the log).
+    /// How many levels it went down (for the log).
     var levels: Int { chain.count }
-    private(set) var firstAnswer = ""
 
     /// Where it was asked, in global coordinates: the pointer moving away cancels it.
     let point: (x: Double, y: Double)
@@ -64,9 +63,12 @@ final class AccessiblePointQuery {
 
     /// `ATSPI_COORD_TYPE_SCREEN`, as the walk reads extents; a frame that answers null there
     /// is asked again in `ATSPI_COORD_TYPE_WINDOW`, relative to the frame. A frame that
-    /// answers null in both (GTK 4.8, over its own buttons) cannot tell: a window's frame
-    /// covers every point of it.
+    /// answers null in both (Firefox ESR 153; GTK 4.8, over its own buttons) is passed by:
+    /// its child whose extents hold the point is asked instead (`childAtPoint`). When none
+    /// answers, the app cannot tell: a window's frame covers every point of it.
     private var coordinateType: UInt32 = 0
+    private var passedFrame = false
+    static let maximumFrameChildren = 32
 
     private func descend(from path: String, x: Int32, y: Int32) {
         guard chain.count < Self.maximumDepth else { descended = true; return choose() }
@@ -76,9 +78,13 @@ final class AccessiblePointQuery {
             if self.chain.isEmpty, case .failure = result { return self.finish(nil) }
             // Nothing deeper (the null object, an error, another app's node, a cycle): the chain ends here.
             let answer = (try? result.get())?.readObject()
-            if self.chain.isEmpty { self.firstAnswer = "\(answer.map { "\($0)" } ?? "\(result)") at \(x),\(y) in \(self.frame)" }
             if self.chain.isEmpty, answer?.path == Self.nullPath {
-                guard self.coordinateType == 0 else { return self.finish(nil) }
+                guard self.coordinateType == 0 else {
+                    guard !self.passedFrame else { return self.finish(nil) }
+                    self.passedFrame = true
+                    self.coordinateType = 0
+                    return self.childAtPoint(of: path, x: x &+ Int32(clamping: Int(self.frame.x)), y: y &+ Int32(clamping: Int(self.frame.y)))
+                }
                 self.coordinateType = 1
                 return self.descend(from: path, x: x &- Int32(clamping: Int(self.frame.x)), y: y &- Int32(clamping: Int(self.frame.y)))
             }
@@ -99,6 +105,36 @@ final class AccessiblePointQuery {
             self.descend(from: child.path, x: x, y: y)
         }
         if !sent { finish(nil) }
+    }
+
+    /// The frame's child whose extents hold the point (screen coordinates), from its
+    /// children's extents; the query goes on down from it.
+    private func childAtPoint(of path: String, x: Int32, y: Int32) {
+        bus.call(app, path, "org.a11y.atspi.Accessible", "GetChildren") { [weak self] result in
+            guard let self, self.completion != nil, let m = try? result.get(),
+                  let children = m.array("(so)", limit: Self.maximumFrameChildren, { m.readObject() })?.filter({ $0.bus == self.app || $0.bus.isEmpty }),
+                  !children.isEmpty else { self?.finish(nil); return }
+            var holds = [Bool?](repeating: nil, count: children.count)
+            for (i, child) in children.enumerated() {
+                self.bus.call(self.app, child.path, "org.a11y.atspi.Component", "GetExtents", [.uint32(0)]) { [weak self] result in
+                    guard let self, self.completion != nil, self.chain.isEmpty else { return }
+                    let e = (try? result.get()).flatMap { m in m.container("r", "iiii") { () -> (Int32, Int32, Int32, Int32)? in
+                        guard let x = m.readInt32(), let y = m.readInt32(), let w = m.readInt32(), let h = m.readInt32() else { return nil }
+                        return (x, y, w, h)
+                    } }
+                    holds[i] = e.map { w in w.2 > 0 && w.3 > 0 && x >= w.0 && y >= w.1 && x < w.0 &+ w.2 && y < w.1 &+ w.3 } ?? false
+                    guard !holds.contains(where: { $0 == nil }) else { return }
+                    guard let first = holds.firstIndex(of: true) else { return self.finish(nil) }
+                    self.chain.append((children[first].path, nil))
+                    self.bus.call(self.app, children[first].path, "org.a11y.atspi.Accessible", "GetRole") { [weak self] result in
+                        guard let self, self.completion != nil, self.walk == nil else { return }
+                        self.chain[0].role = (try? result.get())?.readUInt32() ?? UInt32.max
+                        self.choose()
+                    }
+                    self.descend(from: children[first].path, x: x, y: y)
+                }
+            }
+        }
     }
 
     /// The node the walk would make the element: the first control or text from the top

@@ -145,10 +145,10 @@ extension Accessibility {
             return (local.x - inset.x, local.y - inset.y)
         }) { [weak self, weak window] elements, frameSize in
             guard let self else { return }
-            let levels = self.pointQuery?.levels ?? 0, first = self.pointQuery?.firstAnswer ?? ""
+            let levels = self.pointQuery?.levels ?? 0
             self.pointQuery = nil
             guard let window else { return }
-            self.log.debug("accessibility: point query in '\(toplevel.title)': \(levels) levels (the frame: \(first)), \(elements.map { "\($0.count) elements" } ?? "no answer"), \(Int((self.now - started) * 1000)) ms")
+            self.log.debug("accessibility: point query in '\(toplevel.title)': \(levels) levels, \(elements.map { "\($0.count) elements" } ?? "no answer"), \(Int((self.now - started) * 1000)) ms")
             guard let elements else { return found(nil) }
             let placed = self.placedInWindow(elements, window, frameSize: frameSize)
             for e in placed { if let s = e.source { self.confirmed.insert(s) } }
@@ -156,17 +156,19 @@ extension Accessibility {
         }
     }
 
-    /// The element under the pointer while the window's walk goes on (its first hover):
-    /// asked of the app, placed and confirmed at once, until the walk brings them all.
+    /// The element under the pointer while the window's walk goes on and has not reached it
+    /// (its first hover): asked of the app, placed and confirmed at once, until the walk
+    /// brings it. Asked once per place the pointer rests on, per walk.
     func queryPointDuringWalk(_ window: Window) {
-        guard window.elements.isEmpty, let toplevel = window.toplevel, let focus = compositor.seat.pointerFocus,
-              compositor.scene.window(of: focus) === toplevel else { return }
+        guard window.walk != nil, let toplevel = window.toplevel, let focus = compositor.seat.pointerFocus,
+              compositor.scene.window(of: focus) === toplevel, cachedUnderPointer(window).isEmpty else { return }
+        let p = compositor.seat.position.device
+        if let q = lastQueried, abs(p.x - q.x) <= Self.pointQueryReach, abs(p.y - q.y) <= Self.pointQueryReach { return }
         let started = now
         queryPoint(window) { [weak self, weak window] found in
-            guard let self, let window, window.elements.isEmpty, let found, !found.isEmpty else { return }
+            guard let self, let window, window.walk != nil, let found, !found.isEmpty else { return }
             self.log.debug("accessibility: \(found.count) elements under the pointer in '\(window.toplevel?.title ?? "")' from a point query in \(Int((self.now - started) * 1000)) ms")
-            window.walked = []
-        window.probe = found
+            window.probe = found
             self.adapted(window, "point query, the walk going on")
             self.compositor.seat.pointerWorldChanged(regions: true)
         }
