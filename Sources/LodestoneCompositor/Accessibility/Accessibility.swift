@@ -47,8 +47,9 @@ final class Accessibility {
     final class Window {
         /// An xdg_toplevel, or an X11 window (its app found by _NET_WM_PID).
         weak var toplevel: DesktopWindow?
-        /// What the last walk (or the one going on) found.
+        /// What the last walk (or the one going on) found, and when that walk began.
         var walked: [AccessibleElement] = []
+        var readAt: Double?
         /// What a point query found under the pointer, until the walk brings it.
         var probe: [AccessibleElement] = []
         var elements: [AccessibleElement] {
@@ -133,6 +134,7 @@ final class Accessibility {
             measured = true
         }
         while window.regionIDs.count < elements.count { window.regionIDs.append(allocate()) }
+        let fresh = isFresh(window)
         var placed: [RegionID: SceneRegions.Placed] = [:]
         for (element, id) in zip(elements, window.regionIDs) {
             var spec = Self.spec(element, id: id)
@@ -140,8 +142,8 @@ final class Accessibility {
             if measured { spec.draft.magnetism = .off }
             var region = placement.toGlobal(spec.localRegion(owner: window.owner))
             region.stackingOrder = Int32(clamping: element.depth)
-            // Not the pointer's form until the app confirms it is still there (`confirm`).
-            region.awaitsConfirmation = element.source.map { !confirmed.contains($0) } ?? false
+            // Not the pointer's form until the app confirms it is still there (`confirm`), unless just read.
+            region.awaitsConfirmation = element.source.map { !confirmed.contains($0) && !fresh } ?? false
             // A region under a popup or another window must not capture the pointer.
             let c = region.frame.center
             if let top = compositor.scene.surfaceAt(x: c.x, y: c.y), compositor.scene.rootSurface(top.surface) !== root { continue }
@@ -277,6 +279,10 @@ final class Accessibility {
     /// No element is confirmed before this (a key just went to the app: what it scrolls moves late).
     var settleUntil = 0.0
     var settleTimer: EventSource?
+    /// When the last key went to an app: what was read before it may have scrolled.
+    var lastKeyAt = 0.0
+    /// The region the pointer last took the form of (`shown`).
+    var lastShown: RegionID?
     /// Times what the pointer rests on is asked again after a key (`scrollRereads`).
     var keyRereads = 0
 

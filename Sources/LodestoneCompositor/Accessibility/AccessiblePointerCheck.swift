@@ -19,6 +19,27 @@ extension Accessibility {
     /// The pointer this far (px) from where a point query was asked cancels it.
     static let pointQueryReach = 4.0
 
+    /// A walk that began less than this long ago (and after the last key) read its elements
+    /// as freshly as a confirmation would: they need none. A confirmation asked while a walk's
+    /// calls are queued at the app waits behind them all (95 ms for GTK 4 just mapped).
+    static let freshRead = 0.3
+
+    /// Whether the window's walked elements are fresh (`freshRead`).
+    func isFresh(_ window: Window) -> Bool {
+        window.readAt.map { now - $0 < Self.freshRead && $0 >= lastKeyAt } ?? false
+    }
+
+    /// The pointer took the form of region `id` (the seat, after each step): a fresh element
+    /// it shows counts as confirmed for this rest position, so it keeps its form when the
+    /// reading ages.
+    func shown(_ id: RegionID?) {
+        guard id != lastShown else { return }
+        lastShown = id
+        guard let id, let (window, element) = element(of: id), let source = element.source,
+              !confirmed.contains(source), isFresh(window) else { return }
+        confirmed = [source]
+    }
+
     /// The window and element placed as region `id`.
     func element(of id: RegionID) -> (Window, AccessibleElement)? {
         for window in windows.values {
@@ -82,6 +103,8 @@ extension Accessibility {
         confirmed = []
         checking = nil
         settleUntil = now + Self.keySettle
+        lastKeyAt = now
+        lastShown = nil
         keyRereads = Self.scrollRereads
         compositor.seat.pointerWorldChanged(regions: true)
         armSettle()
