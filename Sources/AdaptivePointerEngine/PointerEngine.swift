@@ -230,6 +230,12 @@ public struct PointerEngine: Sendable {
     /// The region the pointer is engaged with.
     public var targetRegion: RegionID? { engaged?.region.id }
 
+    /// The region the pointer is on whose owner has yet to confirm it (`Region.awaitsConfirmation`).
+    public var regionAwaitingConfirmation: RegionID? { engaged.flatMap { $0.region.awaitsConfirmation ? $0.region.id : nil } }
+
+    /// The engaged region whose form the pointer takes: none while it awaits confirmation.
+    private var formRegion: EngagedRegion? { engaged.flatMap { $0.region.awaitsConfirmation ? nil : $0 } }
+
     /// The engaged region's client identifier (read without copying the region store: the C
     /// library's per-frame path).
     public var targetIdentifier: UInt32? { engaged?.region.identifier }
@@ -313,7 +319,7 @@ public struct PointerEngine: Sendable {
                                  width: r.width, height: r.height, radius: min(2, r.width / 2, r.height / 2),
                                  snap: true, key: ShapeKey(region: nil, band: true))
         }
-        guard let e = isLocked ? nil : engaged else {
+        guard let e = isLocked ? nil : formRegion else {
             return Magnetism.untargeted(untargetedStyle, path: untargetedPath, device: devicePosition, settings: settings)
         }
         return Magnetism.target(engaged: e, device: devicePosition, textLine: textLine,
@@ -363,7 +369,7 @@ public struct PointerEngine: Sendable {
         visibility.alpha.target = visibility.isShown(at: time, settings: settings) ? 1 : 0
         let target = currentTarget()
         if !isLocked { logicalPosition = clampToOutput(target.logical) }
-        let active = (band.rect == nil && !isLocked) ? engaged : nil
+        let active = (band.rect == nil && !isLocked) ? formRegion : nil
         morph.retarget(target, device: devicePosition, pressed: isButtonPressed || isHolding,
                        pressedScale: settings.tuning.pressedScale, reduceMotion: settings.reduceMotion)
         effects.retarget(engaged: active, device: devicePosition, pressed: isButtonPressed, settings: settings)
@@ -439,7 +445,7 @@ public struct PointerEngine: Sendable {
             || !annotation.presence.isSettled || !visibility.alpha.isSettled || !shake.growth.isSettled
         return PointerPresentation(
             time: time, logicalPosition: logicalPosition, devicePosition: devicePosition, pointer: pointer,
-            targetRegion: band.rect == nil ? engaged?.region.id : nil, contentEffect: current,
+            targetRegion: band.rect == nil ? formRegion?.region.id : nil, contentEffect: current,
             exitingContentEffect: exiting, accessories: list, annotation: note, bandRect: bandRect,
             isVisible: visibility.isShown(at: time, settings: settings), isLocked: isLocked,
             isAnimating: animating, bounds: bounds, damage: damage, hoverMark: hoverMark)

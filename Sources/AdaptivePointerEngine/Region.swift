@@ -69,6 +69,10 @@ public struct Region: Hashable, Sendable {
     /// never attracts the pointer and has no content effect (the stroke lands exactly under
     /// the pointer), whatever its effect and magnetism say.
     public var drawingTool: DrawingTool?
+    /// Its owner has yet to confirm it is still there (an app's accessibility geometry, which
+    /// may be stale): the pointer targets it, so the owner learns what to confirm, but keeps
+    /// its untargeted form, unpulled, until the region comes back confirmed.
+    public var awaitsConfirmation = false
 
     public init(id: RegionID, owner: SurfaceID, identifier: UInt32 = 0, frame: Rect<Global>,
                 hitArea: HitArea = .bezelled, cornerRadius: Double = Region.defaultCornerRadius,

@@ -25,7 +25,13 @@ public final class Seat {
     private(set) var pointer: any PointerOwner
     /// Where the pointer is, as the pointer last answered (an input or a step): clients see
     /// `position.logical`, grabs follow `position.device`.
-    var position: PointerPosition
+    var position: PointerPosition {
+        // An app's element the pointer came onto is confirmed before the pointer takes its form.
+        didSet {
+            if let id = position.awaitingConfirmation { compositor.accessibility.confirm(id) }
+            if position.device != oldValue.device { compositor.accessibility.pointerMoved(to: position.device) }
+        }
+    }
     /// The pointer as the last step left it (what frames draw and the test protocol reads).
     var pointerSnapshot: PointerSnapshot
     /// Which pointer shows over apps, and in which style (their cursor names).
@@ -99,7 +105,11 @@ public final class Seat {
         case .key(let code, let pressed):
             if let drag = activeDrag { return drag.key(code, pressed: pressed) }
             // Holding a modifier (a shortcut, a Shift-click) is not typing.
-            if pressed && !keyboard.keymap.isModifier(key: code) { pointerInput(.keyTyped) }
+            if pressed && !keyboard.keymap.isModifier(key: code) {
+                pointerInput(.keyTyped)
+                // A key may scroll what is under the pointer (Page Down): it is confirmed again.
+                compositor.accessibility.keyPressed()
+            }
             keyboard.key(code, pressed: pressed, time: time)
         case .modifiers(let depressed, let latched, let locked, let group):
             keyboard.setModifiers(depressed: depressed, latched: latched, locked: locked, group: group)

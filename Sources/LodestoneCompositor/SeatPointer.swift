@@ -24,6 +24,8 @@ struct PointerPosition: Equatable {
     var logical: Point<Global>
     /// A client's lock or confinement holds the device.
     var isConstrained: Bool
+    /// The region the pointer is on that waits for its owner to confirm it (`Region.awaitsConfirmation`).
+    var awaitingConfirmation: RegionID? = nil
 }
 
 /// A change of what the pointer moves over, pushed by its owner (the seat, from the scene's
@@ -107,7 +109,8 @@ final class SeatPointer: PointerOwner {
         // computed property of a struct kept in a class copies the whole engine first (4 KiB
         // and a retain of each of its buffers, on every motion event).
         PointerPosition(device: engine.devicePosition, logical: engine.logicalPosition,
-                        isConstrained: engine.isLocked || engine.confinement != nil)
+                        isConstrained: engine.isLocked || engine.confinement != nil,
+                        awaitingConfirmation: engine.regionAwaitingConfirmation)
     }
 
     func handle(_ input: PointerInput, at now: Instant) -> PointerPosition {

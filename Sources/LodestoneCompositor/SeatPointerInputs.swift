@@ -100,6 +100,7 @@ extension Seat {
         pushPointerWorld()
         let step = pointer.step(at: now)
         pointerSnapshot = step.snapshot
+        compositor.accessibility.shown(step.snapshot.presentation.targetRegion)
         // The client's image shows or goes where the adaptive pointer goes or shows.
         if step.adaptivePointerToggled { cursor.damage() }
         return step

@@ -14,6 +14,27 @@ final class MagnetismTests: XCTestCase {
         XCTAssertEqual(h.events, [.entered(RegionID(1), identifier: 1)])
     }
 
+    /// An element whose owner has yet to confirm it (an app's accessibility geometry, read
+    /// again before the pointer takes its form): targeted, so the owner learns what to
+    /// confirm, but the pointer keeps its plain form, unpulled, until it is confirmed.
+    func testARegionAwaitingConfirmationIsTargetedButTakesNoFormUntilConfirmed() {
+        let awaiting = region(1, button) { $0.awaitsConfirmation = true }
+        var h = Harness(regions: [awaiting], at: point(300, 315))
+        h.move(to: point(420, 315))
+        h.run(0.5)
+        XCTAssertEqual(h.engine.regionAwaitingConfirmation, RegionID(1))
+        XCTAssertNil(h.last.targetRegion, "no form while awaiting")
+        XCTAssertEqual(h.last.logicalPosition, point(420, 315), "not pulled")
+        XCTAssertEqual(h.last.pointer.shape.rect.width, 19, accuracy: 0.5, "the plain circle")
+        var confirmed = awaiting
+        confirmed.awaitsConfirmation = false
+        try! h.engine.regions.upsert(confirmed)
+        h.run(0.5)
+        XCTAssertNil(h.engine.regionAwaitingConfirmation)
+        XCTAssertEqual(h.last.targetRegion, RegionID(1))
+        XCTAssertEqual(h.last.pointer.shape.rect.width, 44, accuracy: 0.01, "the highlight's platter")
+    }
+
     func testFastFlickTowardAButtonEndsCapturedByIt() {
         var h = Harness(regions: [region(1, button)], at: point(100, 315))
         h.glide(to: point(330, 315), steps: 46, interval: 0.01)   // 500 pt/s, stops 58 pt short

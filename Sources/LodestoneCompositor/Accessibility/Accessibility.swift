@@ -47,7 +47,14 @@ final class Accessibility {
     final class Window {
         /// An xdg_toplevel, or an X11 window (its app found by _NET_WM_PID).
         weak var toplevel: DesktopWindow?
-        var elements: [AccessibleElement] = []
+        /// What the last walk (or the one going on) found, and when that walk began.
+        var walked: [AccessibleElement] = []
+        var readAt: Double?
+        /// What a point query found under the pointer, until the walk brings it.
+        var probe: [AccessibleElement] = []
+        var elements: [AccessibleElement] {
+            probe.isEmpty ? walked : walked + probe.filter { p in !walked.contains { $0.source == p.source } }
+        }
         /// The AT-SPI frame matched to the toplevel.
         var frame: DBusObject?
         var walk: AccessibleWalk?
@@ -64,6 +71,8 @@ final class Accessibility {
         var rowsMeasuredAt: Double?
         /// When the pointer first came onto the window (for the first highlight's latency).
         var pointerCameAt: Double?
+        /// The pointer's first adapting to one of its elements was logged (`adapted`).
+        var adaptedLogged = false
         /// Walks still due after a scroll: the toolkit's tree may follow the page late.
         var scrollRereads = 0
         /// Region ids, stable across walks so the engine does not re-enter an element.
@@ -109,6 +118,8 @@ final class Accessibility {
         let geometry = xdg.geometry
         if (geometry.width, geometry.height) != window.size { window.stale = true }
         if window.stale || (window.walkedAt.map { now - $0 > Self.lifetime } ?? true) { refresh(window, pid: pid) }
+        // Come while the window's walk goes on: what is under the pointer is asked first.
+        if window.walk != nil { queryPointDuringWalk(window) }
 
         let (ox, oy) = xdg.surfaceOrigin
         let placement = SurfacePlacement(origin: Point(x: Double(ox) + Double(geometry.x), y: Double(oy) + Double(geometry.y)))
@@ -123,6 +134,7 @@ final class Accessibility {
             measured = true
         }
         while window.regionIDs.count < elements.count { window.regionIDs.append(allocate()) }
+        let fresh = isFresh(window)
         var placed: [RegionID: SceneRegions.Placed] = [:]
         for (element, id) in zip(elements, window.regionIDs) {
             var spec = Self.spec(element, id: id)
@@ -130,6 +142,8 @@ final class Accessibility {
             if measured { spec.draft.magnetism = .off }
             var region = placement.toGlobal(spec.localRegion(owner: window.owner))
             region.stackingOrder = Int32(clamping: element.depth)
+            // Not the pointer's form until the app confirms it is still there (`confirm`), unless just read.
+            region.awaitsConfirmation = element.source.map { !confirmed.contains($0) && !fresh } ?? false
             // A region under a popup or another window must not capture the pointer.
             let c = region.frame.center
             if let top = compositor.scene.surfaceAt(x: c.x, y: c.y), compositor.scene.rootSurface(top.surface) !== root { continue }
@@ -238,7 +252,8 @@ final class Accessibility {
         window.notBefore = now + Self.scrollSettle
         window.scrollRereads = Self.scrollRereads
         if !window.elements.isEmpty {
-            window.elements = []
+            window.walked = []
+            window.probe = []
             compositor.seat.pointerWorldChanged(regions: true)
         }
         recheck(after: Self.scrollSettle)
@@ -251,6 +266,25 @@ final class Accessibility {
     var invalidationTimer: EventSource?
     var invalidationPending = false
     static let invalidationDelay = 0.05
+
+    /// The elements the app confirmed where the pointer rests (`AccessiblePointerCheck`).
+    var confirmed: Set<AccessibleElement.Source> = []
+    /// The element being confirmed, and the point query looking for what replaced one.
+    var checking: AccessibleElement.Source?
+    /// Elements whose extents the app contradicted: never the pointer's form.
+    var refuted: Set<AccessibleElement.Source> = []
+    var pointQuery: AccessiblePointQuery?
+    /// Where the last point query was asked (global): one per place the pointer rests on.
+    var lastQueried: (x: Double, y: Double)?
+    /// No element is confirmed before this (a key just went to the app: what it scrolls moves late).
+    var settleUntil = 0.0
+    var settleTimer: EventSource?
+    /// When the last key went to an app: what was read before it may have scrolled.
+    var lastKeyAt = 0.0
+    /// The region the pointer last took the form of (`shown`).
+    var lastShown: RegionID?
+    /// Times what the pointer rests on is asked again after a key (`scrollRereads`).
+    var keyRereads = 0
 
     /// The session bus is dropped from the loop with this (`closeSessionBusSoon`).
     var idle: EventSource?

@@ -69,21 +69,28 @@ extension Accessibility {
                     let median = trips.isEmpty ? 0 : trips[trips.count / 2], p99 = trips.isEmpty ? 0 : trips[min(trips.count - 1, trips.count * 99 / 100)]
                     self.log.debug("accessibility: \(elements.count) elements of '\(window.toplevel?.title ?? "")' in place \(Int((self.now - came) * 1000)) ms after the pointer came; walk of \(nodes) nodes in \(Int((self.now - started) * 1000)) ms, \(trips.count) calls, round trip median \(String(format: "%.2f", median * 1000)) ms, p99 \(String(format: "%.2f", p99 * 1000)) ms")
                 }
-                if elements != window.elements {
-                    window.elements = elements
+                window.readAt = started
+                if elements != window.walked || !window.probe.isEmpty {
+                    window.walked = elements
+                    window.probe = []
                     self.compositor.seat.pointerWorldChanged(regions: true)
                 }
                 self.armLifetime()
             }
             // A window with no elements yet takes them as they come.
             window.walk?.progress = { [weak self, weak window] elements, frameSize in
-                guard let self, let window, window.walkedAt == nil, elements.count > window.elements.count else { return }
+                guard let self, let window, window.walkedAt == nil, elements.count > window.walked.count else { return }
                 if window.elements.isEmpty, let came = window.pointerCameAt {
                     self.log.debug("accessibility: \(elements.count) elements of '\(window.toplevel?.title ?? "")' in place \(Int((self.now - came) * 1000)) ms after the pointer came; walk going on, \(Int((self.now - started) * 1000)) ms in")
                 }
-                window.elements = self.placedInWindow(elements, window, frameSize: frameSize)
+                window.walked = self.placedInWindow(elements, window, frameSize: frameSize)
+                window.readAt = started
                 self.compositor.seat.pointerWorldChanged(regions: true)
             }
+            // The element under the pointer comes first, asked of the app (a window just mapped;
+            // a page loaded since the last walk): once per walk where the pointer rests.
+            self.lastQueried = nil
+            self.queryPointDuringWalk(window)
         }
         _ = bus
     }

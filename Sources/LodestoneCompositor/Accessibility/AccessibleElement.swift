@@ -21,6 +21,15 @@ struct AccessibleElement: Equatable {
     /// Buttons and combo boxes draw a frame of their own, which may lie outside the extents
     /// (`DrawnOutline`); check boxes, radio buttons, tabs and links do not.
     var framed = false
+    /// The node it was read from and its extents as read: what the pointer confirms before
+    /// taking its form (`AccessiblePointerCheck`). Nil for what no node published (a terminal's rows).
+    var source: Source?
+
+    /// An AT-SPI node (app, path) and the extents (screen coordinates) it had when read.
+    struct Source: Hashable {
+        var app: String, path: String
+        var x, y, width, height: Double
+    }
 }
 
 /// AT-SPI roles (`AtspiRole`, at-spi2-core's atspi-constants.h) the walk tells apart.
@@ -33,5 +42,5 @@ enum AccessibleRole: UInt32 {
 
 /// AT-SPI states (`AtspiStateType`): bit numbers in `GetState`'s two 32-bit words.
 enum AccessibleState {
-    static let horizontal = 14, showing = 25, singleLine = 26, visible = 30
+    static let editable = 7, horizontal = 14, showing = 25, singleLine = 26, visible = 30
 }

@@ -67,7 +67,7 @@ extension AccessibleWalk {
             let top = max(text.y, line.y)
             guard bottom > top else { continue }
             elements.append(AccessibleElement(kind: .text(lineHeight: line.height, singleLine: true), x: text.x, y: top,
-                                              width: text.width, height: bottom - top, depth: text.depth + 1))
+                                              width: text.width, height: bottom - top, depth: text.depth + 1, source: text.source))
         }
     }
 

@@ -49,6 +49,18 @@ final class AccessibleWalk {
         finishIfDone()
     }
 
+    /// A walk of one node's subtree, `depth` deep in a window whose frame has the extents
+    /// `frame` (screen coordinates): the element a point query found (`AccessiblePointQuery`).
+    init(bus: DBusConnection, app: String, node: String, depth: Int, frame: (x: Double, y: Double, width: Double, height: Double),
+         completion: @escaping ([AccessibleElement], _ frameSize: (Double, Double)) -> Void) {
+        self.bus = bus
+        self.app = app
+        self.completion = completion
+        self.frame = frame
+        visit(node, depth: max(1, depth), button: nil)
+        finishIfDone()
+    }
+
     /// Stops the walk: replies still coming are ignored.
     func cancel() { completion = nil; queued = [] }
 
@@ -160,6 +172,14 @@ final class AccessibleWalk {
         guard visible else { return }
         let role = AccessibleRole(rawValue: rawRole)
         if role == .label, let button { labelled.insert(button) }
+        // Inside a combo box only its editable text counts (not the list it pops up).
+        if textOnly.contains(path) {
+            switch role {
+            case .text, .entry, .passwordText: break
+            case .label, nil: return children(path, depth: depth, button: button, textOnly: true)
+            default: return
+            }
+        }
         guard let (x, y, w, h) = node.extents else { return }
         // (-1, -1, -1, -1) is ATK's "no extents" (Firefox's tool bars that only group others,
         // its alerts): not a lie; what is inside may have extents of its own.
@@ -176,8 +196,10 @@ final class AccessibleWalk {
         guard w > 0, h > 0 || depth == 0 else { return }
         if depth == 0 { frame = (x, y, w, h) }
         func add(_ kind: AccessibleElement.Kind) -> Int {
-            let framed = role == .pushButton || role == .toggleButton || role == .comboBox
-            elements.append(AccessibleElement(kind: kind, x: x, y: y, width: w, height: h, depth: depth, framed: framed))
+            var framed = role == .pushButton || role == .toggleButton || role == .comboBox
+            if case .text = kind { framed = false }
+            let source = AccessibleElement.Source(app: app, path: path, x: x, y: y, width: w, height: h)
+            elements.append(AccessibleElement(kind: kind, x: x, y: y, width: w, height: h, depth: depth, framed: framed, source: source))
             return elements.count - 1
         }
         switch role {
@@ -185,7 +207,14 @@ final class AccessibleWalk {
             // Descend only to find its label.
             let index = add(.control)
             children(path, depth: depth, button: index)
-        case .checkBox, .radioButton, .menuItem, .checkMenuItem, .radioMenuItem, .pageTab, .link, .comboBox:
+        case .comboBox where states.0 & (1 << AccessibleState.editable) != 0:
+            // Itself the text it edits (Firefox's address bar): a beam, its line.
+            text(add(.text(lineHeight: nil, singleLine: true)))
+        case .comboBox:
+            // Descend only to find the text it edits (GTK 3's combo box with an entry): a beam over it.
+            let index = add(.control)
+            children(path, depth: depth, button: index, textOnly: true)
+        case .checkBox, .radioButton, .menuItem, .checkMenuItem, .radioMenuItem, .pageTab, .link:
             _ = add(.control)
         case .slider:
             _ = add(.slider(horizontal: states.0 & (1 << AccessibleState.horizontal) != 0 || w >= h))
@@ -193,7 +222,15 @@ final class AccessibleWalk {
             // A web page's paragraphs and headings (Firefox, Chromium) are text of their own, its
             // lines read like a text view's.
             let lines = role == .text || role == .paragraph || role == .heading
-            let index = add(.text(lineHeight: nil, singleLine: states.0 & (1 << AccessibleState.singleLine) != 0 || !lines || h < 2 * Self.shortestLine))
+            text(add(.text(lineHeight: nil, singleLine: states.0 & (1 << AccessibleState.singleLine) != 0 || !lines || h < 2 * Self.shortestLine)))
+        case .listItem, .treeItem, .tableCell:
+            _ = add(.item)
+            children(path, depth: depth, button: button)
+        case .label, nil:
+            children(path, depth: depth, button: button)
+        }
+        /// A text's line height, then (text of several lines) each line's.
+        func text(_ index: Int) {
             lineHeight(path) { [weak self] line, measured in
                 guard let self, let line, case .text(_, let single) = self.elements[index].kind else { return }
                 self.elements[index].kind = .text(lineHeight: line, singleLine: single)
@@ -203,20 +240,21 @@ final class AccessibleWalk {
                     self.sampleLines(path, of: index)
                 }
             }
-        case .listItem, .treeItem, .tableCell:
-            _ = add(.item)
-            children(path, depth: depth, button: button)
-        case .label, nil:
-            children(path, depth: depth, button: button)
         }
     }
 
-    private func children(_ path: String, depth: Int, button: Int?) {
+    /// Nodes inside a combo box, where only text is looked for.
+    private var textOnly: Set<String> = []
+
+    private func children(_ path: String, depth: Int, button: Int?, textOnly inside: Bool = false) {
         call(path, "Accessible", "GetChildren") { [weak self] m in
             // No more children are read than nodes are left: a reply may list a million.
             guard let self, let m, let children = m.array("(so)", limit: max(0, Self.maximumNodes - self.nodes), { m.readObject() }) else { return }
             if children.count >= Self.maximumNodes - self.nodes { self.reached("node limit (\(Self.maximumNodes))") }
-            for child in children where child.bus == self.app || child.bus.isEmpty { self.visit(child.path, depth: depth + 1, button: button) }
+            for child in children where child.bus == self.app || child.bus.isEmpty {
+                if inside { self.textOnly.insert(child.path) }
+                self.visit(child.path, depth: depth + 1, button: button)
+            }
         }
     }
 
