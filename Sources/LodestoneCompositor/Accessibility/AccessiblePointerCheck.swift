@@ -3,8 +3,8 @@ import AdaptivePointerEngine
 import WaylandServer
 
 /// The element under the pointer is read again before the pointer takes its form (issue 27:
-/// stale extents must never target the wrong element). Every accessibility region is placed
-/// awaiting confirmation (`Region.awaitsConfirmation`): the engine targets it but keeps its
+/// stale extents must never target the wrong element). An accessibility region that may be
+/// stale (not `isFresh`) is placed awaiting confirmation (`Region.awaitsConfirmation`): the engine targets it but keeps its
 /// untargeted form. The one the pointer comes onto is asked for its extents again
 /// (`GetExtents`, one call per element the pointer rests on); when they are still the ones
 /// cached, the pointer takes its form; when they moved (or the node is gone), the window's
@@ -19,14 +19,15 @@ extension Accessibility {
     /// The pointer this far (px) from where a point query was asked cancels it.
     static let pointQueryReach = 4.0
 
-    /// A walk that began less than this long ago (and after the last key) read its elements
-    /// as freshly as a confirmation would: they need none. A confirmation asked while a walk's
-    /// calls are queued at the app waits behind them all (95 ms for GTK 4 just mapped).
-    static let freshRead = 0.3
-
-    /// Whether the window's walked elements are fresh (`freshRead`).
+    /// Whether the window's walked elements need no confirmation: read within `lifetime` (the
+    /// time a walk is trusted without a signal) and after the last key. Everything else that
+    /// moves elements (scrolls, the toolkit's bounds and children events, a resize) drops them
+    /// and walks again; a key may scroll without a signal, and an older walk may be out of
+    /// date. A confirmation is a round trip to the app, which waits behind whatever the app is
+    /// doing (60 ms for an idle-looking gtk4-widget-factory in one run): asked for every
+    /// element, it cost the next-frame target.
     func isFresh(_ window: Window) -> Bool {
-        window.readAt.map { now - $0 < Self.freshRead && $0 >= lastKeyAt } ?? false
+        window.readAt.map { now - $0 < Self.lifetime && $0 >= lastKeyAt } ?? false
     }
 
     /// The pointer took the form of region `id` (the seat, after each step): a fresh element
