@@ -26,8 +26,15 @@ extension Compositor {
         let time = clock.timestamp
         repaintCount &+= 1
         compose(at: time)
-        let frame = presentedFrame(at: time)
-        scene.forEachMappedSurface { s, _, _ in
+        answerFrame(presentedFrame(at: time), now: now)
+    }
+
+    /// Answers the frame callbacks and presentation feedback of the mapped surfaces whose
+    /// rect (layout pixels) `shown` takes, then the cursor's and the drag icon's, which are
+    /// answered at every frame composed.
+    func answerFrame(_ frame: PresentedFrame, now: Milliseconds, shown: (PixelRect) -> Bool = { _ in true }) {
+        scene.forEachMappedSurface { s, x, y in
+            guard shown(PixelRect(x: x, y: y, width: s.width, height: s.height)) else { return }
             for callback in s.takeFrameCallbacks() { callback.done(now) }
             for feedback in s.takePresentationFeedbacks() { feedback.presented(frame, outputs: s.enteredOutputs.filter { !$0.isDestroyed }) }
         }

@@ -21,19 +21,7 @@ extension Compositor {
                 head.nextRefresh = now &+ head.interval
                 if composed?.intersects(output.pixels(logical: head.bounds)) == true { head.frameCount += 1 }
             }
-            let frame = presentedFrame(at: time)
-            scene.forEachMappedSurface { s, x, y in
-                guard isShown(PixelRect(x: x, y: y, width: s.width, height: s.height), on: due) else { return }
-                for callback in s.takeFrameCallbacks() { callback.done(now) }
-                for feedback in s.takePresentationFeedbacks() { feedback.presented(frame, outputs: s.enteredOutputs.filter { !$0.isDestroyed }) }
-            }
-            if let cursor = seat.cursor.surface {
-                for callback in cursor.takeFrameCallbacks() { callback.done(now) }
-                for feedback in cursor.takePresentationFeedbacks() { feedback.presented(frame, outputs: []) }
-            }
-            if let icon = scene.dragIcon()?.surface {
-                for callback in icon.takeFrameCallbacks() { callback.done(now) }
-            }
+            answerFrame(presentedFrame(at: time), now: now) { isShown($0, on: due) }
         }
         // What waits for a head that can take a frame (not one that is held) keeps one due.
         let open = layout.heads.filter { !$0.isHeld }
