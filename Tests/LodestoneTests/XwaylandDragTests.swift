@@ -276,21 +276,25 @@ final class XwaylandDragTests: XCTestCase {
     }
 }
 
-/// A drag from the parent session over an X11 window inside a nested Lodestone: the parent's
-/// drag reaches the X window through XDND (`ExternalDrag` speaking through `XDragTarget`),
-/// as a Wayland client's drag inside does, and the adaptive pointer inside follows the drag
-/// and says what a drop would do. A Lodestone parent (driven through its test protocol),
-/// the pywayland drag_client as the parent's source, the python-xlib xdnd_client inside.
-final class NestedXwaylandDragTests: XCTestCase {
-    private var parent: Session!
-    private var nested: Session!
+/// A Lodestone nested in a Lodestone parent (each test starts both), stopped after each test.
+class NestedPairTestCase: XCTestCase {
+    var parent: Session!
+    var nested: Session!
 
     override func tearDown() {
         nested?.stop()
         parent?.stop()
     }
 
-    private func lines(_ path: String) -> [String] { textOfFile(path).split(separator: "\n").map(String.init) }
+    func lines(_ path: String) -> [String] { textOfFile(path).split(separator: "\n").map(String.init) }
+}
+
+/// A drag from the parent session over an X11 window inside a nested Lodestone: the parent's
+/// drag reaches the X window through XDND (`ExternalDrag` speaking through `XDragTarget`),
+/// as a Wayland client's drag inside does, and the adaptive pointer inside follows the drag
+/// and says what a drop would do. A Lodestone parent (driven through its test protocol),
+/// the pywayland drag_client as the parent's source, the python-xlib xdnd_client inside.
+final class NestedXwaylandDragTests: NestedPairTestCase {
 
     private func waitFor(_ session: Session, _ line: String, in log: String, file: StaticString = #filePath, lineNumber: UInt = #line) throws {
         XCTAssertTrue(try session.wait(timeout: 20) { self.lines(log).contains(line) },
@@ -368,16 +372,7 @@ final class NestedXwaylandDragTests: XCTestCase {
 /// The adaptive pointer inside a nested Lodestone while a parent's drag is over a Wayland
 /// client there (`ExternalDragGrab`): it follows the drag and says what a drop would do,
 /// hides over the parent's desktop, and after the drop the pointer is the clients' again.
-final class NestedDragPointerTests: XCTestCase {
-    private var parent: Session!
-    private var nested: Session!
-
-    override func tearDown() {
-        nested?.stop()
-        parent?.stop()
-    }
-
-    private func lines(_ path: String) -> [String] { textOfFile(path).split(separator: "\n").map(String.init) }
+final class NestedDragPointerTests: NestedPairTestCase {
 
     private func client(_ title: String, in session: Session, at x: Int32, _ y: Int32, _ options: [String] = []) throws -> String {
         let log = session.runtimeDirectory + "/\(title).txt"
