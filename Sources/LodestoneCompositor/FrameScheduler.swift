@@ -72,9 +72,16 @@ public struct FrameScheduler: Sendable {
         var k = ((now - presented) / interval).rounded(.down) + 1
         var refresh = presented + k * interval
         // A lead grown to a whole refresh (slow frames and misses: a TTY under emulation)
-        // has always passed, and every frame would wait a refresh more than `off`: compose
-        // now for the next refresh while the predicted time still fits before it.
-        if mode == .auto, lead >= interval, let high = predicted, refresh - now >= high { return (now, refresh) }
+        // has always passed, and waiting for a refresh to start would cost a refresh more
+        // than `off` after every flip: compose now, for the first refresh the predicted time
+        // fits before.
+        if mode == .auto, lead >= interval, let high = predicted {
+            while refresh - now < high {
+                k += 1
+                refresh = presented + k * interval
+            }
+            return (now, refresh)
+        }
         while refresh - lead < now {
             k += 1
             refresh = presented + k * interval
