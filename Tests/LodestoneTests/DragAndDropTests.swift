@@ -321,14 +321,20 @@ final class TouchDragTests: XCTestCase {
         XCTAssertEqual(after.countDiffering(from: 0x3366cc, x: 692, y: 167, width: 36, height: 26).differing, 0, "the icon went with the drag")
     }
 
-    func testATouchDragLiftedOverNothingCancels() throws {
-        let session = try touchSession()
+    /// Two windows, and finger `id` dragging from the source onto the target, which accepts.
+    private func touchDragOverTheTarget(_ session: Session, id: Int32) throws -> (target: String, source: String) {
         let target = try window(session, "target", "3366cc", at: 600, 100)
         let source = try window(session, "source", "cc6633", at: 100, 100, ["--source", "--touch"])
-        try session.control.touch(.down, id: 3, x: 200, y: 175)
+        try session.control.touch(.down, id: id, x: 200, y: 175)
         try waitFor(session, "started", in: source)
-        try session.control.touch(.motion, id: 3, x: 700, y: 175)
+        try session.control.touch(.motion, id: id, x: 700, y: 175)
         try waitFor(session, "action 1", in: source)
+        return (target, source)
+    }
+
+    func testATouchDragLiftedOverNothingCancels() throws {
+        let session = try touchSession()
+        let (target, source) = try touchDragOverTheTarget(session, id: 3)
         try session.control.touch(.motion, id: 3, x: 500, y: 600)
         try waitFor(session, "leave", in: target)
         try waitFor(session, "action 0", in: source)
@@ -340,12 +346,7 @@ final class TouchDragTests: XCTestCase {
 
     func testATouchCancelCancelsTheDrag() throws {
         let session = try touchSession()
-        let target = try window(session, "target", "3366cc", at: 600, 100)
-        let source = try window(session, "source", "cc6633", at: 100, 100, ["--source", "--touch"])
-        try session.control.touch(.down, id: 0, x: 200, y: 175)
-        try waitFor(session, "started", in: source)
-        try session.control.touch(.motion, id: 0, x: 700, y: 175)
-        try waitFor(session, "action 1", in: source)
+        let (target, source) = try touchDragOverTheTarget(session, id: 0)
         try session.control.touch(.cancel)
         try waitFor(session, "cancelled", in: source)
         try waitFor(session, "leave", in: target)
