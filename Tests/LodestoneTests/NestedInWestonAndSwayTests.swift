@@ -21,15 +21,17 @@ final class NestedInWestonAndSwayTests: XCTestCase {
     private var nested: Session!
     private var home: String!
 
-    /// Xvfb, `parent` on it, and Lodestone nested in that parent with a runtime directory of
-    /// its own (sway's belongs to `nobody`): the parent by its socket's path.
-    private func start(in parentName: String) throws {
+    /// Xvfb, `parent` on it (weston with `westonShell`), and Lodestone nested in that parent
+    /// with a runtime directory of its own (sway's belongs to `nobody`): the parent by its
+    /// socket's path.
+    private func start(in parentName: String, westonShell: Weston.Shell = .kiosk) throws {
         for program in ["Xvfb", "xdotool", "wl-copy", "wl-paste", "sha256sum", parentName] { try requireProgram(program) }
         x = try XServer()
         if parentName == "weston" {
-            let weston = try Weston(on: x)
+            let weston = try Weston(on: x, shell: westonShell)
             self.weston = weston
-            // The kiosk shell gives Lodestone the whole output, under nothing of weston's.
+            // The kiosk shell gives Lodestone the whole output, under nothing of weston's (the
+            // desktop shell's placing is found later, from its views).
             parent = Parent(runtimeDirectory: weston.runtimeDirectory, socketPath: weston.runtimeDirectory + "/" + weston.socket, click: (512, 350))
         } else {
             try requireProgram("setpriv")
@@ -197,11 +199,18 @@ extension NestedInWestonAndSwayTests {
         return log
     }
 
-    /// Drags with X's pointer from (fromX, fromY) to (toX, toY) on X's screen: moved (a pixel
-    /// to and fro) until the source hears the pointer, pressed, then in steps to the target,
-    /// where the client inside must hear enter and the parent's source its accept, and
-    /// released; then the bytes must arrive inside, and the source hear the drop finished.
+    /// Drags with X's pointer from (fromX, fromY) to (toX, toY) on X's screen: into the
+    /// parent's window afresh, moved (a pixel to and fro) until the source hears the pointer,
+    /// pressed, then in steps to the target, where the client inside must hear enter and the
+    /// parent's source its accept, and released; then the bytes must arrive inside, and the
+    /// source hear the drop finished.
     private func drag(from: (x: Int, y: Int), to: (x: Int, y: Int), sourceLog: String, targetLog: String) throws {
+        // weston's X11 backend sets its pointer where X's is only when X's enters its window
+        // (EnterNotify); after that it moves it by the differences of X's motions. Its pointer
+        // can start elsewhere (seen at (0, 0) while X's was at (640, 400)), and then every
+        // move lands that far off: X's pointer leaves the parent's window (for Xvfb's corner,
+        // outside any parent's) and enters it again.
+        try xdotool("mousemove", "1279", "799")
         var step = 0
         XCTAssertTrue(try wait(timeout: 20) {
             step += 1
@@ -216,7 +225,12 @@ extension NestedInWestonAndSwayTests {
         }
         XCTAssertTrue(try wait(timeout: 20) { self.lines(targetLog).contains { $0.hasPrefix("enter ") } },
                       "no enter inside:\n\(textOfFile(targetLog))\nnested log:\n\(nested.log.suffix(2000))")
-        XCTAssertTrue(try wait(timeout: 20) { textOfFile(sourceLog).contains("target text/plain") }, "the parent's source did not hear the accept:\n\(textOfFile(sourceLog))")
+        // The source's own window accepts too, once, when the drag starts in it (weston sends
+        // no `target` with null when the drag leaves it): the accept inside is a second one.
+        XCTAssertTrue(try wait(timeout: 20) {
+            let targets = self.lines(sourceLog).filter { $0.hasPrefix("target ") }
+            return targets.count(where: { $0 == "target text/plain" }) >= 2 && targets.last == "target text/plain"
+        }, "the parent's source did not hear the accept inside:\n\(textOfFile(sourceLog))")
         try xdotool("mouseup", "1")
         let payload = try XCTUnwrap(lines(sourceLog).first { $0.hasPrefix("payload ") })
         XCTAssertTrue(try wait(timeout: 30) { textOfFile(targetLog).contains("received text/plain " + payload.dropFirst("payload ".count)) },
@@ -250,6 +264,43 @@ extension NestedInWestonAndSwayTests {
         // finished and destroyed its offer, cancelled after dnd_finished: never before it.
         let events = lines(sourceLog)
         XCTAssertLessThan(events.firstIndex(of: "dnd_finished") ?? .max, events.firstIndex(of: "cancelled") ?? .max, textOfFile(sourceLog))
+        XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
+    }
+
+    /// A drag from a client of weston dropped onto a client inside, as in sway. weston runs
+    /// its desktop shell with one output: the kiosk shell shows only the active window, and a
+    /// drag cannot cross from one X11 output window into another (README). The desktop shell
+    /// places windows where it pleases, so the press and the drop go where its scene graph
+    /// shows the source, and the target inside, uncovered.
+    func testInWestonAParentDragDropsOntoAClientInside() throws {
+        for program in ["python3", "weston-debug"] { try requireProgram(program) }
+        try start(in: "weston", westonShell: .desktop)
+        let weston = try XCTUnwrap(self.weston)
+        let targetLog = try nestedDragTarget()
+        let (sourceLog, source) = try parentDragSource()
+        defer { source.terminate(); source.waitUntilExit() }
+        var views: [Weston.View] = []
+        func view(_ title: String) -> Weston.View? { views.first { $0.description.contains("top-level window '\(title)'") } }
+        // The desktop shell fades in from black at its start, a view over everything.
+        XCTAssertTrue(try wait(timeout: 20) {
+            views = try weston.views().filter { !$0.description.contains("cursor") }
+            return view("Lodestone") != nil && view("source") != nil && !views.contains { $0.description.contains("no description available") }
+        }, "weston shows no Lodestone and source windows, or still fades in: \(views)")
+        let lodestone = try XCTUnwrap(view("Lodestone")), sourceView = try XCTUnwrap(view("source"))
+        parent.click = (lodestone.x + lodestone.width / 2, lodestone.y + lodestone.height / 2)
+        /// Points 10 pixels apart inside `width`×`height` at (x, y), 10 in from its edges,
+        /// where the topmost view is `title`'s window.
+        func uncovered(_ title: String, x: Int, y: Int, width: Int, height: Int) -> [(x: Int, y: Int)] {
+            stride(from: y + 10, to: y + height - 10, by: 10).flatMap { py in
+                stride(from: x + 10, to: x + width - 10, by: 10).map { px in (x: px, y: py) }
+            }.filter { p in views.first { $0.contains(p) }?.description.contains("top-level window '\(title)'") == true }
+        }
+        // The target, 200×150, at (100, 50) of Lodestone's output, which is the window's surface.
+        let from = try XCTUnwrap(uncovered("source", x: sourceView.x, y: sourceView.y, width: sourceView.width, height: sourceView.height).first,
+                                 "no part of the source shows: \(views)")
+        let to = try XCTUnwrap(uncovered("Lodestone", x: lodestone.x + 100, y: lodestone.y + 50, width: 200, height: 150).first,
+                               "the source covers the target inside: \(views)")
+        try drag(from: from, to: to, sourceLog: sourceLog, targetLog: targetLog)
         XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
     }
 

@@ -549,17 +549,20 @@ extension Session {
 }
 
 /// Headless weston with the pixman renderer (its default headless renderer
-/// never sends frame callbacks) and --debug for weston-screenshooter. On an X server
-/// instead: its X11 backend, whose seat is X's keyboard and pointer (headless weston 10 has
-/// no seat), with the kiosk shell, which gives every window the whole 1024×700 output and
-/// the keyboard when it maps.
+/// never sends frame callbacks) and --debug for weston-screenshooter and weston-debug. On an
+/// X server instead: its X11 backend, whose seat is X's keyboard and pointer (headless
+/// weston 10 has no seat), with the kiosk shell, which gives every window the whole 1024×700
+/// output and the keyboard when it maps, or the desktop shell (`.desktop`), which shows
+/// windows side by side where it pleases (`views()` says where).
 final class Weston {
+    enum Shell: String { case kiosk = "kiosk-shell.so", desktop = "desktop-shell.so" }
+
     let runtimeDirectory: String
     let socket: String
     private let process: Process
     private let logPath: String
 
-    init(on x: XServer? = nil) throws {
+    init(on x: XServer? = nil, shell: Shell = .kiosk) throws {
         let id = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         runtimeDirectory = NSTemporaryDirectory() + "lodestone-weston-\(id)"
         try FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -569,7 +572,7 @@ final class Weston {
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let backend = x == nil ? ["--backend=headless-backend.so", "--width=800", "--height=600"]
-            : ["--backend=x11-backend.so", "--shell=kiosk-shell.so", "--width=1024", "--height=700"]
+            : ["--backend=x11-backend.so", "--shell=\(shell.rawValue)", "--width=1024", "--height=700"]
         process.arguments = ["weston", "--use-pixman", "--debug", "--socket=\(socket)", "--idle-time=0"] + backend
         var env = ProcessInfo.processInfo.environment
         env["XDG_RUNTIME_DIR"] = runtimeDirectory
@@ -590,6 +593,49 @@ final class Weston {
 
     var log: String { textOfFile(logPath) }
 
+    /// The environment of a client of this weston.
+    var clientEnvironment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = runtimeDirectory
+        env["WAYLAND_DISPLAY"] = socket
+        for k in ["DISPLAY", "WAYLAND_DEBUG"] { env.removeValue(forKey: k) }
+        return env
+    }
+
+    /// A view of weston's scene graph: whose it is (its description, e.g. "top-level
+    /// window 'source'") and where, in output coordinates.
+    struct View {
+        var description: String, x: Int, y: Int, width: Int, height: Int
+        func contains(_ p: (x: Int, y: Int)) -> Bool { p.x >= x && p.x < x + width && p.y >= y && p.y < y + height }
+    }
+
+    /// The views weston shows, topmost first, from `weston-debug scene-graph`.
+    func views() throws -> [View] {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["weston-debug", "scene-graph"]
+        p.environment = clientEnvironment
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        // "View 2 (role xdg_toplevel, …, top-level window 'source', 0x…):" then
+        // "position: (479, 400) -> (679, 550)".
+        let position = try Regex(#"position: \((-?\d+), (-?\d+)\) -> \((-?\d+), (-?\d+)\)"#)
+        var views: [View] = [], description = ""
+        for line in text.split(separator: "\n") {
+            if !line.hasPrefix("\t") { description = "" }  // an output's or a layer's heading
+            if line.contains("View ") { description = String(line) }
+            if !description.isEmpty, let m = line.firstMatch(of: position) {
+                let n = (1...4).map { Int(m.output[$0].substring ?? "") ?? 0 }
+                views.append(View(description: description, x: n[0], y: n[1], width: n[2] - n[0], height: n[3] - n[1]))
+            }
+        }
+        return views
+    }
+
     /// weston-screenshooter writes wayland-screenshot-*.png into its working directory.
     func screenshot() throws -> Screenshot {
         let dir = runtimeDirectory + "/shot-\(UInt32.random(in: 0...UInt32.max))"
@@ -598,10 +644,7 @@ final class Weston {
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["weston-screenshooter"]
         p.currentDirectoryURL = URL(fileURLWithPath: dir)
-        var env = ProcessInfo.processInfo.environment
-        env["XDG_RUNTIME_DIR"] = runtimeDirectory
-        env["WAYLAND_DISPLAY"] = socket
-        p.environment = env
+        p.environment = clientEnvironment
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
