@@ -42,16 +42,27 @@ enum PointerWorldChange {
 }
 
 /// The pointer as the last step left it: what a frame draws and what the test protocol reports.
-struct PointerSnapshot {
-    var presentation: PointerPresentation
+/// A class of constants, not a struct: the step, the seat, the frame and the overlay all hold
+/// the same one, and the presentation is read in place (a `let` of a final class needs no
+/// copy), where a struct's presentation, about a kilobyte with a dozen references, was copied
+/// and retained at each of them on every frame.
+final class PointerSnapshot {
+    let presentation: PointerPresentation
     /// The compositor draws the adaptive pointer (no client cursor image shows instead).
-    var adaptivePointerDrawn: Bool
+    let adaptivePointerDrawn: Bool
     /// The preview surface a content effect acts on: the effect draws it, not the scene.
-    weak var preview: WlSurface?
+    private(set) weak var preview: WlSurface?
     /// The client's identifier of the region the pointer targets.
-    var targetIdentifier: UInt32?
-    var tuning: PointerTuning
+    let targetIdentifier: UInt32?
+    let tuning: PointerTuning
 
+    init(presentation: PointerPresentation, adaptivePointerDrawn: Bool, preview: WlSurface? = nil, targetIdentifier: UInt32?, tuning: PointerTuning) {
+        self.presentation = presentation
+        self.adaptivePointerDrawn = adaptivePointerDrawn
+        self.preview = preview
+        self.targetIdentifier = targetIdentifier
+        self.tuning = tuning
+    }
 }
 
 /// What one step did, for the seat to deliver and the frame to draw.
@@ -110,8 +121,13 @@ final class SeatPointer: PointerOwner {
         // and a retain of each of its buffers, on every motion event).
         PointerPosition(device: engine.devicePosition, logical: engine.logicalPosition,
                         isConstrained: engine.isLocked || engine.confinement != nil,
-                        awaitingConfirmation: engine.regionAwaitingConfirmation)
+                        awaitingConfirmation: inPlace { $0.regionAwaitingConfirmation })
     }
+
+    /// A computed property of the engine read without copying the engine: through `inout` it
+    /// is passed by address, where a getter called on the class's property gets a copy (the
+    /// compiler cannot tell the getter, in another module, leaves this object alone).
+    private func inPlace<T>(_ read: (inout PointerEngine) -> T) -> T { read(&engine) }
 
     func handle(_ input: PointerInput, at now: Instant) -> PointerPosition {
         // What does not change needs no step (a constraint or device kind said again).
@@ -166,25 +182,31 @@ final class SeatPointer: PointerOwner {
         // A second frame within the same instant has no time to advance, only input to take in.
         let advanced = now != lastStepAt
         let busy = appCursor.spins && adaptivePointerDrawn
-        let deadlinePassed = engine.nextDeadline.map { $0 <= now } ?? false
+        let deadline = inPlace { $0.nextDeadline }
+        let deadlinePassed = deadline.map { $0 <= now } ?? false
         guard needsStep || (advanced && (snapshot.presentation.isAnimating || deadlinePassed || busy)) else {
             return PointerStep(snapshot: snapshot, stepped: false, damage: nil, adaptivePointerToggled: false, position: position,
-                               regionEvents: [], keepsAnimating: false, nextDeadline: engine.nextDeadline)
+                               regionEvents: [], keepsAnimating: false, nextDeadline: deadline)
         }
         lastStepAt = now
         // A busy accessory turns with the clock, so frames keep coming while it shows.
         if appCursor.spins { engine.handle(.untargetedStyle(spinning(at: now).style), at: now) }
-        let p = engine.step(to: now)
+        let presentation = engine.step(to: now)
         needsStep = false
         let drawn = adaptivePointerDrawn
-        let damage = drawn || drewAdaptivePointer ? p.damage : nil
         let toggled = drawn != drewAdaptivePointer
+        let redraws = drawn || drewAdaptivePointer
         drewAdaptivePointer = drawn
-        let preview = p.contentEffect.flatMap { installed[$0.region]?.spec.preview }.flatMap { $0.hasContent ? $0 : nil }
-        snapshot = PointerSnapshot(presentation: p, adaptivePointerDrawn: drawn, preview: preview,
-                             targetIdentifier: p.targetRegion.flatMap { installed[$0]?.spec.identifier }, tuning: engine.settings.tuning)
-        return PointerStep(snapshot: snapshot, stepped: true, damage: damage, adaptivePointerToggled: toggled, position: position,
-                           regionEvents: regionEvents(), keepsAnimating: p.isAnimating || busy, nextDeadline: engine.nextDeadline)
+        let effect = presentation.contentEffect?.region, target = presentation.targetRegion
+        let preview = effect.flatMap { installed[$0]?.spec.preview }.flatMap { $0.hasContent ? $0 : nil }
+        let stepped = PointerSnapshot(presentation: presentation, adaptivePointerDrawn: drawn, preview: preview,
+                                      targetIdentifier: target.flatMap { installed[$0]?.spec.identifier }, tuning: engine.settings.tuning)
+        snapshot = stepped
+        // Read in place from the snapshot from here on: `presentation` was moved into it.
+        return PointerStep(snapshot: stepped, stepped: true, damage: redraws ? stepped.presentation.damage : nil,
+                           adaptivePointerToggled: toggled, position: position, regionEvents: regionEvents(),
+                           keepsAnimating: stepped.presentation.isAnimating || busy,
+                           nextDeadline: inPlace { $0.nextDeadline })
     }
 
     private func regionEvents() -> [PointerStep.RegionEvent] {
