@@ -116,18 +116,13 @@ final class SeatPointer: PointerOwner {
     }
 
     var position: PointerPosition {
-        // From the stored properties, not the engine's computed `isConstrained`: calling a
-        // computed property of a struct kept in a class copies the whole engine first (4 KiB
-        // and a retain of each of its buffers, on every motion event).
+        // From the stored properties and a mutating read, not the engine's computed properties:
+        // calling a computed property of a struct kept in a class copies the whole engine first
+        // (4 KiB and a retain of each of its buffers, on every motion event).
         PointerPosition(device: engine.devicePosition, logical: engine.logicalPosition,
                         isConstrained: engine.isLocked || engine.confinement != nil,
-                        awaitingConfirmation: inPlace { $0.regionAwaitingConfirmation })
+                        awaitingConfirmation: engine.deadlineAndConfirmation().awaitingConfirmation)
     }
-
-    /// A computed property of the engine read without copying the engine: through `inout` it
-    /// is passed by address, where a getter called on the class's property gets a copy (the
-    /// compiler cannot tell the getter, in another module, leaves this object alone).
-    private func inPlace<T>(_ read: (inout PointerEngine) -> T) -> T { read(&engine) }
 
     func handle(_ input: PointerInput, at now: Instant) -> PointerPosition {
         // What does not change needs no step (a constraint or device kind said again).
@@ -182,7 +177,7 @@ final class SeatPointer: PointerOwner {
         // A second frame within the same instant has no time to advance, only input to take in.
         let advanced = now != lastStepAt
         let busy = appCursor.spins && adaptivePointerDrawn
-        let deadline = inPlace { $0.nextDeadline }
+        let deadline = engine.deadlineAndConfirmation().nextDeadline
         let deadlinePassed = deadline.map { $0 <= now } ?? false
         guard needsStep || (advanced && (snapshot.presentation.isAnimating || deadlinePassed || busy)) else {
             return PointerStep(snapshot: snapshot, stepped: false, damage: nil, adaptivePointerToggled: false, position: position,
@@ -206,7 +201,7 @@ final class SeatPointer: PointerOwner {
         return PointerStep(snapshot: stepped, stepped: true, damage: redraws ? stepped.presentation.damage : nil,
                            adaptivePointerToggled: toggled, position: position, regionEvents: regionEvents(),
                            keepsAnimating: stepped.presentation.isAnimating || busy,
-                           nextDeadline: inPlace { $0.nextDeadline })
+                           nextDeadline: engine.deadlineAndConfirmation().nextDeadline)
     }
 
     private func regionEvents() -> [PointerStep.RegionEvent] {
