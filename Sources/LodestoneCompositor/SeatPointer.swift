@@ -115,13 +115,14 @@ final class SeatPointer: PointerOwner {
         self.log = log
     }
 
-    var position: PointerPosition {
+    var position: PointerPosition { position(awaitingConfirmation: engine.deadlineAndConfirmation().awaitingConfirmation) }
+
+    private func position(awaitingConfirmation: RegionID?) -> PointerPosition {
         // From the stored properties and a mutating read, not the engine's computed properties:
         // calling a computed property of a struct kept in a class copies the whole engine first
         // (4 KiB and a retain of each of its buffers, on every motion event).
         PointerPosition(device: engine.devicePosition, logical: engine.logicalPosition,
-                        isConstrained: engine.isLocked || engine.confinement != nil,
-                        awaitingConfirmation: engine.deadlineAndConfirmation().awaitingConfirmation)
+                        isConstrained: engine.isLocked || engine.confinement != nil, awaitingConfirmation: awaitingConfirmation)
     }
 
     func handle(_ input: PointerInput, at now: Instant) -> PointerPosition {
@@ -197,11 +198,12 @@ final class SeatPointer: PointerOwner {
         let stepped = PointerSnapshot(presentation: presentation, adaptivePointerDrawn: drawn, preview: preview,
                                       targetIdentifier: target.flatMap { installed[$0]?.spec.identifier }, tuning: engine.settings.tuning)
         snapshot = stepped
+        let after = engine.deadlineAndConfirmation()
         // Read in place from the snapshot from here on: `presentation` was moved into it.
         return PointerStep(snapshot: stepped, stepped: true, damage: redraws ? stepped.presentation.damage : nil,
-                           adaptivePointerToggled: toggled, position: position, regionEvents: regionEvents(),
-                           keepsAnimating: stepped.presentation.isAnimating || busy,
-                           nextDeadline: engine.deadlineAndConfirmation().nextDeadline)
+                           adaptivePointerToggled: toggled, position: position(awaitingConfirmation: after.awaitingConfirmation),
+                           regionEvents: regionEvents(), keepsAnimating: stepped.presentation.isAnimating || busy,
+                           nextDeadline: after.nextDeadline)
     }
 
     private func regionEvents() -> [PointerStep.RegionEvent] {
