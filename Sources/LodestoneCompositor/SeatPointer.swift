@@ -94,17 +94,21 @@ struct PointerStep {
 /// or the compositor; everything it knows is pushed to it (`handle`, `update`), and what
 /// happened goes back as values (`PointerPosition`, `PointerStep`).
 final class SeatPointer: PointerOwner {
-    private(set) var engine: PointerEngine
+    // The stored properties below skip the dynamic exclusivity check (~60 instructions each,
+    // a dozen a frame, issue 29): only this class's own methods touch them, on the event loop,
+    // and none of those methods reaches back into this object while it changes one; the one
+    // closure run inside an engine call (`drainEvents`'s) reads `installed`, not the engine.
+    @exclusivity(unchecked) private(set) var engine: PointerEngine
     /// The regions the engine knows, as the scene placed them (see `SceneRegions`).
-    private var installed: [RegionID: SceneRegions.Placed] = [:]
-    private var needsStep = true
+    @exclusivity(unchecked) private var installed: [RegionID: SceneRegions.Placed] = [:]
+    @exclusivity(unchecked) private var needsStep = true
     /// The app's cursor as the engine last heard it (`PointerInput.untargetedStyle`).
-    private var appCursor = AdaptivePointerForm.circle
-    private var adaptivePointerDrawn = true
+    @exclusivity(unchecked) private var appCursor = AdaptivePointerForm.circle
+    @exclusivity(unchecked) private var adaptivePointerDrawn = true
     /// The frame the last step drew: whether the adaptive pointer was in it.
-    private var drewAdaptivePointer = true
-    private var lastStepAt: Instant?
-    private(set) var snapshot: PointerSnapshot
+    @exclusivity(unchecked) private var drewAdaptivePointer = true
+    @exclusivity(unchecked) private var lastStepAt: Instant?
+    @exclusivity(unchecked) private(set) var snapshot: PointerSnapshot
     private var log: (String) -> Void
 
     /// `log` says why a region was refused (a closure: the pointer does not know the compositor).
