@@ -256,6 +256,14 @@ public struct PointerEngine: Sendable {
         }
     }
 
+    /// `nextDeadline` and `regionAwaitingConfirmation` together, for a host that keeps the
+    /// engine in a class's property and reads them on every frame: `mutating`, though it
+    /// changes nothing, so the engine is passed by address. Calling a getter from another
+    /// module passes the engine by value, a copy of all of it (4 KiB) each time.
+    public mutating func deadlineAndConfirmation() -> (nextDeadline: Instant?, awaitingConfirmation: RegionID?) {
+        (nextDeadline, regionAwaitingConfirmation)
+    }
+
     // MARK: Targeting
 
     private mutating func retarget(at time: Instant, allowFlick: Bool) {
@@ -313,7 +321,10 @@ public struct PointerEngine: Sendable {
         }
     }
 
-    private func currentTarget() -> PointerTarget {
+    /// `mutating` (as `clampToOutput` and `confined`), though it changes nothing: called on a
+    /// `self` that is not inlined into, a non-mutating method gets the whole engine (4 KiB)
+    /// copied onto the stack on every call; a mutating one gets its address.
+    private mutating func currentTarget() -> PointerTarget {
         if let r = band.rect {
             return PointerTarget(logical: devicePosition, x: .fixed(r.midX), y: .fixed(r.midY),
                                  width: r.width, height: r.height, radius: min(2, r.width / 2, r.height / 2),
@@ -334,14 +345,14 @@ public struct PointerEngine: Sendable {
     /// Where confinement lets motion from the device position to `p` end: `p` itself when
     /// it is inside one of the rectangles, else the nearest whole pixel of the rectangle
     /// the pointer is in (clients count pixels, so the last one inside is max - 1).
-    private func confined(_ p: Point<Global>) -> Point<Global> {
+    private mutating func confined(_ p: Point<Global>) -> Point<Global> {
         guard let rects = confinement, !rects.isEmpty else { return p }
         if rects.contains(where: { $0.contains(p) }) { return p }
         let home = rects.first { $0.contains(devicePosition) } ?? rects[0]
         return Point(x: min(max(p.x, home.minX), home.maxX - 1), y: min(max(p.y, home.minY), home.maxY - 1))
     }
 
-    private func clampToOutput(_ p: Point<Global>) -> Point<Global> {
+    private mutating func clampToOutput(_ p: Point<Global>) -> Point<Global> {
         let q = Self.clamp(p, to: outputBounds)
         guard outputAreas.count > 1, !outputAreas.contains(where: { $0.contains(q) }) else { return q }
         // In a gap between outputs: onto the nearest one.

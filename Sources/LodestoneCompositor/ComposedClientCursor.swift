@@ -111,7 +111,6 @@ final class ComposedClientCursor {
     /// The image shown instead of the adaptive pointer, if any, and where it goes.
     private var shown: (image: Image, bounds: PixelRect, toImage: Affine)? {
         if seat.pointerOutside { return nil }
-        let (px, py) = pointerPixel
         switch seat.appCursor.source {
         case .adaptive:
             return nil
@@ -123,6 +122,7 @@ final class ComposedClientCursor {
         case .standardCursor(let name):
             let scale = compositor.output.scale.ceiling
             guard let c = compositor.cursorThemes.standardCursor(name, scale: scale) else { return nil }
+            let (px, py) = pointerPixel
             // Rounded up so no pixel of the image is cut off at a fractional size.
             let w = (c.image.width + c.scale - 1) / c.scale, h = (c.image.height + c.scale - 1) / c.scale
             let bounds = PixelRect(x: px - c.hotspot.x / c.scale, y: py - c.hotspot.y / c.scale, width: w, height: h)

@@ -104,7 +104,10 @@ extension Compositor {
             pointerOverlay.show(pointer, preview: pointer.preview.flatMap { s in origin(of: s).map { (s, $0) } }, scale: output.scale.factor)
             overlay = .overlay(pointerOverlay)
         }
-        scene.withRenderElements(skipping: pointer.preview, cursor: seat.cursor.element(output: output), overlay: overlay) { elements in
+        // While the adaptive pointer is drawn no client cursor image shows (both follow the
+        // same `AppCursorPolicy.source`): not asking saves working the source out again.
+        let cursor = drawn ? nil : seat.cursor.element(output: output)
+        scene.withRenderElements(skipping: pointer.preview, cursor: cursor, overlay: overlay) { elements in
             renderer.render(elements, into: output.image, damage: damage)
         }
         frameCount += 1

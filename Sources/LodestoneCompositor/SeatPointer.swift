@@ -42,16 +42,27 @@ enum PointerWorldChange {
 }
 
 /// The pointer as the last step left it: what a frame draws and what the test protocol reports.
-struct PointerSnapshot {
-    var presentation: PointerPresentation
+/// A class of constants, not a struct: the step, the seat, the frame and the overlay all hold
+/// the same one, and the presentation is read in place (a `let` of a final class needs no
+/// copy), where a struct's presentation, about a kilobyte with a dozen references, was copied
+/// and retained at each of them on every frame.
+final class PointerSnapshot {
+    let presentation: PointerPresentation
     /// The compositor draws the adaptive pointer (no client cursor image shows instead).
-    var adaptivePointerDrawn: Bool
+    let adaptivePointerDrawn: Bool
     /// The preview surface a content effect acts on: the effect draws it, not the scene.
-    weak var preview: WlSurface?
+    private(set) weak var preview: WlSurface?
     /// The client's identifier of the region the pointer targets.
-    var targetIdentifier: UInt32?
-    var tuning: PointerTuning
+    let targetIdentifier: UInt32?
+    let tuning: PointerTuning
 
+    init(presentation: PointerPresentation, adaptivePointerDrawn: Bool, preview: WlSurface? = nil, targetIdentifier: UInt32?, tuning: PointerTuning) {
+        self.presentation = presentation
+        self.adaptivePointerDrawn = adaptivePointerDrawn
+        self.preview = preview
+        self.targetIdentifier = targetIdentifier
+        self.tuning = tuning
+    }
 }
 
 /// What one step did, for the seat to deliver and the frame to draw.
@@ -83,17 +94,21 @@ struct PointerStep {
 /// or the compositor; everything it knows is pushed to it (`handle`, `update`), and what
 /// happened goes back as values (`PointerPosition`, `PointerStep`).
 final class SeatPointer: PointerOwner {
-    private(set) var engine: PointerEngine
+    // The stored properties below skip the dynamic exclusivity check (~60 instructions each,
+    // a dozen a frame, issue 29): only this class's own methods touch them, on the event loop,
+    // and none of those methods reaches back into this object while it changes one; the one
+    // closure run inside an engine call (`drainEvents`'s) reads `installed`, not the engine.
+    @exclusivity(unchecked) private(set) var engine: PointerEngine
     /// The regions the engine knows, as the scene placed them (see `SceneRegions`).
-    private var installed: [RegionID: SceneRegions.Placed] = [:]
-    private var needsStep = true
+    @exclusivity(unchecked) private var installed: [RegionID: SceneRegions.Placed] = [:]
+    @exclusivity(unchecked) private var needsStep = true
     /// The app's cursor as the engine last heard it (`PointerInput.untargetedStyle`).
-    private var appCursor = AdaptivePointerForm.circle
-    private var adaptivePointerDrawn = true
+    @exclusivity(unchecked) private var appCursor = AdaptivePointerForm.circle
+    @exclusivity(unchecked) private var adaptivePointerDrawn = true
     /// The frame the last step drew: whether the adaptive pointer was in it.
-    private var drewAdaptivePointer = true
-    private var lastStepAt: Instant?
-    private(set) var snapshot: PointerSnapshot
+    @exclusivity(unchecked) private var drewAdaptivePointer = true
+    @exclusivity(unchecked) private var lastStepAt: Instant?
+    @exclusivity(unchecked) private(set) var snapshot: PointerSnapshot
     private var log: (String) -> Void
 
     /// `log` says why a region was refused (a closure: the pointer does not know the compositor).
@@ -104,13 +119,14 @@ final class SeatPointer: PointerOwner {
         self.log = log
     }
 
-    var position: PointerPosition {
-        // From the stored properties, not the engine's computed `isConstrained`: calling a
-        // computed property of a struct kept in a class copies the whole engine first (4 KiB
-        // and a retain of each of its buffers, on every motion event).
+    var position: PointerPosition { position(awaitingConfirmation: engine.deadlineAndConfirmation().awaitingConfirmation) }
+
+    private func position(awaitingConfirmation: RegionID?) -> PointerPosition {
+        // From the stored properties and a mutating read, not the engine's computed properties:
+        // calling a computed property of a struct kept in a class copies the whole engine first
+        // (4 KiB and a retain of each of its buffers, on every motion event).
         PointerPosition(device: engine.devicePosition, logical: engine.logicalPosition,
-                        isConstrained: engine.isLocked || engine.confinement != nil,
-                        awaitingConfirmation: engine.regionAwaitingConfirmation)
+                        isConstrained: engine.isLocked || engine.confinement != nil, awaitingConfirmation: awaitingConfirmation)
     }
 
     func handle(_ input: PointerInput, at now: Instant) -> PointerPosition {
@@ -166,25 +182,32 @@ final class SeatPointer: PointerOwner {
         // A second frame within the same instant has no time to advance, only input to take in.
         let advanced = now != lastStepAt
         let busy = appCursor.spins && adaptivePointerDrawn
-        let deadlinePassed = engine.nextDeadline.map { $0 <= now } ?? false
+        let deadline = engine.deadlineAndConfirmation().nextDeadline
+        let deadlinePassed = deadline.map { $0 <= now } ?? false
         guard needsStep || (advanced && (snapshot.presentation.isAnimating || deadlinePassed || busy)) else {
             return PointerStep(snapshot: snapshot, stepped: false, damage: nil, adaptivePointerToggled: false, position: position,
-                               regionEvents: [], keepsAnimating: false, nextDeadline: engine.nextDeadline)
+                               regionEvents: [], keepsAnimating: false, nextDeadline: deadline)
         }
         lastStepAt = now
         // A busy accessory turns with the clock, so frames keep coming while it shows.
         if appCursor.spins { engine.handle(.untargetedStyle(spinning(at: now).style), at: now) }
-        let p = engine.step(to: now)
+        let presentation = engine.step(to: now)
         needsStep = false
         let drawn = adaptivePointerDrawn
-        let damage = drawn || drewAdaptivePointer ? p.damage : nil
         let toggled = drawn != drewAdaptivePointer
+        let redraws = drawn || drewAdaptivePointer
         drewAdaptivePointer = drawn
-        let preview = p.contentEffect.flatMap { installed[$0.region]?.spec.preview }.flatMap { $0.hasContent ? $0 : nil }
-        snapshot = PointerSnapshot(presentation: p, adaptivePointerDrawn: drawn, preview: preview,
-                             targetIdentifier: p.targetRegion.flatMap { installed[$0]?.spec.identifier }, tuning: engine.settings.tuning)
-        return PointerStep(snapshot: snapshot, stepped: true, damage: damage, adaptivePointerToggled: toggled, position: position,
-                           regionEvents: regionEvents(), keepsAnimating: p.isAnimating || busy, nextDeadline: engine.nextDeadline)
+        let effect = presentation.contentEffect?.region, target = presentation.targetRegion
+        let preview = effect.flatMap { installed[$0]?.spec.preview }.flatMap { $0.hasContent ? $0 : nil }
+        let stepped = PointerSnapshot(presentation: presentation, adaptivePointerDrawn: drawn, preview: preview,
+                                      targetIdentifier: target.flatMap { installed[$0]?.spec.identifier }, tuning: engine.settings.tuning)
+        snapshot = stepped
+        let after = engine.deadlineAndConfirmation()
+        // Read in place from the snapshot from here on: `presentation` was moved into it.
+        return PointerStep(snapshot: stepped, stepped: true, damage: redraws ? stepped.presentation.damage : nil,
+                           adaptivePointerToggled: toggled, position: position(awaitingConfirmation: after.awaitingConfirmation),
+                           regionEvents: regionEvents(), keepsAnimating: stepped.presentation.isAnimating || busy,
+                           nextDeadline: after.nextDeadline)
     }
 
     private func regionEvents() -> [PointerStep.RegionEvent] {

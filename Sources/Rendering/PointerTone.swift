@@ -75,10 +75,12 @@ final class PointerTone {
     /// How far around the pointer the content counts (points).
     static let surround = 4.0
 
+    // Both skip the dynamic exclusivity check (every pointer frame, issue 29): private, plain
+    // values assigned whole by `color(for:over:scale:clip:)` alone.
     /// The content under the pointer when it was last repainted whole.
-    private var background: RGB?
+    @exclusivity(unchecked) private var background: RGB?
     /// The last answer, and what it was for.
-    private var adapted: (color: PointerColor, configured: PointerColor, background: RGB)?
+    @exclusivity(unchecked) private var adapted: (color: PointerColor, configured: PointerColor, background: RGB)?
 
     /// The colour to draw `pointer` with, over the composed scene in `target` (`clip` is this
     /// frame's damage, output pixels).

@@ -45,12 +45,15 @@ final class RoundedRectMasks {
     /// hundred bytes to a few kilobytes.
     private static let capacity = 64
 
-    private var entries: [Entry] = []
-    private var uses: UInt64 = 0
+    // `entries`, `uses` and `lastShape` skip the dynamic exclusivity check (~60 instructions
+    // each, every pointer frame, issue 29): private, and touched only by this class's methods,
+    // which call only pixman and cairo while they hold them.
+    @exclusivity(unchecked) private var entries: [Entry] = []
+    @exclusivity(unchecked) private var uses: UInt64 = 0
     /// The size and radius last asked for: a mask is only made for a shape that holds still
     /// for two frames. While it morphs every frame has a new size, and making a mask (an
     /// image, a cairo surface and context) would cost more than the cairo fill it replaces.
-    private var lastShape = Shape(width: 0, height: 0, radius: 0)
+    @exclusivity(unchecked) private var lastShape = Shape(width: 0, height: 0, radius: 0)
     /// A 1×1 repeating image standing for the solid colour: its pixel is rewritten per draw,
     /// where `pixman_image_create_solid_fill` would allocate on every colour or alpha change.
     private let source: OpaquePointer

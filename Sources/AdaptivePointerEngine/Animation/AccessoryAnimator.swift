@@ -12,6 +12,9 @@ struct AccessorySlot: Sendable {
     var baseAngle = 0.0
 
     mutating func advance(_ k: SpringKit.Transitions) {
+        // An empty slot at rest (the usual case: no accessory shows) has nothing to advance
+        // or clear, and four of them are stepped every frame.
+        if shape == nil, previous == nil, isSettled { return }
         morph.advance(k.accessory)
         presence.advance(k.accessory)
         angle.advance(k.accessory)

@@ -36,7 +36,10 @@ struct SpringKit: Sendable {
     }
 
     mutating func prepare(dt newDt: Double) {
-        guard newDt != dt else { return }
+        // Frame intervals worked out from instants in floating point differ in their last
+        // bits from one frame to the next: within a nanosecond it is the same step, and the
+        // ten transitions (an exp and a cos or cosh each) are not worked out again.
+        guard abs(newDt - dt) > 1e-9 else { return }
         dt = newDt
         func m(_ s: Spring) -> SpringTransition {
             (reduceMotion ? s.withoutOvershoot : s).transition(over: newDt)
