@@ -180,21 +180,25 @@ final class FractionalScaleTests: XCTestCase {
             XCTAssertEqual([shot[p.x - 1, barTop + 3], shot[p.x + p.width, barTop + 3], shot[p.x + 6, barTop - 1]],
                            [Self.background, Self.background, Self.background], "around the bar at \(scale)")
             // The pointer: what differs from the desktop around it, once its size settled (on the
-            // real clock it may still be growing in from its first appearance: 8 to 14 pixels
-            // wide at 1 were seen in the first capture).
+            // real clock it may still be fading in from its first appearance: 8 to 14 pixels
+            // wide at 1 were seen in the first capture, and a fresh-clone CI run saw 8 in three
+            // captures in a row, taken within the fade's first frames: settled means the same
+            // width for half a second).
             let (cx, cy) = (Int(1150 * scale), Int(720 * scale))
             func pointerWidth(_ shot: Screenshot) -> Int {
                 var minX = Int.max, maxX = Int.min
                 for y in cy - 40...cy + 40 { for x in cx - 40...cx + 40 where shot[x, y] != Self.background { minX = min(minX, x); maxX = max(maxX, x) } }
                 return minX < maxX ? maxX - minX + 1 : 0
             }
-            var widths = [pointerWidth(shot)]
-            _ = try session.wait(timeout: 3) {
-                widths.append(pointerWidth(try session.screenshot("pointer-\(scale)")))
-                return widths.count >= 3 && widths.suffix(3).allSatisfy { $0 == widths.last && $0 > 0 }
+            var widths = [(Date(), pointerWidth(shot))]
+            _ = try session.wait(timeout: 10) {
+                widths.append((Date(), pointerWidth(try session.screenshot("pointer-\(scale)"))))
+                let (now, last) = widths[widths.count - 1]
+                guard last > 0, let since = widths.lastIndex(where: { $0.1 != last }).map({ widths[$0 + 1].0 }) ?? widths.first?.0 else { return false }
+                return now.timeIntervalSince(since) >= 0.5
             }
-            XCTAssertGreaterThan(widths.last ?? 0, 0, "no pointer drawn at \(scale)")
-            pointerWidths[scale] = widths.last
+            XCTAssertGreaterThan(widths.last?.1 ?? 0, 0, "no pointer drawn at \(scale)")
+            pointerWidths[scale] = widths.last?.1
         }
         let one = try XCTUnwrap(pointerWidths[1]), fractional = try XCTUnwrap(pointerWidths[1.5])
         XCTAssertEqual(Double(fractional), Double(one) * 1.5, accuracy: 2, "the pointer is \(one) pixels wide at 1, \(fractional) at 1.5")
