@@ -67,26 +67,20 @@ public struct FrameScheduler: Sendable {
     /// The frame to schedule at `now`: the first refresh whose start (the refresh less
     /// `lead`) has not passed, and that start.
     public func frame(after now: Double) -> (start: Double, refresh: Double) {
-        let lead = self.lead
-        // The first refresh strictly after now, then later ones until its start has not passed.
-        var k = ((now - presented) / interval).rounded(.down) + 1
-        var refresh = presented + k * interval
         // A lead grown to a whole refresh (slow frames and misses: a TTY under emulation)
         // has always passed, and waiting for a refresh to start would cost a refresh more
         // than `off` after every flip: compose now, for the first refresh the predicted time
-        // fits before.
-        if mode == .auto, lead >= interval, let high = predicted {
-            while refresh - now < high {
-                k += 1
-                refresh = presented + k * interval
-            }
-            return (now, refresh)
-        }
-        while refresh - lead < now {
+        // (no margin) fits before.
+        let atOnce = mode == .auto && lead >= interval ? predicted : nil
+        let needed = atOnce ?? lead
+        // The first refresh strictly after now, then later ones until `needed` fits before it.
+        var k = ((now - presented) / interval).rounded(.down) + 1
+        var refresh = presented + k * interval
+        while refresh - needed < now {
             k += 1
             refresh = presented + k * interval
         }
-        return (refresh - lead, refresh)
+        return (atOnce == nil ? refresh - needed : now, refresh)
     }
 
     /// A frame took `duration` and was done at `finished`, for the refresh at `refresh`:
