@@ -41,7 +41,7 @@ private func firstHover(_ command: [String], window name: String, button: (Doubl
             if let (x, y) = button {
                 try session.control.movePointer(x: Double(window.x) + x, y: Double(window.y) + y)
                 _ = try session.wait(timeout: 30) {
-                    line = session.log.split(separator: "\n").first { $0.contains("elements of") && $0.contains("the pointer came") }
+                    line = accessibilityLine(session.log, saying: "elements of", "the pointer came")
                     return line != nil
                 }
             }
@@ -50,15 +50,13 @@ private func firstHover(_ command: [String], window name: String, button: (Doubl
             let walks = walkFigures(session.log)
             print("\(app): \(walks.count) walks, the longest wake-up of the loop \(String(format: "%.2f", walks.wall)) ms wall, \(String(format: "%.2f", walks.cpu)) ms CPU")
             guard button != nil else { return }
-            guard let line, let text = line.range(of: "accessibility: ").map({ line[$0.upperBound...] }) else {
-                return print("\(app): no geometry arrived within 30 s")
-            }
-            print("\(app):", text)
+            guard let line else { return print("\(app): no geometry arrived within 30 s") }
+            print("\(app):", line)
             // The highlight starts with the first frame after the app confirmed the element under
             // the pointer (or a point query found it): the line saying the pointer adapts.
-            let adapts = session.log.split(separator: "\n").first { $0.contains("the pointer adapts to an element") }
-            if let adapts, let text = adapts.range(of: "accessibility: ").map({ adapts[$0.upperBound...] }) { print("\(app):", text) }
-            let ms = adaptedMilliseconds(session.log) ?? 0
+            let adapts = accessibilityLine(session.log, saying: adaptsWords)
+            if let adapts { print("\(app):", adapts) }
+            let ms = adapts.flatMap(adaptedMilliseconds) ?? 0
             print("\(app): entering a GTK button → highlight after \(Int(ms)) ms + the next frame (≈ \(Int((ms / (1000.0 / 60)).rounded(.up)) + 1) frames at 60 Hz)")
         }
     } catch {
@@ -66,12 +64,20 @@ private func firstHover(_ command: [String], window name: String, button: (Doubl
     }
 }
 
+/// What the first of Lodestone's accessibility log lines that says all of `words` says
+/// (after "accessibility: ").
+func accessibilityLine(_ log: String, saying words: String...) -> Substring? {
+    guard let line = log.split(separator: "\n").first(where: { l in words.allSatisfy { l.contains($0) } }) else { return nil }
+    return line.range(of: "accessibility: ").map { line[$0.upperBound...] }
+}
+
+/// The log's words when the pointer first takes the form of one of a window's elements.
+let adaptsWords = "the pointer adapts to an element"
+
 /// How long after the pointer came onto a window it first took the form of one of its
-/// elements (the log's "the pointer adapts" line), in milliseconds.
-func adaptedMilliseconds(_ log: String) -> Double? {
-    guard let line = log.split(separator: "\n").first(where: { $0.contains("the pointer adapts to an element") }),
-          let words = line.range(of: "' ").map({ line[$0.upperBound...].split(separator: " ") }), let first = words.first else { return nil }
-    return Double(first)
+/// elements, in milliseconds, from the `adaptsWords` line.
+func adaptedMilliseconds(_ line: Substring) -> Double? {
+    line.range(of: "' ").flatMap { line[$0.upperBound...].split(separator: " ").first }.flatMap { Double($0) }
 }
 
 /// The walks in a Lodestone log: how many, and the longest wake-up of the loop any of them

@@ -74,12 +74,10 @@ private func measureBrowser(_ browser: String, page: String, accessible: Bool) {
             let compositor = lodestoneCPU.seconds()
             let walks = walkFigures(session.log)
             // The pointer came onto the page as its window mapped: when its elements were in place.
-            if accessible, let line = session.log.split(separator: "\n").first(where: { $0.contains("elements of") && $0.contains("the pointer came") }),
-               let text = line.range(of: "accessibility: ").map({ line[$0.upperBound...] }) {
+            if accessible, let text = accessibilityLine(session.log, saying: "elements of", "the pointer came") {
                 print("\(label): first hover: \(text)")
             }
-            if accessible, let line = session.log.split(separator: "\n").first(where: { $0.contains("the pointer adapts to an element") }),
-               let text = line.range(of: "accessibility: ").map({ line[$0.upperBound...] }) {
+            if accessible, let text = accessibilityLine(session.log, saying: adaptsWords) {
                 print("\(label): first hover, the pointer's form: \(text)")
             }
             print(String(format: "%@: CPU idle %.1f %%, scrolling %.1f %%; PSS idle %.0f MB, after scrolling %.0f MB; Lodestone's CPU %.1f %%",
