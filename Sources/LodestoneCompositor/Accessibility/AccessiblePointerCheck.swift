@@ -148,9 +148,14 @@ extension Accessibility {
     /// The cached elements of `window` under the pointer.
     func cachedUnderPointer(_ window: Window) -> [AccessibleElement] {
         guard let toplevel = window.toplevel else { return [] }
-        let p = compositor.seat.position.device, g = toplevel.geometry, (ox, oy) = toplevel.surfaceOrigin
-        let x = p.x - Double(ox) - Double(g.x), y = p.y - Double(oy) - Double(g.y)
+        let (x, y) = pointerInWindow(toplevel)
         return window.elements.filter { x >= $0.x - 1 && x < $0.x + $0.width + 1 && y >= $0.y - 1 && y < $0.y + $0.height + 1 }
+    }
+
+    /// The pointer in `toplevel`'s window coordinates (from its geometry's origin).
+    private func pointerInWindow(_ toplevel: DesktopWindow) -> (x: Double, y: Double) {
+        let p = compositor.seat.position.device, g = toplevel.geometry, (ox, oy) = toplevel.surfaceOrigin
+        return (p.x - Double(ox) - Double(g.x), p.y - Double(oy) - Double(g.y))
     }
 
     /// Asks the app what is under the pointer in `window` (`AccessiblePointQuery`); what it
@@ -160,8 +165,7 @@ extension Accessibility {
         guard let bus, let frame = window.frame, let toplevel = window.toplevel, pointQuery == nil else { return }
         let started = now
         let p = compositor.seat.position.device
-        let g = toplevel.geometry, (ox, oy) = toplevel.surfaceOrigin
-        let local = (x: p.x - Double(ox) - Double(g.x), y: p.y - Double(oy) - Double(g.y))
+        let g = toplevel.geometry, local = pointerInWindow(toplevel)
         guard local.x >= 0, local.y >= 0, local.x < Double(g.width), local.y < Double(g.height) else { return }
         lastQueried = (p.x, p.y)
         pointQuery = AccessiblePointQuery(bus: bus, app: frame.bus, frame: frame.path, at: (p.x, p.y), locate: { w, h in
