@@ -162,9 +162,17 @@ extension Accessibility {
             self.appsListedAt = self.now
             guard let m = try? result.get(), let apps = m.array("(so)", { m.readObject() }) else {
                 self.listingApps = false
-                if case .failure(let error) = result { self.giveUp("the AT-SPI registry did not answer (\(error))") }
+                guard case .failure(let error) = result else { return }
+                self.registryMisses += 1
+                guard self.registryMisses >= Self.registryTries else {
+                    // Each try waited out the call's timeout: asking again at once is the back-off.
+                    self.log.debug("accessibility: the AT-SPI registry did not answer (\(error)): asking again")
+                    return self.listApps()
+                }
+                self.giveUp("the AT-SPI registry did not answer \(Self.registryTries) times (\(error))")
                 return
             }
+            self.registryMisses = 0
             var remaining = apps.count
             if remaining == 0 {
                 // None yet: the windows waiting for theirs list again soon.
