@@ -35,11 +35,11 @@ final class Accessibility {
     var appsByPID: [Int32: String] = [:]
     var appsListedAt: Double?
     var listingApps = false
-    /// The registry's unanswered listings in a row: it is started with the accessibility bus
-    /// and may be slow to answer the first time (a loaded machine), so it is asked again
-    /// before accessibility is given up (`registryTries` in all).
-    var registryMisses = 0
-    static let registryTries = 3
+    /// When the registry first left a listing unanswered (nil: it answered the last). It is
+    /// started with the accessibility bus and may be slow to answer at first (a loaded
+    /// machine), so it is asked again until it has been silent for `registryPatience` s.
+    var registrySilentSince: Double?
+    static let registryPatience = 10.0
     /// Since when each client's app has been looked for in vain (after `appWait` s, it has none).
     var missingSince: [Int32: Double] = [:]
     var saidMissing: Set<Int32> = []

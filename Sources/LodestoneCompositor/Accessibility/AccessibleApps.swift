@@ -163,16 +163,17 @@ extension Accessibility {
             guard let m = try? result.get(), let apps = m.array("(so)", { m.readObject() }) else {
                 self.listingApps = false
                 guard case .failure(let error) = result else { return }
-                self.registryMisses += 1
-                guard self.registryMisses >= Self.registryTries else {
+                let since = self.registrySilentSince ?? self.now
+                self.registrySilentSince = since
+                guard self.now - since >= Self.registryPatience else {
                     // Each try waited out the call's timeout: asking again at once is the back-off.
                     self.log.debug("accessibility: the AT-SPI registry did not answer (\(error)): asking again")
                     return self.listApps()
                 }
-                self.giveUp("the AT-SPI registry did not answer \(Self.registryTries) times (\(error))")
+                self.giveUp("the AT-SPI registry did not answer for \(Int(Self.registryPatience)) s (\(error))")
                 return
             }
-            self.registryMisses = 0
+            self.registrySilentSince = nil
             var remaining = apps.count
             if remaining == 0 {
                 // None yet: the windows waiting for theirs list again soon.
