@@ -50,8 +50,15 @@ final class XwaylandWindowManagementTests: XCTestCase {
         try requireProgram("xterm")
         let (session, display) = try startXwaylandSession()
         defer { session.stop() }
-        let xterm = try session.launch(["xterm", "-T", "xterm-bar", "-geometry", "80x24+0+0"], environment: ["DISPLAY": display])
+        // xterm answers WM_DELETE_WINDOW with SIGHUP to its child's process group (killpg):
+        // a close before the child has made that group is lost, so, as a person sees the
+        // prompt before closing, the child says when it runs.
+        let started = NSTemporaryDirectory() + "xterm-bar-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: started) }
+        let xterm = try session.launch(["xterm", "-T", "xterm-bar", "-geometry", "80x24+0+0", "-e", "sh", "-c", "touch '\(started)'; exec sleep 600"],
+                                       environment: ["DISPLAY": display])
         let w = try session.waitForWindow("xterm-bar", timeout: 40)
+        XCTAssertTrue(try session.wait(timeout: 20) { FileManager.default.fileExists(atPath: started) }, "xterm's child never ran")
         XCTAssertEqual(w.y, Self.bar, "asked for +0+0: moved down so its bar is on screen")
         _ = try session.wait(timeout: 10) { try session.screenshot().distinctColors(x: Int(w.x), y: Int(w.y), width: Int(w.width), height: Int(w.height)) >= 2 }
         let shot = try session.screenshot()
@@ -67,8 +74,9 @@ final class XwaylandWindowManagementTests: XCTestCase {
         let (cx, cy) = button(0, of: w)
         try session.control.movePointer(x: cx, y: cy)
         try session.control.click()
-        XCTAssertTrue(try session.wait(timeout: 10) { !xterm.isRunning }, "the close button did not close xterm (WM_DELETE_WINDOW)")
-        XCTAssertTrue(try session.wait(timeout: 10) { try session.control.windows().isEmpty })
+        XCTAssertTrue(try session.wait(timeout: 10) { !xterm.isRunning },
+                      "the close button did not close xterm (WM_DELETE_WINDOW); windows \((try? session.control.windows()) ?? []), pressed at \((cx, cy)):\n\(session.log.suffix(4000))")
+        XCTAssertTrue(try session.wait(timeout: 10) { try session.control.windows().isEmpty }, "xterm's window outlived it")
     }
 
     func testAnXWindowAskingForNoDecorationsHasNoBar() throws {

@@ -107,8 +107,10 @@ extension XWM {
     func close(_ window: XwaylandWindow) {
         guard !isShutDown else { return }
         if window.protocols.contains(atoms.wmDeleteWindow) {
+            log.debug("close: WM_DELETE_WINDOW to X window 0x\(String(window.id, radix: 16))")
             connection.sendClientMessage(to: window.id, type: atoms.wmProtocols, (atoms.wmDeleteWindow, UInt32(XCB_CURRENT_TIME), 0, 0, 0))
         } else {
+            log.debug("close: X window 0x\(String(window.id, radix: 16)) speaks no WM_DELETE_WINDOW; its client is disconnected")
             connection.kill(window.id)
         }
         connection.flush()
