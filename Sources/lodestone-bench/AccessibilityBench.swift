@@ -54,9 +54,10 @@ private func firstHover(_ command: [String], window name: String, button: (Doubl
             print("\(app):", line)
             // The highlight starts with the first frame after the app confirmed the element under
             // the pointer (or a point query found it): the line saying the pointer adapts.
-            let adapts = accessibilityLine(session.log, saying: adaptsWords)
-            if let adapts { print("\(app):", adapts) }
-            let ms = adapts.flatMap(adaptedMilliseconds) ?? 0
+            guard let adapts = accessibilityLine(session.log, saying: adaptsWords), let ms = adaptedMilliseconds(adapts) else {
+                return print("\(app): entering a GTK button → no highlight: the log never says the pointer adapted (\(adaptsWords))")
+            }
+            print("\(app):", adapts)
             print("\(app): entering a GTK button → highlight after \(Int(ms)) ms + the next frame (≈ \(Int((ms / (1000.0 / 60)).rounded(.up)) + 1) frames at 60 Hz)")
         }
     } catch {
