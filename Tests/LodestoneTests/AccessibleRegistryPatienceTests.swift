@@ -48,8 +48,9 @@ final class AccessibleRegistryPatienceTests: XCTestCase {
         print(lines)
         XCTAssertTrue(button.targeted, "over a button once the registry answered: \(button)\n\(lines)")
         XCTAssertEqual(button.effect, .highlight)
-        // The registry was asked while stopped (at least the first two of its five seconds).
-        XCTAssertGreaterThanOrEqual(Self.count(Self.askedAgain, in: lines), 2, lines)
+        // The registry was asked while stopped (about four times here; once is the proof, and a
+        // loaded machine's slow start-up leaves fewer).
+        XCTAssertGreaterThanOrEqual(Self.count(Self.askedAgain, in: lines), 1, lines)
         XCTAssertFalse(lines.contains(Self.givenUp), lines)
     }
 
@@ -62,7 +63,7 @@ final class AccessibleRegistryPatienceTests: XCTestCase {
         defer { kill(registry, SIGCONT); bus.stop() }
         let startedAt = Date()
         let f = try AdaptiveFixture(environment: bus.environment)
-        // A window waiting for its app while the registry is silent.
+        // A window whose cursor names shape the pointer once Lodestone has given up.
         let client = try RegionClient(session: f.session, title: "plain", background: 0xe0e0e0)
         try f.control.moveWindow("plain", x: 100, y: 100)
         let gaveUp = try f.session.wait(timeout: 20) { f.session.log.contains(Self.givenUp) }
@@ -73,8 +74,8 @@ final class AccessibleRegistryPatienceTests: XCTestCase {
         XCTAssertTrue(gaveUp, "not given up within 20 s:\n\(lines)")
         XCTAssertTrue(lines.contains("the AT-SPI registry did not answer for 10 s"), lines)
         XCTAssertGreaterThanOrEqual(after, Self.patience, "given up before the patience")
-        // Each try waited out its call's 1 s timeout.
-        XCTAssertTrue((8...12).contains(Self.count(Self.askedAgain, in: lines)), lines)
+        // Each try waited out its call's 1 s timeout (9 tries here; fewer when the machine is loaded).
+        XCTAssertTrue((5...12).contains(Self.count(Self.askedAgain, in: lines)), lines)
 
         // The registry, continued, answers what was queued; Lodestone stays given up and goes on.
         usleep(500_000)
@@ -92,21 +93,27 @@ final class AccessibleRegistryPatienceTests: XCTestCase {
     }
 
     /// A bus with no registry at all refuses each listing at once (ServiceUnknown): still asked
-    /// about once a second, not in a loop (56,000 calls in the 10 s before that was fixed).
+    /// about once a second, not in a loop (56,000 calls in the 10 s before that was fixed), and
+    /// not as often as a window waiting for its app lists the registry (every 50 ms) either.
     func testBusWithoutARegistryIsAskedOnceASecondThenGivenUp() throws {
+        try requireProgram("weston-simple-shm")
         try requireAccessibilityBus()
         // A plain session bus as the accessibility bus: no registry can be activated on it.
         let bus = try PrivateSessionBus()
         defer { bus.stop() }
         let startedAt = Date()
         let f = try AdaptiveFixture(environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/lodestone-test-bus", "AT_SPI_BUS_ADDRESS": bus.address])
+        // An app without regions: its window waits for its AT-SPI app meanwhile.
+        try f.session.launch(["weston-simple-shm"])
+        _ = try f.session.waitForWindow("simple-shm")
         let gaveUp = try f.session.wait(timeout: 20) { f.session.log.contains(Self.givenUp) }
         let after = Date().timeIntervalSince(startedAt)
         let lines = Self.accessibilityLines(f.session)
         XCTAssertTrue(gaveUp, "not given up within 20 s:\n\(lines.suffix(3000))")
         XCTAssertTrue(lines.contains("ServiceUnknown"), lines.suffix(3000).description)
         XCTAssertGreaterThanOrEqual(after, Self.patience, "given up before the patience")
-        XCTAssertTrue((8...12).contains(Self.count(Self.askedAgain, in: lines)), "about one try a second:\n\(lines.suffix(3000))")
+        // 10 tries here; with the waiting window listing too, there were 25 in the first 6 s.
+        XCTAssertTrue((5...12).contains(Self.count(Self.askedAgain, in: lines)), "about one try a second:\n\(lines.suffix(3000))")
         XCTAssertTrue(f.session.compositorIsRunning)
     }
 }

@@ -162,19 +162,19 @@ extension Accessibility {
             guard let self, let bus = self.bus else { return }
             self.appsListedAt = self.now
             guard let m = try? result.get(), let apps = m.array("(so)", { m.readObject() }) else {
-                self.listingApps = false
-                guard case .failure(let error) = result else { return }
+                guard case .failure(let error) = result else { self.listingApps = false; return }
                 // Silent since the first unanswered question was asked, not since its timeout.
                 let since = self.registrySilentSince ?? askedAt
                 self.registrySilentSince = since
                 guard self.now - since >= Self.registryPatience else {
                     self.log.debug("accessibility: the AT-SPI registry did not answer (\(error)): asking again")
-                    // A try is at least a call's timeout: a bus without the registry's name yet
-                    // refuses at once (ServiceUnknown), and asking again at once made 56,000
-                    // calls in the 10 s.
+                    // A try lasts at least a call's timeout, and no other listing goes out
+                    // meanwhile: a bus without the registry's name yet refuses at once
+                    // (ServiceUnknown), and asking again at once made 56,000 calls in the 10 s.
                     let timeout = Double(DBusConnection.callTimeout) / 1_000_000
                     return self.listAppsAgain(after: timeout - (self.now - askedAt))
                 }
+                self.listingApps = false
                 self.giveUp("the AT-SPI registry did not answer for \(Int(Self.registryPatience)) s (\(error))")
                 return
             }
@@ -201,13 +201,19 @@ extension Accessibility {
         }
     }
 
-    /// Lists the registry's applications again after `seconds` (at once when not positive).
+    /// Lists the registry's applications again after `seconds` (at once when not positive);
+    /// until then `listingApps` stays set, so a window waiting for its app lists nothing.
     func listAppsAgain(after seconds: Double) {
-        guard seconds > 0 else { return listApps() }
-        if registryRetryTimer == nil {
-            registryRetryTimer = try? compositor.display.eventLoop.addTimer { [weak self] in self?.listApps() }
+        if seconds > 0, registryRetryTimer == nil {
+            registryRetryTimer = try? compositor.display.eventLoop.addTimer { [weak self] in
+                self?.listingApps = false
+                self?.listApps()
+            }
         }
-        guard let registryRetryTimer else { return listApps() }
+        guard seconds > 0, let registryRetryTimer else {
+            listingApps = false
+            return listApps()
+        }
         registryRetryTimer.arm(milliseconds: max(1, Int32(seconds * 1000)))
     }
 
