@@ -5,7 +5,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Build: libwayland, protocols, xkbcommon, pixman, libinput + udev, libdrm, libseat, libpng, cairo, libXcursor,
-# libsystemd (sd-bus, the accessibility bus). Tests: dbus-daemon and at-spi2-core (the AT-SPI bus and registry).
+# libsystemd (sd-bus, the accessibility bus). Tests: dbus-daemon, dbus-bin (dbus-send) and at-spi2-core (the AT-SPI bus and registry).
 # Cursor themes the compositor recognises (and draws where a cursor has no adaptive form).
 # make fuzz: clang's libFuzzer runtime.
 # Tests and demo: real clients (weston's demo clients, foot, GTK 3 and 4, Qt 6 Linguist, wl-clipboard,
@@ -20,7 +20,7 @@ APT_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev xkb
 	weston foot gtk-4-examples gtk-3-examples wl-clipboard wayland-utils wlcs coreutils python3 python3-pip \
 	meson ninja-build linguist-qt6 libwlroots-dev grim qt6-wayland desktop-file-utils valgrind libseat-dev libdrm-dev libudev-dev \
 	xwayland xterm x11-apps libxcb1-dev libxcb-composite0-dev libxcb-render0-dev libxcb-xfixes0-dev libclang-rt-14-dev \
-	libsystemd-dev dbus-daemon at-spi2-core python3-gi gir1.2-glib-2.0 python3-xlib xclip mutter sway gnome-calculator gnome-text-editor libsdl2-tests mpv zenity strace \
+	libsystemd-dev dbus-daemon dbus-bin at-spi2-core python3-gi gir1.2-glib-2.0 python3-xlib xclip mutter sway gnome-calculator gnome-text-editor libsdl2-tests mpv zenity strace \
 	xvfb xdotool
 PIP_PACKAGES := pywayland
 

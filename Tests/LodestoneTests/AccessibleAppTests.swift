@@ -2,80 +2,10 @@ import Foundation
 import LodestoneTesting
 import XCTest
 
-/// A private session bus, as a desktop session has one: `dbus-daemon` on a socket of its
-/// own. The accessibility bus (`at-spi-bus-launcher`) and the AT-SPI registry are
-/// D-Bus-activated from it, exactly as in a desktop session (at-spi2-core's service files).
-final class PrivateSessionBus {
-    let directory: String
-    let address: String
-    private let daemon = Process()
-
-    init() throws {
-        directory = NSTemporaryDirectory() + "lodestone-dbus-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let socket = directory + "/bus"
-        address = "unix:path=\(socket)"
-        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        daemon.arguments = ["--session", "--nofork", "--nopidfile", "--address=\(address)"]
-        // The launcher puts the accessibility bus's socket in XDG_RUNTIME_DIR/at-spi.
-        var env = ProcessInfo.processInfo.environment
-        env["XDG_RUNTIME_DIR"] = directory
-        env.removeValue(forKey: "AT_SPI_BUS_ADDRESS")
-        // Lodestone switches org.a11y.Status.IsEnabled on; the launcher keeps it in GSettings,
-        // which must not be the user's own (dconf).
-        env["GSETTINGS_BACKEND"] = "memory"
-        daemon.environment = env
-        daemon.standardOutput = FileHandle.nullDevice
-        daemon.standardError = FileHandle.nullDevice
-        try daemon.run()
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: socket) {
-            guard daemon.isRunning, Date() < deadline else { throw TestFailure("dbus-daemon did not start") }
-            usleep(10_000)
-        }
-    }
-
-    /// What Lodestone and its apps need to find this bus.
-    var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address] }
-
-    func stop() {
-        // The launcher and the registry leave when their session bus goes away.
-        if daemon.isRunning { daemon.terminate(); daemon.waitUntilExit() }
-        try? FileManager.default.removeItem(atPath: directory)
-    }
-
-    deinit { stop() }
-}
-
-extension XCTestCase {
-    /// dbus-daemon and at-spi2-core, or the test is skipped (fails under CI).
-    func requireAccessibilityBus() throws {
-        try requireProgram("dbus-daemon")
-        guard FileManager.default.isExecutableFile(atPath: "/usr/libexec/at-spi-bus-launcher") else {
-            if ProcessInfo.processInfo.environment["CI"] != nil { return XCTFail("at-spi2-core is not installed; run make deps") }
-            throw XCTSkip("at-spi2-core is not installed; run make deps")
-        }
-    }
-}
-
 /// Apps that declare no regions but publish their widgets through AT-SPI: Lodestone reads
 /// their geometry from the accessibility bus (README, "Apps that declare no regions").
 final class AccessibleAppTests: XCTestCase {
     static let gtkEnvironment = ["GDK_BACKEND": "wayland", "GSK_RENDERER": "cairo"]
-
-    /// Moves onto (x, y) until the pointer targets an element there (the app's geometry
-    /// arrives asynchronously), then lets it settle.
-    private func targeted(_ f: AdaptiveFixture, _ x: Double, _ y: Double, timeout: TimeInterval = 30,
-                          until condition: (PointerShape) -> Bool = { $0.targeted }) throws -> PointerShape {
-        var last = try f.move(to: x, y)
-        _ = try f.session.wait(timeout: timeout) {
-            try f.control.movePointer(x: x + Double.random(in: -0.4...0.4), y: y)
-            try f.control.advanceClock(milliseconds: 600)
-            last = try f.probe.shape()
-            return condition(last)
-        }
-        return last
-    }
 
     /// With LODESTONE_DOCS_DIR set, writes the 360×160 around the pointer at (x, y) there as
     /// `name`.png: the README's pictures of the pointer over real apps.
@@ -121,7 +51,7 @@ final class AccessibleAppTests: XCTestCase {
         try? FileManager.default.copyItem(atPath: f.session.runtimeDirectory + "/\(f.session.socket)-capture.png", toPath: "/tmp/gtk-factory.png")
 
         // The first page's first toggle button ("togglebutton", 93×24 at 509,62 in the window).
-        let button = try centred(f, try targeted(f, wx + 555, wy + 74))
+        let button = try centred(f, try f.targeted(wx + 555, wy + 74))
         XCTAssertEqual(button.effect, .highlight, "over a button: \(button)\n\(f.session.log)")
         XCTAssertEqual(button.kind, .roundedRect)
         // The platter is the button grown by platter-growth (4: 2 each side); its edges are the button's drawn edges.
@@ -134,7 +64,7 @@ final class AccessibleAppTests: XCTestCase {
         XCTAssertEqual(Self.edge(shot, vertical: true, at: insideX, expected: bottom), bottom, accuracy: 2, "the button's bottom edge")
 
         // An entry with the text "entry" (419×32 at 19,234): the beam, as tall as its line of text.
-        let entry = try targeted(f, wx + 119, wy + 250) { $0.kind == .verticalBeam && $0.targeted }
+        let entry = try f.targeted(wx + 119, wy + 250) { $0.kind == .verticalBeam && $0.targeted }
         XCTAssertEqual(entry.kind, .verticalBeam, "over an entry: \(entry)")
         XCTAssertTrue(entry.targeted)
         let ink = try XCTUnwrap(Self.inkRows(shot, x: Int(wx) + 22, y: Int(wy) + 238, width: 200, height: 24), "the entry's text")
@@ -148,7 +78,7 @@ final class AccessibleAppTests: XCTestCase {
         // half the runs under `make asan`, and the check box, in no window, was never targeted.
         guard app.isRunning else { return XCTFail("gtk4-widget-factory is gone:\n\(f.session.log.suffix(3000))") }
         // The first check box (99×18 at 14,413): targeted, the platter around it.
-        let check = try targeted(f, wx + 63, wy + 422)
+        let check = try f.targeted(wx + 63, wy + 422)
         XCTAssertTrue(check.targeted, "over a check box: \(check)\n\(f.session.log.suffix(3000))")
         XCTAssertEqual(check.effect, .highlight)
         XCTAssertEqual(check.x + 2, wx + 14, accuracy: 2)
@@ -159,9 +89,9 @@ final class AccessibleAppTests: XCTestCase {
         // The README's pictures, after the checks: a capture mid-test kept the check box from
         // being targeted in time.
         guard ProcessInfo.processInfo.environment["LODESTONE_DOCS_DIR"] != nil else { return }
-        let again = try centred(f, try targeted(f, wx + 555, wy + 74))
+        let again = try centred(f, try f.targeted(wx + 555, wy + 74))
         try picture(f, "a11y-gtk4-button", again.midX, again.midY)
-        _ = try targeted(f, wx + 119, wy + 250) { $0.kind == .verticalBeam && $0.targeted }
+        _ = try f.targeted(wx + 119, wy + 250) { $0.kind == .verticalBeam && $0.targeted }
         try picture(f, "a11y-gtk4-entry", wx + 119, wy + 250)
     }
 
@@ -237,7 +167,7 @@ final class AccessibleAppTests: XCTestCase {
         let shot = try f.screenshot()
 
         // "Find Next", the default button at the top right.
-        let button = try centred(f, try targeted(f, wx + 405, wy + 41))
+        let button = try centred(f, try f.targeted(wx + 405, wy + 41))
         XCTAssertEqual(button.effect, .highlight, "over a button: \(button)\n\(f.session.log)")
         try picture(f, "a11y-qt-button", button.midX, button.midY)
         let (left, right, top, bottom) = (Int((button.x + 2).rounded()), Int((button.x + button.width - 2).rounded()),
@@ -249,7 +179,7 @@ final class AccessibleAppTests: XCTestCase {
         XCTAssertEqual(Self.edge(shot, vertical: true, at: insideX, expected: bottom), bottom, accuracy: 2, "the button's bottom edge")
 
         // The text field: the beam as tall as the line Qt reports for its characters.
-        let entry = try targeted(f, wx + 200, wy + 53) { $0.kind == .verticalBeam && $0.targeted }
+        let entry = try f.targeted(wx + 200, wy + 53) { $0.kind == .verticalBeam && $0.targeted }
         XCTAssertEqual(entry.kind, .verticalBeam, "over the text field: \(entry)")
         try picture(f, "a11y-qt-entry", wx + 200, wy + 53)
         let ink = try XCTUnwrap(Self.inkRows(shot, x: Int(wx) + 90, y: Int(wy) + 38, width: 120, height: 30), "the typed text")
@@ -258,7 +188,7 @@ final class AccessibleAppTests: XCTestCase {
         XCTAssertEqual(entry.midY, Double(ink.lowerBound + ink.upperBound) / 2, accuracy: 6, "the beam rests on the line")
 
         // A check box ("Match case" and its neighbours, left under the field).
-        let check = try targeted(f, wx + 70, wy + 137)
+        let check = try f.targeted(wx + 70, wy + 137)
         XCTAssertTrue(check.targeted, "over a check box: \(check)")
         XCTAssertEqual(check.effect, .highlight)
         XCTAssertLessThan(check.height, 40, "one check box, not the group: \(check)")
@@ -289,7 +219,7 @@ final class AccessibleAppTests: XCTestCase {
         let pitch = Double(rows[2].lowerBound - rows[1].lowerBound)
         XCTAssertEqual(Double(rows[1].lowerBound - rows[0].lowerBound), pitch, "the prompts are one line apart")
         let y = Double(rows[1].lowerBound + rows[1].upperBound) / 2
-        let beam = try targeted(f, 160, y) { $0.kind == .verticalBeam && $0.targeted }
+        let beam = try f.targeted(160, y) { $0.kind == .verticalBeam && $0.targeted }
         XCTAssertEqual(beam.kind, .verticalBeam, "over foot's text: \(beam)\n\(f.session.log)")
         try picture(f, "a11y-foot-text", 160, y)
         XCTAssertTrue(beam.targeted, "the rows are a text region")

@@ -40,6 +40,8 @@ final class Accessibility {
     /// machine), so it is asked again until it has been silent for `registryPatience` s.
     var registrySilentSince: Double?
     static let registryPatience = 10.0
+    /// Asks again when a try was refused before its call's timeout (`listAppsAgain`).
+    var registryRetryTimer: EventSource?
     /// Since when each client's app has been looked for in vain (after `appWait` s, it has none).
     var missingSince: [Int32: Double] = [:]
     var saidMissing: Set<Int32> = []

@@ -65,7 +65,8 @@ extension Accessibility {
         idle = nil
         // Its timers too: one removed after the loop is gone would write into freed memory
         // (a unit test's scroll armed the recheck timer, and its teardown corrupted the heap).
-        for timer in [recheckTimer, lifetimeTimer, invalidationTimer, settleTimer] { timer?.remove() }
+        for timer in [recheckTimer, lifetimeTimer, invalidationTimer, settleTimer, registryRetryTimer] { timer?.remove() }
+        registryRetryTimer = nil
         settleTimer = nil
         recheckTimer = nil
         lifetimeTimer = nil

@@ -155,21 +155,26 @@ extension Accessibility {
 
     /// Reads the registry's applications and each one's PID.
     func listApps() {
-        guard let bus, !listingApps else { return }
+        guard let bus, state == .connected, !listingApps else { return }
         listingApps = true
+        let askedAt = now
         bus.call("org.a11y.atspi.Registry", "/org/a11y/atspi/accessible/root", "org.a11y.atspi.Accessible", "GetChildren") { [weak self] result in
             guard let self, let bus = self.bus else { return }
             self.appsListedAt = self.now
             guard let m = try? result.get(), let apps = m.array("(so)", { m.readObject() }) else {
-                self.listingApps = false
-                guard case .failure(let error) = result else { return }
-                let since = self.registrySilentSince ?? self.now
+                guard case .failure(let error) = result else { self.listingApps = false; return }
+                // Silent since the first unanswered question was asked, not since its timeout.
+                let since = self.registrySilentSince ?? askedAt
                 self.registrySilentSince = since
                 guard self.now - since >= Self.registryPatience else {
-                    // Each try waited out the call's timeout: asking again at once is the back-off.
                     self.log.debug("accessibility: the AT-SPI registry did not answer (\(error)): asking again")
-                    return self.listApps()
+                    // A try lasts at least a call's timeout, and no other listing goes out
+                    // meanwhile: a bus without the registry's name yet refuses at once
+                    // (ServiceUnknown), and asking again at once made 56,000 calls in the 10 s.
+                    let timeout = Double(DBusConnection.callTimeout) / 1_000_000
+                    return self.listAppsAgain(after: timeout - (self.now - askedAt))
                 }
+                self.listingApps = false
                 self.giveUp("the AT-SPI registry did not answer for \(Int(Self.registryPatience)) s (\(error))")
                 return
             }
@@ -194,6 +199,22 @@ extension Accessibility {
                 }
             }
         }
+    }
+
+    /// Lists the registry's applications again after `seconds` (at once when not positive);
+    /// until then `listingApps` stays set, so a window waiting for its app lists nothing.
+    func listAppsAgain(after seconds: Double) {
+        if seconds > 0, registryRetryTimer == nil {
+            registryRetryTimer = try? compositor.display.eventLoop.addTimer { [weak self] in
+                self?.listingApps = false
+                self?.listApps()
+            }
+        }
+        guard seconds > 0, let registryRetryTimer else {
+            listingApps = false
+            return listApps()
+        }
+        registryRetryTimer.arm(milliseconds: max(1, Int32(seconds * 1000)))
     }
 
     /// While the pointer is on a walked window, its elements are re-read every `lifetime`.
