@@ -239,6 +239,71 @@ extension NestedInWestonAndSwayTests {
                       "the parent's source did not hear the drop finished:\n\(textOfFile(sourceLog))")
     }
 
+    /// Drags with X's pointer from (fromX, fromY), on the source inside, to (toX, toY), on a
+    /// client of the parent outside Lodestone's window: into the parent's window afresh (as
+    /// in `drag`), moved until the source hears the pointer, pressed, then in steps out of
+    /// Lodestone's window to the target, which must hear enter and the source inside its
+    /// accept, and released; then the bytes must arrive outside, and the source inside hear
+    /// the drop finished.
+    private func dragOut(from: (x: Int, y: Int), to: (x: Int, y: Int), sourceLog: String, targetLog: String) throws {
+        try xdotool("mousemove", "1279", "799")
+        var step = 0
+        XCTAssertTrue(try wait(timeout: 20) {
+            step += 1
+            try xdotool("mousemove", "\(from.x + step % 2)", "\(from.y)")
+            // Its last word, not its first: sway's retiling when the target maps may move
+            // the pointer off it after an earlier enter.
+            return self.lines(sourceLog).last { $0.hasPrefix("pointer ") } == "pointer enter"
+        }, "the pointer never entered the source inside:\n\(textOfFile(sourceLog))")
+        try xdotool("mousedown", "1")
+        XCTAssertTrue(try wait(timeout: 20) { textOfFile(sourceLog).contains("started") }, "no drag inside:\n\(textOfFile(sourceLog))")
+        for i in 1...10 { try xdotool("mousemove", "\(from.x + (to.x - from.x) * i / 10)", "\(from.y + (to.y - from.y) * i / 10)") }
+        XCTAssertTrue(try wait(timeout: 20) { self.lines(targetLog).contains { $0.hasPrefix("enter ") } },
+                      "no enter in the parent (\(from) to \(to)):\n\(textOfFile(targetLog))\nnested log:\n\(nested.log.suffix(2000))")
+        XCTAssertTrue(try wait(timeout: 20) { textOfFile(sourceLog).contains("target text/plain") },
+                      "the source inside did not hear the parent's target:\n\(textOfFile(sourceLog))")
+        try xdotool("mouseup", "1")
+        let payload = try XCTUnwrap(lines(sourceLog).first { $0.hasPrefix("payload ") })
+        XCTAssertTrue(try wait(timeout: 30) { textOfFile(targetLog).contains("received text/plain " + payload.dropFirst("payload ".count)) },
+                      "the bytes did not arrive in the parent:\n\(textOfFile(targetLog))")
+        XCTAssertTrue(try wait(timeout: 20) { self.lines(sourceLog).contains("dnd_drop_performed") && self.lines(sourceLog).contains("dnd_finished") },
+                      "the source inside did not hear the drop finished:\n\(textOfFile(sourceLog))")
+    }
+
+    /// `title`'s top-level window among weston's `views`.
+    private func westonView(_ title: String, in views: [Weston.View]) -> Weston.View? {
+        views.first { $0.description.contains("top-level window '\(title)'") }
+    }
+
+    /// Whether `p` is on `title`'s window or a sub-surface of it (Lodestone's title bar and
+    /// border are one, 8 pixels wider than its output at the sides and bottom): its views are
+    /// the ones of the window's client.
+    private func onWestonWindow(_ title: String, in views: [Weston.View], _ p: (x: Int, y: Int)) -> Bool {
+        guard let pid = westonView(title, in: views)?.description.firstMatch(of: /PID (\d+),/)?.output.1 else { return false }
+        return views.contains { $0.description.contains("PID \(pid),") && $0.contains(p) }
+    }
+
+    /// weston's views, topmost first and without cursors, once its desktop shell shows the
+    /// windows `titles` and has faded in (it fades in from black at its start, a view over
+    /// everything).
+    private func westonViews(showing titles: [String]) throws -> [Weston.View] {
+        let weston = try XCTUnwrap(self.weston)
+        var views: [Weston.View] = []
+        XCTAssertTrue(try wait(timeout: 20) {
+            views = try weston.views().filter { !$0.description.contains("cursor") }
+            return titles.allSatisfy { westonView($0, in: views) != nil } && !views.contains { $0.description.contains("no description available") }
+        }, "weston shows not all of \(titles), or still fades in: \(views)")
+        return views
+    }
+
+    /// Points 10 pixels apart inside `width`×`height` at (x, y), 10 in from its edges, where
+    /// the topmost of `views` is `title`'s window.
+    private func uncovered(_ title: String, in views: [Weston.View], x: Int, y: Int, width: Int, height: Int) -> [(x: Int, y: Int)] {
+        stride(from: y + 10, to: y + height - 10, by: 10).flatMap { py in
+            stride(from: x + 10, to: x + width - 10, by: 10).map { px in (x: px, y: py) }
+        }.filter { p in views.first { $0.contains(p) }?.description.contains("top-level window '\(title)'") == true }
+    }
+
     /// A drag from a client of sway, its tile beside Lodestone's, dropped onto a client
     /// inside: the client inside hears enter, and the drop gives it the source's bytes, read
     /// from sway's offer; sway's source hears the drop performed and finished. The pointer
@@ -275,30 +340,16 @@ extension NestedInWestonAndSwayTests {
     func testInWestonAParentDragDropsOntoAClientInside() throws {
         for program in ["python3", "weston-debug"] { try requireProgram(program) }
         try start(in: "weston", westonShell: .desktop)
-        let weston = try XCTUnwrap(self.weston)
         let targetLog = try nestedDragTarget()
         let (sourceLog, source) = try parentDragSource()
         defer { source.terminate(); source.waitUntilExit() }
-        var views: [Weston.View] = []
-        func view(_ title: String) -> Weston.View? { views.first { $0.description.contains("top-level window '\(title)'") } }
-        // The desktop shell fades in from black at its start, a view over everything.
-        XCTAssertTrue(try wait(timeout: 20) {
-            views = try weston.views().filter { !$0.description.contains("cursor") }
-            return view("Lodestone") != nil && view("source") != nil && !views.contains { $0.description.contains("no description available") }
-        }, "weston shows no Lodestone and source windows, or still fades in: \(views)")
-        let lodestone = try XCTUnwrap(view("Lodestone")), sourceView = try XCTUnwrap(view("source"))
+        let views = try westonViews(showing: ["Lodestone", "source"])
+        let lodestone = try XCTUnwrap(westonView("Lodestone", in: views)), sourceView = try XCTUnwrap(westonView("source", in: views))
         parent.click = (lodestone.x + lodestone.width / 2, lodestone.y + lodestone.height / 2)
-        /// Points 10 pixels apart inside `width`×`height` at (x, y), 10 in from its edges,
-        /// where the topmost view is `title`'s window.
-        func uncovered(_ title: String, x: Int, y: Int, width: Int, height: Int) -> [(x: Int, y: Int)] {
-            stride(from: y + 10, to: y + height - 10, by: 10).flatMap { py in
-                stride(from: x + 10, to: x + width - 10, by: 10).map { px in (x: px, y: py) }
-            }.filter { p in views.first { $0.contains(p) }?.description.contains("top-level window '\(title)'") == true }
-        }
         // The target, 200×150, at (100, 50) of Lodestone's output, which is the window's surface.
-        let from = try XCTUnwrap(uncovered("source", x: sourceView.x, y: sourceView.y, width: sourceView.width, height: sourceView.height).first,
+        let from = try XCTUnwrap(uncovered("source", in: views, x: sourceView.x, y: sourceView.y, width: sourceView.width, height: sourceView.height).first,
                                  "no part of the source shows: \(views)")
-        let to = try XCTUnwrap(uncovered("Lodestone", x: lodestone.x + 100, y: lodestone.y + 50, width: 200, height: 150).first,
+        let to = try XCTUnwrap(uncovered("Lodestone", in: views, x: lodestone.x + 100, y: lodestone.y + 50, width: 200, height: 150).first,
                                "the source covers the target inside: \(views)")
         try drag(from: from, to: to, sourceLog: sourceLog, targetLog: targetLog)
         XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
@@ -318,28 +369,41 @@ extension NestedInWestonAndSwayTests {
         defer { target.terminate(); target.waitUntilExit() }
         XCTAssertTrue(try nested.wait(timeout: 20) { (try? nested.captureSize().width).map { $0 < 600 } ?? false },
                       "Lodestone's window was not given half of sway's")
-        var step = 0
-        XCTAssertTrue(try wait(timeout: 20) {
-            step += 1
-            try xdotool("mousemove", "\(122 + step % 2)", "121")
-            // Its last word, not its first: sway's retiling when the target maps may move
-            // the pointer off it after an earlier enter.
-            return self.lines(sourceLog).last { $0.hasPrefix("pointer ") } == "pointer enter"
-        }, "the pointer never entered the source inside:\n\(textOfFile(sourceLog))")
-        try xdotool("mousedown", "1")
-        XCTAssertTrue(try wait(timeout: 20) { textOfFile(sourceLog).contains("started") }, "no drag inside:\n\(textOfFile(sourceLog))")
         // sway centres the 200×150 target in its tile (512, 26)-(1024, 768): (768, 396).
-        for i in 1...10 { try xdotool("mousemove", "\(122 + (768 - 122) * i / 10)", "\(121 + (396 - 121) * i / 10)") }
-        XCTAssertTrue(try wait(timeout: 20) { self.lines(targetLog).contains { $0.hasPrefix("enter ") } },
-                      "no enter in sway:\n\(textOfFile(targetLog))\nnested log:\n\(nested.log.suffix(2000))")
-        XCTAssertTrue(try wait(timeout: 20) { textOfFile(sourceLog).contains("target text/plain") },
-                      "the source inside did not hear sway's target:\n\(textOfFile(sourceLog))")
-        try xdotool("mouseup", "1")
-        let payload = try XCTUnwrap(lines(sourceLog).first { $0.hasPrefix("payload ") })
-        XCTAssertTrue(try wait(timeout: 30) { textOfFile(targetLog).contains("received text/plain " + payload.dropFirst("payload ".count)) },
-                      "the bytes did not arrive in sway:\n\(textOfFile(targetLog))")
-        XCTAssertTrue(try wait(timeout: 20) { self.lines(sourceLog).contains("dnd_drop_performed") && self.lines(sourceLog).contains("dnd_finished") },
-                      "the source inside did not hear the drop finished:\n\(textOfFile(sourceLog))")
+        try dragOut(from: (122, 121), to: (768, 396), sourceLog: sourceLog, targetLog: targetLog)
+        XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
+    }
+
+    /// A drag from a client inside that leaves Lodestone's window carries on in weston, as in
+    /// sway: a weston client beside it hears enter, its accept reaches the source inside, and
+    /// the drop gives it the bytes. weston runs its desktop shell, as for a drag in: the press
+    /// goes where the scene graph shows the source inside uncovered, the drop on a point of
+    /// weston's target off all of Lodestone's window, its border too: the press raises the
+    /// window over the target, and a drop on the border is a drop on Lodestone's frame
+    /// (half the runs failed so when the shell placed the target 5 pixels below the output).
+    func testInWestonADragFromInsideDropsOntoAWestonClient() throws {
+        for program in ["python3", "weston-debug"] { try requireProgram(program) }
+        try start(in: "weston", westonShell: .desktop)
+        let sourceLog = try nestedDragClient("source", at: 20, 20, ["--source"])
+        // The desktop shell places the target where it pleases, at times wholly within
+        // Lodestone's window: then it is started again.
+        var target: (log: String, process: Process)?, views: [Weston.View] = [], from: (x: Int, y: Int)?, to: (x: Int, y: Int)?
+        for _ in 1...5 where to == nil {
+            if let target { target.process.terminate(); target.process.waitUntilExit() }
+            target = try parentDragClient("target")
+            views = try westonViews(showing: ["Lodestone", "target"])
+            let lodestone = try XCTUnwrap(westonView("Lodestone", in: views)), targetView = try XCTUnwrap(westonView("target", in: views))
+            // The source, 200×150, at (20, 20) of Lodestone's output, which is the window's surface.
+            from = uncovered("Lodestone", in: views, x: lodestone.x + 20, y: lodestone.y + 20, width: 200, height: 150).first
+            // Off all of Lodestone's window: the press raises it over the target.
+            to = uncovered("target", in: views, x: targetView.x, y: targetView.y, width: targetView.width, height: targetView.height)
+                .first { !onWestonWindow("Lodestone", in: views, $0) }
+        }
+        let (targetLog, targetProcess) = try XCTUnwrap(target)
+        defer { targetProcess.terminate(); targetProcess.waitUntilExit() }
+        let press = try XCTUnwrap(from, "the target covers the source inside: \(views)")
+        let drop = try XCTUnwrap(to, "the target lies over Lodestone's window, five times: \(views)")
+        try dragOut(from: press, to: drop, sourceLog: sourceLog, targetLog: targetLog)
         XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
     }
 }
