@@ -90,4 +90,15 @@ extension AdaptiveFixture {
         }
         return last
     }
+
+    /// The pointer's shape at (300, 250) over `client`'s window once it set the text cursor
+    /// there: with accessibility out of the game, the cursor name alone shapes the pointer.
+    func shapeFromTextCursor(of client: RegionClient) throws -> PointerShape {
+        try move(to: 300, 250)
+        try client.sync()
+        try client.setCursorShape(9)  // text
+        try control.movePointer(dx: 0.5, dy: 0)
+        try control.advanceClock(milliseconds: 600)
+        return try probe.shape()
+    }
 }

@@ -104,12 +104,7 @@ final class AccessibleAppTests: XCTestCase {
             try f.move(to: 200 + Double(k * 10), 200 + Double(k % 3), settle: 50)
             try f.move(to: 50, 50, settle: 50)
         }
-        try f.move(to: 300, 250)
-        try client.sync()
-        try client.setCursorShape(9)  // text
-        try f.control.movePointer(dx: 0.5, dy: 0)
-        try f.control.advanceClock(milliseconds: 600)
-        XCTAssertEqual(try f.probe.shape().kind, .verticalBeam, "cursor recognition still works")
+        XCTAssertEqual(try f.shapeFromTextCursor(of: client).kind, .verticalBeam, "cursor recognition still works")
         let lines = f.session.log.split(separator: "\n").filter { $0.contains("accessibility:") }
         XCTAssertEqual(lines.count, 1, "one line about accessibility:\n\(f.session.log)")
         XCTAssertTrue(lines.first?.contains(" info ") ?? false, "at info level: \(lines)")

@@ -81,12 +81,7 @@ final class AccessibleRegistryPatienceTests: XCTestCase {
         usleep(500_000)
         XCTAssertTrue(f.session.compositorIsRunning, f.session.log.suffix(3000).description)
         XCTAssertEqual(try f.control.windows().map(\.title), ["plain"], "the test control answers")
-        try f.move(to: 300, 250)
-        try client.sync()
-        try client.setCursorShape(9)  // text
-        try f.control.movePointer(dx: 0.5, dy: 0)
-        try f.control.advanceClock(milliseconds: 600)
-        XCTAssertEqual(try f.probe.shape().kind, .verticalBeam, "the cursor name still shapes the pointer")
+        XCTAssertEqual(try f.shapeFromTextCursor(of: client).kind, .verticalBeam, "the cursor name still shapes the pointer")
         lines = Self.accessibilityLines(f.session)
         XCTAssertEqual(Self.count(Self.givenUp, in: lines), 1, lines)
         XCTAssertFalse(f.session.log.contains(" error ") || f.session.log.contains(" warning "), f.session.log.suffix(3000).description)

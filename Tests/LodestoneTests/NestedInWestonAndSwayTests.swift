@@ -199,12 +199,14 @@ extension NestedInWestonAndSwayTests {
         return log
     }
 
-    /// Drags with X's pointer from (fromX, fromY) to (toX, toY) on X's screen: into the
+    /// Drags with X's pointer from `from`, on the source, to `to`, on the target: into the
     /// parent's window afresh, moved (a pixel to and fro) until the source hears the pointer,
-    /// pressed, then in steps to the target, where the client inside must hear enter and the
-    /// parent's source its accept, and released; then the bytes must arrive inside, and the
-    /// source hear the drop finished.
-    private func drag(from: (x: Int, y: Int), to: (x: Int, y: Int), sourceLog: String, targetLog: String) throws {
+    /// pressed, then in steps to the target, which must hear enter and the source its accept,
+    /// and released; then the bytes must arrive, and the source hear the drop finished.
+    /// `out`: the source is inside Lodestone and the target a client of the parent beside its
+    /// window; otherwise the reverse.
+    private func drag(from: (x: Int, y: Int), to: (x: Int, y: Int), sourceLog: String, targetLog: String, out: Bool = false) throws {
+        let (source, target) = out ? ("the source inside", "in the parent") : ("the parent's source", "inside")
         // weston's X11 backend sets its pointer where X's is only when X's enters its window
         // (EnterNotify); after that it moves it by the differences of X's motions. Its pointer
         // can start elsewhere (seen at (0, 0) while X's was at (640, 400)), and then every
@@ -215,59 +217,32 @@ extension NestedInWestonAndSwayTests {
         XCTAssertTrue(try wait(timeout: 20) {
             step += 1
             try xdotool("mousemove", "\(from.x + step % 2)", "\(from.y)")
-            return self.lines(sourceLog).contains("pointer enter")
-        }, "the pointer never entered the parent's source:\n\(textOfFile(sourceLog))")
+            // Its last word, not its first: sway's retiling when a window maps may move the
+            // pointer off it after an earlier enter.
+            return self.lines(sourceLog).last { $0.hasPrefix("pointer ") } == "pointer enter"
+        }, "the pointer never entered \(source):\n\(textOfFile(sourceLog))")
         try xdotool("mousedown", "1")
-        XCTAssertTrue(try wait(timeout: 20) { textOfFile(sourceLog).contains("started") }, "no drag in the parent:\n\(textOfFile(sourceLog))")
+        XCTAssertTrue(try wait(timeout: 20) { textOfFile(sourceLog).contains("started") }, "no drag from \(source):\n\(textOfFile(sourceLog))")
         let steps = 10
         for i in 1...steps {
             try xdotool("mousemove", "\(from.x + (to.x - from.x) * i / steps)", "\(from.y + (to.y - from.y) * i / steps)")
         }
         XCTAssertTrue(try wait(timeout: 20) { self.lines(targetLog).contains { $0.hasPrefix("enter ") } },
-                      "no enter inside:\n\(textOfFile(targetLog))\nnested log:\n\(nested.log.suffix(2000))")
-        // The source's own window accepts too, once, when the drag starts in it (weston sends
-        // no `target` with null when the drag leaves it): the accept inside is a second one.
+                      "no enter \(target) (\(from) to \(to)):\n\(textOfFile(targetLog))\nnested log:\n\(nested.log.suffix(2000))")
         XCTAssertTrue(try wait(timeout: 20) {
             let targets = self.lines(sourceLog).filter { $0.hasPrefix("target ") }
-            return targets.count(where: { $0 == "target text/plain" }) >= 2 && targets.last == "target text/plain"
-        }, "the parent's source did not hear the accept inside:\n\(textOfFile(sourceLog))")
+            // A parent's source in weston hears its own window accept too, once, when the drag
+            // starts in it (weston sends no `target` with null when the drag leaves it): the
+            // accept inside is a second one.
+            return out ? targets.contains("target text/plain")
+                : targets.count(where: { $0 == "target text/plain" }) >= 2 && targets.last == "target text/plain"
+        }, "\(source) did not hear the accept \(target):\n\(textOfFile(sourceLog))")
         try xdotool("mouseup", "1")
         let payload = try XCTUnwrap(lines(sourceLog).first { $0.hasPrefix("payload ") })
         XCTAssertTrue(try wait(timeout: 30) { textOfFile(targetLog).contains("received text/plain " + payload.dropFirst("payload ".count)) },
-                      "the bytes did not arrive inside:\n\(textOfFile(targetLog))")
+                      "the bytes did not arrive \(target):\n\(textOfFile(targetLog))")
         XCTAssertTrue(try wait(timeout: 20) { self.lines(sourceLog).contains("dnd_drop_performed") && self.lines(sourceLog).contains("dnd_finished") },
-                      "the parent's source did not hear the drop finished:\n\(textOfFile(sourceLog))")
-    }
-
-    /// Drags with X's pointer from (fromX, fromY), on the source inside, to (toX, toY), on a
-    /// client of the parent outside Lodestone's window: into the parent's window afresh (as
-    /// in `drag`), moved until the source hears the pointer, pressed, then in steps out of
-    /// Lodestone's window to the target, which must hear enter and the source inside its
-    /// accept, and released; then the bytes must arrive outside, and the source inside hear
-    /// the drop finished.
-    private func dragOut(from: (x: Int, y: Int), to: (x: Int, y: Int), sourceLog: String, targetLog: String) throws {
-        try xdotool("mousemove", "1279", "799")
-        var step = 0
-        XCTAssertTrue(try wait(timeout: 20) {
-            step += 1
-            try xdotool("mousemove", "\(from.x + step % 2)", "\(from.y)")
-            // Its last word, not its first: sway's retiling when the target maps may move
-            // the pointer off it after an earlier enter.
-            return self.lines(sourceLog).last { $0.hasPrefix("pointer ") } == "pointer enter"
-        }, "the pointer never entered the source inside:\n\(textOfFile(sourceLog))")
-        try xdotool("mousedown", "1")
-        XCTAssertTrue(try wait(timeout: 20) { textOfFile(sourceLog).contains("started") }, "no drag inside:\n\(textOfFile(sourceLog))")
-        for i in 1...10 { try xdotool("mousemove", "\(from.x + (to.x - from.x) * i / 10)", "\(from.y + (to.y - from.y) * i / 10)") }
-        XCTAssertTrue(try wait(timeout: 20) { self.lines(targetLog).contains { $0.hasPrefix("enter ") } },
-                      "no enter in the parent (\(from) to \(to)):\n\(textOfFile(targetLog))\nnested log:\n\(nested.log.suffix(2000))")
-        XCTAssertTrue(try wait(timeout: 20) { textOfFile(sourceLog).contains("target text/plain") },
-                      "the source inside did not hear the parent's target:\n\(textOfFile(sourceLog))")
-        try xdotool("mouseup", "1")
-        let payload = try XCTUnwrap(lines(sourceLog).first { $0.hasPrefix("payload ") })
-        XCTAssertTrue(try wait(timeout: 30) { textOfFile(targetLog).contains("received text/plain " + payload.dropFirst("payload ".count)) },
-                      "the bytes did not arrive in the parent:\n\(textOfFile(targetLog))")
-        XCTAssertTrue(try wait(timeout: 20) { self.lines(sourceLog).contains("dnd_drop_performed") && self.lines(sourceLog).contains("dnd_finished") },
-                      "the source inside did not hear the drop finished:\n\(textOfFile(sourceLog))")
+                      "\(source) did not hear the drop finished:\n\(textOfFile(sourceLog))")
     }
 
     /// `title`'s top-level window among weston's `views`.
@@ -370,7 +345,7 @@ extension NestedInWestonAndSwayTests {
         XCTAssertTrue(try nested.wait(timeout: 20) { (try? nested.captureSize().width).map { $0 < 600 } ?? false },
                       "Lodestone's window was not given half of sway's")
         // sway centres the 200×150 target in its tile (512, 26)-(1024, 768): (768, 396).
-        try dragOut(from: (122, 121), to: (768, 396), sourceLog: sourceLog, targetLog: targetLog)
+        try drag(from: (122, 121), to: (768, 396), sourceLog: sourceLog, targetLog: targetLog, out: true)
         XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
     }
 
@@ -403,7 +378,7 @@ extension NestedInWestonAndSwayTests {
         defer { targetProcess.terminate(); targetProcess.waitUntilExit() }
         let press = try XCTUnwrap(from, "the target covers the source inside: \(views)")
         let drop = try XCTUnwrap(to, "the target lies over Lodestone's window, five times: \(views)")
-        try dragOut(from: press, to: drop, sourceLog: sourceLog, targetLog: targetLog)
+        try drag(from: press, to: drop, sourceLog: sourceLog, targetLog: targetLog, out: true)
         XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
     }
 }
