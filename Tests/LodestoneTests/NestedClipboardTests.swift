@@ -190,6 +190,10 @@ final class NestedClipboardTests: XCTestCase {
         try waitFor(nested, target, { $0.contains("leave") }, "no leave inside when the drag left the window")
         try parent.control.movePointer(x: 520, y: 230)
         try waitFor(nested, target, { $0.filter { $0.hasPrefix("enter ") }.count == 2 }, "no second enter inside")
+        // Released only once the accept inside has reached the parent again, as over any
+        // target: a release before it is a drop on a target that has not accepted (the parent
+        // cancels; a .ci/run released 1 round trip early under load).
+        try waitFor(parent, source, { $0.filter { $0 == "action 2" }.count >= 2 }, "the parent's source did not hear the accept after the drag came back")
         try parent.control.button(pressed: false)
         let payload = try XCTUnwrap(lines(source).first { $0.hasPrefix("payload ") })
         try waitFor(nested, target, { $0.contains("received text/plain " + payload.dropFirst("payload ".count)) }, "the bytes did not arrive inside")
