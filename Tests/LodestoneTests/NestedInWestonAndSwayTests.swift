@@ -211,15 +211,26 @@ extension NestedInWestonAndSwayTests {
         // (EnterNotify); after that it moves it by the differences of X's motions. Its pointer
         // can start elsewhere (seen at (0, 0) while X's was at (640, 400)), and then every
         // move lands that far off: X's pointer leaves the parent's window (for Xvfb's corner,
-        // outside any parent's) and enters it again.
-        try xdotool("mousemove", "1279", "799")
+        // outside any parent's) and enters it again. Not for sway's drag out, which never
+        // made the trip before: with it, 2 runs of 5 under load heard enter then leave at the
+        // source inside before the press, which went nowhere.
+        if weston != nil || !out { try xdotool("mousemove", "1279", "799") }
         var step = 0
+        var enteredAt: Date?
         XCTAssertTrue(try wait(timeout: 20) {
             step += 1
             try xdotool("mousemove", "\(from.x + step % 2)", "\(from.y)")
-            // Its last word, not its first: sway's retiling when a window maps may move the
-            // pointer off it after an earlier enter.
-            return self.lines(sourceLog).last { $0.hasPrefix("pointer ") } == "pointer enter"
+            // Its last word, not its first, and still so 300 ms later: sway's retiling when a
+            // window maps can take the pointer off the source after an enter (seen under load:
+            // enter, then leave, and the press went to sway's new window); moving on brings
+            // it back.
+            guard self.lines(sourceLog).last(where: { $0.hasPrefix("pointer ") }) == "pointer enter" else {
+                enteredAt = nil
+                return false
+            }
+            let since = enteredAt ?? Date()
+            enteredAt = since
+            return Date().timeIntervalSince(since) >= 0.3
         }, "the pointer never entered \(source):\n\(textOfFile(sourceLog))")
         try xdotool("mousedown", "1")
         XCTAssertTrue(try wait(timeout: 20) { textOfFile(sourceLog).contains("started") }, "no drag from \(source):\n\(textOfFile(sourceLog))")
