@@ -52,8 +52,9 @@ private func firstHover(_ command: [String], window name: String, button: (Doubl
             guard button != nil else { return }
             guard let line else { return print("\(app): no geometry arrived within 30 s") }
             print("\(app):", line)
-            // The highlight starts with the first frame after the app confirmed the element under
-            // the pointer (or a point query found it): the line saying the pointer adapts.
+            // The highlight starts with the first frame after the element under the pointer was
+            // there fresh, confirmed by the app, or found by a point query: the line saying the
+            // pointer adapts.
             guard let adapts = accessibilityLine(session.log, saying: adaptsWords), let ms = adaptedMilliseconds(adapts) else {
                 return print("\(app): entering a GTK button → no highlight: the log never says the pointer adapted (\(adaptsWords))")
             }
