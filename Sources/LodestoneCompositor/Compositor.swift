@@ -21,7 +21,7 @@ public final class Compositor {
     var withdrawnGlobals: [(global: WaylandGlobal, timer: EventSource)] = []
     let withdrawnGlobalLinger: Int32
     /// (interface name, version) of each global in `globals`; see TestControl/HarnessEntryPoints.swift.
-    internal(set) var advertised: [(name: String, version: Int32)] = []
+    var advertised: [(name: String, version: Int32)] = []
 
     /// What is where on the output; its one change notification reaches the seat and the pointer.
     let scene: Scene
@@ -73,13 +73,13 @@ public final class Compositor {
     /// `lastPresented`, `repaintCount` and `frameCount` skip the dynamic exclusivity check
     /// (every frame writes them; ~60 instructions a check, issue 29): plain counters,
     /// assigned whole by the frame code alone.
-    @exclusivity(unchecked) internal(set) var lastPresented = Timestamp(seconds: 0, nanoseconds: 0)
+    @exclusivity(unchecked) var lastPresented = Timestamp(seconds: 0, nanoseconds: 0)
     /// How frames reach the screen, for wp_presentation (see `PresentedFrame`); a backend
     /// sets it when it starts.
     public enum Pacing: Sendable { case timer, parent, vsync }
     public var pacing = Pacing.timer
     /// Repaints so far (with damage or not): wp_presentation's sequence.
-    @exclusivity(unchecked) internal(set) var repaintCount: UInt64 = 0
+    @exclusivity(unchecked) var repaintCount: UInt64 = 0
     /// Frames composed so far (frames with damage).
     @exclusivity(unchecked) public internal(set) var frameCount = 0
     /// Called after each composed frame with the damaged output pixels.

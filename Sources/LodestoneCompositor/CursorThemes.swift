@@ -299,7 +299,7 @@ public enum XcursorFiles {
         defer { fclose(file) }
         var line = [CChar](repeating: 0, count: 8192)
         while fgets(&line, Int32(line.count), file) != nil {
-            let text = String(cString: line)
+            let text = line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             guard text.hasPrefix("Inherits") else { continue }
             let value = text.dropFirst("Inherits".count).drop { $0 == " " || $0 == "\t" }
             guard value.first == "=" else { continue }

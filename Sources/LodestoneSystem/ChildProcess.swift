@@ -1,5 +1,4 @@
 import Glibc
-import LodestoneSystem
 
 /// A command Lodestone runs inside its session (like cage), or Xwayland.
 public final class ChildProcess {

@@ -45,7 +45,7 @@ public final class Session {
         }
         // Named after the socket: a nested session shares its parent's directory.
         logPath = runtimeDirectory + "/\(socket).log"
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        try createEmptyFile(atPath: logPath)
         compositor = Process()
         compositor.executableURL = URL(fileURLWithPath: Session.executable)
         // No --backend when nested: with WAYLAND_DISPLAY set, Lodestone runs nested by default.
@@ -112,7 +112,7 @@ public final class Session {
         p.arguments = arguments
         p.environment = clientEnvironment.merging(extra) { $1 }
         if let output {
-            FileManager.default.createFile(atPath: output, contents: nil)
+            try createEmptyFile(atPath: output)
             let handle = FileHandle(forWritingAtPath: output)
             p.standardOutput = handle
             p.standardError = handle
@@ -196,4 +196,12 @@ public func textOfFile(_ path: String) -> String {
     var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65536)
     while case let n = read(fd, &chunk, chunk.count), n > 0 { bytes += chunk[..<n] }
     return String(decoding: bytes, as: UTF8.self)
+}
+
+/// Creates (or empties) the file at `path` for a process's log: a log that cannot be made
+/// fails here, with the path, rather than later as an empty read.
+public func createEmptyFile(atPath path: String) throws(SystemError) {
+    guard FileManager.default.createFile(atPath: path, contents: nil) else {
+        throw SystemError("cannot create \(path)")
+    }
 }

@@ -24,7 +24,7 @@ public final class Display {
             guard let format, let arguments else { return }
             var text = [CChar](repeating: 0, count: 512)
             _ = vsnprintf(&text, text.count, format, arguments)
-            let line = String(cString: text)
+            let line = text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             Logger(label: "lodestone.libwayland").notice("libwayland: \(line.hasSuffix("\n") ? String(line.dropLast()) : line)")
         }
     }

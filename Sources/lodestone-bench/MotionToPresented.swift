@@ -111,7 +111,7 @@ private func measure(_ nested: Nested?, path: MotionPath = .plain, lodestone: St
     let nestedTrace = scratch + "/presented-nested-\(tag).trace"
     var start = (x: 1500.0, y: 100.0)
     if let nested {
-        FileManager.default.createFile(atPath: nestedTrace, contents: nil)
+        try createEmptyFile(atPath: nestedTrace)
         let p = try Peer.start(nested.kind, lodestone: lodestone, nestedIn: (parent.runtimeDirectory, parent.socket), trace: nestedTrace, extraArguments: nested.extra)
         peer = p
         if nested.demo {

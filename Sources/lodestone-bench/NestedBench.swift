@@ -33,7 +33,7 @@ func benchmarkNestedBackend() {
         let parent = try Session(size: "1600x1000")
         defer { parent.stop() }
         let trace = parent.runtimeDirectory + "/nested-trace.log"
-        FileManager.default.createFile(atPath: trace, contents: nil)
+        try createEmptyFile(atPath: trace)
         let nested = Process()
         nested.executableURL = URL(fileURLWithPath: Session.executable)
         nested.arguments = ["--size", "1280x800", "--socket", "nested-bench"]

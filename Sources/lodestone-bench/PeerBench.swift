@@ -84,7 +84,7 @@ struct Peer {
         env.removeValue(forKey: "DISPLAY")
         env.merge(extra) { $1 }
         p.environment = env
-        FileManager.default.createFile(atPath: trace, contents: nil)
+        try createEmptyFile(atPath: trace)
         let handle = FileHandle(forWritingAtPath: trace)
         p.standardOutput = FileHandle.nullDevice
         p.standardError = handle
@@ -277,7 +277,7 @@ private func pointerSweep(lodestone: String, seconds: Double, scratch: String) -
             let parent = try Session(size: "1600x1000")
             defer { parent.stop() }
             let trace = scratch + "/\(kind)-nested.trace"
-            FileManager.default.createFile(atPath: trace, contents: nil)
+            try createEmptyFile(atPath: trace)
             let peer = try Peer.start(kind, lodestone: lodestone, nestedIn: (parent.runtimeDirectory, parent.socket), trace: trace)
             defer { peer.stop() }
             let flower = try peer.launch(["weston-flower"], trace: scratch + "/\(kind)-nested-flower.trace")

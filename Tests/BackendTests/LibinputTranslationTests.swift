@@ -95,7 +95,7 @@ final class LibinputContextTests: XCTestCase {
         var events: [InputEvent] = []
         context?.dispatch { events.append($0) }
         XCTAssertEqual(events.count, 0, "no devices, no events")
-        weak var weakContext = context
+        weak let weakContext = context
         context = nil
         XCTAssertNil(weakContext, "libinput_unref ran")
     }

@@ -95,7 +95,7 @@ final class OutputMembershipTests: XCTestCase {
         let registry = client.globals.registry
         let outputs = registry.globals.filter { $0.interface == "wl_output" }
         XCTAssertEqual(outputs.count, 2)
-        weak var removed = lodestone.compositor.layout.head(named: "HEADLESS-2")
+        weak let removed = lodestone.compositor.layout.head(named: "HEADLESS-2")
         XCTAssertNotNil(removed)
 
         // The head goes while the client, not having heard, binds its global: it gets a

@@ -44,7 +44,7 @@ struct Person {
     func shot(_ step: String) {
         guard let directory = ProcessInfo.processInfo.environment["LODESTONE_APP_SHOTS"] else { return }
         let name = "\(app.name)-\(pointer)-\(step)".map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }
-        try? session.control.capturePNG(to: directory + "/" + String(name) + ".png")
+        _ = try? session.control.capturePNG(to: directory + "/" + String(name) + ".png")
     }
 
     func assertNoProtocolError() {

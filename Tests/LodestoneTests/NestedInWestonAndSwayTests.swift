@@ -177,7 +177,7 @@ extension NestedInWestonAndSwayTests {
         source.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         source.arguments = ["python3", repositoryRoot + "/Tests/clients/drag_client.py", title, "cc6633"] + options
         source.environment = parentEnvironment
-        FileManager.default.createFile(atPath: log, contents: nil)
+        try createEmptyFile(atPath: log)
         source.standardOutput = FileHandle(forWritingAtPath: log)
         source.standardError = source.standardOutput
         try source.run()

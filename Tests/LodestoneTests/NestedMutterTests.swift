@@ -149,7 +149,7 @@ final class Mutter {
         try FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         socket = "mutter-\(id)"
         logPath = runtimeDirectory + "/mutter.log"
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        try createEmptyFile(atPath: logPath)
         let busPath = runtimeDirectory + "/bus"
         busAddress = "unix:path=" + busPath
         var env = ProcessInfo.processInfo.environment

@@ -67,7 +67,7 @@ final class Sway {
         let config = runtimeDirectory + "/config"
         try (x == nil ? "output HEADLESS-1 resolution 1280x800\nxwayland disable\n" : "xwayland disable\ndefault_orientation horizontal\n").write(toFile: config, atomically: true, encoding: .utf8)
         logPath = NSTemporaryDirectory() + "lodestone-sway-\(id).log"
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        try createEmptyFile(atPath: logPath)
         let asRoot = getuid() == 0
         let nobody: UInt32 = 65534
         if asRoot {

@@ -568,7 +568,7 @@ final class Weston {
         try FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         socket = "weston-\(id)"
         logPath = runtimeDirectory + "/weston.log"
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        try createEmptyFile(atPath: logPath)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let backend = x == nil ? ["--backend=headless-backend.so", "--width=800", "--height=600"]

@@ -76,7 +76,7 @@ final class WlrootsExampleTests: XCTestCase {
         try step(["ninja", "-C", build, "tinywl-adaptive", "virtual-pointer"])
 
         let log = scratch + "/compositor.log"
-        FileManager.default.createFile(atPath: log, contents: nil)
+        try createEmptyFile(atPath: log)
         let compositor = Process()
         compositor.executableURL = URL(fileURLWithPath: build + "/tinywl-adaptive")
         compositor.arguments = ["-s", demo]
@@ -168,7 +168,7 @@ final class WlrootsExampleTests: XCTestCase {
         let (build, env, printed) = try startExample()
         let script = repositoryRoot + "/Examples/python/adaptive_pointer_client.py"
         let good = scratch + "/good.out"
-        FileManager.default.createFile(atPath: good, contents: nil)
+        try createEmptyFile(atPath: good)
         let client = Process()
         client.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         client.arguments = ["python3", script, "--title", "py-good", "--effect", "highlight", "--frame", "100,100,80,40", "--identifier", "9"]

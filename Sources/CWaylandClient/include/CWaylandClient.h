@@ -21,6 +21,8 @@
 #include "protocols/keyboard-shortcuts-inhibit-unstable-v1-client-protocol.h"
 #include "protocols/pointer-warp-v1-client-protocol.h"
 #include "protocols/presentation-time-client-protocol.h"
+#include "protocols/wlr-screencopy-unstable-v1-client-protocol.h"
+#include "protocols/xdg-foreign-unstable-v2-client-protocol.h"
 
 /* glibc 2.36 declares memfd_create only under _GNU_SOURCE. */
 int cwc_memfd_create(const char *name, unsigned int flags);

@@ -28,7 +28,10 @@ final class WpViewporter: Resource, WpViewporterHandler {
                 return postError(WP_VIEWPORTER_ERROR_VIEWPORT_EXISTS.rawValue,
                                  "wl_surface@\(surface.objectID) already has a wp_viewport (wp_viewport@\(existing.objectID))")
             }
-            surface.viewport = WpViewport(surface: surface, client: client, version: version, id: a.newID(0))
+            // The wp_viewport resource owns the new object (until the client destroys it); the
+            // surface only points at it.
+            let viewport = WpViewport(surface: surface, client: client, version: version, id: a.newID(0))
+            surface.viewport = viewport
         }
     }
 }

@@ -60,7 +60,7 @@ final class XdgSurface: Resource, XdgSurfaceHandler, SurfaceRole {
             }
             return destroy()
         }
-        guard let surface else { return }  // inert: its wl_surface is gone
+        guard surface != nil else { return }  // inert: its wl_surface is gone
         switch request {
         case .getToplevel:
             guard toplevel == nil && popup == nil else {
