@@ -97,7 +97,7 @@ public struct PointerSettings: Hashable, Sendable {
     var shakeGrowth: Double { shakeMagnification.isFinite ? min(max(shakeMagnification, 1), 8) : 1 }
 }
 
-/// The reference defaults observed in iPadOS 18 (the README's "Reference defaults" table), in
+/// The reference defaults observed in iPadOS 18 (the "Reference defaults" table in docs/configuration.md), in
 /// points and seconds. One place, so the numbers are not scattered through the motion code.
 public struct PointerTuning: Hashable, Sendable {
     public var pointerDiameter = 19.0

@@ -1,8 +1,8 @@
 import AdaptivePointerEngine
 
 /// The form Lodestone's own adaptive pointer (drawn by `AdaptivePointerOverlay` or the cursor
-/// plane) takes for an app's cursor name: how the adaptive pointer shows a cursor name (the table in the README, "Apps that declare
-/// no regions"). Apps without regions still say what their cursor means; this turns the name
+/// plane) takes for an app's cursor name: how the adaptive pointer shows a cursor name (the table in docs/accessibility.md, "Cursor
+/// names"). Apps without regions still say what their cursor means; this turns the name
 /// into the engine's terms, the way iPadOS draws its standard controls.
 struct AdaptivePointerForm: Equatable {
     /// The style where no region targets the pointer (`PointerInput.untargetedStyle`).

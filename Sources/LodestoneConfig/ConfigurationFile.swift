@@ -14,7 +14,7 @@ public enum ConfigurationFile {
         return (home.hasSuffix("/") ? home : home + "/") + ".config/lodestone/config.toml"
     }
 
-    /// Every key the file knows, dotted (`appearance.size`), in the README's order.
+    /// Every key the file knows, dotted (`appearance.size`), in docs/configuration.md's order.
     public static var keyNames: [String] {
         ConfigurationKey.topLevel.map(\.name) + ["appearance", "behaviour", "tuning"].flatMap { table in
             (ConfigurationKey.tables[table] ?? []).map { "\(table).\($0.name)" }

@@ -2,7 +2,7 @@ import LodestoneCompositor
 import AdaptivePointerEngine
 
 /// One key of `config.toml`: its name, what it sets, and how its value is checked.
-/// The README's table lists the same keys with their defaults.
+/// docs/configuration.md's table lists the same keys with their defaults.
 struct ConfigurationKey {
     let name: String
     let apply: (TOMLNode, inout Configuration) throws -> Void

@@ -39,7 +39,7 @@ public struct Screenshot: Sendable {
     }
 
     /// Writes the `width`×`height` part centred on (x, y), moved inside the frame, as an
-    /// opaque PNG (the README's pictures).
+    /// opaque PNG (the pictures in docs/).
     public func writePNG(to path: String, centredOn x: Int, _ y: Int, width w: Int, height h: Int) throws {
         let w = min(w, width), h = min(h, height)
         let left = min(max(0, x - w / 2), width - w), top = min(max(0, y - h / 2), height - h)

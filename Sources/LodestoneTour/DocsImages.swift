@@ -2,9 +2,9 @@ import Foundation
 import LodestoneSystem
 
 extension DemoTour {
-    /// The README's pictures (`docs/`), cut from a tour's captures: the whole
-    /// window at half size, and four panels at full size. Each stays well
-    /// under 150 KB.
+    /// The demo's pictures in `docs/` (README.md, docs/demo.md), cut from a
+    /// tour's captures: the whole window at half size, and four panels at full
+    /// size. Each stays well under 150 KB.
     public static func writeDocsImages(_ results: [StepResult], to directory: String) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         func capture(_ name: String) throws -> String {

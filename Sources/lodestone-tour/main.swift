@@ -34,7 +34,7 @@ do {
     try ContactSheet.write(results.map { ($0.path, String(format: "%02d  %@", $0.index, $0.step.title)) }, to: sheet)
     if let docs = option("--docs") {
         try DemoTour.writeDocsImages(results, to: docs)
-        print("README pictures written to \(docs)")
+        print("the pictures for README.md and docs/demo.md written to \(docs)")
     }
     print(String(format: "%d steps in %.1f s, %d failed", results.count, Date().timeIntervalSince(started), failed))
     print("tour written to \(directory) (one PNG per step, contact-sheet.png)")

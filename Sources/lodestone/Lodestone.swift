@@ -91,7 +91,7 @@ struct Lodestone: ParsableCommand {
     @Option(help: "With --pointer adaptive, apps that declare no regions: 'adaptive' and 'shapes' turn their cursor names (wp_cursor_shape_v1, recognised theme cursors) into adaptive forms and show other images as drawn; 'off' shows the adaptive circle whatever their cursor (default: adaptive; config: legacy-apps).")
     var legacyApps: LegacyApps?
 
-    // The pointer's settings: config.toml has them all (README, "Configuration"); these
+    // The pointer's settings: config.toml has them all (docs/configuration.md); these
     // flags cover the common ones and win over the file, also when it is edited later.
 
     @Option(help: ArgumentHelp("The configuration file (default: $XDG_CONFIG_HOME/lodestone/config.toml, else ~/.config/lodestone/config.toml). Saving it applies the new settings at once.", valueName: "file"))

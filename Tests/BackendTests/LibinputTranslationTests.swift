@@ -2,7 +2,7 @@
 import LodestoneCompositor
 import XCTest
 
-/// The libinput → InputEvent step with plain values (no devices here: see README, "TTY").
+/// The libinput → InputEvent step with plain values (no devices here: see docs/tty.md).
 final class LibinputTranslationTests: XCTestCase {
     private var translator = LibinputTranslator()
 

@@ -7,7 +7,7 @@ import WaylandClient
 import WaylandServer
 
 /// A Lodestone compositor in the test process, on its own `Display`, with clients on
-/// socketpairs: the in-process fixture the README's Tests section describes (weston's
+/// socketpairs: the in-process fixture docs/testing.md describes (weston's
 /// `tests/pointer-test.c` is the model). Everything runs on the test's thread, so a test
 /// injects input through `seat.handle` (what every backend calls), lets the clients catch
 /// up with `roundtrip()` and asserts on what they received. The frame clock is manual:

@@ -244,28 +244,28 @@ final class ConfigurationFileTests: XCTestCase {
     }
 }
 
-/// The README documents every key, and its example file is a good one.
+/// docs/configuration.md documents every key, and its example file is a good one.
 final class ConfigurationDocumentationTests: XCTestCase {
-    private var readme: String {
+    private var page: String {
         get throws {
             let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            return try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+            return try String(contentsOf: root.appendingPathComponent("docs/configuration.md"), encoding: .utf8)
         }
     }
 
-    func testEveryKeyIsInTheREADME() throws {
-        let text = try readme
+    func testEveryKeyIsInTheConfigurationPage() throws {
+        let text = try page
         for name in ConfigurationFile.keyNames {
             let short = name.split(separator: ".").last.map(String.init) ?? name
-            XCTAssertTrue(text.contains("`\(name)`") || text.contains("`\(short)`"), "README does not document \(name)")
+            XCTAssertTrue(text.contains("`\(name)`") || text.contains("`\(short)`"), "docs/configuration.md does not document \(name)")
         }
     }
 
-    func testTheREADMEExampleParses() throws {
-        let text = try readme
+    func testTheConfigurationPageExampleParses() throws {
+        let text = try page
         let start = try XCTUnwrap(text.range(of: "```toml\n"))
         let end = try XCTUnwrap(text.range(of: "```", range: start.upperBound..<text.endIndex))
-        let c = try ConfigurationFile.parse(String(text[start.upperBound..<end.lowerBound]), file: "README.md")
+        let c = try ConfigurationFile.parse(String(text[start.upperBound..<end.lowerBound]), file: "docs/configuration.md")
         XCTAssertEqual(c.pointer.sizeMultiplier, 1.5)
         XCTAssertTrue(c.pointer.reduceMotion)
     }

@@ -43,7 +43,7 @@ final class AbuseTests: XCTestCase {
 
     /// A well-behaved client's round trips while each abuse runs (Scripts/bench-abuse). On an
     /// idle machine with the release build every p99 is under one 60 Hz frame (16.7 ms; the
-    /// figures are in the README); this debug build on a shared CI machine gets 250 ms, so
+    /// figures are in docs/testing.md); this debug build on a shared CI machine gets 250 ms, so
     /// it fails when an abuse starves the others again (a 2,000-subsurface commit held the
     /// loop for 27 s, a 40,000-rectangle region for 15.8 s) and not when the machine is busy.
     func testAbuseLeavesOtherClientsResponsive() throws {

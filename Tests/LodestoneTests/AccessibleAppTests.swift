@@ -3,12 +3,12 @@ import LodestoneTesting
 import XCTest
 
 /// Apps that declare no regions but publish their widgets through AT-SPI: Lodestone reads
-/// their geometry from the accessibility bus (README, "Apps that declare no regions").
+/// their geometry from the accessibility bus (docs/accessibility.md).
 final class AccessibleAppTests: XCTestCase {
     static let gtkEnvironment = ["GDK_BACKEND": "wayland", "GSK_RENDERER": "cairo"]
 
     /// With LODESTONE_DOCS_DIR set, writes the 360×160 around the pointer at (x, y) there as
-    /// `name`.png: the README's pictures of the pointer over real apps.
+    /// `name`.png: docs/accessibility.md's pictures of the pointer over real apps.
     private func picture(_ f: AdaptiveFixture, _ name: String, _ x: Double, _ y: Double) throws {
         guard let directory = ProcessInfo.processInfo.environment["LODESTONE_DOCS_DIR"] else { return }
         try f.screenshot().writePNG(to: directory + "/\(name).png", centredOn: Int(x), Int(y), width: 360, height: 160)
@@ -86,7 +86,7 @@ final class AccessibleAppTests: XCTestCase {
         XCTAssertEqual(check.width - 4, 99, accuracy: 2)
         XCTAssertFalse(f.session.log.contains(" error"), f.session.log)
 
-        // The README's pictures, after the checks: a capture mid-test kept the check box from
+        // docs/accessibility.md's pictures, after the checks: a capture mid-test kept the check box from
         // being targeted in time.
         guard ProcessInfo.processInfo.environment["LODESTONE_DOCS_DIR"] != nil else { return }
         let again = try centred(f, try f.targeted(wx + 555, wy + 74))

@@ -131,7 +131,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(start), 1, "failing must not wait for anything")
         XCTAssertEqual(status, 1)
         XCTAssertTrue(output.contains("no DRM device"), "the message names what is missing:\n\(output)")
-        XCTAssertTrue(output.contains("README"), "and says where to read how to run it:\n\(output)")
+        XCTAssertTrue(output.contains("docs/tty.md"), "and says where to read how to run it:\n\(output)")
         XCTAssertFalse(output.contains("Fatal error") || output.contains("Backtrace"), "crashed:\n\(output)")
     }
 

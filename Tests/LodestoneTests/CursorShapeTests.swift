@@ -7,7 +7,7 @@ import XCTest
 
 /// Apps that declare no regions still say what their cursor means: by name with
 /// wp_cursor_shape_v1, or by attaching a theme cursor image that Lodestone recognises.
-/// Each name becomes its adaptive form (README, "Apps that declare no regions").
+/// Each name becomes its adaptive form (docs/accessibility.md, "Cursor names").
 final class CursorShapeTests: XCTestCase {
     static let background: UInt32 = 0xe0e0e0
 

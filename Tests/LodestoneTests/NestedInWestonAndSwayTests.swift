@@ -320,7 +320,7 @@ extension NestedInWestonAndSwayTests {
 
     /// A drag from a client of weston dropped onto a client inside, as in sway. weston runs
     /// its desktop shell with one output: the kiosk shell shows only the active window, and a
-    /// drag cannot cross from one X11 output window into another (README). The desktop shell
+    /// drag cannot cross from one X11 output window into another (docs/backends.md). The desktop shell
     /// places windows where it pleases, so the press and the drop go where its scene graph
     /// shows the source, and the target inside, uncovered.
     func testInWestonAParentDragDropsOntoAClientInside() throws {

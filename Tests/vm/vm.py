@@ -80,7 +80,7 @@ class Picture:
         return len({self.rgb[o:o + 3] for o in range(0, len(self.rgb), 3 * step)})
 
     def write_png(self, path, scale=1):
-        """A PNG (scale 2 halves each side, for the README)."""
+        """A PNG (scale 2 halves each side, for docs/tty.md)."""
         w, h = self.width // scale, self.height // scale
         rows = []
         for y in range(h):

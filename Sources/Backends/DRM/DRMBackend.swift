@@ -45,7 +45,7 @@ public final class DRMBackend: Backend {
         let missing = Self.missingPieces()
         if !missing.isEmpty {
             throw SystemError("cannot start the DRM backend:\n" + missing.map { "  - " + $0 + "\n" }.joined()
-                              + "Run it on a machine with a GPU, from a text console, as a user in the video and input groups or with seatd (see README, \"On a TTY\")")
+                              + "Run it on a machine with a GPU, from a text console, as a user in the video and input groups or with seatd (see docs/tty.md)")
         }
         session = try SeatSession()
         guard let card = Self.cards().first else { throw SystemError("cannot start the DRM backend: no DRM device") }

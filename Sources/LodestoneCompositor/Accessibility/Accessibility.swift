@@ -8,7 +8,7 @@ import WaylandServer
 
 /// The geometry apps publish for accessibility (AT-SPI), read from the accessibility bus so
 /// that apps which declare no adaptive_pointer_v1 regions still get highlights over their
-/// buttons and a beam as tall as their text (README, "Apps that declare no regions").
+/// buttons and a beam as tall as their text (docs/accessibility.md).
 ///
 /// Everything is asynchronous on the `wl_event_loop` (`DBusConnection`). When a toplevel
 /// maps or gains the keyboard, not when the pointer first comes (issue 27: that made the

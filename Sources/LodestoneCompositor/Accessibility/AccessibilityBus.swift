@@ -16,8 +16,8 @@ extension Accessibility {
     func start() { if enabled, state == .idle { connect() } }
 
     /// Finds the accessibility bus, first switching accessibility on for apps the way a screen
-    /// reader does: `org.a11y.Status.IsEnabled` on the session bus's `org.a11y.Bus` (README,
-    /// "Switching accessibility on"). GTK publishes anyway; Qt 6 publishes nothing without it
+    /// reader does: `org.a11y.Status.IsEnabled` on the session bus's `org.a11y.Bus`
+    /// (docs/accessibility.md, "Switching accessibility on"). GTK publishes anyway; Qt 6 publishes nothing without it
     /// (or `QT_LINUX_ACCESSIBILITY_ALWAYS_ON`). `ScreenReaderEnabled` is left alone: apps take
     /// it to mean a screen reader speaks (and Chromium 156 does not read it: `AccessibilitySwitches`).
     func connect() {

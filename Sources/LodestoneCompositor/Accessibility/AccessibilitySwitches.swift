@@ -1,6 +1,6 @@
 /// The switches that turn accessibility on in a command Lodestone starts itself
-/// (`lodestone -- COMMAND`), for the toolkits that `org.a11y.Status` does not reach (README,
-/// "Switching accessibility on").
+/// (`lodestone -- COMMAND`), for the toolkits that `org.a11y.Status` does not reach
+/// (docs/accessibility.md, "Switching accessibility on").
 ///
 /// Chromium publishes its window frames on the AT-SPI bus but neither its toolbar nor the web
 /// page's tree unless it is told that assistive technology is there; on Debian 12 with

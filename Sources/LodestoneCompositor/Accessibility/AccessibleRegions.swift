@@ -6,11 +6,11 @@ import AdaptivePointerEngine
 import Rendering
 import WaylandServer
 
-/// What an accessible element becomes for the pointer: its region (README's table of roles),
+/// What an accessible element becomes for the pointer: its region (docs/accessibility.md's table of roles),
 /// placed in the window geometry past the toolkit's own decorations and grown to the outline
 /// the app draws.
 extension Accessibility {
-    /// The region an element becomes (README's table of roles).
+    /// The region an element becomes (docs/accessibility.md's table of roles).
     static func spec(_ e: AccessibleElement, id: RegionID) -> RegionSpec {
         var spec = RegionSpec(id: id)
         spec.draft.frame = Rect(x: e.x, y: e.y, width: e.width, height: e.height)
