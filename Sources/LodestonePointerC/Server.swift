@@ -144,12 +144,6 @@ final class ServerHandle {
     }
 }
 
-/// A weak reference as a value (for dictionaries of objects the clients own).
-struct Weak<T: AnyObject> {
-    weak var value: T?
-    init(_ value: T?) { self.value = value }
-}
-
 // MARK: The C calls
 
 @_cdecl("lodestone_pointer_server_create")

@@ -127,7 +127,7 @@ public final class Session {
 
     /// Waits (wall time, for another process to start) until a window with
     /// this title or app_id (nil: any window) that meets `condition` is mapped.
-    public func waitForWindow(_ name: String?, timeout: TimeInterval = 20, where condition: (TestControl.Window) -> Bool = { _ in true }) throws -> TestControl.Window {
+    public func waitForWindow(_ name: String?, timeout: TimeInterval = 20, where condition: (TestControl.WindowState) -> Bool = { _ in true }) throws -> TestControl.WindowState {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let w = try control.windows().first(where: { (name == nil || $0.title == name || $0.appID == name) && condition($0) }) { return w }

@@ -12,7 +12,7 @@ public final class TestControl {
     public struct KeyboardState: Equatable, Sendable {
         public var title: String, appID: String, depressed: UInt32, latched: UInt32, locked: UInt32
     }
-    public struct Window: Equatable, Sendable {
+    public struct WindowState: Equatable, Sendable {
         public var title: String, appID: String, x: Int32, y: Int32, width: Int32, height: Int32, activated: Bool
     }
     /// A mapped popup, with the toplevel it belongs to.
@@ -30,7 +30,7 @@ public final class TestControl {
     private let proxy: Proxy
     private var pointerState: PointerState?
     private var keyboardState: KeyboardState?
-    private var windowsSeen: [Window] = []
+    private var windowsSeen: [WindowState] = []
     private var popupsSeen: [Popup] = []
     private var cursorState: CursorState?
     private var clock: (time: UInt32, frames: UInt32)?
@@ -141,7 +141,7 @@ public final class TestControl {
     }
 
     /// Mapped toplevels, topmost first.
-    public func windows() throws -> [Window] {
+    public func windows() throws -> [WindowState] {
         windowsSeen = []
         proxy.request { lodestone_test_v1_list_windows($0) }
         failure = nil
@@ -165,14 +165,14 @@ public final class TestControl {
     }
 
     @discardableResult
-    public func moveWindow(_ name: String, x: Int32, y: Int32) throws -> Window {
+    public func moveWindow(_ name: String, x: Int32, y: Int32) throws -> WindowState {
         windowsSeen = []
         proxy.request { lodestone_test_v1_move_window($0, name, x, y) }
         return try answer { windowsSeen.first }
     }
 
     @discardableResult
-    public func activateWindow(_ name: String) throws -> Window {
+    public func activateWindow(_ name: String) throws -> WindowState {
         windowsSeen = []
         proxy.request { lodestone_test_v1_activate_window($0, name) }
         return try answer { windowsSeen.first }
@@ -181,7 +181,7 @@ public final class TestControl {
     /// Sends the window a configure of this size; answers its geometry before
     /// the client has followed (poll `windows()` for the new size).
     @discardableResult
-    public func resizeWindow(_ name: String, width: Int32, height: Int32) throws -> Window {
+    public func resizeWindow(_ name: String, width: Int32, height: Int32) throws -> WindowState {
         windowsSeen = []
         proxy.request { lodestone_test_v1_resize_window($0, name, width, height) }
         return try answer { windowsSeen.first }
@@ -189,7 +189,7 @@ public final class TestControl {
 
     /// Sends the window xdg_toplevel.close.
     @discardableResult
-    public func closeWindow(_ name: String) throws -> Window {
+    public func closeWindow(_ name: String) throws -> WindowState {
         windowsSeen = []
         proxy.request { lodestone_test_v1_close_window($0, name) }
         return try answer { windowsSeen.first }

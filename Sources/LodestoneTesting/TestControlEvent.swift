@@ -10,7 +10,7 @@ public enum TestControlEvent: Sendable {
     case pointerState(TestControl.PointerState)
     case keyboardState(TestControl.KeyboardState)
     case clock(timeMsec: UInt32, frames: UInt32)
-    case window(TestControl.Window)
+    case window(TestControl.WindowState)
     case windowsDone
     case captured(width: Int32, height: Int32)
     case failed(reason: String)
@@ -32,7 +32,7 @@ public enum TestControlEvent: Sendable {
                                                             depressed: a.uint(2), latched: a.uint(3), locked: a.uint(4)))
         case 2: self = .clock(timeMsec: a.uint(0), frames: a.uint(1))
         case 3:
-            self = .window(TestControl.Window(title: a.string(0), appID: a.string(1), x: a.int(2), y: a.int(3),
+            self = .window(TestControl.WindowState(title: a.string(0), appID: a.string(1), x: a.int(2), y: a.int(3),
                                               width: a.int(4), height: a.int(5), activated: a.uint(6) != 0))
         case 4: self = .windowsDone
         case 5: self = .captured(width: a.int(0), height: a.int(1))

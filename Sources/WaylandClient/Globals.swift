@@ -14,7 +14,7 @@ public final class Globals {
     public let seat: Proxy?
     public private(set) var pointer: Proxy?
     /// Pointer events, decoded.
-    public var onPointerEvent: ((PointerEvent) -> Void)?
+    public var onPointerEvent: ((WlPointerEvent) -> Void)?
     /// Pointer events as raw (opcode, arguments) of wl_pointer, unknown opcodes
     /// included; kept for existing callers, prefer `onPointerEvent`.
     public var onPointer: ((UInt32, EventArguments) -> Void)?
@@ -48,7 +48,7 @@ public final class Globals {
             let pointer = try Proxy(creating: { wl_seat_get_pointer(seat.pointer) }, on: connection, what: "wl_seat.get_pointer")
             // Not `handleEvents`: `onPointer` still sees every opcode.
             pointer.onEvent = { [unowned self] opcode, a in
-                if let event = PointerEvent(opcode: opcode, arguments: a) {
+                if let event = WlPointerEvent(opcode: opcode, arguments: a) {
                     if case .button(let serial, _, _, let state) = event, state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue {
                         self.lastButtonSerial = serial
                     }

@@ -66,7 +66,7 @@ final class DemoApp {
     /// `LODESTONE_DEMO_TRACE=1`: every pointer event on stderr.
     private let trace = getenv("LODESTONE_DEMO_TRACE") != nil
 
-    private func pointerEvent(_ event: PointerEvent) {
+    private func pointerEvent(_ event: WlPointerEvent) {
         if trace {
             let line = "pointer \(Self.traceName(event)) at \(pointer)\n"
             _ = line.withCString { write(2, $0, strlen($0)) }
@@ -88,7 +88,7 @@ final class DemoApp {
     }
 
     /// The event's name in the protocol, for the trace.
-    private static func traceName(_ event: PointerEvent) -> String {
+    private static func traceName(_ event: WlPointerEvent) -> String {
         switch event {
         case .enter: "enter"
         case .leave: "leave"

@@ -7,7 +7,7 @@ import WaylandServer
 /// One client of the in-process compositor: its connection, the common globals, and what
 /// its `wl_pointer` and `wl_keyboard` received, in order (frames and axis details left out).
 final class TestClient {
-    enum PointerEvent: Equatable {
+    enum ReceivedPointerEvent: Equatable {
         /// Surfaces are named by their object id (`Window.surface.id`).
         case enter(surface: UInt32, x: Double, y: Double)
         case leave(surface: UInt32)
@@ -27,7 +27,7 @@ final class TestClient {
     /// The compositor's side of this client.
     let server: WaylandServer.Client
     private(set) var keyboard: Proxy?
-    private(set) var pointerEvents: [PointerEvent] = []
+    private(set) var pointerEvents: [ReceivedPointerEvent] = []
     private(set) var keyboardEvents: [KeyboardEvent] = []
     /// `wl_keyboard.modifiers` (depressed, latched, locked), in order.
     private(set) var modifierEvents: [(depressed: UInt32, latched: UInt32, locked: UInt32)] = []
@@ -76,8 +76,8 @@ final class TestClient {
     /// `pointerEvents` without a motion that only repeats the enter just before it:
     /// Lodestone follows each enter caused by motion with a motion to the same point
     /// (weston and wlroots send none), which is harmless and not what these tests check.
-    var distinctPointerEvents: [PointerEvent] {
-        var result: [PointerEvent] = []
+    var distinctPointerEvents: [ReceivedPointerEvent] {
+        var result: [ReceivedPointerEvent] = []
         for event in pointerEvents {
             if case .motion(let x, let y) = event, case .enter(_, x, y)? = result.last { continue }
             result.append(event)
@@ -90,7 +90,7 @@ final class TestClient {
         pointerEvents.compactMap { if case .motion(let x, let y) = $0 { (x, y) } else { nil } }
     }
 
-    var buttons: [PointerEvent] {
+    var buttons: [ReceivedPointerEvent] {
         pointerEvents.filter { if case .button = $0 { true } else { false } }
     }
 

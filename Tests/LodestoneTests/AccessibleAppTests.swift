@@ -145,7 +145,7 @@ final class AccessibleAppTests: XCTestCase {
         let main = try f.session.waitForWindow(nil, timeout: 40) { $0.title.contains("Linguist") }
         try f.move(to: Double(main.x) + 300, Double(main.y) + 300)
         // Edit > Find (Ctrl+F), then "hello" in its text field.
-        var dialog: TestControl.Window?
+        var dialog: TestControl.WindowState?
         _ = try f.session.wait(timeout: 20) {
             _ = try f.control.key(29, pressed: true); try f.control.tap(33); _ = try f.control.key(29, pressed: false)
             dialog = try f.control.windows().first { $0.title == "Find" }

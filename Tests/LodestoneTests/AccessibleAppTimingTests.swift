@@ -10,7 +10,7 @@ import XCTest
 final class AccessibleAppTimingTests: XCTestCase {
     /// Moves the pointer over the button and waits for the highlight: the milliseconds and
     /// frames from the move until the pointer says it targets the button.
-    private func hover(_ session: Session, _ probe: PointerShapeProbe, _ window: TestControl.Window) throws -> (ms: Double, frames: Int, shape: PointerShape) {
+    private func hover(_ session: Session, _ probe: PointerShapeProbe, _ window: TestControl.WindowState) throws -> (ms: Double, frames: Int, shape: PointerShape) {
         let frames = try session.control.frameCount()
         let start = Date()
         try session.control.movePointer(x: Double(window.x) + 555, y: Double(window.y) + 74)
@@ -24,7 +24,7 @@ final class AccessibleAppTimingTests: XCTestCase {
         return result
     }
 
-    private func start() throws -> (PrivateSessionBus, Session, PointerShapeProbe, TestControl.Window, mappedAt: Date) {
+    private func start() throws -> (PrivateSessionBus, Session, PointerShapeProbe, TestControl.WindowState, mappedAt: Date) {
         try requireProgram("gtk4-widget-factory")
         try requireAccessibilityBus()
         let bus = try PrivateSessionBus()

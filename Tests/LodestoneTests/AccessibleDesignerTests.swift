@@ -14,7 +14,7 @@ final class AccessibleDesignerTests: XCTestCase {
     /// platter's middle (a platter met again, moved up to 15 px by parallax, is one element),
     /// skipping points inside `except`.
     private func highlights(_ f: AdaptiveFixture, in area: (x: Int32, y: Int32, width: Int32, height: Int32), step: Double = 12,
-                            except: TestControl.Window? = nil, until enough: Int) throws -> [(Double, Double)] {
+                            except: TestControl.WindowState? = nil, until enough: Int) throws -> [(Double, Double)] {
         var found: [(Double, Double)] = []
         var platters: [(x: Double, y: Double, width: Double, height: Double)] = []
         for y in stride(from: Double(area.y) + 4, to: Double(area.y + area.height) - 4, by: step) {

@@ -51,7 +51,7 @@ struct Person {
         XCTAssertNil(protocolError, "\(label): a protocol error", file: file, line: line)
     }
 
-    func assertDrawn(_ window: TestControl.Window, _ when: String) throws {
+    func assertDrawn(_ window: TestControl.WindowState, _ when: String) throws {
         XCTAssertTrue(try session.control.windows().contains { matches($0) }, "\(label): the window is gone \(when)", file: file, line: line)
         let drawn = try session.wait(timeout: 20) {
             try session.screenshot().distinctColors(x: Int(window.x), y: Int(window.y), width: Int(window.width),
@@ -60,7 +60,7 @@ struct Person {
         XCTAssertTrue(drawn, "\(label): the window is not drawn \(when)", file: file, line: line)
     }
 
-    private func matches(_ w: TestControl.Window) -> Bool { w.title == app.window || w.appID == app.window }
+    private func matches(_ w: TestControl.WindowState) -> Bool { w.title == app.window || w.appID == app.window }
 
     // MARK: The pointer
 
@@ -81,7 +81,7 @@ struct Person {
     /// Over the header bar, then a 4×3 grid across the window (its buttons, fields and
     /// lists, whatever sits there), then the text field and the menu's opener: each
     /// new widget under the pointer is another cursor image (arrow, hand, text beam).
-    func wander(over w: TestControl.Window) throws {
+    func wander(over w: TestControl.WindowState) throws {
         var points: [(Double, Double)] = [0.2, 0.5, 0.8].map { (Double(w.x) + Double(w.width) * $0, Double(w.y) + 12) }
         for fy in [0.15, 0.5, 0.85] {
             for fx in [0.1, 0.37, 0.63, 0.9] { points.append((Double(w.x) + Double(w.width) * fx, Double(w.y) + Double(w.height) * fy)) }
@@ -95,7 +95,7 @@ struct Person {
     }
 
     /// Five times out of the window and back in, to its centre.
-    func leaveAndReenter(_ w: TestControl.Window) throws {
+    func leaveAndReenter(_ w: TestControl.WindowState) throws {
         let (ox, oy) = try outside(w)
         for k in 1...5 {
             try glide(to: ox, oy)
@@ -150,7 +150,7 @@ struct Person {
 
     /// Presses on the title bar, moves until the app starts an interactive move (its pointer
     /// focus goes), carries the window 120 px right and 80 down, and releases.
-    func drag(byTitleBar w: TestControl.Window) throws -> TestControl.Window {
+    func drag(byTitleBar w: TestControl.WindowState) throws -> TestControl.WindowState {
         let (tx, ty) = app.titleBar(w)
         try glide(to: tx, ty)
         try session.control.button(pressed: true)
@@ -173,10 +173,10 @@ struct Person {
     }
 
     /// Opens a secondary window with the keyboard and closes it as its close button does.
-    func openAndClose(_ keys: [UInt32], _ isSecondary: (TestControl.Window) -> Bool, over w: TestControl.Window) throws {
+    func openAndClose(_ keys: [UInt32], _ isSecondary: (TestControl.WindowState) -> Bool, over w: TestControl.WindowState) throws {
         for key in keys { try session.control.key(key, pressed: true) }
         for key in keys.reversed() { try session.control.key(key, pressed: false) }
-        var secondary: TestControl.Window?
+        var secondary: TestControl.WindowState?
         let opened = try session.wait(timeout: 15) {
             secondary = try session.control.windows().first(where: isSecondary)
             return secondary != nil
@@ -193,7 +193,7 @@ struct Person {
     }
 
     /// A point on the output away from the window and its shadows.
-    private func outside(_ window: TestControl.Window) throws -> (Double, Double) {
+    private func outside(_ window: TestControl.WindowState) throws -> (Double, Double) {
         let shot = try session.screenshot("size")
         let corners = [(4.0, 4.0), (Double(shot.width) - 4, 4), (4, Double(shot.height) - 4), (Double(shot.width) - 4, Double(shot.height) - 4)]
         func distance(_ p: (Double, Double)) -> Double {

@@ -25,15 +25,15 @@ final class AppSessionTests: XCTestCase {
         var size = "1280x800"
         /// An empty spot of its title bar or header bar (a point on Lodestone's own title bar,
         /// above the geometry, for apps with server-side decorations).
-        var titleBar: (TestControl.Window) -> (Double, Double)
+        var titleBar: (TestControl.WindowState) -> (Double, Double)
         /// A text field (or the terminal), and how to check that typing reached it.
-        var textField: ((TestControl.Window) -> (Double, Double))?
+        var textField: ((TestControl.WindowState) -> (Double, Double))?
         var typing: Typing = .anything
         /// What opens a popup menu: where to click, and with which button.
-        var menu: ((TestControl.Window) -> (Double, Double), button: UInt32)?
+        var menu: ((TestControl.WindowState) -> (Double, Double), button: UInt32)?
         /// Keys (evdev codes, held in order, then released) that open a secondary window with this
         /// title or app_id, which is then closed as its close button does (xdg_toplevel.close).
-        var secondary: (keys: [UInt32], window: (TestControl.Window) -> Bool)?
+        var secondary: (keys: [UInt32], window: (TestControl.WindowState) -> Bool)?
         /// Distinct colours the drawn window has at least.
         var minColors = 20
     }
@@ -54,10 +54,10 @@ final class AppSessionTests: XCTestCase {
 
     static let gtkWayland = ["GDK_BACKEND": "wayland", "GSK_RENDERER": "cairo", "NO_AT_BRIDGE": "1"]
     /// A GTK 4 header bar's empty middle, and a client-side title bar's.
-    static func header(_ w: TestControl.Window) -> (Double, Double) { (Double(w.x + w.width / 2 - 150), Double(w.y + 20)) }
+    static func header(_ w: TestControl.WindowState) -> (Double, Double) { (Double(w.x + w.width / 2 - 150), Double(w.y + 20)) }
     /// Lodestone's own title bar, above the window's geometry.
-    static func serverTitleBar(_ w: TestControl.Window) -> (Double, Double) { (Double(w.x + w.width / 2), Double(w.y - 15)) }
-    static func centre(_ w: TestControl.Window) -> (Double, Double) { (Double(w.x + w.width / 2), Double(w.y + w.height / 2)) }
+    static func serverTitleBar(_ w: TestControl.WindowState) -> (Double, Double) { (Double(w.x + w.width / 2), Double(w.y - 15)) }
+    static func centre(_ w: TestControl.WindowState) -> (Double, Double) { (Double(w.x + w.width / 2), Double(w.y + w.height / 2)) }
     /// Ctrl+? (GTK's keyboard shortcuts window).
     static let ctrlQuestion: [UInt32] = [leftCtrl, leftShift, slash]
 

@@ -6,7 +6,7 @@ import XCTest
 /// error or are dropped; the compositor and a well-behaved client carry on.
 final class BadClientTests: XCTestCase {
     private var session: Session!
-    private var goodWindow: TestControl.Window!
+    private var goodWindow: TestControl.WindowState!
 
     override func setUpWithError() throws {
         try requireProgram("weston-simple-shm")

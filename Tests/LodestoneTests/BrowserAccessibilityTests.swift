@@ -20,7 +20,7 @@ final class BrowserAccessibilityTests: XCTestCase {
 
     /// A browser with its own profile in `directory`, its window, and the session it runs in.
     private struct Browser {
-        let bus: PrivateSessionBus, session: Session, probe: PointerShapeProbe, window: TestControl.Window, directory: String
+        let bus: PrivateSessionBus, session: Session, probe: PointerShapeProbe, window: TestControl.WindowState, directory: String
         func stop() {
             session.stop()
             bus.stop()

@@ -9,7 +9,7 @@ import XCTest
 final class DecorationTests: XCTestCase {
     static let bar: Int32 = 30
 
-    private func foot(_ session: Session) throws -> (Process, TestControl.Window) {
+    private func foot(_ session: Session) throws -> (Process, TestControl.WindowState) {
         try requireProgram("foot")
         let process = try session.launch(["foot", "--override=shell=/bin/sh", "--title=decorated", "--override=locked-title=yes"])
         let window = try session.waitForWindow("decorated", timeout: 40)
@@ -17,7 +17,7 @@ final class DecorationTests: XCTestCase {
     }
 
     /// The centre of a title bar button: close, maximize, minimize from the right.
-    private func button(_ index: Int32, of w: TestControl.Window) -> (Double, Double) {
+    private func button(_ index: Int32, of w: TestControl.WindowState) -> (Double, Double) {
         (Double(w.x + w.width - (index + 1) * 27 + 12), Double(w.y - Self.bar / 2))
     }
 

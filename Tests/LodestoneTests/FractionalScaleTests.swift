@@ -39,7 +39,7 @@ final class FractionalScaleTests: XCTestCase {
     }
 
     /// Where the window of logical rect (x, y, w, h) is drawn: each edge times 1.5, rounded.
-    private func pixels(_ w: TestControl.Window, scale: Double = 1.5) -> (x: Int, y: Int, width: Int, height: Int) {
+    private func pixels(_ w: TestControl.WindowState, scale: Double = 1.5) -> (x: Int, y: Int, width: Int, height: Int) {
         let x0 = Int((Double(w.x) * scale).rounded()), y0 = Int((Double(w.y) * scale).rounded())
         let x1 = Int((Double(w.x + w.width) * scale).rounded()), y1 = Int((Double(w.y + w.height) * scale).rounded())
         return (x0, y0, x1 - x0, y1 - y0)

@@ -11,7 +11,7 @@ final class NestedTitleBarTests: XCTestCase {
     static let bar = Int32(TitleBarImage.height)
 
     /// A parent without server-side decorations and a 400×300 Lodestone inside it.
-    private func start(environment: [String: String] = [:]) throws -> (parent: Session, nested: Session, window: TestControl.Window) {
+    private func start(environment: [String: String] = [:]) throws -> (parent: Session, nested: Session, window: TestControl.WindowState) {
         let parent = try Session(size: "800x600", extraArguments: ["--no-server-decorations"])
         let nested = try Session(nestedIn: parent, size: "400x300", environment: environment)
         // The window geometry holds the bar and the output below it.
@@ -23,7 +23,7 @@ final class NestedTitleBarTests: XCTestCase {
     }
 
     /// A point of the parent beside `window` and its resize margin.
-    private func beside(_ window: TestControl.Window, parentWidth: Int32 = 800) -> (x: Double, y: Double) {
+    private func beside(_ window: TestControl.WindowState, parentWidth: Int32 = 800) -> (x: Double, y: Double) {
         let right = window.x + window.width + 30
         return (Double(right < parentWidth ? right : window.x - 30), Double(window.y + 100))
     }
@@ -134,7 +134,7 @@ final class NestedTitleBarTests: XCTestCase {
     func testDoubleClickAndTheBarsButtonsMaximizeMinimizeAndClose() throws {
         let (parent, nested, window) = try start()
         defer { nested.stop(); parent.stop() }
-        func press(_ button: TitleBarImage.Button, of w: TestControl.Window) throws {
+        func press(_ button: TitleBarImage.Button, of w: TestControl.WindowState) throws {
             let f = TitleBarImage.frame(of: button, barWidth: w.width)
             try parent.control.movePointer(x: Double(w.x + f.x + f.width / 2), y: Double(w.y + f.y + f.height / 2))
             try parent.control.click()
@@ -146,7 +146,7 @@ final class NestedTitleBarTests: XCTestCase {
         try parent.control.click()
         try parent.control.movePointer(dx: 1, dy: 0)
         try parent.control.click()
-        var maximized: TestControl.Window?
+        var maximized: TestControl.WindowState?
         XCTAssertTrue(try parent.wait {
             maximized = try parent.waitForWindow("Lodestone")
             return maximized.map { $0.width == 800 && $0.height == 600 } ?? false

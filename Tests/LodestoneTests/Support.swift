@@ -76,7 +76,7 @@ extension XCTestCase {
 
     /// The window's pixels differ from the background (real content drawn
     /// where the compositor says the window is) and the area around does not.
-    func assertWindowDrawn(_ shot: Screenshot, _ w: TestControl.Window, minDistinctColors: Int = 2, file: StaticString = #filePath, line: UInt = #line) {
+    func assertWindowDrawn(_ shot: Screenshot, _ w: TestControl.WindowState, minDistinctColors: Int = 2, file: StaticString = #filePath, line: UInt = #line) {
         let inside = shot.countDiffering(from: backgroundColor, x: Int(w.x), y: Int(w.y), width: Int(w.width), height: Int(w.height))
         XCTAssertGreaterThan(inside.total, 0, "window \(w) is off screen", file: file, line: line)
         XCTAssertGreaterThan(Double(inside.differing), 0.95 * Double(inside.total), "window \(w.title) is not drawn where it is placed", file: file, line: line)

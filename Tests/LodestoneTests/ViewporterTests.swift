@@ -8,7 +8,7 @@ import XCTest
 final class ViewporterTests: XCTestCase {
     static let red: UInt32 = 0xff0000, green: UInt32 = 0x00ff00, blue: UInt32 = 0x0000ff, white: UInt32 = 0xffffff
 
-    private func window(_ session: Session, _ arguments: [String], title: String) throws -> (TestControl.Window, Screenshot) {
+    private func window(_ session: Session, _ arguments: [String], title: String) throws -> (TestControl.WindowState, Screenshot) {
         try session.launch(["python3", repositoryRoot + "/Tests/clients/surface_client.py"] + arguments,
                            output: session.runtimeDirectory + "/surface-client-\(title).txt")
         let window = try session.waitForWindow(title)

@@ -261,7 +261,7 @@ final class XwaylandTests: XCTestCase {
         XCTAssertTrue(app.isRunning)
     }
 
-    private func assertCentred(_ child: TestControl.Window, over parent: TestControl.Window, file: StaticString = #filePath, line: UInt = #line) {
+    private func assertCentred(_ child: TestControl.WindowState, over parent: TestControl.WindowState, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(Double(child.x) + Double(child.width) / 2, Double(parent.x) + Double(parent.width) / 2, accuracy: 2,
                        "\(child.title) is not centred over \(parent.title)", file: file, line: line)
         XCTAssertEqual(Double(child.y) + Double(child.height) / 2, Double(parent.y) + Double(parent.height) / 2, accuracy: 2,

@@ -13,7 +13,7 @@ final class XwaylandWindowManagementTests: XCTestCase {
 
     /// Maps an x11_client.py window; its stdout (the ConfigureNotify it gets) goes to the
     /// returned file.
-    private func xWindow(_ session: Session, _ display: String, title: String, _ options: [String] = []) throws -> (Process, String, TestControl.Window) {
+    private func xWindow(_ session: Session, _ display: String, title: String, _ options: [String] = []) throws -> (Process, String, TestControl.WindowState) {
         let output = NSTemporaryDirectory() + "x11-client-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log"
         let process = try session.launch([try xlibPython(), x11ClientScript, "window", "--title", title] + options, environment: ["DISPLAY": display], output: output)
         let window = try session.waitForWindow(title, timeout: 40)
@@ -35,12 +35,12 @@ final class XwaylandWindowManagementTests: XCTestCase {
         try session.wait(timeout: 10) { textOfFile(output).contains("configure \(geometry)\n") }
     }
 
-    private func window(_ session: Session, _ title: String) throws -> TestControl.Window? {
+    private func window(_ session: Session, _ title: String) throws -> TestControl.WindowState? {
         try session.control.windows().first { $0.title == title }
     }
 
     /// The centre of a title bar button: close, maximize, minimize from the right.
-    private func button(_ index: Int32, of w: TestControl.Window) -> (Double, Double) {
+    private func button(_ index: Int32, of w: TestControl.WindowState) -> (Double, Double) {
         (Double(w.x + w.width - (index + 1) * 27 + 12), Double(w.y - Self.bar / 2))
     }
 

@@ -7,7 +7,7 @@ import WaylandClient
 /// through the parent, and set the parent's cursor over it (`ParentDecorationCursor`).
 extension ParentInput {
     /// Handles `event` when it belongs to our own title bar; false for the output's events.
-    func titleBarEvent(_ event: PointerEvent) -> Bool {
+    func titleBarEvent(_ event: WlPointerEvent) -> Bool {
         guard let bar = window.titleBar else { return false }
         switch event {
         case .enter(let serial, let surface, let x, let y):

@@ -138,7 +138,7 @@ final class ParentInput {
         let seat = seat, connection = seat.connection
         do {
             let p = try Proxy(creating: { seat.request { wl_seat_get_pointer($0) } }, on: connection, what: "wl_seat.get_pointer")
-            p.handleEvents(PointerEvent.self) { [unowned self] in self.pointerEvent($0) }
+            p.handleEvents(WlPointerEvent.self) { [unowned self] in self.pointerEvent($0) }
             pointer = p
             cursor = ParentDecorationCursor(pointer: p, globals: globals, logger: log)
         } catch {
@@ -189,7 +189,7 @@ final class ParentInput {
 
     // MARK: Pointer
 
-    func pointerEvent(_ event: PointerEvent) {
+    func pointerEvent(_ event: WlPointerEvent) {
         if titleBarEvent(event) { return }
         switch event {
         case .enter(let serial, let surface, let x, let y):

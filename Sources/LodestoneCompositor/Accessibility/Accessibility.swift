@@ -51,7 +51,7 @@ final class Accessibility {
     var recheckTimer: EventSource?
 
     /// What is known about one toplevel's window.
-    final class Window {
+    final class AppWindow {
         /// An xdg_toplevel, or an X11 window (its app found by _NET_WM_PID).
         weak var toplevel: DesktopWindow?
         /// What the last walk (or the one going on) found, and when that walk began.
@@ -87,7 +87,7 @@ final class Accessibility {
         let owner: SurfaceID
         init(_ toplevel: DesktopWindow, owner: SurfaceID) { self.toplevel = toplevel; self.owner = owner }
     }
-    var windows: [ObjectIdentifier: Window] = [:]
+    var windows: [ObjectIdentifier: AppWindow] = [:]
     var nextOwner: UInt64 = 1 << 40
     var lifetimeTimer: EventSource?
 
@@ -166,9 +166,9 @@ final class Accessibility {
         return window.surface?.client.pid
     }
 
-    func window(_ toplevel: DesktopWindow) -> Window {
+    func window(_ toplevel: DesktopWindow) -> AppWindow {
         if let w = windows[ObjectIdentifier(toplevel)] { return w }
-        let w = Window(toplevel, owner: SurfaceID(nextOwner))
+        let w = AppWindow(toplevel, owner: SurfaceID(nextOwner))
         nextOwner += 1
         windows[ObjectIdentifier(toplevel)] = w
         return w
@@ -205,7 +205,7 @@ final class Accessibility {
 
     /// The text rows of a window without published geometry, measured twice a second while
     /// the pointer is on it (its pixels change without telling the pointer).
-    func textRows(_ window: Window, _ surface: WlSurface) -> TextRows? {
+    func textRows(_ window: AppWindow, _ surface: WlSurface) -> TextRows? {
         recheck(after: 0.5)
         if let at = window.rowsMeasuredAt, now - at < 0.5 { return window.rows }
         window.rowsMeasuredAt = now

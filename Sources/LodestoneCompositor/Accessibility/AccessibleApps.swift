@@ -10,7 +10,7 @@ import WaylandServer
 /// size, or as the only one) and walking it (`AccessibleWalk`), then keeping what the walk
 /// found while it is fresh.
 extension Accessibility {
-    func refresh(_ window: Window, pid: Int32) {
+    func refresh(_ window: AppWindow, pid: Int32) {
         guard window.walk == nil, now >= window.notBefore else { return }
         switch state {
         case .idle: connect()
@@ -96,7 +96,7 @@ extension Accessibility {
     }
 
     /// A walk's elements in the window geometry, grown to their drawn outlines.
-    func placedInWindow(_ elements: [AccessibleElement], _ window: Window, frameSize: (Double, Double)) -> [AccessibleElement] {
+    func placedInWindow(_ elements: [AccessibleElement], _ window: AppWindow, frameSize: (Double, Double)) -> [AccessibleElement] {
         guard let xdg = window.toplevel, let surface = xdg.surface else { return elements }
         var elements = elements
         let g = xdg.geometry
@@ -118,7 +118,7 @@ extension Accessibility {
 
     /// The app's frame for this toplevel: the one titled like it, else the one of its size,
     /// else its only one.
-    func findFrame(of window: Window, app: String, _ found: @escaping (DBusObject?) -> Void) {
+    func findFrame(of window: AppWindow, app: String, _ found: @escaping (DBusObject?) -> Void) {
         guard let bus, let toplevel = window.toplevel else { return found(nil) }
         let title = toplevel.title, g = toplevel.geometry
         bus.call(app, "/org/a11y/atspi/accessible/root", "org.a11y.atspi.Accessible", "GetChildren") { [weak self] result in

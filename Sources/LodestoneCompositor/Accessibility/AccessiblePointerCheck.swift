@@ -26,7 +26,7 @@ extension Accessibility {
     /// date. A confirmation is a round trip to the app, which waits behind whatever the app is
     /// doing (60 ms for an idle-looking gtk4-widget-factory in one run): asked for every
     /// element, it cost the next-frame target.
-    func isFresh(_ window: Window) -> Bool {
+    func isFresh(_ window: AppWindow) -> Bool {
         window.readAt.map { now - $0 < Self.lifetime && $0 >= lastKeyAt } ?? false
     }
 
@@ -44,7 +44,7 @@ extension Accessibility {
     }
 
     /// The window and element placed as region `id`.
-    func element(of id: RegionID) -> (Window, AccessibleElement)? {
+    func element(of id: RegionID) -> (AppWindow, AccessibleElement)? {
         for window in windows.values {
             let elements = window.elements
             guard let i = window.regionIDs.firstIndex(of: id), i < elements.count else { continue }
@@ -87,7 +87,7 @@ extension Accessibility {
 
     /// The window's cached elements are stale: dropped now for `found` (what the app says is
     /// at the pointer, when known; else it is asked), the window walked again.
-    func moved(_ window: Window, found: [AccessibleElement] = []) {
+    func moved(_ window: AppWindow, found: [AccessibleElement] = []) {
         window.walk?.cancel()
         window.walk = nil
         window.walked = []
@@ -148,7 +148,7 @@ extension Accessibility {
     }
 
     /// The cached elements of `window` under the pointer.
-    func cachedUnderPointer(_ window: Window) -> [AccessibleElement] {
+    func cachedUnderPointer(_ window: AppWindow) -> [AccessibleElement] {
         guard let toplevel = window.toplevel else { return [] }
         let (x, y) = pointerInWindow(toplevel)
         return window.elements.filter { x >= $0.x - 1 && x < $0.x + $0.width + 1 && y >= $0.y - 1 && y < $0.y + $0.height + 1 }
@@ -163,7 +163,7 @@ extension Accessibility {
     /// Asks the app what is under the pointer in `window` (`AccessiblePointQuery`); what it
     /// finds is confirmed as it is (just read) and handed to `found` in window coordinates
     /// (nil: the app could not tell).
-    func queryPoint(_ window: Window, _ found: @escaping ([AccessibleElement]?) -> Void) {
+    func queryPoint(_ window: AppWindow, _ found: @escaping ([AccessibleElement]?) -> Void) {
         guard let bus, let frame = window.frame, let toplevel = window.toplevel, pointQuery == nil else { return }
         let started = now
         let p = compositor.seat.position.device
@@ -189,7 +189,7 @@ extension Accessibility {
     /// The element under the pointer while the window's walk goes on and has not reached it
     /// (its first hover): asked of the app, placed and confirmed at once, until the walk
     /// brings it. Asked once per place the pointer rests on, per walk.
-    func queryPointDuringWalk(_ window: Window) {
+    func queryPointDuringWalk(_ window: AppWindow) {
         guard window.walk != nil, let toplevel = window.toplevel, let focus = compositor.seat.pointerFocus,
               compositor.scene.window(of: focus) === toplevel, cachedUnderPointer(window).isEmpty else { return }
         let p = compositor.seat.position.device
@@ -213,7 +213,7 @@ extension Accessibility {
 
     /// For `make bench`: the first time the pointer took the form of one of the window's
     /// elements, how long after it came onto the window.
-    func adapted(_ window: Window, _ how: String) {
+    func adapted(_ window: AppWindow, _ how: String) {
         guard let came = window.pointerCameAt, !window.adaptedLogged else { return }
         window.adaptedLogged = true
         log.debug("accessibility: the pointer adapts to an element of '\(window.toplevel?.title ?? "")' \(Int((now - came) * 1000)) ms after it came (\(how))")

@@ -20,7 +20,7 @@ final class WlPointer: Resource, WlPointerHandler {
         }
     }
 
-    override func destroyed() { seat.pointers.removeAll { $0 === self } }
+    override func destroyed() { seat.wlPointers.removeAll { $0 === self } }
 
     // Events
 

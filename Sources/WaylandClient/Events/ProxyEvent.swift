@@ -2,7 +2,7 @@
 /// hands a dispatcher: the event's opcode and its `union wl_argument[]`.
 ///
 /// Each interface's enum lives in this folder, named after the interface
-/// (`PointerEvent` is `wl_pointer`'s), its cases in opcode order with the
+/// (`WlPointerEvent` is `wl_pointer`'s), its cases in opcode order with the
 /// version that introduced them.
 public protocol ProxyEvent {
     /// The event `opcode` carries, or nil for an opcode this enum does not

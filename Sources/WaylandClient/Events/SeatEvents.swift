@@ -16,7 +16,7 @@ public enum SeatEvent: ProxyEvent {
 
 /// `wl_pointer` events. Coordinates are surface-local; `axis` is a
 /// `wl_pointer_axis`, `state` a `wl_pointer_button_state`.
-public enum PointerEvent: ProxyEvent {
+public enum WlPointerEvent: ProxyEvent {
     /// The pointer entered `surface` (a `wl_surface *`) at (x, y).
     case enter(serial: UInt32, surface: OpaquePointer?, x: Double, y: Double)
     case leave(serial: UInt32, surface: OpaquePointer?)

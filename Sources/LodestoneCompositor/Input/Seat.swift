@@ -15,7 +15,8 @@ public final class Seat {
     private let initialKeymap: Keymap
     /// The client's own cursor choice, composed into the frame when it shows.
     private(set) lazy var cursor = ComposedClientCursor(seat: self)
-    var pointers: [WlPointer] = []
+    /// The clients' bound `wl_pointer`s (not to be confused with `pointer`, the one pointer they follow).
+    var wlPointers: [WlPointer] = []
     /// Bound `wl_seat`s: they hear the capabilities again when a touchscreen comes or goes.
     var seatResources: [WlSeat] = []
     /// The touchscreen `wl_seat` announces and `wl_touch` objects follow (nil: none).
@@ -65,7 +66,7 @@ public final class Seat {
     func interposePointer(_ wrap: (any PointerOwner) -> any PointerOwner) { pointer = wrap(pointer) }
 
     private func serial() -> UInt32 { compositor.display.nextSerial() }
-    private func pointers(of surface: WlSurface) -> [WlPointer] { pointers.filter { $0.client == surface.client } }
+    private func wlPointers(of surface: WlSurface) -> [WlPointer] { wlPointers.filter { $0.client == surface.client } }
     /// The pointer in global logical coordinates, as clients see it (after magnetism).
     private var x: Double { position.logical.x }
     private var y: Double { position.logical.y }
@@ -78,7 +79,7 @@ public final class Seat {
     public var buttonsHeld: Int { pressedButtons.count }
 
     func pointerBound(_ pointer: WlPointer) {
-        pointers.append(pointer)
+        wlPointers.append(pointer)
         if let focus = pointerFocus, focus.client == pointer.client {
             pointer.enter(serial: serial(), surface: focus, x: x - focusOrigin.x, y: y - focusOrigin.y)
             pointer.frame()
@@ -154,9 +155,9 @@ public final class Seat {
     func deliverMotion(time: UInt32) {
         updatePointerFocus()
         if let focus = pointerFocus {
-            // Not `pointers(of:)`: motion is the hot path and its filtered array would be
+            // Not `wlPointers(of:)`: motion is the hot path and its filtered array would be
             // allocated for every event.
-            for p in pointers where p.client == focus.client {
+            for p in wlPointers where p.client == focus.client {
                 p.motion(time: time, x: x - focusOrigin.x, y: y - focusOrigin.y)
                 p.frame()
             }
@@ -205,7 +206,7 @@ public final class Seat {
         guard let focus = pointerFocus else { return }
         let s = serial()
         if pressed { pressSerial = s }
-        for p in pointers(of: focus) {
+        for p in wlPointers(of: focus) {
             p.button(serial: s, time: time, button: button, pressed: pressed)
             p.frame()
         }
@@ -215,7 +216,7 @@ public final class Seat {
         guard let focus = pointerFocus else { return }
         // What the app published for accessibility moves with the scroll: read again.
         compositor.accessibility.scrolled(focus)
-        for p in pointers(of: focus) {
+        for p in wlPointers(of: focus) {
             p.axis(time: time, axis: axis.axis, value: axis.value, discrete: axis.discrete, source: axis.source)
             p.frame()
         }
@@ -257,7 +258,7 @@ public final class Seat {
         updatePointerFocus()
         // The surface under a still pointer moved: its client hears the new local position.
         if let focus = pointerFocus, focus === old, let local = focusedSurfaceLocal, let oldLocal, local != oldLocal {
-            for p in pointers(of: focus) { p.motion(time: compositor.clock.now, x: local.x, y: local.y); p.frame() }
+            for p in wlPointers(of: focus) { p.motion(time: compositor.clock.now, x: local.x, y: local.y); p.frame() }
         }
         constraints.reevaluate()
     }
@@ -276,7 +277,7 @@ public final class Seat {
             if let h = hit {
                 focusOrigin = (x - h.sx, y - h.sy)
                 let s = serial()
-                for p in pointers(of: h.surface) { p.enter(serial: s, surface: h.surface, x: h.sx, y: h.sy); p.frame() }
+                for p in wlPointers(of: h.surface) { p.enter(serial: s, surface: h.surface, x: h.sx, y: h.sy); p.frame() }
             }
         } else if let h = hit {
             focusOrigin = (x - h.sx, y - h.sy)
@@ -287,7 +288,7 @@ public final class Seat {
     func setPointerFocus(_ surface: WlSurface?) {
         if let old = pointerFocus {
             let s = serial()
-            for p in pointers(of: old) { p.leave(serial: s, surface: old); p.frame() }
+            for p in wlPointers(of: old) { p.leave(serial: s, surface: old); p.frame() }
         }
         pointerFocus = surface
         cursor.reset()

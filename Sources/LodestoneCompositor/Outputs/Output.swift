@@ -1,3 +1,4 @@
+import WaylandServer
 import Rendering
 
 /// The frame Lodestone composes into: its size, scale and pixels. With several heads

@@ -8,7 +8,7 @@ extension Seat {
     /// set_cursor, move and resize carrying an older or an invented serial are ignored, as
     /// weston and wlroots do.
     func isCurrentPointerSerial(_ serial: UInt32, of client: WaylandServer.Client) -> Bool {
-        pointers.contains { p in
+        wlPointers.contains { p in
             guard p.client == client, let enter = p.enterSerial else { return false }
             return compositor.display.issued(serial, since: enter)
         }
