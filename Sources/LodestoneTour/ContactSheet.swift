@@ -36,7 +36,8 @@ public enum ContactSheet {
         let first = images[0]
         let scale = thumbnailWidth / Double(cairo_image_surface_get_width(first))
         let thumbHeight = Double(cairo_image_surface_get_height(first)) * scale
-        let margin = 12.0, captionHeight = 22.0
+        // Two caption lines: a long title wrapped onto one line ran under its neighbour's.
+        let margin = 12.0, lineHeight = 15.0, captionHeight = 8 + 2 * lineHeight
         let rows = (entries.count + columns - 1) / columns
         let width = Int32(margin + Double(columns) * (thumbnailWidth + margin))
         let height = Int32(margin + Double(rows) * (thumbHeight + captionHeight + margin))
@@ -59,11 +60,36 @@ public enum ContactSheet {
             cairo_paint(cr)
             cairo_restore(cr)
             cairo_set_source_rgb(cr, 0.92, 0.92, 0.94)
-            cairo_move_to(cr, x, y + thumbHeight + 16)
-            entry.caption.withCString { cairo_show_text(cr, $0) }
+            for (n, line) in wrapped(entry.caption, width: thumbnailWidth, lines: 2, cr).enumerated() {
+                cairo_move_to(cr, x, y + thumbHeight + 4 + lineHeight * Double(n + 1))
+                line.withCString { cairo_show_text(cr, $0) }
+            }
         }
         cairo_destroy(cr)
         try written(sheet, to: path)
+    }
+
+    /// `text` broken at spaces into at most `lines` lines no wider than `width` in `cr`'s font;
+    /// what does not fit ends the last line with an ellipsis.
+    static func wrapped(_ text: String, width: Double, lines: Int, _ cr: OpaquePointer) -> [String] {
+        func fits(_ line: String) -> Bool {
+            var extents = cairo_text_extents_t()
+            line.withCString { cairo_text_extents(cr, $0, &extents) }
+            return extents.x_advance <= width
+        }
+        var result: [String] = [], current = ""
+        for word in text.split(separator: " ").map(String.init) {
+            let candidate = current.isEmpty ? word : current + " " + word
+            if fits(candidate) || current.isEmpty { current = candidate; continue }
+            result.append(current)
+            current = word
+        }
+        if !current.isEmpty { result.append(current) }
+        guard result.count > lines || result.last.map(fits) == false else { return result }
+        var last = result[min(lines, result.count) - 1]
+        if result.count > lines { last += " " + result[lines...].joined(separator: " ") }
+        while !last.isEmpty, !fits(last + "…") { last.removeLast() }
+        return Array(result.prefix(lines - 1)) + [last + "…"]
     }
 
     /// Writes the region `(x, y, width, height)` of a PNG, scaled by `scale`, to `path`.

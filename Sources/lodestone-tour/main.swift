@@ -22,10 +22,12 @@ let directory = URL(fileURLWithPath: option("--out") ?? "out/demo").standardized
 do {
     let started = Date()
     let tour = DemoTour(directory: directory)
+    let nameWidth = DemoTour.script.map(\.name.count).max() ?? 0
     var failed = 0
     let results = try tour.run { r in
         let mark = r.failures.isEmpty ? "✓" : "✗"
-        let name = r.step.name.padding(toLength: 17, withPad: " ", startingAt: 0)
+        // One space at least after the longest step name ("drop-refused-drag" ran into its title).
+        let name = r.step.name.padding(toLength: nameWidth + 1, withPad: " ", startingAt: 0)
         print(String(format: "%@ %02d ", mark, r.index) + name + r.step.title)
         for f in r.failures { print("     \(f)   [pointer: \(r.pointer)]") }
         if !r.failures.isEmpty { failed += 1 }
