@@ -84,21 +84,25 @@ final class ComposedClientCursor {
         return (p.x.clampedSubtracting(hotspot.x), p.y.clampedSubtracting(hotspot.y))
     }
 
-    /// The pointer went to another surface: its client chooses anew.
+    /// The pointer went to another surface: its client chooses anew. The seat, which asked,
+    /// pushes the change to the pointer itself (it is on the stack).
     func reset() {
         damage()
         surface = nil
         hidden = false
         shape = nil
-        changed()
+        damage()
     }
 
-    func surfaceDestroyed(_ gone: WlSurface) {
-        guard surface === gone else { return }
+    /// The cursor's surface went away; true when it was this cursor's, and the seat, which
+    /// asked, pushes the change to the pointer.
+    func surfaceDestroyed(_ gone: WlSurface) -> Bool {
+        guard surface === gone else { return false }
         surface = nil
         role = nil
         hidden = true
-        changed()
+        damage()
+        return true
     }
 
     /// Whether the focused client chose its cursor (an image, none, or a shape).

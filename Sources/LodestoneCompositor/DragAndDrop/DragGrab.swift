@@ -70,7 +70,25 @@ final class DragGrab: PointerGrab, DragSession {
     var routesToClients: Bool { false }
     func mayFocus(_ surface: WlSurface) -> Bool { false }
 
-    func motion(_ seat: Seat, device: (x: Double, y: Double), time: UInt32) { moved(time: time) }
+    func motion(device: (x: Double, y: Double), logical: (x: Double, y: Double), time: UInt32) -> GrabResponse {
+        answering { moved(time: time) }
+    }
+
+    /// While the seat asks (a motion, the release, a key), what the drag has to tell it is
+    /// gathered here and returned: the seat is on the stack then. Otherwise (a client's
+    /// request, the source going, a touch) nothing of the seat's is, and it is told at once.
+    private var answer: GrabResponse?
+
+    private func answering(_ body: () -> Void) -> GrabResponse {
+        answer = .taken
+        body()
+        defer { answer = nil }
+        return answer ?? .taken
+    }
+
+    private func tellSeat(_ response: GrabResponse) {
+        if answer != nil { answer?.formUnion(response) } else { seat.apply(response) }
+    }
 
     /// The drag moved: the surface there hears it.
     private func moved(time: UInt32) {
@@ -93,11 +111,11 @@ final class DragGrab: PointerGrab, DragSession {
     /// The finger of a touch drag lifted: the drop, if the target takes it.
     func touchReleased() { drop() }
 
-    func pressStarted(_ seat: Seat) {}
-    func button(_ seat: Seat, _ button: UInt32, pressed: Bool, time: UInt32) {}
-    func axis(_ seat: Seat, _ axis: PointerAxis, time: UInt32) {}
+    func pressStarted(focus: WlSurface?) -> GrabResponse { .taken }
+    func button(_ button: UInt32, pressed: Bool, time: UInt32) -> GrabResponse { .taken }
+    func axis(_ axis: PointerAxis, time: UInt32) -> GrabResponse { .taken }
     /// The last button came up: the drop, if the target takes it.
-    func released(_ seat: Seat) { drop() }
+    func released(at logical: (x: Double, y: Double)) -> GrabResponse { answering { drop() } }
 
     func surfaceDestroyed(_ surface: WlSurface) -> Bool {
         if surface === icon { damageIcon(); icon = nil; damageIcon() }
@@ -118,8 +136,8 @@ final class DragGrab: PointerGrab, DragSession {
 
     /// A key during the drag: none reaches a client, so the keyboard focus stays where it
     /// was; Escape cancels.
-    func key(_ code: UInt32, pressed: Bool) {
-        if pressed, code == Self.escape { cancel() }
+    func key(_ code: UInt32, pressed: Bool) -> GrabResponse {
+        answering { if pressed, code == Self.escape { cancel() } }
     }
 
     static let escape: UInt32 = 1
@@ -142,7 +160,7 @@ final class DragGrab: PointerGrab, DragSession {
         leaveTarget()
         guard let hit else { return }
         target = hit.surface
-        if let source, let x = compositor.xwm?.dnd?.dragEntered(hit.surface, source: source, statusChanged: { [weak self] in self?.seat.pointerWorldChanged(cursor: true) }) {
+        if let source, let x = compositor.xwm?.dnd?.dragEntered(hit.surface, source: source, statusChanged: { [weak self] in self?.tellSeat(.cursorChanged) }) {
             return xTarget = x
         }
         let serial = compositor.display.nextSerial()
@@ -171,7 +189,7 @@ final class DragGrab: PointerGrab, DragSession {
         guard let source else { return }
         if source.action != .none || source.accepted { source.target(nil) }
         source.sendAction(.none)
-        seat.pointerWorldChanged(cursor: true)
+        tellSeat(.cursorChanged)
     }
 
     /// The target accepted a MIME type or changed its actions: both sides hear the action
@@ -182,7 +200,7 @@ final class DragGrab: PointerGrab, DragSession {
         offer.sendAction(action)
         source.sendAction(action)
         source.accepted = offer.accepted != nil
-        seat.pointerWorldChanged(cursor: true)
+        tellSeat(.cursorChanged)
     }
 
     /// After the drop the offer no longer names the drag: the source heard `finish` itself.
@@ -281,9 +299,7 @@ final class DragGrab: PointerGrab, DragSession {
             seat.touchscreen?.dragEnded(self)
             return
         }
-        seat.endGrab()
-        seat.updatePointerFocus()
-        seat.pointerWorldChanged(cursor: true)
+        tellSeat([.end, .refocus, .cursorChanged])
     }
 
     // MARK: The icon

@@ -16,10 +16,10 @@ final class ExternalDragGrab: PointerGrab {
 
     var routesToClients: Bool { false }
     func mayFocus(_ surface: WlSurface) -> Bool { false }
-    func motion(_ seat: Seat, device: (x: Double, y: Double), time: UInt32) {}
-    func pressStarted(_ seat: Seat) {}
-    func button(_ seat: Seat, _ button: UInt32, pressed: Bool, time: UInt32) {}
-    func axis(_ seat: Seat, _ axis: PointerAxis, time: UInt32) {}
+    func motion(device: (x: Double, y: Double), logical: (x: Double, y: Double), time: UInt32) -> GrabResponse { .taken }
+    func pressStarted(focus: WlSurface?) -> GrabResponse { .taken }
+    func button(_ button: UInt32, pressed: Bool, time: UInt32) -> GrabResponse { .taken }
+    func axis(_ axis: PointerAxis, time: UInt32) -> GrabResponse { .taken }
 
     /// What the pointer says of a drop where the drag is.
     var cursorName: CursorName? { drag?.cursorName }

@@ -99,12 +99,12 @@ public final class Seat {
         case .pointerMotion(let motion): pointerMoved(motion, time: time)
         case .pointerButton(let button, let pressed): pointerButton(button, pressed: pressed, time: time)
         case .pointerAxis(let axis):
-            if grab.routesToClients { grab.axis(self, axis, time: time) }
+            if grab.routesToClients { pointerAxis(axis, time: time) }
         case .pointerDevice(let kind): pointerInput(.device(kind == .trackpad ? .trackpad : .mouse))
         case .pointerLeftOutputs: setPointerOutside(true)
         case .pointerEnteredOutputs: setPointerOutside(false)
         case .key(let code, let pressed):
-            if let drag = activeDrag { return drag.key(code, pressed: pressed) }
+            if let drag = activeDrag { return apply(drag.key(code, pressed: pressed)) }
             // Holding a modifier (a shortcut, a Shift-click) is not typing.
             if pressed && !keyboard.keymap.isModifier(key: code) {
                 pointerInput(.keyTyped)
@@ -148,7 +148,9 @@ public final class Seat {
         // A locked or confined pointer that could not move tells no one.
         if position.isConstrained, grab.routesToClients, position.logical == before { return }
         cursor.damage()
-        grab.motion(self, device: devicePosition, time: time)
+        let response = grab.motion(device: devicePosition, logical: (x, y), time: time)
+        if response.contains(.deliver) { deliverMotion(time: time) }
+        apply(response)
     }
 
     /// Motion for the surface under the pointer (the routing grabs' motion).
@@ -183,11 +185,14 @@ public final class Seat {
                 if grab === defaultGrab, !pointerOutside, let window = compositor.scene.titleBarAt(x: x, y: y) {
                     pressedTitleBar(of: window, time: time)
                 } else {
-                    grab.pressStarted(self)
+                    if grab.refocusesBeforePress { updatePointerFocus() }
+                    apply(grab.pressStarted(focus: pointerFocus))
                 }
             }
             pressedButtons.append(button)
-            grab.button(self, button, pressed: true, time: time)
+            let response = grab.button(button, pressed: true, time: time)
+            if response.contains(.deliver) { sendButton(button, pressed: true, time: time) }
+            apply(response)
         } else {
             guard pressedButtons.contains(button) else { return }
             pressedButtons.removeAll { $0 == button }
@@ -195,9 +200,11 @@ public final class Seat {
             let holder = grab
             if pressedButtons.isEmpty {
                 pointerInput(.button(.released))
-                holder.released(self)
+                apply(holder.released(at: (x, y)))
             }
-            holder.button(self, button, pressed: false, time: time)
+            let response = holder.button(button, pressed: false, time: time)
+            if response.contains(.deliver) { sendButton(button, pressed: false, time: time) }
+            apply(response)
         }
         if pressedButtons.isEmpty, grab.routesToClients { updatePointerFocus() }
     }
@@ -210,6 +217,12 @@ public final class Seat {
             p.button(serial: s, time: time, button: button, pressed: pressed)
             p.frame()
         }
+    }
+
+    private func pointerAxis(_ axis: PointerAxis, time: UInt32) {
+        let response = grab.axis(axis, time: time)
+        if response.contains(.deliver) { sendAxis(axis, time: time) }
+        apply(response)
     }
 
     func sendAxis(_ axis: PointerAxis, time: UInt32) {
@@ -229,15 +242,15 @@ public final class Seat {
         compositor.desktop.activate(window)
         if let button = bar.button(atX: x, y: y) {
             bar.lastPress = nil
-            return begin(TitleBarButtonGrab(window: window, button: button))
+            return begin(TitleBarButtonGrab(window: window, button: button, desktop: compositor.desktop))
         }
         if let last = bar.lastPress, time &- last <= TitleBar.doubleClickMilliseconds {
             bar.lastPress = nil
             window.toggleMaximized()
-            return begin(TitleBarButtonGrab(window: window, button: nil))
+            return begin(TitleBarButtonGrab(window: window, button: nil, desktop: compositor.desktop))
         }
         bar.lastPress = time
-        begin(MoveGrab(window: window, device: devicePosition))
+        begin(MoveGrab(window: window, desktop: compositor.desktop, device: devicePosition))
     }
 
     /// Click to focus: the window under a press is raised and gets the keyboard.
@@ -292,13 +305,14 @@ public final class Seat {
         }
         pointerFocus = surface
         cursor.reset()
+        pointerWorldChanged(cursor: true)
     }
 
     /// A surface went away: nothing of the seat's may point at it.
     func surfaceDestroyed(_ surface: WlSurface) {
-        if pointerFocus === surface { pointerFocus = nil; cursor.reset() }
+        if pointerFocus === surface { pointerFocus = nil; cursor.reset(); pointerWorldChanged(cursor: true) }
         keyboard.surfaceDestroyed(surface)
-        cursor.surfaceDestroyed(surface)
+        if cursor.surfaceDestroyed(surface) { pointerWorldChanged(cursor: true) }
         if grab.surfaceDestroyed(surface) { endGrab() }
     }
 }

@@ -6,14 +6,14 @@ extension Seat {
     /// `xdg_toplevel.move`: only while a button the toplevel's client got is held.
     func startMove(_ toplevel: XdgToplevel, serial: UInt32) {
         guard mayStartGrab(for: toplevel, serial: serial) else { return }
-        begin(MoveGrab(window: toplevel, device: devicePosition))
+        begin(MoveGrab(window: toplevel, desktop: compositor.desktop, device: devicePosition))
     }
 
     /// X11's `_NET_WM_MOVERESIZE` move: X has no serials; the press must be on the window
     /// and still held, as for xdg_toplevel.move.
     func startMove(_ window: XwaylandWindow) {
         if let refused = refusesXGrab(of: window) { return compositor.log.debug("xwm: _NET_WM_MOVERESIZE move of '\(window.title)' refused: \(refused)") }
-        begin(MoveGrab(window: window, device: devicePosition))
+        begin(MoveGrab(window: window, desktop: compositor.desktop, device: devicePosition))
     }
 
     func startResize(_ toplevel: XdgToplevel, serial: UInt32, edges: UInt32) {
@@ -64,6 +64,16 @@ extension Seat {
 
     /// A move or resize ended: back to the popups' grab, or none.
     func endGrab() { grab = popupGrab.isEmpty ? defaultGrab : popupGrab }
+
+    /// Acts on what a grab answered (`GrabResponse`), once it has returned; delivering the
+    /// event itself is left to the caller, which knows which event it was.
+    func apply(_ response: GrabResponse) {
+        if response.contains(.dismissPopups) { dismissPopupGrabs() }
+        if response.contains(.focusAndActivate) { focusAndActivate() }
+        if response.contains(.end) { endGrab() }
+        if response.contains(.refocus) { updatePointerFocus() }
+        if response.contains(.cursorChanged) { pointerWorldChanged(cursor: true) }
+    }
 
     /// Closes every grabbing popup, topmost chain first.
     func dismissPopupGrabs() {
@@ -117,7 +127,8 @@ extension Seat {
         }
         let drag = DragGrab(seat: self, client: client, origin: origin, source: source, icon: icon)
         begin(drag)
-        drag.motion(self, device: (position.device.x, position.device.y), time: compositor.clock.now)
+        let (x, y) = (position.logical.x, position.logical.y)
+        apply(drag.motion(device: (position.device.x, position.device.y), logical: (x, y), time: compositor.clock.now))
         return true
     }
 }

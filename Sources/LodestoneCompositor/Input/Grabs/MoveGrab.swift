@@ -2,11 +2,14 @@
 /// the last button comes up. Clients hear nothing meanwhile.
 final class MoveGrab: PointerGrab {
     let window: DesktopWindow
+    /// Places the window (the seat is not asked: it is on the stack during motion).
+    private unowned let desktop: Desktop
     /// The hand's offset from the window's top-left when the move began.
     private let dx: Double, dy: Double
 
-    init(window: DesktopWindow, device: (x: Double, y: Double)) {
+    init(window: DesktopWindow, desktop: Desktop, device: (x: Double, y: Double)) {
         self.window = window
+        self.desktop = desktop
         // A window being moved is no longer held by an earlier resize's edge.
         (window as? XdgToplevel)?.resizeAnchor = nil
         let p = window.position
@@ -16,13 +19,14 @@ final class MoveGrab: PointerGrab {
 
     var routesToClients: Bool { false }
 
-    func motion(_ seat: Seat, device: (x: Double, y: Double), time: UInt32) {
-        seat.compositor.desktop.move(window, to: Int32(clamping: Int((device.x - dx).rounded())), Int32(clamping: Int((device.y - dy).rounded())))
+    func motion(device: (x: Double, y: Double), logical: (x: Double, y: Double), time: UInt32) -> GrabResponse {
+        desktop.move(window, to: Int32(clamping: Int((device.x - dx).rounded())), Int32(clamping: Int((device.y - dy).rounded())))
+        return .taken
     }
 
-    func pressStarted(_ seat: Seat) {}
-    func button(_ seat: Seat, _ button: UInt32, pressed: Bool, time: UInt32) {}
-    func released(_ seat: Seat) { seat.endGrab() }
-    func axis(_ seat: Seat, _ axis: PointerAxis, time: UInt32) {}
+    func pressStarted(focus: WlSurface?) -> GrabResponse { .taken }
+    func button(_ button: UInt32, pressed: Bool, time: UInt32) -> GrabResponse { .taken }
+    func released(at logical: (x: Double, y: Double)) -> GrabResponse { .end }
+    func axis(_ axis: PointerAxis, time: UInt32) -> GrabResponse { .taken }
     func surfaceDestroyed(_ surface: WlSurface) -> Bool { window.surface === surface }
 }

@@ -10,13 +10,12 @@ final class PopupGrab: PointerGrab {
 
     func mayFocus(_ surface: WlSurface) -> Bool { surface.client == client }
 
-    func pressStarted(_ seat: Seat) {
-        seat.updatePointerFocus()
-        if seat.pointerFocus == nil || seat.pointerFocus?.client != client {
-            // Dismissing ends this grab; the press then goes where it landed.
-            seat.dismissPopupGrabs()
-            seat.focusAndActivate()
-        }
+    /// The press is judged by the surface it landed on.
+    var refocusesBeforePress: Bool { true }
+
+    func pressStarted(focus: WlSurface?) -> GrabResponse {
+        // Dismissing ends this grab; the press then goes where it landed.
+        focus == nil || focus?.client != client ? [.dismissPopups, .focusAndActivate] : .taken
     }
 
     func push(_ popup: XdgPopup) { popups.append(popup) }

@@ -21,7 +21,7 @@ final class ResizeGrab: PointerGrab {
 
     var routesToClients: Bool { false }
 
-    func motion(_ seat: Seat, device: (x: Double, y: Double), time: UInt32) {
+    func motion(device: (x: Double, y: Double), logical: (x: Double, y: Double), time: UInt32) -> GrabResponse {
         let dx = device.x - start.x, dy = device.y - start.y
         var w = Double(size.width), h = Double(size.height)
         if edges & XDG_TOPLEVEL_RESIZE_EDGE_LEFT.rawValue != 0 { w -= dx }
@@ -34,16 +34,17 @@ final class ResizeGrab: PointerGrab {
         if maxSize.width > 0 { nw = min(nw, maxSize.width) }
         if maxSize.height > 0 { nh = min(nh, maxSize.height) }
         window.resize(width: nw, height: nh)
+        return .taken
     }
 
-    func pressStarted(_ seat: Seat) {}
-    func button(_ seat: Seat, _ button: UInt32, pressed: Bool, time: UInt32) {}
+    func pressStarted(focus: WlSurface?) -> GrabResponse { .taken }
+    func button(_ button: UInt32, pressed: Bool, time: UInt32) -> GrabResponse { .taken }
 
-    func released(_ seat: Seat) {
+    func released(at logical: (x: Double, y: Double)) -> GrabResponse {
         window.resizeEnded()
-        seat.endGrab()
+        return .end
     }
 
-    func axis(_ seat: Seat, _ axis: PointerAxis, time: UInt32) {}
+    func axis(_ axis: PointerAxis, time: UInt32) -> GrabResponse { .taken }
     func surfaceDestroyed(_ surface: WlSurface) -> Bool { window.surface === surface }
 }

@@ -6,26 +6,29 @@ import Rendering
 final class TitleBarButtonGrab: PointerGrab {
     let window: DesktopWindow
     let button: TitleBarImage.Button?
+    /// Minimizes the window (the seat is not asked: it is on the stack during the release).
+    private unowned let desktop: Desktop
 
-    init(window: DesktopWindow, button: TitleBarImage.Button?) {
+    init(window: DesktopWindow, button: TitleBarImage.Button?, desktop: Desktop) {
         self.window = window
         self.button = button
+        self.desktop = desktop
     }
 
     var routesToClients: Bool { false }
-    func motion(_ seat: Seat, device: (x: Double, y: Double), time: UInt32) {}
-    func pressStarted(_ seat: Seat) {}
-    func button(_ seat: Seat, _ button: UInt32, pressed: Bool, time: UInt32) {}
-    func axis(_ seat: Seat, _ axis: PointerAxis, time: UInt32) {}
+    func motion(device: (x: Double, y: Double), logical: (x: Double, y: Double), time: UInt32) -> GrabResponse { .taken }
+    func pressStarted(focus: WlSurface?) -> GrabResponse { .taken }
+    func button(_ button: UInt32, pressed: Bool, time: UInt32) -> GrabResponse { .taken }
+    func axis(_ axis: PointerAxis, time: UInt32) -> GrabResponse { .taken }
 
-    func released(_ seat: Seat) {
-        seat.endGrab()
-        guard let button, window.titleBar?.button(atX: seat.position.logical.x, y: seat.position.logical.y) == button else { return }
+    func released(at logical: (x: Double, y: Double)) -> GrabResponse {
+        guard let button, window.titleBar?.button(atX: logical.x, y: logical.y) == button else { return .end }
         switch button {
         case .close: window.sendClose()
         case .maximize: window.toggleMaximized()
-        case .minimize: seat.compositor.desktop.minimize(window)
+        case .minimize: desktop.minimize(window)
         }
+        return .end
     }
 
     func surfaceDestroyed(_ surface: WlSurface) -> Bool { window.surface === surface }
