@@ -1,3 +1,4 @@
+// Over 300 lines: the engine is one value type whose input, step and presentation share its private state (transitions, magnetism, hide timers); its parts already live in files of their own (Accessories, BandSelection, Spring, Visibility, MotionModel/, ...).
 /// The adaptive pointer: feed it device input and time, ask it for one presentation per frame.
 ///
 /// ```swift

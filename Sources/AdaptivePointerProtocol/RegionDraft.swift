@@ -1,3 +1,4 @@
+// Over 300 lines: one implementation of every adaptive_pointer_region_v1 request's check and error message, shared by Lodestone and liblodestone-pointer; splitting it would split the protocol's rules.
 import CWaylandProtocols
 import CWaylandServer
 import AdaptivePointerEngine
@@ -5,7 +6,7 @@ import WaylandServer
 
 /// The pending state of one `adaptive_pointer_region_v1`, and the validation of every request
 /// that edits it: one implementation of the protocol's checks and error messages, shared by
-/// Lodestone's own handler (Compositor/AdaptivePointerRegion.swift) and by the server-side
+/// Lodestone's own handler (LodestoneCompositor/Protocols/AdaptivePointerRegion.swift) and by the server-side
 /// helper of liblodestone-pointer (LodestonePointerC/Server*.swift), so a C compositor's
 /// clients meet exactly the errors Lodestone's do.
 ///
