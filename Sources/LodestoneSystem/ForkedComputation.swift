@@ -142,9 +142,8 @@ public struct ForkedComputation: Sendable {
         let bytes = body()
         var written = 0
         while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(answer, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { _exit(childFailed) }
+            let result = NonBlocking.run { bytes.withUnsafeBytes { write(answer, $0.baseAddress! + written, $0.count - written) } }
+            guard case .done(let n) = result, n > 0 else { _exit(childFailed) }
             written += n
         }
         _exit(0)

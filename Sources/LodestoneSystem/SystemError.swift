@@ -89,3 +89,40 @@ public func callReturningNegativeErrno(_ name: String, what: @autoclosure () -> 
     guard result < 0 else { return result }
     throw SystemError(what() ?? "\(name) failed", call: name, errno: -result)
 }
+
+// MARK: errno, read in one place
+
+extension SystemError {
+    /// The failure a call just reported through errno (`drmModeAddFB`, `mmap`, `stat`):
+    /// for calls whose failure value the helpers above cannot take (a status compared by
+    /// hand, a pointer checked against MAP_FAILED).
+    public static func lastError(_ what: String, call: String? = nil) -> SystemError {
+        SystemError(what, call: call, errno: errno)
+    }
+}
+
+/// errno as the last call left it, for the few checks that branch on which failure it was
+/// (`EEXIST` from an exclusive open, `ESRCH` from `kill(pid, 0)`, `EAGAIN` from a flush).
+public var lastErrno: Int32 { errno }
+
+/// What a read or write on a non-blocking descriptor did (`NonBlocking.run`).
+public enum NonBlocking: Equatable, Sendable {
+    /// Bytes moved (0 from a read: the other end closed).
+    case done(Int)
+    /// Nothing now: the descriptor would have blocked (EAGAIN); wait for it to be ready.
+    case wouldBlock
+    /// A failure, with its errno value.
+    case failed(Int32)
+
+    /// Runs a `read` or `write` (a result of -1 sets errno), again while it is interrupted
+    /// (EINTR), and says which of the three it came to.
+    public static func run(_ body: () -> Int) -> NonBlocking {
+        while true {
+            let n = body()
+            if n >= 0 { return .done(n) }
+            let code = errno
+            if code == EINTR { continue }
+            return code == EAGAIN || code == EWOULDBLOCK ? .wouldBlock : .failed(code)
+        }
+    }
+}

@@ -30,7 +30,7 @@ extension Connection {
 
     /// Sends queued requests; a full socket (EAGAIN) is not an error.
     public func flushChecked() throws(SystemError) {
-        if wl_display_flush(pointer) < 0 && errno != EAGAIN { throw lostConnection() }
+        if wl_display_flush(pointer) < 0 && lastErrno != EAGAIN { throw lostConnection() }
     }
 
     /// Why the connection ended, in words.

@@ -74,7 +74,7 @@ public final class Connection {
     /// Why the request `what` returned no object: errno from libwayland's
     /// allocation, or the connection's error when it has one.
     func creationFailure(_ what: String) -> SystemError {
-        let saved = errno
+        let saved = lastErrno
         if protocolError != nil || wl_display_get_error(pointer) != 0 {
             return SystemError("\(what) returned no object", reason: failure().description)
         }

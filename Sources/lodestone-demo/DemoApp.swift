@@ -1,3 +1,4 @@
+import LodestoneSystem
 import AdaptivePointerClient
 import CWaylandClient
 import CWaylandProtocols
@@ -190,7 +191,7 @@ final class DemoApp {
             if syncOnStdin { fds.append(pollfd(fd: 0, events: Int16(POLLIN), revents: 0)) }
             let drops = dragAndDrop?.readFDs ?? []
             fds += drops.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            guard poll(&fds, nfds_t(fds.count), -1) >= 0 || errno == EINTR else { return }
+            guard poll(&fds, nfds_t(fds.count), -1) >= 0 || lastErrno == EINTR else { return }
             if fds[0].revents & Int16(POLLHUP | POLLERR) != 0 { return }
             if fds[0].revents & Int16(POLLIN) != 0 { try connection.readAndDispatch() }
             for (i, drop) in drops.enumerated() where fds[fds.count - drops.count + i].revents != 0 { dragAndDrop?.readable(drop) }

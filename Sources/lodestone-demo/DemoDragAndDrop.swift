@@ -1,3 +1,4 @@
+import LodestoneSystem
 import CWaylandClient
 import CWaylandProtocols
 import Glibc
@@ -175,12 +176,13 @@ final class DemoDragAndDrop {
     func readable(_ fd: Int32) {
         guard let i = reads.firstIndex(where: { $0.fd == fd }) else { return }
         var chunk = [UInt8](repeating: 0, count: 4096)
-        let n = read(fd, &chunk, chunk.count)
-        if n > 0 {
+        switch NonBlocking.run({ read(fd, &chunk, chunk.count) }) {
+        case .done(let n) where n > 0:
             if reads[i].bytes.count < 1 << 20 { reads[i].bytes += chunk[0..<n] }
             return
+        case .wouldBlock: return
+        case .done, .failed: break
         }
-        if n < 0, errno == EAGAIN || errno == EINTR { return }
         let done = reads.remove(at: i)
         close(fd)
         done.offer.proxy.request { wl_data_offer_finish($0) }

@@ -69,7 +69,7 @@ enum XcursorFuzz {
     /// (inheriting fuzz); the path of the cursor file each input is written to.
     private static func makeThemes() -> String {
         var template = Array("/tmp/lodestone-xcursor-fuzz.XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { fail("mkdtemp: \(String(cString: strerror(errno)))") }
+        guard let made = mkdtemp(&template) else { fail("\(SystemError.lastError("mkdtemp failed", call: "mkdtemp"))") }
         let dir = String(cString: made)
         for (theme, inherits) in [("fuzz", "fuzz-b"), ("fuzz-b", "fuzz")] {
             mkdir(dir + "/" + theme, 0o755)

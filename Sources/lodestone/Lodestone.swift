@@ -411,7 +411,7 @@ struct Lodestone: ParsableCommand {
     /// Why `path` must not hold our socket, or nil when it is our own private directory.
     static func runtimeDirectoryProblem(_ path: String) -> String? {
         var info = stat()
-        guard stat(path, &info) == 0 else { return "it cannot be read (\(String(cString: strerror(errno))))" }
+        guard stat(path, &info) == 0 else { return "it cannot be read (\(SystemError.lastError("stat", call: "stat").reason ?? "no reason given"))" }
         guard info.st_mode & S_IFMT == S_IFDIR else { return "it is not a directory" }
         guard info.st_uid == getuid() else { return "it belongs to uid \(info.st_uid)" }
         guard info.st_mode & 0o077 == 0 else { return "its mode is \(String(info.st_mode & 0o777, radix: 8)), open to others" }

@@ -51,7 +51,7 @@ public final class DRMBackend: Backend {
         guard let card = Self.cards().first else { throw SystemError("cannot start the DRM backend: no DRM device") }
         cardPath = card
         cardFD = session.open(path: card, flags: O_RDWR | O_CLOEXEC)
-        guard cardFD >= 0 else { throw SystemError("cannot open \(card) through the seat: \(String(cString: strerror(-cardFD)))") }
+        guard cardFD >= 0 else { throw SystemError("cannot open \(card) through the seat", call: "libseat_open_device", errno: -cardFD) }
         outputs = try DRMOutput.probe(fd: cardFD, path: card)
     }
 

@@ -78,12 +78,12 @@ final class DRMPointerPlane: PointerPlane {
                 image.fill(PixelRect(x: 0, y: 0, width: planner.width, height: planner.height), color: 0)
                 painter.draw(planner.imagePresentation(of: p), into: image, scale: Double(planner.scale), clip: whole, preview: nil)
                 guard drmModeSetCursor2(fd, crtc, handle, UInt32(planner.width), UInt32(planner.height), hx, hy) == 0 else {
-                    let e = errno
+                    let e = lastErrno
                     // Busy (a commit on the CRTC not yet done): composed this once, the plane
                     // tried again with the next frame. Anything else: composed from now on.
                     let transient = [EBUSY, EINTR, EAGAIN].contains(e)
                     if !transient { planner.driverRefused() }
-                    refused("the cursor plane on CRTC \(crtc) refused the pointer (drmModeSetCursor2: \(String(cString: strerror(e))))\(transient ? "; trying again" : "; the pointer is composed from now on")")
+                    refused("the cursor plane on CRTC \(crtc) refused the pointer (\(SystemError("drmModeSetCursor2", errno: e)))\(transient ? "; trying again" : "; the pointer is composed from now on")")
                     return false
                 }
                 shown = true

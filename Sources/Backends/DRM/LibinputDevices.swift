@@ -29,7 +29,7 @@ public final class LibinputContext {
     /// `open(2)` and `close(2)`: enough for a path context.
     public final class PlainOpener: DeviceOpener {
         public init() {}
-        public func open(path: String, flags: Int32) -> Int32 { let fd = Glibc.open(path, flags | O_CLOEXEC); return fd < 0 ? -errno : fd }
+        public func open(path: String, flags: Int32) -> Int32 { let fd = Glibc.open(path, flags | O_CLOEXEC); return fd < 0 ? -lastErrno : fd }
         public func close(fd: Int32) { _ = Glibc.close(fd) }
     }
 

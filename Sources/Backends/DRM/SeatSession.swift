@@ -63,7 +63,7 @@ final class SeatSession: LibinputContext.DeviceOpener {
         guard let seat else { return }
         source = try loop.addFileDescriptor(libseat_get_fd(seat)) { [unowned self] _ in
             guard let seat = self.seat, libseat_dispatch(seat, 0) < 0 else { return }
-            let reason = String(cString: strerror(errno))
+            let reason = SystemError.lastError("libseat_dispatch failed").reason ?? "no reason given"
             // The fd stays readable (hung up) and would spin the loop. libseat is not called
             // again: its requests on the dead connection only log errors.
             self.detach()
@@ -97,7 +97,7 @@ final class SeatSession: LibinputContext.DeviceOpener {
         guard let seat else { return -ENODEV }
         var fd: Int32 = -1
         let id = libseat_open_device(seat, path, &fd)
-        guard id >= 0 else { return -errno }
+        guard id >= 0 else { return -lastErrno }
         devices[fd] = id
         return fd
     }

@@ -1,3 +1,4 @@
+import LodestoneSystem
 import CWaylandClient
 import LodestoneCompositor
 import Glibc
@@ -42,7 +43,7 @@ extension ParentInput {
         }
         // Since wl_seat 7 the fd must be mapped private.
         guard let map = mmap(nil, Int(size), PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED else {
-            log.error("cannot map the parent's keymap: \(String(cString: strerror(errno)))")
+            log.error("\(SystemError.lastError("cannot map the parent's keymap", call: "mmap"))")
             return
         }
         defer { munmap(map, Int(size)) }

@@ -190,7 +190,7 @@ final class DBusConnection {
             budget -= 1
             if r > 0 { continue }
             if r < 0 {
-                let reason = String(cString: strerror(-r))
+                let reason = SystemError("sd-bus", errno: -r).reason ?? "no reason given"
                 close()
                 onClose(DBusError(name: "closed", message: reason))
                 return

@@ -1,3 +1,4 @@
+import LodestoneSystem
 import CWaylandServer
 import Glibc
 import WaylandServer
@@ -56,17 +57,15 @@ final class PipeTransfer {
     private func readable() {
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n > 0 {
+            switch NonBlocking.run({ chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }) {
+            case .done(let n) where n > 0:
                 buffer += chunk[0..<n]
                 if buffer.count > limit { return finish(nil) }
-            } else if n == 0 {
+            case .done:
                 return finish(buffer)
-            } else if errno == EINTR {
-                continue
-            } else if errno == EAGAIN {
+            case .wouldBlock:
                 return
-            } else {
+            case .failed:
                 return finish(nil)
             }
         }
@@ -74,12 +73,10 @@ final class PipeTransfer {
 
     private func writable() {
         while offset < buffer.count {
-            let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n > 0 {
+            switch NonBlocking.run({ buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) } }) {
+            case .done(let n) where n > 0:
                 offset += n
-            } else if n < 0 && errno == EINTR {
-                continue
-            } else if n < 0 && errno == EAGAIN {
+            case .wouldBlock:
                 // The pipe is full: go on when the client has read some.
                 if watch == nil {
                     guard let w = try? loop.addFileDescriptor(fd, mask: UInt32(WL_EVENT_WRITABLE), { [unowned self] _ in self.writable() }) else {
@@ -88,7 +85,7 @@ final class PipeTransfer {
                     watch = w
                 }
                 return
-            } else {
+            case .done, .failed:
                 return finish(nil)  // EPIPE: the paste target went away
             }
         }

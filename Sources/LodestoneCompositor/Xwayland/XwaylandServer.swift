@@ -79,10 +79,10 @@ public final class XwaylandServer {
                 if written != text.count { unlink(lockPath(n)); return false }
                 return true
             }
-            guard errno == EEXIST else { return false }
+            guard lastErrno == EEXIST else { return false }
             // Stale: its server is gone (X servers write their pid in ASCII).
             guard let contents = try? readSmallFile(lockPath(n)), let pid = Int32(contents.trimmingCharacters(in: " \n")),
-                  kill(pid, 0) != 0, errno == ESRCH else { return false }
+                  kill(pid, 0) != 0, lastErrno == ESRCH else { return false }
             unlink(lockPath(n))
             unlink(socketPath(n))
         }
@@ -199,10 +199,10 @@ public final class XwaylandServer {
     /// writes the number and the newline separately, and dies if the second write fails).
     private func ready() {
         var buffer = [UInt8](repeating: 0, count: 16)
-        let n = buffer.withUnsafeMutableBufferPointer { read(readyPipe, $0.baseAddress, $0.count) }
-        if n > 0 { readyText += buffer[0..<n] }
-        if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
-        guard n <= 0 || readyText.contains(UInt8(ascii: "\n")) else { return }
+        let result = NonBlocking.run { buffer.withUnsafeMutableBufferPointer { read(readyPipe, $0.baseAddress, $0.count) } }
+        if case .done(let n) = result, n > 0 { readyText += buffer[0..<n] }
+        if result == .wouldBlock { return }
+        if case .done(let n) = result, n > 0, !readyText.contains(UInt8(ascii: "\n")) { return }
         // Removed from the loop, released later: this is its own handler.
         readyWatch?.remove()
         close(readyPipe); readyPipe = -1
