@@ -38,6 +38,11 @@ public final class AdaptivePointer {
     public func regions(on surface: OpaquePointer) -> SurfaceRegions {
         SurfaceRegions(manager.request { adaptive_pointer_manager_v1_get_surface($0, surface) }!, on: manager.connection)
     }
+
+    /// The regions of `surface` (a `wl_surface` proxy).
+    public func regions(on surface: Proxy) -> SurfaceRegions {
+        SurfaceRegions(manager.request(surface) { adaptive_pointer_manager_v1_get_surface($0, $1) }!, on: manager.connection)
+    }
 }
 
 /// `adaptive_pointer_surface_v1`: creates the regions of one surface.
@@ -184,37 +189,39 @@ public final class PointerRegion: Proxy {
 
     /// Sends every field of `d` (the region changes with the next commit).
     public func apply(_ d: RegionDescription) {
-        let p = pointer, f = wl_fixed_from_double
-        adaptive_pointer_region_v1_set_frame(p, d.frame.x, d.frame.y, d.frame.width, d.frame.height)
-        switch d.hitArea {
-        case .bezelled: adaptive_pointer_region_v1_set_hit_area(p, 0, 0)
-        case .bezelless: adaptive_pointer_region_v1_set_hit_area(p, 1, 0)
-        case .padding(let v): adaptive_pointer_region_v1_set_hit_area(p, 2, f(v))
-        case .rect(let x, let y, let w, let h): adaptive_pointer_region_v1_set_hit_rect(p, x, y, w, h)
+        let f = wl_fixed_from_double
+        request { p in
+            adaptive_pointer_region_v1_set_frame(p, d.frame.x, d.frame.y, d.frame.width, d.frame.height)
+            switch d.hitArea {
+            case .bezelled: adaptive_pointer_region_v1_set_hit_area(p, 0, 0)
+            case .bezelless: adaptive_pointer_region_v1_set_hit_area(p, 1, 0)
+            case .padding(let v): adaptive_pointer_region_v1_set_hit_area(p, 2, f(v))
+            case .rect(let x, let y, let w, let h): adaptive_pointer_region_v1_set_hit_rect(p, x, y, w, h)
+            }
+            adaptive_pointer_region_v1_set_corner_radius(p, f(d.cornerRadius))
+            adaptive_pointer_region_v1_set_effect(p, d.effect.rawValue)
+            adaptive_pointer_region_v1_set_hover(p, d.hover.tint.rawValue, (d.hover.shadow ? 1 : 0) | (d.hover.scale ? 2 : 0))
+            adaptive_pointer_region_v1_set_background(p, d.opaque ? 1 : 0)
+            switch d.shape {
+            case .effectDefault: adaptive_pointer_region_v1_set_shape(p, 0, 0)
+            case .circle: adaptive_pointer_region_v1_set_shape(p, 1, 0)
+            case .roundedRect(let r): adaptive_pointer_region_v1_set_shape(p, 2, f(r))
+            case .verticalBeam(let l): adaptive_pointer_region_v1_set_shape(p, 3, f(l))
+            case .horizontalBeam(let l): adaptive_pointer_region_v1_set_shape(p, 4, f(l))
+            case .hidden: adaptive_pointer_region_v1_set_shape(p, 5, 0)
+            case .custom(let verbs): withArray(PathVerb.encode(verbs)) { adaptive_pointer_region_v1_set_custom_shape(p, $0) }
+            }
+            adaptive_pointer_region_v1_set_magnetism(p, d.magnetism.rawValue)
+            adaptive_pointer_region_v1_set_latching_axes(p, d.latchingAxes.rawValue)
+            adaptive_pointer_region_v1_set_constrained_axes(p, d.constrainedAxes.rawValue)
+            adaptive_pointer_region_v1_clear_accessories(p)
+            for a in d.accessories { addAccessory(a) }
+            adaptive_pointer_region_v1_set_preview(p, d.preview)
+            adaptive_pointer_region_v1_set_annotation(p, d.annotation)
+            adaptive_pointer_region_v1_set_band_selection(p, d.bandSelection ? 1 : 0)
+            adaptive_pointer_region_v1_set_identifier(p, d.identifier)
+            adaptive_pointer_region_v1_set_stacking_order(p, d.stackingOrder)
         }
-        adaptive_pointer_region_v1_set_corner_radius(p, f(d.cornerRadius))
-        adaptive_pointer_region_v1_set_effect(p, d.effect.rawValue)
-        adaptive_pointer_region_v1_set_hover(p, d.hover.tint.rawValue, (d.hover.shadow ? 1 : 0) | (d.hover.scale ? 2 : 0))
-        adaptive_pointer_region_v1_set_background(p, d.opaque ? 1 : 0)
-        switch d.shape {
-        case .effectDefault: adaptive_pointer_region_v1_set_shape(p, 0, 0)
-        case .circle: adaptive_pointer_region_v1_set_shape(p, 1, 0)
-        case .roundedRect(let r): adaptive_pointer_region_v1_set_shape(p, 2, f(r))
-        case .verticalBeam(let l): adaptive_pointer_region_v1_set_shape(p, 3, f(l))
-        case .horizontalBeam(let l): adaptive_pointer_region_v1_set_shape(p, 4, f(l))
-        case .hidden: adaptive_pointer_region_v1_set_shape(p, 5, 0)
-        case .custom(let verbs): withArray(PathVerb.encode(verbs)) { adaptive_pointer_region_v1_set_custom_shape(p, $0) }
-        }
-        adaptive_pointer_region_v1_set_magnetism(p, d.magnetism.rawValue)
-        adaptive_pointer_region_v1_set_latching_axes(p, d.latchingAxes.rawValue)
-        adaptive_pointer_region_v1_set_constrained_axes(p, d.constrainedAxes.rawValue)
-        adaptive_pointer_region_v1_clear_accessories(p)
-        for a in d.accessories { addAccessory(a) }
-        adaptive_pointer_region_v1_set_preview(p, d.preview)
-        adaptive_pointer_region_v1_set_annotation(p, d.annotation)
-        adaptive_pointer_region_v1_set_band_selection(p, d.bandSelection ? 1 : 0)
-        adaptive_pointer_region_v1_set_identifier(p, d.identifier)
-        adaptive_pointer_region_v1_set_stacking_order(p, d.stackingOrder)
         if let tool = d.drawingPreview { setDrawingPreview(diameter: tool.diameter, color: tool.color) } else { clearDrawingPreview() }
     }
 
@@ -223,7 +230,7 @@ public final class PointerRegion: Proxy {
     @discardableResult
     public func setDrawingPreview(diameter: Double, color: UInt32) -> Bool {
         guard version >= 3 else { return false }
-        adaptive_pointer_region_v1_set_drawing_preview(pointer, wl_fixed_from_double(diameter), color)
+        request { adaptive_pointer_region_v1_set_drawing_preview($0, wl_fixed_from_double(diameter), color) }
         return true
     }
 
@@ -231,7 +238,7 @@ public final class PointerRegion: Proxy {
     @discardableResult
     public func clearDrawingPreview() -> Bool {
         guard version >= 3 else { return false }
-        adaptive_pointer_region_v1_clear_drawing_preview(pointer)
+        request { adaptive_pointer_region_v1_clear_drawing_preview($0) }
         return true
     }
 
@@ -242,24 +249,24 @@ public final class PointerRegion: Proxy {
         let upright: UInt32 = a.upright && version >= 2 ? 2 : 0
         let flags: UInt32 = (a.rotatesWithMotion ? 1 : 0) | upright
         switch a.shape {
-        case .arrow: adaptive_pointer_region_v1_add_accessory(pointer, 0, f(a.angle), f(a.offset), flags)
-        case .plus: adaptive_pointer_region_v1_add_accessory(pointer, 1, f(a.angle), f(a.offset), flags)
-        case .minus: adaptive_pointer_region_v1_add_accessory(pointer, 2, f(a.angle), f(a.offset), flags)
-        case .circleSlash: adaptive_pointer_region_v1_add_accessory(pointer, 3, f(a.angle), f(a.offset), flags)
-        case .checkmark: adaptive_pointer_region_v1_add_accessory(pointer, 4, f(a.angle), f(a.offset), flags)
+        case .arrow: request { adaptive_pointer_region_v1_add_accessory($0, 0, f(a.angle), f(a.offset), flags) }
+        case .plus: request { adaptive_pointer_region_v1_add_accessory($0, 1, f(a.angle), f(a.offset), flags) }
+        case .minus: request { adaptive_pointer_region_v1_add_accessory($0, 2, f(a.angle), f(a.offset), flags) }
+        case .circleSlash: request { adaptive_pointer_region_v1_add_accessory($0, 3, f(a.angle), f(a.offset), flags) }
+        case .checkmark: request { adaptive_pointer_region_v1_add_accessory($0, 4, f(a.angle), f(a.offset), flags) }
         case .custom(let verbs):
-            withArray(PathVerb.encode(verbs)) { adaptive_pointer_region_v1_add_custom_accessory(pointer, $0, f(a.angle), f(a.offset), flags) }
+            withArray(PathVerb.encode(verbs)) { array in request { adaptive_pointer_region_v1_add_custom_accessory($0, array, f(a.angle), f(a.offset), flags) } }
         }
     }
 
     public func setFrame(x: Int32, y: Int32, width: Int32, height: Int32) {
-        adaptive_pointer_region_v1_set_frame(pointer, x, y, width, height)
+        request { adaptive_pointer_region_v1_set_frame($0, x, y, width, height) }
     }
-    public func setAnnotation(_ text: String?) { adaptive_pointer_region_v1_set_annotation(pointer, text) }
-    public func setIdentifier(_ identifier: UInt32) { adaptive_pointer_region_v1_set_identifier(pointer, identifier) }
+    public func setAnnotation(_ text: String?) { request { adaptive_pointer_region_v1_set_annotation($0, text) } }
+    public func setIdentifier(_ identifier: UInt32) { request { adaptive_pointer_region_v1_set_identifier($0, identifier) } }
 
     /// Raw words as a path array (for tests that send malformed paths on purpose).
-    public func setCustomShape(words: [Int32]) { withArray(words) { adaptive_pointer_region_v1_set_custom_shape(pointer, $0) } }
+    public func setCustomShape(words: [Int32]) { withArray(words) { array in request { adaptive_pointer_region_v1_set_custom_shape($0, array) } } }
 }
 
 /// Passes `words` as a `wl_array` for the duration of one request.

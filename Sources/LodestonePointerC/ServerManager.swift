@@ -21,7 +21,7 @@ final class ServerManager: Resource, AdaptivePointerManagerV1Interface {
         case 0: destroy()
         case 1:
             // libwayland checked that the argument is a wl_surface.
-            guard let server, let surface = a.object(1)?.resource else { return }
+            guard let server, let surface = a.object(1)?.withResource({ $0 }) else { return }
             let state = server.state(for: surface)
             // One extension object per surface, as with wp_viewport: two would fight over the regions.
             guard state.extensionObject == nil else {

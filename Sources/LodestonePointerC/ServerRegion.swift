@@ -30,7 +30,7 @@ final class ServerRegion: Resource, AdaptivePointerRegionV1Interface {
         case .preview(let preview):
             // The library draws effects from the host's composed pixels, so an accepted
             // preview changes nothing; it is checked so clients meet Lodestone's rules.
-            guard let preview = preview?.resource else { break }
+            guard let preview = preview?.withResource({ $0 }) else { break }
             guard isOwnSubsurface(preview, below: state.surface, server: server) else {
                 return postError(RegionDraft.invalidPreview.code, RegionDraft.invalidPreview.message)
             }

@@ -4,9 +4,8 @@ import LodestoneSystem
 
 /// A client connection: `struct wl_display *` on the client side.
 public final class Connection {
-    /// The `wl_display *`: the package's own client code (tests, the nested backend) passes it
-    /// to libwayland; nothing outside the package sees it.
-    package let pointer: OpaquePointer
+    /// The `wl_display *`; requests on it go through `withDisplay { }`.
+    let pointer: OpaquePointer
 
     /// Connects to `name` (or $WAYLAND_DISPLAY when nil).
     public init(name: String? = nil) throws(SystemError) {
@@ -55,6 +54,10 @@ public final class Connection {
     public func flush() { wl_display_flush(pointer) }
     public var fileDescriptor: Int32 { wl_display_get_fd(pointer) }
 
+    /// `wl_display_get_error`: the errno that ended the connection (EPROTO for a protocol
+    /// error), 0 while it is alive.
+    public var lastError: Int32 { wl_display_get_error(pointer) }
+
     /// The protocol error that ended the connection, if any: (interface, object id, code).
     public var protocolError: (interface: String, id: UInt32, code: UInt32)? {
         var interface: UnsafePointer<wl_interface>?
@@ -87,7 +90,7 @@ public final class Connection {
 open class Proxy {
     /// The `wl_proxy *`; requests reach it inside `request { }`. (Package-level, not public:
     /// the package's tests and demo clients still pass it to libwayland directly.)
-    package let pointer: OpaquePointer
+    let pointer: OpaquePointer
     /// Kept alive so the display outlives every proxy made on it.
     public let connection: Connection
     private var alive = true

@@ -7,10 +7,21 @@ import LodestoneSystem
 public final class ClientShmBuffer {
     public let buffer: Proxy
     public let width: Int32, height: Int32, stride: Int32
-    /// The mapped pixels (package-level: the package's clients fill them in place).
-    package let data: UnsafeMutablePointer<UInt32>
+    /// The mapped pixels: reached through `subscript` and `withPixels`, never handed out.
+    private let data: UnsafeMutablePointer<UInt32>
     private let fd: Int32
     private let size: Int
+
+    /// Pixel `index` (row-major, `stride / 4` pixels a row), ARGB.
+    public subscript(index: Int) -> UInt32 {
+        get { precondition(index >= 0 && index < size / 4, "pixel \(index) outside the buffer"); return data[index] }
+        set { precondition(index >= 0 && index < size / 4, "pixel \(index) outside the buffer"); data[index] = newValue }
+    }
+
+    /// Runs `body` with every pixel of the mapping (`width` × `height`, rows `stride / 4` apart).
+    public func withPixels<R>(_ body: (UnsafeMutableBufferPointer<UInt32>) throws -> R) rethrows -> R {
+        try body(UnsafeMutableBufferPointer(start: data, count: size / 4))
+    }
 
     /// A buffer of `width`×`height` pixels on `shm` (a `wl_shm`); throws with
     /// the reason when the memory or the Wayland objects cannot be made.

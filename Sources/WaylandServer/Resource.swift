@@ -201,8 +201,13 @@ public struct Arguments {
 /// An object argument of a request (`wl_resource *`), kept closed: what it is comes out
 /// through the typed lookups, so it cannot be taken for another kind of object.
 public struct ObjectArgument {
-    /// For liblodestone-pointer, whose surfaces a C compositor owns.
-    package let resource: OpaquePointer
+    private let resource: OpaquePointer
+
+    package init(_ resource: OpaquePointer) { self.resource = resource }
+
+    /// Runs `body` with the `wl_resource *`: for liblodestone-pointer, whose surfaces a C
+    /// compositor owns, so no Swift object stands for them.
+    package func withResource<R>(_ body: (OpaquePointer) throws -> R) rethrows -> R { try body(resource) }
 
     /// The Swift object, when it is a `T` (see `ProtocolObject.from`).
     public func object<T: ProtocolObject>(as type: T.Type) -> T? { T.from(resource) }

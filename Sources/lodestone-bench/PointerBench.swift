@@ -195,13 +195,13 @@ private func runRegionClient() -> Never {
         let window = try Window(globals, title: "pointer-bench", width: Layout.window.width, height: Layout.window.height) { buffer in
             for y in 0..<Int(buffer.height) {
                 for x in 0..<Int(buffer.width) {
-                    buffer.data[y * Int(buffer.width) + x] = 0xff00_0000 | UInt32(0xd0 + (x / 8 + y / 8) % 2 * 0x10) &* 0x01_0101
+                    buffer[y * Int(buffer.width) + x] = 0xff00_0000 | UInt32(0xd0 + (x / 8 + y / 8) % 2 * 0x10) &* 0x01_0101
                 }
             }
             for i in 0..<Layout.columns * Layout.rows {
                 let b = Layout.button(i)
                 for y in b.y..<(b.y + b.height) {
-                    for x in b.x..<(b.x + b.width) { buffer.data[Int(y * buffer.width + x)] = 0xff20_60d0 &+ UInt32(i) }
+                    for x in b.x..<(b.x + b.width) { buffer[Int(y * buffer.width + x)] = 0xff20_60d0 &+ UInt32(i) }
                 }
             }
         }
@@ -212,7 +212,7 @@ private func runRegionClient() -> Never {
             window.surface.request { wl_surface_set_opaque_region($0, opaque) }
             wl_region_destroy(opaque)
         }
-        let regions = adaptive.regions(on: window.surface.pointer)
+        let regions = adaptive.regions(on: window.surface)
         let effects: [RegionDescription.Effect] = [.highlight, .lift, .hover, .automatic]
         for i in 0..<Layout.columns * Layout.rows {
             var d = RegionDescription(frame: Layout.button(i), effect: effects[i % effects.count], identifier: UInt32(i + 1))

@@ -67,9 +67,15 @@ final class Canvas {
 
     /// A canvas over `buffer`, drawing in logical points at `scale`.
     init?(_ buffer: ClientShmBuffer, scale: Double) {
-        let bytes = UnsafeMutableRawPointer(buffer.data).assumingMemoryBound(to: UInt8.self)
-        guard let s = cairo_image_surface_create_for_data(bytes, CAIRO_FORMAT_ARGB32, buffer.width, buffer.height, buffer.stride),
-              let c = cairo_create(s) else { return nil }
+        // The cairo surface borrows the mapping: the demo keeps the buffer while it draws.
+        let made = buffer.withPixels { pixels in
+            pixels.baseAddress.flatMap { base in
+                base.withMemoryRebound(to: UInt8.self, capacity: pixels.count * 4) {
+                    cairo_image_surface_create_for_data($0, CAIRO_FORMAT_ARGB32, buffer.width, buffer.height, buffer.stride)
+                }
+            }
+        }
+        guard let s = made, let c = cairo_create(s) else { return nil }
         surface = s
         cr = c
         cairo_scale(cr, scale, scale)

@@ -50,13 +50,13 @@ final class DemoApp {
         ]
         var draw: (ClientShmBuffer) -> Void = { _ in }
         window = try Window(globals, title: Self.title, width: Self.size.width, height: Self.size.height) { draw($0) }
-        regions = adaptive.regions(on: window.surface.pointer)
+        regions = adaptive.regions(on: window.surface)
         draw = { [unowned self] in self.draw(into: $0) }
         for p in panels { p.declare(on: regions) { [unowned self] in self.needsRedraw = true } }
         globals.onPointerEvent = { [unowned self] in self.pointerEvent($0) }
         dragAndDrop = DemoDragAndDrop(globals: globals)
         wireDragAndDrop()
-        pen = PenInput(globals: globals, surface: window.surface.pointer)
+        pen = PenInput(globals: globals, surface: window.surface)
         pen?.onFrame = { [unowned self] in self.penFrame($0) }
         window.redraw()
         try connection.roundtrip()

@@ -29,17 +29,17 @@ final class PenInput {
     private var seat: Proxy?
     private var tablets: [Proxy] = []
     private var tools: [Tool] = []
-    private let surface: OpaquePointer
+    private let surface: Proxy
     /// Each frame over the demo's surface.
     var onFrame: ((PenFrame) -> Void)?
 
     /// Nil when the compositor offers no `zwp_tablet_manager_v2` or the client has no seat.
-    init?(globals: Globals, surface: OpaquePointer) {
+    init?(globals: Globals, surface: Proxy) {
         guard let seat = globals.seat, let m = globals.registry.bind(cwp_zwp_tablet_manager_v2_interface(), version: 1) else { return nil }
         let connection = globals.connection
         manager = Proxy(m, on: connection)
         self.surface = surface
-        guard let s = try? Proxy(creating: { zwp_tablet_manager_v2_get_tablet_seat(m, seat.pointer) }, on: connection,
+        guard let s = try? Proxy(creating: { seat.request { zwp_tablet_manager_v2_get_tablet_seat(m, $0) } }, on: connection,
                                  what: "zwp_tablet_manager_v2.get_tablet_seat") else { return nil }
         s.handleEvents(TabletSeatEvent.self) { [unowned self] event in
             switch event {
@@ -56,7 +56,7 @@ final class PenInput {
 
     private func event(_ event: TabletToolProxyEvent, of tool: Tool) {
         switch event {
-        case .proximityIn(_, _, let surface): tool.state.inProximity = surface == self.surface
+        case .proximityIn(_, _, let surface): tool.state.inProximity = self.surface.isObject(surface)
         case .proximityOut: tool.state.inProximity = false; tool.state.touching = false
         case .down: tool.state.touching = true; tool.state.wentDown = true
         case .up: tool.state.touching = false; tool.state.wentUp = true

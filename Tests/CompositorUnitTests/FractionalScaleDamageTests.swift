@@ -16,7 +16,7 @@ final class FractionalScaleDamageTests: XCTestCase {
     }
 
     static func drawPattern(_ b: ClientShmBuffer) {
-        for y in 0..<b.height { for x in 0..<b.width { b.data[Int(y * b.width + x)] = pattern(x, y) } }
+        for y in 0..<b.height { for x in 0..<b.width { b[Int(y * b.width + x)] = pattern(x, y) } }
     }
 
     /// The output's pixels now, and after everything is repainted from scratch: the
@@ -69,17 +69,17 @@ final class FractionalScaleDamageTests: XCTestCase {
         // repainted too.
         let buffer = try ClientShmBuffer(on: a.globals.shm, width: 101, height: 67)
         Self.drawPattern(buffer)
-        wl_surface_attach(up.surface.pointer, buffer.buffer.pointer, 0, 0)
-        wl_surface_damage_buffer(up.surface.pointer, 0, 0, 101, 67)
-        wl_surface_commit(up.surface.pointer)
+        up.surface.request(buffer.buffer) { wl_surface_attach($0, $1, 0, 0) }
+        up.surface.request { wl_surface_damage_buffer($0, 0, 0, 101, 67) }
+        up.surface.request { wl_surface_commit($0) }
         try lodestone.roundtrip()
         for (k, (x, y, rx, ry)) in [(Int32(10), Int32(10), Int32(33), Int32(21)), (11, 11, 34, 22), (12, 13, 33, 22), (11, 10, 34, 21)].enumerated() {
             XCTAssertTrue(lodestone.compositor.positionWindow(of: a.server, surfaceID: up.surface.id, x: x, y: y))
             try lodestone.roundtrip()
             lodestone.compositor.composeIfNeeded()
-            for py in ry..<ry + 7 { for px in rx..<rx + 7 { buffer.data[Int(py * 101 + px)] = k % 2 == 0 ? 0xffff_ffff : 0xff00_0000 } }
-            wl_surface_damage_buffer(up.surface.pointer, rx, ry, 7, 7)
-            wl_surface_commit(up.surface.pointer)
+            for py in ry..<ry + 7 { for px in rx..<rx + 7 { buffer[Int(py * 101 + px)] = k % 2 == 0 ? 0xffff_ffff : 0xff00_0000 } }
+            up.surface.request { wl_surface_damage_buffer($0, rx, ry, 7, 7) }
+            up.surface.request { wl_surface_commit($0) }
             try lodestone.roundtrip()
             lodestone.compositor.composeIfNeeded()
             XCTAssertEqual(staleAfterFullRedraw(lodestone), 0, "after a partial update at (\(x), \(y))")
@@ -93,7 +93,7 @@ final class FractionalScaleDamageTests: XCTestCase {
         let lodestone = try InProcessCompositor(width: 400, height: 300, scale: OutputScale(v120: 150))
         let client = try lodestone.connect()
         let checker = try Window(client.globals, title: "Checker", width: 160, height: 100) { b in
-            for y in 0..<b.height { for x in 0..<b.width { b.data[Int(y * b.width + x)] = (x + y) % 2 == 0 ? 0xff00_0000 : 0xffff_ffff } }
+            for y in 0..<b.height { for x in 0..<b.width { b[Int(y * b.width + x)] = (x + y) % 2 == 0 ? 0xff00_0000 : 0xffff_ffff } }
         }
         checker.scale = 2
         checker.redraw()

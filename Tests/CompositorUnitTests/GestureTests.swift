@@ -139,7 +139,7 @@ final class GestureRecorder {
         let id = { (p: OpaquePointer?) in p.map { wl_proxy_get_id($0) } ?? 0 }
         for (name, create) in [("swipe", zwp_pointer_gestures_v1_get_swipe_gesture), ("pinch", zwp_pointer_gestures_v1_get_pinch_gesture),
                                ("hold", zwp_pointer_gestures_v1_get_hold_gesture)] {
-            let proxy = Proxy(try XCTUnwrap(create(manager.pointer, pointer.pointer)), on: client.connection)
+            let proxy = Proxy(try XCTUnwrap(manager.request(pointer) { create($0, $1) }), on: client.connection)
             proxy.onEvent = { [unowned self] opcode, a in
                 switch (name, opcode) {
                 case (_, 0): self.events.append("\(name) begin surface \(id(a.object(2))) fingers \(a.uint(3))")

@@ -26,7 +26,7 @@ final class GrabTests: XCTestCase {
     }
 
     private func move(serial: UInt32) throws {
-        xdg_toplevel_move(window.toplevel.pointer, client.globals.seat!.pointer, serial)
+        window.toplevel.request(client.globals.seat!) { xdg_toplevel_move($0, $1, serial) }
         try lodestone.roundtrip()
     }
 
@@ -95,8 +95,9 @@ final class GrabTests: XCTestCase {
         }
         try lodestone.movePointer(to: 295, 195)  // near the bottom-right corner
         try lodestone.press()
-        xdg_toplevel_resize(window.toplevel.pointer, client.globals.seat!.pointer, client.lastPressSerial,
-                            XDG_TOPLEVEL_RESIZE_EDGE_BOTTOM_RIGHT.rawValue)
+        window.toplevel.request(client.globals.seat!) {
+            xdg_toplevel_resize($0, $1, client.lastPressSerial, XDG_TOPLEVEL_RESIZE_EDGE_BOTTOM_RIGHT.rawValue)
+        }
         try lodestone.roundtrip()
         try lodestone.movePointer(to: 315, 205)
         try lodestone.movePointer(to: 345, 225)
@@ -115,7 +116,7 @@ final class GrabTests: XCTestCase {
     }
 
     private func resize(edges: xdg_toplevel_resize_edge) throws {
-        xdg_toplevel_resize(window.toplevel.pointer, client.globals.seat!.pointer, client.lastPressSerial, edges.rawValue)
+        window.toplevel.request(client.globals.seat!) { xdg_toplevel_resize($0, $1, client.lastPressSerial, edges.rawValue) }
         try lodestone.roundtrip()
     }
 
@@ -123,9 +124,9 @@ final class GrabTests: XCTestCase {
     private func commitOwnSize(width: Int32, height: Int32) throws {
         let buffer = try XCTUnwrap(ClientShmBuffer(shm: client.globals.shm, width: width, height: height))
         buffer.fill(0xff40_8040)
-        wl_surface_attach(window.surface.pointer, buffer.buffer.pointer, 0, 0)
-        wl_surface_damage_buffer(window.surface.pointer, 0, 0, width, height)
-        wl_surface_commit(window.surface.pointer)
+        window.surface.request(buffer.buffer) { wl_surface_attach($0, $1, 0, 0) }
+        window.surface.request { wl_surface_damage_buffer($0, 0, 0, width, height) }
+        window.surface.request { wl_surface_commit($0) }
         try lodestone.roundtrip()
     }
 
@@ -222,28 +223,28 @@ private final class Popup {
 
     init(parent: Window, x: Int32, y: Int32, width: Int32, height: Int32, grabSerial: UInt32?) throws {
         let globals = parent.globals, c = globals.connection
-        surface = Proxy(wl_compositor_create_surface(globals.compositor.pointer)!, on: c)
-        xdgSurface = Proxy(xdg_wm_base_get_xdg_surface(globals.wmBase.pointer, surface.pointer)!, on: c)
-        let positioner = xdg_wm_base_create_positioner(globals.wmBase.pointer)!
+        surface = Proxy(globals.compositor.request { wl_compositor_create_surface($0) }!, on: c)
+        xdgSurface = Proxy(globals.wmBase.request(surface) { xdg_wm_base_get_xdg_surface($0, $1) }!, on: c)
+        let positioner = globals.wmBase.request { xdg_wm_base_create_positioner($0) }!
         xdg_positioner_set_size(positioner, width, height)
         xdg_positioner_set_anchor_rect(positioner, x, y, 1, 1)
         xdg_positioner_set_anchor(positioner, XDG_POSITIONER_ANCHOR_TOP_LEFT.rawValue)
         xdg_positioner_set_gravity(positioner, XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT.rawValue)
-        popup = Proxy(xdg_surface_get_popup(xdgSurface.pointer, parent.xdgSurface.pointer, positioner)!, on: c)
+        popup = Proxy(xdgSurface.request(parent.xdgSurface) { xdg_surface_get_popup($0, $1, positioner) }!, on: c)
         xdg_positioner_destroy(positioner)
         popup.onEvent = { [unowned self] opcode, _ in if opcode == 1 { self.done = true } }
         xdgSurface.onEvent = { [unowned self] opcode, a in
             guard opcode == 0 else { return }
-            xdg_surface_ack_configure(self.xdgSurface.pointer, a.uint(0))
+            self.xdgSurface.request { xdg_surface_ack_configure($0, a.uint(0)) }
             guard self.buffer == nil, let buffer = ClientShmBuffer(shm: globals.shm, width: width, height: height) else { return }
             buffer.fill(0xffc0_8080)
             self.buffer = buffer
-            wl_surface_attach(self.surface.pointer, buffer.buffer.pointer, 0, 0)
-            wl_surface_damage_buffer(self.surface.pointer, 0, 0, width, height)
-            wl_surface_commit(self.surface.pointer)
+            self.surface.request(buffer.buffer) { wl_surface_attach($0, $1, 0, 0) }
+            self.surface.request { wl_surface_damage_buffer($0, 0, 0, width, height) }
+            self.surface.request { wl_surface_commit($0) }
         }
-        if let grabSerial { xdg_popup_grab(popup.pointer, globals.seat!.pointer, grabSerial) }
-        wl_surface_commit(surface.pointer)
+        if let grabSerial { popup.request(globals.seat!) { xdg_popup_grab($0, $1, grabSerial) } }
+        surface.request { wl_surface_commit($0) }
         try c.roundtrip()
     }
 }

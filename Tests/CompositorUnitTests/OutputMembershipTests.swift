@@ -22,7 +22,7 @@ final class OutputMembershipTests: XCTestCase {
 
         init(_ client: TestClient) {
             for g in client.globals.registry.globals where g.interface == "wl_output" {
-                let pointer = OpaquePointer(wl_registry_bind(client.globals.registry.pointer, g.name, cwp_wl_output_interface(), 4))!
+                let pointer = OpaquePointer(client.globals.registry.request { wl_registry_bind($0, g.name, cwp_wl_output_interface(), 4) })!
                 let output = Proxy(pointer, on: client.connection)
                 bound.append(output)
                 output.onEvent = { [unowned self, unowned output] opcode, a in
@@ -101,12 +101,12 @@ final class OutputMembershipTests: XCTestCase {
         // The head goes while the client, not having heard, binds its global: it gets a
         // wl_output describing the head, and no error.
         XCTAssertTrue(lodestone.compositor.removeOutput(named: "HEADLESS-2"))
-        let late = try XCTUnwrap(OpaquePointer(wl_registry_bind(registry.pointer, outputs[1].name, cwp_wl_output_interface(), 4)))
+        let late = try XCTUnwrap(OpaquePointer(registry.request { wl_registry_bind($0, outputs[1].name, cwp_wl_output_interface(), 4) }))
         var names: [String] = []
         let proxy = Proxy(late, on: client.connection)
         proxy.onEvent = { opcode, a in if opcode == 4 { names.append(a.string(0)) } }
         try lodestone.roundtrip()
-        XCTAssertEqual(wl_display_get_error(client.connection.pointer), 0, "the late bind is no protocol error")
+        XCTAssertEqual(client.connection.lastError, 0, "the late bind is no protocol error")
         XCTAssertEqual(names, ["HEADLESS-2"])
         XCTAssertEqual(registry.globals.filter { $0.interface == "wl_output" }.map(\.name), [outputs[0].name], "global_remove came at once")
         XCTAssertEqual(lodestone.compositor.withdrawnGlobals.count, 1, "still bindable for a while")
@@ -120,6 +120,6 @@ final class OutputMembershipTests: XCTestCase {
         // The late wl_output lives on, inert: releasing it is fine.
         proxy.destroy { wl_output_release($0) }
         try lodestone.roundtrip()
-        XCTAssertEqual(wl_display_get_error(client.connection.pointer), 0)
+        XCTAssertEqual(client.connection.lastError, 0)
     }
 }

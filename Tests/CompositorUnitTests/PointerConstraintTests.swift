@@ -24,7 +24,7 @@ final class PointerConstraintTests: XCTestCase {
         window = try lodestone.mapWindow(on: client, title: "Game", x: 100, y: 100, width: 300, height: 200)
         constraints = try XCTUnwrap(client.bind(cwp_zwp_pointer_constraints_v1_interface(), version: 1))
         let manager = try XCTUnwrap(client.bind(cwp_zwp_relative_pointer_manager_v1_interface(), version: 1))
-        relativePointer = Proxy(zwp_relative_pointer_manager_v1_get_relative_pointer(manager.pointer, client.globals.pointer!.pointer)!,
+        relativePointer = Proxy(manager.request(client.globals.pointer!) { zwp_relative_pointer_manager_v1_get_relative_pointer($0, $1) }!,
                                 on: client.connection)
         relativePointer.onEvent = { [unowned self] opcode, a in
             if opcode == 0 { self.relativeMotion.append([a.fixed(2), a.fixed(3)]) }  // relative_motion
@@ -40,8 +40,9 @@ final class PointerConstraintTests: XCTestCase {
     }
 
     private func lock() throws {
-        let locked = zwp_pointer_constraints_v1_lock_pointer(constraints.pointer, window.surface.pointer, client.globals.pointer!.pointer,
-                                                             nil, ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT.rawValue)!
+        let locked = constraints.request(window.surface, client.globals.pointer!) {
+            zwp_pointer_constraints_v1_lock_pointer($0, $1, $2, nil, ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT.rawValue)
+        }!
         constraint = Proxy(locked, on: client.connection)
         constraint?.onEvent = { [unowned self] opcode, _ in self.constraintEvents.append(opcode == 0 ? "locked" : "unlocked") }
         try lodestone.roundtrip()
@@ -50,8 +51,9 @@ final class PointerConstraintTests: XCTestCase {
     /// Confines the pointer to a surface-local rectangle.
     private func confine(to rect: (x: Int32, y: Int32, width: Int32, height: Int32)) throws {
         let region = client.region([rect])
-        let confined = zwp_pointer_constraints_v1_confine_pointer(constraints.pointer, window.surface.pointer, client.globals.pointer!.pointer,
-                                                                  region, ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT.rawValue)!
+        let confined = constraints.request(window.surface, client.globals.pointer!) {
+            zwp_pointer_constraints_v1_confine_pointer($0, $1, $2, region, ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT.rawValue)
+        }!
         wl_region_destroy(region)
         constraint = Proxy(confined, on: client.connection)
         constraint?.onEvent = { [unowned self] opcode, _ in self.constraintEvents.append(opcode == 0 ? "confined" : "unconfined") }

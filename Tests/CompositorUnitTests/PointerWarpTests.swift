@@ -34,8 +34,9 @@ final class PointerWarpTests: XCTestCase {
 
     private func warp(_ client: TestClient, on window: Window, x: Double, y: Double, serial: UInt32) throws {
         let warp = try XCTUnwrap(client.bind(cwp_wp_pointer_warp_v1_interface(), version: 1))
-        wp_pointer_warp_v1_warp_pointer(warp.pointer, window.surface.pointer, client.globals.pointer!.pointer,
-                                        wl_fixed_from_double(x), wl_fixed_from_double(y), serial)
+        warp.request(window.surface, client.globals.pointer!) {
+            wp_pointer_warp_v1_warp_pointer($0, $1, $2, wl_fixed_from_double(x), wl_fixed_from_double(y), serial)
+        }
         try lodestone.roundtrip()
     }
 
@@ -82,8 +83,9 @@ final class PointerWarpTests: XCTestCase {
 
     func testAWarpIsRefusedWhileALockHoldsThePointer() throws {
         let constraints = try XCTUnwrap(game.bind(cwp_zwp_pointer_constraints_v1_interface(), version: 1))
-        let locked = zwp_pointer_constraints_v1_lock_pointer(constraints.pointer, gameWindow.surface.pointer, game.globals.pointer!.pointer,
-                                                             nil, ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT.rawValue)!
+        let locked = constraints.request(gameWindow.surface, game.globals.pointer!) {
+            zwp_pointer_constraints_v1_lock_pointer($0, $1, $2, nil, ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT.rawValue)
+        }!
         try lodestone.roundtrip()
         try warp(game, on: gameWindow, x: 250, y: 30, serial: game.globals.lastEnterSerial)
         XCTAssertEqual(device.x, 200)

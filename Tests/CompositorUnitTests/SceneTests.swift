@@ -58,8 +58,8 @@ final class SceneTests: XCTestCase {
         try lodestone.movePointer(to: 300, 250)
         XCTAssertEqual(front.distinctPointerEvents, [.enter(surface: frontWindow.surface.id, x: 50, y: 50)])
 
-        wl_surface_attach(frontWindow.surface.pointer, nil, 0, 0)
-        wl_surface_commit(frontWindow.surface.pointer)
+        frontWindow.surface.request { wl_surface_attach($0, nil, 0, 0) }
+        frontWindow.surface.request { wl_surface_commit($0) }
         try lodestone.roundtrip()
 
         XCTAssertFalse(lodestone.isInScene(frontWindow))

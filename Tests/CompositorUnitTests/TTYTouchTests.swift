@@ -52,7 +52,7 @@ final class TTYTouchTests: XCTestCase {
 
     /// What a client does when the seat gains touch: it asks for a `wl_touch`.
     private func getTouch() throws {
-        let touch = try Proxy(creating: { wl_seat_get_touch(seat.pointer) }, on: client.connection, what: "wl_seat.get_touch")
+        let touch = try Proxy(creating: { seat.request { wl_seat_get_touch($0) } }, on: client.connection, what: "wl_seat.get_touch")
         touch.onEvent = { [unowned self] opcode, a in
             switch opcode {
             case 0: self.touchEvents.append(.down(surface: a.object(2).map { wl_proxy_get_id($0) } ?? 0, id: a.int(3), x: a.fixed(4), y: a.fixed(5)))

@@ -117,8 +117,8 @@ final class TabletRecorder {
 
     init(_ client: TestClient) throws {
         let manager = try XCTUnwrap(client.bind(cwp_zwp_tablet_manager_v2_interface(), version: 1), "no zwp_tablet_manager_v2")
-        let seat = Proxy(try XCTUnwrap(zwp_tablet_manager_v2_get_tablet_seat(manager.pointer, try XCTUnwrap(client.globals.seat).pointer)),
-                         on: client.connection)
+        let wlSeat = try XCTUnwrap(client.globals.seat)
+        let seat = Proxy(try XCTUnwrap(manager.request(wlSeat) { zwp_tablet_manager_v2_get_tablet_seat($0, $1) }), on: client.connection)
         let connection = client.connection
         let id = { (p: OpaquePointer?) in p.map { wl_proxy_get_id($0) } ?? 0 }
         seat.onEvent = { [unowned self] opcode, a in

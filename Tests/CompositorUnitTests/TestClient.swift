@@ -48,7 +48,7 @@ final class TestClient {
             default: break  // frame, axis source, stop, discrete, value120
             }
         }
-        if let seat = globals.seat, let k = wl_seat_get_keyboard(seat.pointer) {
+        if let seat = globals.seat, let k = seat.request({ wl_seat_get_keyboard($0) }) {
             let keyboard = Proxy(k, on: connection)
             keyboard.onEvent = { [unowned self] opcode, a in
                 switch opcode {
@@ -108,7 +108,7 @@ final class TestClient {
 
     /// A `wl_region` of the given rectangles (the caller destroys it after use).
     func region(_ rects: [(x: Int32, y: Int32, width: Int32, height: Int32)]) -> OpaquePointer {
-        let region = wl_compositor_create_region(globals.compositor.pointer)!
+        let region = globals.compositor.request { wl_compositor_create_region($0) }!
         for r in rects { wl_region_add(region, r.x, r.y, r.width, r.height) }
         return region
     }

@@ -292,7 +292,7 @@ final class AdaptivePointerLookTests: XCTestCase {
             d.magnetism = .off
             let region = try client.declare(d, commit: false)
             // The raw request: flags 2 is `upright`, new in version 2.
-            adaptive_pointer_region_v1_add_accessory(region.pointer, 1, wl_fixed_from_double(45), 0, upright ? 2 : 0)
+            region.request { adaptive_pointer_region_v1_add_accessory($0, 1, wl_fixed_from_double(45), 0, upright ? 2 : 0) }
             try client.commit()
             let s = try f.move(to: 250, 220)
             let a = try XCTUnwrap(s.accessories.first, "the plus is shown")

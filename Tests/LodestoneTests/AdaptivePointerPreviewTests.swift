@@ -19,8 +19,9 @@ final class AdaptivePointerPreviewTests: XCTestCase {
     private final class Child {
         /// Proxies, so that their wl_proxy goes with them (LeakSanitizer counted bare ones).
         private let proxies: [Proxy]
+        /// The child's `wl_surface *`, for the region's preview and the raw requests below.
         let surface: OpaquePointer
-        let subsurface: OpaquePointer
+        let subsurface: Proxy
         let buffer: ClientShmBuffer
 
         init(of client: RegionClient) throws {
@@ -30,17 +31,17 @@ final class AdaptivePointerPreviewTests: XCTestCase {
                 throw TestFailure("no wl_subcompositor or buffer")
             }
             let surface = Proxy(wl_compositor_create_surface(client.compositor)!, on: client.connection)
-            let subsurface = Proxy(wl_subcompositor_get_subsurface(sub.pointer, surface.pointer, client.surface)!, on: client.connection)
+            let subsurface = Proxy(sub.request(surface) { wl_subcompositor_get_subsurface($0, $1, client.surface) }!, on: client.connection)
             proxies = [sub, shm, surface, subsurface]
-            self.surface = surface.pointer
-            self.subsurface = subsurface.pointer
+            self.surface = surface.request { $0 }
+            self.subsurface = subsurface
             self.buffer = buffer
             buffer.fill(AdaptivePointerPreviewTests.red)
-            wl_subsurface_set_position(subsurface.pointer, 100, 100)
-            wl_surface_attach(surface.pointer, buffer.buffer.pointer, 0, 0)
-            wl_surface_damage(surface.pointer, 0, 0, 80, 40)
+            subsurface.request { wl_subsurface_set_position($0, 100, 100) }
+            surface.request(buffer.buffer) { wl_surface_attach($0, $1, 0, 0) }
+            surface.request { wl_surface_damage($0, 0, 0, 80, 40) }
             // Synchronized (the default): the child's state lands with the parent's commit.
-            wl_surface_commit(surface.pointer)
+            surface.request { wl_surface_commit($0) }
             try client.commit()
         }
     }

@@ -43,13 +43,13 @@ final class AdaptivePointerProtocolErrorTests: XCTestCase {
 
     func testNegativeSize() throws {
         try expectError(interface: "adaptive_pointer_region_v1", code: 0) { _, r in
-            adaptive_pointer_region_v1_set_frame(r.pointer, 0, 0, -4, 10)
+            r.request { adaptive_pointer_region_v1_set_frame($0, 0, 0, -4, 10) }
         }
     }
 
     func testUnknownEnum() throws {
         try expectError(interface: "adaptive_pointer_region_v1", code: 1) { _, r in
-            adaptive_pointer_region_v1_set_effect(r.pointer, 99)
+            r.request { adaptive_pointer_region_v1_set_effect($0, 99) }
         }
     }
 
@@ -101,7 +101,7 @@ final class AdaptivePointerProtocolErrorTests: XCTestCase {
         try expectError(interface: "adaptive_pointer_region_v1", code: 4) { bad, r in
             let loose = wl_compositor_create_surface(bad.compositor)!
             defer { wl_proxy_destroy(loose) }  // freed on this side only, as the connection ends
-            adaptive_pointer_region_v1_set_preview(r.pointer, loose)
+            r.request { adaptive_pointer_region_v1_set_preview($0, loose) }
         }
     }
 

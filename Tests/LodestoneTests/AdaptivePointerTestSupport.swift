@@ -42,7 +42,7 @@ final class PointerShapeProbe {
     /// The pointer's fill and the pen's hover preview (lodestone_test_v1 version 4).
     func preview() throws -> TestControl.PointerPreview {
         lastPreview = nil
-        lodestone_test_v1_get_pointer_preview(proxy.pointer)
+        proxy.request { lodestone_test_v1_get_pointer_preview($0) }
         try connection.roundtrip()
         guard let lastPreview else { throw TestFailure( "no pointer_preview answer") }
         return lastPreview
@@ -50,7 +50,7 @@ final class PointerShapeProbe {
 
     func shape() throws -> PointerShape {
         last = nil
-        lodestone_test_v1_get_pointer_shape(proxy.pointer)
+        proxy.request { lodestone_test_v1_get_pointer_shape($0) }
         try connection.roundtrip()
         guard let last else { throw TestFailure( "no pointer_shape answer") }
         return last
@@ -104,11 +104,11 @@ final class RegionClient {
         wmBase = Proxy(wm, on: connection)
         surface = wl_compositor_create_surface(c)!
         xdgSurface = Proxy(xdg_wm_base_get_xdg_surface(wm, surface)!, on: connection)
-        toplevel = Proxy(xdg_surface_get_toplevel(xdgSurface.pointer)!, on: connection)
+        toplevel = Proxy(xdgSurface.request { xdg_surface_get_toplevel($0) }!, on: connection)
         pointer = Proxy(wl_seat_get_pointer(seat)!, on: connection)
-        wmBase.onEvent = { [unowned self] _, a in xdg_wm_base_pong(self.wmBase.pointer, a.uint(0)) }
+        wmBase.onEvent = { [unowned self] _, a in self.wmBase.request { xdg_wm_base_pong($0, a.uint(0)) } }
         xdgSurface.onEvent = { [unowned self] _, a in
-            xdg_surface_ack_configure(self.xdgSurface.pointer, a.uint(0))
+            self.xdgSurface.request { xdg_surface_ack_configure($0, a.uint(0)) }
             self.configured = true
         }
         pointer.onEvent = { [unowned self] opcode, a in
@@ -121,7 +121,7 @@ final class RegionClient {
             default: break
             }
         }
-        xdg_toplevel_set_title(toplevel.pointer, title)
+        toplevel.request { xdg_toplevel_set_title($0, title) }
         regions = adaptive.regions(on: surface)
         wl_surface_commit(surface)
         try connection.roundtrip()
@@ -139,12 +139,12 @@ final class RegionClient {
         buffer.fill(background)
         for b in boxes {
             for y in (b.y * scale)..<((b.y + b.height) * scale) {
-                for x in (b.x * scale)..<((b.x + b.width) * scale) { buffer.data[Int(y * buffer.width + x)] = b.color }
+                for x in (b.x * scale)..<((b.x + b.width) * scale) { buffer[Int(y * buffer.width + x)] = b.color }
             }
         }
         buffers.append(buffer)
         wl_surface_set_buffer_scale(surface, scale)
-        wl_surface_attach(surface, buffer.buffer.pointer, 0, 0)
+        buffer.buffer.request { wl_surface_attach(surface, $0, 0, 0) }
         wl_surface_damage(surface, 0, 0, width, height)
         wl_surface_commit(surface)
         try connection.roundtrip()
@@ -177,7 +177,7 @@ final class RegionClient {
 
     /// Starts an interactive move with the last button serial.
     func startMove() throws {
-        xdg_toplevel_move(toplevel.pointer, seat, lastSerial)
+        toplevel.request { xdg_toplevel_move($0, seat, lastSerial) }
         try connection.roundtrip()
     }
 
@@ -194,9 +194,9 @@ final class RegionClient {
                 throw TestFailure("no wp_cursor_shape_manager_v1")
             }
             kept.append(manager)
-            shapeDevice = Proxy(wp_cursor_shape_manager_v1_get_pointer(manager.pointer, pointer.pointer)!, on: connection)
+            shapeDevice = Proxy(manager.request(pointer) { wp_cursor_shape_manager_v1_get_pointer($0, $1) }!, on: connection)
         }
-        wp_cursor_shape_device_v1_set_shape(shapeDevice?.pointer, serial ?? lastSerial, shape)
+        shapeDevice?.request { wp_cursor_shape_device_v1_set_shape($0, serial ?? lastSerial, shape) }
         try connection.roundtrip()
     }
 
@@ -205,21 +205,21 @@ final class RegionClient {
     func setCursorImage(width: Int32, height: Int32, pixels: [UInt32], hotspot: (Int32, Int32) = (0, 0), scale: Int32 = 1) throws {
         let cursorProxy = Proxy(wl_compositor_create_surface(compositor)!, on: connection)
         kept.append(cursorProxy)
-        let cursor = cursorProxy.pointer
+        let cursor = cursorProxy.request { $0 }  // the wl_surface * set_cursor names
         guard let buffer = ClientShmBuffer(shm: shmProxy, width: width, height: height) else { throw TestFailure("no buffer") }
-        for i in 0..<Int(width * height) { buffer.data[i] = pixels[i] }
+        for i in 0..<Int(width * height) { buffer[i] = pixels[i] }
         buffers.append(buffer)
         wl_surface_set_buffer_scale(cursor, scale)
-        wl_surface_attach(cursor, buffer.buffer.pointer, 0, 0)
+        buffer.buffer.request { wl_surface_attach(cursor, $0, 0, 0) }
         wl_surface_damage(cursor, 0, 0, width, height)
         wl_surface_commit(cursor)
-        wl_pointer_set_cursor(pointer.pointer, lastSerial, cursor, hotspot.0, hotspot.1)
+        pointer.request { wl_pointer_set_cursor($0, lastSerial, cursor, hotspot.0, hotspot.1) }
         try connection.roundtrip()
     }
 
     /// `wl_pointer.set_cursor` with no surface: no cursor.
     func hideCursor() throws {
-        wl_pointer_set_cursor(pointer.pointer, lastSerial, nil, 0, 0)
+        pointer.request { wl_pointer_set_cursor($0, lastSerial, nil, 0, 0) }
         try connection.roundtrip()
     }
 
@@ -227,14 +227,14 @@ final class RegionClient {
     func setLegacyCursor() throws {
         let cursorProxy = Proxy(wl_compositor_create_surface(compositor)!, on: connection)
         kept.append(cursorProxy)
-        let cursor = cursorProxy.pointer
+        let cursor = cursorProxy.request { $0 }  // the wl_surface * set_cursor names
         guard let buffer = ClientShmBuffer(shm: shmProxy, width: 16, height: 16) else { return }
         buffer.fill(0xffff_00ff)
         buffers.append(buffer)
-        wl_surface_attach(cursor, buffer.buffer.pointer, 0, 0)
+        buffer.buffer.request { wl_surface_attach(cursor, $0, 0, 0) }
         wl_surface_damage(cursor, 0, 0, 16, 16)
         wl_surface_commit(cursor)
-        wl_pointer_set_cursor(pointer.pointer, lastSerial, cursor, 0, 0)
+        pointer.request { wl_pointer_set_cursor($0, lastSerial, cursor, 0, 0) }
         try connection.roundtrip()
     }
 }

@@ -55,7 +55,7 @@ final class CompositorTests: XCTestCase {
         let globals = try Globals(connection: try session.connect())
         // A scale-2 buffer: left half red, right half blue, in buffer pixels.
         let window = try Window(globals, title: "hidpi", width: 100, height: 50) { b in
-            for y in 0..<Int(b.height) { for x in 0..<Int(b.width) { b.data[y * Int(b.width) + x] = x < Int(b.width) / 2 ? self.red : self.blue } }
+            for y in 0..<Int(b.height) { for x in 0..<Int(b.width) { b[y * Int(b.width) + x] = x < Int(b.width) / 2 ? self.red : self.blue } }
         }
         window.scale = 2
         window.redraw()
@@ -75,7 +75,7 @@ final class CompositorTests: XCTestCase {
         // Transform 90: the client hands a buffer already turned 90° counter-clockwise,
         // so a 60×100 buffer shows as a 100×60 surface. Buffer's top row red, rest blue.
         let window = try Window(globals, title: "turned", width: 100, height: 60) { b in
-            for y in 0..<Int(b.height) { for x in 0..<Int(b.width) { b.data[y * Int(b.width) + x] = y < 10 ? self.red : self.blue } }
+            for y in 0..<Int(b.height) { for x in 0..<Int(b.width) { b[y * Int(b.width) + x] = y < 10 ? self.red : self.blue } }
         }
         window.transform = 1
         window.redraw()
@@ -94,14 +94,14 @@ final class CompositorTests: XCTestCase {
         let globals = try Globals(connection: try session.connect())
         let window = try Window(globals, title: "parent", width: 100, height: 100) { $0.fill(self.red) }
         let c = globals.connection
-        let child = Proxy(wl_compositor_create_surface(globals.compositor.pointer)!, on: c)
-        let sub = Proxy(wl_subcompositor_get_subsurface(globals.subcompositor!.pointer, child.pointer, window.surface.pointer)!, on: c)
+        let child = Proxy(globals.compositor.request { wl_compositor_create_surface($0) }!, on: c)
+        let sub = Proxy(globals.subcompositor!.request(child, window.surface) { wl_subcompositor_get_subsurface($0, $1, $2) }!, on: c)
         let buffer = try XCTUnwrap(ClientShmBuffer(shm: globals.shm, width: 40, height: 40))
         buffer.fill(green)
-        wl_subsurface_set_position(sub.pointer, 80, 20)  // sticks out of the parent's right side
-        wl_surface_attach(child.pointer, buffer.buffer.pointer, 0, 0)
-        wl_surface_damage_buffer(child.pointer, 0, 0, 40, 40)
-        wl_surface_commit(child.pointer)
+        sub.request { wl_subsurface_set_position($0, 80, 20) }  // sticks out of the parent's right side
+        child.request(buffer.buffer) { wl_surface_attach($0, $1, 0, 0) }
+        child.request { wl_surface_damage_buffer($0, 0, 0, 40, 40) }
+        child.request { wl_surface_commit($0) }
         window.redraw()  // parent commit applies the synchronized child state
         try c.roundtrip()
         let w = try session.waitForWindow("parent")
@@ -110,7 +110,7 @@ final class CompositorTests: XCTestCase {
         XCTAssertEqual(shot[Int(w.x) + 110, Int(w.y) + 30], green & 0xffffff, "and may extend past it")
         XCTAssertEqual(shot[Int(w.x) + 10, Int(w.y) + 10], red & 0xffffff)
 
-        wl_subsurface_place_below(sub.pointer, window.surface.pointer)
+        sub.request(window.surface) { wl_subsurface_place_below($0, $1) }
         window.redraw()
         try c.roundtrip()
         XCTAssertTrue(try session.wait {

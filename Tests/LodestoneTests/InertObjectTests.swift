@@ -14,15 +14,15 @@ final class InertObjectTests: XCTestCase {
         let globals = try Globals(connection: try session.connect())
         let window = try Window(globals, title: "parent", width: 100, height: 100)
         let c = globals.connection
-        let child = Proxy(wl_compositor_create_surface(globals.compositor.pointer)!, on: c)
-        let sub = Proxy(wl_subcompositor_get_subsurface(globals.subcompositor!.pointer, child.pointer, window.surface.pointer)!, on: c)
-        wl_subsurface_set_position(sub.pointer, 10, 10)
+        let child = Proxy(globals.compositor.request { wl_compositor_create_surface($0) }!, on: c)
+        let sub = Proxy(globals.subcompositor!.request(child, window.surface) { wl_subcompositor_get_subsurface($0, $1, $2) }!, on: c)
+        sub.request { wl_subsurface_set_position($0, 10, 10) }
         try c.roundtrip()
         child.destroy { wl_surface_destroy($0) }
         try c.roundtrip()
         // Inert: requests are ignored, then the parent commits the pending position.
-        wl_subsurface_set_position(sub.pointer, 20, 20)
-        wl_subsurface_set_desync(sub.pointer)
+        sub.request { wl_subsurface_set_position($0, 20, 20) }
+        sub.request { wl_subsurface_set_desync($0) }
         window.redraw()
         try c.roundtrip()
         sub.destroy { wl_subsurface_destroy($0) }

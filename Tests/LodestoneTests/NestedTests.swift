@@ -156,7 +156,7 @@ final class NestedTests: XCTestCase {
         guard let manager = globals.registry.bind(cwp_zwp_relative_pointer_manager_v1_interface(), version: 1),
               let pointer = globals.pointer else { return XCTFail("the nested Lodestone offers no relative pointer manager or pointer") }
         let managerProxy = Proxy(manager, on: connection)
-        let relative = Proxy(zwp_relative_pointer_manager_v1_get_relative_pointer(managerProxy.pointer, pointer.pointer)!, on: connection)
+        let relative = Proxy(managerProxy.request(pointer) { zwp_relative_pointer_manager_v1_get_relative_pointer($0, $1) }!, on: connection)
         var motions: [String] = []
         relative.onEvent = { opcode, a in
             if opcode == 0 { motions.append("\(a.fixed(2)),\(a.fixed(3))") }  // relative_motion: time hi/lo, dx, dy, …
@@ -195,7 +195,7 @@ final class NestedTests: XCTestCase {
         var proxies = [Proxy(gestures, on: connection), Proxy(tablets, on: connection)]
         for (name, create) in [("swipe", zwp_pointer_gestures_v1_get_swipe_gesture), ("pinch", zwp_pointer_gestures_v1_get_pinch_gesture),
                                ("hold", zwp_pointer_gestures_v1_get_hold_gesture)] {
-            let g = Proxy(create(gestures, pointer.pointer)!, on: connection)
+            let g = Proxy(pointer.request { create(gestures, $0) }!, on: connection)
             g.onEvent = { opcode, a in
                 switch (name, opcode) {
                 case (_, 0): events.append("\(name) begin \(a.uint(3))")
@@ -206,7 +206,7 @@ final class NestedTests: XCTestCase {
             }
             proxies.append(g)
         }
-        let tabletSeat = Proxy(zwp_tablet_manager_v2_get_tablet_seat(tablets, seat.pointer)!, on: connection)
+        let tabletSeat = Proxy(seat.request { zwp_tablet_manager_v2_get_tablet_seat(tablets, $0) }!, on: connection)
         // The handler keeps `proxies`, which keeps the seat: let go when the test ends.
         defer { tabletSeat.onEvent = nil }
         tabletSeat.onEvent = { opcode, a in

@@ -121,7 +121,7 @@ final class ParentDecorationCursor {
         let x = loaded.pointee
         guard x.width > 0, x.height > 0, let buffer = ClientShmBuffer(shm: shm, width: Int32(x.width), height: Int32(x.height)) else { return nil }
         // Xcursor pixels are premultiplied ARGB, as wl_shm's ARGB8888.
-        for i in 0..<Int(x.width * x.height) { buffer.data[i] = x.pixels[i] }
+        for i in 0..<Int(x.width * x.height) { buffer[i] = x.pixels[i] }
         let image = (buffer: buffer, hotspot: (x: Int32(x.xhot), y: Int32(x.yhot)))
         images[key] = image
         return image

@@ -167,7 +167,7 @@ final class ParentDrag {
         guard let raw = globals.compositor.request({ wl_compositor_create_surface($0) }),
               let buffer = ClientShmBuffer(shm: globals.shm, width: picture.width, height: picture.height) else { return nil }
         for y in 0..<Int(picture.height) {
-            for x in 0..<Int(picture.width) { buffer.data[y * Int(buffer.stride / 4) + x] = picture.pixels[y * Int(picture.width) + x] }
+            for x in 0..<Int(picture.width) { buffer[y * Int(buffer.stride / 4) + x] = picture.pixels[y * Int(picture.width) + x] }
         }
         return (Proxy(raw, on: globals.connection), buffer)
     }

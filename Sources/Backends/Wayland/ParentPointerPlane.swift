@@ -128,18 +128,18 @@ final class ParentPointerPlane: PointerPlane {
         // which the presenter flushes right after.
         defer { pointer.connection.flush() }
         guard let cursor else {
-            wl_pointer_set_cursor(pointer.pointer, serial, nil, 0, 0)
+            pointer.request { wl_pointer_set_cursor($0, serial, nil, 0, 0) }
             return
         }
         if surface == nil {
-            surface = try? Proxy(creating: { wl_compositor_create_surface(compositor.pointer) }, on: pointer.connection, what: "wl_compositor.create_surface")
+            surface = try? Proxy(creating: { compositor.request { wl_compositor_create_surface($0) } }, on: pointer.connection, what: "wl_compositor.create_surface")
         }
         guard let surface else { return }
-        wl_pointer_set_cursor(pointer.pointer, serial, surface.pointer, cursor.hotspotX, cursor.hotspotY)
-        wl_surface_set_buffer_scale(surface.pointer, cursor.scale)
-        wl_surface_attach(surface.pointer, cursor.buffer.buffer.pointer, 0, 0)
-        wl_surface_damage_buffer(surface.pointer, 0, 0, cursor.buffer.width, cursor.buffer.height)
-        wl_surface_commit(surface.pointer)
+        pointer.request(surface) { wl_pointer_set_cursor($0, serial, $1, cursor.hotspotX, cursor.hotspotY) }
+        surface.request { wl_surface_set_buffer_scale($0, cursor.scale) }
+        surface.request(cursor.buffer.buffer) { wl_surface_attach($0, $1, 0, 0) }
+        surface.request { wl_surface_damage_buffer($0, 0, 0, cursor.buffer.width, cursor.buffer.height) }
+        surface.request { wl_surface_commit($0) }
     }
 
     /// The image for `key`, drawn once (the cache is emptied when it grows past a handful:
@@ -147,7 +147,7 @@ final class ParentPointerPlane: PointerPlane {
     private func draw(_ p: PointerPresentation, key: PointerPlanePlanner.CursorImageKey, scale: Int32) -> Cursor? {
         let side = planner.width
         guard let buffer = ClientShmBuffer(shm: shm, width: side, height: side),
-              let image = Image(borrowing: UnsafeMutableRawPointer(buffer.data), width: side, height: side, stride: buffer.stride, format: .argb8888)
+              let image = buffer.image( width: side, height: side, stride: buffer.stride, format: .argb8888)
         else {
             log.error("cannot make the parent's cursor image")
             return nil

@@ -113,7 +113,7 @@ final class ParentTitleBar {
             return false
         }
         // A new memfd is zeroed: the margin and the area under the output are transparent.
-        guard let target = Image(borrowing: UnsafeMutableRawPointer(buffer.data), width: w, height: h, stride: buffer.stride, format: .argb8888) else { return false }
+        guard let target = buffer.image( width: w, height: h, stride: buffer.stride, format: .argb8888) else { return false }
         let bar = TitleBarImage.draw(title: "Lodestone", width: self.width, scale: scale, activated: activated)
         target.copy(from: bar, rect: PixelRect(x: 0, y: 0, width: bar.width, height: bar.height), toX: b * scale, y: b * scale)
         drawnFor = key

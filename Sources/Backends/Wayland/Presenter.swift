@@ -62,7 +62,7 @@ final class Presenter {
                 log.error("cannot make a buffer for the parent: \(error)")
                 return nil
             }
-            guard let image = Image(borrowing: UnsafeMutableRawPointer(buffer.data), width: width, height: height, stride: buffer.stride, format: .xrgb8888)
+            guard let image = buffer.image( width: width, height: height, stride: buffer.stride, format: .xrgb8888)
             else { return nil }
             self.buffer = buffer
             self.image = image
