@@ -85,7 +85,7 @@ public final class TourDriver {
     public func saveConfig(_ text: String, until applied: (PresentedPointer) -> Bool) throws {
         let temporary = configPath + ".new"
         try text.write(toFile: temporary, atomically: false, encoding: .utf8)
-        guard rename(temporary, configPath) == 0 else { throw SystemError("cannot rename \(temporary)", errno: errno) }
+        guard rename(temporary, configPath) == 0 else { throw SystemError.lastError("cannot rename \(temporary)", call: "rename") }
         let ok = try session.wait(timeout: 10) {
             try control.advanceClock(milliseconds: 100)
             return applied(try reader.read())

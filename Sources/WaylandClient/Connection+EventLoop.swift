@@ -37,6 +37,6 @@ extension Connection {
     public func lostConnection() -> SystemError {
         if let e = protocolError { return SystemError("protocol error \(e.code) on \(e.interface)@\(e.id)") }
         let code = wl_display_get_error(pointer)
-        return SystemError("connection lost", errno: code != 0 ? code : errno)
+        return SystemError("connection lost", errno: code != 0 ? code : lastErrno)
     }
 }

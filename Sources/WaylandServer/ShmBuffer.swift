@@ -28,7 +28,7 @@ public struct ShmBuffer {
     /// and ask again after the client's next request: its `wl_shm_pool.resize` may move the
     /// mapping. (Lodestone takes no `wl_shm_buffer_ref_pool`: libwayland 1.21 defers a resize
     /// while one is held and then refuses the client's valid `create_buffer`, issue 23.)
-    package var data: UnsafeMutableRawPointer { wl_shm_buffer_get_data(pointer) }
+    package var data: UnsafeMutableRawPointer { wl_shm_buffer_get_data(pointer) }  // closed-wrappers: allowed (ShmTexture's pixman image borrows the pool past any closure and re-reads this under the access guard)
 
     /// `wl_shm_buffer_begin_access`: until `endAccess`, a read past the end of a truncated
     /// pool finds zeros instead of raising SIGBUS, and `endAccess` then posts

@@ -401,7 +401,7 @@ struct Lodestone: ParsableCommand {
         }
         var template = Array("/tmp/lodestone-runtime-\(getuid())-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw SystemError("XDG_RUNTIME_DIR is not set and no private directory could be made in /tmp", call: "mkdtemp", errno: errno)
+            throw SystemError.lastError("XDG_RUNTIME_DIR is not set and no private directory could be made in /tmp", call: "mkdtemp")
         }
         let dir = String(cString: made)
         setenv("XDG_RUNTIME_DIR", dir, 1)

@@ -129,14 +129,14 @@ final class DRMOutput {
     private func makeBuffer() throws(SystemError) -> DumbBuffer {
         var handle: UInt32 = 0, pitch: UInt32 = 0, size: UInt64 = 0, fb: UInt32 = 0, offset: UInt64 = 0
         guard drmModeCreateDumbBuffer(fd, UInt32(width), UInt32(height), 32, 0, &handle, &pitch, &size) == 0 else {
-            throw .lastError("cannot create a \(width)×\(height) dumb buffer", call: "drmModeCreateDumbBuffer")
+            throw SystemError.lastError("cannot create a \(width)×\(height) dumb buffer", call: "drmModeCreateDumbBuffer")
         }
         guard drmModeAddFB(fd, UInt32(width), UInt32(height), 24, 32, pitch, handle, &fb) == 0 else {
-            throw .lastError("drmModeAddFB failed", call: "drmModeAddFB")
+            throw SystemError.lastError("drmModeAddFB failed", call: "drmModeAddFB")
         }
         guard drmModeMapDumbBuffer(fd, handle, &offset) == 0,
               let map = mmap(nil, Int(size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset)), map != MAP_FAILED else {
-            throw .lastError("cannot map a dumb buffer", call: "mmap")
+            throw SystemError.lastError("cannot map a dumb buffer", call: "mmap")
         }
         guard let image = Image(borrowing: map, width: width, height: height, stride: Int32(pitch), format: .xrgb8888) else {
             throw SystemError("pixman cannot wrap the dumb buffer")
@@ -147,7 +147,7 @@ final class DRMOutput {
     /// Lights the output with the first buffer (also after the session is resumed).
     func modeset() throws(SystemError) {
         guard drmModeSetCrtc(fd, crtcID, buffers[back].fb, 0, 0, &connectorID, 1, &mode) == 0 else {
-            throw .lastError("drmModeSetCrtc failed", call: "drmModeSetCrtc")
+            throw SystemError.lastError("drmModeSetCrtc failed", call: "drmModeSetCrtc")
         }
     }
 
