@@ -134,7 +134,7 @@ public final class KeyboardFocus {
         compositor.selection.keyboardFocusChanged(to: surface?.client)
         compositor.primarySelection.keyboardFocusChanged(to: surface?.client)
         compositor.shortcutsInhibitors.focusChanged()
-        seat.constraints.reevaluate()
+        seat.reevaluateConstraints()
     }
 
     /// Whether `serial` was issued while this client has had the keyboard (with or after

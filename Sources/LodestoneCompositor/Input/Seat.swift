@@ -10,7 +10,7 @@ import WaylandServer
 public final class Seat {
     unowned let compositor: Compositor
     /// Relative pointers and pointer locks/confinements.
-    private(set) lazy var constraints = PointerConstraints(seat: self)
+    private(set) lazy var constraints = PointerConstraints(scene: compositor.scene)
     public private(set) lazy var keyboard = KeyboardFocus(seat: self, keymap: initialKeymap)
     private let initialKeymap: Keymap
     /// The client's own cursor choice, composed into the frame when it shows.
@@ -135,10 +135,10 @@ public final class Seat {
         case .absolute(let ax, let ay): input = .motion(to: Point(x: ax, y: ay))
         case .relative(let dx, let dy):
             // Relative listeners hear every step, even when the pointer cannot move.
-            constraints.relativeMotion(dx: dx, dy: dy, time: time)
+            constraints.relativeMotion(dx: dx, dy: dy, time: time, focus: pointerFocus)
             input = .relativeMotion(Vector(dx: dx, dy: dy))
         case .absoluteWithDelta(let ax, let ay, let dx, let dy):
-            constraints.relativeMotion(dx: dx, dy: dy, time: time)
+            constraints.relativeMotion(dx: dx, dy: dy, time: time, focus: pointerFocus)
             input = .motion(to: Point(x: ax, y: ay))
         }
         let before = position.logical
@@ -164,7 +164,7 @@ public final class Seat {
                 p.frame()
             }
         }
-        constraints.reevaluate()
+        reevaluateConstraints()
     }
 
     private func setPointerOutside(_ outside: Bool) {
@@ -190,7 +190,7 @@ public final class Seat {
         if let focus = pointerFocus, focus === old, let local = focusedSurfaceLocal, let oldLocal, local != oldLocal {
             for p in wlPointers(of: focus) { p.motion(time: compositor.clock.now, x: local.x, y: local.y); p.frame() }
         }
-        constraints.reevaluate()
+        reevaluateConstraints()
     }
 
     func updatePointerFocus() {

@@ -52,7 +52,7 @@ extension Seat {
     /// lock or confinement.
     func begin(_ windowGrab: PointerGrab) {
         setPointerFocus(nil)
-        constraints.reevaluate()
+        reevaluateConstraints()
         grab = windowGrab
     }
 
@@ -60,6 +60,24 @@ extension Seat {
         guard !pressedButtons.isEmpty, grab === defaultGrab || grab === popupGrab,
               let focus = pointerFocus, compositor.scene.window(of: focus) === toplevel else { return false }
         return isCurrentPointerSerial(serial, of: toplevel.client)
+    }
+
+    /// Which constraint holds the pointer, from the seat's focus now; a changed rule reaches
+    /// the pointer with the next frame, scheduled here.
+    func reevaluateConstraints() {
+        let focus = PointerConstraints.Focus(pointer: pointerFocus, surfaceLocal: focusedSurfaceLocal, keyboard: keyboard.focus)
+        if constraints.reevaluate(focus) { compositor.scheduleFrame() }
+    }
+
+    /// A client's lock or confinement came or went.
+    func constraintAdded(_ constraint: PointerConstraint) {
+        constraints.added(constraint)
+        reevaluateConstraints()
+    }
+
+    func constraintRemoved(_ constraint: PointerConstraint) {
+        constraints.removed(constraint)
+        reevaluateConstraints()
     }
 
     /// A move or resize ended: back to the popups' grab, or none.

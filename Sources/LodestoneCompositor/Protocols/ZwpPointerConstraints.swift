@@ -31,7 +31,7 @@ final class ZwpPointerConstraints: Resource, ZwpPointerConstraintsV1Handler {
             guard let constraint = PointerConstraint(kind: kind, seat: seat, client: client, id: a.newID(0), surface: surface,
                                                      region: a.object(3, as: WlRegion.self)?.region.copy(),
                                                      persistent: lifetime == ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT.rawValue) else { return }
-            seat.constraints.added(constraint)
+            seat.constraintAdded(constraint)
         }
     }
 }
@@ -71,7 +71,7 @@ final class PointerConstraint: Resource {
             // Applied at once rather than on the next commit: the region only narrows where
             // the constraint may start, and clients set it before they need it.
             region = a.object(0, as: WlRegion.self)?.region.copy()
-            seat.constraints.reevaluate()
+            seat.reevaluateConstraints()
         default: break
         }
     }
@@ -95,5 +95,5 @@ final class PointerConstraint: Resource {
         if !persistent { defunct = true }
     }
 
-    override func destroyed() { seat.constraints.removed(self) }
+    override func destroyed() { seat.constraintRemoved(self) }
 }
