@@ -143,8 +143,3 @@ extension Seat {
         cursor.damage()
     }
 }
-
-extension Output {
-    /// The output in global logical coordinates: where the pointer may go.
-    var logicalBounds: Rect<Global> { Rect(x: 0, y: 0, width: Double(width), height: Double(height)) }
-}

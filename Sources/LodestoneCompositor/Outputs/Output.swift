@@ -1,3 +1,4 @@
+import AdaptivePointerEngine
 import WaylandServer
 import Rendering
 
@@ -64,4 +65,9 @@ public final class Output {
         damageAll()
         if scaleChanged { for case let s? in fractionalScales.map(\.value) { s.sendPreferredScale() } }
     }
+}
+
+extension Output {
+    /// The output in global logical coordinates: where the pointer may go.
+    var logicalBounds: Rect<Global> { Rect(x: 0, y: 0, width: Double(width), height: Double(height)) }
 }
