@@ -169,8 +169,10 @@ extension Compositor: XwaylandHost {
 /// What the test protocol (`lodestone_test_v1`, TestControl/) asks of the core: it drives the
 /// seat and the manual clock, and reads the stack, the frame count and the output's pixels.
 protocol TestControlHost: ShellHost {
-    /// The seat injected input goes to.
-    var controlledSeat: Seat { get }
+    /// Injected input, as a backend's: through the seat's one entry.
+    func inject(_ event: InputEvent, at time: UInt32)
+    /// What the test protocol reports of the seat, read at once (`SeatReport`).
+    var seatReport: SeatReport { get }
     var clock: FrameClock { get }
     var frameCount: Int { get }
     var output: Output { get }
@@ -191,8 +193,30 @@ protocol TestControlHost: ShellHost {
     @discardableResult func removeOutput(named name: String) -> Bool
 }
 
+/// The seat as the test protocol reports it: values, read when asked.
+struct SeatReport {
+    /// The pointer where clients see it (global logical), the surface under it and the
+    /// pointer in that surface's coordinates, and how many buttons are held.
+    var position: (x: Double, y: Double)
+    var pointerFocus: WlSurface?, surfaceLocal: (x: Double, y: Double)?
+    var buttonsHeld: Int
+    /// The pointer as the last step left it.
+    var pointerSnapshot: PointerSnapshot
+    var keyboardFocus: WlSurface?
+    var modifiers: (depressed: UInt32, latched: UInt32, locked: UInt32)
+    /// The focused client's own cursor: a surface, hidden, or none; and how many it set.
+    var cursorSurface: WlSurface?, cursorHidden: Bool, cursorSets: UInt32
+    var hasTouchscreen: Bool
+}
+
 extension Compositor: TestControlHost {
-    var controlledSeat: Seat { seat }
+    func inject(_ event: InputEvent, at time: UInt32) { seat.handle(event, at: time) }
+    var seatReport: SeatReport {
+        SeatReport(position: (seat.position.logical.x, seat.position.logical.y), pointerFocus: seat.pointerFocus,
+                   surfaceLocal: seat.focusedSurfaceLocal, buttonsHeld: seat.buttonsHeld, pointerSnapshot: seat.pointerSnapshot,
+                   keyboardFocus: seat.keyboard.focus, modifiers: seat.keyboard.modifierState, cursorSurface: seat.cursor.surface,
+                   cursorHidden: seat.cursor.isHidden, cursorSets: seat.cursor.sets, hasTouchscreen: touchscreen != nil)
+    }
     var stackedWindows: [DesktopWindow] { scene.windows }
     var minimizedWindows: [DesktopWindow] { scene.minimized }
     func window(of surface: WlSurface) -> DesktopWindow? { scene.window(of: surface) }

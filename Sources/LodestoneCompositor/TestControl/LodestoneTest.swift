@@ -14,7 +14,7 @@ final class LodestoneTest: Resource, LodestoneTestV1Handler {
         super.init(client: client, version: version, id: id)
     }
 
-    private var seat: Seat { host.controlledSeat }
+    private var seat: SeatReport { host.seatReport }
     /// Injected input happens now on the compositor's clock.
     private var now: UInt32 { host.clock.now }
 
@@ -84,9 +84,10 @@ final class LodestoneTest: Resource, LodestoneTestV1Handler {
             }
             send { lodestone_test_v1_send_windows_done($0) }
         case .getCursorState:
-            let kind = seat.cursor.surface != nil ? LODESTONE_TEST_V1_CURSOR_KIND_SURFACE
-                : seat.cursor.isHidden ? LODESTONE_TEST_V1_CURSOR_KIND_HIDDEN : LODESTONE_TEST_V1_CURSOR_KIND_NONE
-            send { lodestone_test_v1_send_cursor_state($0, kind.rawValue, seat.cursor.sets) }
+            let seat = self.seat
+            let kind = seat.cursorSurface != nil ? LODESTONE_TEST_V1_CURSOR_KIND_SURFACE
+                : seat.cursorHidden ? LODESTONE_TEST_V1_CURSOR_KIND_HIDDEN : LODESTONE_TEST_V1_CURSOR_KIND_NONE
+            send { lodestone_test_v1_send_cursor_state($0, kind.rawValue, seat.cursorSets) }
         case .gesture:
             guard let event = Self.gesture(kind: a.uint(0), phase: a.uint(1), fingers: a.uint(2), dx: a.fixed(3), dy: a.fixed(4),
                                            scale: a.fixed(5), rotation: a.fixed(6), cancelled: a.uint(7) != 0) else {
@@ -104,7 +105,7 @@ final class LodestoneTest: Resource, LodestoneTestV1Handler {
             inject(.tabletTool(event))
             sendPointerState()
         case .touch:
-            guard seat.touchscreen != nil else { return failed("no touchscreen: Lodestone was started without --touchscreen") }
+            guard seat.hasTouchscreen else { return failed("no touchscreen: Lodestone was started without --touchscreen") }
             let (id, x, y) = (a.int(1), a.fixed(2), a.fixed(3))
             switch a.uint(0) {
             case LODESTONE_TEST_V1_TOUCH_PHASE_DOWN.rawValue: inject(.touchDown(id: id, x: x, y: y))
@@ -134,7 +135,7 @@ final class LodestoneTest: Resource, LodestoneTestV1Handler {
     /// passes): the injection is what changes state, so the answer and every later query
     /// only read it.
     private func inject(_ event: InputEvent) {
-        seat.handle(event, at: now)
+        host.inject(event, at: now)
         host.settlePointer()
     }
 
@@ -175,11 +176,12 @@ final class LodestoneTest: Resource, LodestoneTestV1Handler {
 
     private func sendPointerState() {
         var title = "", appID = "", sx = 0.0, sy = 0.0
-        if let focus = seat.pointerFocus, let local = seat.focusedSurfaceLocal {
+        let seat = self.seat
+        if let focus = seat.pointerFocus, let local = seat.surfaceLocal {
             (sx, sy) = local
             if let t = host.window(of: focus) { title = t.title; appID = t.appID }
         }
-        send { lodestone_test_v1_send_pointer_state($0, wl_fixed_from_double(seat.position.logical.x), wl_fixed_from_double(seat.position.logical.y), title, appID,
+        send { lodestone_test_v1_send_pointer_state($0, wl_fixed_from_double(seat.position.x), wl_fixed_from_double(seat.position.y), title, appID,
                                             wl_fixed_from_double(sx), wl_fixed_from_double(sy), UInt32(seat.buttonsHeld)) }
         sendPointerShape()
     }
@@ -188,8 +190,9 @@ final class LodestoneTest: Resource, LodestoneTestV1Handler {
     private func sendPointerShape() { sendAdaptivePointerShape(seat.pointerSnapshot) }
 
     private func sendKeyboardState() {
-        let t = seat.keyboard.focus.flatMap { host.window(of: $0) }
-        let m = seat.keyboard.modifierState
+        let seat = self.seat
+        let t = seat.keyboardFocus.flatMap { host.window(of: $0) }
+        let m = seat.modifiers
         send { lodestone_test_v1_send_keyboard_state($0, t?.title ?? "", t?.appID ?? "", m.depressed, m.latched, m.locked) }
     }
 
