@@ -78,7 +78,7 @@ public enum ContactSheet {
             return extents.x_advance <= width
         }
         var result: [String] = [], current = ""
-        for word in text.split(separator: " ").map(String.init) {
+        for word in text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
             let candidate = current.isEmpty ? word : current + " " + word
             if fits(candidate) || current.isEmpty { current = candidate; continue }
             result.append(current)
@@ -90,6 +90,29 @@ public enum ContactSheet {
         if result.count > lines { last += " " + result[lines...].joined(separator: " ") }
         while !last.isEmpty, !fits(last + "…") { last.removeLast() }
         return Array(result.prefix(lines - 1)) + [last + "…"]
+    }
+
+    /// The caption lines a thumbnail `width` points wide shows for `text` (the sheet's font:
+    /// DejaVu Sans, 12 points), and the width of a line in it.
+    public static func captionLines(_ text: String, width: Double) -> [String] {
+        withMeasuringContext { wrapped(text, width: width, lines: 2, $0) }
+    }
+
+    public static func captionWidth(_ line: String) -> Double {
+        withMeasuringContext { cr in
+            var extents = cairo_text_extents_t()
+            line.withCString { cairo_text_extents(cr, $0, &extents) }
+            return extents.x_advance
+        }
+    }
+
+    private static func withMeasuringContext<R>(_ body: (OpaquePointer) -> R) -> R {
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1)
+        let cr = cairo_create(surface)!
+        defer { cairo_destroy(cr); cairo_surface_destroy(surface) }
+        cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(cr, 12)
+        return body(cr)
     }
 
     /// Writes the region `(x, y, width, height)` of a PNG, scaled by `scale`, to `path`.

@@ -37,6 +37,25 @@ final class DemoTourTests: XCTestCase {
         XCTAssertGreaterThan(composed.distinctColors(x: 12, y: 12, width: 320, height: 200), 50, "thumbnails, not a blank sheet")
     }
 
+    /// A caption longer than its thumbnail wraps onto a second line within it, and one too
+    /// long for two ends with an ellipsis: captions never run under the next thumbnail's
+    /// (the tour's steps 25 to 30 did).
+    func testContactSheetCaptionsStayWithinTheirThumbnail() {
+        let width = 320.0
+        for step in DemoTour.script {
+            let caption = "30  " + step.title
+            let lines = ContactSheet.captionLines(caption, width: width)
+            XCTAssertLessThanOrEqual(lines.count, 2, caption)
+            for line in lines { XCTAssertLessThanOrEqual(ContactSheet.captionWidth(line), width, "'\(line)' is wider than its thumbnail") }
+            if !(lines.last?.hasSuffix("…") ?? false) { XCTAssertEqual(lines.joined(separator: " "), caption, "nothing lost") }
+        }
+        let long = String(repeating: "a long caption ", count: 20)
+        let lines = ContactSheet.captionLines(long, width: width)
+        XCTAssertEqual(lines.count, 2)
+        XCTAssertTrue(lines[1].hasSuffix("…"), lines[1])
+        XCTAssertTrue(DemoTour.script.contains { ContactSheet.captionWidth("30  " + $0.title) > width }, "some step's caption needs two lines")
+    }
+
     /// The demo's elements do what they show: after the tour the demo's own
     /// state changed where the pointer acted (checked through its pixels).
     func testTourStepsChangeTheDemo() throws {
