@@ -79,7 +79,6 @@ final class SubsystemReferenceTests: XCTestCase {
         "Gestures.compositor -> Compositor": "the window switcher moves windows and reads the seat",
         "Tablets.compositor -> Compositor": "routes tools through the scene and the seat's focus",
         "ComposedClientCursor.seat -> Seat": "reads the pointer's focus, position and the app cursor policy",
-        "KeyboardFocus.seat -> Seat": "reaches selections, shortcuts and inhibitors through the seat's compositor",
         "Shortcuts.compositor -> Compositor": "runs the system's shortcuts (gestures, the seat)",
         "ActivationTokens.compositor -> Compositor": "checks a token's serial against the seat's input",
         "SceneRegions.scene -> Scene": "places regions by walking the scene's surfaces",

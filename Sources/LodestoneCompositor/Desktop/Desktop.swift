@@ -50,7 +50,7 @@ final class Desktop {
         scene.windows.removeAll { $0 === toplevel }
         scene.popups.filter { $0.rootToplevel === toplevel }.reversed().forEach { $0.dismiss() }
         if seat.keyboard.focus === toplevel.surface || seat.keyboard.focus == nil {
-            if let next = scene.windows.last { activate(next) } else { seat.keyboard.setFocus(nil) }
+            if let next = scene.windows.last { activate(next) } else { seat.setKeyboardFocus(nil) }
         }
         scene.changed(.layout)
         compositor.scheduleFrame()
@@ -123,7 +123,7 @@ final class Desktop {
         let previous = scene.windows.first { $0.isActivated && $0 !== toplevel }
         previous?.setActivated(false)
         toplevel.setActivated(true)
-        seat.keyboard.setFocus(toplevel.surface)
+        seat.setKeyboardFocus(toplevel.surface)
         // Its accessible elements are read now, before the pointer comes (issue 27).
         compositor.accessibility.windowShown(toplevel)
     }

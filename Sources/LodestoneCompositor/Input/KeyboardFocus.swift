@@ -2,9 +2,12 @@ import CWaylandServer
 import WaylandServer
 
 /// The seat's keyboard: which surface has the keyboard, the keymap and its modifier
-/// state, key repeat, and the clients' `wl_keyboard`s.
+/// state, key repeat, and the clients' `wl_keyboard`s. It holds no seat: the seat asks
+/// Lodestone's shortcuts about a key and tells the rest of the session about a new focus
+/// (`Seat.keyboardKey`, `Seat.setKeyboardFocus`).
 public final class KeyboardFocus {
-    unowned let seat: Seat
+    /// Serials for enter, key and modifiers events, and their checks.
+    private let display: Display
     var keyboards: [WlKeyboard] = []
     private(set) var keymap: Keymap
     /// Key repeat sent to clients: keys per second and delay in ms (the common desktop
@@ -16,13 +19,12 @@ public final class KeyboardFocus {
     private(set) var pressedKeys: [UInt32] = []
     private(set) var modifiers = Keymap.Modifiers()
 
-    init(seat: Seat, keymap: Keymap) {
-        self.seat = seat
+    init(display: Display, keymap: Keymap) {
+        self.display = display
         self.keymap = keymap
     }
 
-    private var compositor: Compositor { seat.compositor }
-    private func serial() -> UInt32 { compositor.display.nextSerial() }
+    private func serial() -> UInt32 { display.nextSerial() }
     private func keyboards(of surface: WlSurface) -> [WlKeyboard] { keyboards.filter { $0.client == surface.client } }
 
     func bound(_ keyboard: WlKeyboard) {
@@ -37,26 +39,31 @@ public final class KeyboardFocus {
 
     // MARK: Input
 
-    func key(_ key: UInt32, pressed: Bool, time: UInt32) {
-        // The release of a shortcut's key is Lodestone's, as its press was.
-        if !pressed, compositor.shortcuts.released(key) {
-            modifiers = keymap.update(key: key, pressed: false)
-            return
-        }
+    /// A key of a shortcut Lodestone took came up: only the modifiers follow it.
+    func shortcutKeyReleased(_ key: UInt32) { modifiers = keymap.update(key: key, pressed: false) }
+
+    /// A key went down or up: the keys held and the keymap's state follow it. Returns the
+    /// modifiers it leads to, or nil when it changes nothing (a second press of a held key,
+    /// the release of one not held).
+    func track(_ key: UInt32, pressed: Bool) -> Keymap.Modifiers? {
         if pressed {
-            guard !pressedKeys.contains(key) else { return }
+            guard !pressedKeys.contains(key) else { return nil }
             pressedKeys.append(key)
         } else {
-            guard pressedKeys.contains(key) else { return }
+            guard pressedKeys.contains(key) else { return nil }
             pressedKeys.removeAll { $0 == key }
         }
-        let newModifiers = keymap.update(key: key, pressed: pressed)
-        // Lodestone's shortcuts first; the client never sees their keys (unless it inhibits them).
-        if pressed, compositor.shortcuts.intercept(key, keymap: keymap, time: time) {
-            pressedKeys.removeAll { $0 == key }
-            modifiers = newModifiers
-            return
-        }
+        return keymap.update(key: key, pressed: pressed)
+    }
+
+    /// Lodestone's shortcut took the key just pressed: no client hears it, now or at its release.
+    func shortcutTook(_ key: UInt32, modifiers newModifiers: Keymap.Modifiers) {
+        pressedKeys.removeAll { $0 == key }
+        modifiers = newModifiers
+    }
+
+    /// The tracked key goes to the focused client, with the modifiers if they changed.
+    func deliver(_ key: UInt32, pressed: Bool, time: UInt32, modifiers newModifiers: Keymap.Modifiers) {
         guard let focus else { modifiers = newModifiers; return }
         let s = serial()
         for k in keyboards(of: focus) { k.key(serial: s, time: time, key: key, pressed: pressed) }
@@ -119,8 +126,10 @@ public final class KeyboardFocus {
 
     // MARK: Focus
 
-    func setFocus(_ surface: WlSurface?) {
-        guard surface !== focus else { return }
+    /// Moves the keyboard to `surface` (leave, enter, modifiers); false when it had it already.
+    /// The seat tells the selections, shortcut inhibitors and constraints.
+    func setFocus(_ surface: WlSurface?) -> Bool {
+        guard surface !== focus else { return false }
         let s = serial()
         if let old = focus { for k in keyboards(of: old) { k.leave(serial: s, surface: old) } }
         focus = surface
@@ -131,25 +140,21 @@ public final class KeyboardFocus {
                 k.modifiers(serial: s, modifiers)
             }
         }
-        compositor.selection.keyboardFocusChanged(to: surface?.client)
-        compositor.primarySelection.keyboardFocusChanged(to: surface?.client)
-        compositor.shortcutsInhibitors.focusChanged()
-        seat.reevaluateConstraints()
+        return true
     }
 
     /// Whether `serial` was issued while this client has had the keyboard (with or after
     /// the enter that gave it the focus, and no later than the newest serial).
     func isCurrentSerial(_ serial: UInt32, of client: WaylandServer.Client) -> Bool {
         guard let focus, focus.client == client, let enterSerial else { return false }
-        return compositor.display.issued(serial, since: enterSerial)
+        return display.issued(serial, since: enterSerial)
     }
 
-    func surfaceDestroyed(_ surface: WlSurface) {
-        guard focus === surface else { return }
+    /// A surface went away; true when it had the keyboard (the seat tells the others).
+    func surfaceDestroyed(_ surface: WlSurface) -> Bool {
+        guard focus === surface else { return false }
         focus = nil
         enterSerial = nil
-        compositor.shortcutsInhibitors.focusChanged()
-        compositor.selection.keyboardFocusChanged(to: nil)
-        compositor.primarySelection.keyboardFocusChanged(to: nil)
+        return true
     }
 }

@@ -11,7 +11,7 @@ public final class Seat {
     unowned let compositor: Compositor
     /// Relative pointers and pointer locks/confinements.
     private(set) lazy var constraints = PointerConstraints(scene: compositor.scene)
-    public private(set) lazy var keyboard = KeyboardFocus(seat: self, keymap: initialKeymap)
+    public private(set) lazy var keyboard = KeyboardFocus(display: compositor.display, keymap: initialKeymap)
     private let initialKeymap: Keymap
     /// The client's own cursor choice, composed into the frame when it shows.
     private(set) lazy var cursor = ComposedClientCursor(seat: self)
@@ -111,7 +111,7 @@ public final class Seat {
                 // A key may scroll what is under the pointer (Page Down): it is confirmed again.
                 compositor.accessibility.keyPressed()
             }
-            keyboard.key(code, pressed: pressed, time: time)
+            keyboardKey(code, pressed: pressed, time: time)
         case .modifiers(let depressed, let latched, let locked, let group):
             keyboard.setModifiers(depressed: depressed, latched: latched, locked: locked, group: group)
         case .touchDown(let id, let x, let y): compositor.touchscreen?.down(id: id, x: x, y: y, time: time)
@@ -228,7 +228,11 @@ public final class Seat {
     /// A surface went away: nothing of the seat's may point at it.
     func surfaceDestroyed(_ surface: WlSurface) {
         if pointerFocus === surface { pointerFocus = nil; cursor.reset(); pointerWorldChanged(cursor: true) }
-        keyboard.surfaceDestroyed(surface)
+        if keyboard.surfaceDestroyed(surface) {
+            compositor.shortcutsInhibitors.focusChanged()
+            compositor.selection.keyboardFocusChanged(to: nil)
+            compositor.primarySelection.keyboardFocusChanged(to: nil)
+        }
         if cursor.surfaceDestroyed(surface) { pointerWorldChanged(cursor: true) }
         if grab.surfaceDestroyed(surface) { endGrab() }
     }

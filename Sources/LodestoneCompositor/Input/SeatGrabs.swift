@@ -105,15 +105,15 @@ extension Seat {
     func popupGrabbed(_ popup: XdgPopup) {
         popupGrab.push(popup)
         if grab === defaultGrab { grab = popupGrab }
-        if let s = popup.xdgSurface.surface { keyboard.setFocus(s) }
+        if let s = popup.xdgSurface.surface { setKeyboardFocus(s) }
         updatePointerFocus()
     }
 
     func popupUnmapped(_ popup: XdgPopup) {
         guard popupGrab.remove(popup) else { return }
         if popupGrab.isEmpty, grab === popupGrab { grab = defaultGrab }
-        if let below = popupGrab.popups.last?.xdgSurface.surface { keyboard.setFocus(below) }
-        else if let top = popup.rootToplevel, top.xdgSurface.isMapped, let s = top.xdgSurface.surface { keyboard.setFocus(s) }
+        if let below = popupGrab.popups.last?.xdgSurface.surface { setKeyboardFocus(below) }
+        else if let top = popup.rootToplevel, top.xdgSurface.isMapped, let s = top.xdgSurface.surface { setKeyboardFocus(s) }
     }
 
     // MARK: Drags
