@@ -78,7 +78,6 @@ final class SubsystemReferenceTests: XCTestCase {
         "Desktop.compositor -> Compositor": "places, raises and focuses windows through the scene, the seat and the output",
         "Gestures.compositor -> Compositor": "the window switcher moves windows and reads the seat",
         "Tablets.compositor -> Compositor": "routes tools through the scene and the seat's focus",
-        "ComposedClientCursor.seat -> Seat": "reads the pointer's focus, position and the app cursor policy",
         "Shortcuts.compositor -> Compositor": "runs the system's shortcuts (gestures, the seat)",
         "ActivationTokens.compositor -> Compositor": "checks a token's serial against the seat's input",
         "SceneRegions.scene -> Scene": "places regions by walking the scene's surfaces",
@@ -89,6 +88,7 @@ final class SubsystemReferenceTests: XCTestCase {
     /// The stored closures in the walk, each named with what it captures: a capture cannot
     /// be walked, so a new closure must be added here with what it holds.
     static let knownClosures: [String: String] = [
+        "ComposedClientCursor.onChange": "the seat (unowned): a commit of the cursor's surface, which comes from its client, pushed to the pointer",
         "FrameClock.onFrame": "the compositor (unowned): repaint",
         "IdleInhibitors.changed": "the compositor (unowned): the seat's pointer input",
         "IdleInhibitors.isVisible": "the compositor (unowned): the scene's origin",

@@ -8,8 +8,25 @@ import WaylandServer
 /// `wp_cursor_shape_device_v1.set_shape`, or no cursor at all. `AppCursorPolicy.source`
 /// decides what is shown: the adaptive pointer in the name's form, the client's own image,
 /// or the theme's image for a name that has no adaptive form.
+///
+/// It holds no seat: the seat checks who may choose the cursor, tells it where the pointer
+/// is (`follow`), and pushes its changes to the pointer; a commit of the cursor's surface,
+/// which comes from a client while the seat is not on the stack, is told through `onChange`.
 final class ComposedClientCursor {
-    unowned let seat: Seat
+    /// Where its image is damaged and at which scale themes are read.
+    private unowned let output: Output
+    /// The cursor themes: standard images and the fingerprints of client images.
+    let themes: CursorThemes
+    /// Which pointer shows over the app: the adaptive pointer, this image, or a theme's.
+    let policy: AppCursorPolicy
+    /// A frame for what is damaged.
+    private unowned let clock: FrameClock
+    /// The whole pixel the pointer is on (global logical), and whether it is off every
+    /// output, as the seat last told (`follow`).
+    private var pointerPixel: (x: Int32, y: Int32) = (0, 0)
+    private var pointerOutside = false
+    /// What the client chose changed on a commit of its cursor surface: the seat pushes it.
+    var onChange: () -> Void = {}
     private(set) weak var surface: WlSurface?
     private var hotspot: (x: Int32, y: Int32) = (0, 0)
     /// The client asked for no cursor (a null surface).
@@ -21,52 +38,56 @@ final class ComposedClientCursor {
     /// set_cursor and set_shape requests accepted so far (the test protocol's cursor_state).
     private(set) var sets: UInt32 = 0
 
-    init(seat: Seat) { self.seat = seat }
-
-    private var compositor: Compositor { seat.compositor }
-
-    /// Only the client under the pointer may choose its cursor, and only with a serial of
-    /// (or after) its pointer's last enter.
-    private func accepts(_ pointer: WlPointer, serial: UInt32) -> Bool {
-        guard let focus = seat.pointerFocus, focus.client == pointer.client else { return false }
-        return seat.isCurrentPointerSerial(serial, of: pointer.client)
+    init(output: Output, themes: CursorThemes, policy: AppCursorPolicy, clock: FrameClock, pointerAt point: (x: Double, y: Double)) {
+        self.output = output
+        self.themes = themes
+        self.policy = policy
+        self.clock = clock
+        follow(point, outside: false)
     }
 
-    func set(from pointer: WlPointer, serial: UInt32, surface new: WlSurface?, hotspotX: Int32, hotspotY: Int32) {
-        guard accepts(pointer, serial: serial) else { return }
+    /// Where the pointer is now (global logical), and whether it is off every output.
+    func follow(_ point: (x: Double, y: Double), outside: Bool) {
+        pointerPixel = (Int32(clamping: Int(point.x.rounded(.down))), Int32(clamping: Int(point.y.rounded(.down))))
+        pointerOutside = outside
+    }
+
+    /// `wl_pointer.set_cursor` from the client the seat let choose: true when what it shows
+    /// changed (the seat pushes it to the pointer).
+    func set(from pointer: WlPointer, surface new: WlSurface?, hotspotX: Int32, hotspotY: Int32) -> Bool {
         sets &+= 1
         damage()
         shape = nil
         guard let new else {
             surface = nil
             hidden = true
-            changed()
-            return
+            damage()
+            return true
         }
         if new !== surface {
             // Toolkits set the same cursor surface again after every enter: a surface that
             // is already a cursor keeps its role object (and what its image was recognised as).
             let role = new.role as? ClientCursorSurfaceRole ?? ClientCursorSurfaceRole(cursor: self)
-            guard new.assignRole(role, error: (pointer, WL_POINTER_ERROR_ROLE.rawValue)) else { return }
+            guard new.assignRole(role, error: (pointer, WL_POINTER_ERROR_ROLE.rawValue)) else { return false }
             self.role = role
             role.recognise(new)
         }
         surface = new
         hidden = false
         hotspot = (hotspotX, hotspotY)
-        changed()
+        damage()
+        return true
     }
 
     /// `wp_cursor_shape_device_v1.set_shape`: the cursor by name. It replaces a surface (and
-    /// a surface set later replaces it).
-    func setShape(_ name: CursorName, from pointer: WlPointer, serial: UInt32) {
-        guard accepts(pointer, serial: serial) else { return }
+    /// a surface set later replaces it). The seat pushes the change to the pointer.
+    func setShape(_ name: CursorName) {
         sets &+= 1
         damage()
         shape = name
         surface = nil
         hidden = false
-        changed()
+        damage()
     }
 
     /// `wl_surface.offset` or an attach offset on the cursor surface moves the hotspot.
@@ -74,10 +95,6 @@ final class ComposedClientCursor {
         hotspot = (hotspot.x.clampedSubtracting(dx), hotspot.y.clampedSubtracting(dy))
     }
 
-    /// The whole pixel the pointer is on (global logical coordinates).
-    private var pointerPixel: (x: Int32, y: Int32) {
-        (Int32(clamping: Int(seat.position.logical.x.rounded(.down))), Int32(clamping: Int(seat.position.logical.y.rounded(.down))))
-    }
 
     var origin: (Int32, Int32) {
         let p = pointerPixel
@@ -114,8 +131,8 @@ final class ComposedClientCursor {
 
     /// The image shown instead of the adaptive pointer, if any, and where it goes.
     private var shown: (image: Image, bounds: PixelRect, toImage: Affine)? {
-        if seat.pointerOutside { return nil }
-        switch seat.appCursor.source {
+        if pointerOutside { return nil }
+        switch policy.source {
         case .adaptive:
             return nil
         case .clientImage:
@@ -124,8 +141,8 @@ final class ComposedClientCursor {
             let (ox, oy) = origin
             return (texture, PixelRect(x: ox, y: oy, width: s.width, height: s.height), s.surfaceToBuffer)
         case .standardCursor(let name):
-            let scale = compositor.output.scale.ceiling
-            guard let c = compositor.cursorThemes.standardCursor(name, scale: scale) else { return nil }
+            let scale = output.scale.ceiling
+            guard let c = themes.standardCursor(name, scale: scale) else { return nil }
             let (px, py) = pointerPixel
             // Rounded up so no pixel of the image is cut off at a fractional size.
             let w = (c.image.width + c.scale - 1) / c.scale, h = (c.image.height + c.scale - 1) / c.scale
@@ -138,18 +155,18 @@ final class ComposedClientCursor {
     /// pointer draws the pointer.
     private var bounds: PixelRect? { shown?.bounds }
 
-    /// What the client chose changed: the seat pushes it to the pointer before the next
-    /// input or frame, and the old and new images are repainted.
+    /// What the client chose changed on a commit: the seat hears it and pushes it to the
+    /// pointer before the next input or frame, and the old and new images are repainted.
     private func changed() {
-        seat.pointerWorldChanged(cursor: true)
+        onChange()
         damage()
     }
 
     func damage() {
-        if let last = lastBounds { compositor.output.damage(logical: last) }
+        if let last = lastBounds { output.damage(logical: last) }
         lastBounds = bounds
-        if let now = lastBounds { compositor.output.damage(logical: now) }
-        compositor.scheduleFrame()
+        if let now = lastBounds { output.damage(logical: now) }
+        clock.schedule()
     }
 
     /// The cursor image, when it is the one to show.
@@ -187,11 +204,10 @@ final class ClientCursorSurfaceRole: SurfaceRole {
     func recognise(_ surface: WlSurface) {
         guard recognisedCommit != surface.bufferCommits else { return }
         recognisedCommit = surface.bufferCommits
-        let compositor = cursor.seat.compositor
-        guard cursor.seat.appCursor.recognisesThemeCursors, let texture = surface.texture else {
+        guard cursor.policy.recognisesThemeCursors, let texture = surface.texture else {
             name = nil
             return
         }
-        name = texture.reading { compositor.cursorThemes.name(of: texture, scale: surface.scale) }
+        name = texture.reading { cursor.themes.name(of: texture, scale: surface.scale) }
     }
 }

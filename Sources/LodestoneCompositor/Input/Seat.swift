@@ -14,7 +14,13 @@ public final class Seat {
     public private(set) lazy var keyboard = KeyboardFocus(display: compositor.display, keymap: initialKeymap)
     private let initialKeymap: Keymap
     /// The client's own cursor choice, composed into the frame when it shows.
-    private(set) lazy var cursor = ComposedClientCursor(seat: self)
+    private(set) lazy var cursor: ComposedClientCursor = {
+        let cursor = ComposedClientCursor(output: compositor.output, themes: compositor.cursorThemes, policy: appCursor, clock: compositor.clock,
+                                          pointerAt: (position.logical.x, position.logical.y))
+        // A commit of the cursor's surface comes from its client, not through the seat.
+        cursor.onChange = { [unowned self] in self.pointerWorldChanged(cursor: true) }
+        return cursor
+    }()
     /// The clients' bound `wl_pointer`s (not to be confused with `pointer`, the one pointer they follow).
     var wlPointers: [WlPointer] = []
     /// Bound `wl_seat`s: they hear the capabilities again when a touchscreen comes or goes.
@@ -29,6 +35,7 @@ public final class Seat {
     var position: PointerPosition {
         // An app's element the pointer came onto is confirmed before the pointer takes its form.
         didSet {
+            cursor.follow((position.logical.x, position.logical.y), outside: pointerOutside)
             if let id = position.awaitingConfirmation { compositor.accessibility.confirm(id) }
             if position.device != oldValue.device { compositor.accessibility.pointerMoved(to: position.device) }
         }
@@ -170,6 +177,7 @@ public final class Seat {
     private func setPointerOutside(_ outside: Bool) {
         guard outside != pointerOutside else { return }
         pointerOutside = outside
+        cursor.follow((position.logical.x, position.logical.y), outside: outside)
         pointerInput(.outsideOutputs(outside))
         cursor.damage()
         // Clients hear wl_pointer.leave when the pointer goes and enter when it is back,

@@ -25,3 +25,27 @@ extension Seat {
         reevaluateConstraints()
     }
 }
+
+/// The cursor the client under the pointer chooses: the seat decides who may, then the
+/// cursor (`ComposedClientCursor`) takes it and the pointer hears of it.
+extension Seat {
+    /// `wl_pointer.set_cursor`.
+    func setCursor(from pointer: WlPointer, serial: UInt32, surface: WlSurface?, hotspotX: Int32, hotspotY: Int32) {
+        guard mayChooseCursor(pointer, serial: serial) else { return }
+        if cursor.set(from: pointer, surface: surface, hotspotX: hotspotX, hotspotY: hotspotY) { pointerWorldChanged(cursor: true) }
+    }
+
+    /// `wp_cursor_shape_device_v1.set_shape`.
+    func setCursorShape(_ name: CursorName, from pointer: WlPointer, serial: UInt32) {
+        guard mayChooseCursor(pointer, serial: serial) else { return }
+        cursor.setShape(name)
+        pointerWorldChanged(cursor: true)
+    }
+
+    /// Only the client under the pointer may choose its cursor, and only with a serial of
+    /// (or after) its pointer's last enter.
+    private func mayChooseCursor(_ pointer: WlPointer, serial: UInt32) -> Bool {
+        guard let focus = pointerFocus, focus.client == pointer.client else { return false }
+        return isCurrentPointerSerial(serial, of: pointer.client)
+    }
+}

@@ -15,7 +15,7 @@ final class WlPointer: Resource, WlPointerHandler {
 
     func handle(_ request: Request, _ a: Arguments) {
         switch request {
-        case .setCursor: seat.cursor.set(from: self, serial: a.uint(0), surface: a.object(1, as: WlSurface.self), hotspotX: a.int(2), hotspotY: a.int(3))
+        case .setCursor: seat.setCursor(from: self, serial: a.uint(0), surface: a.object(1, as: WlSurface.self), hotspotX: a.int(2), hotspotY: a.int(3))
         case .release: destroy()
         }
     }

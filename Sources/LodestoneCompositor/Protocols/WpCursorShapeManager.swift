@@ -54,6 +54,6 @@ final class WpCursorShapeDevice: Resource, WpCursorShapeDeviceV1Handler {
                              "\(value) is not a wp_cursor_shape_device_v1 shape of version \(version) (1 to \(CursorName.lastShape(version: version)))")
         }
         guard let wlPointer else { return }
-        seat.cursor.setShape(name, from: wlPointer, serial: serial)
+        seat.setCursorShape(name, from: wlPointer, serial: serial)
     }
 }
