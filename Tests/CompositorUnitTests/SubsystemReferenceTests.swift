@@ -89,7 +89,7 @@ final class SubsystemReferenceTests: XCTestCase {
     /// be walked, so a new closure must be added here with what it holds.
     static let knownClosures: [String: String] = [
         "ComposedClientCursor.onChange": "the seat (unowned): a commit of the cursor's surface, which comes from its client, pushed to the pointer",
-        "FrameClock.onFrame": "the compositor (unowned): repaint",
+        "FrameClock.onFrame": "the frames (unowned): repaint",
         "IdleInhibitors.changed": "the compositor (unowned): the seat's pointer input",
         "IdleInhibitors.isVisible": "the compositor (unowned): the scene's origin",
         "Scene.cursorOrigin": "the compositor (unowned): the seat's cursor",

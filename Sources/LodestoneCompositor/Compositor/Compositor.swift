@@ -15,7 +15,6 @@ public final class Compositor {
     public let layout = OutputLayout()
     public let clock: FrameClock
     let log: Logger
-    var renderer = Renderer()
     var globals: [WaylandGlobal] = []
     /// Removed heads' globals, each destroyed by its timer (`Compositor.retire`).
     var withdrawnGlobals: [(global: WaylandGlobal, timer: EventSource)] = []
@@ -35,12 +34,9 @@ public final class Compositor {
     public private(set) var touchscreen: Touchscreen?
     /// `Options.touch`: the touchscreen stays whatever devices come and go.
     private let keepsTouchscreen: Bool
-    /// Draws the adaptive pointer and its content effects over each composed frame.
-    let pointerOverlay = AdaptivePointerOverlay()
-    /// Wakes a frame when the pointer's next deadline (region exit delay, auto-hide) falls
-    /// due without input (realtime clock only), and the deadline it is armed for.
-    var pointerDeadlineTimer: EventSource?
-    var armedPointerDeadline: Instant?
+    /// Stepping the pointer, composing and presenting (`Frames/`). Set once, in `init`
+    /// (after the seat and gestures it reads); unchecked as `seat` is (every frame).
+    @exclusivity(unchecked) private(set) var frames: Frames!
     private(set) var selection: DataSelection!
     let primarySelection = PrimarySelection()
     /// The clipboard and the primary selection, for a backend that bridges them (nested).
@@ -68,28 +64,14 @@ public final class Compositor {
     /// Live adaptive pointer regions per client (`ClientLimits.adaptiveRegionsPerClient`).
     let regionTally = RegionTally()
     /// Screen copies (zwlr_screencopy_manager_v1): managers and frames waiting for damage.
-    private(set) lazy var screencopy = Screencopy(source: self)
-    /// When the last composed frame was presented (`FrameClock.timestamp`).
-    /// `lastPresented`, `repaintCount` and `frameCount` skip the dynamic exclusivity check
-    /// (every frame writes them; ~60 instructions a check, issue 29): plain counters,
-    /// assigned whole by the frame code alone.
-    @exclusivity(unchecked) var lastPresented = Timestamp(seconds: 0, nanoseconds: 0)
+    private(set) lazy var screencopy: Screencopy = {
+        let screencopy = Screencopy(source: self)
+        frames.screencopy = screencopy
+        return screencopy
+    }()
     /// How frames reach the screen, for wp_presentation (see `PresentedFrame`); a backend
-    /// sets it when it starts.
+    /// sets it when it starts (`pacing`, Frames/Compositor+Frames.swift).
     public enum Pacing: Sendable { case timer, parent, vsync }
-    public var pacing = Pacing.timer
-    /// Repaints so far (with damage or not): wp_presentation's sequence.
-    @exclusivity(unchecked) var repaintCount: UInt64 = 0
-    /// Frames composed so far (frames with damage).
-    @exclusivity(unchecked) public internal(set) var frameCount = 0
-    /// Called after each composed frame with the damaged output pixels.
-    public var framePresented: ((Image, PixelRegion) -> Void)?
-    /// A backend's hardware cursor (the DRM cursor plane), asked before each composed frame
-    /// whether it shows the adaptive pointer itself; when it does, the frame leaves it out.
-    public var pointerPlane: PointerPlane?
-    /// The plane took the pointer when last asked: while it keeps it, the pointer's motion
-    /// damages nothing (no composed frame).
-    var pointerOnPlane = false
     /// See `Options.acceptsBufferBeforeInitialAck`.
     let acceptsBufferBeforeInitialAck: Bool
     /// See `Options.newWindowsAlwaysTakeFocus` and `Options.acceptsAnySelectionSerial`.
@@ -156,7 +138,7 @@ public final class Compositor {
                         width: layout.size.width, height: layout.size.height, scale: options.scale,
                         refreshMilliHz: options.refreshHz * 1000)
         // Several heads: the clock ticks at the fastest head's rate, and each head takes a
-        // frame at its own (`Compositor.presentDueHeads`).
+        // frame at its own (`Frames.presentDueHeads`).
         let tick = modes.count > 1 ? modes.map(\.refreshHz).max() ?? options.refreshHz : options.refreshHz
         clock = try FrameClock(mode: options.clock, refreshHz: tick, maxRenderTime: options.maxRenderTime, loop: display.eventLoop)
         scene = Scene(output: output)
@@ -172,9 +154,6 @@ public final class Compositor {
                     appCursor: AppCursorPolicy(compositor: self, mode: options.pointerMode, legacyApps: options.legacyApps))
         if layout.heads.count > 1 { seat.outputChanged(bounds: output.logicalBounds, areas: layout.areas) }
         if options.touch { touchscreen = Touchscreen(compositor: self) }
-        if clock.mode == .realtime {
-            pointerDeadlineTimer = try display.eventLoop.addTimer { [unowned self] in self.scheduleFrame() }
-        }
         selection = DataSelection()
         // Only a client acting on its own current input replaces the clipboard or the
         // primary selection (wlcs 1.5 needs the old, lax rule: `acceptsAnySelectionSerial`).
@@ -197,7 +176,9 @@ public final class Compositor {
                 self.scene.forEachMappedRoot(self.updateOutputs)
             }
         }
-        clock.onFrame = { [unowned self] in self.repaint() }
+        let frames = try Frames(clock: clock, output: output, layout: layout, scene: scene, seat: seat, gestures: gestures, loop: display.eventLoop)
+        self.frames = frames
+        clock.onFrame = { [unowned frames] in frames.repaint() }
 
         try addGlobals(options)
         // Before any app starts: accessibility switched on, the bus found.

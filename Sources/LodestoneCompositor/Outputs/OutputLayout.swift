@@ -23,7 +23,7 @@ public final class OutputHead {
     public internal(set) var bounds: PixelRect
     public let refreshMilliHz: Int32
     /// Milliseconds per refresh: with several heads, each is composed and presented at its
-    /// own cadence (`Compositor.presentDueHeads`).
+    /// own cadence (`Frames.presentDueHeads`).
     public let interval: UInt32
     /// When the head next takes a frame (the frame clock's milliseconds).
     var nextRefresh: UInt32 = 0

@@ -1,13 +1,73 @@
 import CWaylandServer
 import AdaptivePointerEngine
+import LodestoneSystem
 import Rendering
 import WaylandServer
 
 /// Frames: one step of the pointer, the composition, frame callbacks and presentation
 /// feedback, then what the pointer's step did goes to clients. A capture composes what is
-/// damaged without stepping anything.
-extension Compositor {
-    public func scheduleFrame() { clock.schedule() }
+/// damaged without stepping anything. Frames owns what only frames touch: the renderer, the
+/// pointer's overlay and plane, the presentation counters and the pointer's deadline
+/// timer; the compositor builds it once its seat and gestures exist.
+///
+/// Several heads, each at its own cadence. The frame clock ticks at the fastest head's rate;
+/// at each tick only the heads whose refresh has come and whose presenter can take a frame
+/// (`OutputHead.isHeld`: a DRM flip still pending) are composed, with their part of the
+/// damage, and only the frame callbacks of surfaces on them are answered. So damage on one
+/// head composes no other, a surface is paced by the head it is on, and a slow or stalled
+/// head holds back nothing but itself. One head keeps the single-output path (`present`).
+final class Frames {
+    let clock: FrameClock
+    private unowned let output: Output
+    private unowned let layout: OutputLayout
+    private unowned let scene: Scene
+    private unowned let seat: Seat
+    /// The window switcher's slide moves windows before a frame composes.
+    private unowned let gestures: Gestures
+    /// Told of every composed frame's damage (nil until the compositor has made it).
+    weak var screencopy: Screencopy?
+
+    var renderer = Renderer()
+    /// Draws the adaptive pointer and its content effects over each composed frame.
+    let pointerOverlay = AdaptivePointerOverlay()
+    /// Wakes a frame when the pointer's next deadline (region exit delay, auto-hide) falls
+    /// due without input (realtime clock only), and the deadline it is armed for.
+    private var pointerDeadlineTimer: EventSource?
+    private var armedPointerDeadline: Instant?
+    /// When the last composed frame was presented (`FrameClock.timestamp`).
+    /// `lastPresented`, `repaintCount` and `frameCount` skip the dynamic exclusivity check
+    /// (every frame writes them; ~60 instructions a check, issue 29): plain counters,
+    /// assigned whole by the frame code alone.
+    @exclusivity(unchecked) private(set) var lastPresented = Timestamp(seconds: 0, nanoseconds: 0)
+    /// How frames reach the screen, for wp_presentation (see `PresentedFrame`).
+    var pacing = Compositor.Pacing.timer
+    /// Repaints so far (with damage or not): wp_presentation's sequence.
+    @exclusivity(unchecked) private(set) var repaintCount: UInt64 = 0
+    /// Frames composed so far (frames with damage).
+    @exclusivity(unchecked) private(set) var frameCount = 0
+    /// Called after each composed frame with the damaged output pixels.
+    var framePresented: ((Image, PixelRegion) -> Void)?
+    /// A backend's hardware cursor (the DRM cursor plane), asked before each composed frame
+    /// whether it shows the adaptive pointer itself; when it does, the frame leaves it out.
+    var pointerPlane: PointerPlane?
+    /// The plane took the pointer when last asked: while it keeps it, the pointer's motion
+    /// damages nothing (no composed frame).
+    private var pointerOnPlane = false
+
+    init(clock: FrameClock, output: Output, layout: OutputLayout, scene: Scene, seat: Seat, gestures: Gestures, loop: EventLoop) throws(SystemError) {
+        self.clock = clock
+        self.output = output
+        self.layout = layout
+        self.scene = scene
+        self.seat = seat
+        self.gestures = gestures
+        if clock.mode == .realtime {
+            pointerDeadlineTimer = try loop.addTimer { [unowned clock] in clock.schedule() }
+        }
+    }
+
+    func scheduleFrame() { clock.schedule() }
+    private func origin(of surface: WlSurface) -> (Int32, Int32)? { scene.origin(of: surface) }
 
     /// Steps the pointer, composes what changed, answers frame callbacks, then delivers
     /// what the step did (composing sends no input).
@@ -49,7 +109,7 @@ extension Compositor {
 
     /// A frame now, as the clock would run it, without waiting for the next refresh (the
     /// bench's motion-to-frame measure).
-    public func frameNow() { repaint() }
+    func frameNow() { repaint() }
 
     /// The pointer's reaction now, without a frame: the test protocol's injected input is
     /// answered with the state it leads to at the same instant. Returns what is presented.
@@ -113,7 +173,7 @@ extension Compositor {
         frameCount += 1
         lastPresented = time
         framePresented?(output.image, damage)
-        screencopy.framePresented(damage: damage)
+        screencopy?.framePresented(damage: damage)
         if let heads {
             for head in heads { output.damage.subtract(output.pixels(logical: head.bounds)) }
         } else {
@@ -126,7 +186,7 @@ extension Compositor {
     /// capture (capture, capture_png, screencopy) shows what clients committed and steps
     /// nothing, sends no input. What it composed was presented: its frame callbacks are
     /// answered, as a frame's are, so a client waiting on them draws on.
-    public func composeIfNeeded() {
+    func composeIfNeeded() {
         if !output.damage.isEmpty { present() }
     }
 
@@ -192,6 +252,57 @@ extension Compositor {
             armedPointerDeadline = deadline
         } else {
             // Manual clock: frames only run as a test advances time; keep one due.
+            scheduleFrame()
+        }
+    }
+
+    // MARK: Several heads
+
+    func presentDueHeads() {
+        let now = clock.now
+        // Ticks fall on the fastest head's refreshes: half a tick early is on time.
+        let slack = clock.interval / 2
+        let due = layout.heads.filter { !$0.isHeld && Int32(bitPattern: now &+ slack &- $0.nextRefresh) >= 0 }
+        if !due.isEmpty {
+            let time = clock.timestamp
+            repaintCount &+= 1
+            let composed = compose(at: time, only: due)
+            for head in due {
+                head.nextRefresh = now &+ head.interval
+                if composed?.intersects(output.pixels(logical: head.bounds)) == true { head.frameCount += 1 }
+            }
+            answerFrame(presentedFrame(at: time), now: now) { isShown($0, on: due) }
+        }
+        // What waits for a head that can take a frame (not one that is held) keeps one due.
+        let open = layout.heads.filter { !$0.isHeld }
+        var waiting = open.contains { output.damage.intersects(output.pixels(logical: $0.bounds)) }
+        if !waiting {
+            scene.forEachMappedSurface { s, x, y in
+                guard !waiting, !s.frameCallbacks.isEmpty || !s.presentationFeedbacks.isEmpty else { return }
+                waiting = isShown(PixelRect(x: x, y: y, width: s.width, height: s.height), on: open)
+            }
+        }
+        if waiting { scheduleFrame() }
+    }
+
+    /// Whether a surface's rect is on one of `heads`, or on no head at all (off every head it
+    /// is paced by whichever head takes a frame).
+    private func isShown(_ rect: PixelRect, on heads: [OutputHead]) -> Bool {
+        let on = layout.heads.filter { !$0.bounds.intersection(rect).isEmpty }
+        return on.isEmpty || on.contains { head in heads.contains { $0 === head } }
+    }
+
+    /// A held head's presenter can take a frame again (its flip completed). On the real
+    /// clock, when its refresh has come meanwhile (a flip completes at the refresh the
+    /// head's next frame is for), that frame runs now: the head's own flips drive its
+    /// frames, as one head's do, and a tick that came just before the flip does not cost it
+    /// a refresh. Otherwise its waiting damage and frame callbacks get the next tick.
+    func resume(_ head: OutputHead) {
+        guard head.isHeld else { return }
+        head.isHeld = false
+        if clock.mode == .realtime, !clock.isHeld, Int32(bitPattern: clock.now &+ clock.interval / 2 &- head.nextRefresh) >= 0 {
+            repaint()
+        } else {
             scheduleFrame()
         }
     }
