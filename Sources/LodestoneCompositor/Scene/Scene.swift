@@ -211,7 +211,7 @@ final class Scene {
 
     /// New content in surface-local rects. Pixels alone move no region and no focus, so
     /// nobody is told: a client drawing every frame must not make the pointer re-step
-    /// (effects over it redraw through the output damage, `Compositor.compose`).
+    /// (effects over it redraw through the output damage, `Frames.compose`).
     func damage(_ surface: WlSurface, _ rects: [PixelRect]) {
         guard let (x, y) = origin(of: surface) else { return }
         for r in rects { output.damage(logical: r.offsetBy(dx: x, dy: y)) }
