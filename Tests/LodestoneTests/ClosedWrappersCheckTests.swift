@@ -6,11 +6,17 @@ import XCTest
 final class ClosedWrappersCheckTests: XCTestCase {
     private let script = repositoryRoot + "/Scripts/check-closed-wrappers"
 
-    /// A file whose header says so (the generated wl_interface tables) is skipped whole.
-    func testAFileMarkedAllowedIsSkipped() throws {
+    /// An empty directory of the test's own for the script to check, removed afterwards.
+    private func scratchDirectory() throws -> String {
         let directory = NSTemporaryDirectory() + "closed-wrappers-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+        return directory
+    }
+
+    /// A file whose header says so (the generated wl_interface tables) is skipped whole.
+    func testAFileMarkedAllowedIsSkipped() throws {
+        let directory = try scratchDirectory()
         let tables = "// closed-wrappers: allowed in this file (static tables)\npackage enum T {\n    package static var a: UnsafePointer<wl_interface> { x() }\n}\n"
         try tables.write(toFile: directory + "/Tables.swift", atomically: true, encoding: .utf8)
         XCTAssertEqual(try run([script, directory]).status, 0)
@@ -23,9 +29,7 @@ final class ClosedWrappersCheckTests: XCTestCase {
     /// errno is read through LodestoneSystem's funnel only: a bare read fails the check, a
     /// comment and an `errno:` label do not.
     func testABareErrnoReadFailsTheCheck() throws {
-        let directory = NSTemporaryDirectory() + "closed-wrappers-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = try scratchDirectory()
         let fine = "func f() throws {\n    // errno in a comment\n    throw SystemError(\"x\", errno: lastErrno)\n}\n"
         try fine.write(toFile: directory + "/F.swift", atomically: true, encoding: .utf8)
         XCTAssertEqual(try run([script, directory]).status, 0)
@@ -43,9 +47,7 @@ final class ClosedWrappersCheckTests: XCTestCase {
     /// Each way a wrapper could hand its C value out fails the check; a `with…Pointer`
     /// closure and a pointer taken in (an initializer's argument) do not.
     func testAPublicRawPointerFailsTheCheck() throws {
-        let directory = NSTemporaryDirectory() + "closed-wrappers-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = try scratchDirectory()
         let exposed = [
             "    public let pointer: OpaquePointer",
             "    public var data: UnsafeMutablePointer<UInt32> { raw }",
