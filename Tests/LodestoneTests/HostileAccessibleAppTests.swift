@@ -85,11 +85,16 @@ final class HostileAccessibleAppTests: XCTestCase {
         return Double((Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
-    /// The walks of the hostile window the log tells of: nodes and milliseconds each.
-    private func walks() -> [(nodes: Int, ms: Int, line: String)] {
+    /// The walks of the hostile window the log tells of: nodes and milliseconds each, and the
+    /// longest wake-up of Lodestone's loop for the accessibility bus since the walk before
+    /// (milliseconds, wall and CPU: what the walk could delay a frame by).
+    private func walks() -> [(nodes: Int, ms: Int, wakeUpWall: Double, wakeUpCPU: Double, line: String)] {
         session.log.split(separator: "\n").filter { $0.contains("accessibility: walked 'hostile-a11y'") }.map { line in
             let numbers = line.split(separator: ":").last!.split(separator: ",").map { Int($0.split(separator: " ").first ?? "") ?? -1 }
-            return (numbers[0], numbers.count > 2 ? numbers[2] : -1, String(line))
+            func figure(after label: String) -> Double {
+                line.range(of: label).flatMap { Double(line[$0.upperBound...].prefix { $0 == "." || $0.isNumber }) } ?? -1
+            }
+            return (numbers[0], numbers.count > 2 ? numbers[2] : -1, figure(after: "longest wake-up "), figure(after: " ms wall, "), String(line))
         }
     }
 
@@ -110,11 +115,17 @@ final class HostileAccessibleAppTests: XCTestCase {
         XCTAssertTrue(app.isRunning, "the app is gone: \(said)", file: file, line: line)
         if !sanitized {
             XCTAssertGreaterThan(during.fps, baseline.fps * 0.6, "frames lost their pace", file: file, line: line)
-            XCTAssertLessThan(during.worst, 0.5, "a round trip took \(during.worst) s", file: file, line: line)
+            // A loop that waited on the app would wait a D-Bus call's timeout (1 s,
+            // DBusConnection.callTimeout). Below that, a slow round trip seen from here is the
+            // machine's: on two cores busy with other tests it took 509 ms once, while
+            // Lodestone's own longest wake-up for the walks was 57 ms wall (16 ms CPU).
+            XCTAssertLessThan(during.worst, 1, "a round trip took \(during.worst) s: the loop waited on the app", file: file, line: line)
         }
         for walk in walks() {
             XCTAssertLessThanOrEqual(walk.nodes, 3000, walk.line, file: file, line: line)
             XCTAssertLessThan(walk.ms, 6000, walk.line, file: file, line: line)
+            // What a walk itself held the loop for, as Lodestone measures it.
+            if !sanitized { XCTAssertLessThan(walk.wakeUpWall, 500, walk.line, file: file, line: line) }
         }
         // The cursor name still decides: the text shape is the beam.
         let beam = try session.wait(timeout: 10) {
