@@ -258,7 +258,7 @@ asan: asan-build
 	LODESTONE_SANITIZED=1 ASAN_OPTIONS=malloc_context_size=8:$(ASAN_LOG) \
 		LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt:print_suppressions=0:$(ASAN_LOG) \
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:suppressions=$(CURDIR)/Tests/ubsan-suppressions.txt:$(ASAN_LOG) \
-		XCTEST_LOG_DIR=.build-asan/xctest-shards Scripts/test-shards --shards $(ASAN_SHARDS) --skip Tests/asan-skip.txt -- $(ASAN_FLAGS); \
+		XCTEST_LOG_DIR=.build-asan/xctest-shards Scripts/test-shards --shards $(ASAN_SHARDS) --skip Tests/asan-skip.txt --timings Tests/xctest-timings-asan.txt -- $(ASAN_FLAGS); \
 	status=$$?; Scripts/sanitizer-reports $(ASAN_REPORTS) || status=1; exit $$status
 
 asan-build: test-deps
