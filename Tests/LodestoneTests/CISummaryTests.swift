@@ -76,9 +76,16 @@ final class CISummaryTests: XCTestCase {
 
     // MARK: Scripts/check-build-warnings
 
+    /// Its environment without LODESTONE_WARNINGS (=warn: a run that lists and does not fail).
+    private func checkWarnings(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "LODESTONE_WARNINGS")
+        return try run([repositoryRoot + "/Scripts/check-build-warnings"] + arguments, environment: environment)
+    }
+
     /// Each warning from the project's own files once, whatever else the build printed.
     func testBuildWarningsFromTheProjectsOwnFilesFailTheCheck() throws {
-        let (status, output) = try run([repositoryRoot + "/Scripts/check-build-warnings", "--root", "/work/main", logs + "build-warnings.log"])
+        let (status, output) = try checkWarnings(["--root", "/work/main", logs + "build-warnings.log"])
         XCTAssertEqual(output, """
             check-build-warnings: 5 compiler warnings in the project's own files:
               Sources/CWaylandClient/include/CWaylandClient.h:29:1: warning: umbrella header for module 'CWaylandClient' does not include header '/protocols/xdg-foreign-unstable-v2-client-protocol.h'
@@ -94,17 +101,16 @@ final class CISummaryTests: XCTestCase {
     /// Built elsewhere (another checkout's paths), the same log has none of this checkout's;
     /// a log without warnings passes.
     func testBuildWarningsOfAnotherCheckoutAndACleanBuildPass() throws {
-        XCTAssertEqual(try run([repositoryRoot + "/Scripts/check-build-warnings", "--root", "/elsewhere", logs + "build-warnings.log"]).status, 0)
-        XCTAssertEqual(try run([repositoryRoot + "/Scripts/check-build-warnings", logs + "skipped.log"]).status, 0)
+        XCTAssertEqual(try checkWarnings(["--root", "/elsewhere", logs + "build-warnings.log"]).status, 0)
+        XCTAssertEqual(try checkWarnings([logs + "skipped.log"]).status, 0)
     }
 
     /// --run passes the command's output through and keeps its failing status.
     func testCheckedBuildKeepsTheCommandsStatus() throws {
-        let script = repositoryRoot + "/Scripts/check-build-warnings"
-        let failed = try run([script, "--run", "--", "sh", "-c", "echo built; exit 3"])
+        let failed = try checkWarnings(["--run", "--", "sh", "-c", "echo built; exit 3"])
         XCTAssertEqual(failed.status, 3)
         XCTAssertEqual(failed.output, "built\n")
-        let warned = try run([script, "--run", "--", "sh", "-c", "echo '\(repositoryRoot)/Tests/X.swift:1:2: warning: w'"])
+        let warned = try checkWarnings(["--run", "--", "sh", "-c", "echo '\(repositoryRoot)/Tests/X.swift:1:2: warning: w'"])
         XCTAssertEqual(warned.status, 1, warned.output)
         XCTAssertTrue(warned.output.hasSuffix("  Tests/X.swift:1:2: warning: w\n"), warned.output)
     }
