@@ -1,6 +1,7 @@
 # Lodestone: everything a fresh Debian 12 machine with Swift 6.3 needs.
-#   make demo   install what is missing, build, run the demo
-#   make test   install what is missing, build, run every test
+#   make demo   install what is missing, build, run the demo (make deps: what it needs)
+#   make test   install what is missing, build, run every test (make test-deps: make deps and
+#               the apps, browsers, parent compositors and QEMU the tests use)
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
