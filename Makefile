@@ -1,36 +1,47 @@
 # Lodestone: everything a fresh Debian 12 machine with Swift 6.3 needs.
-#   make demo   install what is missing, build, run the demo
-#   make test   install what is missing, build, run every test
+#   make demo   install what is missing, build, run the demo (make deps: what it needs)
+#   make test   install what is missing, build, run every test (make test-deps: make deps and
+#               the apps, browsers, parent compositors and QEMU the tests use)
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
+# make deps: what building Lodestone and `make demo` need.
 # Build: libwayland, protocols, xkbcommon, pixman, libinput + udev, libdrm, libseat, libpng, cairo, libXcursor,
-# libsystemd (sd-bus, the accessibility bus). Tests: dbus-daemon, dbus-bin (dbus-send) and at-spi2-core (the AT-SPI bus and registry).
-# Cursor themes the compositor recognises (and draws where a cursor has no adaptive form).
-# make fuzz: clang's libFuzzer runtime.
-# Tests and demo: real clients (weston's demo clients, foot, GTK 3 and 4, Qt 6 Linguist, wl-clipboard,
-# GNOME's Calculator and Text Editor, SDL 2's test programs, mpv, zenity: a GTK 3 entry for drag and drop),
-# fonts, keymaps, pywayland for the Python clients, meson + ninja for the
-# C client built from meson-wrap/, and wlroots 0.15 + grim for Examples/wlroots-tinywl-adaptive.
+# libxcb (the X11 window manager), libsystemd (sd-bus, the accessibility bus), valgrind's headers
+# (callgrind's client requests, CValgrind).
+# The demo and the tour: cursor themes the compositor recognises (and draws where a cursor has no
+# adaptive form), fonts, and the apps README.md runs inside a nested Lodestone: weston's demo
+# clients, foot, the GTK 3 and 4 examples, Xwayland for X11 apps.
+DEMO_APT_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev xkb-data \
+	libpixman-1-dev libinput-dev libpng-dev libcairo2-dev libxcursor-dev libseat-dev libdrm-dev libudev-dev \
+	libxcb1-dev libxcb-composite0-dev libxcb-render0-dev libxcb-xfixes0-dev libsystemd-dev valgrind \
+	adwaita-icon-theme dmz-cursor-theme fonts-dejavu-core \
+	weston foot gtk-4-examples gtk-3-examples xwayland
+
+# make test-deps: the rest of what `make test` needs, on top of make deps.
+# make fuzz: clang's libFuzzer runtime. The wlcs conformance suite.
+# Tests: real clients (wl-clipboard, Qt 6 Linguist, GNOME's Calculator and Text Editor, SDL 2's
+# test programs, mpv, zenity: a GTK 3 entry for drag and drop, xterm and x11-apps on Xwayland),
+# pywayland for the Python clients, python-xlib and xclip for the X11 ones, meson + ninja for
+# the C client built from meson-wrap/, wlroots 0.15 + grim for Examples/wlroots-tinywl-adaptive,
+# dbus-daemon, dbus-bin (dbus-send) and at-spi2-core (the AT-SPI bus and registry), strace.
 # mutter and sway: parents for the nested backend's title bar tests (mutter draws none, sway its own).
 # Xvfb and xdotool: weston and sway on X (their X11 backends), so they have a seat whose keyboard
 # and pointer the nested clipboard and drag tests drive (NestedInWestonAndSwayTests).
-APT_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev xkb-data \
-	libpixman-1-dev libinput-dev libpng-dev libcairo2-dev libxcursor-dev adwaita-icon-theme dmz-cursor-theme fonts-dejavu-core \
-	weston foot gtk-4-examples gtk-3-examples wl-clipboard wayland-utils wlcs coreutils python3 python3-pip \
-	meson ninja-build linguist-qt6 libwlroots-dev grim qt6-wayland desktop-file-utils valgrind libseat-dev libdrm-dev libudev-dev \
-	xwayland xterm x11-apps libxcb1-dev libxcb-composite0-dev libxcb-render0-dev libxcb-xfixes0-dev libclang-rt-14-dev \
-	libsystemd-dev dbus-daemon dbus-bin at-spi2-core python3-gi gir1.2-glib-2.0 python3-xlib xclip mutter sway gnome-calculator gnome-text-editor libsdl2-tests mpv zenity strace \
+TEST_APT_PACKAGES := wl-clipboard wayland-utils wlcs coreutils python3 python3-pip \
+	meson ninja-build linguist-qt6 libwlroots-dev grim qt6-wayland desktop-file-utils \
+	xterm x11-apps libclang-rt-14-dev \
+	dbus-daemon dbus-bin at-spi2-core python3-gi gir1.2-glib-2.0 python3-xlib xclip mutter sway gnome-calculator gnome-text-editor libsdl2-tests mpv zenity strace \
 	xvfb xdotool
 PIP_PACKAGES := pywayland
 
 # The toml-test suite's valid and invalid TOML files (the config tests and the config fuzzer's
 # seeds): Debian ships them inside BurntSushi's Go TOML library.
-APT_PACKAGES += golang-github-burntsushi-toml-dev
+TEST_APT_PACKAGES += golang-github-burntsushi-toml-dev
 
 # Browsers and Qt 6 Designer whose accessible trees the accessibility tests and `make bench` read
 # (BrowserAccessibilityTests, AccessibleAppTests, AccessibilityBench).
-APT_PACKAGES += firefox-esr chromium designer-qt6
+TEST_APT_PACKAGES += firefox-esr chromium designer-qt6
 
 # make test-tty (Tests/vm/): QEMU for the guest, seatd in it, busybox-static for its initramfs
 # (the guest's kernel is fetched by Tests/vm/build-guest with apt-get download, never installed).
@@ -41,14 +52,22 @@ PREFIX ?= /usr/local
 # make install CONFIG=debug installs the debug build (the install test uses it).
 CONFIG ?= release
 
-.PHONY: deps build release test check-wrappers test-tty test-tty-if-possible demo golden bench bench-check bench-peer bench-abuse soak fuzz fuzz-config fuzz-xcursor fuzz-nested fuzz-x11 asan wlcs install man clean
+.PHONY: deps test-deps build build-checked release test check-wrappers test-tty test-tty-build test-tty-if-possible fuzz-build asan-build demo golden bench bench-check bench-peer bench-abuse soak fuzz fuzz-config fuzz-xcursor fuzz-nested fuzz-x11 asan wlcs install man clean
 
-deps:
-	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+# Installs those of the packages in $(1) that are missing.
+define apt_install
+@missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 		echo "installing:" $$missing; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
 	fi
+endef
+
+deps:
+	$(call apt_install,$(DEMO_APT_PACKAGES))
+
+test-deps: deps
+	$(call apt_install,$(TEST_APT_PACKAGES))
 	@missing=$$(for p in $(VM_APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 		echo "installing (make test-tty):" $$missing; \
@@ -61,27 +80,34 @@ deps:
 build: deps
 	$(SWIFT) build --build-tests
 
+# The same build, failing on a compiler warning from the project's own files
+# (Scripts/check-build-warnings): what make test builds. Incremental builds print the
+# warnings of the files they recompile only; CI's fresh clone prints them all.
+build-checked: test-deps
+	Scripts/check-build-warnings --run -- $(SWIFT) build --build-tests
+
 # No public raw C pointer on a wrapper type (a grep: first, and cheap).
 check-wrappers:
 	Scripts/check-closed-wrappers
 
-# The wlcs allowlist first (it reuses the debug build), then every Swift test, then 30 s of
-# the config loader's fuzzer and 20 s of the Xcursor theme reader's.
-test: check-wrappers build
-	WLCS_SCRATCH=.build Scripts/run-wlcs
-	$(SWIFT) test --disable-swift-testing
-	$(MAKE) --no-print-directory fuzz-config CONFIG_FUZZ_SECONDS=30
-	$(MAKE) --no-print-directory fuzz-xcursor XCURSOR_FUZZ_SECONDS=20
-	$(MAKE) --no-print-directory test-tty-if-possible
+# The debug build (no warnings), then Scripts/run-tests: the wlcs allowlist (it reuses the
+# debug build), every Swift test in XCTEST_SHARDS processes side by side (Scripts/test-shards),
+# while the fuzzers' and test-tty's builds go on beside them at a lower priority; then 30 s of
+# the config loader's fuzzer and 20 s of the Xcursor theme reader's, side by side, and make
+# test-tty (or why it is skipped).
+test: check-wrappers build-checked
+	Scripts/run-tests
 
 # The TTY session for real (Tests/vm/README.md): a QEMU guest (Debian's kernel, virtio GPU and
 # input, the host's root over 9p) runs seatd and the release build of `lodestone --backend drm`
 # with the demo app; Tests/vm/tty-test drives it over QMP and checks screendumps and the cursor
 # plane in debugfs, one PASS/FAIL line per scenario (TTY_SCENARIOS="start vt" runs some).
-test-tty: deps
-	$(SWIFT) build -c release --product lodestone
-	$(SWIFT) build -c release --product lodestone-demo
+test-tty: test-tty-build
 	Tests/vm/tty-test $(TTY_SCENARIOS)
+
+test-tty-build: test-deps
+	Scripts/check-build-warnings --run -- $(SWIFT) build -c release --product lodestone
+	Scripts/check-build-warnings --run -- $(SWIFT) build -c release --product lodestone-demo
 
 test-tty-if-possible:
 	@if command -v qemu-system-x86_64 >/dev/null && [ -x /bin/busybox ] && command -v seatd >/dev/null; then \
@@ -95,7 +121,7 @@ golden: build
 	LODESTONE_UPDATE_GOLDEN=1 $(SWIFT) test --disable-swift-testing --skip-build --filter GoldenPictureTests
 
 # The wlcs conformance allowlist; `Scripts/run-wlcs --all` runs whole groups.
-wlcs: deps
+wlcs: test-deps
 	Scripts/run-wlcs
 
 # The programs people run are optimized (a debug build costs 1.2-1.3x weston's CPU per frame,
@@ -119,7 +145,7 @@ man: build
 	$(SWIFT) package --allow-writing-to-package-directory generate-manual --output-directory docs \
 		--section 1 --date 2026-11-23 --authors "The Lodestone authors"
 
-bench: deps
+bench: test-deps
 	$(SWIFT) build -c release --product lodestone-bench
 	$(SWIFT) build -c release --product lodestone
 	$(SWIFT) build -c release --product PointerEngineBenchmark
@@ -134,41 +160,42 @@ bench: deps
 	Scripts/bench-instructions
 
 # Lodestone (the release build `make demo` runs) and weston 10 side by side, same output and
-# clients (Sources/lodestone-bench/PeerBench.swift); SECONDS per client (default 5).
+# clients (Sources/lodestone-bench/PeerBench.swift); PEER_SECONDS per client (default 5).
+PEER_SECONDS ?= 5
 bench-peer: release
 	$(SWIFT) build -c release --product lodestone-bench
-	.build/release/lodestone-bench --peer .build/release/lodestone $(or $(SECONDS),5)
+	.build/release/lodestone-bench --peer .build/release/lodestone $(PEER_SECONDS)
 	Scripts/bench-syscalls .build/release/lodestone
 
 # Fails when an instruction count grew more than 5% over bench/instructions.baseline
 # (Scripts/bench-instructions --record writes a new one), or when Lodestone's syscalls or page
 # faults per client frame go above the bounds in Scripts/bench-syscalls.
-bench-check: deps
+bench-check: test-deps
 	$(SWIFT) build -c release --product lodestone-bench
 	$(SWIFT) build -c release --static-swift-stdlib --product lodestone
 	Scripts/bench-instructions --check
 	Scripts/bench-syscalls --check .build/release/lodestone
 
 # A well-behaved client's round-trip p50/p99 while one client abuses Lodestone (release build).
-bench-abuse: deps
+bench-abuse: test-deps
 	$(SWIFT) build -c release --product lodestone
 	LODESTONE_BIN=.build/release Scripts/bench-abuse
 
 # 1,000 clients come and go (every fifth killed mid-frame); RSS and fds every 100.
 SOAK_CLIENTS ?= 1000
-soak: build
+soak: test-deps build
 	Scripts/soak --clients $(SOAK_CLIENTS)
 
 # Coverage-guided libFuzzer over Wayland wire messages into an in-process compositor
-# (Sources/lodestone-fuzz) for SECONDS. New inputs go to .build-fuzz/corpus; the committed
+# (Sources/lodestone-fuzz) for FUZZ_SECONDS. New inputs go to .build-fuzz/corpus; the committed
 # seeds are Tests/fuzz/corpus; a crash lands in Tests/fuzz/crashes/, where `make test`
 # replays it (AbuseTests) once it is committed. Run from a scratch directory: the test
 # protocol's capture_png writes files where it is told.
-SECONDS ?= 60
-fuzz: deps
+FUZZ_SECONDS ?= 60
+fuzz: test-deps
 	$(SWIFT) build --sanitize=fuzzer --product lodestone-fuzz -Xswiftc -DLODESTONE_LIBFUZZER --scratch-path .build-fuzz
 	mkdir -p .build-fuzz/corpus .build-fuzz/work Tests/fuzz/crashes
-	cd .build-fuzz/work && ../debug/lodestone-fuzz ../corpus ../../Tests/fuzz/corpus -max_total_time=$(SECONDS) \
+	cd .build-fuzz/work && ../debug/lodestone-fuzz ../corpus ../../Tests/fuzz/corpus -max_total_time=$(FUZZ_SECONDS) \
 		-max_len=4096 -len_control=0 -timeout=20 -print_final_stats=1 -artifact_prefix=../../Tests/fuzz/crashes/
 
 # The config loader's fuzzer (Sources/lodestone-config-fuzz): byte strings into
@@ -177,8 +204,8 @@ fuzz: deps
 # new inputs and (minimized) crashes go.
 CONFIG_FUZZ_SECONDS ?= 600
 fuzz: fuzz-config
-fuzz-config: deps
-	$(SWIFT) build --sanitize=fuzzer --product lodestone-config-fuzz -Xswiftc -DLODESTONE_LIBFUZZER --scratch-path .build-fuzz
+fuzz-config: test-deps
+	Scripts/check-build-warnings --run -- $(SWIFT) build --sanitize=fuzzer --product lodestone-config-fuzz -Xswiftc -DLODESTONE_LIBFUZZER --scratch-path .build-fuzz
 	Scripts/fuzz-config $(CONFIG_FUZZ_SECONDS)
 
 # The Xcursor theme reader's fuzzer (Sources/lodestone-xcursor-fuzz): byte strings as a cursor
@@ -187,15 +214,20 @@ fuzz-config: deps
 # inputs and (minimized) crashes go.
 XCURSOR_FUZZ_SECONDS ?= 600
 fuzz: fuzz-xcursor
-fuzz-xcursor: deps
-	$(SWIFT) build --sanitize=fuzzer --product lodestone-xcursor-fuzz -Xswiftc -DLODESTONE_LIBFUZZER --scratch-path .build-fuzz
+fuzz-xcursor: test-deps
+	Scripts/check-build-warnings --run -- $(SWIFT) build --sanitize=fuzzer --product lodestone-xcursor-fuzz -Xswiftc -DLODESTONE_LIBFUZZER --scratch-path .build-fuzz
 	Scripts/fuzz-xcursor $(XCURSOR_FUZZ_SECONDS)
+
+# Both fuzzers' builds (make test builds them beside the Swift tests).
+fuzz-build: test-deps
+	Scripts/check-build-warnings --run -- $(SWIFT) build --sanitize=fuzzer --product lodestone-config-fuzz -Xswiftc -DLODESTONE_LIBFUZZER --scratch-path .build-fuzz
+	Scripts/check-build-warnings --run -- $(SWIFT) build --sanitize=fuzzer --product lodestone-xcursor-fuzz -Xswiftc -DLODESTONE_LIBFUZZER --scratch-path .build-fuzz
 
 # A random parent for nested Lodestone (Sources/lodestone-odd-parent --random): configures,
 # scales, fractional scales and input at the ends of their ranges every 100 ms, 20 s for each
 # of 30 seeds in `make fuzz` (3 s for 5 in `make test`, NestedOddParentTests).
 fuzz: fuzz-nested
-fuzz-nested: build
+fuzz-nested: test-deps build
 	LODESTONE_ODD_PARENT_SECONDS=20 LODESTONE_ODD_PARENT_SEEDS=30 $(SWIFT) test --disable-swift-testing --skip-build \
 		--filter NestedOddParentTests.testRandomParentLeavesLodestoneRunning
 
@@ -205,12 +237,14 @@ fuzz-nested: build
 # deterministic case (x11_fuzz.py --case) with its test in XwaylandFuzzTests.
 X11_FUZZ_SECONDS ?= 600
 fuzz: fuzz-x11
-fuzz-x11: build
+fuzz-x11: test-deps build
 	LODESTONE_X11_FUZZ_SECONDS=$(X11_FUZZ_SECONDS) $(SWIFT) test --disable-swift-testing --skip-build \
 		--filter XwaylandFuzzTests.testRandomX11ClientsLeaveTheSessionWorking
 
-# AddressSanitizer (and UndefinedBehaviorSanitizer for the C and C++ targets) over the whole
-# test suite, the random request-stream fuzzer slice and the libFuzzer corpus included. Every
+# AddressSanitizer (and UndefinedBehaviorSanitizer for the C and C++ targets) over the test
+# suite, the random request-stream fuzzer slice and the libFuzzer corpus included, less the
+# classes Tests/asan-skip.txt names (each with why: they only time or drive real apps whose
+# paths through Lodestone other classes take), in ASAN_SHARDS processes side by side. Every
 # sanitized process (the test runner, each Lodestone it starts, lodestone-fuzz) writes what it
 # finds to .build-asan/sanitizer-reports/ (log_path); Scripts/sanitizer-reports prints them
 # and fails the run when there is one, so a leak at a compositor's exit gates as an error in
@@ -219,14 +253,17 @@ fuzz-x11: build
 ASAN_FLAGS := --sanitize=address -Xcc -fsanitize=undefined --scratch-path .build-asan
 ASAN_REPORTS := $(CURDIR)/.build-asan/sanitizer-reports
 ASAN_LOG := log_path=$(ASAN_REPORTS)/report:log_exe_name=1
-asan: deps
-	$(SWIFT) build --build-tests $(ASAN_FLAGS)
+ASAN_SHARDS ?= 3
+asan: asan-build
 	rm -rf $(ASAN_REPORTS) && mkdir -p $(ASAN_REPORTS)
 	LODESTONE_SANITIZED=1 ASAN_OPTIONS=malloc_context_size=8:$(ASAN_LOG) \
 		LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt:print_suppressions=0:$(ASAN_LOG) \
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:suppressions=$(CURDIR)/Tests/ubsan-suppressions.txt:$(ASAN_LOG) \
-		$(SWIFT) test --disable-swift-testing --skip-build $(ASAN_FLAGS); \
+		XCTEST_LOG_DIR=.build-asan/xctest-shards Scripts/test-shards --shards $(ASAN_SHARDS) --skip Tests/asan-skip.txt --timings Tests/xctest-timings-asan.txt -- $(ASAN_FLAGS); \
 	status=$$?; Scripts/sanitizer-reports $(ASAN_REPORTS) || status=1; exit $$status
+
+asan-build: test-deps
+	Scripts/check-build-warnings --run -- $(SWIFT) build --build-tests $(ASAN_FLAGS)
 
 clean:
 	rm -rf .build .build-*
