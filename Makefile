@@ -161,6 +161,12 @@ bench: test-deps
 
 # Lodestone (the release build `make demo` runs) and weston 10 side by side, same output and
 # clients (Sources/lodestone-bench/PeerBench.swift); PEER_SECONDS per client (default 5).
+# `make fuzz SECONDS=N` and `make bench-peer SECONDS=N` (the old name) still work from the command
+# line; never from the environment, where SECONDS is bash's clock.
+ifeq ($(origin SECONDS),command line)
+FUZZ_SECONDS ?= $(SECONDS)
+PEER_SECONDS ?= $(SECONDS)
+endif
 PEER_SECONDS ?= 5
 bench-peer: release
 	$(SWIFT) build -c release --product lodestone-bench

@@ -128,7 +128,10 @@ final class HostileAccessibleAppTests: XCTestCase {
         }
         for walk in walks() {
             XCTAssertLessThanOrEqual(walk.nodes, 3000, walk.line, file: file, line: line)
-            XCTAssertLessThan(walk.ms, 6000, walk.line, file: file, line: line)
+            // The walk's time limit is 4 s; it is checked between wake-ups, so a walk may
+            // overrun it by the wake-up in progress (under make asan and two busy loops one
+            // wake-up decoding the million frames took 9.1 s wall, 3.9 s CPU: a walk of 9.9 s).
+            XCTAssertLessThan(Double(walk.ms), 6000 + max(0, walk.wakeUpWall), walk.line, file: file, line: line)
             // What a walk itself held the loop for, as Lodestone measures it: wall time (which
             // counts the loop descheduled too), and CPU time, a few frames at most (16.5 ms was
             // the most seen, a million children in the debug build).
