@@ -211,10 +211,11 @@ final class HostileAccessibleAppTests: XCTestCase {
         try misbehave("stall", seconds: 12)
         let all = walks()
         XCTAssertFalse(all.isEmpty, "no walk of the window")
-        for walk in all {
-            XCTAssertLessThan(walk.ms, 5500, "4 s and a call's timeout: \(walk.line)")
-            XCTAssertTrue(walk.line.contains("time limit (4.0 s)"), walk.line)
-        }
+        for walk in all { XCTAssertLessThan(walk.ms, 5500, "4 s and a call's timeout: \(walk.line)") }
+        // The stalling app holds each walk until its time limit ends it. A walk may also end
+        // sooner, when one of the app's stalled replies outlasts a call's timeout (1 s): the
+        // sanitized run's third walk took the root and nothing more in 2295 ms.
+        XCTAssertTrue(all.contains { $0.line.contains("time limit (4.0 s)") }, "no walk was ended by its time limit: \(all.map(\.line))")
     }
 
     func testDisconnectMidWalk() throws {
