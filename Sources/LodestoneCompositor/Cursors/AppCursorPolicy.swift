@@ -1,3 +1,4 @@
+import PointerAdaptation
 import AdaptivePointerEngine
 
 /// Which pointer is shown over surfaces that declare no adaptive_pointer_v1 regions.
