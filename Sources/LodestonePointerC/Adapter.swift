@@ -55,7 +55,7 @@ final class AdapterHandle {
     let loop: EventLoop
     let accessibility: Accessibility
     /// Read on the first image: hosts that only name cursors never load a theme.
-    lazy var themes = CursorThemes(log: Logger(label: "lodestone-pointer"))
+    lazy var themes = CursorThemes(log: AdapterHandle.logger("lodestone-pointer.cursors"))
     var legacyApps = LegacyAppsMode.adaptive
     var windows: [UInt64: AdapterWindow] = [:]
     var pointerWindow: AdapterWindow?
@@ -74,14 +74,21 @@ final class AdapterHandle {
         self.engine = engine
         self.loop = loop
         self.server = server
-        var log = Logger(label: "lodestone-pointer.accessibility")
-        log.logLevel = getenv("LODESTONE_POINTER_DEBUG") != nil ? .debug : .info
+        let log = Self.logger("lodestone-pointer.accessibility")
         weak var weakSelf: AdapterHandle?
         accessibility = Accessibility(loop: loop, log: log, ownerBase: Self.idBits | 1 << 40,
                                       declaresRegions: { window in weakSelf?.declaresRegions(window) ?? false },
                                       changed: { weakSelf?.changedLater() })
         weakSelf = self
         accessibility.start()
+    }
+
+    /// The library writes into the host's stderr only what went wrong, unless
+    /// LODESTONE_POINTER_DEBUG is set (then everything Lodestone would log, walks included).
+    static func logger(_ label: String) -> Logger {
+        var log = Logger(label: label)
+        log.logLevel = getenv("LODESTONE_POINTER_DEBUG") != nil ? .debug : .warning
+        return log
     }
 
     /// Whether the window's surface tree declares regions (asked of the server helper).
