@@ -217,6 +217,7 @@ let package = Package(
             dependencies: [
                 "LodestoneCompositor", "Rendering", "WaylandServer", "CWaylandServer", "WaylandClient", "CWaylandClient", "CWaylandProtocols",
                 "Backends",  // the TTY path's keyboard: libinput translation into a real seat
+                "PointerAdaptation", "AdaptivePointerEngine",  // AppCursorPolicyTests: the decision both hosts run
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
