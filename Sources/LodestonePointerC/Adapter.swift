@@ -11,8 +11,9 @@ import PointerAdaptation
 import Rendering
 import WaylandServer
 
-/// A window a C host reported: its pid and rectangle, as `AdaptedWindow`. No pixels: a C host
-/// gives none, so controls keep their published extents and terminals the cursor name's beam.
+/// A window a C host reported: its pid and rectangle, as `AdaptedWindow`; its pixels when the
+/// host gave a way to read them (`lodestone_pointer_adapter_set_window_pixels`), or none: then
+/// controls keep their published extents and terminals the cursor name's beam.
 final class AdapterWindow: AdaptedWindow {
     let id: UInt64
     var pid: Int32
@@ -22,7 +23,10 @@ final class AdapterWindow: AdaptedWindow {
     var adaptedProcessID: Int32? { pid > 0 ? pid : nil }
     var title: String { "" }
     var isMapped: Bool { true }
-    var adaptedPixels: WindowPixels? { nil }
+    /// How the host's pixels are read, and the last copy with the host's commit count.
+    var hostPixels: HostWindowPixels?
+    var pixels: (commit: UInt64, pixels: WindowPixels)?
+    var adaptedPixels: WindowPixels? { hostPixels?.pixels(of: self) }
     /// The rectangle in global space, for what covers what.
     var rect: Rect<Global> {
         Rect(x: adaptedFrame.origin.x, y: adaptedFrame.origin.y, width: Double(adaptedFrame.width), height: Double(adaptedFrame.height))
@@ -56,6 +60,8 @@ final class AdapterHandle {
     var pushed = AppCursorPolicy(mode: .adaptive, legacyApps: .adaptive)
     var windows: [UInt64: AdapterWindow] = [:]
     var pointerWindow: AdapterWindow?
+    /// The host's window pixels, if it gives them (each window holds it too).
+    var hostPixels: HostWindowPixels?
     /// The regions the adapter put into the engine.
     var installed: Set<RegionID> = []
     var nextRegion: UInt64 = 0
@@ -256,6 +262,7 @@ public func lodestone_pointer_adapter_window_configured(_ adapter: OpaquePointer
         known.surface = surface
     } else {
         let new = AdapterWindow(id: window, pid: pid, frame: frame, layer: layer, surface: surface)
+        new.hostPixels = a.hostPixels
         a.windows[window] = new
         // Walked now, so the elements are there when the pointer comes.
         a.accessibility.windowShown(new)
