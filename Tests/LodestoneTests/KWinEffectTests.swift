@@ -234,6 +234,47 @@ final class KWinEffectTests: XCTestCase {
         XCTAssertTrue(processes[0].isRunning, "KWin died:\n\(printed())")
     }
 
+    /// gtk4-widget-factory, which declares no regions, in KWin: the library's adapter (told the
+    /// window's pid and rectangle by the effect) walks its AT-SPI tree over KWin's session bus,
+    /// and the pointer over a toggle button becomes the highlight platter over the box GTK
+    /// publishes for it. Where: the first page's third toggle button, drawn at 430…557 × 146…178
+    /// in KWin's 1280×800 output (GTK 4.8, the window at (0, 0), 1351 wide), its published box
+    /// 93×24 around the label; the platter is that box grown by 2, so inside the drawn button a
+    /// point just left of the label is darkened while one nearer the button's edge is not (a
+    /// circle at the label's centre reaches neither, and GTK's hover shades both alike).
+    func testGtkButtonTakesTheHighlightFromAtSpiInKWin() throws {
+        try requireProgram("gtk4-widget-factory")
+        try requireAccessibilityBus()
+        let (build, env, printed) = try startKWin()
+        let app = Process()
+        app.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        app.arguments = ["gtk4-widget-factory"]
+        app.environment = env.merging(AccessibleAppTests.gtkEnvironment) { $1 }
+        app.standardOutput = FileHandle.nullDevice
+        app.standardError = FileHandle.nullDevice
+        try app.run()
+        processes.append(app)
+        let edge = (x: 436, y: 152), platterLeft = (x: 449, y: 152), platterRight = (x: 538, y: 152), edgeRight = (x: 550, y: 152)
+        let shown = try wait(timeout: 30) {
+            ((try? self.kwinCapture(build, env)).map { brightness($0[edge.x, edge.y]) > 500 }) ?? false
+        }
+        XCTAssertTrue(shown, "gtk4-widget-factory never showed up:\n\(printed())")
+
+        var shot: Screenshot?
+        let platter = try wait(timeout: 15) {
+            _ = try? self.run([build + "/fake-pointer", "470", "200", "480", "161", "492", "161"], environment: env)
+            usleep(500_000)
+            guard let s = try? self.kwinCapture(build, env) else { return false }
+            shot = s
+            return distance(s[platterLeft.x, platterLeft.y], s[edge.x, edge.y]) > 20
+                && distance(s[platterRight.x, platterRight.y], s[edgeRight.x, edgeRight.y]) > 20
+        }
+        let s = try XCTUnwrap(shot, printed())
+        XCTAssertTrue(platter, "no platter over the toggle button's published box: left \(String(s[platterLeft.x, platterLeft.y], radix: 16)) vs edge \(String(s[edge.x, edge.y], radix: 16)), right \(String(s[platterRight.x, platterRight.y], radix: 16)) vs edge \(String(s[edgeRight.x, edgeRight.y], radix: 16))\n\(printed())")
+        XCTAssertLessThan(distance(s[edge.x, edge.y], s[edgeRight.x, edgeRight.y]), 12, "the button's two ends differ: the platter is not where GTK published the button")
+        XCTAssertTrue(processes[0].isRunning, "KWin died:\n\(printed())")
+    }
+
     /// The helper inside KWin: a client sending five accessories gets the protocol error
     /// Lodestone sends and is disconnected; KWin and a good client carry on.
     func testBadRegionClientIsDisconnectedAndKWinCarriesOn() throws {

@@ -216,6 +216,12 @@ void AdaptivePointerEffect::configure(KWin::EffectWindow *window, int32_t layer)
     }
     // The content without KWin's decoration: what the app calls its window (xdg geometry).
     const QRectF content = window->clientGeometry();
+    if (qEnvironmentVariableIsSet("LODESTONE_POINTER_DEBUG")) {
+        const QRectF frame = window->frameGeometry(), buffer = window->bufferGeometry();
+        qInfo("lodestone_pointer: window %llu pid %d layer %d content %g,%g %gx%g frame %g,%g %gx%g buffer %g,%g %gx%g",
+              (unsigned long long)id, int(window->pid()), layer, content.x(), content.y(), content.width(), content.height(),
+              frame.x(), frame.y(), frame.width(), frame.height(), buffer.x(), buffer.y(), buffer.width(), buffer.height());
+    }
     wl_resource *surface = window->surface() ? window->surface()->resource() : nullptr;
     lodestone_pointer_adapter_window_configured(m_adapter, id, window->pid(), content.x(), content.y(), content.width(),
                                                 content.height(), layer, surface);
