@@ -39,6 +39,10 @@ PIP_PACKAGES := pywayland
 # seeds): Debian ships them inside BurntSushi's Go TOML library.
 TEST_APT_PACKAGES += golang-github-burntsushi-toml-dev
 
+# hosts/kwin, the KWin 5.27 effect (KWinEffectTests, make install): KWin itself and its effect
+# API (kwin-dev brings Qt 5's and KF5's headers and moc), a C++ compiler for meson.
+TEST_APT_PACKAGES += kwin-wayland kwin-dev g++
+
 # Browsers and Qt 6 Designer whose accessible trees the accessibility tests and `make bench` read
 # (BrowserAccessibilityTests, AccessibleAppTests, AccessibilityBench).
 TEST_APT_PACKAGES += firefox-esr chromium designer-qt6
@@ -136,7 +140,9 @@ demo: release
 	@LODESTONE_BIN=.build/release Scripts/demo
 
 # lodestone and lodestone-demo, the man page, a desktop entry, the protocol XML and its .pc file,
-# liblodestone-pointer (Swift runtime linked in, only the C API exported), its header and .pc file.
+# liblodestone-pointer (Swift runtime linked in, only the C API exported), its header and .pc file;
+# with kwin-dev installed, the KWin effect in $(PREFIX)/lib/x86_64-linux-gnu/qt5/plugins/kwin/effects/plugins
+# (PREFIX=/usr: Qt's own plugin folder, where KWin looks; docs/kwin.md).
 install: $(if $(filter debug,$(CONFIG)),build,release)
 	Scripts/install "$(PREFIX)" .build/$(CONFIG)
 

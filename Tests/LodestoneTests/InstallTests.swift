@@ -18,6 +18,15 @@ final class InstallTests: XCTestCase {
         XCTAssertEqual(vstatus, 0)
         XCTAssertEqual(version.trimmingCharacters(in: .whitespacesAndNewlines), "0.2.0")
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: prefix + "/bin/lodestone-demo"))
+        // The KWin effect, where kwin-dev is installed (KWinEffectTests runs it in KWin): in the
+        // prefix's Qt plugin folder, Debian's layout (/usr/lib/x86_64-linux-gnu/qt5/plugins with
+        // PREFIX=/usr), linked to the liblodestone-pointer installed beside it.
+        if FileManager.default.fileExists(atPath: "/usr/include/kwineffects.h") {
+            let effect = prefix + "/lib/x86_64-linux-gnu/qt5/plugins/kwin/effects/plugins/lodestone_pointer.so"
+            XCTAssertTrue(FileManager.default.fileExists(atPath: effect), output)
+            let (_, needed) = try run(["readelf", "-d", effect])
+            XCTAssertTrue(needed.contains("liblodestone-pointer.so"), needed)
+        }
 
         // The installed program works: a screenshot from a headless run.
         let runtime = prefix + "/run"
