@@ -1,0 +1,104 @@
+/*
+ * The compositor-wide half of the Lodestone plugin for Wayfire 0.7.4: one engine and one
+ * adaptive_pointer_manager_v1 global for the whole compositor (Wayfire instantiates plugins
+ * per output; wf::singleton_plugin_t shares this between them).
+ *
+ * It follows Wayfire's input signals into the engine, reports surface commits and layout
+ * changes to the library's server helper, steps the engine and damages the outputs the
+ * pointer touches, and sends clients the pointer at the presentation's logical position
+ * (magnetism). Drawing is per output: output-painter.hpp.
+ */
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include <wayfire/core.hpp>
+#include <wayfire/object.hpp>
+#include <wayfire/output.hpp>
+#include <wayfire/nonstd/wlroots-full.hpp>
+#include <wayfire/util.hpp>
+
+#include <lodestone-pointer.h>
+
+namespace lodestone_wayfire
+{
+/** Seconds on CLOCK_MONOTONIC: the engine's clock. */
+double now();
+
+class surface_watch;
+class client_watch;
+
+class host_t
+{
+  public:
+    host_t();
+    ~host_t();
+    host_t(const host_t&) = delete;
+    host_t& operator =(const host_t&) = delete;
+
+    /** An output's plugin instance started or stopped: it is damaged and redrawn with the pointer. */
+    void add_output(wf::output_t *output);
+    void remove_output(wf::output_t *output);
+
+    /** Steps the engine to now (never backwards), sends the regions' events, damages
+     *  every output the pointer was or is on and sends clients the logical position. */
+    void step();
+
+    /** The last stepped frame, for the painters. */
+    const lodestone_pointer_presentation& presentation() const
+    {
+        return frame;
+    }
+
+    lodestone_pointer_engine *engine_handle() const
+    {
+        return engine;
+    }
+
+    /** Where a wl_surface's top-left corner is (global logical) and its window's place in
+     *  the stack; false when it is not shown (the server helper's surface_position). */
+    bool surface_position(wl_resource *surface, double *x, double *y, int32_t *layer);
+
+    /** A wl_surface of some client was created (client_watch): its commits are followed. */
+    void watch_surface(wlr_surface *surface);
+    void surface_gone(wlr_surface *surface);
+    void surface_committed(wlr_surface *surface);
+    void client_gone(wl_client *client);
+
+    /** The presentation's damage on an output (output-local, rounded out by a pixel). */
+    wlr_box pointer_box(wf::output_t *output) const;
+
+  private:
+    void update_bounds();
+    void follow_device();
+    void send_logical_motion();
+    void arm_deadline();
+    void damage_outputs(double x, double y, double width, double height);
+
+    lodestone_pointer_engine *engine = nullptr;
+    lodestone_pointer_server *server = nullptr;
+    lodestone_pointer_presentation frame{};
+    double last_time = 0;
+    /** The logical position last sent to the focused client. */
+    double sent_x = -1e9, sent_y = -1e9;
+
+    std::vector<wf::output_t*> outputs;
+    std::unordered_map<wlr_surface*, std::unique_ptr<surface_watch>> surfaces;
+    std::unordered_map<wl_client*, std::unique_ptr<client_watch>> clients;
+    /** wl_display's client_created, in a struct of its own for wl_container_of. */
+    struct client_listener
+    {
+        wl_listener listener;
+        host_t *host;
+    } client_created;
+    wf::wl_timer deadline_timer;
+    wf::wl_idle_call deadline_step;
+
+    wf::signal_connection_t on_motion, on_motion_absolute, on_button, on_key, on_layout,
+        on_output_layout;
+    wf::signal_connection_t on_map, on_unmap, on_stack;
+};
+}

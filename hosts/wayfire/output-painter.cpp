@@ -1,0 +1,133 @@
+#include "output-painter.hpp"
+
+#include <wayfire/output.hpp>
+
+namespace lodestone_wayfire
+{
+output_painter_t::output_painter_t(wf::output_t *output, host_t& host) : output(output), host(host)
+{
+    pre_hook     = [this] () { frame_started(); };
+    overlay_hook = [this] () { draw(); };
+    // An animation goes on: ask for the next frame once this one is out.
+    post_hook = [this] ()
+    {
+        if (this->host.presentation().animating)
+        {
+            this->output->render->schedule_redraw();
+        }
+    };
+    output->render->add_effect(&pre_hook, wf::OUTPUT_EFFECT_PRE);
+    output->render->add_effect(&overlay_hook, wf::OUTPUT_EFFECT_OVERLAY);
+    output->render->add_effect(&post_hook, wf::OUTPUT_EFFECT_POST);
+    output->render->damage_whole();
+}
+
+output_painter_t::~output_painter_t()
+{
+    output->render->rem_effect(&pre_hook);
+    output->render->rem_effect(&overlay_hook);
+    output->render->rem_effect(&post_hook);
+    if (texture)
+    {
+        OpenGL::render_begin();
+        GL_CALL(glDeleteTextures(1, &texture));
+        OpenGL::render_end();
+    }
+
+    output->render->damage_whole();
+}
+
+void output_painter_t::frame_started()
+{
+    host.step();
+    if (!output->render->get_scheduled_damage().empty())
+    {
+        output->render->damage(host.pointer_box(output));
+    }
+}
+
+void output_painter_t::draw()
+{
+    auto fb = output->render->get_target_framebuffer();
+    // Rotated and flipped outputs are not drawn yet (see docs/wayfire.md).
+    if (fb.wl_transform != WL_OUTPUT_TRANSFORM_NORMAL)
+    {
+        return;
+    }
+
+    auto layout = output->get_layout_geometry();
+    wlr_box local = host.pointer_box(output), whole{0, 0, layout.width, layout.height}, clip;
+    if (!wlr_box_intersection(&clip, &local, &whole))
+    {
+        return;
+    }
+
+    // The damage in the framebuffer's own coordinates, then in its pixels (top-left origin).
+    wlr_box box{clip.x + fb.geometry.x, clip.y + fb.geometry.y, clip.width, clip.height};
+    wlr_box px = fb.framebuffer_box_from_geometry_box(box);
+    px.width  = std::min(px.width, fb.viewport_width - px.x);
+    px.height = std::min(px.height, fb.viewport_height - px.y);
+    if ((px.width <= 0) || (px.height <= 0))
+    {
+        return;
+    }
+
+    int origin_x = int(layout.x * fb.scale), origin_y = int(layout.y * fb.scale);
+    int width = origin_x + fb.viewport_width, height = origin_y + fb.viewport_height;
+    if ((width != canvas_width) || (height != canvas_height))
+    {
+        canvas.assign(size_t(width) * height, 0);
+        canvas_width  = width;
+        canvas_height = height;
+    }
+
+    rgba.resize(size_t(px.width) * px.height * 4);
+    OpenGL::render_begin(fb);
+    // OpenGL's rows run bottom to top: the scissor's convention (viewport_height - y - h).
+    GL_CALL(glReadPixels(px.x, fb.viewport_height - px.y - px.height, px.width, px.height,
+        GL_RGBA, GL_UNSIGNED_BYTE, rgba.data()));
+    for (int row = 0; row < px.height; row++)
+    {
+        const uint8_t *src = &rgba[size_t(px.height - 1 - row) * px.width * 4];
+        uint32_t *dst = &canvas[size_t(origin_y + px.y + row) * width + origin_x + px.x];
+        for (int col = 0; col < px.width; col++, src += 4)
+        {
+            // The composed frame is opaque, whatever its buffer's alpha says.
+            dst[col] = 0xff000000u | (uint32_t(src[0]) << 16) | (uint32_t(src[1]) << 8) | src[2];
+        }
+    }
+
+    lodestone_pointer_engine_draw(host.engine_handle(), canvas.data(), width, height, width * 4,
+        fb.scale, origin_x + px.x, origin_y + px.y, px.width, px.height);
+    for (int row = 0; row < px.height; row++)
+    {
+        uint8_t *dst = &rgba[size_t(px.height - 1 - row) * px.width * 4];
+        const uint32_t *src = &canvas[size_t(origin_y + px.y + row) * width + origin_x + px.x];
+        for (int col = 0; col < px.width; col++, dst += 4)
+        {
+            dst[0] = (src[col] >> 16) & 0xff;
+            dst[1] = (src[col] >> 8) & 0xff;
+            dst[2] = src[col] & 0xff;
+            dst[3] = 0xff;
+        }
+    }
+
+    if (!texture)
+    {
+        GL_CALL(glGenTextures(1, &texture));
+    }
+
+    GL_CALL(glBindTexture(GL_TEXTURE_2D, texture));
+    GL_CALL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST));
+    GL_CALL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST));
+    GL_CALL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE));
+    GL_CALL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE));
+    GL_CALL(glPixelStorei(GL_UNPACK_ALIGNMENT, 4));
+    GL_CALL(glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, px.width, px.height, 0, GL_RGBA,
+        GL_UNSIGNED_BYTE, rgba.data()));
+    // render_texture puts the texture's first row at the box's bottom, as it was read.
+    fb.logic_scissor(box);
+    OpenGL::render_texture(wf::texture_t{texture}, fb, box, glm::vec4(1.0f), 0);
+    OpenGL::render_end();
+}
+}
