@@ -1,6 +1,7 @@
 #include "output-painter.hpp"
 
 #include <wayfire/output.hpp>
+#include <cmath>
 
 namespace lodestone_wayfire
 {
@@ -49,8 +50,11 @@ void output_painter_t::frame_started()
 void output_painter_t::draw()
 {
     auto fb = output->render->get_target_framebuffer();
-    // Rotated and flipped outputs are not drawn yet (see docs/wayfire.md).
-    if (fb.wl_transform != WL_OUTPUT_TRANSFORM_NORMAL)
+    // An output that is not rotated: Wayfire renders it upside down (OpenGL's rows run
+    // bottom to top, the buffer's top to bottom), as FLIPPED_180. Rotated outputs are not
+    // drawn yet (docs/wayfire.md).
+    bool upside_down = fb.wl_transform == WL_OUTPUT_TRANSFORM_FLIPPED_180;
+    if (!upside_down && (fb.wl_transform != WL_OUTPUT_TRANSFORM_NORMAL))
     {
         return;
     }
@@ -72,8 +76,11 @@ void output_painter_t::draw()
         return;
     }
 
-    int origin_x = int(layout.x * fb.scale), origin_y = int(layout.y * fb.scale);
-    int width = origin_x + fb.viewport_width, height = origin_y + fb.viewport_height;
+    // The same pixels on the library's canvas, whose rows run down the screen.
+    int origin_x = int(std::lround((layout.x + clip.x) * fb.scale)),
+        origin_y = int(std::lround((layout.y + clip.y) * fb.scale));
+    int width = int(std::lround(layout.x * fb.scale)) + fb.viewport_width,
+        height = int(std::lround(layout.y * fb.scale)) + fb.viewport_height;
     if ((width != canvas_width) || (height != canvas_height))
     {
         canvas.assign(size_t(width) * height, 0);
@@ -83,13 +90,14 @@ void output_painter_t::draw()
 
     rgba.resize(size_t(px.width) * px.height * 4);
     OpenGL::render_begin(fb);
-    // OpenGL's rows run bottom to top: the scissor's convention (viewport_height - y - h).
+    // Where the scissor would be (viewport_height - y - h: Wayfire's convention); its rows
+    // run down the screen on an upside-down output, up it otherwise.
     GL_CALL(glReadPixels(px.x, fb.viewport_height - px.y - px.height, px.width, px.height,
         GL_RGBA, GL_UNSIGNED_BYTE, rgba.data()));
     for (int row = 0; row < px.height; row++)
     {
-        const uint8_t *src = &rgba[size_t(px.height - 1 - row) * px.width * 4];
-        uint32_t *dst = &canvas[size_t(origin_y + px.y + row) * width + origin_x + px.x];
+        const uint8_t *src = &rgba[size_t(upside_down ? row : px.height - 1 - row) * px.width * 4];
+        uint32_t *dst = &canvas[size_t(origin_y + row) * width + origin_x];
         for (int col = 0; col < px.width; col++, src += 4)
         {
             // The composed frame is opaque, whatever its buffer's alpha says.
@@ -98,11 +106,12 @@ void output_painter_t::draw()
     }
 
     lodestone_pointer_engine_draw(host.engine_handle(), canvas.data(), width, height, width * 4,
-        fb.scale, origin_x + px.x, origin_y + px.y, px.width, px.height);
+        fb.scale, origin_x, origin_y, px.width, px.height);
+    // render_texture puts the texture's first row at the box's bottom.
     for (int row = 0; row < px.height; row++)
     {
         uint8_t *dst = &rgba[size_t(px.height - 1 - row) * px.width * 4];
-        const uint32_t *src = &canvas[size_t(origin_y + px.y + row) * width + origin_x + px.x];
+        const uint32_t *src = &canvas[size_t(origin_y + row) * width + origin_x];
         for (int col = 0; col < px.width; col++, dst += 4)
         {
             dst[0] = (src[col] >> 16) & 0xff;
@@ -125,7 +134,6 @@ void output_painter_t::draw()
     GL_CALL(glPixelStorei(GL_UNPACK_ALIGNMENT, 4));
     GL_CALL(glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, px.width, px.height, 0, GL_RGBA,
         GL_UNSIGNED_BYTE, rgba.data()));
-    // render_texture puts the texture's first row at the box's bottom, as it was read.
     fb.logic_scissor(box);
     OpenGL::render_texture(wf::texture_t{texture}, fb, box, glm::vec4(1.0f), 0);
     OpenGL::render_end();
