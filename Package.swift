@@ -104,17 +104,32 @@ let package = Package(
             dependencies: [
                 "CLodestonePointer", "CPixman", "AdaptivePointerEngine", "Rendering",
                 "AdaptivePointerProtocol", "WaylandServer", "CWaylandServer", "CWaylandProtocols",
+                // lodestone_pointer_adapter_*: the same adaptation Lodestone runs.
+                "PointerAdaptation", .product(name: "Logging", package: "swift-log"),
             ],
             linkerSettings: pointerLibraryLinkerSettings
         ),
         // adaptive_pointer_v1's request checks and errors, shared by Compositor and the C
         // library's server helper (RegionDraft).
         .target(name: "AdaptivePointerProtocol", dependencies: ["WaylandServer", "CWaylandServer", "CWaylandProtocols", "AdaptivePointerEngine"]),
+        // The adaptation of apps that declare no adaptive_pointer_v1 regions: cursor names and
+        // recognised Xcursor images turned into the pointer's forms, and AT-SPI geometry read
+        // over D-Bus on the host's event loop. Knows no compositor: Lodestone and the C
+        // library's adapter (lodestone_pointer_adapter_*) are its hosts, through AdaptedWindow,
+        // PointerContext and the closures Accessibility is made with.
+        .target(
+            name: "PointerAdaptation",
+            dependencies: [
+                "LodestoneSystem", "WaylandServer", "CWaylandServer", "AdaptivePointerProtocol", "AdaptivePointerEngine", "Rendering",
+                "CXcursor", "CSDBus", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Protocol handlers, surfaces, seat, window management.
         .target(
             name: "LodestoneCompositor",
             dependencies: [
                 "LodestoneSystem", "WaylandServer", "AdaptivePointerProtocol", "Rendering", "CXKBCommon", "CXcursor", "CXCB", "CSDBus", "AdaptivePointerEngine",
+                "PointerAdaptation",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -122,7 +137,7 @@ let package = Package(
         .target(
             name: "Backends",
             dependencies: [
-                "LodestoneSystem", "LodestoneCompositor", "Rendering", "WaylandServer", "AdaptivePointerEngine",
+                "LodestoneSystem", "LodestoneCompositor", "Rendering", "WaylandServer", "AdaptivePointerEngine", "PointerAdaptation",
                 // The nested backend is a Wayland client of the parent session.
                 "WaylandClient", "CWaylandClient", "CWaylandProtocols",
                 // Cursor images over the nested window's own title bar.
@@ -179,7 +194,7 @@ let package = Package(
         .executableTarget(name: "lodestone-config-fuzz", dependencies: ["LodestoneConfig", "LodestoneSystem"]),
         // `make fuzz`: byte strings as an Xcursor file in a theme, read by CursorThemes;
         // built plainly, it replays the kept corpus (Tests/fuzz/xcursor-corpus).
-        .executableTarget(name: "lodestone-xcursor-fuzz", dependencies: ["LodestoneCompositor", "LodestoneSystem", .product(name: "Logging", package: "swift-log")]),
+        .executableTarget(name: "lodestone-xcursor-fuzz", dependencies: ["PointerAdaptation", "LodestoneSystem", .product(name: "Logging", package: "swift-log")]),
         // A parent compositor that says odd things (configures, scales, keymaps) to nested
         // Lodestone (NestedOddParentTests, issue 24).
         .executableTarget(name: "lodestone-odd-parent", dependencies: ["CWaylandServer", "CWaylandProtocols"]),
@@ -202,6 +217,7 @@ let package = Package(
             dependencies: [
                 "LodestoneCompositor", "Rendering", "WaylandServer", "CWaylandServer", "WaylandClient", "CWaylandClient", "CWaylandProtocols",
                 "Backends",  // the TTY path's keyboard: libinput translation into a real seat
+                "PointerAdaptation", "AdaptivePointerEngine",  // AppCursorPolicyTests: the decision both hosts run
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

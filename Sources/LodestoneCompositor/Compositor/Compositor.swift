@@ -1,3 +1,4 @@
+import PointerAdaptation
 import CWaylandServer
 import LodestoneSystem
 import Logging
@@ -53,7 +54,15 @@ public final class Compositor {
     /// The Xcursor themes clients draw cursors from (loaded on first use).
     private(set) lazy var cursorThemes = CursorThemes(log: log)
     /// The geometry apps without regions publish for accessibility (AT-SPI), read on demand.
-    private(set) lazy var accessibility = Accessibility(compositor: self)
+    /// PointerAdaptation's: it asks the scene whether a window declares regions, tells the seat
+    /// that what it placed changed, and hears the pointer from the seat (`PointerContext`).
+    private(set) lazy var accessibility = Accessibility(
+        loop: display.eventLoop, log: log,
+        declaresRegions: { [unowned self] window in
+            guard let surface = (window as? DesktopWindow)?.surface else { return false }
+            return self.scene.regions.treeHasRegions(surface)
+        },
+        changed: { [unowned self] in self.seat.pointerWorldChanged(regions: true) })
     /// Touchpad gestures: the system's swipes, and the rest routed to clients.
     /// Set once, in `init`; unchecked as `seat` is (read every frame).
     @exclusivity(unchecked) private(set) var gestures: Gestures!
@@ -150,8 +159,7 @@ public final class Compositor {
         let start = Point<Global>(x: Double(first.x) + Double(first.width) / 2, y: Double(first.y) + Double(first.height) / 2)
         let pointer = SeatPointer(outputBounds: output.logicalBounds, start: start, settings: options.pointerSettings,
                                   at: Instant(milliseconds: clock.now), log: { log.warning("\($0)") })
-        seat = Seat(compositor: self, keymap: keymap, pointer: pointer,
-                    appCursor: AppCursorPolicy(compositor: self, mode: options.pointerMode, legacyApps: options.legacyApps))
+        seat = Seat(compositor: self, keymap: keymap, pointer: pointer, pointerMode: options.pointerMode, legacyApps: options.legacyApps)
         if layout.heads.count > 1 { seat.outputChanged(bounds: output.logicalBounds, areas: layout.areas) }
         if options.touch { touchscreen = Touchscreen(compositor: self) }
         selection = DataSelection()
@@ -182,6 +190,7 @@ public final class Compositor {
 
         try addGlobals(options)
         // Before any app starts: accessibility switched on, the bus found.
+        accessibility.enabled = options.pointerMode == .adaptive && options.legacyApps == .adaptive
         accessibility.start()
         scheduleFrame()
     }
@@ -189,11 +198,9 @@ public final class Compositor {
     /// New pointer settings while running (config.toml was saved): they reach the engine at
     /// once, and the next frame shows them.
     public func updatePointer(settings: PointerSettings, mode: PointerMode, legacyApps: LegacyApps) {
-        let appCursor = seat.appCursor
-        if mode != appCursor.mode || legacyApps != appCursor.legacyApps {
-            appCursor.mode = mode
-            appCursor.legacyApps = legacyApps
-            seat.pointerWorldChanged(cursor: true)
+        if mode != seat.pointerMode || legacyApps != seat.legacyApps {
+            accessibility.enabled = mode == .adaptive && legacyApps == .adaptive
+            seat.setAppCursor(mode: mode, legacyApps: legacyApps)
         }
         seat.pointerSettingsChanged(settings)
     }
