@@ -5,6 +5,7 @@
 #include <cstring>
 #include <ctime>
 
+#include <drm_fourcc.h>
 #include <linux/input-event-codes.h>
 #include <wayfire/output-layout.hpp>
 #include <wayfire/render-manager.hpp>
@@ -158,6 +159,48 @@ host_t::host_t()
         LOGE("lodestone: could not offer adaptive_pointer_manager_v1");
     }
 
+    // Apps that declare no regions: cursor names and images, and AT-SPI geometry.
+    adapter = lodestone_pointer_adapter_create(engine, core.ev_loop, server);
+    adapter_poll.set_timeout(50, [this] ()
+    {
+        if (lodestone_pointer_adapter_changed(adapter))
+        {
+            step();
+        }
+
+        return true;
+    });
+    on_set_cursor.set_callback([this] (void *data)
+    {
+        cursor_requested(static_cast<wlr_seat_pointer_request_set_cursor_event*>(data));
+    });
+    on_set_cursor.connect(&core.get_current_seat()->events.request_set_cursor);
+    on_cursor_commit.set_callback([this] (void*) { cursor_committed(); });
+    on_cursor_destroy.set_callback([this] (void*)
+    {
+        on_cursor_commit.disconnect();
+        on_cursor_destroy.disconnect();
+        cursor_surface = nullptr;
+    });
+    on_focus.set_callback([this] (wf::signal_data_t *data)
+    {
+        auto view = static_cast<wf::keyboard_focus_changed_signal*>(data)->view;
+        if (view)
+        {
+            report_windows();
+            lodestone_pointer_adapter_window_activated(adapter, window_id(view));
+        }
+    });
+    core.connect_signal("keyboard-focus-changed", &on_focus);
+    on_axis.set_callback([this] (wf::signal_data_t*)
+    {
+        if (pointer_window)
+        {
+            lodestone_pointer_adapter_scrolled(adapter, pointer_window);
+        }
+    });
+    core.connect_signal("pointer_axis", &on_axis);
+
     // Every client's surfaces: those of clients already connected, and of every new one.
     client_created.host = this;
     client_created.listener.notify = [] (wl_listener *l, void *data)
@@ -207,6 +250,11 @@ host_t::host_t()
             std::end(modifiers);
         bool shortcut = wf::get_core().get_keyboard_modifiers() &
             (WLR_MODIFIER_CTRL | WLR_MODIFIER_ALT | WLR_MODIFIER_LOGO);
+        if (ev->state == WL_KEYBOARD_KEY_STATE_PRESSED)
+        {
+            lodestone_pointer_adapter_key_pressed(adapter);
+        }
+
         if ((ev->state == WL_KEYBOARD_KEY_STATE_PRESSED) && !is_modifier && !shortcut)
         {
             lodestone_pointer_engine_key_typed(engine, std::max(now(), last_time));
@@ -225,6 +273,8 @@ host_t::host_t()
         {
             lodestone_pointer_server_layout_changed(server);
         }
+
+        report_windows();
     });
     core.connect_signal("view-geometry-changed", &on_layout);
     core.connect_signal("output-stack-order-changed", &on_layout);
@@ -241,7 +291,16 @@ host_t::~host_t()
 {
     deadline_timer.disconnect();
     deadline_step.disconnect();
-    wf::get_core().unhide_cursor();
+    adapter_poll.disconnect();
+    on_set_cursor.disconnect();
+    on_cursor_commit.disconnect();
+    on_cursor_destroy.disconnect();
+    if (!host_cursor_shown)
+    {
+        wf::get_core().unhide_cursor();
+    }
+
+    lodestone_pointer_adapter_destroy(adapter);
     lodestone_pointer_server_destroy(server);
     lodestone_pointer_engine_destroy(engine);
     wl_list_remove(&client_created.listener.link);
@@ -359,6 +418,7 @@ void host_t::follow_device()
     // Wayfire has just sent the focused client this position itself.
     sent_x = cursor.x;
     sent_y = cursor.y;
+    follow_pointer_window();
     step();
 }
 
@@ -378,6 +438,8 @@ void host_t::step()
     previous.time = compared.time = 0;
     bool changed = std::memcmp(&previous, &compared, sizeof compared) != 0;
     frame = next;
+    lodestone_pointer_adapter_stepped(adapter, last_time);
+    show_source();
     if (changed)
     {
         damage_outputs(frame.damage_x, frame.damage_y, frame.damage_width, frame.damage_height);
@@ -453,5 +515,148 @@ void host_t::arm_deadline()
         deadline_step.run_once([this] () { step(); });
         return false;
     });
+}
+
+uint64_t host_t::window_id(wayfire_view view) const
+{
+    // Wayfire's object ids start at 0; the adapter's window 0 means none.
+    return uint64_t(view->get_id()) + 1;
+}
+
+void host_t::report_windows()
+{
+    std::vector<uint64_t> seen;
+    for (auto view : wf::get_core().get_all_views())
+    {
+        if (!view->is_mapped() || view->minimized || !view->get_output() || !view->get_wlr_surface() ||
+            (view->role == wf::VIEW_ROLE_DESKTOP_ENVIRONMENT))
+        {
+            continue;
+        }
+
+        pid_t pid = 0;
+        if (auto client = view->get_client())
+        {
+            wl_client_get_credentials(client, &pid, nullptr, nullptr);
+        }
+
+        auto output = view->get_output();
+        auto origin = output->get_layout_geometry();
+        auto content = view->get_wm_geometry();
+        auto stack   = output->workspace->get_views_in_layer(wf::ALL_LAYERS);
+        auto found   = std::find(stack.begin(), stack.end(), view);
+        int32_t layer = found == stack.end() ? 0 : int32_t(stack.end() - found);
+        uint64_t id   = window_id(view);
+        lodestone_pointer_adapter_window_configured(adapter, id, pid, origin.x + content.x,
+            origin.y + content.y, content.width, content.height, layer, view->get_wlr_surface()->resource);
+        seen.push_back(id);
+    }
+
+    for (uint64_t id : windows)
+    {
+        if (std::find(seen.begin(), seen.end(), id) == seen.end())
+        {
+            lodestone_pointer_adapter_window_unmapped(adapter, id);
+            if (pointer_window == id)
+            {
+                pointer_window = 0;
+            }
+        }
+    }
+
+    windows = seen;
+}
+
+void host_t::follow_pointer_window()
+{
+    auto view = wf::get_core().get_cursor_focus_view();
+    uint64_t id = view ? window_id(view) : 0;
+    if (id && (std::find(windows.begin(), windows.end(), id) == windows.end()))
+    {
+        report_windows();
+    }
+
+    if (id != pointer_window)
+    {
+        pointer_window = id;
+        lodestone_pointer_adapter_pointer_over(adapter, id);
+    }
+}
+
+void host_t::cursor_requested(wlr_seat_pointer_request_set_cursor_event *event)
+{
+    // Only the client under the pointer sets the cursor (as Wayfire itself checks).
+    auto seat = wf::get_core().get_current_seat();
+    if (event->seat_client != seat->pointer_state.focused_client)
+    {
+        return;
+    }
+
+    on_cursor_commit.disconnect();
+    on_cursor_destroy.disconnect();
+    cursor_surface = event->surface;
+    hotspot_x = event->hotspot_x;
+    hotspot_y = event->hotspot_y;
+    if (!cursor_surface)
+    {
+        lodestone_pointer_adapter_cursor_hidden(adapter);
+    } else
+    {
+        on_cursor_commit.connect(&cursor_surface->events.commit);
+        on_cursor_destroy.connect(&cursor_surface->events.destroy);
+        cursor_committed();
+    }
+
+    step();
+}
+
+void host_t::cursor_committed()
+{
+    // The image's pixels: wl_shm buffers only (a cursor is never anything else in practice).
+    if (!cursor_surface || !cursor_surface->buffer || !cursor_surface->buffer->source)
+    {
+        return;
+    }
+
+    void *data;
+    uint32_t format;
+    size_t stride;
+    wlr_buffer *buffer = cursor_surface->buffer->source;
+    if (!wlr_buffer_begin_data_ptr_access(buffer, WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride))
+    {
+        return;
+    }
+
+    if ((format == DRM_FORMAT_ARGB8888) || (format == DRM_FORMAT_XRGB8888))
+    {
+        int32_t scale = std::max(1, cursor_surface->current.scale);
+        lodestone_pointer_adapter_cursor_image(adapter, static_cast<const uint32_t*>(data),
+            buffer->width, buffer->height, int32_t(stride), scale, hotspot_x * scale, hotspot_y * scale);
+    }
+
+    wlr_buffer_end_data_ptr_access(buffer);
+    step();
+}
+
+void host_t::show_source()
+{
+    // The client's own image (an image that is no theme cursor, or a theme cursor with no
+    // adaptive form): Wayfire's cursor shows it; otherwise the library's pointer.
+    bool host_cursor = lodestone_pointer_adapter_pointer_source(adapter) != LODESTONE_POINTER_SOURCE_ADAPTIVE;
+    if (host_cursor == host_cursor_shown)
+    {
+        return;
+    }
+
+    host_cursor_shown = host_cursor;
+    if (host_cursor)
+    {
+        wf::get_core().unhide_cursor();
+    } else
+    {
+        wf::get_core().hide_cursor();
+    }
+
+    damage_outputs(frame.damage_x, frame.damage_y, frame.damage_width, frame.damage_height);
 }
 }

@@ -20,6 +20,7 @@
 #include <wayfire/output.hpp>
 #include <wayfire/nonstd/wlroots-full.hpp>
 #include <wayfire/util.hpp>
+#include <wayfire/view.hpp>
 
 #include <lodestone-pointer.h>
 
@@ -47,6 +48,12 @@ class host_t
      *  every output the pointer was or is on and sends clients the logical position. */
     void step();
 
+    /** Whether the painters draw the adaptive pointer (not the client's own cursor). */
+    bool draws_pointer() const
+    {
+        return !host_cursor_shown;
+    }
+
     /** The last stepped frame, for the painters. */
     const lodestone_pointer_presentation& presentation() const
     {
@@ -72,6 +79,13 @@ class host_t
     wlr_box pointer_box(wf::output_t *output) const;
 
   private:
+    /** The legacy-app adapter: windows, the window under the pointer, the client's cursor. */
+    void report_windows();
+    void follow_pointer_window();
+    void cursor_requested(wlr_seat_pointer_request_set_cursor_event *event);
+    void cursor_committed();
+    void show_source();
+    uint64_t window_id(wayfire_view view) const;
     void update_bounds();
     void follow_device();
     void send_logical_motion();
@@ -80,6 +94,18 @@ class host_t
 
     lodestone_pointer_engine *engine = nullptr;
     lodestone_pointer_server *server = nullptr;
+    lodestone_pointer_adapter *adapter = nullptr;
+    /** The windows told to the adapter, and the one under the pointer. */
+    std::vector<uint64_t> windows;
+    uint64_t pointer_window = 0;
+    /** The cursor surface the client under the pointer set, and its hotspot. */
+    wlr_surface *cursor_surface = nullptr;
+    int32_t hotspot_x = 0, hotspot_y = 0;
+    wf::wl_listener_wrapper on_set_cursor, on_cursor_commit, on_cursor_destroy;
+    /** Wayfire's own cursor shows (the client's image) instead of the adaptive pointer. */
+    bool host_cursor_shown = false;
+    /** The adapter's replies come while the loop dispatches: polled, and stepped when they changed something. */
+    wf::wl_timer adapter_poll;
     lodestone_pointer_presentation frame{};
     double last_time = 0;
     /** The logical position last sent to the focused client. */
@@ -99,6 +125,6 @@ class host_t
 
     wf::signal_connection_t on_motion, on_motion_absolute, on_button, on_key, on_layout,
         on_output_layout;
-    wf::signal_connection_t on_map, on_unmap, on_stack;
+    wf::signal_connection_t on_focus, on_axis;
 };
 }

@@ -49,6 +49,11 @@ void output_painter_t::frame_started()
 
 void output_painter_t::draw()
 {
+    if (!host.draws_pointer())
+    {
+        return;
+    }
+
     auto fb = output->render->get_target_framebuffer();
     // An output that is not rotated: Wayfire renders it upside down (OpenGL's rows run
     // bottom to top, the buffer's top to bottom), as FLIPPED_180. Rotated outputs are not
