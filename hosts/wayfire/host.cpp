@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 
@@ -159,6 +161,7 @@ host_t::host_t()
         LOGE("lodestone: could not offer adaptive_pointer_manager_v1");
     }
 
+    trace = std::getenv("LODESTONE_WAYFIRE_TRACE") != nullptr;
     // Apps that declare no regions: cursor names and images, and AT-SPI geometry.
     adapter = lodestone_pointer_adapter_create(engine, core.ev_loop, server);
     adapter_poll.set_timeout(50, [this] ()
@@ -200,6 +203,16 @@ host_t::host_t()
         }
     });
     core.connect_signal("pointer_axis", &on_axis);
+
+    apply_options();
+    for (auto option : std::initializer_list<wf::base_option_wrapper_t<bool>*>{&magnetism, &auto_hide,
+        &reduce_motion, &increase_contrast})
+    {
+        option->set_callback([this] () { apply_options(); });
+    }
+
+    size.set_callback([this] () { apply_options(); });
+    legacy_apps.set_callback([this] () { apply_options(); });
 
     // Every client's surfaces: those of clients already connected, and of every new one.
     client_created.host = this;
@@ -437,6 +450,18 @@ void host_t::step()
     lodestone_pointer_presentation previous = frame, compared = next;
     previous.time = compared.time = 0;
     bool changed = std::memcmp(&previous, &compared, sizeof compared) != 0;
+    if (trace && ((next.shape_kind != frame.shape_kind) || (next.effect_kind != frame.effect_kind) ||
+                  (next.targeted != frame.targeted) || (next.target_region != frame.target_region)))
+    {
+        // Whose region: the server helper's ids have the top bit set, the adapter's the top two.
+        const char *source = !next.targeted ? "none" :
+            ((next.target_region >> 62) == 3) ? "accessibility" :
+            ((next.target_region >> 63) == 1) ? "protocol" : "host";
+        std::fprintf(stderr, "lodestone: pointer shape %u effect %u region %s %#llx at %.0f,%.0f size %.0fx%.0f\n",
+            next.shape_kind, next.effect_kind, source, (unsigned long long)next.target_region,
+            next.x, next.y, next.width, next.height);
+    }
+
     frame = next;
     lodestone_pointer_adapter_stepped(adapter, last_time);
     show_source();
@@ -550,6 +575,18 @@ void host_t::report_windows()
         lodestone_pointer_adapter_window_configured(adapter, id, pid, origin.x + content.x,
             origin.y + content.y, content.width, content.height, layer, view->get_wlr_surface()->resource);
         seen.push_back(id);
+        if (trace)
+        {
+            char line[160];
+            std::snprintf(line, sizeof line, "lodestone: window %llu pid %d at %d,%d %dx%d",
+                (unsigned long long)id, int(pid), origin.x + content.x, origin.y + content.y,
+                content.width, content.height);
+            if (traced_windows[id] != line)
+            {
+                traced_windows[id] = line;
+                std::fprintf(stderr, "%s\n", line);
+            }
+        }
     }
 
     for (uint64_t id : windows)
@@ -658,5 +695,30 @@ void host_t::show_source()
     }
 
     damage_outputs(frame.damage_x, frame.damage_y, frame.damage_width, frame.damage_height);
+}
+
+void host_t::apply_options()
+{
+    lodestone_pointer_settings settings;
+    lodestone_pointer_settings_init(&settings, sizeof settings);
+    settings.size_multiplier   = std::clamp(double(size), 1.0, 4.0);
+    settings.magnetism         = magnetism;
+    settings.auto_hide         = auto_hide;
+    settings.reduce_motion     = reduce_motion;
+    settings.increase_contrast = increase_contrast;
+    if (!lodestone_pointer_engine_set_settings(engine, &settings))
+    {
+        LOGE("lodestone: the pointer settings were refused");
+    }
+
+    std::string mode = legacy_apps;
+    uint32_t legacy = mode == "off" ? LODESTONE_POINTER_LEGACY_APPS_OFF :
+        mode == "shapes" ? LODESTONE_POINTER_LEGACY_APPS_SHAPES : LODESTONE_POINTER_LEGACY_APPS_ADAPTIVE;
+    if ((mode != "adaptive") && (mode != "shapes") && (mode != "off"))
+    {
+        LOGE("lodestone: legacy_apps is adaptive, shapes or off, not ", mode);
+    }
+
+    lodestone_pointer_adapter_set_legacy_apps(adapter, legacy);
 }
 }

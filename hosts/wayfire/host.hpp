@@ -12,6 +12,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include <wayfire/object.hpp>
 #include <wayfire/output.hpp>
 #include <wayfire/nonstd/wlroots-full.hpp>
+#include <wayfire/option-wrapper.hpp>
 #include <wayfire/util.hpp>
 #include <wayfire/view.hpp>
 
@@ -79,6 +81,13 @@ class host_t
     wlr_box pointer_box(wf::output_t *output) const;
 
   private:
+    /** wayfire.ini's [lodestone] section (lodestone.xml), applied now and when it changes. */
+    void apply_options();
+    wf::option_wrapper_t<double> size{"lodestone/size"};
+    wf::option_wrapper_t<bool> magnetism{"lodestone/magnetism"}, auto_hide{"lodestone/auto_hide"},
+        reduce_motion{"lodestone/reduce_motion"}, increase_contrast{"lodestone/increase_contrast"};
+    wf::option_wrapper_t<std::string> legacy_apps{"lodestone/legacy_apps"};
+
     /** The legacy-app adapter: windows, the window under the pointer, the client's cursor. */
     void report_windows();
     void follow_pointer_window();
@@ -108,6 +117,9 @@ class host_t
     wf::wl_timer adapter_poll;
     lodestone_pointer_presentation frame{};
     double last_time = 0;
+    /** LODESTONE_WAYFIRE_TRACE: the pointer's shape, effect and target on stderr as they change (tests). */
+    bool trace = false;
+    std::unordered_map<uint64_t, std::string> traced_windows;
     /** The logical position last sent to the focused client. */
     double sent_x = -1e9, sent_y = -1e9;
 

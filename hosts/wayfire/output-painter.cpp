@@ -41,9 +41,17 @@ output_painter_t::~output_painter_t()
 void output_painter_t::frame_started()
 {
     host.step();
-    if (!output->render->get_scheduled_damage().empty())
+    if (output->render->get_scheduled_damage().empty())
     {
-        output->render->damage(host.pointer_box(output));
+        return;
+    }
+
+    // Everything under the pointer is composed afresh: where it is now, and where the last
+    // frames drew it (a buffer comes back a few frames old, the pointer still on it).
+    output->render->damage(host.pointer_box(output));
+    for (auto& box : drawn)
+    {
+        output->render->damage(box);
     }
 }
 
@@ -93,26 +101,21 @@ void output_painter_t::draw()
         canvas_height = height;
     }
 
-    rgba.resize(size_t(px.width) * px.height * 4);
     OpenGL::render_begin(fb);
-    // Where the scissor would be (viewport_height - y - h: Wayfire's convention); its rows
-    // run down the screen on an upside-down output, up it otherwise.
-    GL_CALL(glReadPixels(px.x, fb.viewport_height - px.y - px.height, px.width, px.height,
-        GL_RGBA, GL_UNSIGNED_BYTE, rgba.data()));
-    for (int row = 0; row < px.height; row++)
-    {
-        const uint8_t *src = &rgba[size_t(upside_down ? row : px.height - 1 - row) * px.width * 4];
-        uint32_t *dst = &canvas[size_t(origin_y + row) * width + origin_x];
-        for (int col = 0; col < px.width; col++, src += 4)
-        {
-            // The composed frame is opaque, whatever its buffer's alpha says.
-            dst[col] = 0xff000000u | (uint32_t(src[0]) << 16) | (uint32_t(src[1]) << 8) | src[2];
-        }
-    }
+    // A lifted or hovered element is drawn from a snapshot of its pixels, which may reach
+    // beyond this frame's damage: then the whole output is read, so that no pixel the
+    // library reads is one it drew in an earlier frame.
+    auto effect = host.presentation().effect_kind;
+    bool whole_output = host.presentation().targeted && ((effect == LODESTONE_POINTER_EFFECT_KIND_LIFT) ||
+        (effect == LODESTONE_POINTER_EFFECT_KIND_HOVER));
+    read_back(fb, whole_output ? wlr_box{0, 0, fb.viewport_width, fb.viewport_height} : px, upside_down,
+        whole_output ? int(std::lround(layout.x * fb.scale)) : origin_x,
+        whole_output ? int(std::lround(layout.y * fb.scale)) : origin_y);
 
     lodestone_pointer_engine_draw(host.engine_handle(), canvas.data(), width, height, width * 4,
         fb.scale, origin_x, origin_y, px.width, px.height);
     // render_texture puts the texture's first row at the box's bottom.
+    rgba.resize(size_t(px.width) * px.height * 4);
     for (int row = 0; row < px.height; row++)
     {
         uint8_t *dst = &rgba[size_t(px.height - 1 - row) * px.width * 4];
@@ -142,5 +145,29 @@ void output_painter_t::draw()
     fb.logic_scissor(box);
     OpenGL::render_texture(wf::texture_t{texture}, fb, box, glm::vec4(1.0f), 0);
     OpenGL::render_end();
+    drawn.push_back(clip);
+    if (drawn.size() > 3)
+    {
+        drawn.pop_front();
+    }
+}
+
+void output_painter_t::read_back(const wf::framebuffer_t& fb, wlr_box px, bool upside_down, int x, int y)
+{
+    rgba.resize(size_t(px.width) * px.height * 4);
+    // Where the scissor would be (viewport_height - y - h: Wayfire's convention); its rows
+    // run down the screen on an upside-down output, up it otherwise.
+    GL_CALL(glReadPixels(px.x, fb.viewport_height - px.y - px.height, px.width, px.height,
+        GL_RGBA, GL_UNSIGNED_BYTE, rgba.data()));
+    for (int row = 0; row < px.height; row++)
+    {
+        const uint8_t *src = &rgba[size_t(upside_down ? row : px.height - 1 - row) * px.width * 4];
+        uint32_t *dst = &canvas[size_t(y + row) * canvas_width + x];
+        for (int col = 0; col < px.width; col++, src += 4)
+        {
+            // The composed frame is opaque, whatever its buffer's alpha says.
+            dst[col] = 0xff000000u | (uint32_t(src[0]) << 16) | (uint32_t(src[1]) << 8) | src[2];
+        }
+    }
 }
 }

@@ -8,6 +8,7 @@
  */
 #pragma once
 
+#include <deque>
 #include <vector>
 
 #include <wayfire/opengl.hpp>
@@ -31,6 +32,8 @@ class output_painter_t
     void frame_started();
     /** Over the composed frame: the pointer. */
     void draw();
+    /** Framebuffer pixels `px` (top-left origin) into the canvas at (x, y), top row first. */
+    void read_back(const wf::framebuffer_t& fb, wlr_box px, bool upside_down, int x, int y);
 
     wf::output_t *output;
     host_t& host;
@@ -41,5 +44,7 @@ class output_painter_t
     /** The damage's pixels as OpenGL reads and takes them (RGBA, bottom row first). */
     std::vector<uint8_t> rgba;
     GLuint texture = 0;
+    /** Where the last three frames drew the pointer (output-local). */
+    std::deque<wlr_box> drawn;
 };
 }
