@@ -464,6 +464,16 @@ void host_t::step()
 
     frame = next;
     lodestone_pointer_adapter_stepped(adapter, last_time);
+    if (trace && pointer_window)
+    {
+        uint32_t elements = lodestone_pointer_adapter_element_count(adapter, pointer_window);
+        if (elements != traced_elements)
+        {
+            traced_elements = elements;
+            std::fprintf(stderr, "lodestone: window %llu has %u accessible elements\n",
+                (unsigned long long)pointer_window, elements);
+        }
+    }
     show_source();
     if (changed)
     {

@@ -120,6 +120,7 @@ class host_t
     /** LODESTONE_WAYFIRE_TRACE: the pointer's shape, effect and target on stderr as they change (tests). */
     bool trace = false;
     std::unordered_map<uint64_t, std::string> traced_windows;
+    uint32_t traced_elements = 0;
     /** The logical position last sent to the focused client. */
     double sent_x = -1e9, sent_y = -1e9;
 
