@@ -1,0 +1,196 @@
+// The host's side of the legacy-app adapter (lodestone_pointer_adapter_*): windows with their
+// pids, the window under the pointer, the client's cursor image, and the [lodestone] options.
+#include <algorithm>
+#include <cstdio>
+
+#include <drm_fourcc.h>
+#include <wayfire/output.hpp>
+#include <wayfire/render-manager.hpp>
+#include <wayfire/view.hpp>
+#include <wayfire/workspace-manager.hpp>
+#include <wayfire/util/log.hpp>
+
+#include "host.hpp"
+
+namespace lodestone_wayfire
+{
+uint64_t host_t::window_id(wayfire_view view) const
+{
+    // Wayfire's object ids start at 0; the adapter's window 0 means none.
+    return uint64_t(view->get_id()) + 1;
+}
+
+void host_t::report_windows()
+{
+    std::vector<uint64_t> seen;
+    for (auto view : wf::get_core().get_all_views())
+    {
+        if (!view->is_mapped() || view->minimized || !view->get_output() || !view->get_wlr_surface() ||
+            (view->role == wf::VIEW_ROLE_DESKTOP_ENVIRONMENT))
+        {
+            continue;
+        }
+
+        pid_t pid = 0;
+        if (auto client = view->get_client())
+        {
+            wl_client_get_credentials(client, &pid, nullptr, nullptr);
+        }
+
+        auto output = view->get_output();
+        auto origin = output->get_layout_geometry();
+        auto content = view->get_wm_geometry();
+        auto stack   = output->workspace->get_views_in_layer(wf::ALL_LAYERS);
+        auto found   = std::find(stack.begin(), stack.end(), view);
+        int32_t layer = found == stack.end() ? 0 : int32_t(stack.end() - found);
+        uint64_t id   = window_id(view);
+        lodestone_pointer_adapter_window_configured(adapter, id, pid, origin.x + content.x,
+            origin.y + content.y, content.width, content.height, layer, view->get_wlr_surface()->resource);
+        seen.push_back(id);
+        if (trace)
+        {
+            char line[160];
+            std::snprintf(line, sizeof line, "lodestone: window %llu pid %d at %d,%d %dx%d",
+                (unsigned long long)id, int(pid), origin.x + content.x, origin.y + content.y,
+                content.width, content.height);
+            if (traced_windows[id] != line)
+            {
+                traced_windows[id] = line;
+                std::fprintf(stderr, "%s\n", line);
+            }
+        }
+    }
+
+    for (uint64_t id : windows)
+    {
+        if (std::find(seen.begin(), seen.end(), id) == seen.end())
+        {
+            lodestone_pointer_adapter_window_unmapped(adapter, id);
+            if (pointer_window == id)
+            {
+                pointer_window = 0;
+            }
+        }
+    }
+
+    windows = seen;
+}
+
+void host_t::follow_pointer_window()
+{
+    auto view = wf::get_core().get_cursor_focus_view();
+    uint64_t id = view ? window_id(view) : 0;
+    if (id && (std::find(windows.begin(), windows.end(), id) == windows.end()))
+    {
+        report_windows();
+    }
+
+    if (id != pointer_window)
+    {
+        pointer_window = id;
+        lodestone_pointer_adapter_pointer_over(adapter, id);
+    }
+}
+
+void host_t::cursor_requested(wlr_seat_pointer_request_set_cursor_event *event)
+{
+    // Only the client under the pointer sets the cursor (as Wayfire itself checks).
+    auto seat = wf::get_core().get_current_seat();
+    if (event->seat_client != seat->pointer_state.focused_client)
+    {
+        return;
+    }
+
+    on_cursor_commit.disconnect();
+    on_cursor_destroy.disconnect();
+    cursor_surface = event->surface;
+    hotspot_x = event->hotspot_x;
+    hotspot_y = event->hotspot_y;
+    if (!cursor_surface)
+    {
+        lodestone_pointer_adapter_cursor_hidden(adapter);
+    } else
+    {
+        on_cursor_commit.connect(&cursor_surface->events.commit);
+        on_cursor_destroy.connect(&cursor_surface->events.destroy);
+        cursor_committed();
+    }
+
+    step();
+}
+
+void host_t::cursor_committed()
+{
+    // The image's pixels: wl_shm buffers only (a cursor is never anything else in practice).
+    if (!cursor_surface || !cursor_surface->buffer || !cursor_surface->buffer->source)
+    {
+        return;
+    }
+
+    void *data;
+    uint32_t format;
+    size_t stride;
+    wlr_buffer *buffer = cursor_surface->buffer->source;
+    if (!wlr_buffer_begin_data_ptr_access(buffer, WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride))
+    {
+        return;
+    }
+
+    if ((format == DRM_FORMAT_ARGB8888) || (format == DRM_FORMAT_XRGB8888))
+    {
+        int32_t scale = std::max(1, cursor_surface->current.scale);
+        lodestone_pointer_adapter_cursor_image(adapter, static_cast<const uint32_t*>(data),
+            buffer->width, buffer->height, int32_t(stride), scale, hotspot_x * scale, hotspot_y * scale);
+    }
+
+    wlr_buffer_end_data_ptr_access(buffer);
+    step();
+}
+
+void host_t::show_source()
+{
+    // The client's own image (an image that is no theme cursor, or a theme cursor with no
+    // adaptive form): Wayfire's cursor shows it; otherwise the library's pointer.
+    bool host_cursor = lodestone_pointer_adapter_pointer_source(adapter) != LODESTONE_POINTER_SOURCE_ADAPTIVE;
+    if (host_cursor == host_cursor_shown)
+    {
+        return;
+    }
+
+    host_cursor_shown = host_cursor;
+    if (host_cursor)
+    {
+        wf::get_core().unhide_cursor();
+    } else
+    {
+        wf::get_core().hide_cursor();
+    }
+
+    damage_outputs(frame.damage_x, frame.damage_y, frame.damage_width, frame.damage_height);
+}
+
+void host_t::apply_options()
+{
+    lodestone_pointer_settings settings;
+    lodestone_pointer_settings_init(&settings, sizeof settings);
+    settings.size_multiplier   = std::clamp(double(size), 1.0, 4.0);
+    settings.magnetism         = magnetism;
+    settings.auto_hide         = auto_hide;
+    settings.reduce_motion     = reduce_motion;
+    settings.increase_contrast = increase_contrast;
+    if (!lodestone_pointer_engine_set_settings(engine, &settings))
+    {
+        LOGE("lodestone: the pointer settings were refused");
+    }
+
+    std::string mode = legacy_apps;
+    uint32_t legacy = mode == "off" ? LODESTONE_POINTER_LEGACY_APPS_OFF :
+        mode == "shapes" ? LODESTONE_POINTER_LEGACY_APPS_SHAPES : LODESTONE_POINTER_LEGACY_APPS_ADAPTIVE;
+    if ((mode != "adaptive") && (mode != "shapes") && (mode != "off"))
+    {
+        LOGE("lodestone: legacy_apps is adaptive, shapes or off, not ", mode);
+    }
+
+    lodestone_pointer_adapter_set_legacy_apps(adapter, legacy);
+}
+}
