@@ -58,6 +58,12 @@ host_t::host_t()
     trace = std::getenv("LODESTONE_WAYFIRE_TRACE") != nullptr;
     // Apps that declare no regions: cursor names and images, and AT-SPI geometry.
     adapter = lodestone_pointer_adapter_create(engine, core.ev_loop, server);
+    // The windows' pixels: controls grow to their drawn outlines, terminals' rows are measured.
+    lodestone_pointer_adapter_set_window_pixels(adapter, [] (void *data, uint64_t window,
+                                                             lodestone_pointer_window_pixels *out)
+    {
+        return static_cast<host_t*>(data)->window_pixels(window, out);
+    }, this);
     adapter_poll.set_timeout(50, [this] ()
     {
         if (lodestone_pointer_adapter_changed(adapter))

@@ -94,6 +94,17 @@ class host_t
     void cursor_requested(wlr_seat_pointer_request_set_cursor_event *event);
     void cursor_committed();
     void show_source();
+    /** The adapter's window pixels (lodestone_pointer_window_pixels_fn): a copy of the
+     *  window's wl_shm buffer, taken once per commit. */
+    bool window_pixels(uint64_t window, lodestone_pointer_window_pixels *out);
+    struct pixels_copy
+    {
+        std::vector<uint32_t> argb;
+        uint64_t commit = 0;
+    };
+    std::unordered_map<uint64_t, pixels_copy> pixel_copies;
+    /** Commits of each watched surface, for the copies. */
+    std::unordered_map<wlr_surface*, uint64_t> commit_counts;
     uint64_t window_id(wayfire_view view) const;
     void update_bounds();
     void follow_device();

@@ -2,6 +2,7 @@
 // pids, the window under the pointer, the client's cursor image, and the [lodestone] options.
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 #include <drm_fourcc.h>
 #include <wayfire/output.hpp>
@@ -66,6 +67,7 @@ void host_t::report_windows()
         if (std::find(seen.begin(), seen.end(), id) == seen.end())
         {
             lodestone_pointer_adapter_window_unmapped(adapter, id);
+            pixel_copies.erase(id);
             if (pointer_window == id)
             {
                 pointer_window = 0;
@@ -192,5 +194,74 @@ void host_t::apply_options()
     }
 
     lodestone_pointer_adapter_set_legacy_apps(adapter, legacy);
+}
+
+bool host_t::window_pixels(uint64_t window, lodestone_pointer_window_pixels *out)
+{
+    wayfire_view view;
+    for (auto candidate : wf::get_core().get_all_views())
+    {
+        if (window_id(candidate) == window)
+        {
+            view = candidate;
+        }
+    }
+
+    wlr_surface *surface = view ? view->get_wlr_surface() : nullptr;
+    if (!surface || !surface->buffer || !surface->buffer->source)
+    {
+        return false;
+    }
+
+    // A copy, taken inside wlroots' access to the buffer (a client may truncate its pool:
+    // wl_shm_buffer_begin_access guards the read), once for each commit.
+    auto& copy = pixel_copies[window];
+    uint64_t commit = commit_counts[surface];
+    wlr_buffer *buffer = surface->buffer->source;
+    if (copy.argb.empty() || (copy.commit != commit))
+    {
+        void *data;
+        uint32_t format;
+        size_t stride;
+        if (!wlr_buffer_begin_data_ptr_access(buffer, WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride))
+        {
+            return false;
+        }
+
+        bool argb = (format == DRM_FORMAT_ARGB8888) || (format == DRM_FORMAT_XRGB8888);
+        if (argb)
+        {
+            copy.argb.resize(size_t(buffer->width) * buffer->height);
+            for (int row = 0; row < buffer->height; row++)
+            {
+                std::memcpy(&copy.argb[size_t(row) * buffer->width],
+                    static_cast<const uint8_t*>(data) + row * stride, size_t(buffer->width) * 4);
+            }
+
+            copy.commit = commit;
+        }
+
+        wlr_buffer_end_data_ptr_access(buffer);
+        if (!argb)
+        {
+            return false;
+        }
+    }
+
+    if (copy.argb.size() != size_t(buffer->width) * buffer->height)
+    {
+        return false;
+    }
+
+    auto content = view->get_wm_geometry(), frame = view->get_output_geometry();
+    out->argb   = copy.argb.data();
+    out->width  = buffer->width;
+    out->height = buffer->height;
+    out->stride = buffer->width * 4;
+    out->scale  = std::max(1, surface->current.scale);
+    out->geometry_x = content.x - frame.x;
+    out->geometry_y = content.y - frame.y;
+    out->commit = copy.commit;
+    return true;
 }
 }

@@ -53,11 +53,13 @@ void host_t::watch_surface(wlr_surface *surface)
 
 void host_t::surface_gone(wlr_surface *surface)
 {
+    commit_counts.erase(surface);
     surfaces.erase(surface);
 }
 
 void host_t::surface_committed(wlr_surface *surface)
 {
+    commit_counts[surface]++;
     if (server)
     {
         lodestone_pointer_server_surface_committed(server, surface->resource);
