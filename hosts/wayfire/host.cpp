@@ -104,15 +104,8 @@ host_t::host_t()
     });
     core.connect_signal("pointer_axis", &on_axis);
 
+    load_options();
     apply_options();
-    for (auto option : std::initializer_list<wf::base_option_wrapper_t<bool>*>{&magnetism, &auto_hide,
-        &reduce_motion, &increase_contrast})
-    {
-        option->set_callback([this] () { apply_options(); });
-    }
-
-    size.set_callback([this] () { apply_options(); });
-    legacy_apps.set_callback([this] () { apply_options(); });
 
     // Every client's surfaces: those of clients already connected, and of every new one.
     client_created.host = this;

@@ -83,10 +83,13 @@ class host_t
   private:
     /** wayfire.ini's [lodestone] section (lodestone.xml), applied now and when it changes. */
     void apply_options();
-    wf::option_wrapper_t<double> size{"lodestone/size"};
-    wf::option_wrapper_t<bool> magnetism{"lodestone/magnetism"}, auto_hide{"lodestone/auto_hide"},
-        reduce_motion{"lodestone/reduce_motion"}, increase_contrast{"lodestone/increase_contrast"};
-    wf::option_wrapper_t<std::string> legacy_apps{"lodestone/legacy_apps"};
+    /** Loaded when Wayfire knows the options (lodestone.xml in its metadata folders); the
+     *  library's defaults otherwise (a wrapper throws for an option Wayfire does not know). */
+    void load_options();
+    bool options_loaded = false;
+    wf::option_wrapper_t<double> size;
+    wf::option_wrapper_t<bool> magnetism, auto_hide, reduce_motion, increase_contrast;
+    wf::option_wrapper_t<std::string> legacy_apps;
 
     /** The legacy-app adapter: windows, the window under the pointer, the client's cursor. */
     void report_windows();

@@ -9,6 +9,7 @@
 #include <wayfire/render-manager.hpp>
 #include <wayfire/view.hpp>
 #include <wayfire/workspace-manager.hpp>
+#include <wayfire/core.hpp>
 #include <wayfire/util/log.hpp>
 
 #include "host.hpp"
@@ -171,8 +172,39 @@ void host_t::show_source()
     damage_outputs(frame.damage_x, frame.damage_y, frame.damage_width, frame.damage_height);
 }
 
+void host_t::load_options()
+{
+    if (!wf::get_core().config.get_option("lodestone/size"))
+    {
+        LOGE("lodestone: Wayfire has no lodestone.xml among its metadata (WAYFIRE_PLUGIN_XML_PATH): "
+             "the [lodestone] options are not read");
+        return;
+    }
+
+    size.load_option("lodestone/size");
+    magnetism.load_option("lodestone/magnetism");
+    auto_hide.load_option("lodestone/auto_hide");
+    reduce_motion.load_option("lodestone/reduce_motion");
+    increase_contrast.load_option("lodestone/increase_contrast");
+    legacy_apps.load_option("lodestone/legacy_apps");
+    options_loaded = true;
+    for (auto option : std::initializer_list<wf::base_option_wrapper_t<bool>*>{&magnetism, &auto_hide,
+        &reduce_motion, &increase_contrast})
+    {
+        option->set_callback([this] () { apply_options(); });
+    }
+
+    size.set_callback([this] () { apply_options(); });
+    legacy_apps.set_callback([this] () { apply_options(); });
+}
+
 void host_t::apply_options()
 {
+    if (!options_loaded)
+    {
+        return;
+    }
+
     lodestone_pointer_settings settings;
     lodestone_pointer_settings_init(&settings, sizeof settings);
     settings.size_multiplier   = std::clamp(double(size), 1.0, 4.0);
