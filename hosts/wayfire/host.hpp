@@ -97,12 +97,13 @@ class host_t
     void cursor_requested(wlr_seat_pointer_request_set_cursor_event *event);
     void cursor_committed();
     void show_source();
-    /** The adapter's window pixels (lodestone_pointer_window_pixels_fn): a copy of the
-     *  window's wl_shm buffer, taken once per commit. */
+    /** The adapter's window pixels (lodestone_pointer_window_pixels_fn): the window's
+     *  surface read back once per commit (surface-pixels.hpp). */
     bool window_pixels(uint64_t window, lodestone_pointer_window_pixels *out);
     struct pixels_copy
     {
         std::vector<uint32_t> argb;
+        int32_t width = 0, height = 0;
         uint64_t commit = 0;
     };
     std::unordered_map<uint64_t, pixels_copy> pixel_copies;

@@ -2,9 +2,7 @@
 // pids, the window under the pointer, the client's cursor image, and the [lodestone] options.
 #include <algorithm>
 #include <cstdio>
-#include <cstring>
 
-#include <drm_fourcc.h>
 #include <wayfire/output.hpp>
 #include <wayfire/render-manager.hpp>
 #include <wayfire/view.hpp>
@@ -13,6 +11,7 @@
 #include <wayfire/util/log.hpp>
 
 #include "host.hpp"
+#include "surface-pixels.hpp"
 
 namespace lodestone_wayfire
 {
@@ -111,6 +110,11 @@ void host_t::cursor_requested(wlr_seat_pointer_request_set_cursor_event *event)
     hotspot_y = event->hotspot_y;
     if (!cursor_surface)
     {
+        if (trace)
+        {
+            std::fprintf(stderr, "lodestone: cursor hidden\n");
+        }
+
         lodestone_pointer_adapter_cursor_hidden(adapter);
     } else
     {
@@ -124,29 +128,22 @@ void host_t::cursor_requested(wlr_seat_pointer_request_set_cursor_event *event)
 
 void host_t::cursor_committed()
 {
-    // The image's pixels: wl_shm buffers only (a cursor is never anything else in practice).
-    if (!cursor_surface || !cursor_surface->buffer || !cursor_surface->buffer->source)
+    std::vector<uint32_t> argb;
+    int32_t width, height;
+    if (!cursor_surface || !read_surface_pixels(cursor_surface, argb, width, height))
     {
         return;
     }
 
-    void *data;
-    uint32_t format;
-    size_t stride;
-    wlr_buffer *buffer = cursor_surface->buffer->source;
-    if (!wlr_buffer_begin_data_ptr_access(buffer, WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride))
+    int32_t scale = std::max(1, cursor_surface->current.scale);
+    bool known = lodestone_pointer_adapter_cursor_image(adapter, argb.data(), width, height, width * 4,
+        scale, hotspot_x * scale, hotspot_y * scale);
+    if (trace)
     {
-        return;
+        std::fprintf(stderr, "lodestone: cursor image %dx%d scale %d hotspot %d,%d: %s\n", width, height,
+            scale, hotspot_x, hotspot_y, known ? "a theme cursor" : "the client's own");
     }
 
-    if ((format == DRM_FORMAT_ARGB8888) || (format == DRM_FORMAT_XRGB8888))
-    {
-        int32_t scale = std::max(1, cursor_surface->current.scale);
-        lodestone_pointer_adapter_cursor_image(adapter, static_cast<const uint32_t*>(data),
-            buffer->width, buffer->height, int32_t(stride), scale, hotspot_x * scale, hotspot_y * scale);
-    }
-
-    wlr_buffer_end_data_ptr_access(buffer);
     step();
 }
 
@@ -240,56 +237,30 @@ bool host_t::window_pixels(uint64_t window, lodestone_pointer_window_pixels *out
     }
 
     wlr_surface *surface = view ? view->get_wlr_surface() : nullptr;
-    if (!surface || !surface->buffer || !surface->buffer->source)
+    if (!surface)
     {
         return false;
     }
 
-    // A copy, taken inside wlroots' access to the buffer (a client may truncate its pool:
-    // wl_shm_buffer_begin_access guards the read), once for each commit.
+    // Read once for each commit: the adapter keeps its copy while the count is the same.
     auto& copy = pixel_copies[window];
     uint64_t commit = commit_counts[surface];
-    wlr_buffer *buffer = surface->buffer->source;
     if (copy.argb.empty() || (copy.commit != commit))
     {
-        void *data;
-        uint32_t format;
-        size_t stride;
-        if (!wlr_buffer_begin_data_ptr_access(buffer, WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride))
+        if (!read_surface_pixels(surface, copy.argb, copy.width, copy.height))
         {
+            pixel_copies.erase(window);
             return false;
         }
 
-        bool argb = (format == DRM_FORMAT_ARGB8888) || (format == DRM_FORMAT_XRGB8888);
-        if (argb)
-        {
-            copy.argb.resize(size_t(buffer->width) * buffer->height);
-            for (int row = 0; row < buffer->height; row++)
-            {
-                std::memcpy(&copy.argb[size_t(row) * buffer->width],
-                    static_cast<const uint8_t*>(data) + row * stride, size_t(buffer->width) * 4);
-            }
-
-            copy.commit = commit;
-        }
-
-        wlr_buffer_end_data_ptr_access(buffer);
-        if (!argb)
-        {
-            return false;
-        }
-    }
-
-    if (copy.argb.size() != size_t(buffer->width) * buffer->height)
-    {
-        return false;
+        copy.commit = commit;
     }
 
     auto content = view->get_wm_geometry(), frame = view->get_output_geometry();
     out->argb   = copy.argb.data();
-    out->width  = buffer->width;
-    out->height = buffer->height;
-    out->stride = buffer->width * 4;
+    out->width  = copy.width;
+    out->height = copy.height;
+    out->stride = copy.width * 4;
     out->scale  = std::max(1, surface->current.scale);
     out->geometry_x = content.x - frame.x;
     out->geometry_y = content.y - frame.y;
