@@ -35,6 +35,11 @@ TEST_APT_PACKAGES := wl-clipboard wayland-utils wlcs coreutils python3 python3-p
 	xvfb xdotool
 PIP_PACKAGES := pywayland
 
+# hosts/wayfire, the Wayfire 0.7.4 plugin (make wayfire-plugin; Tests/vm/wayfire-test in make
+# test-tty): Wayfire itself and its headers, which include glm's and GLES 2's; gtk3-demo (make
+# deps), dbus-daemon and at-spi2-core (above) for the GTK scenario.
+TEST_APT_PACKAGES += wayfire wayfire-dev libglm-dev libgles-dev
+
 # The toml-test suite's valid and invalid TOML files (the config tests and the config fuzzer's
 # seeds): Debian ships them inside BurntSushi's Go TOML library.
 TEST_APT_PACKAGES += golang-github-burntsushi-toml-dev
@@ -56,7 +61,7 @@ PREFIX ?= /usr/local
 # make install CONFIG=debug installs the debug build (the install test uses it).
 CONFIG ?= release
 
-.PHONY: deps test-deps build build-checked release test check-wrappers test-tty test-tty-build test-tty-if-possible fuzz-build asan-build demo golden bench bench-check bench-peer bench-abuse soak fuzz fuzz-config fuzz-xcursor fuzz-nested fuzz-x11 asan wlcs install man clean
+.PHONY: deps test-deps build build-checked release test check-wrappers wayfire-plugin test-tty test-tty-build test-tty-if-possible fuzz-build asan-build demo golden bench bench-check bench-peer bench-abuse soak fuzz fuzz-config fuzz-xcursor fuzz-nested fuzz-x11 asan wlcs install man clean
 
 # Installs those of the packages in $(1) that are missing.
 define apt_install
@@ -106,12 +111,25 @@ test: check-wrappers build-checked
 # input, the host's root over 9p) runs seatd and the release build of `lodestone --backend drm`
 # with the demo app; Tests/vm/tty-test drives it over QMP and checks screendumps and the cursor
 # plane in debugfs, one PASS/FAIL line per scenario (TTY_SCENARIOS="start vt" runs some).
+# Then Tests/vm/wayfire-test: Wayfire 0.7.4 with the plugin in a second guest (the demo's
+# highlight and lift, a GTK button's highlight from AT-SPI; WAYFIRE_SCENARIOS="demo" runs some).
 test-tty: test-tty-build
-	Tests/vm/tty-test $(TTY_SCENARIOS)
+	@status=0; Tests/vm/tty-test $(TTY_SCENARIOS) || status=1; \
+		Tests/vm/wayfire-test $(WAYFIRE_SCENARIOS) || status=1; exit $$status
 
 test-tty-build: test-deps
 	Scripts/check-build-warnings --run -- $(SWIFT) build -c release --product lodestone
 	Scripts/check-build-warnings --run -- $(SWIFT) build -c release --product lodestone-demo
+	Scripts/check-build-warnings --run -- $(SWIFT) build -c release --product lodestone-pointer
+	$(MAKE) --no-print-directory wayfire-plugin
+
+# hosts/wayfire's liblodestone.so in .build/wayfire against the release liblodestone-pointer
+# (what the guest runs), with meson and the wrap in c-api/, failing on a compiler warning.
+wayfire-plugin:
+	@[ -f .build/wayfire/build.ninja ] || meson setup --wrap-mode=nodownload \
+		-Dlodestone-pointer:swiftpm_libdir=$(CURDIR)/.build/release .build/wayfire hosts/wayfire >/dev/null
+	@ninja -C .build/wayfire > .build/wayfire/ninja.log 2>&1; status=$$?; cat .build/wayfire/ninja.log; \
+		[ $$status = 0 ] && ! grep -q "warning:" .build/wayfire/ninja.log
 
 test-tty-if-possible:
 	@if command -v qemu-system-x86_64 >/dev/null && [ -x /bin/busybox ] && command -v seatd >/dev/null; then \
@@ -142,7 +160,9 @@ demo: release
 # lodestone and lodestone-demo, the man page, a desktop entry, the protocol XML and its .pc file,
 # liblodestone-pointer (Swift runtime linked in, only the C API exported), its header and .pc file;
 # with kwin-dev installed, the KWin effect in $(PREFIX)/lib/x86_64-linux-gnu/qt5/plugins/kwin/effects/plugins
-# (PREFIX=/usr: Qt's own plugin folder, where KWin looks; docs/kwin.md).
+# (PREFIX=/usr: Qt's own plugin folder, where KWin looks; docs/kwin.md); and the Wayfire plugin where
+# wayfire-dev is installed (Scripts/install-wayfire-plugin: PREFIX's equivalent of Wayfire's plugin
+# folder, /usr/lib/x86_64-linux-gnu/wayfire for PREFIX=/usr; docs/wayfire.md).
 install: $(if $(filter debug,$(CONFIG)),build,release)
 	Scripts/install "$(PREFIX)" .build/$(CONFIG)
 

@@ -54,6 +54,30 @@ final class InstallTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: prefix + "/share/man/man1/lodestone.1"))
 
         try checkInstalledPointerLibrary(prefix: prefix)
+        try checkInstalledWayfirePlugin(prefix: prefix)
+    }
+
+    /// The Wayfire plugin (Scripts/install-wayfire-plugin): in PREFIX's equivalent of Wayfire's
+    /// plugin folder, with its metadata, a Wayfire plugin's two entry points, and the installed
+    /// liblodestone-pointer as its library.
+    private func checkInstalledWayfirePlugin(prefix: String) throws {
+        let (wstatus, plugindir) = try run(["pkg-config", "--variable=plugindir", "wayfire"])
+        let (_, wayfirePrefix) = try run(["pkg-config", "--variable=prefix", "wayfire"])
+        guard wstatus == 0 else {
+            if ProcessInfo.processInfo.environment["CI"] != nil { throw TestFailure("wayfire-dev is not installed") }
+            throw XCTSkip("wayfire-dev is not installed: make install builds no Wayfire plugin")
+        }
+        let relative = plugindir.trimmingCharacters(in: .whitespacesAndNewlines)
+            .replacingOccurrences(of: wayfirePrefix.trimmingCharacters(in: .whitespacesAndNewlines), with: "")
+        let plugin = prefix + relative + "/liblodestone.so"
+        XCTAssertTrue(FileManager.default.fileExists(atPath: plugin), plugin)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: prefix + "/share/wayfire/metadata/lodestone.xml"))
+        let (lstatus, ldd) = try run(["ldd", plugin])
+        XCTAssertEqual(lstatus, 0, ldd)
+        XCTAssertTrue(ldd.contains("liblodestone-pointer.so => \(prefix)/lib/liblodestone-pointer.so"), ldd)
+        let (nstatus, nm) = try run(["nm", "-D", "--defined-only", plugin])
+        XCTAssertEqual(nstatus, 0, nm)
+        XCTAssertTrue(nm.contains(" T newInstance") && nm.contains(" T getWayfireVersion"), nm)
     }
 
     /// liblodestone-pointer as a C host meets it: pkg-config gives the flags, the library needs
