@@ -9,6 +9,11 @@ import PackageDescription
 let packageRoot = String(#filePath.dropLast("/Package.swift".count))
 let pointerLibraryLinkerSettings: [LinkerSetting] = [
     .unsafeFlags(["-static-stdlib", "-Xlinker", "--version-script=\(packageRoot)/c-api/lodestone-pointer.map"], .when(platforms: [.linux])),
+    // TOMLKit (config.toml, lodestone_pointer_engine_load_settings) uses FoundationEssentials'
+    // Data and Date; -static-stdlib links FoundationEssentials but not the three it needs.
+    .linkedLibrary("_FoundationCollections", .when(platforms: [.linux])),
+    .linkedLibrary("_FoundationCShims", .when(platforms: [.linux])),
+    .linkedLibrary("swiftSynchronization", .when(platforms: [.linux])),
 ]
 
 let package = Package(
@@ -104,6 +109,8 @@ let package = Package(
             dependencies: [
                 "CLodestonePointer", "CPixman", "AdaptivePointerEngine", "Rendering",
                 "AdaptivePointerProtocol", "WaylandServer", "CWaylandServer", "CWaylandProtocols",
+                // config.toml (lodestone_pointer_engine_load_settings).
+                "LodestoneConfig",
             ],
             linkerSettings: pointerLibraryLinkerSettings
         ),
@@ -114,7 +121,7 @@ let package = Package(
         .target(
             name: "LodestoneCompositor",
             dependencies: [
-                "LodestoneSystem", "WaylandServer", "AdaptivePointerProtocol", "Rendering", "CXKBCommon", "CXcursor", "CXCB", "CSDBus", "AdaptivePointerEngine",
+                "LodestoneSystem", "WaylandServer", "AdaptivePointerProtocol", "Rendering", "CXKBCommon", "CXcursor", "CXCB", "CSDBus", "AdaptivePointerEngine", "LodestoneModes",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -133,7 +140,9 @@ let package = Package(
             ]
         ),
         // config.toml: parsed and checked into plain values (the watcher is in lodestone).
-        .target(name: "LodestoneConfig", dependencies: ["LodestoneSystem", "LodestoneCompositor", "AdaptivePointerEngine", .product(name: "TOMLKit", package: "TOMLKit")]),
+        // PointerMode, LegacyApps, MaxRenderTime: what LodestoneConfig needs of the compositor.
+        .target(name: "LodestoneModes"),
+        .target(name: "LodestoneConfig", dependencies: ["LodestoneSystem", "LodestoneModes", "AdaptivePointerEngine", .product(name: "TOMLKit", package: "TOMLKit")]),
         .executableTarget(
             name: "lodestone",
             dependencies: [

@@ -1,4 +1,4 @@
-import LodestoneCompositor
+import LodestoneModes
 import AdaptivePointerEngine
 
 /// Everything `config.toml` can say, as plain values. A fresh value holds Lodestone's

@@ -1,4 +1,4 @@
-import LodestoneCompositor
+import LodestoneModes
 import Glibc
 import AdaptivePointerEngine
 import LodestoneSystem

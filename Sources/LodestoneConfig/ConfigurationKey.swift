@@ -1,4 +1,4 @@
-import LodestoneCompositor
+import LodestoneModes
 import AdaptivePointerEngine
 
 /// One key of `config.toml`: its name, what it sets, and how its value is checked.
