@@ -435,7 +435,9 @@ static void repaint_output(struct weston_output *output, pixman_region32_t *dama
 	check_layout(m);
 	lodestone_pointer_engine_step(m->engine, now(), &m->frame);
 	pixman_box32_t b = frame_box(&m->frame, output);
-	if (!m->frame.visible || m->frame.alpha <= 0) b = (pixman_box32_t){0, 0, 0, 0};
+	/* A hidden pointer draws nothing, but a lifted element (alpha 0) still shows its lift. */
+	if (!m->frame.visible && m->frame.effect_kind == LODESTONE_POINTER_EFFECT_KIND_NONE && !m->frame.band)
+		b = (pixman_box32_t){0, 0, 0, 0};
 
 	/* What changes: the last pointer's box and this one's. */
 	pixman_region32_t pointer;

@@ -1,0 +1,345 @@
+import Foundation
+import LodestoneTesting
+import XCTest
+
+/// hosts/weston: lodestone-pointer.so, the adaptive pointer as a weston 10 module, built with
+/// meson against this build's liblodestone-pointer (the wrap in c-api/), loaded with
+/// `weston --modules=...` into weston 10 on Xvfb (its X11 backend, the pixman renderer, the
+/// kiosk shell: every window at (0, 0) of the 1024×700 output), driven with xdotool as a
+/// person drives it, on the real clock. What weston shows is read with weston-screenshooter.
+final class WestonModuleTests: XCTestCase {
+    static let host = repositoryRoot + "/hosts/weston"
+    /// The demo's toolbar B button (ToolbarPanel: 404, 12, 40×36) and the Maps icon (the app
+    /// icons panel: 48, 112, 64×64), with the window at (0, 0) in weston and in Lodestone.
+    static let button = (x: 404, y: 12, width: 40, height: 36)
+    static let maps = (x: 48, y: 112, width: 64, height: 64)
+
+    private var scratch: String!
+    private var x: XServer?
+    private var weston: Weston?
+    private var processes: [Process] = []
+
+    override func setUpWithError() throws {
+        try skipUnderSanitizersForALibraryConsumer()
+        for tool in ["meson", "ninja", "pkg-config", "weston", "weston-screenshooter", "weston-debug", "Xvfb", "xdotool"] {
+            let found = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+                .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
+            guard !found else { continue }
+            let message = "\(tool) is not installed (make test-deps: meson ninja-build weston libweston-10-dev xvfb xdotool)"
+            if ProcessInfo.processInfo.environment["CI"] != nil { throw TestFailure(message) }
+            throw XCTSkip(message)
+        }
+        guard (try? run(["pkg-config", "--exists", "libweston-10"]).status) == 0 else {
+            let message = "libweston-10-dev is not installed (make test-deps)"
+            if ProcessInfo.processInfo.environment["CI"] != nil { throw TestFailure(message) }
+            throw XCTSkip(message)
+        }
+        scratch = NSTemporaryDirectory() + "lodestone-weston-module-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: scratch + "/config/lodestone", withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        for p in processes where p.isRunning { p.terminate(); p.waitUntilExit() }
+        weston?.stop()
+        x?.stop()
+        if let scratch { try? FileManager.default.removeItem(atPath: scratch) }
+    }
+
+    @discardableResult
+    private func step(_ arguments: [String], environment: [String: String]? = nil) throws -> String {
+        let (status, output) = try run(arguments, environment: environment)
+        guard status == 0 else { throw TestFailure("\(arguments.joined(separator: " ")) failed (\(status)):\n\(output)") }
+        return output
+    }
+
+    /// The module, built into a folder of this test process (ninja finds it up to date after
+    /// the first test).
+    private func module() throws -> String {
+        let build = NSTemporaryDirectory() + "lodestone-weston-module-build-\(getpid())"
+        if !FileManager.default.fileExists(atPath: build + "/build.ninja") {
+            let setup = try step(["meson", "setup", "--wrap-mode=nodownload",
+                                  "-Dlodestone-pointer:swiftpm_libdir=" + PointerLibraryTests.libraryDirectory, build, Self.host])
+            XCTAssertTrue(setup.contains("Executing subproject lodestone-pointer"), setup)
+        }
+        let output = try step(["ninja", "-C", build, "lodestone-pointer.so"])
+        XCTAssertFalse(output.contains("warning:"), "the module builds with warnings:\n\(output)")
+        return build + "/lodestone-pointer.so"
+    }
+
+    private var demo: String { URL(fileURLWithPath: Session.executable).deletingLastPathComponent().path + "/lodestone-demo" }
+
+    /// Xvfb and weston with the module; `config` is written as config.toml
+    /// ($XDG_CONFIG_HOME/lodestone/config.toml, read as Lodestone reads it).
+    private func startWeston(config: String? = nil, module load: Bool = true) throws -> Weston {
+        if let config { try config.write(toFile: scratch + "/config/lodestone/config.toml", atomically: true, encoding: .utf8) }
+        let x = try XServer()
+        self.x = x
+        let weston = try Weston(on: x, extraArguments: load ? ["--modules=" + (try module())] : [],
+                                environment: ["XDG_CONFIG_HOME": scratch + "/config"])
+        self.weston = weston
+        if load {
+            XCTAssertTrue(try wait(timeout: 10) { weston.log.contains("lodestone-pointer: liblodestone-pointer") }, weston.log)
+            XCTAssertTrue(weston.log.contains("drawing the pointer"), weston.log)
+        }
+        return weston
+    }
+
+    private func xdotool(_ arguments: String...) throws {
+        guard let x else { throw TestFailure("no X server") }
+        try step(["xdotool"] + arguments, environment: x.environment)
+    }
+
+    /// Moves the X pointer along the points (outside weston's window first, so that weston's
+    /// X11 backend sees it enter at an absolute position, as a person's pointer does).
+    private func slide(_ points: [(Int, Int)], enter: Bool = true, pause: useconds_t = 120_000) throws {
+        if enter {
+            try xdotool("mousemove", "1200", "780")
+            usleep(pause)
+        }
+        for (px, py) in points {
+            try xdotool("mousemove", "\(px)", "\(py)")
+            usleep(pause)
+        }
+    }
+
+    private func launch(_ arguments: [String], in weston: Weston, log name: String) throws -> (Process, String) {
+        let log = scratch + "/\(name).log"
+        try createEmptyFile(atPath: log)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = arguments
+        p.environment = weston.clientEnvironment
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        p.standardOutput = handle
+        p.standardError = handle
+        try p.run()
+        processes.append(p)
+        return (p, log)
+    }
+
+    /// The demo in weston, its toolbar drawn.
+    private func startDemo(in weston: Weston) throws {
+        _ = try launch([demo], in: weston, log: "demo")
+        let shown = try wait(timeout: 20) {
+            guard let s = try? weston.screenshot() else { return false }
+            return s.width == 1024 && brightness(s[5, 5]) > 600 && brightness(s[400, 40]) > 600
+        }
+        XCTAssertTrue(shown, "the demo never showed up in weston:\n\(weston.log)")
+    }
+
+    /// Lodestone's own pictures of the same scene: the demo at (0, 0), the pointer settled on
+    /// each point (manual clock), as WlrootsExampleTests takes them.
+    private func lodestoneCaptures(_ points: [(from: (Double, Double), to: (Double, Double))]) throws -> [Screenshot] {
+        let f = try AdaptiveFixture(extraArguments: ["--pointer", "adaptive"])
+        try f.session.launch([demo])
+        _ = try f.session.waitForWindow("Lodestone demo")
+        try f.control.moveWindow("Lodestone demo", x: 0, y: 0)
+        var shots: [Screenshot] = []
+        for p in points {
+            let captured = try f.session.wait {
+                try f.move(to: p.from.0, p.from.1)
+                return try f.move(to: p.to.0, p.to.1).targeted
+            }
+            XCTAssertTrue(captured, "Lodestone: \(p.to) does not capture the pointer")
+            shots.append(try f.screenshot())
+        }
+        return shots
+    }
+
+    /// Mean channel distance and the share of pixels off by more than 30, over a rectangle.
+    private func compare(_ a: Screenshot, _ b: Screenshot, x x0: Int, y y0: Int, width: Int, height: Int) -> (mean: Double, off: Double) {
+        var total = 0, off = 0, count = 0
+        for y in max(0, y0)..<min(a.height, b.height, y0 + height) {
+            for x in max(0, x0)..<min(a.width, b.width, x0 + width) {
+                let d = distance(a[x, y], b[x, y])
+                total += d
+                if d > 30 { off += 1 }
+                count += 1
+            }
+        }
+        return (Double(total) / Double(max(count, 1)), Double(off) / Double(max(count, 1)))
+    }
+
+    /// The demo's B button becomes the highlight platter and the Maps icon lifts, in weston as
+    /// in Lodestone: pixel for pixel around each, within a mean channel distance of 4 and at
+    /// most 2% of the pixels off by more than 30 (the wlroots example's tolerance).
+    func testDemoButtonHighlightsAndAppIconLiftsAsInLodestone() throws {
+        let b = Self.button, maps = Self.maps
+        let bCentre = (b.x + b.width / 2, b.y + b.height / 2 + 1), mapsCentre = (maps.x + maps.width / 2, maps.y + maps.height / 2)
+        let reference = try lodestoneCaptures([
+            (from: (Double(bCentre.0 - 60), Double(bCentre.1)), to: (Double(bCentre.0), Double(bCentre.1))),
+            (from: (Double(mapsCentre.0 - 40), Double(mapsCentre.1)), to: (Double(mapsCentre.0), Double(mapsCentre.1))),
+        ])
+        let weston = try startWeston()
+        try startDemo(in: weston)
+        let before = try weston.screenshot()
+
+        // Onto B; the morph settles on the real clock.
+        try slide([(bCentre.0 - 60, bCentre.1), (bCentre.0 - 20, bCentre.1), bCentre])
+        usleep(1_500_000)
+        let platter = try weston.screenshot()
+        let toolbar = platter[b.x + b.width / 2, 57]
+        XCTAssertGreaterThan(distance(platter[b.x - 1, b.y + b.height / 2], toolbar), 12, "weston: no platter left of B\n\(weston.log)")
+        XCTAssertGreaterThan(distance(platter[b.x + b.width / 2, b.y + b.height + 1], toolbar), 12, "weston: no platter below B")
+        XCTAssertLessThan(distance(platter[b.x - 12, b.y + b.height / 2], toolbar), 12, "weston: the platter spills beyond B")
+        let highlight = compare(reference[0], platter, x: b.x - 20, y: 0, width: b.width + 40, height: 60)
+        print("weston module vs Lodestone around B: mean channel distance \(highlight.mean), \(highlight.off * 100)% of the pixels off by > 30")
+        XCTAssertLessThan(highlight.mean, 4, "the platter differs from Lodestone's")
+        XCTAssertLessThan(highlight.off, 0.02, "more than 2% of the pixels around B differ")
+
+        // Onto the Maps icon: it lifts (scaled up, a shadow), as Lodestone lifts it.
+        try slide([(mapsCentre.0 - 40, mapsCentre.1), (mapsCentre.0 - 15, mapsCentre.1), mapsCentre], enter: false)
+        usleep(1_500_000)
+        let lift = try weston.screenshot()
+        let changed = lift.countDiffering(from: before.cropped(x: maps.x - 8, y: maps.y - 8, width: maps.width + 16, height: maps.height + 16),
+                                          atX: maps.x - 8, y: maps.y - 8)
+        XCTAssertGreaterThan(changed, 500, "weston: the Maps icon did not lift")
+        let lifted = compare(reference[1], lift, x: maps.x - 16, y: maps.y - 16, width: maps.width + 32, height: maps.height + 32)
+        print("weston module vs Lodestone around Maps: mean channel distance \(lifted.mean), \(lifted.off * 100)% of the pixels off by > 30")
+        XCTAssertLessThan(lifted.mean, 4, "the lift differs from Lodestone's")
+        XCTAssertLessThan(lifted.off, 0.02, "more than 2% of the pixels around Maps differ")
+        XCTAssertTrue(weston.isRunning, weston.log)
+    }
+
+    /// Magnetism moves the pointer clients see: a pywayland window's highlight region pulls
+    /// the pointer, so the client's wl_pointer position (the motion before its click) is
+    /// nearer the region's centre than where the device put it.
+    func testClientsGetMotionAtTheMagnetisedPosition() throws {
+        guard Process.canRun("python3", ["-c", "import pywayland"]) else {
+            let message = "pywayland is not installed (make test-deps)"
+            if ProcessInfo.processInfo.environment["CI"] != nil { throw TestFailure(message) }
+            throw XCTSkip(message)
+        }
+        let weston = try startWeston()
+        let script = repositoryRoot + "/Examples/python/adaptive_pointer_client.py"
+        let (client, log) = try launch(["python3", script, "--title", "py-magnet", "--effect", "highlight",
+                                        "--frame", "100,100,80,40", "--identifier", "5"], in: weston, log: "magnet")
+        // Where kiosk put the window (it centres a window smaller than the output).
+        var window: Weston.View?
+        XCTAssertTrue(try wait(timeout: 15) {
+            window = try weston.views().first { $0.description.contains("py-magnet") }
+            return window != nil && textOfFile(log).contains("ready")
+        }, "the client's window never showed:\n\(textOfFile(log))\n\(weston.log)")
+        guard let w = window else { return }
+        // The device stops inside the hit area, 14 points left of and 10 above the centre.
+        let centre = (w.x + 140, w.y + 120), device = (centre.0 - 14, centre.1 - 10)
+        var heard = ""
+        for _ in 0..<20 where !heard.contains("entered 5") {
+            try slide([(device.0 - 80, device.1), (device.0 - 30, device.1), device])
+            usleep(300_000)
+            heard = textOfFile(log)
+        }
+        XCTAssertTrue(heard.contains("entered 5"), "the region never engaged:\n\(heard)\n\(weston.log)")
+        usleep(800_000)  // the pull settles
+        try xdotool("click", "1")
+        XCTAssertTrue(try wait(timeout: 5) { textOfFile(log).contains("button pressed") }, textOfFile(log))
+        let line = textOfFile(log).split(separator: "\n").first { $0.hasPrefix("button pressed") } ?? ""
+        let numbers = line.split(separator: " ").dropFirst(2).compactMap { Double($0) }
+        XCTAssertEqual(numbers.count, 2, String(line))
+        guard numbers.count == 2 else { return }
+        let seen = (numbers[0], numbers[1]), deviceLocal = (Double(device.0 - w.x), Double(device.1 - w.y))
+        print("device at \(deviceLocal) (surface-local), the client saw \(seen), the region's centre (140, 120)")
+        func gap(_ p: (Double, Double)) -> Double { ((p.0 - 140) * (p.0 - 140) + (p.1 - 120) * (p.1 - 120)).squareRoot() }
+        XCTAssertLessThan(gap(seen), gap(deviceLocal) - 2, "the client saw the device's position, not the magnetised one")
+        XCTAssertTrue(client.isRunning)
+    }
+
+    /// A client that breaks adaptive_pointer_v1's rules (five accessories, an annotation over
+    /// 64 characters, a frame of negative size) gets the protocol error naming the problem and
+    /// is disconnected; weston keeps running and a good client's region keeps working.
+    func testBadAdaptivePointerClientsAreDisconnectedAndWestonKeepsServing() throws {
+        guard Process.canRun("python3", ["-c", "import pywayland"]) else {
+            let message = "pywayland is not installed (make test-deps)"
+            if ProcessInfo.processInfo.environment["CI"] != nil { throw TestFailure(message) }
+            throw XCTSkip(message)
+        }
+        let weston = try startWeston()
+        let script = repositoryRoot + "/Examples/python/adaptive_pointer_client.py"
+        let (good, log) = try launch(["python3", script, "--title", "py-good", "--effect", "highlight",
+                                      "--frame", "100,100,80,40", "--identifier", "9"], in: weston, log: "good")
+        var window: Weston.View?
+        XCTAssertTrue(try wait(timeout: 15) {
+            window = try weston.views().first { $0.description.contains("py-good") }
+            return window != nil
+        }, weston.log)
+        guard let w = window else { return }
+        let inside = (w.x + 140, w.y + 120)
+        func engages(times: Int) throws -> Bool {
+            for _ in 0..<20 {
+                try slide([(inside.0 - 90, inside.1), inside])
+                usleep(300_000)
+                if textOfFile(log).components(separatedBy: "entered 9").count > times { return true }
+                try slide([(inside.0 - 90, inside.1)], enter: false)
+            }
+            return false
+        }
+        XCTAssertTrue(try engages(times: 1), "the good client's region never engaged:\n\(textOfFile(log))")
+
+        let cases: [(arguments: [String], error: String)] = [
+            (Array(repeating: ["--accessory", "arrow@0"], count: 5).flatMap { $0 }, "too many accessories: at most 4"),
+            (["--annotation", String(repeating: "x", count: 65)], "annotation"),
+            (["--frame", "10,10,-5,20"], "negative"),
+        ]
+        for c in cases {
+            let (status, output) = try run(["python3", script, "--title", "py-bad"] + c.arguments, environment: weston.clientEnvironment)
+            XCTAssertNotEqual(status, 0, output)
+            XCTAssertTrue(output.lowercased().contains(c.error), "no error naming '\(c.error)':\n\(output)")
+            XCTAssertTrue(weston.isRunning, "weston died:\n\(weston.log)")
+            XCTAssertTrue(good.isRunning, "the good client was disconnected too:\n\(textOfFile(log))")
+        }
+        try slide([(inside.0 - 90, inside.1)], enter: false)
+        XCTAssertTrue(try engages(times: 2), "the good client's region stopped working:\n\(textOfFile(log))")
+    }
+
+    /// A person's session on the real clock: the pointer follows a wander over the demo, hides
+    /// when left alone (behaviour.mouse-auto-hide-delay = 1 in config.toml, which the module
+    /// reads as Lodestone does), comes back when moved, and survives leaving weston's window
+    /// and entering again.
+    func testAPersonIdlesWandersLeavesAndComesBack() throws {
+        let weston = try startWeston(config: "[behaviour]\nmouse-auto-hide-delay = 1\n")
+        try startDemo(in: weston)
+        let plain = try weston.screenshot()
+        // The demo's plain background between the panels, where only the pointer draws.
+        let spots = [(430, 338), (640, 338), (850, 338), (430, 540)]
+        func drawn(_ s: Screenshot, at p: (Int, Int)) -> Bool { distance(s[p.0, p.1], plain[p.0, p.1]) > 20 }
+
+        // Wander: at each stop the pointer is drawn there and nowhere it was before.
+        var previous: (Int, Int)?
+        try slide([])
+        for spot in spots {
+            try slide([(spot.0 - 20, spot.1 - 5), spot], enter: false)
+            usleep(300_000)
+            let s = try weston.screenshot()
+            XCTAssertTrue(drawn(s, at: spot), "no pointer at \(spot)\n\(weston.log)")
+            if let previous { XCTAssertFalse(drawn(s, at: previous), "a pointer left behind at \(previous)") }
+            previous = spot
+        }
+
+        // Idle: hidden after the configured second (the default is 8).
+        usleep(2_200_000)
+        XCTAssertFalse(drawn(try weston.screenshot(), at: spots[3]), "the pointer did not hide after 1 s idle (config.toml)")
+        try slide([(spots[3].0 + 10, spots[3].1)], enter: false)
+        usleep(300_000)
+        XCTAssertTrue(drawn(try weston.screenshot(), at: (spots[3].0 + 10, spots[3].1)), "the pointer did not come back when moved")
+
+        // Leave weston's window and come back elsewhere.
+        try xdotool("mousemove", "1200", "780")
+        usleep(500_000)
+        try slide([(spots[0].0 - 30, spots[0].1), spots[0]], enter: false)
+        usleep(300_000)
+        let back = try weston.screenshot()
+        XCTAssertTrue(drawn(back, at: spots[0]), "no pointer where it came back in\n\(weston.log)")
+        XCTAssertFalse(drawn(back, at: (spots[3].0 + 10, spots[3].1)), "the pointer stayed where it left")
+        XCTAssertTrue(weston.isRunning, weston.log)
+    }
+}
+
+extension Screenshot {
+    /// A rectangle of this capture as a capture of its own.
+    func cropped(x: Int, y: Int, width: Int, height: Int) -> Screenshot {
+        var pixels: [UInt32] = []
+        pixels.reserveCapacity(width * height)
+        for py in y..<(y + height) { for px in x..<(x + width) { pixels.append(self[px, py]) } }
+        return Screenshot(width: width, height: height, pixels: pixels)
+    }
+}
