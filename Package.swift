@@ -109,6 +109,8 @@ let package = Package(
             dependencies: [
                 "CLodestonePointer", "CPixman", "AdaptivePointerEngine", "Rendering",
                 "AdaptivePointerProtocol", "WaylandServer", "CWaylandServer", "CWaylandProtocols",
+                // lodestone_pointer_adapter_*: the same adaptation Lodestone runs.
+                "PointerAdaptation", .product(name: "Logging", package: "swift-log"),
                 // config.toml (lodestone_pointer_engine_load_settings).
                 "LodestoneConfig",
             ],
@@ -117,11 +119,24 @@ let package = Package(
         // adaptive_pointer_v1's request checks and errors, shared by Compositor and the C
         // library's server helper (RegionDraft).
         .target(name: "AdaptivePointerProtocol", dependencies: ["WaylandServer", "CWaylandServer", "CWaylandProtocols", "AdaptivePointerEngine"]),
+        // The adaptation of apps that declare no adaptive_pointer_v1 regions: cursor names and
+        // recognised Xcursor images turned into the pointer's forms, and AT-SPI geometry read
+        // over D-Bus on the host's event loop. Knows no compositor: Lodestone and the C
+        // library's adapter (lodestone_pointer_adapter_*) are its hosts, through AdaptedWindow,
+        // PointerContext and the closures Accessibility is made with.
+        .target(
+            name: "PointerAdaptation",
+            dependencies: [
+                "LodestoneSystem", "WaylandServer", "CWaylandServer", "AdaptivePointerProtocol", "AdaptivePointerEngine", "Rendering",
+                "CXcursor", "CSDBus", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Protocol handlers, surfaces, seat, window management.
         .target(
             name: "LodestoneCompositor",
             dependencies: [
-                "LodestoneSystem", "WaylandServer", "AdaptivePointerProtocol", "Rendering", "CXKBCommon", "CXcursor", "CXCB", "CSDBus", "AdaptivePointerEngine", "LodestoneModes",
+                "LodestoneSystem", "WaylandServer", "AdaptivePointerProtocol", "Rendering", "CXKBCommon", "CXcursor", "CXCB", "CSDBus", "AdaptivePointerEngine",
+                "PointerAdaptation", "LodestoneModes",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -129,7 +144,7 @@ let package = Package(
         .target(
             name: "Backends",
             dependencies: [
-                "LodestoneSystem", "LodestoneCompositor", "Rendering", "WaylandServer", "AdaptivePointerEngine",
+                "LodestoneSystem", "LodestoneCompositor", "Rendering", "WaylandServer", "AdaptivePointerEngine", "PointerAdaptation",
                 // The nested backend is a Wayland client of the parent session.
                 "WaylandClient", "CWaylandClient", "CWaylandProtocols",
                 // Cursor images over the nested window's own title bar.
@@ -188,7 +203,7 @@ let package = Package(
         .executableTarget(name: "lodestone-config-fuzz", dependencies: ["LodestoneConfig", "LodestoneSystem"]),
         // `make fuzz`: byte strings as an Xcursor file in a theme, read by CursorThemes;
         // built plainly, it replays the kept corpus (Tests/fuzz/xcursor-corpus).
-        .executableTarget(name: "lodestone-xcursor-fuzz", dependencies: ["LodestoneCompositor", "LodestoneSystem", .product(name: "Logging", package: "swift-log")]),
+        .executableTarget(name: "lodestone-xcursor-fuzz", dependencies: ["PointerAdaptation", "LodestoneSystem", .product(name: "Logging", package: "swift-log")]),
         // A parent compositor that says odd things (configures, scales, keymaps) to nested
         // Lodestone (NestedOddParentTests, issue 24).
         .executableTarget(name: "lodestone-odd-parent", dependencies: ["CWaylandServer", "CWaylandProtocols"]),

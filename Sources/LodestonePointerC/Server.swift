@@ -90,6 +90,20 @@ final class ServerHandle {
         for entry in state.committed { placed[entry.id] = nil }
     }
 
+    /// Whether `surface` or a subsurface below it (as `subsurface_parent` tells) committed regions.
+    func treeHasRegions(_ surface: OpaquePointer) -> Bool {
+        for state in surfaces.values where !state.committed.isEmpty {
+            var s: OpaquePointer? = state.surface
+            var depth = 0
+            while let current = s, depth < 64 {
+                if current == surface { return true }
+                s = callbacks.subsurface_parent.flatMap { $0(data, current) }
+                depth += 1
+            }
+        }
+        return false
+    }
+
     func layoutChanged() {
         for state in surfaces.values { place(state) }
     }

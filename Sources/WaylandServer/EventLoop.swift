@@ -9,6 +9,10 @@ public struct EventLoop {
     /// The `wl_event_loop *`.
     let pointer: OpaquePointer
 
+    /// A loop that somebody else created and destroys (a host compositor's, for liblodestone-pointer).
+    package init(borrowing pointer: OpaquePointer) { self.pointer = pointer }
+    init(pointer: OpaquePointer) { self.pointer = pointer }
+
     /// A timer armed with `EventSource.arm(milliseconds:)`.
     public func addTimer(_ handler: @escaping () -> Void) throws(SystemError) -> EventSource {
         try EventSource("wl_event_loop_add_timer", handler: { _ in handler() }) { data in

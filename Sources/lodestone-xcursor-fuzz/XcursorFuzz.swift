@@ -1,4 +1,4 @@
-import LodestoneCompositor
+import PointerAdaptation
 import Glibc
 import LodestoneSystem
 import Logging

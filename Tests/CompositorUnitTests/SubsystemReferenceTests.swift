@@ -73,7 +73,6 @@ final class SubsystemReferenceTests: XCTestCase {
     /// listed.
     static let knownBackReferences: [String: String] = [
         "Seat.compositor -> Compositor": "the seat asks the compositor for the scene, desktop, clock, accessibility, touch, gestures and tablets",
-        "Accessibility.compositor -> Compositor": "reads windows and the pointer's place, and pushes elements to the seat",
         "AppCursorPolicy.compositor -> Compositor": "reads the seat's focus, grab and cursor, the scene and the cursor themes",
         "Desktop.compositor -> Compositor": "places, raises and focuses windows through the scene, the seat and the output",
         "Gestures.compositor -> Compositor": "the window switcher moves windows and reads the seat",
@@ -88,6 +87,8 @@ final class SubsystemReferenceTests: XCTestCase {
     /// The stored closures in the walk, each named with what it captures: a capture cannot
     /// be walked, so a new closure must be added here with what it holds.
     static let knownClosures: [String: String] = [
+        "Accessibility.changed": "the compositor (unowned): the seat's pointerWorldChanged, when a reply or a timer changed the elements",
+        "Accessibility.declaresRegions": "the compositor (unowned): the scene's regions, whether a window's tree declares any",
         "ComposedClientCursor.onChange": "the seat (unowned): a commit of the cursor's surface, which comes from its client, pushed to the pointer",
         "FrameClock.onFrame": "the frames (unowned): repaint",
         "IdleInhibitors.changed": "the compositor (unowned): the seat's pointer input",

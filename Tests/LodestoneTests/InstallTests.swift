@@ -71,7 +71,7 @@ final class InstallTests: XCTestCase {
         let env = ["PKG_CONFIG_PATH": prefix + "/lib/pkgconfig", "PATH": "/usr/bin:/bin"]
         let (pstatus, flags) = try run(["pkg-config", "--cflags", "--libs", "--modversion", "lodestone-pointer"], environment: env)
         XCTAssertEqual(pstatus, 0, flags)
-        XCTAssertTrue(flags.contains("0.2.0"), flags)
+        XCTAssertTrue(flags.contains("0.3.0"), flags)
         let (fstatus, cflags) = try run(["pkg-config", "--cflags", "--libs", "lodestone-pointer"], environment: env)
         XCTAssertEqual(fstatus, 0, cflags)
         try skipUnderSanitizersForALibraryConsumer()  // the rest builds a C program against it

@@ -68,7 +68,7 @@ final class PointerLibraryTests: XCTestCase {
         try skipUnderSanitizersForALibraryConsumer()
         let output = try step([try buildTestProgram()])
         XCTAssertTrue(output.hasSuffix("ok\n"), output)
-        XCTAssertTrue(output.contains("version 0.2.0\n"), output)
+        XCTAssertTrue(output.contains("version 0.3.0\n"), output)
 
         // Replay the program's inputs into a Swift engine made as the library makes one, and
         // compare every frame's numbers exactly: the boundary adds nothing and loses nothing.
@@ -212,7 +212,7 @@ final class PointerLibraryTests: XCTestCase {
         let png = scratch + "/python.png"
         let output = try step(["python3", repositoryRoot + "/Examples/python/pointer_png.py", png],
                               environment: ["LODESTONE_POINTER_LIBRARY": Self.library, "PATH": "/usr/bin:/bin"])
-        XCTAssertTrue(output.contains("liblodestone-pointer 0.2.0\n"), output)
+        XCTAssertTrue(output.contains("liblodestone-pointer 0.3.0\n"), output)
         XCTAssertTrue(output.contains("event entered 7\n"), output)
         XCTAssertTrue(output.contains("shape rounded_rect effect highlight targeted True identifier 7"), output)
         let shot = try Screenshot(png: png)

@@ -9,7 +9,10 @@
  * frame as "frame" then the presentation's numbers in the order of print_frame, all exact
  * (%.17g): the Swift test replays the inputs into its own engine and compares the frames.
  * It exits 0 when every check passed; failures are printed as "FAIL: ...". */
+#define _POSIX_C_SOURCE 200809L /* unsetenv, clock_gettime */
 #include <lodestone-pointer.h>
+#include <X11/Xcursor/Xcursor.h>
+#include <wayland-server-core.h>
 
 #include <math.h>
 #include <pixman.h>
@@ -387,6 +390,104 @@ int main(void) {
 	CHECK(p.pointer_color == 0xffd02020, "in the pen's ink: %#x", p.pointer_color);
 	CHECK(fabs(p.logical_x - 250) < 0.01 && p.effect_kind == LODESTONE_POINTER_EFFECT_KIND_NONE, "no magnetism, no effect");
 	lodestone_pointer_engine_destroy(pen_engine);
+
+	/* Since 0.3: the adapter turns the cursor a client asks for into the pointer's form. No
+	 * bus in this test: the accessibility part gives up at once and cursor names remain. */
+	unsetenv("DBUS_SESSION_BUS_ADDRESS");
+	unsetenv("AT_SPI_BUS_ADDRESS");
+	unsetenv("XDG_RUNTIME_DIR");
+	struct wl_event_loop *loop = wl_event_loop_create();
+	struct lodestone_pointer_engine *ae = lodestone_pointer_engine_create(0, 0, WIDTH, HEIGHT);
+	CHECK(lodestone_pointer_adapter_create(NULL, loop, NULL) == NULL, "an adapter needs an engine");
+	CHECK(lodestone_pointer_adapter_create(ae, NULL, NULL) == NULL, "an adapter needs a loop");
+	struct lodestone_pointer_adapter *a = lodestone_pointer_adapter_create(ae, loop, NULL);
+	CHECK(a != NULL, "adapter");
+	CHECK(!lodestone_pointer_adapter_window_configured(a, 0, 1, 0, 0, 100, 100, 0, NULL), "window 0 is refused");
+	CHECK(!lodestone_pointer_adapter_window_configured(a, 1, 1, 0, 0, NAN, 100, 0, NULL), "a NaN window is refused");
+	CHECK(lodestone_pointer_adapter_window_configured(a, 1, 0, 100, 100, 400, 300, 0, NULL), "a window");
+	lodestone_pointer_adapter_pointer_over(a, 1);
+	lodestone_pointer_engine_motion(ae, 0, 300, 250);
+	double t = 0;
+	/* Steps until the pointer has settled into its form. */
+	#define SETTLE() do { for (int i = 0; i < 40; i++) { t += 0.016; lodestone_pointer_engine_step(ae, t, &p); \
+		lodestone_pointer_adapter_stepped(a, t); } } while (0)
+
+	CHECK(lodestone_pointer_adapter_cursor_name(a, "text"), "text is a name");
+	SETTLE();
+	CHECK(p.shape_kind == LODESTONE_POINTER_SHAPE_KIND_VERTICAL_BEAM, "text gives the beam: kind %u", p.shape_kind);
+	CHECK(lodestone_pointer_adapter_pointer_source(a) == LODESTONE_POINTER_SOURCE_ADAPTIVE, "the beam is the adaptive pointer");
+	printf("cursor text %u %g %g\n", p.shape_kind, p.width, p.height);
+
+	CHECK(lodestone_pointer_adapter_cursor_name(a, "pointer"), "pointer is a name");
+	SETTLE();
+	CHECK(p.shape_kind == LODESTONE_POINTER_SHAPE_KIND_CIRCLE && p.accessory_count == 0, "pointer gives the circle: kind %u", p.shape_kind);
+	CHECK(lodestone_pointer_adapter_cursor_name(a, "default"), "default is a name");
+	SETTLE();
+	CHECK(p.shape_kind == LODESTONE_POINTER_SHAPE_KIND_CIRCLE && p.accessory_count == 0, "default gives the circle");
+
+	CHECK(lodestone_pointer_adapter_cursor_name(a, "col-resize"), "col-resize is a name");
+	SETTLE();
+	CHECK(p.shape_kind == LODESTONE_POINTER_SHAPE_KIND_CIRCLE && p.accessory_count == 2,
+		"col-resize: the circle with two arrows (%u accessories)", p.accessory_count);
+	CHECK(lodestone_pointer_adapter_cursor_name(a, "xterm"), "a theme file name is a name too");
+	SETTLE();
+	CHECK(p.shape_kind == LODESTONE_POINTER_SHAPE_KIND_VERTICAL_BEAM, "xterm gives the beam");
+	CHECK(!lodestone_pointer_adapter_cursor_name(a, "no-such-cursor"), "an unknown name");
+	SETTLE();
+	CHECK(p.shape_kind == LODESTONE_POINTER_SHAPE_KIND_CIRCLE, "an unknown name gives the circle");
+	lodestone_pointer_adapter_cursor_hidden(a);
+	SETTLE();
+	CHECK(p.shape_kind == LODESTONE_POINTER_SHAPE_KIND_HIDDEN, "a hidden cursor hides the pointer: kind %u", p.shape_kind);
+
+	/* Outside any window: the circle, whatever the last client asked for. */
+	lodestone_pointer_adapter_cursor_name(a, "text");
+	lodestone_pointer_adapter_pointer_over(a, 0);
+	SETTLE();
+	CHECK(p.shape_kind == LODESTONE_POINTER_SHAPE_KIND_CIRCLE, "over no window, the circle");
+	lodestone_pointer_adapter_pointer_over(a, 1);
+
+	/* An image from an installed theme (Adwaita's xterm, as GTK attaches it) is recognised. */
+	XcursorImage *xterm = XcursorLibraryLoadImage("xterm", "Adwaita", 24);
+	CHECK(xterm != NULL, "Adwaita's xterm cursor is installed (adwaita-icon-theme)");
+	if (xterm) {
+		CHECK(lodestone_pointer_adapter_cursor_image(a, xterm->pixels, (int32_t)xterm->width, (int32_t)xterm->height,
+			(int32_t)xterm->width * 4, 1, (int32_t)xterm->xhot, (int32_t)xterm->yhot), "Adwaita's xterm is recognised");
+		SETTLE();
+		CHECK(p.shape_kind == LODESTONE_POINTER_SHAPE_KIND_VERTICAL_BEAM, "the recognised image gives the beam: kind %u", p.shape_kind);
+		CHECK(lodestone_pointer_adapter_pointer_source(a) == LODESTONE_POINTER_SOURCE_ADAPTIVE, "and the adaptive pointer shows");
+		printf("cursor image %ux%u recognised\n", xterm->width, xterm->height);
+		/* The same size with other pixels is the client's own image. */
+		xterm->pixels[xterm->width * (xterm->height / 2) + xterm->width / 2] ^= 0x00ff00ffu;
+		CHECK(!lodestone_pointer_adapter_cursor_image(a, xterm->pixels, (int32_t)xterm->width, (int32_t)xterm->height,
+			(int32_t)xterm->width * 4, 1, 0, 0), "a changed image is not recognised");
+		SETTLE();
+		CHECK(p.shape_kind == LODESTONE_POINTER_SHAPE_KIND_CIRCLE, "an unknown image leaves the circle");
+		CHECK(lodestone_pointer_adapter_pointer_source(a) == LODESTONE_POINTER_SOURCE_CLIENT_IMAGE, "and the client's image shows");
+		XcursorImageDestroy(xterm);
+	}
+	CHECK(!lodestone_pointer_adapter_cursor_image(a, NULL, 24, 24, 96, 1, 0, 0), "no pixels");
+
+	/* "help" has no adaptive form: the theme's own cursor shows. */
+	lodestone_pointer_adapter_cursor_name(a, "help");
+	CHECK(lodestone_pointer_adapter_pointer_source(a) == LODESTONE_POINTER_SOURCE_THEME_CURSOR, "help: the theme's cursor");
+	/* legacy-apps off: the circle over every app. */
+	CHECK(!lodestone_pointer_adapter_set_legacy_apps(a, 7), "an unknown mode");
+	CHECK(lodestone_pointer_adapter_set_legacy_apps(a, LODESTONE_POINTER_LEGACY_APPS_OFF), "legacy apps off");
+	lodestone_pointer_adapter_cursor_name(a, "text");
+	SETTLE();
+	CHECK(p.shape_kind == LODESTONE_POINTER_SHAPE_KIND_CIRCLE, "off: the circle over text");
+	lodestone_pointer_adapter_window_unmapped(a, 1);
+	CHECK(lodestone_pointer_adapter_element_count(a, 1) == 0, "no elements of a window gone");
+	lodestone_pointer_adapter_destroy(a);
+	lodestone_pointer_adapter_destroy(NULL);
+
+	/* Without an adapter: the engine takes a cursor name itself. */
+	CHECK(lodestone_pointer_engine_set_cursor_name(ae, t, "text"), "engine: text");
+	for (int i = 0; i < 40; i++) { t += 0.016; lodestone_pointer_engine_step(ae, t, &p); }
+	CHECK(p.shape_kind == LODESTONE_POINTER_SHAPE_KIND_VERTICAL_BEAM, "engine: the beam");
+	CHECK(!lodestone_pointer_engine_set_cursor_name(ae, t, "nonsense"), "engine: an unknown name");
+	lodestone_pointer_engine_destroy(ae);
+	wl_event_loop_destroy(loop);
 
 	if (failures) {
 		printf("%d checks failed\n", failures);

@@ -1,3 +1,4 @@
+import PointerAdaptation
 import CWaylandClient
 import CXcursor
 import LodestoneCompositor

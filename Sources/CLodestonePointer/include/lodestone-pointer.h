@@ -49,7 +49,7 @@ extern "C" {
 #endif
 
 #define LODESTONE_POINTER_VERSION_MAJOR 0
-#define LODESTONE_POINTER_VERSION_MINOR 2
+#define LODESTONE_POINTER_VERSION_MINOR 3
 #define LODESTONE_POINTER_VERSION_PATCH 0
 
 /** The version this header describes, as one number: (major << 16) | (minor << 8) | patch. */
@@ -532,6 +532,184 @@ void lodestone_pointer_server_layout_changed(struct lodestone_pointer_server *se
  * each step. Returns how many events were sent.
  */
 uint32_t lodestone_pointer_server_send_events(struct lodestone_pointer_server *server);
+
+/**
+ * Since 0.3: whether the wl_surface, or any subsurface below it (as the subsurface_parent
+ * callback tells), has committed adaptive_pointer_v1 regions. A window whose surface tree
+ * declares regions is left to them: the adapter reads no cursor name or accessibility there.
+ */
+bool lodestone_pointer_server_surface_has_regions(struct lodestone_pointer_server *server, struct wl_resource *surface);
+
+/*
+ * The adaptation of apps that declare no adaptive_pointer_v1 regions (since 0.3): what
+ * Lodestone itself does for them, in the same code.
+ *
+ * - Cursor names: the cursor a client asks for (a wp_cursor_shape_v1 shape name, or a
+ *   wl_pointer.set_cursor image recognised as an installed Xcursor theme's cursor by its
+ *   fingerprint) becomes the pointer's form where no region targets it: "text" the beam,
+ *   "pointer" and "default" the circle, "col-resize" the circle with arrows left and right,
+ *   "wait" a turning dot (docs/accessibility.md, "Cursor names").
+ * - Accessibility geometry: the apps' AT-SPI trees, read over the accessibility bus (found
+ *   through AT_SPI_BUS_ADDRESS or the session bus's org.a11y.Bus), matched to windows by the
+ *   pid the host gives, become regions in the engine: buttons highlight, icons lift, text
+ *   fields give the beam (docs/accessibility.md). Walks start when a window maps or is
+ *   activated, so the elements are ready when the pointer comes; what the pointer rests on is
+ *   confirmed with the app before it takes its form; hostile apps are bounded (call timeouts,
+ *   walk budgets, signal floods coalesced) exactly as in Lodestone.
+ *
+ * The host tells the adapter what only it knows: its windows (an id of its own, the client's
+ * pid, the window's rectangle in global logical coordinates, its wl_surface), which window the
+ * pointer is over, which window has the keyboard, the cursor the client under the pointer
+ * asked for, keys and scrolls. The adapter puts its regions (region and surface ids with the
+ * top two bits set: 0b11 << 62) and the pointer's untargeted form into the engine itself, and
+ * says whether the adaptive pointer is drawn or the client's own image is
+ * (lodestone_pointer_adapter_pointer_source).
+ *
+ * Order of calls: create the engine, the server (optional) and the adapter; report windows as
+ * they map, move, resize, restack and unmap; report the pointer's window and the client's
+ * cursor when they change; after each lodestone_pointer_engine_step call
+ * lodestone_pointer_adapter_stepped (it reads where the pointer rests, for confirmation and
+ * point queries); then draw what lodestone_pointer_adapter_pointer_source says.
+ *
+ * Event loop: the adapter adds its D-Bus connections' fds and its timers to the host's
+ * wl_event_loop and removes them when destroyed; replies come while the host's loop
+ * dispatches, never inside a call. Regions may therefore change between two steps without a
+ * call from the host: step the engine when lodestone_pointer_adapter_changed says so, or every
+ * frame.
+ *
+ * Threading: the thread of the host's wl_event_loop only.
+ * Ownership: the adapter keeps references to the engine and the server; both stay valid
+ * (though the host may already have destroyed them) until the adapter is destroyed. Destroy
+ * the adapter before the wl_event_loop. Strings and images are borrowed for the call.
+ */
+
+struct wl_event_loop;
+
+/** The legacy-app adaptation on one engine. Opaque. */
+struct lodestone_pointer_adapter;
+
+/** What shows as the pointer over the window under it (lodestone_pointer_adapter_pointer_source). */
+enum lodestone_pointer_source {
+	/** The adaptive pointer: draw the engine's presentation. */
+	LODESTONE_POINTER_SOURCE_ADAPTIVE = 0,
+	/** The client's own cursor image, as the client set it (an image that is no theme cursor). */
+	LODESTONE_POINTER_SOURCE_CLIENT_IMAGE = 1,
+	/**
+	 * The theme's image for the cursor name the client gave, which has no adaptive form
+	 * ("help", "context-menu", "cell"): draw the host's theme cursor of that name.
+	 */
+	LODESTONE_POINTER_SOURCE_THEME_CURSOR = 2,
+};
+
+/** How apps without regions are read (Lodestone's --legacy-apps; config.toml legacy-apps). */
+enum lodestone_pointer_legacy_apps {
+	/** Cursor names and accessibility geometry (the default). */
+	LODESTONE_POINTER_LEGACY_APPS_ADAPTIVE = 0,
+	/** Cursor names only. */
+	LODESTONE_POINTER_LEGACY_APPS_SHAPES = 1,
+	/** Nothing: the circle over every app, whatever its cursor. */
+	LODESTONE_POINTER_LEGACY_APPS_OFF = 2,
+};
+
+/**
+ * A new adapter over `engine`, its D-Bus fds and timers on `loop`. `server` may be NULL: then
+ * no window is taken to declare regions of its own. The accessibility bus is looked for at
+ * once (connections are asynchronous: the call does not block). Returns NULL when engine or
+ * loop is NULL. Free with lodestone_pointer_adapter_destroy.
+ */
+struct lodestone_pointer_adapter *lodestone_pointer_adapter_create(struct lodestone_pointer_engine *engine,
+	struct wl_event_loop *loop, struct lodestone_pointer_server *server);
+
+/**
+ * Closes the buses, removes the adapter's fds, timers and regions, and puts the circle back
+ * as the untargeted form. NULL is allowed and does nothing.
+ */
+void lodestone_pointer_adapter_destroy(struct lodestone_pointer_adapter *adapter);
+
+/** enum lodestone_pointer_legacy_apps; returns false (changing nothing) for an unknown value. */
+bool lodestone_pointer_adapter_set_legacy_apps(struct lodestone_pointer_adapter *adapter, uint32_t mode);
+
+/**
+ * A window mapped, moved, resized or restacked. `window` is the host's id (not 0), `pid` the
+ * process of its client (for an X11 window, _NET_WM_PID; 0 or less when unknown: no
+ * accessibility geometry), x, y, width, height its content in global logical coordinates
+ * (what the app calls its window, without server-side decorations), `layer` its place in the
+ * stack (higher is above: an element another window covers does not capture the pointer), and
+ * `surface` its wl_surface resource or NULL (with a server: tells whether it declares
+ * regions). A window seen for the first time is walked now, before the pointer comes.
+ * Returns false for window 0 or a non-finite or empty rectangle.
+ */
+bool lodestone_pointer_adapter_window_configured(struct lodestone_pointer_adapter *adapter, uint64_t window, int32_t pid,
+	double x, double y, double width, double height, int32_t layer, struct wl_resource *surface);
+
+/** The window unmapped or was destroyed: what was known of it goes, and its regions leave the engine. */
+void lodestone_pointer_adapter_window_unmapped(struct lodestone_pointer_adapter *adapter, uint64_t window);
+
+/** The window gained the keyboard: its elements are read again now if they may be stale. */
+void lodestone_pointer_adapter_window_activated(struct lodestone_pointer_adapter *adapter, uint64_t window);
+
+/**
+ * The pointer is over this window (0: over none, or over the host's own surfaces). Its
+ * accessible elements become the engine's regions; the previous window's leave.
+ */
+void lodestone_pointer_adapter_pointer_over(struct lodestone_pointer_adapter *adapter, uint64_t window);
+
+/**
+ * The client under the pointer asked for a cursor by name (wp_cursor_shape_v1's names, CSS
+ * cursor names, or theme file names such as "left_ptr", "xterm", "hand2"). NULL: the client
+ * set no cursor (the circle). Returns false for a name the adapter does not know (then the
+ * circle, and lodestone_pointer_adapter_pointer_source says ADAPTIVE).
+ */
+bool lodestone_pointer_adapter_cursor_name(struct lodestone_pointer_adapter *adapter, const char *name);
+
+/**
+ * The client under the pointer set a cursor image: `pixels` premultiplied ARGB8888 in native
+ * byte order, width × height pixels, `stride` bytes a row, `scale` buffer pixels a point, the
+ * hotspot in buffer pixels. An image recognised as an installed Xcursor theme's cursor (any
+ * theme under XCURSOR_PATH or the usual icon folders, at the sizes they hold) takes that
+ * name's form; any other image is the client's own (SOURCE_CLIENT_IMAGE). Returns whether it
+ * was recognised; false also for a bad buffer.
+ */
+bool lodestone_pointer_adapter_cursor_image(struct lodestone_pointer_adapter *adapter, const uint32_t *pixels,
+	int32_t width, int32_t height, int32_t stride, int32_t scale, int32_t hotspot_x, int32_t hotspot_y);
+
+/** The client under the pointer hid its cursor (a NULL wl_pointer.set_cursor): the pointer hides too. */
+void lodestone_pointer_adapter_cursor_hidden(struct lodestone_pointer_adapter *adapter);
+
+/** A key went to the focused app: what it scrolls may move, so elements are confirmed again. */
+void lodestone_pointer_adapter_key_pressed(struct lodestone_pointer_adapter *adapter);
+
+/** The pointer scrolled this window: its elements are dropped and read again once scrolling pauses. */
+void lodestone_pointer_adapter_scrolled(struct lodestone_pointer_adapter *adapter, uint64_t window);
+
+/**
+ * Call after each lodestone_pointer_engine_step: the adapter reads where the pointer rests
+ * (to confirm the element under it with its app, or ask the app what is there), turns a busy
+ * cursor's accessory, and updates its regions.
+ */
+void lodestone_pointer_adapter_stepped(struct lodestone_pointer_adapter *adapter, double time);
+
+/**
+ * Whether the adapter changed the engine's regions or form since the last call (a walk's
+ * reply, a timer): step the engine and repaint. Clears the flag.
+ */
+bool lodestone_pointer_adapter_changed(struct lodestone_pointer_adapter *adapter);
+
+/** enum lodestone_pointer_source: what to draw as the pointer now. */
+uint32_t lodestone_pointer_adapter_pointer_source(struct lodestone_pointer_adapter *adapter);
+
+/**
+ * How many accessibility elements of `window` are known now (walked or found by a point
+ * query); for tests and diagnostics.
+ */
+uint32_t lodestone_pointer_adapter_element_count(struct lodestone_pointer_adapter *adapter, uint64_t window);
+
+/**
+ * Since 0.3, for hosts without an adapter: the pointer's form where no region targets it, from
+ * a cursor name as lodestone_pointer_adapter_cursor_name takes it (NULL: the circle). Returns
+ * false, setting the circle, for an unknown name.
+ */
+bool lodestone_pointer_engine_set_cursor_name(struct lodestone_pointer_engine *engine, double time, const char *name);
 
 /*
  * Lodestone's config.toml for the host's engine (hosts/weston reads it at start).

@@ -1,3 +1,4 @@
+import PointerAdaptation
 import CWaylandServer
 import LodestoneSystem
 import Logging
@@ -53,7 +54,15 @@ public final class Compositor {
     /// The Xcursor themes clients draw cursors from (loaded on first use).
     private(set) lazy var cursorThemes = CursorThemes(log: log)
     /// The geometry apps without regions publish for accessibility (AT-SPI), read on demand.
-    private(set) lazy var accessibility = Accessibility(compositor: self)
+    /// PointerAdaptation's: it asks the scene whether a window declares regions, tells the seat
+    /// that what it placed changed, and hears the pointer from the seat (`PointerContext`).
+    private(set) lazy var accessibility = Accessibility(
+        loop: display.eventLoop, log: log,
+        declaresRegions: { [unowned self] window in
+            guard let surface = (window as? DesktopWindow)?.surface else { return false }
+            return self.scene.regions.treeHasRegions(surface)
+        },
+        changed: { [unowned self] in self.seat.pointerWorldChanged(regions: true) })
     /// Touchpad gestures: the system's swipes, and the rest routed to clients.
     /// Set once, in `init`; unchecked as `seat` is (read every frame).
     @exclusivity(unchecked) private(set) var gestures: Gestures!
@@ -182,6 +191,7 @@ public final class Compositor {
 
         try addGlobals(options)
         // Before any app starts: accessibility switched on, the bus found.
+        accessibility.enabled = options.pointerMode == .adaptive && options.legacyApps == .adaptive
         accessibility.start()
         scheduleFrame()
     }
@@ -193,6 +203,7 @@ public final class Compositor {
         if mode != appCursor.mode || legacyApps != appCursor.legacyApps {
             appCursor.mode = mode
             appCursor.legacyApps = legacyApps
+            accessibility.enabled = mode == .adaptive && legacyApps == .adaptive
             seat.pointerWorldChanged(cursor: true)
         }
         seat.pointerSettingsChanged(settings)

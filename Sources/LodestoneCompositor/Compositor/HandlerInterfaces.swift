@@ -1,3 +1,4 @@
+import PointerAdaptation
 import Logging
 import LodestoneSystem
 import AdaptivePointerEngine

@@ -1,3 +1,4 @@
+import PointerAdaptation
 import AdaptivePointerEngine
 
 /// What shows as the pointer over the focused surface.

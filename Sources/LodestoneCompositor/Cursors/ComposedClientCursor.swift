@@ -1,3 +1,4 @@
+import PointerAdaptation
 import CWaylandServer
 import Rendering
 import WaylandServer

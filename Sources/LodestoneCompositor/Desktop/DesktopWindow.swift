@@ -1,10 +1,11 @@
+import PointerAdaptation
 import Rendering
 import WaylandServer
 
 /// A window on the desktop: an `xdg_toplevel` (XdgToplevel) or an X11 window managed
 /// through Xwayland (XwaylandWindow). Desktop places, stacks and activates windows and
 /// Scene draws them only through this, so both kinds share one policy and one stack.
-protocol DesktopWindow: AnyObject {
+protocol DesktopWindow: AdaptedWindow {
     /// The root of the window's surface tree (nil once it is gone).
     var surface: WlSurface? { get }
     var title: String { get }

@@ -1,4 +1,5 @@
 // Over 300 lines: the drag from press (or touch) to drop, its icon, and its hand-off to the outside (`OutgoingDrag`) share the drag's private target, offers and icon offset.
+import PointerAdaptation
 import Rendering
 import WaylandServer
 

@@ -1,3 +1,4 @@
+import PointerAdaptation
 import WaylandServer
 
 /// A drag whose source is not a Wayland client of Lodestone, over Lodestone's surfaces:

@@ -1,3 +1,5 @@
+import PointerAdaptation
+
 /// The pointer while a drag from the parent session is over Lodestone's window
 /// (`ExternalDrag`): the parent's drag holds its own pointer, so Lodestone's hears no
 /// motion from it; the drag's positions move it instead, and it says what a drop would

@@ -1,3 +1,4 @@
+import PointerAdaptation
 import CWaylandServer
 import AdaptivePointerEngine
 import WaylandServer
@@ -36,8 +37,11 @@ public final class Seat {
         // An app's element the pointer came onto is confirmed before the pointer takes its form.
         didSet {
             cursor.follow((position.logical.x, position.logical.y), outside: pointerOutside)
-            if let id = position.awaitingConfirmation { compositor.accessibility.confirm(id) }
-            if position.device != oldValue.device { compositor.accessibility.pointerMoved(to: position.device) }
+            let accessibility = compositor.accessibility
+            accessibility.pointer.device = position.device
+            accessibility.pointer.awaitingConfirmation = position.awaitingConfirmation
+            if let id = position.awaitingConfirmation { accessibility.confirm(id) }
+            if position.device != oldValue.device { accessibility.pointerMoved(to: position.device) }
         }
     }
     /// The pointer as the last step left it (what frames draw and the test protocol reads).

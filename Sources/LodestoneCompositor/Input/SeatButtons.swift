@@ -1,3 +1,4 @@
+import PointerAdaptation
 import AdaptivePointerEngine
 import WaylandServer
 
@@ -55,7 +56,7 @@ extension Seat {
     func sendAxis(_ axis: PointerAxis, time: UInt32) {
         guard let focus = pointerFocus else { return }
         // What the app published for accessibility moves with the scroll: read again.
-        compositor.accessibility.scrolled(focus)
+        if let window = compositor.scene.window(of: focus) { compositor.accessibility.scrolled(window) }
         for p in wlPointers(of: focus) {
             p.axis(time: time, axis: axis.axis, value: axis.value, discrete: axis.discrete, source: axis.source)
             p.frame()

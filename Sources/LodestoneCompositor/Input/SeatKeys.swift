@@ -1,3 +1,4 @@
+import PointerAdaptation
 import WaylandServer
 
 /// The seat's keys: Lodestone's shortcuts are asked first, then the focused client hears the

@@ -1,3 +1,4 @@
+import PointerAdaptation
 import LodestoneSystem
 import AdaptivePointerEngine
 import Rendering

@@ -1,3 +1,4 @@
+import PointerAdaptation
 import AdaptivePointerEngine
 
 /// What changed in the pointer's world since the seat last pushed it (`Seat.pushPointerWorld`).
@@ -75,8 +76,21 @@ extension Seat {
         if pointerWorld.regions {
             pointerWorld.regions = false
             var wanted = compositor.scene.regions.placed()
-            // Apps that declare none: the elements they publish for accessibility.
-            wanted.merge(compositor.accessibility.placedRegions(allocate: compositor.scene.regions.allocateRegionID)) { declared, _ in declared }
+            // Apps that declare none: the elements they publish for accessibility, told first
+            // where the pointer is (the adaptation asks the seat nothing).
+            let scene = compositor.scene, accessibility = compositor.accessibility
+            accessibility.pointer.window = pointerFocus.flatMap(scene.window(of:))
+            accessibility.pointer.declaresRegions = pointerFocus.map(scene.regions.treeHasRegions) ?? false
+            accessibility.pointer.cursorIsText = cursor.name == .text
+            let adapted = accessibility.placedRegions(allocate: scene.regions.allocateRegionID) { point, window in
+                guard let top = scene.surfaceAt(x: point.x, y: point.y), let surface = (window as? DesktopWindow)?.surface else { return false }
+                return scene.rootSurface(top.surface) !== scene.rootSurface(surface)
+            }
+            for (id, a) in adapted where wanted[id] == nil {
+                var spec = RegionSpec(id: id)
+                spec.draft = a.draft
+                wanted[id] = SceneRegions.Placed(region: a.region, spec: spec, placement: a.placement)
+            }
             // Compared in place: a client committing every frame allocates nothing more here.
             let pushed = pointerWorld.pushedRegions
             let same = wanted.count == pushed.count && wanted.allSatisfy { pushed[$0.key] == PushedRegion($0.value) }

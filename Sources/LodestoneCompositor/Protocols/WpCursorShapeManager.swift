@@ -1,3 +1,4 @@
+import PointerAdaptation
 import CWaylandProtocols
 import CWaylandServer
 import WaylandServer

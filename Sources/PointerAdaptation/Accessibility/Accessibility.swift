@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import LodestoneSystem
 import Logging
 import AdaptivePointerProtocol
@@ -10,7 +10,7 @@ import WaylandServer
 /// that apps which declare no adaptive_pointer_v1 regions still get highlights over their
 /// buttons and a beam as tall as their text (docs/accessibility.md).
 ///
-/// Everything is asynchronous on the `wl_event_loop` (`DBusConnection`). When a toplevel
+/// Everything is asynchronous on the `wl_event_loop` (`DBusConnection`). When a window
 /// maps or gains the keyboard, not when the pointer first comes (issue 27: that made the
 /// first highlight a second late), Lodestone finds the bus (`AT_SPI_BUS_ADDRESS`, else the
 /// session bus's `org.a11y.Bus.GetAddress`), lists the registry's applications (again as
@@ -21,9 +21,20 @@ import WaylandServer
 /// changes or the app signals that bounds, children or states changed (then walked again at
 /// once, pointer or not), or `lifetime` passes while the pointer is on it. Without a bus, a
 /// registry or an accessible app, only the cursor names apply, and one info line says why.
-final class Accessibility {
-    unowned let compositor: Compositor
-    var log: Logger { compositor.log }
+package final class Accessibility {
+    /// The host's event loop: the buses' fds and every timer are sources on it.
+    let loop: EventLoop
+    let log: Logger
+    /// Whether a window's surface tree declares adaptive_pointer_v1 regions (they win): asked
+    /// of the host, which knows its surfaces.
+    let declaresRegions: (AdaptedWindow) -> Bool
+    /// Tells the host that the placed regions may have changed (a reply, a timer): it gathers
+    /// them again (`placedRegions`) before its next input or frame.
+    let changed: () -> Void
+    /// Whether accessibility geometry is in use at all (`--legacy-apps adaptive`), set by the host.
+    package var enabled = true
+    /// The pointer as the host last said (`PointerContext`).
+    package var pointer = PointerContext()
 
     enum State { case idle, findingBus, connected, unavailable }
     var state = State.idle
@@ -52,8 +63,8 @@ final class Accessibility {
 
     /// What is known about one toplevel's window.
     final class AppWindow {
-        /// An xdg_toplevel, or an X11 window (its app found by _NET_WM_PID).
-        weak var toplevel: DesktopWindow?
+        /// The host's window (an xdg_toplevel, an X11 window found by _NET_WM_PID, a C host's window).
+        weak var toplevel: AdaptedWindow?
         /// What the last walk (or the one going on) found, and when that walk began.
         var walked: [AccessibleElement] = []
         var readAt: Double?
@@ -85,35 +96,42 @@ final class Accessibility {
         /// Region ids, stable across walks so the engine does not re-enter an element.
         var regionIDs: [RegionID] = []
         let owner: SurfaceID
-        init(_ toplevel: DesktopWindow, owner: SurfaceID) { self.toplevel = toplevel; self.owner = owner }
+        init(_ toplevel: AdaptedWindow, owner: SurfaceID) { self.toplevel = toplevel; self.owner = owner }
     }
     var windows: [ObjectIdentifier: AppWindow] = [:]
-    var nextOwner: UInt64 = 1 << 40
+    var nextOwner: UInt64
     var lifetimeTimer: EventSource?
 
     /// How long a walk's elements are trusted without any signal from the app.
     static let lifetime = 3.0
 
-    init(compositor: Compositor) { self.compositor = compositor }
+    /// `ownerBase`: the first engine surface id of the windows' regions (ids of the host's own
+    /// regions stay below it).
+    package init(loop: EventLoop, log: Logger, ownerBase: UInt64 = 1 << 40,
+                 declaresRegions: @escaping (AdaptedWindow) -> Bool, changed: @escaping () -> Void) {
+        self.loop = loop
+        self.log = log
+        self.nextOwner = ownerBase
+        self.declaresRegions = declaresRegions
+        self.changed = changed
+    }
 
-    var now: Double { Date().timeIntervalSince1970 }
-
-    /// Whether accessibility geometry is in use at all (`--legacy-apps adaptive`).
-    var enabled: Bool {
-        let app = compositor.seat.appCursor
-        return app.mode == .adaptive && app.legacyApps == .adaptive
+    /// Wall-clock seconds (the walks' ages and the logged latencies).
+    var now: Double {
+        var t = timespec()
+        clock_gettime(CLOCK_REALTIME, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
     // MARK: What the seat pushes to the pointer
 
-    /// The accessible elements of the toplevel under the pointer, placed as regions in global
-    /// space; starts finding them when none are known yet (they come with a later
-    /// `sceneChanged`).
-    func placedRegions(allocate: () -> RegionID) -> [RegionID: SceneRegions.Placed] {
-        guard enabled, let focus = compositor.seat.pointerFocus, !compositor.scene.regions.treeHasRegions(focus),
-              let toplevel = compositor.scene.window(of: focus), toplevel.isMapped,
-              let surface = toplevel.surface, let pid = Self.processID(of: toplevel) else { return [:] }
-        let xdg = toplevel
+    /// The accessible elements of the window under the pointer (`pointer`), placed as regions
+    /// in global space; starts finding them when none are known yet (they come with a later
+    /// `changed`). `allocate` gives region ids; `covered` says whether another window (a popup)
+    /// is above a point of this one: an element there must not capture the pointer.
+    package func placedRegions(allocate: () -> RegionID, covered: (Point<Global>, AdaptedWindow) -> Bool) -> [RegionID: AdaptedRegion] {
+        guard enabled, !pointer.declaresRegions, let toplevel = pointer.window, toplevel.isMapped,
+              !declaresRegions(toplevel), let pid = toplevel.adaptedProcessID else { return [:] }
         let window = self.window(toplevel)
         if window.pointerCameAt == nil {
             window.pointerCameAt = now
@@ -122,51 +140,42 @@ final class Accessibility {
                 log.debug("accessibility: \(window.elements.count) elements of '\(toplevel.title)' ready when the pointer came (\(window.walkedAt.map { "walked \(Int((now - $0) * 1000)) ms before" } ?? "first walk going on"))")
             }
         }
-        let geometry = xdg.geometry
-        if (geometry.width, geometry.height) != window.size { window.stale = true }
+        let frame = toplevel.adaptedFrame
+        if (frame.width, frame.height) != window.size { window.stale = true }
         if window.stale || (window.walkedAt.map { now - $0 > Self.lifetime } ?? true) { refresh(window, pid: pid) }
         // Come while the window's walk goes on: what is under the pointer is asked first.
         if window.walk != nil { queryPointDuringWalk(window) }
 
-        let (ox, oy) = xdg.surfaceOrigin
-        let placement = SurfacePlacement(origin: Point(x: Double(ox) + Double(geometry.x), y: Double(oy) + Double(geometry.y)))
-        let root = compositor.scene.rootSurface(surface)
+        let placement = SurfacePlacement(origin: frame.origin)
         var elements = window.elements
         var measured = false
-        if elements.isEmpty, compositor.seat.cursor.name == .text, let rows = textRows(window, surface) {
+        if elements.isEmpty, pointer.cursorIsText, let pixels = toplevel.adaptedPixels, let rows = textRows(window, pixels) {
             // No geometry published, but text: a terminal's rows, measured from its pixels.
-            let (w, h) = (Double(surface.width), Double(surface.height))
-            elements = [AccessibleElement(kind: .text(lineHeight: rows.pitch, singleLine: false), x: -Double(geometry.x),
-                                          y: rows.origin - Double(geometry.y), width: w, height: h - rows.origin, depth: 0)]
+            let (w, h) = (Double(pixels.surfaceSize.width), Double(pixels.surfaceSize.height))
+            let (gx, gy) = (Double(pixels.geometryOffset.x), Double(pixels.geometryOffset.y))
+            elements = [AccessibleElement(kind: .text(lineHeight: rows.pitch, singleLine: false), x: -gx,
+                                          y: rows.origin - gy, width: w, height: h - rows.origin, depth: 0)]
             measured = true
         }
         while window.regionIDs.count < elements.count { window.regionIDs.append(allocate()) }
         let fresh = isFresh(window)
-        var placed: [RegionID: SceneRegions.Placed] = [:]
+        var placed: [RegionID: AdaptedRegion] = [:]
         for (element, id) in zip(elements, window.regionIDs) {
-            var spec = Self.spec(element, id: id)
+            var draft = Self.draft(element)
             // A guess from pixels sizes the beam but never holds the pointer in the window.
-            if measured { spec.draft.magnetism = .off }
-            var region = placement.toGlobal(spec.localRegion(owner: window.owner))
+            if measured { draft.magnetism = .off }
+            var region = placement.toGlobal(draft.localRegion(id: id, owner: window.owner))
             region.stackingOrder = Int32(clamping: element.depth)
             // Not the pointer's form until the app confirms it is still there (`confirm`), unless just read.
             region.awaitsConfirmation = element.source.map { !confirmed.contains($0) && !fresh } ?? false
             // A region under a popup or another window must not capture the pointer.
-            let c = region.frame.center
-            if let top = compositor.scene.surfaceAt(x: c.x, y: c.y), compositor.scene.rootSurface(top.surface) !== root { continue }
-            placed[id] = SceneRegions.Placed(region: region, spec: spec, placement: placement)
+            if covered(region.frame.center, toplevel) { continue }
+            placed[id] = AdaptedRegion(region: region, draft: draft, placement: placement)
         }
         return placed
     }
 
-    /// The process that owns the window: a Wayland client's credentials; an X11 window's
-    /// _NET_WM_PID (Xwayland is the client of every X window).
-    static func processID(of window: DesktopWindow) -> Int32? {
-        if let x = window as? XwaylandWindow { return x.processID }
-        return window.surface?.client.pid
-    }
-
-    func window(_ toplevel: DesktopWindow) -> AppWindow {
+    func window(_ toplevel: AdaptedWindow) -> AppWindow {
         if let w = windows[ObjectIdentifier(toplevel)] { return w }
         let w = AppWindow(toplevel, owner: SurfaceID(nextOwner))
         nextOwner += 1
@@ -176,24 +185,33 @@ final class Accessibility {
 
     // MARK: Walking before the pointer comes
 
-    /// A toplevel mapped or gained the keyboard: its elements are read now (unless fresh),
+    /// A window mapped or gained the keyboard: its elements are read now (unless fresh),
     /// so that they are there when the pointer comes.
-    func windowShown(_ shown: DesktopWindow) {
-        guard enabled, shown.isMapped, let surface = shown.surface, let pid = Self.processID(of: shown),
-              !compositor.scene.regions.treeHasRegions(surface) else { return }
+    package func windowShown(_ shown: AdaptedWindow) {
+        guard enabled, shown.isMapped, let pid = shown.adaptedProcessID, !declaresRegions(shown) else { return }
         let window = self.window(shown)
-        let g = shown.geometry
+        let g = shown.adaptedFrame
         if (g.width, g.height) != window.size { window.stale = true }
         guard window.stale || (window.walkedAt.map { now - $0 > Self.lifetime } ?? true) else { return }
         refresh(window, pid: pid)
     }
 
+    /// The host's window is gone: what was known of it goes (its regions with the next gathering).
+    package func windowGone(_ gone: AdaptedWindow) {
+        guard let window = windows.removeValue(forKey: ObjectIdentifier(gone)) else { return }
+        window.walk?.cancel()
+        window.walk = nil
+    }
+
+    /// How many elements of `window` are known (walked, or found by a point query).
+    package func elementCount(_ toplevel: AdaptedWindow) -> Int { windows[ObjectIdentifier(toplevel)]?.elements.count ?? 0 }
+
     /// Walks again every known window the app changed (or whose app was missing), pointer or not.
     func refreshStale() {
         windows = windows.filter { $0.value.toplevel != nil }
         for window in windows.values where window.stale {
-            guard let toplevel = window.toplevel, toplevel.isMapped, let surface = toplevel.surface,
-                  let pid = Self.processID(of: toplevel), !compositor.scene.regions.treeHasRegions(surface) else { continue }
+            guard let toplevel = window.toplevel, toplevel.isMapped,
+                  let pid = toplevel.adaptedProcessID, !declaresRegions(toplevel) else { continue }
             // An app that signals all the time (a blinking caret, a progress bar) is not walked without pause.
             if let at = window.walkedAt, now - at < Self.rewalkInterval {
                 recheck(after: Self.rewalkInterval)
@@ -205,20 +223,20 @@ final class Accessibility {
 
     /// The text rows of a window without published geometry, measured twice a second while
     /// the pointer is on it (its pixels change without telling the pointer).
-    func textRows(_ window: AppWindow, _ surface: WlSurface) -> TextRows? {
+    func textRows(_ window: AppWindow, _ pixels: WindowPixels) -> TextRows? {
         recheck(after: 0.5)
         if let at = window.rowsMeasuredAt, now - at < 0.5 { return window.rows }
         window.rowsMeasuredAt = now
-        window.rows = TextRows.measure(surface)
+        window.rows = TextRows.measure(pixels)
         return window.rows
     }
 
     /// Looks again (re-places the regions) after `seconds`: for what comes without a signal.
     func recheck(after seconds: Double) {
         if recheckTimer == nil {
-            recheckTimer = try? compositor.display.eventLoop.addTimer { [weak self] in
+            recheckTimer = try? loop.addTimer { [weak self] in
                 self?.refreshStale()
-                self?.compositor.seat.pointerWorldChanged(regions: true)
+                self?.changed()
             }
         }
         recheckTimer?.arm(milliseconds: Int32(seconds * 1000))
@@ -236,23 +254,23 @@ final class Accessibility {
         }
         guard any, !invalidationPending else { return }
         if invalidationTimer == nil {
-            invalidationTimer = try? compositor.display.eventLoop.addTimer { [weak self] in
+            invalidationTimer = try? loop.addTimer { [weak self] in
                 guard let self else { return }
                 self.invalidationPending = false
                 self.refreshStale()
-                self.compositor.seat.pointerWorldChanged(regions: true)
+                self.changed()
             }
         }
-        guard let invalidationTimer else { return compositor.seat.pointerWorldChanged(regions: true) }
+        guard let invalidationTimer else { return changed() }
         invalidationPending = true
         invalidationTimer.arm(milliseconds: Int32(Self.invalidationDelay * 1000))
     }
-    /// The pointer scrolled `surface`: what moved with the page (a web page's links, a list's
+    /// The pointer scrolled `scrolled`'s window: what moved with the page (a web page's links, a list's
     /// rows) must not be targeted where it was (issue 27). Whatever the toolkit signals or not,
     /// the window's elements are dropped now and read again once the scrolling has paused for
     /// `scrollSettle` s.
-    func scrolled(_ surface: WlSurface) {
-        guard enabled, let toplevel = compositor.scene.window(of: surface), let window = windows[ObjectIdentifier(toplevel)] else { return }
+    package func scrolled(_ toplevel: AdaptedWindow) {
+        guard enabled, let window = windows[ObjectIdentifier(toplevel)] else { return }
         window.walk?.cancel()
         window.walk = nil
         window.stale = true
@@ -261,7 +279,7 @@ final class Accessibility {
         if !window.elements.isEmpty {
             window.walked = []
             window.probe = []
-            compositor.seat.pointerWorldChanged(regions: true)
+            changed()
         }
         recheck(after: Self.scrollSettle)
     }

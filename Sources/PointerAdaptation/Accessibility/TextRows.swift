@@ -16,8 +16,9 @@ struct TextRows: Equatable {
     static let minimumPitch = 8, maximumPitch = 200
 
     /// Measures `surface`'s committed pixels, or nil without two lines of text.
-    static func measure(_ surface: WlSurface) -> TextRows? {
-        guard let image = surface.texture, image.width > 8, image.height > 8 else { return nil }
+    static func measure(_ surface: WindowPixels) -> TextRows? {
+        let image = surface.image
+        guard image.width > 8, image.height > 8 else { return nil }
         let scale = Double(surface.scale)
         // The terminal's background: its padding, just inside the top-left corner.
         let background = image.pixel(x: 2, y: 2)

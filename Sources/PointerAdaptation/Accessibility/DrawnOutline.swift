@@ -15,8 +15,9 @@ enum DrawnOutline {
     static let threshold = 60
 
     /// `frame` (surface-local x, y, width, height) grown to the drawn edges in `surface`'s buffer.
-    static func drawn(_ frame: (x: Double, y: Double, width: Double, height: Double), in surface: WlSurface) -> (x: Double, y: Double, width: Double, height: Double) {
-        guard let image = surface.texture, frame.width >= 2, frame.height >= 2 else { return frame }
+    static func drawn(_ frame: (x: Double, y: Double, width: Double, height: Double), in surface: WindowPixels) -> (x: Double, y: Double, width: Double, height: Double) {
+        let image = surface.image
+        guard frame.width >= 2, frame.height >= 2 else { return frame }
         let toBuffer = surface.surfaceToBuffer
         func pixel(_ x: Int, _ y: Int) -> UInt32? {
             let p = toBuffer.apply(Double(x) + 0.5, Double(y) + 0.5)

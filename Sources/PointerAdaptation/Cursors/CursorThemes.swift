@@ -13,29 +13,29 @@ import Rendering
 /// "ew-resize"), load that name from the theme and attach the image unchanged. Hashing the
 /// pixels of every theme image once, and of each committed cursor buffer once, turns the
 /// image back into its name: a table lookup, never a per-motion cost.
-final class CursorThemes {
+package final class CursorThemes {
     /// A cursor image's identity: its size in buffer pixels and a hash of its pixels. The
     /// hotspot is left out: it arrives with `set_cursor`, which may come before or after the
     /// buffer, and at a buffer scale of 2 a toolkit halves it (rounding), so it would not
     /// match the theme's own numbers; the pixels alone are what tell cursors apart.
-    struct Fingerprint: Hashable {
-        var width: Int32, height: Int32, hash: Int
+    package struct Fingerprint: Hashable {
+        package var width: Int32, height: Int32, hash: Int
     }
 
     /// A theme's image for a name, for cursors that have no adaptive form.
-    struct StandardCursor {
-        let image: Image
+    package struct StandardCursor {
+        package let image: Image
         /// In image pixels.
-        let hotspot: (x: Int32, y: Int32)
+        package let hotspot: (x: Int32, y: Int32)
         /// Image pixels per logical pixel.
-        let scale: Int32
+        package let scale: Int32
     }
 
     /// Themes in the order they are fingerprinted: what clients are told to use
     /// (XCURSOR_THEME), the system default, and Debian's Adwaita and DMZ.
-    let themes: [String]
+    package let themes: [String]
     /// Nominal sizes: XCURSOR_SIZE (or 24), times each output scale up to `maximumScale`.
-    let baseSize: Int32
+    package let baseSize: Int32
     private let log: Logger
     private var table: [Fingerprint: CursorName] = [:]
     /// Image sizes present in `table`: a buffer of any other size is not hashed at all.
@@ -46,14 +46,14 @@ final class CursorThemes {
 
     /// The largest scale themes are read at: well past any output's (`OutputScale.maximum`
     /// is 4), for a client's buffer scale may be larger; 512 × 16 is far from Int32's end.
-    static let maximumScale: Int32 = 16
+    package static let maximumScale: Int32 = 16
 
     /// The themes after XCURSOR_THEME's.
-    static let systemThemes = ["default", "Adwaita", "DMZ-White", "DMZ-Black"]
+    package static let systemThemes = ["default", "Adwaita", "DMZ-White", "DMZ-Black"]
 
     /// `fallbackThemes`: the themes tried after XCURSOR_THEME's (`lodestone-xcursor-fuzz`
     /// gives none, so only its own theme is read).
-    init(log: Logger, environment: [String: String] = CursorThemes.environment, fallbackThemes: [String] = CursorThemes.systemThemes) {
+    package init(log: Logger, environment: [String: String] = CursorThemes.environment, fallbackThemes: [String] = CursorThemes.systemThemes) {
         self.log = log
         var themes: [String] = []
         for t in [environment["XCURSOR_THEME"]] + fallbackThemes {
@@ -64,7 +64,7 @@ final class CursorThemes {
         baseSize = (8...512).contains(size) ? size : 24
     }
 
-    static var environment: [String: String] {
+    package static var environment: [String: String] {
         var e: [String: String] = [:]
         for k in ["XCURSOR_THEME", "XCURSOR_SIZE"] { if let v = getenv(k) { e[k] = String(cString: v) } }
         return e
@@ -72,7 +72,7 @@ final class CursorThemes {
 
     /// The cursor name `image` (a committed cursor buffer) shows, or nil if it is no theme
     /// cursor at the sizes in use. Loads the themes at `scale` the first time it is needed.
-    func name(of image: Image, scale: Int32) -> CursorName? {
+    package func name(of image: Image, scale: Int32) -> CursorName? {
         // A client's buffer scale is any positive Int32: the nominal size (baseSize × scale)
         // trapped past 2³¹-1. No theme is read beyond the largest output scale.
         guard image.format == .argb8888, (1...Self.maximumScale).contains(scale) else { return nil }
@@ -83,7 +83,7 @@ final class CursorThemes {
 
     /// The theme's own image for `name` at `scale`, for cursors drawn as the theme draws
     /// them (no adaptive form, or `--pointer client`). Loaded once per name and scale.
-    func standardCursor(_ name: CursorName, scale: Int32) -> StandardCursor? {
+    package func standardCursor(_ name: CursorName, scale: Int32) -> StandardCursor? {
         guard (1...Self.maximumScale).contains(scale) else { return nil }
         let key = StandardKey(name: name, scale: scale)
         if let cached = standard[key] { return cached }
@@ -101,7 +101,7 @@ final class CursorThemes {
     }
 
     /// The first image of one cursor file of one theme, as libXcursor finds it for `size`.
-    static func standardCursor(file: String, theme: String, size: Int32, scale: Int32) -> StandardCursor? {
+    package static func standardCursor(file: String, theme: String, size: Int32, scale: Int32) -> StandardCursor? {
         guard XcursorFiles.canLoad(file, theme: theme) else { return nil }
         guard let images = XcursorLibraryLoadImages(file, theme, size) else { return nil }
         defer { XcursorImagesDestroy(images) }
@@ -118,7 +118,7 @@ final class CursorThemes {
     }
 
     /// Loads the themes at `scale` (once) and says how many images are fingerprinted.
-    func loadedImageCount(scale: Int32) -> Int {
+    package func loadedImageCount(scale: Int32) -> Int {
         guard (1...Self.maximumScale).contains(scale) else { return 0 }
         load(scale: scale)
         return table.count
@@ -164,7 +164,7 @@ final class CursorThemes {
         return images
     }
 
-    static func fingerprint(of image: Image) -> Fingerprint {
+    package static func fingerprint(of image: Image) -> Fingerprint {
         Fingerprint(width: image.width, height: image.height,
                     hash: image.withPixels { hash($0, width: Int(image.width), height: Int(image.height), rowPixels: Int(image.stride / 4)) })
     }

@@ -4,24 +4,29 @@ import AdaptivePointerEngine
 /// plane) takes for an app's cursor name: how the adaptive pointer shows a cursor name (the table in docs/accessibility.md, "Cursor
 /// names"). Apps without regions still say what their cursor means; this turns the name
 /// into the engine's terms, the way iPadOS draws its standard controls.
-struct AdaptivePointerForm: Equatable {
+package struct AdaptivePointerForm: Equatable, Sendable {
+    package init(style: PointerStyle, spins: Bool = false) {
+        self.style = style
+        self.spins = spins
+    }
+
     /// The style where no region targets the pointer (`PointerInput.untargetedStyle`).
-    var style: PointerStyle
+    package var style: PointerStyle
     /// Busy: the accessory orbits the pointer (wait, progress).
-    var spins = false
+    package var spins = false
 
     /// The plain circle.
-    static let circle = AdaptivePointerForm(style: PointerStyle())
+    package static let circle = AdaptivePointerForm(style: PointerStyle())
     /// An app that hid its cursor (a null `set_cursor`).
-    static let hidden = AdaptivePointerForm(style: PointerStyle(shape: .hidden))
+    package static let hidden = AdaptivePointerForm(style: PointerStyle(shape: .hidden))
 
     /// Seconds per turn of a busy accessory.
-    static let spinPeriod = 1.2
+    package static let spinPeriod = 1.2
     /// The beam over text whose line height is unknown (the shortest iPadOS beam).
-    static let textBeamLength = 24.0
+    package static let textBeamLength = 24.0
 
     /// One turn of the busy accessory `fraction` of the way round.
-    func spinning(at fraction: Double) -> AdaptivePointerForm {
+    package func spinning(at fraction: Double) -> AdaptivePointerForm {
         guard spins, let dot = style.accessories.first else { return self }
         var s = self
         var a = dot
@@ -34,7 +39,7 @@ struct AdaptivePointerForm: Equatable {
 extension CursorName {
     /// The adaptive form of this cursor, or nil where there is none worth having: then the
     /// theme's own image is drawn (`CursorThemes.standardCursor`).
-    var adaptiveForm: AdaptivePointerForm? {
+    package var adaptiveForm: AdaptivePointerForm? {
         func with(_ accessories: [(AccessoryShape, Double)], shape: PointerShape = .circle) -> AdaptivePointerForm {
             let set = (try? AccessorySet(accessories.map { PointerAccessory($0.0, position: AccessoryPosition(degrees: $0.1)) })) ?? .empty
             return AdaptivePointerForm(style: PointerStyle(effect: .none, shape: shape, accessories: set))

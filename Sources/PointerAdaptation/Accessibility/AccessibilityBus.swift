@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import LodestoneSystem
 import Logging
 import AdaptivePointerProtocol
@@ -13,7 +13,7 @@ extension Accessibility {
     /// Connects when Lodestone starts, not at the first window: apps started afterwards find
     /// accessibility on (Qt reads `org.a11y.Status` once, when it starts), and the first
     /// window's walk does not wait for the bus.
-    func start() { if enabled, state == .idle { connect() } }
+    package func start() { if enabled, state == .idle { connect() } }
 
     /// Finds the accessibility bus, first switching accessibility on for apps the way a screen
     /// reader does: `org.a11y.Status.IsEnabled` on the session bus's `org.a11y.Bus`
@@ -22,16 +22,16 @@ extension Accessibility {
     /// it to mean a screen reader speaks (and Chromium 156 does not read it: `AccessibilitySwitches`).
     func connect() {
         state = .findingBus
-        let env = ProcessInfo.processInfo.environment
-        let atspi = env["AT_SPI_BUS_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
-        let session = env["DBUS_SESSION_BUS_ADDRESS"] ?? env["XDG_RUNTIME_DIR"].map { "unix:path=\($0)/bus" }
+        func env(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+        let atspi = env("AT_SPI_BUS_ADDRESS").flatMap { $0.isEmpty ? nil : $0 }
+        let session = env("DBUS_SESSION_BUS_ADDRESS") ?? env("XDG_RUNTIME_DIR").map { "unix:path=\($0)/bus" }
         guard let session else {
             if let atspi { return connectAccessibilityBus(atspi) }
             return giveUp("no session bus (DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are unset)")
         }
         let connection: DBusConnection
         do {
-            connection = try DBusConnection(address: session, loop: compositor.display.eventLoop)
+            connection = try DBusConnection(address: session, loop: loop)
         } catch {
             if let atspi { return connectAccessibilityBus(atspi) }
             return giveUp("no session bus (\(error))")
@@ -60,7 +60,7 @@ extension Accessibility {
     /// libwayland frees an idle source only once it has run or been removed, and a loop
     /// destroyed with one still pending loses it (LeakSanitizer: 56 bytes from
     /// `wl_event_loop_add_idle` per compositor that gave up on the bus and stopped at once).
-    func stop() {
+    package func stop() {
         idle?.remove()
         idle = nil
         // Its timers too: one removed after the loop is gone would write into freed memory
@@ -75,7 +75,7 @@ extension Accessibility {
     /// Drops the session bus (and, once given up, the accessibility bus) from the loop, not
     /// from inside one of their replies.
     func closeSessionBusSoon() {
-        idle = try? compositor.display.eventLoop.addIdle { [weak self] in
+        idle = try? loop.addIdle { [weak self] in
             guard let self else { return }
             self.sessionBus = nil
             if self.state == .unavailable { self.bus = nil }
@@ -85,7 +85,7 @@ extension Accessibility {
 
     func connectAccessibilityBus(_ address: String) {
         do {
-            let bus = try DBusConnection(address: address, loop: compositor.display.eventLoop)
+            let bus = try DBusConnection(address: address, loop: loop)
             self.bus = bus
             state = .connected
             bus.onClose = { [weak self] error in self?.giveUp("the accessibility bus closed (\(error))") }

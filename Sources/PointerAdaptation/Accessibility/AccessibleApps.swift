@@ -1,4 +1,3 @@
-import Foundation
 import LodestoneSystem
 import Logging
 import AdaptivePointerProtocol
@@ -48,7 +47,7 @@ extension Accessibility {
                 window.walk = nil
                 let wakeUp = bus.takeLongestWakeUp()
                 // Each walk, for the tests of lying apps: what it cost, and which bound ended it.
-                self.log.debug("accessibility: walked '\(window.toplevel?.title ?? "")': \(nodes) nodes, \(elements.count) elements, \(Int((self.now - started) * 1000)) ms, longest wake-up \(String(format: "%.2f", wakeUp.wall * 1000)) ms wall, \(String(format: "%.2f", wakeUp.cpu * 1000)) ms CPU\(limit.map { ", stopped at the \($0)" } ?? "")\(lies > 0 ? ", \(lies) extents that lie (read again in \(Self.lieRecheck) s)" : "")")
+                self.log.debug("accessibility: walked '\(window.toplevel?.title ?? "")': \(nodes) nodes, \(elements.count) elements, \(Int((self.now - started) * 1000)) ms, longest wake-up \(twoDecimals(wakeUp.wall * 1000)) ms wall, \(twoDecimals(wakeUp.cpu * 1000)) ms CPU\(limit.map { ", stopped at the \($0)" } ?? "")\(lies > 0 ? ", \(lies) extents that lie (read again in \(Self.lieRecheck) s)" : "")")
                 if lies > 0 {
                     // What lied is read again later, pointer or not.
                     window.stale = true
@@ -67,13 +66,13 @@ extension Accessibility {
                     // For `make bench`: how long the first highlight waited, and what D-Bus cost.
                     let trips = bus.takeRoundTrips().sorted()
                     let median = trips.isEmpty ? 0 : trips[trips.count / 2], p99 = trips.isEmpty ? 0 : trips[min(trips.count - 1, trips.count * 99 / 100)]
-                    self.log.debug("accessibility: \(elements.count) elements of '\(window.toplevel?.title ?? "")' in place \(Int((self.now - came) * 1000)) ms after the pointer came; walk of \(nodes) nodes in \(Int((self.now - started) * 1000)) ms, \(trips.count) calls, round trip median \(String(format: "%.2f", median * 1000)) ms, p99 \(String(format: "%.2f", p99 * 1000)) ms")
+                    self.log.debug("accessibility: \(elements.count) elements of '\(window.toplevel?.title ?? "")' in place \(Int((self.now - came) * 1000)) ms after the pointer came; walk of \(nodes) nodes in \(Int((self.now - started) * 1000)) ms, \(trips.count) calls, round trip median \(twoDecimals(median * 1000)) ms, p99 \(twoDecimals(p99 * 1000)) ms")
                 }
                 window.readAt = started
                 if elements != window.walked || !window.probe.isEmpty {
                     window.walked = elements
                     window.probe = []
-                    self.compositor.seat.pointerWorldChanged(regions: true)
+                    self.changed()
                 }
                 self.armLifetime()
             }
@@ -85,7 +84,7 @@ extension Accessibility {
                 }
                 window.walked = self.placedInWindow(elements, window, frameSize: frameSize)
                 window.readAt = started
-                self.compositor.seat.pointerWorldChanged(regions: true)
+                self.changed()
             }
             // The element under the pointer comes first, asked of the app (a window just mapped;
             // a page loaded since the last walk): once per walk where the pointer rests.
@@ -97,15 +96,15 @@ extension Accessibility {
 
     /// A walk's elements in the window geometry, grown to their drawn outlines.
     func placedInWindow(_ elements: [AccessibleElement], _ window: AppWindow, frameSize: (Double, Double)) -> [AccessibleElement] {
-        guard let xdg = window.toplevel, let surface = xdg.surface else { return elements }
+        guard let toplevel = window.toplevel else { return elements }
         var elements = elements
-        let g = xdg.geometry
+        let g = toplevel.adaptedFrame, pixels = toplevel.adaptedPixels
         window.size = (g.width, g.height)
-        let inset = Self.decorationInset(geometry: g, frame: frameSize)
+        let inset = Self.decorationInset(size: (g.width, g.height), frame: frameSize)
         for i in elements.indices {
             elements[i].x += inset.x
             elements[i].y += inset.y
-            Self.outline(&elements[i], in: surface, geometry: g)
+            if let pixels { Self.outline(&elements[i], in: pixels) }
         }
         return elements
     }
@@ -120,7 +119,7 @@ extension Accessibility {
     /// else its only one.
     func findFrame(of window: AppWindow, app: String, _ found: @escaping (DBusObject?) -> Void) {
         guard let bus, let toplevel = window.toplevel else { return found(nil) }
-        let title = toplevel.title, g = toplevel.geometry
+        let title = toplevel.title, g = toplevel.adaptedFrame
         bus.call(app, "/org/a11y/atspi/accessible/root", "org.a11y.atspi.Accessible", "GetChildren") { [weak self] result in
             // An app's own frames, and no more than `maximumFrames`: a lying app may list a
             // million, or another app's (issue 24).
@@ -194,7 +193,7 @@ extension Accessibility {
                         self.listingApps = false
                         for pid in self.appsByPID.keys { self.missingSince.removeValue(forKey: pid) }
                         self.refreshStale()
-                        self.compositor.seat.pointerWorldChanged(regions: true)
+                        self.changed()
                     }
                 }
             }
@@ -205,7 +204,7 @@ extension Accessibility {
     /// until then `listingApps` stays set, so a window waiting for its app lists nothing.
     func listAppsAgain(after seconds: Double) {
         if seconds > 0, registryRetryTimer == nil {
-            registryRetryTimer = try? compositor.display.eventLoop.addTimer { [weak self] in
+            registryRetryTimer = try? loop.addTimer { [weak self] in
                 self?.listingApps = false
                 self?.listApps()
             }
@@ -220,12 +219,20 @@ extension Accessibility {
     /// While the pointer is on a walked window, its elements are re-read every `lifetime`.
     func armLifetime() {
         if lifetimeTimer == nil {
-            lifetimeTimer = try? compositor.display.eventLoop.addTimer { [weak self] in
+            lifetimeTimer = try? loop.addTimer { [weak self] in
                 guard let self else { return }
                 self.windows = self.windows.filter { $0.value.toplevel != nil }
-                self.compositor.seat.pointerWorldChanged(regions: true)
+                self.changed()
             }
         }
         lifetimeTimer?.arm(milliseconds: Int32(Self.lifetime * 1000))
     }
+}
+
+/// `x` with two decimals ("%.2f"), for the walk's log lines, without Foundation.
+func twoDecimals(_ x: Double) -> String {
+    guard x.isFinite else { return "\(x)" }
+    let hundredths = Int((abs(x) * 100).rounded())
+    let fraction = hundredths % 100
+    return "\(x < 0 && hundredths > 0 ? "-" : "")\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
 }

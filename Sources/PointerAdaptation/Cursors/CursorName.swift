@@ -2,7 +2,7 @@
 /// takes from https://w3c.github.io/csswg-drafts/css-ui/#cursor and the freedesktop cursor
 /// themes use). Reached two ways: a `wp_cursor_shape_device_v1.set_shape`, or a
 /// `wl_pointer.set_cursor` image recognised as a theme cursor (`CursorThemes`).
-enum CursorName: String, CaseIterable, Sendable {
+package enum CursorName: String, CaseIterable, Sendable {
     case `default`, contextMenu = "context-menu", help, pointer, progress, wait, cell, crosshair
     case text, verticalText = "vertical-text", alias, copy, move, noDrop = "no-drop", notAllowed = "not-allowed"
     case grab, grabbing
@@ -18,17 +18,17 @@ enum CursorName: String, CaseIterable, Sendable {
     /// `wp_cursor_shape_device_v1.shape`: values run 1 (default) to 34 (zoom_out) in version 1,
     /// to 36 (all_resize) in version 2, in this enum's order; nil for a value the bound
     /// `version` does not have.
-    init?(shape value: UInt32, version: UInt32) {
+    package init?(shape value: UInt32, version: UInt32) {
         guard value >= 1, value <= Self.lastShape(version: version) else { return nil }
         self = Self.allCases[Int(value) - 1]
     }
 
     /// The last shape value of a cursor-shape-v1 version.
-    static func lastShape(version: UInt32) -> UInt32 { version >= 2 ? UInt32(allCases.count) : 34 }
+    package static func lastShape(version: UInt32) -> UInt32 { version >= 2 ? UInt32(allCases.count) : 34 }
 
     /// The file names themes give this cursor: the CSS name first, then the X11 core names
     /// and the names older toolkits ask for (DMZ has only those; Adwaita links them).
-    var themeNames: [String] {
+    package var themeNames: [String] {
         [rawValue] + (Self.legacyNames[self] ?? [])
     }
 

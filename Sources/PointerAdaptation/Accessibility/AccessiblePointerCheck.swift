@@ -1,4 +1,3 @@
-import Foundation
 import AdaptivePointerEngine
 import WaylandServer
 
@@ -33,7 +32,7 @@ extension Accessibility {
     /// The pointer took the form of region `id` (the seat, after each step): a fresh element
     /// it shows counts as confirmed for this rest position, so it keeps its form when the
     /// reading ages.
-    func shown(_ id: RegionID?) {
+    package func shown(_ id: RegionID?) {
         guard id != lastShown else { return }
         lastShown = id
         guard let id, let (window, element) = element(of: id), let source = element.source else { return }
@@ -55,7 +54,7 @@ extension Accessibility {
 
     /// The pointer came onto region `id` (the seat, from the engine's answer): if it is an
     /// app's element not yet confirmed, its extents are asked again.
-    func confirm(_ id: RegionID) {
+    package func confirm(_ id: RegionID) {
         guard enabled, let (window, element) = element(of: id), let source = element.source,
               !confirmed.contains(source), checking != source, !refuted.contains(source), let bus else { return }
         guard now >= settleUntil else { return armSettle() }
@@ -75,7 +74,7 @@ extension Accessibility {
             if let e = extents, abs(e.0 - source.x) <= 1, abs(e.1 - source.y) <= 1, abs(e.2 - source.width) <= 1, abs(e.3 - source.height) <= 1 {
                 self.confirmed.insert(source)
                 if let window { self.adapted(window, "confirmed in \(Int((self.now - asked) * 1000)) ms") }
-                self.compositor.seat.pointerWorldChanged(regions: true)
+                self.changed()
             } else if let window {
                 if self.refuted.count > 256 { self.refuted = [] }
                 self.refuted.insert(source)
@@ -95,27 +94,27 @@ extension Accessibility {
         window.stale = true
         // An element that moves all the time (an animation) is not walked without pause.
         window.notBefore = max(now, (window.walkedAt ?? 0) + Self.rewalkInterval)
-        compositor.seat.pointerWorldChanged(regions: true)
-        guard let toplevel = window.toplevel, let pid = Self.processID(of: toplevel) else { return }
+        changed()
+        guard let toplevel = window.toplevel, let pid = toplevel.adaptedProcessID else { return }
         if now >= window.notBefore { refresh(window, pid: pid) } else { recheck(after: window.notBefore - now) }
     }
 
     /// A key went to an app: what the pointer rests on is confirmed again after `keySettle`.
-    func keyPressed() {
-        guard enabled, compositor.seat.pointerFocus != nil else { return }
+    package func keyPressed() {
+        guard enabled, pointer.window != nil else { return }
         confirmed = []
         checking = nil
         settleUntil = now + Self.keySettle
         lastKeyAt = now
         lastShown = nil
         keyRereads = Self.scrollRereads
-        compositor.seat.pointerWorldChanged(regions: true)
+        changed()
         armSettle()
     }
 
     private func armSettle() {
         if settleTimer == nil {
-            settleTimer = try? compositor.display.eventLoop.addTimer { [weak self] in self?.settled() }
+            settleTimer = try? loop.addTimer { [weak self] in self?.settled() }
         }
         settleTimer?.arm(milliseconds: Int32(max(1, (settleUntil - now) * 1000).rounded(.up)))
     }
@@ -132,9 +131,8 @@ extension Accessibility {
                 armSettle()
             }
         }
-        if let id = compositor.seat.position.awaitingConfirmation { return confirm(id) }
-        guard let focus = compositor.seat.pointerFocus, let toplevel = compositor.scene.window(of: focus),
-              let window = windows[ObjectIdentifier(toplevel)], !window.elements.isEmpty else { return }
+        if let id = pointer.awaitingConfirmation { return confirm(id) }
+        guard let toplevel = pointer.window, let window = windows[ObjectIdentifier(toplevel)], !window.elements.isEmpty else { return }
         let cached = cachedUnderPointer(window)
         queryPoint(window) { [weak self, weak window] found in
             guard let self, let window, let found else { return }
@@ -155,9 +153,9 @@ extension Accessibility {
     }
 
     /// The pointer in `toplevel`'s window coordinates (from its geometry's origin).
-    private func pointerInWindow(_ toplevel: DesktopWindow) -> (x: Double, y: Double) {
-        let p = compositor.seat.position.device, g = toplevel.geometry, (ox, oy) = toplevel.surfaceOrigin
-        return (p.x - Double(ox) - Double(g.x), p.y - Double(oy) - Double(g.y))
+    private func pointerInWindow(_ toplevel: AdaptedWindow) -> (x: Double, y: Double) {
+        let p = pointer.device, o = toplevel.adaptedFrame.origin
+        return (p.x - o.x, p.y - o.y)
     }
 
     /// Asks the app what is under the pointer in `window` (`AccessiblePointQuery`); what it
@@ -166,12 +164,12 @@ extension Accessibility {
     func queryPoint(_ window: AppWindow, _ found: @escaping ([AccessibleElement]?) -> Void) {
         guard let bus, let frame = window.frame, let toplevel = window.toplevel, pointQuery == nil else { return }
         let started = now
-        let p = compositor.seat.position.device
-        let g = toplevel.geometry, local = pointerInWindow(toplevel)
+        let p = pointer.device
+        let g = toplevel.adaptedFrame, local = pointerInWindow(toplevel)
         guard local.x >= 0, local.y >= 0, local.x < Double(g.width), local.y < Double(g.height) else { return }
         lastQueried = (p.x, p.y)
         pointQuery = AccessiblePointQuery(bus: bus, app: frame.bus, frame: frame.path, at: (p.x, p.y), locate: { w, h in
-            let inset = Self.decorationInset(geometry: g, frame: (w, h))
+            let inset = Self.decorationInset(size: (g.width, g.height), frame: (w, h))
             return (local.x - inset.x, local.y - inset.y)
         }) { [weak self, weak window] elements, frameSize in
             guard let self else { return }
@@ -190,9 +188,9 @@ extension Accessibility {
     /// (its first hover): asked of the app, placed and confirmed at once, until the walk
     /// brings it. Asked once per place the pointer rests on, per walk.
     func queryPointDuringWalk(_ window: AppWindow) {
-        guard window.walk != nil, let toplevel = window.toplevel, let focus = compositor.seat.pointerFocus,
-              compositor.scene.window(of: focus) === toplevel, cachedUnderPointer(window).isEmpty else { return }
-        let p = compositor.seat.position.device
+        guard window.walk != nil, let toplevel = window.toplevel, pointer.window === toplevel,
+              cachedUnderPointer(window).isEmpty else { return }
+        let p = pointer.device
         if let q = lastQueried, abs(p.x - q.x) <= Self.pointQueryReach, abs(p.y - q.y) <= Self.pointQueryReach { return }
         let started = now
         queryPoint(window) { [weak self, weak window] found in
@@ -200,12 +198,12 @@ extension Accessibility {
             self.log.debug("accessibility: \(found.count) elements under the pointer in '\(window.toplevel?.title ?? "")' from a point query in \(Int((self.now - started) * 1000)) ms")
             window.probe = found
             self.adapted(window, "point query, the walk going on")
-            self.compositor.seat.pointerWorldChanged(regions: true)
+            self.changed()
         }
     }
 
     /// The pointer moved: a point query asked elsewhere is cancelled.
-    func pointerMoved(to p: Point<Global>) {
+    package func pointerMoved(to p: Point<Global>) {
         guard let query = pointQuery, abs(p.x - query.point.x) > Self.pointQueryReach || abs(p.y - query.point.y) > Self.pointQueryReach else { return }
         query.cancel()
         pointQuery = nil
