@@ -43,6 +43,7 @@
 #include <unistd.h>
 #include <wayland-server.h>
 #include <libweston/libweston.h>
+#include <libweston-desktop/libweston-desktop.h>
 #include "overlay-client.h"
 
 /* One output's overlay: a surface as large as the output, transparent but for the pointer. */
@@ -106,6 +107,19 @@ struct module {
 	struct wl_listener destroy, create_surface, seat_created, output_created, output_destroyed,
 		output_moved, output_resized;
 	struct wl_list seats; /* seat_hook.link */
+
+	/* Apps that declare no regions (the library's adapter): the windows it was told of, the
+	 * window under the pointer, the cursor image last given, what to show. */
+	struct lodestone_pointer_adapter *adapter;
+	uint64_t *windows;
+	size_t window_count;
+	uint64_t pointer_window;
+	struct weston_surface *cursor_surface;
+	struct weston_buffer *cursor_buffer;
+	uint32_t cursor_serial, cursor_serial_seen; /* commits of cursor surfaces */
+	uint32_t source; /* enum lodestone_pointer_source */
+	struct wl_event_source *adapter_poll;
+	double poll_until;
 };
 
 struct seat_hook {
@@ -114,7 +128,7 @@ struct seat_hook {
 	struct weston_seat *seat;
 	struct weston_pointer *pointer; /* whose motion_signal we follow */
 	struct weston_keyboard *keyboard; /* whose default grab we wrap */
-	struct wl_listener caps, motion, pointer_destroy, destroy;
+	struct wl_listener caps, motion, pointer_destroy, keyboard_focus, destroy;
 };
 
 static double now(void) {
@@ -181,6 +195,11 @@ static struct wl_resource *subsurface_parent(void *data, struct wl_resource *res
 static void surface_commit(struct wl_listener *listener, void *data) {
 	(void)data;
 	struct surface_hook *hook = wl_container_of(listener, hook, commit);
+	const char *role = weston_surface_get_role(hook->surface);
+	if (role && strcmp(role, "wl_pointer-cursor") == 0) {
+		hook->module->cursor_serial++; /* read at the next step (adapter_follow) */
+		schedule_repaint(hook->module);
+	}
 	if (hook->surface->resource)
 		lodestone_pointer_server_surface_committed(hook->module->server, hook->surface->resource);
 }
@@ -205,6 +224,133 @@ static void create_surface(struct wl_listener *listener, void *data) {
 	wl_signal_add(&hook->surface->destroy_signal, &hook->destroy);
 }
 
+/* ---- The adapter: apps that declare no regions (cursor images, AT-SPI geometry) ---- */
+
+/* A surface's window id for the adapter: its main surface, when that is a desktop surface
+ * (an xdg toplevel or popup, or an Xwayland window), else 0. */
+static uint64_t window_of(struct weston_surface *surface) {
+	if (!surface) return 0;
+	struct weston_surface *main = weston_surface_get_main_surface(surface);
+	return main && weston_surface_is_desktop_surface(main) ? (uint64_t)(uintptr_t)main : 0;
+}
+
+static void poll_adapter_for(struct module *m, double seconds) {
+	if (!m->adapter) return;
+	double until = now() + seconds;
+	if (until > m->poll_until) m->poll_until = until;
+	wl_event_source_timer_update(m->adapter_poll, 100);
+}
+
+/* The adapter's replies arrive on weston's loop with no call to us: while the pointer has
+ * been used lately (3 s), look every 100 ms whether they changed the regions. */
+static int adapter_poll(void *data) {
+	struct module *m = data;
+	if (lodestone_pointer_adapter_changed(m->adapter)) schedule_repaint(m);
+	if (now() < m->poll_until) wl_event_source_timer_update(m->adapter_poll, 100);
+	return 0;
+}
+
+/* Every window weston shows, in stacking order, to the adapter; the ones gone leave it. */
+static void report_windows(struct module *m) {
+	if (!m->adapter) return;
+	size_t count = 0, capacity = 16;
+	uint64_t *seen = malloc(capacity * sizeof *seen);
+	if (!seen) return;
+	int32_t views = wl_list_length(&m->compositor->view_list), index = 0;
+	struct weston_view *v;
+	wl_list_for_each(v, &m->compositor->view_list, link) {
+		index++;
+		struct weston_surface *surface = v->surface;
+		if (!surface->resource || !weston_surface_is_desktop_surface(surface) || !weston_view_is_mapped(v)) continue;
+		uint64_t id = (uint64_t)(uintptr_t)surface;
+		bool again = false;
+		for (size_t i = 0; i < count; i++) again |= seen[i] == id;
+		if (again) continue;
+		if (count == capacity) {
+			uint64_t *more = realloc(seen, (capacity *= 2) * sizeof *seen);
+			if (!more) break;
+			seen = more;
+		}
+		seen[count++] = id;
+		struct weston_desktop_surface *ds = weston_surface_get_desktop_surface(surface);
+		struct weston_geometry g = weston_desktop_surface_get_geometry(ds);
+		float gx, gy;
+		weston_view_to_global_float(v, g.x, g.y, &gx, &gy);
+		lodestone_pointer_adapter_window_configured(m->adapter, id, weston_desktop_surface_get_pid(ds),
+			gx, gy, g.width, g.height, views - index + 1, surface->resource);
+	}
+	for (size_t i = 0; i < m->window_count; i++) {
+		bool kept = false;
+		for (size_t j = 0; j < count; j++) kept |= m->windows[i] == seen[j];
+		if (!kept) lodestone_pointer_adapter_window_unmapped(m->adapter, m->windows[i]);
+	}
+	free(m->windows);
+	m->windows = seen;
+	m->window_count = count;
+	poll_adapter_for(m, 3);
+}
+
+/* The window under the pointer and the cursor its client set, when they changed. */
+static void adapter_follow(struct module *m, struct weston_pointer *pointer) {
+	if (!m->adapter || !pointer) return;
+	uint64_t window = window_of(pointer->focus ? pointer->focus->surface : NULL);
+	if (window != m->pointer_window) {
+		m->pointer_window = window;
+		lodestone_pointer_adapter_pointer_over(m->adapter, window);
+		m->cursor_surface = NULL;
+		m->cursor_buffer = NULL;
+		m->cursor_serial_seen = m->cursor_serial - 1; /* the cursor is told again */
+	}
+	struct weston_surface *cs = pointer->sprite ? pointer->sprite->surface : NULL;
+	struct weston_buffer *buffer = cs ? cs->buffer_ref.buffer : NULL;
+	if (cs == m->cursor_surface && buffer == m->cursor_buffer && m->cursor_serial == m->cursor_serial_seen) return;
+	bool had = m->cursor_surface != NULL;
+	m->cursor_surface = cs;
+	m->cursor_buffer = buffer;
+	m->cursor_serial_seen = m->cursor_serial;
+	if (!cs) {
+		/* wl_pointer.set_cursor with no surface: the app hid its cursor. */
+		if (had) lodestone_pointer_adapter_cursor_hidden(m->adapter);
+		return;
+	}
+	struct wl_shm_buffer *shm = buffer && buffer->resource ? wl_shm_buffer_get(buffer->resource) : NULL;
+	if (!shm) return;
+	uint32_t format = wl_shm_buffer_get_format(shm);
+	if (format != WL_SHM_FORMAT_ARGB8888 && format != WL_SHM_FORMAT_XRGB8888) return;
+	int32_t scale = cs->buffer_viewport.buffer.scale > 0 ? cs->buffer_viewport.buffer.scale : 1;
+	wl_shm_buffer_begin_access(shm);
+	lodestone_pointer_adapter_cursor_image(m->adapter, wl_shm_buffer_get_data(shm), wl_shm_buffer_get_width(shm),
+		wl_shm_buffer_get_height(shm), wl_shm_buffer_get_stride(shm), scale,
+		pointer->hotspot_x * scale, pointer->hotspot_y * scale);
+	wl_shm_buffer_end_access(shm);
+}
+
+/* After a step: the adapter reads where the pointer rests. */
+static void adapter_stepped(struct module *m, double t) {
+	if (m->adapter) lodestone_pointer_adapter_stepped(m->adapter, t);
+}
+
+/* The client's own image or the theme's cursor (an image, or a name with no adaptive form):
+ * weston's sprite shows, not the adaptive pointer. Outside composing (after a frame). */
+static void apply_source(struct module *m) {
+	uint32_t source = m->adapter ? lodestone_pointer_adapter_pointer_source(m->adapter) : LODESTONE_POINTER_SOURCE_ADAPTIVE;
+	if (source == m->source) return;
+	m->source = source;
+	if (source == LODESTONE_POINTER_SOURCE_ADAPTIVE) weston_layer_set_mask(&m->compositor->cursor_layer, 0, 0, 0, 0);
+	else weston_layer_set_mask_infinite(&m->compositor->cursor_layer);
+	schedule_repaint(m);
+}
+
+static void keyboard_focus(struct wl_listener *listener, void *data) {
+	struct seat_hook *s = wl_container_of(listener, s, keyboard_focus);
+	struct weston_keyboard *keyboard = data;
+	uint64_t window = window_of(keyboard->focus);
+	if (s->module->adapter && window) {
+		lodestone_pointer_adapter_window_activated(s->module->adapter, window);
+		poll_adapter_for(s->module, 3);
+	}
+}
+
 /* Windows mapped, moved or restacked: the view list differs from the last frame's. */
 static void check_layout(struct module *m) {
 	uint64_t digest = 1469598103934665603ull;
@@ -217,6 +363,7 @@ static void check_layout(struct module *m) {
 	if (digest == m->layout) return;
 	m->layout = digest;
 	lodestone_pointer_server_layout_changed(m->server);
+	report_windows(m);
 }
 
 /* ---- Outputs: the engine's bounds, one overlay each ---- */
@@ -433,11 +580,17 @@ static void repaint_output(struct weston_output *output, pixman_region32_t *dama
 		return;
 	}
 	check_layout(m);
-	lodestone_pointer_engine_step(m->engine, now(), &m->frame);
+	struct seat_hook *s;
+	wl_list_for_each(s, &m->seats, link) adapter_follow(m, s->pointer);
+	double t = now();
+	lodestone_pointer_engine_step(m->engine, t, &m->frame);
+	adapter_stepped(m, t);
 	pixman_box32_t b = frame_box(&m->frame, output);
 	/* A hidden pointer draws nothing, but a lifted element (alpha 0) still shows its lift. */
 	if (!m->frame.visible && m->frame.effect_kind == LODESTONE_POINTER_EFFECT_KIND_NONE && !m->frame.band)
 		b = (pixman_box32_t){0, 0, 0, 0};
+	/* The client's own cursor shows instead (apply_source unmasked weston's cursor layer). */
+	if (m->source != LODESTONE_POINTER_SOURCE_ADAPTIVE) b = (pixman_box32_t){0, 0, 0, 0};
 
 	/* What changes: the last pointer's box and this one's. */
 	pixman_region32_t pointer;
@@ -478,6 +631,8 @@ static void after_frame(struct weston_animation *animation, struct weston_output
 	struct overlay *o = wl_container_of(animation, o, after_frame);
 	struct module *m = o->module;
 	send_logical_motion(m);
+	apply_source(m);
+	if (m->adapter && lodestone_pointer_adapter_changed(m->adapter)) weston_output_schedule_repaint(output);
 	if (m->frame.animating) weston_output_schedule_repaint(output);
 	arm_deadline(m);
 }
@@ -536,7 +691,10 @@ static void grab_motion(struct weston_pointer_grab *grab, const struct timespec 
 	m->device_y = y < m->y0 ? m->y0 : y > m->y1 - 1 ? m->y1 - 1 : y;
 	lodestone_pointer_engine_motion(m->engine, t, m->device_x, m->device_y);
 	lodestone_pointer_engine_step(m->engine, t, &m->frame);
+	adapter_stepped(m, t);
 	move_to_logical(m, pointer, time, event);
+	adapter_follow(m, pointer);
+	poll_adapter_for(m, 3);
 	schedule_repaint(m);
 }
 
@@ -551,7 +709,13 @@ static void grab_button(struct weston_pointer_grab *grab, const struct timespec 
 }
 
 static void grab_axis(struct weston_pointer_grab *grab, const struct timespec *time, struct weston_pointer_axis_event *event) {
-	module_of(grab->pointer->seat->compositor)->pointer_default->axis(grab, time, event);
+	struct module *m = module_of(grab->pointer->seat->compositor);
+	uint64_t window = window_of(grab->pointer->focus ? grab->pointer->focus->surface : NULL);
+	if (m->adapter && window) {
+		lodestone_pointer_adapter_scrolled(m->adapter, window);
+		poll_adapter_for(m, 3);
+	}
+	m->pointer_default->axis(grab, time, event);
 }
 
 static void grab_axis_source(struct weston_pointer_grab *grab, uint32_t source) {
@@ -586,6 +750,10 @@ static void keyboard_key(struct weston_keyboard_grab *grab, const struct timespe
 	if (state == WL_KEYBOARD_KEY_STATE_PRESSED && !is_modifier(key)) {
 		lodestone_pointer_engine_key_typed(m->engine, now());
 		schedule_repaint(m);
+	}
+	if (state == WL_KEYBOARD_KEY_STATE_PRESSED && m->adapter) {
+		lodestone_pointer_adapter_key_pressed(m->adapter);
+		poll_adapter_for(m, 3);
 	}
 	m->keyboard_default->key(grab, time, key, state);
 }
@@ -655,12 +823,16 @@ static void seat_caps(struct wl_listener *listener, void *data) {
 	if (keyboard && keyboard != s->keyboard) {
 		if (!m->keyboard_default) m->keyboard_default = keyboard->default_grab.interface;
 		if (keyboard->default_grab.interface == m->keyboard_default) keyboard->default_grab.interface = &keyboard_grab;
+		if (s->keyboard) wl_list_remove(&s->keyboard_focus.link);
 		s->keyboard = keyboard;
+		s->keyboard_focus.notify = keyboard_focus;
+		wl_signal_add(&keyboard->focus_signal, &s->keyboard_focus);
 	}
 }
 
 static void seat_hook_destroy(struct seat_hook *s) {
 	seat_forget_pointer(s);
+	if (s->keyboard) wl_list_remove(&s->keyboard_focus.link);
 	if (s->keyboard && s->seat->keyboard_state == s->keyboard && s->keyboard->default_grab.interface == &keyboard_grab)
 		s->keyboard->default_grab.interface = s->module->keyboard_default;
 	wl_list_remove(&s->caps.link);
@@ -672,6 +844,7 @@ static void seat_hook_destroy(struct seat_hook *s) {
 static void seat_destroyed(struct wl_listener *listener, void *data) {
 	(void)data;
 	struct seat_hook *s = wl_container_of(listener, s, destroy);
+	if (s->keyboard) wl_list_remove(&s->keyboard_focus.link);
 	s->keyboard = NULL; /* going with the seat */
 	seat_hook_destroy(s);
 }
@@ -760,6 +933,9 @@ static void module_destroy(struct wl_listener *listener, void *data) {
 	wl_list_remove(&m->output_moved.link);
 	wl_list_remove(&m->output_resized.link);
 	wl_event_source_remove(m->deadline);
+	if (m->adapter_poll) wl_event_source_remove(m->adapter_poll);
+	lodestone_pointer_adapter_destroy(m->adapter);
+	free(m->windows);
 	if (m->peer_source) wl_event_source_remove(m->peer_source);
 	overlay_client_destroy(m->peer);
 	if (m->client) wl_client_destroy(m->client);
@@ -806,6 +982,12 @@ WL_EXPORT int wet_module_init(struct weston_compositor *compositor, int *argc, c
 	m->destroy.notify = module_destroy;
 	wl_signal_add(&compositor->destroy_signal, &m->destroy);
 
+	/* Apps that declare no regions: their cursor images and AT-SPI geometry (the adapter
+	 * adds its D-Bus fds and timers to weston's loop). */
+	m->adapter = lodestone_pointer_adapter_create(m->engine, wl_display_get_event_loop(m->display), m->server);
+	m->adapter_poll = wl_event_loop_add_timer(wl_display_get_event_loop(m->display), adapter_poll, m);
+	if (!m->adapter) weston_log("lodestone-pointer: no adapter: apps without regions get the circle\n");
+
 	/* Drawing: only with the pixman renderer (see the top of the file). */
 	m->pixman = renderer_is_pixman(compositor) && create_peer(m);
 	if (m->pixman) {
@@ -841,6 +1023,7 @@ WL_EXPORT int wet_module_init(struct weston_compositor *compositor, int *argc, c
 	weston_log("lodestone-pointer: liblodestone-pointer %u.%u.%u, adaptive_pointer_manager_v1 offered%s%s\n",
 		lodestone_pointer_version() >> 16, (lodestone_pointer_version() >> 8) & 0xff, lodestone_pointer_version() & 0xff,
 		loaded > 0 ? ", config.toml applied" : "", m->pixman ? ", drawing the pointer" : "");
+	if (m->adapter) weston_log("lodestone-pointer: adapting apps without regions (cursor images, AT-SPI)\n");
 	schedule_repaint(m);
 	return 0;
 }
