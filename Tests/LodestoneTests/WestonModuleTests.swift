@@ -70,12 +70,13 @@ final class WestonModuleTests: XCTestCase {
 
     /// Xvfb and weston with the module; `config` is written as config.toml
     /// ($XDG_CONFIG_HOME/lodestone/config.toml, read as Lodestone reads it).
-    private func startWeston(config: String? = nil, module load: Bool = true) throws -> Weston {
+    private func startWeston(config: String? = nil, module load: Bool = true, shell: Weston.Shell = .kiosk,
+                             environment: [String: String] = [:]) throws -> Weston {
         if let config { try config.write(toFile: scratch + "/config/lodestone/config.toml", atomically: true, encoding: .utf8) }
         let x = try XServer()
         self.x = x
-        let weston = try Weston(on: x, extraArguments: load ? ["--modules=" + (try module())] : [],
-                                environment: ["XDG_CONFIG_HOME": scratch + "/config"])
+        let weston = try Weston(on: x, shell: shell, extraArguments: load ? ["--modules=" + (try module())] : [],
+                                environment: ["XDG_CONFIG_HOME": scratch + "/config"].merging(environment) { $1 })
         self.weston = weston
         if load {
             XCTAssertTrue(try wait(timeout: 10) { weston.log.contains("lodestone-pointer: liblodestone-pointer") }, weston.log)
@@ -102,13 +103,13 @@ final class WestonModuleTests: XCTestCase {
         }
     }
 
-    private func launch(_ arguments: [String], in weston: Weston, log name: String) throws -> (Process, String) {
+    private func launch(_ arguments: [String], in weston: Weston, log name: String, environment: [String: String] = [:]) throws -> (Process, String) {
         let log = scratch + "/\(name).log"
         try createEmptyFile(atPath: log)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = arguments
-        p.environment = weston.clientEnvironment
+        p.environment = weston.clientEnvironment.merging(environment) { $1 }
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         p.standardOutput = handle
         p.standardError = handle
@@ -331,6 +332,77 @@ final class WestonModuleTests: XCTestCase {
         XCTAssertTrue(drawn(back, at: spots[0]), "no pointer where it came back in\n\(weston.log)")
         XCTAssertFalse(drawn(back, at: (spots[3].0 + 10, spots[3].1)), "the pointer stayed where it left")
         XCTAssertTrue(weston.isRunning, weston.log)
+    }
+
+    // MARK: Apps that declare no regions (the library's adapter, AT-SPI)
+
+    /// How the pointer looks on the screen around (x, y), against the same place without it:
+    /// the most pixels changed by more than 80 (a sum of channel differences) in one row
+    /// within ±70 of x, over the rows within ±30 of y, and in the column at x within ±30 of
+    /// y. GTK's own hover tint changes a button by about 50; the circle is 20 wide, the
+    /// platter as wide as the element, the beam 4.
+    private func changed(_ shot: Screenshot, from plain: Screenshot, at x: Int, _ y: Int) -> (row: Int, column: Int) {
+        let rows = max(0, y - 30)..<min(shot.height, y + 30), xs = max(0, x - 70)..<min(shot.width, x + 70)
+        let row = rows.map { py in xs.count { distance(shot[$0, py], plain[$0, py]) > 80 } }.max() ?? 0
+        let column = rows.count { distance(shot[x, $0], plain[x, $0]) > 80 }
+        return (row, column)
+    }
+
+    /// An app with no regions in weston's desktop shell, on a private session bus with
+    /// at-spi2-core (as AccessibleAppTests runs it): the pointer over `button` (a point
+    /// relative to the window's view) becomes a platter, over `text` the beam.
+    private func adaptsWithoutRegions(_ app: [String], window title: String, button: (Int, Int), text: (Int, Int)) throws {
+        try requireProgram(app[0])
+        try requireAccessibilityBus()
+        let bus = try PrivateSessionBus()
+        defer { bus.stop() }
+        let weston = try startWeston(shell: .desktop, environment: bus.environment.merging(["LODESTONE_POINTER_DEBUG": "1"]) { $1 })
+        let (process, log) = try launch(app, in: weston, log: "app",
+                                        environment: AccessibleAppTests.gtkEnvironment.merging(bus.environment) { $1 })
+        var view: Weston.View?
+        XCTAssertTrue(try wait(timeout: 30) {
+            view = try weston.views().first { $0.description.contains("top-level window '\(title)'") }
+            return view != nil && weston.log.contains("accessibility: walked")
+        }, "\(app[0]) never showed or was never walked:\n\(textOfFile(log))\n\(weston.log.suffix(3000))")
+        guard let v = view else { return }
+        // The pixels with the pointer on desktop-shell's panel (no app there).
+        try slide([(600, 10)])
+        usleep(800_000)
+        let plain = try weston.screenshot()
+
+        let b = (v.x + button.0, v.y + button.1)
+        var platter = (row: 0, column: 0)
+        for _ in 0..<10 where platter.row <= 40 {
+            try slide([(b.0 - 40, b.1), b], enter: false)
+            usleep(1_200_000)
+            platter = changed(try weston.screenshot(), from: plain, at: b.0, b.1)
+        }
+        XCTAssertGreaterThan(platter.row, 40, "\(app[0]): no platter over the button at \(b) (the circle is 20 wide): \(platter)\n\(weston.log.suffix(3000))")
+
+        let t = (v.x + text.0, v.y + text.1)
+        var beam = (row: 0, column: 0)
+        for _ in 0..<10 where !(beam.row <= 8 && beam.column >= 14) {
+            try slide([(t.0 - 40, t.1), t], enter: false)
+            usleep(1_200_000)
+            beam = changed(try weston.screenshot(), from: plain, at: t.0, t.1)
+        }
+        XCTAssertLessThanOrEqual(beam.row, 8, "\(app[0]): no beam over the text at \(t): \(beam)")
+        print("\(app[0]): over the button \(platter.row) pixels wide, over the text \(beam.row) wide and \(beam.column) tall")
+        XCTAssertGreaterThanOrEqual(beam.column, 14, "\(app[0]): no beam over the text at \(t): \(beam)")
+        XCTAssertTrue(process.isRunning, textOfFile(log))
+        XCTAssertTrue(weston.isRunning, weston.log)
+    }
+
+    /// gtk4-widget-factory: its first toggle button ("togglebutton") highlights, the entry
+    /// with "entry" in it gives the beam (points relative to the view, shadows included).
+    func testGtk4WidgetFactoryButtonHighlightsAndEntryGivesTheBeam() throws {
+        try adaptsWithoutRegions(["gtk4-widget-factory"], window: "GTK Widget Factory", button: (504, 86), text: (200, 262))
+    }
+
+    /// gtk3-demo's main window: the notebook's "Source" tab highlights, the Info page's text
+    /// gives the beam. (Its "Run" button is insensitive for the first demo.)
+    func testGtk3DemoTabHighlightsAndTextGivesTheBeam() throws {
+        try adaptsWithoutRegions(["gtk3-demo"], window: "Application Class", button: (379, 88), text: (375, 184))
     }
 }
 
