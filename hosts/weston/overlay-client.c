@@ -1,10 +1,10 @@
 /*
  * overlay-client.c: the module's own Wayland client of weston, on one end of a socketpair,
- * whose only job is to make wl_shm buffers for the overlays (lodestone-pointer-weston.c).
+ * whose only job is to make wl_shm buffers for the overlays.
  * libwayland 1.21 gives a server no buffer of its own (wl_shm_buffer_create is deprecated
  * and returns NULL), so the buffers are made the way any client makes them: a memfd, a
  * wl_shm_pool, wl_shm_pool.create_buffer. The memory is mapped here as well, so the module
- * writes the pixels the renderer reads. Kept apart from the server code: wayland-client.h
+ * writes the pixels the renderer reads (overlay.c). Kept apart from the server code: wayland-client.h
  * and wayland-server.h declare different things under the same names.
  */
 #define _GNU_SOURCE

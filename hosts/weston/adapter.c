@@ -1,0 +1,129 @@
+/* adapter.c: apps that declare no regions, through liblodestone-pointer's adapter (see module.c). */
+#include "module.h"
+
+/* ---- The adapter: apps that declare no regions (cursor images, AT-SPI geometry) ---- */
+
+/* A surface's window id for the adapter: its main surface, when that is a desktop surface
+ * (an xdg toplevel or popup, or an Xwayland window), else 0. */
+uint64_t window_of(struct weston_surface *surface) {
+	if (!surface) return 0;
+	struct weston_surface *main = weston_surface_get_main_surface(surface);
+	return main && weston_surface_is_desktop_surface(main) ? (uint64_t)(uintptr_t)main : 0;
+}
+
+void poll_adapter_for(struct module *m, double seconds) {
+	if (!m->adapter) return;
+	double until = now() + seconds;
+	if (until > m->poll_until) m->poll_until = until;
+	wl_event_source_timer_update(m->adapter_poll, 100);
+}
+
+/* The adapter's replies arrive on weston's loop with no call to us: while the pointer has
+ * been used lately (3 s), look every 100 ms whether they changed the regions. */
+int adapter_poll(void *data) {
+	struct module *m = data;
+	if (lodestone_pointer_adapter_changed(m->adapter)) schedule_repaint(m);
+	if (now() < m->poll_until) wl_event_source_timer_update(m->adapter_poll, 100);
+	return 0;
+}
+
+/* Every window weston shows, in stacking order, to the adapter; the ones gone leave it. */
+void report_windows(struct module *m) {
+	if (!m->adapter) return;
+	size_t count = 0, capacity = 16;
+	uint64_t *seen = malloc(capacity * sizeof *seen);
+	if (!seen) return;
+	int32_t views = wl_list_length(&m->compositor->view_list), index = 0;
+	struct weston_view *v;
+	wl_list_for_each(v, &m->compositor->view_list, link) {
+		index++;
+		struct weston_surface *surface = v->surface;
+		if (!surface->resource || !weston_surface_is_desktop_surface(surface) || !weston_view_is_mapped(v)) continue;
+		uint64_t id = (uint64_t)(uintptr_t)surface;
+		bool again = false;
+		for (size_t i = 0; i < count; i++) again |= seen[i] == id;
+		if (again) continue;
+		if (count == capacity) {
+			uint64_t *more = realloc(seen, (capacity *= 2) * sizeof *seen);
+			if (!more) break;
+			seen = more;
+		}
+		seen[count++] = id;
+		struct weston_desktop_surface *ds = weston_surface_get_desktop_surface(surface);
+		struct weston_geometry g = weston_desktop_surface_get_geometry(ds);
+		float gx, gy;
+		weston_view_to_global_float(v, g.x, g.y, &gx, &gy);
+		lodestone_pointer_adapter_window_configured(m->adapter, id, weston_desktop_surface_get_pid(ds),
+			gx, gy, g.width, g.height, views - index + 1, surface->resource);
+	}
+	for (size_t i = 0; i < m->window_count; i++) {
+		bool kept = false;
+		for (size_t j = 0; j < count; j++) kept |= m->windows[i] == seen[j];
+		if (!kept) lodestone_pointer_adapter_window_unmapped(m->adapter, m->windows[i]);
+	}
+	free(m->windows);
+	m->windows = seen;
+	m->window_count = count;
+	poll_adapter_for(m, 3);
+}
+
+/* The window under the pointer and the cursor its client set, when they changed. */
+void adapter_follow(struct module *m, struct weston_pointer *pointer) {
+	if (!m->adapter || !pointer) return;
+	uint64_t window = window_of(pointer->focus ? pointer->focus->surface : NULL);
+	if (window != m->pointer_window) {
+		m->pointer_window = window;
+		lodestone_pointer_adapter_pointer_over(m->adapter, window);
+		m->cursor_surface = NULL;
+		m->cursor_buffer = NULL;
+		m->cursor_serial_seen = m->cursor_serial - 1; /* the cursor is told again */
+	}
+	struct weston_surface *cs = pointer->sprite ? pointer->sprite->surface : NULL;
+	struct weston_buffer *buffer = cs ? cs->buffer_ref.buffer : NULL;
+	if (cs == m->cursor_surface && buffer == m->cursor_buffer && m->cursor_serial == m->cursor_serial_seen) return;
+	bool had = m->cursor_surface != NULL;
+	m->cursor_surface = cs;
+	m->cursor_buffer = buffer;
+	m->cursor_serial_seen = m->cursor_serial;
+	if (!cs) {
+		/* wl_pointer.set_cursor with no surface: the app hid its cursor. */
+		if (had) lodestone_pointer_adapter_cursor_hidden(m->adapter);
+		return;
+	}
+	struct wl_shm_buffer *shm = buffer && buffer->resource ? wl_shm_buffer_get(buffer->resource) : NULL;
+	if (!shm) return;
+	uint32_t format = wl_shm_buffer_get_format(shm);
+	if (format != WL_SHM_FORMAT_ARGB8888 && format != WL_SHM_FORMAT_XRGB8888) return;
+	int32_t scale = cs->buffer_viewport.buffer.scale > 0 ? cs->buffer_viewport.buffer.scale : 1;
+	wl_shm_buffer_begin_access(shm);
+	lodestone_pointer_adapter_cursor_image(m->adapter, wl_shm_buffer_get_data(shm), wl_shm_buffer_get_width(shm),
+		wl_shm_buffer_get_height(shm), wl_shm_buffer_get_stride(shm), scale,
+		pointer->hotspot_x * scale, pointer->hotspot_y * scale);
+	wl_shm_buffer_end_access(shm);
+}
+
+/* After a step: the adapter reads where the pointer rests. */
+void adapter_stepped(struct module *m, double t) {
+	if (m->adapter) lodestone_pointer_adapter_stepped(m->adapter, t);
+}
+
+/* The client's own image or the theme's cursor (an image, or a name with no adaptive form):
+ * weston's sprite shows, not the adaptive pointer. Outside composing (after a frame). */
+void apply_source(struct module *m) {
+	uint32_t source = m->adapter ? lodestone_pointer_adapter_pointer_source(m->adapter) : LODESTONE_POINTER_SOURCE_ADAPTIVE;
+	if (source == m->source) return;
+	m->source = source;
+	if (source == LODESTONE_POINTER_SOURCE_ADAPTIVE) weston_layer_set_mask(&m->compositor->cursor_layer, 0, 0, 0, 0);
+	else weston_layer_set_mask_infinite(&m->compositor->cursor_layer);
+	schedule_repaint(m);
+}
+
+void keyboard_focus(struct wl_listener *listener, void *data) {
+	struct seat_hook *s = wl_container_of(listener, s, keyboard_focus);
+	struct weston_keyboard *keyboard = data;
+	uint64_t window = window_of(keyboard->focus);
+	if (s->module->adapter && window) {
+		lodestone_pointer_adapter_window_activated(s->module->adapter, window);
+		poll_adapter_for(s->module, 3);
+	}
+}
