@@ -8,7 +8,10 @@ import PackageDescription
 /// toolchain. Only the `lodestone-pointer` product links LodestonePointerC.
 let packageRoot = String(#filePath.dropLast("/Package.swift".count))
 let pointerLibraryLinkerSettings: [LinkerSetting] = [
-    .unsafeFlags(["-static-stdlib", "-Xlinker", "--version-script=\(packageRoot)/c-api/lodestone-pointer.map"], .when(platforms: [.linux])),
+    // The soname makes a host that links the library by its path (meson's find_library) need
+    // "liblodestone-pointer.so", found through its rpath, not the build folder's path.
+    .unsafeFlags(["-static-stdlib", "-Xlinker", "--version-script=\(packageRoot)/c-api/lodestone-pointer.map",
+                  "-Xlinker", "-soname=liblodestone-pointer.so"], .when(platforms: [.linux])),
     // TOMLKit (config.toml, lodestone_pointer_engine_load_settings) uses FoundationEssentials'
     // Data and Date; -static-stdlib links FoundationEssentials but not the three it needs.
     .linkedLibrary("_FoundationCollections", .when(platforms: [.linux])),

@@ -45,6 +45,25 @@ final class InstallTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: prefix + "/share/man/man1/lodestone.1"))
 
         try checkInstalledPointerLibrary(prefix: prefix)
+        try checkInstalledWestonModule(prefix: prefix)
+    }
+
+    /// The weston module: in PREFIX/lib/weston (this prefix is not libweston's), finding the
+    /// installed library through its rpath, and loaded by a headless weston.
+    private func checkInstalledWestonModule(prefix: String) throws {
+        guard (try? run(["pkg-config", "--exists", "libweston-10"]).status) == 0 else {
+            if ProcessInfo.processInfo.environment["CI"] != nil { throw TestFailure("libweston-10-dev is not installed (make test-deps)") }
+            throw XCTSkip("libweston-10-dev is not installed: no weston module to check (make test-deps)")
+        }
+        let module = prefix + "/lib/weston/lodestone-pointer.so"
+        XCTAssertTrue(FileManager.default.fileExists(atPath: module), "make install put no weston module at \(module)")
+        let (lstatus, ldd) = try run(["ldd", module])
+        XCTAssertEqual(lstatus, 0, ldd)
+        XCTAssertTrue(ldd.contains(prefix + "/lib/liblodestone-pointer.so"), "the module finds the installed library by its rpath:\n\(ldd)")
+        try skipUnderSanitizersForALibraryConsumer()  // weston loads it
+        let weston = try Weston(extraArguments: ["--modules=" + module])
+        defer { weston.stop() }
+        XCTAssertTrue(try wait(timeout: 10) { weston.log.contains("adaptive_pointer_manager_v1 offered") }, weston.log)
     }
 
     /// liblodestone-pointer as a C host meets it: pkg-config gives the flags, the library needs

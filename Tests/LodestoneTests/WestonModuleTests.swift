@@ -183,6 +183,10 @@ final class WestonModuleTests: XCTestCase {
         XCTAssertGreaterThan(distance(platter[b.x - 1, b.y + b.height / 2], toolbar), 12, "weston: no platter left of B\n\(weston.log)")
         XCTAssertGreaterThan(distance(platter[b.x + b.width / 2, b.y + b.height + 1], toolbar), 12, "weston: no platter below B")
         XCTAssertLessThan(distance(platter[b.x - 12, b.y + b.height / 2], toolbar), 12, "weston: the platter spills beyond B")
+        // docs/weston.md's picture (LODESTONE_DOCS_DIR=docs): the toolbar around B, in weston.
+        if let directory = ProcessInfo.processInfo.environment["LODESTONE_DOCS_DIR"] {
+            try platter.writePNG(to: directory + "/weston-module.png", centredOn: 300, 100, width: 600, height: 200)
+        }
         let highlight = compare(reference[0], platter, x: b.x - 20, y: 0, width: b.width + 40, height: 60)
         print("weston module vs Lodestone around B: mean channel distance \(highlight.mean), \(highlight.off * 100)% of the pixels off by > 30")
         XCTAssertLessThan(highlight.mean, 4, "the platter differs from Lodestone's")
