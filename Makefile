@@ -107,7 +107,8 @@ test: check-wrappers build-checked weston-module
 weston-module: build-checked
 	@[ -f .build-weston/build.ninja ] || meson setup --wrap-mode=nodownload \
 		-Dlodestone-pointer:swiftpm_libdir=$(CURDIR)/.build/debug .build-weston hosts/weston
-	ninja -C .build-weston lodestone-pointer.so | tee .build-weston/ninja.log; ! grep -q "warning:" .build-weston/ninja.log
+	@ninja -C .build-weston lodestone-pointer.so > .build-weston/ninja.log 2>&1; status=$$?; cat .build-weston/ninja.log; \
+		[ $$status = 0 ] && ! grep -q "warning:" .build-weston/ninja.log
 
 # The TTY session for real (Tests/vm/README.md): a QEMU guest (Debian's kernel, virtio GPU and
 # input, the host's root over 9p) runs seatd and the release build of `lodestone --backend drm`
