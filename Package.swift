@@ -158,9 +158,10 @@ let package = Package(
             ]
         ),
         // config.toml: parsed and checked into plain values (the watcher is in lodestone).
-        // PointerMode, LegacyApps, MaxRenderTime: what LodestoneConfig needs of the compositor.
+        // MaxRenderTime: what LodestoneConfig needs of the compositor (PointerMode and LegacyApps
+        // come from PointerAdaptation).
         .target(name: "LodestoneModes"),
-        .target(name: "LodestoneConfig", dependencies: ["LodestoneSystem", "LodestoneModes", "AdaptivePointerEngine", .product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(name: "LodestoneConfig", dependencies: ["LodestoneSystem", "LodestoneModes", "PointerAdaptation", "AdaptivePointerEngine", .product(name: "TOMLKit", package: "TOMLKit")]),
         .executableTarget(
             name: "lodestone",
             dependencies: [
@@ -229,6 +230,7 @@ let package = Package(
             dependencies: [
                 "LodestoneCompositor", "Rendering", "WaylandServer", "CWaylandServer", "WaylandClient", "CWaylandClient", "CWaylandProtocols",
                 "Backends",  // the TTY path's keyboard: libinput translation into a real seat
+                "PointerAdaptation", "AdaptivePointerEngine",  // AppCursorPolicyTests: the decision both hosts run
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

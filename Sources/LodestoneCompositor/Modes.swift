@@ -1,3 +1,3 @@
-// PointerMode, LegacyApps and MaxRenderTime live in LodestoneModes (LodestoneConfig reads them
-// without the compositor); every user of LodestoneCompositor still sees them here.
+// MaxRenderTime lives in LodestoneModes (LodestoneConfig reads it without the compositor);
+// every user of LodestoneCompositor still sees it here.
 @_exported import LodestoneModes

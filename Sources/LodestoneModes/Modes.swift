@@ -1,27 +1,6 @@
-// The compositor's modes that config.toml and the command line name, in a target of their own
-// so that LodestoneConfig (and liblodestone-pointer through it) needs no LodestoneCompositor.
-
-/// Which pointer is shown over surfaces that declare no adaptive_pointer_v1 regions.
-public enum PointerMode: String, Sendable, CaseIterable {
-    /// A client's `wl_pointer.set_cursor` image, as today, so existing apps are never worse off.
-    case client
-    /// The adaptive pointer everywhere; what it does over apps that declare no regions is
-    /// `LegacyApps`.
-    case adaptive
-}
-
-/// With `PointerMode.adaptive`: how apps that declare no regions are read.
-public enum LegacyApps: String, Sendable, CaseIterable {
-    /// Everything an app says: its cursor names (`shapes`), and (issue 11, to come) the
-    /// geometry it publishes for accessibility. Today the same as `shapes`.
-    case adaptive
-    /// The app's cursor names, from wp_cursor_shape_v1 or its recognised theme cursor
-    /// images, become adaptive forms (a beam over text, arrows on resize edges); an image
-    /// that is no theme cursor is shown as the app drew it.
-    case shapes
-    /// No reading at all: the adaptive circle over every app, whatever its cursor.
-    case off
-}
+// MaxRenderTime, which config.toml and the command line name, in a target of its own so that
+// LodestoneConfig (and liblodestone-pointer through it) needs no LodestoneCompositor.
+// PointerMode and LegacyApps live in PointerAdaptation, which the library links anyway.
 
 /// `--max-render-time` (and `max-render-time` in config.toml): how long before its refresh
 /// a frame starts composing, as sway's `max_render_time` and mutter's dynamic max render time.

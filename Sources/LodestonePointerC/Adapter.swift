@@ -11,8 +11,9 @@ import PointerAdaptation
 import Rendering
 import WaylandServer
 
-/// A window a C host reported: its pid and rectangle, as `AdaptedWindow`. No pixels: a C host
-/// gives none, so controls keep their published extents and terminals the cursor name's beam.
+/// A window a C host reported: its pid and rectangle, as `AdaptedWindow`; its pixels when the
+/// host gave a way to read them (`lodestone_pointer_adapter_set_window_pixels`), or none: then
+/// controls keep their published extents and terminals the cursor name's beam.
 final class AdapterWindow: AdaptedWindow {
     let id: UInt64
     var pid: Int32
@@ -22,7 +23,10 @@ final class AdapterWindow: AdaptedWindow {
     var adaptedProcessID: Int32? { pid > 0 ? pid : nil }
     var title: String { "" }
     var isMapped: Bool { true }
-    var adaptedPixels: WindowPixels? { nil }
+    /// How the host's pixels are read, and the last copy with the host's commit count.
+    var hostPixels: HostWindowPixels?
+    var pixels: (commit: UInt64, pixels: WindowPixels)?
+    var adaptedPixels: WindowPixels? { hostPixels?.pixels(of: self) }
     /// The rectangle in global space, for what covers what.
     var rect: Rect<Global> {
         Rect(x: adaptedFrame.origin.x, y: adaptedFrame.origin.y, width: Double(adaptedFrame.width), height: Double(adaptedFrame.height))
@@ -37,14 +41,6 @@ final class AdapterWindow: AdaptedWindow {
     }
 }
 
-/// The cursor the client under the pointer asked for.
-enum AdapterCursor: Equatable {
-    case none, hidden
-    case name(CursorName)
-    /// An image: the name it was recognised as, or nil (the client's own image).
-    case image(CursorName?)
-}
-
 /// What a `struct lodestone_pointer_adapter *` points at.
 final class AdapterHandle {
     /// The top two bits of the engine ids the adapter uses (the server helper's have the top bit only).
@@ -56,10 +52,16 @@ final class AdapterHandle {
     let accessibility: Accessibility
     /// Read on the first image: hosts that only name cursors never load a theme.
     lazy var themes = CursorThemes(log: AdapterHandle.logger("lodestone-pointer.cursors"))
-    var legacyApps = LegacyAppsMode.adaptive
+    /// What the host pushed of the app-cursor decision (`AppCursorPolicy`, the one Lodestone's
+    /// seat runs): the legacy-apps setting and the cursor of the app under the pointer; the
+    /// window under the pointer and its regions are laid over them when read (`policy`).
+    /// A C host has the adaptive pointer (`PointerMode.adaptive`): `--pointer client` is a
+    /// host not calling the adapter.
+    var pushed = AppCursorPolicy(mode: .adaptive, legacyApps: .adaptive)
     var windows: [UInt64: AdapterWindow] = [:]
     var pointerWindow: AdapterWindow?
-    var cursor = AdapterCursor.none
+    /// The host's window pixels, if it gives them (each window holds it too).
+    var hostPixels: HostWindowPixels?
     /// The regions the adapter put into the engine.
     var installed: Set<RegionID> = []
     var nextRegion: UInt64 = 0
@@ -68,7 +70,15 @@ final class AdapterHandle {
     var changed = false
     private var applySoon: EventSource?
 
-    enum LegacyAppsMode: UInt32 { case adaptive = 0, shapes = 1, off = 2 }
+    /// `LODESTONE_POINTER_LEGACY_APPS_*`.
+    static func legacyApps(_ value: UInt32) -> LegacyApps? {
+        switch value {
+        case LODESTONE_POINTER_LEGACY_APPS_ADAPTIVE.rawValue: return .adaptive
+        case LODESTONE_POINTER_LEGACY_APPS_SHAPES.rawValue: return .shapes
+        case LODESTONE_POINTER_LEGACY_APPS_OFF.rawValue: return .off
+        default: return nil
+        }
+    }
 
     init(engine: EngineHandle, loop: EventLoop, server: ServerHandle?) {
         self.engine = engine
@@ -111,27 +121,27 @@ final class AdapterHandle {
     // MARK: What the engine gets
 
     var pointerDeclaresRegions: Bool { pointerWindow.map(declaresRegions) ?? false }
-    var readsNames: Bool { legacyApps != .off }
 
-    /// The form where no region targets the pointer (AppCursorPolicy.wanted in Lodestone).
-    var form: AdaptivePointerForm {
-        guard readsNames, pointerWindow != nil, !pointerDeclaresRegions else { return .circle }
-        switch cursor {
-        case .none, .image(nil): return .circle
-        case .hidden: return .hidden
-        case .name(let name), .image(let name?): return name.adaptiveForm ?? .circle
-        }
+    /// The decision's inputs now: what the host pushed, and the window under the pointer
+    /// with whether its tree declares regions (asked of the server helper, whose clients
+    /// commit regions without the host).
+    var policy: AppCursorPolicy {
+        var p = pushed
+        p.overApp = pointerWindow != nil
+        p.appDeclaresRegions = pointerDeclaresRegions
+        return p
     }
 
-    /// What shows (AppCursorPolicy.source in Lodestone, for `--pointer adaptive`).
+    /// The form where no region targets the pointer.
+    var form: AdaptivePointerForm { policy.form }
+
+    /// What shows. A theme is read at scale 1: a host gives no scale for its theme cursor
+    /// (it draws it itself); the answer only asks whether the theme has the name.
     var source: lodestone_pointer_source {
-        guard readsNames, pointerWindow != nil, !pointerDeclaresRegions else { return LODESTONE_POINTER_SOURCE_ADAPTIVE }
-        switch cursor {
-        case .none, .hidden: return LODESTONE_POINTER_SOURCE_ADAPTIVE
-        case .image(nil): return LODESTONE_POINTER_SOURCE_CLIENT_IMAGE
-        case .name(let name), .image(let name?):
-            guard name.adaptiveForm == nil else { return LODESTONE_POINTER_SOURCE_ADAPTIVE }
-            return themes.standardCursor(name, scale: 1) == nil ? LODESTONE_POINTER_SOURCE_ADAPTIVE : LODESTONE_POINTER_SOURCE_THEME_CURSOR
+        switch policy.source(themeHasImage: { themes.standardCursor($0, scale: 1) != nil }) {
+        case .adaptive: return LODESTONE_POINTER_SOURCE_ADAPTIVE
+        case .clientImage: return LODESTONE_POINTER_SOURCE_CLIENT_IMAGE
+        case .standardCursor: return LODESTONE_POINTER_SOURCE_THEME_CURSOR
         }
     }
 
@@ -147,7 +157,7 @@ final class AdapterHandle {
             engine.engine.handle(.untargetedStyle(style.style), at: now)
             changed = true
         }
-        accessibility.enabled = legacyApps == .adaptive
+        accessibility.enabled = pushed.legacyApps == .adaptive
         accessibility.pointer.window = pointerWindow
         accessibility.pointer.declaresRegions = pointerDeclaresRegions
         accessibility.pointer.cursorIsText = form.style.shape == CursorName.text.adaptiveForm?.style.shape
@@ -232,8 +242,8 @@ public func lodestone_pointer_adapter_destroy(_ adapter: OpaquePointer?) {
 
 @_cdecl("lodestone_pointer_adapter_set_legacy_apps")
 public func lodestone_pointer_adapter_set_legacy_apps(_ adapter: OpaquePointer?, _ mode: UInt32) -> Bool {
-    guard let a = AdapterHandle.from(adapter), let m = AdapterHandle.LegacyAppsMode(rawValue: mode) else { return false }
-    a.legacyApps = m
+    guard let a = AdapterHandle.from(adapter), let m = AdapterHandle.legacyApps(mode) else { return false }
+    a.pushed.legacyApps = m
     a.apply()
     return true
 }
@@ -252,6 +262,7 @@ public func lodestone_pointer_adapter_window_configured(_ adapter: OpaquePointer
         known.surface = surface
     } else {
         let new = AdapterWindow(id: window, pid: pid, frame: frame, layer: layer, surface: surface)
+        new.hostPixels = a.hostPixels
         a.windows[window] = new
         // Walked now, so the elements are there when the pointer comes.
         a.accessibility.windowShown(new)
@@ -285,12 +296,12 @@ public func lodestone_pointer_adapter_pointer_over(_ adapter: OpaquePointer?, _ 
 public func lodestone_pointer_adapter_cursor_name(_ adapter: OpaquePointer?, _ name: UnsafePointer<CChar>?) -> Bool {
     guard let a = AdapterHandle.from(adapter) else { return false }
     guard let name else {
-        a.cursor = .none
+        a.pushed.cursor = .unset
         a.apply()
         return true
     }
     let known = CursorName(hostName: String(cString: name))
-    a.cursor = known.map { .name($0) } ?? .none
+    a.pushed.cursor = known.map { .named($0) } ?? .unset
     a.apply()
     return known != nil
 }
@@ -301,7 +312,7 @@ public func lodestone_pointer_adapter_cursor_image(_ adapter: OpaquePointer?, _ 
                                                    _ hotspotX: Int32, _ hotspotY: Int32) -> Bool {
     guard let a = AdapterHandle.from(adapter) else { return false }
     guard let pixels, width > 0, height > 0, width <= 1024, height <= 1024, stride >= width * 4, stride % 4 == 0, scale >= 1 else {
-        a.cursor = .image(nil)
+        a.pushed.cursor = .image(nil)
         a.apply()
         return false
     }
@@ -311,8 +322,8 @@ public func lodestone_pointer_adapter_cursor_image(_ adapter: OpaquePointer?, _ 
     image.withPixels { data in
         for y in 0..<Int(height) { (data + y * rowPixels).update(from: pixels + y * sourceRow, count: Int(width)) }
     }
-    let name = a.readsNames ? a.themes.name(of: image, scale: scale) : nil
-    a.cursor = .image(name)
+    let name = a.pushed.readsCursorNames ? a.themes.name(of: image, scale: scale) : nil
+    a.pushed.cursor = .image(name)
     a.apply()
     return name != nil
 }
@@ -320,7 +331,7 @@ public func lodestone_pointer_adapter_cursor_image(_ adapter: OpaquePointer?, _ 
 @_cdecl("lodestone_pointer_adapter_cursor_hidden")
 public func lodestone_pointer_adapter_cursor_hidden(_ adapter: OpaquePointer?) {
     guard let a = AdapterHandle.from(adapter) else { return }
-    a.cursor = .hidden
+    a.pushed.cursor = .hidden
     a.apply()
 }
 

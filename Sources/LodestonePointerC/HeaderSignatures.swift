@@ -56,5 +56,6 @@ private func exportsMatchTheHeader() {
     same(CLodestonePointer.lodestone_pointer_adapter_changed, LodestonePointerC.lodestone_pointer_adapter_changed)
     same(CLodestonePointer.lodestone_pointer_adapter_pointer_source, LodestonePointerC.lodestone_pointer_adapter_pointer_source)
     same(CLodestonePointer.lodestone_pointer_adapter_element_count, LodestonePointerC.lodestone_pointer_adapter_element_count)
+    same(CLodestonePointer.lodestone_pointer_adapter_set_window_pixels, LodestonePointerC.lodestone_pointer_adapter_set_window_pixels)
     same(CLodestonePointer.lodestone_pointer_engine_set_cursor_name, LodestonePointerC.lodestone_pointer_engine_set_cursor_name)
 }

@@ -73,7 +73,6 @@ final class SubsystemReferenceTests: XCTestCase {
     /// listed.
     static let knownBackReferences: [String: String] = [
         "Seat.compositor -> Compositor": "the seat asks the compositor for the scene, desktop, clock, accessibility, touch, gestures and tablets",
-        "AppCursorPolicy.compositor -> Compositor": "reads the seat's focus, grab and cursor, the scene and the cursor themes",
         "Desktop.compositor -> Compositor": "places, raises and focuses windows through the scene, the seat and the output",
         "Gestures.compositor -> Compositor": "the window switcher moves windows and reads the seat",
         "Tablets.compositor -> Compositor": "routes tools through the scene and the seat's focus",

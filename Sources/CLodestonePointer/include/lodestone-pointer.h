@@ -705,6 +705,55 @@ uint32_t lodestone_pointer_adapter_pointer_source(struct lodestone_pointer_adapt
 uint32_t lodestone_pointer_adapter_element_count(struct lodestone_pointer_adapter *adapter, uint64_t window);
 
 /**
+ * A window's pixels, as a host hands them when the adapter asks (lodestone_pointer_window_pixels_fn).
+ * With them a host gets Lodestone's own results: a control's highlight grown from the extents
+ * its toolkit publishes to the outline it draws (GTK 4 publishes a button's content box), and
+ * a terminal that publishes nothing measured for its line height (the beam's length).
+ */
+struct lodestone_pointer_window_pixels {
+	/** sizeof(struct lodestone_pointer_window_pixels), set by the adapter before it asks. */
+	uint32_t size;
+	/**
+	 * The window's root surface buffer: premultiplied ARGB8888 (or XRGB8888) in native byte
+	 * order, as wl_shm gives it, row 0 at the top. The host's memory: read during the call only.
+	 */
+	const uint32_t *argb;
+	/** Its size in buffer pixels, and the bytes from one row to the next. */
+	int32_t width, height, stride;
+	/** Buffer pixels a logical point (wl_surface.set_buffer_scale; 1 for an X11 window). */
+	int32_t scale;
+	/**
+	 * Where the window's rectangle (lodestone_pointer_adapter_window_configured's x, y) starts
+	 * inside the surface, in points: the xdg_surface window geometry's x, y (its shadow's width);
+	 * 0, 0 for a window without client-side decorations.
+	 */
+	int32_t geometry_x, geometry_y;
+	/**
+	 * The host's count of buffers committed to the surface: when it equals the count of the last
+	 * answer for this window, the adapter keeps its copy and does not read `argb`.
+	 */
+	uint64_t commit;
+};
+
+/**
+ * Fills `pixels` for `window` and returns true, or returns false when the host has none now
+ * (the window has no buffer, or it is not in memory the host can read). Called from inside
+ * lodestone_pointer_adapter_* calls and the adapter's D-Bus replies on the host's loop: it
+ * must not call the adapter.
+ */
+typedef bool (*lodestone_pointer_window_pixels_fn)(void *data, uint64_t window, struct lodestone_pointer_window_pixels *pixels);
+
+/**
+ * Since 0.3, optional: how the adapter reads a window's pixels when it needs them (a walk's
+ * elements grown to their drawn outlines, once per walk; a terminal's rows, twice a second
+ * while the pointer is over it and its cursor says text). `pixels` NULL (the default): the
+ * adapter asks for none, controls keep their published extents and a terminal without
+ * accessibility keeps the 24-point beam. The adapter copies what it is given.
+ */
+void lodestone_pointer_adapter_set_window_pixels(struct lodestone_pointer_adapter *adapter,
+	lodestone_pointer_window_pixels_fn pixels, void *data);
+
+/**
  * Since 0.3, for hosts without an adapter: the pointer's form where no region targets it, from
  * a cursor name as lodestone_pointer_adapter_cursor_name takes it (NULL: the circle). Returns
  * false, setting the circle, for an unknown name.

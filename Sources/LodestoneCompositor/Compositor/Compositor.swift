@@ -159,8 +159,7 @@ public final class Compositor {
         let start = Point<Global>(x: Double(first.x) + Double(first.width) / 2, y: Double(first.y) + Double(first.height) / 2)
         let pointer = SeatPointer(outputBounds: output.logicalBounds, start: start, settings: options.pointerSettings,
                                   at: Instant(milliseconds: clock.now), log: { log.warning("\($0)") })
-        seat = Seat(compositor: self, keymap: keymap, pointer: pointer,
-                    appCursor: AppCursorPolicy(compositor: self, mode: options.pointerMode, legacyApps: options.legacyApps))
+        seat = Seat(compositor: self, keymap: keymap, pointer: pointer, pointerMode: options.pointerMode, legacyApps: options.legacyApps)
         if layout.heads.count > 1 { seat.outputChanged(bounds: output.logicalBounds, areas: layout.areas) }
         if options.touch { touchscreen = Touchscreen(compositor: self) }
         selection = DataSelection()
@@ -199,12 +198,9 @@ public final class Compositor {
     /// New pointer settings while running (config.toml was saved): they reach the engine at
     /// once, and the next frame shows them.
     public func updatePointer(settings: PointerSettings, mode: PointerMode, legacyApps: LegacyApps) {
-        let appCursor = seat.appCursor
-        if mode != appCursor.mode || legacyApps != appCursor.legacyApps {
-            appCursor.mode = mode
-            appCursor.legacyApps = legacyApps
+        if mode != seat.pointerMode || legacyApps != seat.legacyApps {
             accessibility.enabled = mode == .adaptive && legacyApps == .adaptive
-            seat.pointerWorldChanged(cursor: true)
+            seat.setAppCursor(mode: mode, legacyApps: legacyApps)
         }
         seat.pointerSettingsChanged(settings)
     }

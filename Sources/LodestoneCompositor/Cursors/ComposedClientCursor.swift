@@ -7,19 +7,21 @@ import WaylandServer
 /// (never on a plane, never by the parent): the surface it gave `wl_pointer.set_cursor` (with the theme
 /// cursor name its image was recognised as, if any), a shape it named with
 /// `wp_cursor_shape_device_v1.set_shape`, or no cursor at all. `AppCursorPolicy.source`
-/// decides what is shown: the adaptive pointer in the name's form, the client's own image,
-/// or the theme's image for a name that has no adaptive form.
+/// (PointerAdaptation's) decides what is shown: the adaptive pointer in the name's form, the
+/// client's own image, or the theme's image for a name that has no adaptive form.
 ///
 /// It holds no seat: the seat checks who may choose the cursor, tells it where the pointer
-/// is (`follow`), and pushes its changes to the pointer; a commit of the cursor's surface,
+/// is (`follow`) and its side of the decision (`seatChanged`), and pushes its changes to the
+/// pointer; a commit of the cursor's surface,
 /// which comes from a client while the seat is not on the stack, is told through `onChange`.
 final class ComposedClientCursor {
     /// Where its image is damaged and at which scale themes are read.
     private unowned let output: Output
     /// The cursor themes: standard images and the fingerprints of client images.
     let themes: CursorThemes
-    /// Which pointer shows over the app: the adaptive pointer, this image, or a theme's.
-    let policy: AppCursorPolicy
+    /// The decision's inputs the seat last pushed (the drag, the focus, the settings); this
+    /// cursor's own choice is laid over them (`policy`).
+    private var pushed: AppCursorPolicy
     /// A frame for what is damaged.
     private unowned let clock: FrameClock
     /// The whole pixel the pointer is on (global logical), and whether it is off every
@@ -39,10 +41,10 @@ final class ComposedClientCursor {
     /// set_cursor and set_shape requests accepted so far (the test protocol's cursor_state).
     private(set) var sets: UInt32 = 0
 
-    init(output: Output, themes: CursorThemes, policy: AppCursorPolicy, clock: FrameClock, pointerAt point: (x: Double, y: Double)) {
+    init(output: Output, themes: CursorThemes, clock: FrameClock, settings: AppCursorPolicy, pointerAt point: (x: Double, y: Double)) {
         self.output = output
         self.themes = themes
-        self.policy = policy
+        pushed = settings
         self.clock = clock
         follow(point, outside: false)
     }
@@ -123,9 +125,35 @@ final class ComposedClientCursor {
         return true
     }
 
-    /// Whether the focused client chose its cursor (an image, none, or a shape).
-    var isShown: Bool { surface != nil || hidden || shape != nil }
-    var isHidden: Bool { hidden && surface == nil && shape == nil }
+    /// The client asked for no cursor (the test protocol's cursor_state).
+    var isHidden: Bool { appCursor == .hidden }
+    /// What the focused client chose, in the decision's terms.
+    var appCursor: AppCursor {
+        if let shape { return .named(shape) }
+        if let surface { return .image((surface.role as? ClientCursorSurfaceRole)?.name) }
+        return hidden ? .hidden : .unset
+    }
+
+    /// Which pointer shows over the app: the adaptive pointer, this image, or a theme's.
+    var policy: AppCursorPolicy {
+        var p = pushed
+        p.cursor = appCursor
+        return p
+    }
+
+    /// The seat's side of the decision, pushed before each input and frame (and when the
+    /// settings change): what shows may change, so the old and new images are repainted.
+    func seatChanged(_ policy: AppCursorPolicy) {
+        guard policy != pushed else { return }
+        pushed = policy
+        damage()
+    }
+
+    /// Whether images are fingerprinted at all: only the adaptive pointer reads names.
+    var readsCursorNames: Bool { pushed.readsCursorNames }
+
+    /// Whether a theme has an image for `name` at the output's scale.
+    func themeHasImage(_ name: CursorName) -> Bool { themes.standardCursor(name, scale: output.scale.ceiling) != nil }
     /// What the client's cursor means, when it says: the shape it named, or the theme cursor
     /// its image was recognised as.
     var name: CursorName? { shape ?? surface.flatMap { ($0.role as? ClientCursorSurfaceRole)?.name } }
@@ -133,7 +161,7 @@ final class ComposedClientCursor {
     /// The image shown instead of the adaptive pointer, if any, and where it goes.
     private var shown: (image: Image, bounds: PixelRect, toImage: Affine)? {
         if pointerOutside { return nil }
-        switch policy.source {
+        switch policy.source(themeHasImage: themeHasImage) {
         case .adaptive:
             return nil
         case .clientImage:
@@ -205,7 +233,7 @@ final class ClientCursorSurfaceRole: SurfaceRole {
     func recognise(_ surface: WlSurface) {
         guard recognisedCommit != surface.bufferCommits else { return }
         recognisedCommit = surface.bufferCommits
-        guard cursor.policy.recognisesThemeCursors, let texture = surface.texture else {
+        guard cursor.readsCursorNames, let texture = surface.texture else {
             name = nil
             return
         }

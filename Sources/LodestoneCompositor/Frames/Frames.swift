@@ -192,7 +192,7 @@ final class Frames {
 
     /// Whether Lodestone draws the adaptive pointer now: the seat's policy (a client's cursor
     /// image may show instead), read as it is, not as the last step saw it.
-    var adaptivePointerDrawn: Bool { seat.appCursor.drawsAdaptivePointer }
+    var adaptivePointerDrawn: Bool { seat.drawsAdaptivePointer }
 
     /// The output's `area` (output pixels) composed again without the pointer (neither the
     /// adaptive pointer with its effects nor a client cursor), in a new image of the

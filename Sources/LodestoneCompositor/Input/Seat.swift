@@ -16,7 +16,8 @@ public final class Seat {
     private let initialKeymap: Keymap
     /// The client's own cursor choice, composed into the frame when it shows.
     private(set) lazy var cursor: ComposedClientCursor = {
-        let cursor = ComposedClientCursor(output: compositor.output, themes: compositor.cursorThemes, policy: appCursor, clock: compositor.clock,
+        let cursor = ComposedClientCursor(output: compositor.output, themes: compositor.cursorThemes, clock: compositor.clock,
+                                          settings: AppCursorPolicy(mode: pointerMode, legacyApps: legacyApps),
                                           pointerAt: (position.logical.x, position.logical.y))
         // A commit of the cursor's surface comes from its client, not through the seat.
         cursor.onChange = { [unowned self] in self.pointerWorldChanged(cursor: true) }
@@ -46,8 +47,9 @@ public final class Seat {
     }
     /// The pointer as the last step left it (what frames draw and the test protocol reads).
     var pointerSnapshot: PointerSnapshot
-    /// Which pointer shows over apps, and in which style (their cursor names).
-    let appCursor: AppCursorPolicy
+    /// Which pointer shows over apps that declare no regions, and how they are read (`appCursor`).
+    var pointerMode: PointerMode
+    var legacyApps: LegacyApps
     /// What changed since the last push to the pointer (see `pushPointerWorld`).
     var pointerWorld = PointerWorldPending()
     private(set) weak var pointerFocus: WlSurface?
@@ -63,13 +65,14 @@ public final class Seat {
     let popupGrab = PopupGrab()
     var grab: PointerGrab
 
-    init(compositor: Compositor, keymap: Keymap, pointer: SeatPointer, appCursor: AppCursorPolicy) {
+    init(compositor: Compositor, keymap: Keymap, pointer: SeatPointer, pointerMode: PointerMode, legacyApps: LegacyApps) {
         self.compositor = compositor
         grab = defaultGrab
         self.pointer = pointer
         position = pointer.position
         pointerSnapshot = pointer.snapshot
-        self.appCursor = appCursor
+        self.pointerMode = pointerMode
+        self.legacyApps = legacyApps
         initialKeymap = keymap
     }
 

@@ -101,7 +101,10 @@ extension Seat {
         }
         if pointerWorld.cursor {
             pointerWorld.cursor = false
-            let wanted = (style: appCursor.wanted, drawn: appCursor.drawsAdaptivePointer)
+            let policy = appCursor
+            // The cursor composes the client's or the theme's image by the same inputs.
+            cursor.seatChanged(policy)
+            let wanted = (style: policy.form, drawn: policy.source(themeHasImage: cursor.themeHasImage) == .adaptive)
             if wanted != pointerWorld.pushedCursor {
                 pointerWorld.pushedCursor = wanted
                 pointer.update(.appCursor(wanted.style, adaptivePointerDrawn: wanted.drawn), at: now)
