@@ -127,3 +127,49 @@ void keyboard_focus(struct wl_listener *listener, void *data) {
 		poll_adapter_for(s->module, 3);
 	}
 }
+
+/* The adapter asks for a window's pixels (controls grown to their drawn outlines, a
+ * terminal's rows): a copy of its buffer, read under wl_shm_buffer_begin_access (a client
+ * that shrinks its pool gets weston's SIGBUS handling, not ours), made again only when the
+ * surface committed since. */
+bool window_pixels(void *data, uint64_t window, struct lodestone_pointer_window_pixels *pixels) {
+	struct module *m = data;
+	bool known = false;
+	for (size_t i = 0; i < m->window_count; i++) known |= m->windows[i] == window;
+	if (!known) return false; /* gone since the last layout: its id names no surface now */
+	struct weston_surface *surface = (struct weston_surface *)(uintptr_t)window;
+	struct weston_buffer *buffer = surface->buffer_ref.buffer;
+	struct wl_shm_buffer *shm = buffer && buffer->resource ? wl_shm_buffer_get(buffer->resource) : NULL;
+	if (!shm) return false;
+	uint32_t format = wl_shm_buffer_get_format(shm);
+	if (format != WL_SHM_FORMAT_ARGB8888 && format != WL_SHM_FORMAT_XRGB8888) return false;
+	int32_t width = wl_shm_buffer_get_width(shm), height = wl_shm_buffer_get_height(shm);
+	int32_t stride = wl_shm_buffer_get_stride(shm);
+	if (width <= 0 || height <= 0 || stride < width * 4) return false;
+	uint64_t commits = surface_commits(surface);
+	if (window != m->window_copy_id || commits != m->window_copy_commits || !m->window_copy) {
+		size_t size = (size_t)width * height;
+		if (size > m->window_copy_size) {
+			uint32_t *copy = realloc(m->window_copy, size * 4);
+			if (!copy) return false;
+			m->window_copy = copy;
+			m->window_copy_size = size;
+		}
+		wl_shm_buffer_begin_access(shm);
+		const uint8_t *rows = wl_shm_buffer_get_data(shm);
+		for (int32_t y = 0; y < height; y++) memcpy(m->window_copy + (size_t)y * width, rows + (size_t)y * stride, (size_t)width * 4);
+		wl_shm_buffer_end_access(shm);
+		m->window_copy_id = window;
+		m->window_copy_commits = commits;
+	}
+	struct weston_geometry g = weston_desktop_surface_get_geometry(weston_surface_get_desktop_surface(surface));
+	pixels->argb = m->window_copy;
+	pixels->width = width;
+	pixels->height = height;
+	pixels->stride = width * 4;
+	pixels->scale = surface->buffer_viewport.buffer.scale > 0 ? surface->buffer_viewport.buffer.scale : 1;
+	pixels->geometry_x = g.x;
+	pixels->geometry_y = g.y;
+	pixels->commit = commits;
+	return true;
+}

@@ -99,6 +99,7 @@ static struct wl_resource *subsurface_parent(void *data, struct wl_resource *res
 static void surface_commit(struct wl_listener *listener, void *data) {
 	(void)data;
 	struct surface_hook *hook = wl_container_of(listener, hook, commit);
+	hook->commits++;
 	const char *role = weston_surface_get_role(hook->surface);
 	if (role && strcmp(role, "wl_pointer-cursor") == 0) {
 		hook->module->cursor_serial++; /* read at the next step (adapter_follow) */
@@ -106,6 +107,14 @@ static void surface_commit(struct wl_listener *listener, void *data) {
 	}
 	if (hook->surface->resource)
 		lodestone_pointer_server_surface_committed(hook->module->server, hook->surface->resource);
+}
+
+/* How many times a surface committed (0 for one the module never saw). */
+uint64_t surface_commits(struct weston_surface *surface) {
+	struct wl_listener *l = wl_signal_get(&surface->commit_signal, surface_commit);
+	if (!l) return 0;
+	struct surface_hook *hook = wl_container_of(l, hook, commit);
+	return hook->commits;
 }
 
 static void surface_destroy(struct wl_listener *listener, void *data) {
@@ -218,6 +227,7 @@ static void module_destroy(struct wl_listener *listener, void *data) {
 	if (m->adapter_poll) wl_event_source_remove(m->adapter_poll);
 	lodestone_pointer_adapter_destroy(m->adapter);
 	free(m->windows);
+	free(m->window_copy);
 	if (m->peer_source) wl_event_source_remove(m->peer_source);
 	overlay_client_destroy(m->peer);
 	if (m->client) wl_client_destroy(m->client);
@@ -269,6 +279,7 @@ WL_EXPORT int wet_module_init(struct weston_compositor *compositor, int *argc, c
 	m->adapter = lodestone_pointer_adapter_create(m->engine, wl_display_get_event_loop(m->display), m->server);
 	m->adapter_poll = wl_event_loop_add_timer(wl_display_get_event_loop(m->display), adapter_poll, m);
 	if (!m->adapter) weston_log("lodestone-pointer: no adapter: apps without regions get the circle\n");
+	else lodestone_pointer_adapter_set_window_pixels(m->adapter, window_pixels, m);
 
 	/* Drawing: only with the pixman renderer (see the top of the file). */
 	m->pixman = renderer_is_pixman(compositor) && create_peer(m);

@@ -41,6 +41,7 @@ struct overlay {
 struct surface_hook {
 	struct module *module;
 	struct weston_surface *surface;
+	uint64_t commits; /* its commits so far (the adapter's window pixels) */
 	struct wl_listener commit, destroy;
 };
 
@@ -93,6 +94,10 @@ struct module {
 	uint32_t source; /* enum lodestone_pointer_source */
 	struct wl_event_source *adapter_poll;
 	double poll_until;
+	/* The copy of a window's pixels last handed to the adapter, and whose it was. */
+	uint32_t *window_copy;
+	size_t window_copy_size;
+	uint64_t window_copy_id, window_copy_commits;
 };
 
 struct seat_hook {
@@ -135,5 +140,9 @@ void adapter_follow(struct module *m, struct weston_pointer *pointer);
 void adapter_stepped(struct module *m, double t);
 void apply_source(struct module *m);
 void keyboard_focus(struct wl_listener *listener, void *data);
+bool window_pixels(void *data, uint64_t window, struct lodestone_pointer_window_pixels *pixels);
+
+/* module.c */
+uint64_t surface_commits(struct weston_surface *surface);
 
 #endif
