@@ -2,9 +2,9 @@ import Foundation
 import LodestoneTesting
 import XCTest
 
-/// lodestone_pointer_engine_load_settings, from C (c-api/tests/settings-test.c built with
-/// meson against this build's library): Lodestone's config.toml applied to a host's engine,
-/// refused with Lodestone's message, or absent.
+/// lodestone_pointer_engine_load_settings and lodestone_pointer_adapter_load_settings, from C
+/// (c-api/tests/settings-test.c built with meson against this build's library): Lodestone's
+/// config.toml applied to a host's engine and adapter, refused with Lodestone's message, or absent.
 final class PointerSettingsFileTests: XCTestCase {
     private var scratch: String!
 
@@ -58,6 +58,13 @@ final class PointerSettingsFileTests: XCTestCase {
         XCTAssertEqual(bad["result"], "-1", "\(bad)")
         XCTAssertTrue(bad["error"]?.contains(":2: appearance.size: ") == true, "Lodestone's message, file:line: key: reason: \(bad)")
         XCTAssertEqual(bad["width"], none["width"], "a refused file changes nothing")
+
+        // legacy-apps for the adapter: applied, or refused with the key named.
+        XCTAssertEqual(try load("legacy-apps = \"off\"\n", program: program)["adapter"], "1")
+        XCTAssertEqual(try load(nil, program: program)["adapter"], "0")
+        let badMode = try load("legacy-apps = \"sometimes\"\n", program: program)
+        XCTAssertEqual(badMode["adapter"], "-1", "\(badMode)")
+        XCTAssertTrue(badMode["error"]?.contains("legacy-apps") == true, "\(badMode)")
 
         let unknown = try load("[behaviour]\nmagnetic = true\n", program: program)
         XCTAssertEqual(unknown["result"], "-1")

@@ -338,6 +338,44 @@ final class WestonModuleTests: XCTestCase {
         XCTAssertTrue(weston.isRunning, weston.log)
     }
 
+    /// config.toml saved while weston runs (written elsewhere and renamed, as editors save)
+    /// applies at once, as in Lodestone: appearance.size 1 → 3 triples the circle; a refused
+    /// file leaves it and says why in weston's log.
+    func testSavingConfigTomlAppliesItWhileWestonRuns() throws {
+        let config = scratch + "/config/lodestone/config.toml"
+        let weston = try startWeston(config: "[appearance]\nsize = 1\n")
+        try startDemo(in: weston)
+        func save(_ text: String) throws {
+            try text.write(toFile: config + ".new", atomically: false, encoding: .utf8)
+            guard rename(config + ".new", config) == 0 else { throw TestFailure("cannot rename into \(config)") }
+        }
+        // The demo's plain background between the panels, with the pointer away from it.
+        let spot = (640, 338)
+        try slide([(900, 540)])
+        usleep(500_000)
+        let plain = try weston.screenshot()
+        func circleWidth() throws -> Int {
+            try slide([(spot.0 + 1, spot.1), spot], enter: false)
+            usleep(400_000)
+            let shot = try weston.screenshot()
+            return (spot.0 - 60..<spot.0 + 60).count { distance(shot[$0, spot.1], plain[$0, spot.1]) > 20 }
+        }
+        let small = try circleWidth()
+        XCTAssertGreaterThan(small, 8, "no circle at \(spot)")
+
+        try save("[appearance]\nsize = 3\n")
+        XCTAssertTrue(try wait(timeout: 5) { weston.log.contains("config.toml applied") }, weston.log)
+        let large = try circleWidth()
+        print("circle \(small) pixels wide at size 1, \(large) at size 3")
+        XCTAssertEqual(Double(large), Double(small) * 3, accuracy: Double(small) * 0.3, "appearance.size = 3 did not apply")
+
+        try save("[appearance]\nsize = 9\n")
+        XCTAssertTrue(try wait(timeout: 5) { weston.log.contains("appearance.size: ") && weston.log.contains("the settings stay as they were") },
+                      weston.log)
+        XCTAssertEqual(try circleWidth(), large, "a refused file changed the pointer")
+        XCTAssertTrue(weston.isRunning, weston.log)
+    }
+
     // MARK: Apps that declare no regions (the library's adapter, AT-SPI)
 
     /// How the pointer looks on the screen around (x, y), against the same place without it:

@@ -4,10 +4,12 @@
  *     result R          (1 applied, 0 no such file, -1 refused)
  *     error MESSAGE     (when refused)
  *     width W           (the untargeted pointer's width after a step)
+ *     adapter R         (lodestone_pointer_adapter_load_settings on the same file: legacy-apps)
  * PointerSettingsFileTests runs it on files of its own.
  */
 #include <lodestone-pointer.h>
 #include <stdio.h>
+#include <wayland-server-core.h>
 
 int main(int argc, char **argv) {
 	if (argc != 2) {
@@ -23,6 +25,12 @@ int main(int argc, char **argv) {
 	lodestone_pointer_engine_motion(e, 1.0, 100, 100);
 	lodestone_pointer_engine_step(e, 2.0, &p);
 	printf("width %g\n", p.width);
+	/* The adapter, on an event loop of its own (no accessibility bus needed to take the setting). */
+	struct wl_event_loop *loop = wl_event_loop_create();
+	struct lodestone_pointer_adapter *a = lodestone_pointer_adapter_create(e, loop, NULL);
+	printf("adapter %d\n", lodestone_pointer_adapter_load_settings(a, argv[1], NULL, 0));
+	lodestone_pointer_adapter_destroy(a);
+	wl_event_loop_destroy(loop);
 	/* A NULL engine and a NULL error buffer are refused without a crash. */
 	if (lodestone_pointer_engine_load_settings(NULL, argv[1], NULL, 0) != -1) return 1;
 	lodestone_pointer_engine_destroy(e);

@@ -204,6 +204,65 @@ static void output_resized(struct wl_listener *listener, void *data) {
 	output_changed(m, data);
 }
 
+/* ---- config.toml: read at start, and again when saved, as Lodestone does ---- */
+
+/* Where Lodestone reads it (ConfigurationFile.defaultPath): $XDG_CONFIG_HOME/lodestone, else
+ * ~/.config/lodestone. */
+static void config_path(char *path, size_t size) {
+	const char *config = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	if (config && config[0] == '/') snprintf(path, size, "%s/lodestone/config.toml", config);
+	else snprintf(path, size, "%s%s.config/lodestone/config.toml", home ? home : "/",
+		home && home[0] && home[strlen(home) - 1] == '/' ? "" : "/");
+}
+
+/* The engine's settings and the adapter's legacy-apps; a refused file changes nothing and
+ * says why in weston's log. Returns what the engine's load returned. */
+static int32_t load_config(struct module *m) {
+	char error[512];
+	int32_t loaded = lodestone_pointer_engine_load_settings(m->engine, m->config, error, sizeof error);
+	if (loaded > 0 && m->adapter) loaded = lodestone_pointer_adapter_load_settings(m->adapter, m->config, error, sizeof error);
+	if (loaded < 0) weston_log("lodestone-pointer: %s; the settings stay as they were\n", error);
+	schedule_repaint(m);
+	return loaded;
+}
+
+/* Something in config.toml's folder changed (editors save by writing a temporary file and
+ * renaming it): read the file again if it was config.toml. */
+static int config_changed(int fd, uint32_t mask, void *data) {
+	(void)mask;
+	struct module *m = data;
+	char buffer[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	bool ours = false;
+	ssize_t n;
+	while ((n = read(fd, buffer, sizeof buffer)) > 0) {
+		for (char *p = buffer; p < buffer + n;) {
+			struct inotify_event *e = (struct inotify_event *)p;
+			if (e->len && strcmp(e->name, "config.toml") == 0) ours = true;
+			p += sizeof *e + e->len;
+		}
+	}
+	if (ours && load_config(m) > 0) weston_log("lodestone-pointer: %s applied\n", m->config);
+	return 0;
+}
+
+/* The watch, when config.toml's folder exists (as in Lodestone, it must at start). */
+static void watch_config(struct module *m) {
+	char folder[PATH_MAX];
+	snprintf(folder, sizeof folder, "%s", m->config);
+	char *slash = strrchr(folder, '/');
+	if (!slash) return;
+	*slash = 0;
+	m->config_watch = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (m->config_watch < 0) return;
+	if (inotify_add_watch(m->config_watch, folder, IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE) < 0) {
+		close(m->config_watch);
+		m->config_watch = -1;
+		return;
+	}
+	m->config_source = wl_event_loop_add_fd(wl_display_get_event_loop(m->display), m->config_watch, WL_EVENT_READABLE,
+		config_changed, m);
+}
+
 /* ---- Setup and teardown ---- */
 
 static void module_destroy(struct wl_listener *listener, void *data) {
@@ -228,6 +287,8 @@ static void module_destroy(struct wl_listener *listener, void *data) {
 	lodestone_pointer_adapter_destroy(m->adapter);
 	free(m->windows);
 	free(m->window_copy);
+	if (m->config_source) wl_event_source_remove(m->config_source);
+	if (m->config_watch >= 0) close(m->config_watch);
 	if (m->peer_source) wl_event_source_remove(m->peer_source);
 	overlay_client_destroy(m->peer);
 	if (m->client) wl_client_destroy(m->client);
@@ -249,11 +310,9 @@ WL_EXPORT int wet_module_init(struct weston_compositor *compositor, int *argc, c
 	wl_list_init(&m->overlays);
 	wl_list_init(&m->seats);
 
-	/* The engine, with Lodestone's config.toml; a refused file leaves the defaults. */
+	/* The engine (its settings from config.toml below, once the adapter exists). */
 	m->engine = lodestone_pointer_engine_create(0, 0, 1024, 768);
-	char error[512];
-	int32_t loaded = m->engine ? lodestone_pointer_engine_load_settings(m->engine, NULL, error, sizeof error) : 0;
-	if (loaded < 0) weston_log("lodestone-pointer: %s; the pointer keeps its default settings\n", error);
+	m->config_watch = -1;
 
 	/* The helper offers adaptive_pointer_manager_v1 on weston's display. */
 	struct lodestone_pointer_server_callbacks callbacks = {
@@ -280,6 +339,12 @@ WL_EXPORT int wet_module_init(struct weston_compositor *compositor, int *argc, c
 	m->adapter_poll = wl_event_loop_add_timer(wl_display_get_event_loop(m->display), adapter_poll, m);
 	if (!m->adapter) weston_log("lodestone-pointer: no adapter: apps without regions get the circle\n");
 	else lodestone_pointer_adapter_set_window_pixels(m->adapter, window_pixels, m);
+
+	/* Lodestone's config.toml; a refused file leaves the defaults (Lodestone would exit: a
+	 * pointer setting should not keep a desktop from starting). Saving it applies it. */
+	config_path(m->config, sizeof m->config);
+	int32_t loaded = load_config(m);
+	watch_config(m);
 
 	/* Drawing: only with the pixman renderer (see the top of the file). */
 	m->pixman = renderer_is_pixman(compositor) && create_peer(m);

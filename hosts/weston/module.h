@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <sys/inotify.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -98,6 +100,11 @@ struct module {
 	uint32_t *window_copy;
 	size_t window_copy_size;
 	uint64_t window_copy_id, window_copy_commits;
+
+	/* config.toml, and the watch on its folder that reloads it when saved. */
+	char config[PATH_MAX];
+	int config_watch;
+	struct wl_event_source *config_source;
 };
 
 struct seat_hook {

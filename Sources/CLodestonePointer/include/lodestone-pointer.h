@@ -777,6 +777,14 @@ bool lodestone_pointer_engine_set_cursor_name(struct lodestone_pointer_engine *e
 int32_t lodestone_pointer_engine_load_settings(struct lodestone_pointer_engine *engine, const char *path,
 	char *error, uint32_t error_size);
 
+/**
+ * The same file's `legacy-apps` (adaptive, shapes, off) applied to the adapter, as
+ * lodestone_pointer_adapter_set_legacy_apps; the same returns and messages. (`pointer =
+ * "client"` is checked, not applied: the adapter has no such mode.)
+ */
+int32_t lodestone_pointer_adapter_load_settings(struct lodestone_pointer_adapter *adapter, const char *path,
+	char *error, uint32_t error_size);
+
 #ifdef __cplusplus
 }
 #endif
