@@ -251,7 +251,8 @@ final class WestonModuleTests: XCTestCase {
 
     /// A client that breaks adaptive_pointer_v1's rules (five accessories, an annotation over
     /// 64 characters, a frame of negative size) gets the protocol error naming the problem and
-    /// is disconnected; weston keeps running and a good client's region keeps working.
+    /// is disconnected, and so do bad_client.py's broken Wayland clients; weston keeps running
+    /// and a good client's region keeps working.
     func testBadAdaptivePointerClientsAreDisconnectedAndWestonKeepsServing() throws {
         guard Process.canRun("python3", ["-c", "import pywayland"]) else {
             let message = "pywayland is not installed (make test-deps)"
@@ -291,6 +292,16 @@ final class WestonModuleTests: XCTestCase {
             XCTAssertTrue(output.lowercased().contains(c.error), "no error naming '\(c.error)':\n\(output)")
             XCTAssertTrue(weston.isRunning, "weston died:\n\(weston.log)")
             XCTAssertTrue(good.isRunning, "the good client was disconnected too:\n\(textOfFile(log))")
+        }
+        // bad_client.py's Wayland misbehaviours (BadClientTests), with the module's commit hooks,
+        // cursor reading and overlay in the way: weston answers each, and goes on.
+        for (mode, expected) in [("disconnect-mid-frame", "vanished"), ("destroy-attached-buffer", "ok"),
+                                 ("truncate-shown-pool", "protocol-error"), ("invalid-scale", "protocol-error")] {
+            let (status, output) = try run(["python3", repositoryRoot + "/Tests/clients/bad_client.py", mode], environment: weston.clientEnvironment)
+            XCTAssertEqual(status, 0, "bad_client.py \(mode) crashed:\n\(output)")
+            let result = output.split(separator: "\n").last { $0.hasPrefix("RESULT: ") }.map { String($0.dropFirst(8)) }
+            XCTAssertEqual(result, expected, "bad_client.py \(mode):\n\(output)")
+            XCTAssertTrue(weston.isRunning, "weston died after bad_client.py \(mode):\n\(weston.log)")
         }
         try slide([(inside.0 - 90, inside.1)], enter: false)
         XCTAssertTrue(try engages(times: 2), "the good client's region stopped working:\n\(textOfFile(log))")
