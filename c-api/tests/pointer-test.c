@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int failures;
 
@@ -118,6 +119,25 @@ static struct lodestone_pointer_presentation step(struct lodestone_pointer_engin
 #define BACKGROUND 0xffe8e8e8u
 
 /* The highlight button of the script: surface 7, identifier 42. */
+/* A terminal's window, 400 × 300: dark, with rows of light ink 30 px apart (its font's
+ * line; the beam is never shorter than 24), for lodestone_pointer_adapter_set_window_pixels. */
+enum { TERMINAL_W = 400, TERMINAL_H = 300, TERMINAL_LINE = 30 };
+struct terminal { uint32_t pixels[TERMINAL_W * TERMINAL_H]; unsigned asked; uint64_t commit; };
+
+static bool terminal_pixels(void *data, uint64_t window, struct lodestone_pointer_window_pixels *out) {
+	struct terminal *term = data;
+	term->asked++;
+	if (window != 2 || out->size < sizeof *out) return false;
+	out->argb = term->pixels;
+	out->width = TERMINAL_W;
+	out->height = TERMINAL_H;
+	out->stride = TERMINAL_W * 4;
+	out->scale = 1;
+	out->geometry_x = out->geometry_y = 0;
+	out->commit = term->commit;
+	return true;
+}
+
 static struct lodestone_pointer_region button(void) {
 	struct lodestone_pointer_region r;
 	lodestone_pointer_region_init(&r, sizeof r);
@@ -470,6 +490,36 @@ int main(void) {
 	/* "help" has no adaptive form: the theme's own cursor shows. */
 	lodestone_pointer_adapter_cursor_name(a, "help");
 	CHECK(lodestone_pointer_adapter_pointer_source(a) == LODESTONE_POINTER_SOURCE_THEME_CURSOR, "help: the theme's cursor");
+
+	/* A window's pixels, when the host gives them: a terminal that publishes no accessibility
+	 * geometry (no bus here) and whose cursor says text is measured from its pixels, and the
+	 * beam takes its line, 30 points, not the 24 of the name alone. */
+	static struct terminal term = { .commit = 1 };
+	for (int y = 0; y < TERMINAL_H; y++)
+		for (int x = 0; x < TERMINAL_W; x++)
+			term.pixels[y * TERMINAL_W + x] = (y % TERMINAL_LINE >= 6 && y % TERMINAL_LINE < 24 && x >= 8 && x < 8 + (y / TERMINAL_LINE % 5 + 3) * 40)
+				? 0xffe0e0e0u : 0xff202020u;
+	CHECK(lodestone_pointer_adapter_window_configured(a, 2, (int32_t)getpid(), 100, 100, TERMINAL_W, TERMINAL_H, 1, NULL), "a terminal's window");
+	lodestone_pointer_adapter_pointer_over(a, 2);
+	lodestone_pointer_adapter_cursor_name(a, "text");
+	/* A hand on the mouse: the pointer does not hide while the test steps on. */
+	lodestone_pointer_engine_motion(ae, t, 301, 250);
+	SETTLE();
+	CHECK(p.shape_kind == LODESTONE_POINTER_SHAPE_KIND_VERTICAL_BEAM && fabs(p.height - 24) < 0.5,
+		"without pixels the name's beam, 24 points: %g", p.height);
+	lodestone_pointer_adapter_set_window_pixels(a, terminal_pixels, &term);
+	lodestone_pointer_adapter_pointer_over(a, 2);
+	lodestone_pointer_engine_motion(ae, t, 300, 250);
+	SETTLE();
+	CHECK(term.asked > 0, "the adapter asked for the terminal's pixels");
+	CHECK(p.shape_kind == LODESTONE_POINTER_SHAPE_KIND_VERTICAL_BEAM && fabs(p.height - TERMINAL_LINE) < 0.5,
+		"with pixels the terminal's line, %d points: %g", TERMINAL_LINE, p.height);
+	CHECK(p.targeted && (p.target_region >> 62) == 3, "the adapter's region of measured rows targets the pointer");
+	printf("terminal beam %g, pixels asked %u\n", p.height, term.asked);
+	lodestone_pointer_adapter_set_window_pixels(a, NULL, NULL);
+	lodestone_pointer_adapter_window_unmapped(a, 2);
+	lodestone_pointer_adapter_pointer_over(a, 1);
+	lodestone_pointer_engine_motion(ae, t, 301, 250);
 	/* legacy-apps off: the circle over every app. */
 	CHECK(!lodestone_pointer_adapter_set_legacy_apps(a, 7), "an unknown mode");
 	CHECK(lodestone_pointer_adapter_set_legacy_apps(a, LODESTONE_POINTER_LEGACY_APPS_OFF), "legacy apps off");

@@ -744,11 +744,12 @@ struct lodestone_pointer_window_pixels {
 typedef bool (*lodestone_pointer_window_pixels_fn)(void *data, uint64_t window, struct lodestone_pointer_window_pixels *pixels);
 
 /**
- * Since 0.3, optional: how the adapter reads a window's pixels when it needs them (a walk's
- * elements grown to their drawn outlines, once per walk; a terminal's rows, twice a second
- * while the pointer is over it and its cursor says text). `pixels` NULL (the default): the
- * adapter asks for none, controls keep their published extents and a terminal without
- * accessibility keeps the 24-point beam. The adapter copies what it is given.
+ * Since 0.3, optional: how the adapter reads a window's pixels when it needs them: once per
+ * walk, to grow its elements to their drawn outlines; and at each step while the pointer is
+ * over a window that publishes no elements and whose cursor says text (a terminal), whose rows
+ * are measured twice a second. The adapter copies a buffer only when its `commit` count
+ * changed. `pixels` NULL (the default): the adapter asks for none, controls keep their
+ * published extents and a terminal without accessibility keeps the 24-point beam.
  */
 void lodestone_pointer_adapter_set_window_pixels(struct lodestone_pointer_adapter *adapter,
 	lodestone_pointer_window_pixels_fn pixels, void *data);

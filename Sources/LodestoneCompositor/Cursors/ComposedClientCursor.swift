@@ -141,8 +141,8 @@ final class ComposedClientCursor {
         return p
     }
 
-    /// The seat's side of the decision, pushed before each input and frame (and when the
-    /// settings change): what shows may change, so the old and new images are repainted.
+    /// The seat's side of the decision, pushed when it changes and before each input and
+    /// frame: what shows may change, so the old and new images are repainted.
     func seatChanged(_ policy: AppCursorPolicy) {
         guard policy != pushed else { return }
         pushed = policy

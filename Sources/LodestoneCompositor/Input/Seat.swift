@@ -20,7 +20,7 @@ public final class Seat {
                                           settings: AppCursorPolicy(mode: pointerMode, legacyApps: legacyApps),
                                           pointerAt: (position.logical.x, position.logical.y))
         // A commit of the cursor's surface comes from its client, not through the seat.
-        cursor.onChange = { [unowned self] in self.pointerWorldChanged(cursor: true) }
+        cursor.onChange = { [unowned self] in self.clientCursorChanged() }
         return cursor
     }()
     /// The clients' bound `wl_pointer`s (not to be confused with `pointer`, the one pointer they follow).

@@ -3,7 +3,8 @@ import PointerAdaptation
 /// The seat's side of the app-cursor decision (`AppCursorPolicy`, PointerAdaptation's, the
 /// same the C library's adapter runs): the seat gathers what it knows (the drag, the focus
 /// and whether its tree declares regions, the client's cursor, the settings) and reads the
-/// answer; `ComposedClientCursor` is pushed the same inputs before each input and frame.
+/// answer; `ComposedClientCursor` is pushed the same inputs whenever they change
+/// (`pointerWorldChanged(cursor:)`) and again before each input and frame.
 extension Seat {
     /// The decision's inputs as the seat has them now.
     var appCursor: AppCursorPolicy {
@@ -26,7 +27,6 @@ extension Seat {
     func setAppCursor(mode: PointerMode, legacyApps: LegacyApps) {
         pointerMode = mode
         self.legacyApps = legacyApps
-        cursor.seatChanged(appCursor)
         pointerWorldChanged(cursor: true)
     }
 }

@@ -52,13 +52,24 @@ extension Seat {
     }
 
     /// Something the pointer moves over changed; it hears it before the next input or frame.
+    /// `cursor`: the focus, a drag, the pointer mode or the client's cursor changed; the
+    /// client's cursor composes by the seat's side of the decision as it is now (a capture
+    /// between frames shows what the seat says shows).
     func pointerWorldChanged(regions: Bool = false, cursor: Bool = false) {
         if regions { pointerWorld.regions = true }
         if cursor {
-            pointerWorld.cursor = true
-            // Another surface may be under the pointer: its accessibility regions.
-            pointerWorld.regions = true
+            clientCursorChanged()
+            self.cursor.seatChanged(appCursor)
         }
+        compositor.scheduleFrame()
+    }
+
+    /// The client's cursor changed on a commit of its surface (`ComposedClientCursor.onChange`,
+    /// which reads its own state as it is): the pointer hears it before the next input or frame.
+    func clientCursorChanged() {
+        pointerWorld.cursor = true
+        // Another surface may be under the pointer: its accessibility regions.
+        pointerWorld.regions = true
         compositor.scheduleFrame()
     }
 
