@@ -38,6 +38,8 @@ PIP_PACKAGES := pywayland
 # hosts/weston, the weston 10 module (make weston-module; WestonModuleTests, Scripts/bench-weston):
 # libweston 10's headers; weston itself, Xvfb, xdotool, meson and ninja are listed above.
 TEST_APT_PACKAGES += libweston-10-dev
+# weston's GL renderer on Xvfb (llvmpipe), for WestonModuleTests.testUnderTheGLRenderer...
+TEST_APT_PACKAGES += libgl1-mesa-dri
 
 # The toml-test suite's valid and invalid TOML files (the config tests and the config fuzzer's
 # seeds): Debian ships them inside BurntSushi's Go TOML library.

@@ -563,8 +563,8 @@ final class Weston {
     private let logPath: String
 
     /// `extraArguments` go to weston's command line (`--modules=...`), `environment` to its
-    /// environment (WestonModuleTests).
-    init(on x: XServer? = nil, shell: Shell = .kiosk, extraArguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// environment; `pixman: false` leaves weston its GL renderer (WestonModuleTests).
+    init(on x: XServer? = nil, shell: Shell = .kiosk, pixman: Bool = true, extraArguments: [String] = [], environment: [String: String] = [:]) throws {
         let id = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         runtimeDirectory = NSTemporaryDirectory() + "lodestone-weston-\(id)"
         try FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -575,7 +575,7 @@ final class Weston {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let backend = x == nil ? ["--backend=headless-backend.so", "--width=800", "--height=600"]
             : ["--backend=x11-backend.so", "--shell=\(shell.rawValue)", "--width=1024", "--height=700"]
-        process.arguments = ["weston", "--use-pixman", "--debug", "--socket=\(socket)", "--idle-time=0"] + backend + extraArguments
+        process.arguments = ["weston"] + (pixman ? ["--use-pixman"] : []) + ["--debug", "--socket=\(socket)", "--idle-time=0"] + backend + extraArguments
         var env = ProcessInfo.processInfo.environment
         env["XDG_RUNTIME_DIR"] = runtimeDirectory
         env.removeValue(forKey: "WAYLAND_DISPLAY")

@@ -110,6 +110,7 @@ void adapter_stepped(struct module *m, double t) {
 /* The client's own image or the theme's cursor (an image, or a name with no adaptive form):
  * weston's sprite shows, not the adaptive pointer. Outside composing (after a frame). */
 void apply_source(struct module *m) {
+	if (!m->pixman) return; /* weston's cursor layer is never masked under GL */
 	uint32_t source = m->adapter ? lodestone_pointer_adapter_pointer_source(m->adapter) : LODESTONE_POINTER_SOURCE_ADAPTIVE;
 	if (source == m->source) return;
 	m->source = source;

@@ -31,6 +31,7 @@ struct overlay {
 	struct overlay_client_buffer *memory; /* the buffer, as the internal client made it */
 	struct wl_resource *buffer; /* the same, as weston has it */
 	bool attached; /* weston made the buffer: the view shows it */
+	bool hooked; /* after_frame is on the output's animation list */
 	uint32_t *pixels;
 	int32_t width, height, stride;
 	/* The rectangle (global) holding the last pointer drawn, to clear next frame. */

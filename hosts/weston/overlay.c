@@ -13,12 +13,12 @@ struct overlay *overlay_of(struct module *m, struct weston_output *output) {
 void overlay_destroy(struct overlay *o) {
 	wl_list_remove(&o->link);
 	wl_list_remove(&o->destroy.link);
+	if (o->hooked) wl_list_remove(&o->after_frame.link);
 	if (o->attached) {
-		wl_list_remove(&o->after_frame.link);
 		weston_view_destroy(o->view);
 		weston_surface_destroy(o->surface);
 	}
-	overlay_client_buffer_destroy(o->module->peer, o->memory);
+	if (o->memory) overlay_client_buffer_destroy(o->module->peer, o->memory);
 	free(o);
 }
 
@@ -51,6 +51,7 @@ static void overlay_made(void *data, uint32_t id) {
 	weston_layer_entry_insert(&m->layer.view_list, &o->view->layer_link);
 	o->after_frame.frame = after_frame;
 	wl_list_insert(&o->output->animation_list, &o->after_frame.link);
+	o->hooked = true;
 	o->attached = true;
 	weston_output_schedule_repaint(o->output);
 }
@@ -58,11 +59,22 @@ static void overlay_made(void *data, uint32_t id) {
 /* The overlay for an output: an ARGB buffer as large as the output, all transparent, that
  * takes no input; shown once weston has made the buffer (overlay_made). */
 void overlay_create(struct module *m, struct weston_output *output) {
-	if (!m->pixman || !m->peer_ready || overlay_of(m, output)) return;
+	if ((m->pixman && !m->peer_ready) || overlay_of(m, output)) return;
 	struct overlay *o = calloc(1, sizeof *o);
 	if (!o) return;
 	o->module = m;
 	o->output = output;
+	if (!m->pixman) {
+		/* Under GL nothing is drawn: the output only gets the after-frame hook, where the
+		 * engine steps and the layout is checked. */
+		o->after_frame.frame = after_frame;
+		wl_list_insert(&output->animation_list, &o->after_frame.link);
+		o->hooked = true;
+		o->destroy.notify = overlay_output_destroyed;
+		wl_signal_add(&output->destroy_signal, &o->destroy);
+		wl_list_insert(&m->overlays, &o->link);
+		return;
+	}
 	o->width = output->width;
 	o->height = output->height;
 	o->stride = o->width * 4;
@@ -211,6 +223,16 @@ static void after_frame(struct weston_animation *animation, struct weston_output
 	(void)time;
 	struct overlay *o = wl_container_of(animation, o, after_frame);
 	struct module *m = o->module;
+	if (!m->pixman) {
+		/* What the repaint wrapper does under pixman, less the drawing. */
+		check_layout(m);
+		struct seat_hook *s;
+		wl_list_for_each(s, &m->seats, link) adapter_follow(m, s->pointer);
+		double t = now();
+		lodestone_pointer_engine_step(m->engine, t, &m->frame);
+		adapter_stepped(m, t);
+		lodestone_pointer_server_send_events(m->server);
+	}
 	send_logical_motion(m);
 	apply_source(m);
 	if (m->adapter && lodestone_pointer_adapter_changed(m->adapter)) weston_output_schedule_repaint(output);
