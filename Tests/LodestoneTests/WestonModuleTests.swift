@@ -45,6 +45,12 @@ final class WestonModuleTests: XCTestCase {
         if let scratch { try? FileManager.default.removeItem(atPath: scratch) }
     }
 
+    /// The module's build folder goes with the test process's last test of this class.
+    override class func tearDown() {
+        try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "lodestone-weston-module-build-\(getpid())")
+        super.tearDown()
+    }
+
     @discardableResult
     private func step(_ arguments: [String], environment: [String: String]? = nil) throws -> String {
         let (status, output) = try run(arguments, environment: environment)
