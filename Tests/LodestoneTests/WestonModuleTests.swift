@@ -77,11 +77,11 @@ final class WestonModuleTests: XCTestCase {
     /// Xvfb and weston with the module; `config` is written as config.toml
     /// ($XDG_CONFIG_HOME/lodestone/config.toml, read as Lodestone reads it).
     private func startWeston(config: String? = nil, module load: Bool = true, shell: Weston.Shell = .kiosk, pixman: Bool = true,
-                             environment: [String: String] = [:]) throws -> Weston {
+                             arguments: [String] = [], environment: [String: String] = [:]) throws -> Weston {
         if let config { try config.write(toFile: scratch + "/config/lodestone/config.toml", atomically: true, encoding: .utf8) }
         let x = try XServer()
         self.x = x
-        let weston = try Weston(on: x, shell: shell, pixman: pixman, extraArguments: load ? ["--modules=" + (try module())] : [],
+        let weston = try Weston(on: x, shell: shell, pixman: pixman, extraArguments: (load ? ["--modules=" + (try module())] : []) + arguments,
                                 environment: ["XDG_CONFIG_HOME": scratch + "/config"].merging(environment) { $1 })
         self.weston = weston
         if load {
@@ -244,6 +244,44 @@ final class WestonModuleTests: XCTestCase {
             XCTAssertLessThan(result.mean, 4, "\(scene.name) differs from Lodestone's")
             XCTAssertLessThan(result.off, 0.02, "\(scene.name): more than 2% of the pixels differ")
         }
+        XCTAssertTrue(weston.isRunning, weston.log)
+    }
+
+    /// Two outputs side by side (weston's X11 backend, two windows of 640×480 moved apart on
+    /// the X screen): the pointer is drawn on the first, across the edge on both (the second
+    /// is not at (0, 0): the module draws it through a canvas in global coordinates), then on
+    /// the second alone, and nothing stays behind.
+    func testThePointerCrossesFromOneOutputToTheOther() throws {
+        let weston = try startWeston(shell: .desktop, arguments: ["--output-count=2", "--width=640", "--height=480"])
+        // "x11 output 640x480, window id N": the second window goes to the right of the first.
+        let ids = weston.log.split(separator: "\n").filter { $0.contains("x11 output 640x480, window id") }.compactMap { $0.split(separator: " ").last }
+        XCTAssertEqual(ids.count, 2, weston.log)
+        guard ids.count == 2 else { return }
+        try xdotool("windowmove", String(ids[1]), "640", "0")
+        usleep(500_000)
+        try slide([(1200, 100)])
+        usleep(500_000)
+        let plain = try weston.screenshot()
+        XCTAssertEqual(plain.width, 1280, "weston-screenshooter shoots both outputs side by side")
+        func drawn(_ s: Screenshot, at p: (Int, Int)) -> Bool { distance(s[p.0, p.1], plain[p.0, p.1]) > 20 }
+
+        try slide([(300, 200), (320, 210)], enter: false)
+        usleep(600_000)
+        let first = try weston.screenshot()
+        XCTAssertTrue(drawn(first, at: (320, 210)), "no pointer on the first output\n\(weston.log)")
+
+        try slide([(630, 250), (639, 250)], enter: false)
+        usleep(600_000)
+        let edge = try weston.screenshot()
+        XCTAssertTrue(drawn(edge, at: (635, 250)), "no pointer on the first output's side of the edge")
+        XCTAssertTrue(drawn(edge, at: (643, 250)), "no pointer on the second output's side of the edge")
+        XCTAssertFalse(drawn(edge, at: (320, 210)), "a pointer left behind on the first output")
+
+        try slide([(700, 250), (900, 300)], enter: false)
+        usleep(600_000)
+        let second = try weston.screenshot()
+        XCTAssertTrue(drawn(second, at: (900, 300)), "no pointer on the second output")
+        XCTAssertFalse(drawn(second, at: (643, 250)) || drawn(second, at: (635, 250)), "a pointer left behind at the edge")
         XCTAssertTrue(weston.isRunning, weston.log)
     }
 
