@@ -77,9 +77,9 @@ final class WestonModuleTests: XCTestCase {
     /// Xvfb and weston with the module; `config` is written as config.toml
     /// ($XDG_CONFIG_HOME/lodestone/config.toml, read as Lodestone reads it).
     private func startWeston(config: String? = nil, module load: Bool = true, shell: Weston.Shell = .kiosk, pixman: Bool = true,
-                             arguments: [String] = [], environment: [String: String] = [:]) throws -> Weston {
+                             screen: String = "1280x800", arguments: [String] = [], environment: [String: String] = [:]) throws -> Weston {
         if let config { try config.write(toFile: scratch + "/config/lodestone/config.toml", atomically: true, encoding: .utf8) }
-        let x = try XServer()
+        let x = try XServer(size: screen)
         self.x = x
         let weston = try Weston(on: x, shell: shell, pixman: pixman, extraArguments: (load ? ["--modules=" + (try module())] : []) + arguments,
                                 environment: ["XDG_CONFIG_HOME": scratch + "/config"].merging(environment) { $1 })
@@ -98,9 +98,12 @@ final class WestonModuleTests: XCTestCase {
 
     /// Moves the X pointer along the points (outside weston's window first, so that weston's
     /// X11 backend sees it enter at an absolute position, as a person's pointer does).
+    /// A point of the X screen outside weston's window.
+    private var outside = (1200, 780)
+
     private func slide(_ points: [(Int, Int)], enter: Bool = true, pause: useconds_t = 120_000) throws {
         if enter {
-            try xdotool("mousemove", "1200", "780")
+            try xdotool("mousemove", "\(outside.0)", "\(outside.1)")
             usleep(pause)
         }
         for (px, py) in points {
@@ -136,8 +139,10 @@ final class WestonModuleTests: XCTestCase {
 
     /// Lodestone's own pictures of the same scene: the demo at (0, 0), the pointer settled on
     /// each point (manual clock), as WlrootsExampleTests takes them.
-    private func lodestoneCaptures(_ points: [(from: (Double, Double), to: (Double, Double))]) throws -> [Screenshot] {
-        let f = try AdaptiveFixture(extraArguments: ["--pointer", "adaptive"])
+    private func lodestoneCaptures(_ points: [(from: (Double, Double), to: (Double, Double))], scale: Int = 1) throws -> [Screenshot] {
+        // At scale 2, as weston's output: 640×400 points.
+        let f = try AdaptiveFixture(size: scale > 1 ? "640x400" : "1280x800",
+                                    extraArguments: ["--pointer", "adaptive"] + (scale > 1 ? ["--scale", "\(scale)"] : []))
         try f.session.launch([demo])
         _ = try f.session.waitForWindow("Lodestone demo")
         try f.control.moveWindow("Lodestone demo", x: 0, y: 0)
@@ -283,6 +288,33 @@ final class WestonModuleTests: XCTestCase {
         XCTAssertTrue(drawn(second, at: (900, 300)), "no pointer on the second output")
         XCTAssertFalse(drawn(second, at: (643, 250)) || drawn(second, at: (635, 250)), "a pointer left behind at the edge")
         XCTAssertTrue(weston.isRunning, weston.log)
+    }
+
+    /// An output of scale 2 (the X11 backend's --scale=2, 640×400 points in 1280×800 pixels):
+    /// the overlay is in the output's pixels, so B's platter is as sharp as Lodestone's own at
+    /// scale 2, compared pixel for pixel (the same tolerance).
+    func testAtScaleTwoThePlatterIsDrawnInOutputPixelsAsInLodestone() throws {
+        let b = Self.button, centre = (b.x + b.width / 2, b.y + b.height / 2 + 1)
+        let reference = try lodestoneCaptures([(from: (Double(centre.0 - 60), Double(centre.1)), to: (Double(centre.0), Double(centre.1)))], scale: 2)
+        outside = (1590, 990)
+        let weston = try startWeston(screen: "1600x1000", arguments: ["--width=640", "--height=400", "--scale=2"])
+        _ = try launch([demo], in: weston, log: "demo")
+        XCTAssertTrue(try wait(timeout: 20) {
+            guard let s = try? weston.screenshot() else { return false }
+            return s.width == 1280 && brightness(s[10, 10]) > 600 && brightness(s[800, 80]) > 600
+        }, "the demo never showed up in weston:\n\(weston.log)")
+        // X's pixels are the output's: the points times 2.
+        try slide([((centre.0 - 60) * 2, centre.1 * 2), ((centre.0 - 20) * 2, centre.1 * 2), (centre.0 * 2, centre.1 * 2)])
+        usleep(1_500_000)
+        let shot = try weston.screenshot()
+        XCTAssertEqual([shot.width, shot.height], [1280, 800])
+        XCTAssertEqual([reference[0].width, reference[0].height], [1280, 800])
+        let toolbar = shot[(b.x + b.width / 2) * 2, 114]
+        XCTAssertGreaterThan(distance(shot[(b.x - 1) * 2, (b.y + b.height / 2) * 2], toolbar), 12, "no platter left of B\n\(weston.log)")
+        let result = compare(reference[0], shot, x: (b.x - 20) * 2, y: 0, width: (b.width + 40) * 2, height: 120)
+        print("weston module vs Lodestone at scale 2 around B: mean channel distance \(result.mean), \(result.off * 100)% of the pixels off by > 30")
+        XCTAssertLessThan(result.mean, 4, "the platter differs from Lodestone's at scale 2")
+        XCTAssertLessThan(result.off, 0.02, "more than 2% of the pixels around B differ at scale 2")
     }
 
     /// Magnetism moves the pointer clients see: a pywayland window's highlight region pulls

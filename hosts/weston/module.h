@@ -33,7 +33,10 @@ struct overlay {
 	bool attached; /* weston made the buffer: the view shows it */
 	bool hooked; /* after_frame is on the output's animation list */
 	uint32_t *pixels;
-	int32_t width, height, stride;
+	/* The buffer in output pixels: the output's size times its scale. */
+	int32_t width, height, stride, scale;
+	/* Shrinks the view by the scale, so the buffer's pixels are the output's. */
+	struct weston_transform shrink;
 	/* The rectangle (global) holding the last pointer drawn, to clear next frame. */
 	pixman_box32_t drawn;
 	struct weston_animation after_frame;

@@ -15,6 +15,7 @@ void overlay_destroy(struct overlay *o) {
 	wl_list_remove(&o->destroy.link);
 	if (o->hooked) wl_list_remove(&o->after_frame.link);
 	if (o->attached) {
+		if (o->scale > 1) wl_list_remove(&o->shrink.link);
 		weston_view_destroy(o->view);
 		weston_surface_destroy(o->surface);
 	}
@@ -42,6 +43,14 @@ static void overlay_made(void *data, uint32_t id) {
 		return;
 	}
 	weston_surface_set_size(o->surface, o->width, o->height);
+	if (o->scale > 1) {
+		/* The transform applies before the position (the position's transform is the
+		 * list's first until this one goes in front of it). */
+		weston_matrix_init(&o->shrink.matrix);
+		weston_matrix_scale(&o->shrink.matrix, 1.0f / o->scale, 1.0f / o->scale, 1);
+		wl_list_insert(&o->view->geometry.transformation_list, &o->shrink.link);
+		weston_view_geometry_dirty(o->view);
+	}
 	pixman_region32_clear(&o->surface->input); /* clicks go through */
 	pixman_region32_clear(&o->surface->opaque);
 	m->compositor->renderer->attach(o->surface, weston_buffer_from_resource(o->buffer));
@@ -75,8 +84,9 @@ void overlay_create(struct module *m, struct weston_output *output) {
 		wl_list_insert(&m->overlays, &o->link);
 		return;
 	}
-	o->width = output->width;
-	o->height = output->height;
+	o->scale = output->current_scale > 0 ? output->current_scale : 1;
+	o->width = output->width * o->scale;
+	o->height = output->height * o->scale;
 	o->stride = o->width * 4;
 	o->memory = overlay_client_buffer_create(m->peer, o->width, o->height, overlay_made, o);
 	if (!o->memory) {
@@ -123,47 +133,54 @@ static pixman_box32_t frame_box(const struct lodestone_pointer_presentation *p, 
 
 static bool box_empty(pixman_box32_t b) { return b.x2 <= b.x1 || b.y2 <= b.y1; }
 
+/* A box (global points) in the overlay's buffer (output pixels). */
+static pixman_box32_t in_buffer(struct overlay *o, pixman_box32_t b) {
+	int32_t s = o->scale;
+	return (pixman_box32_t){(b.x1 - o->output->x) * s, (b.y1 - o->output->y) * s,
+		(b.x2 - o->output->x) * s, (b.y2 - o->output->y) * s};
+}
+
 static void clear_box(struct overlay *o, pixman_box32_t b) {
-	for (int32_t y = b.y1; y < b.y2; y++)
-		memset(o->pixels + (size_t)(y - o->output->y) * (o->stride / 4) + (b.x1 - o->output->x), 0,
-			(size_t)(b.x2 - b.x1) * 4);
+	pixman_box32_t p = in_buffer(o, b);
+	for (int32_t y = p.y1; y < p.y2; y++)
+		memset(o->pixels + (size_t)y * (o->stride / 4) + p.x1, 0, (size_t)(p.x2 - p.x1) * 4);
 }
 
 /* Reads the composed pixels of `b` into the overlay, then draws the pointer over them. */
 static void draw_pointer(struct module *m, struct overlay *o, pixman_box32_t b) {
 	struct weston_output *output = o->output;
-	int32_t w = b.x2 - b.x1, h = b.y2 - b.y1;
-	uint32_t *row0 = o->pixels + (size_t)(b.y1 - output->y) * (o->stride / 4) + (b.x1 - output->x);
-	/* read_pixels writes w×h tightly packed: read into the box's first rows, then spread
-	 * them out from the bottom up to the overlay's stride. */
+	pixman_box32_t p = in_buffer(o, b);
+	int32_t w = p.x2 - p.x1, h = p.y2 - p.y1, s = o->scale;
+	uint32_t *row0 = o->pixels + (size_t)p.y1 * (o->stride / 4) + p.x1;
+	/* read_pixels writes w×h tightly packed (output pixels): spread to the overlay's stride. */
 	uint32_t *packed = malloc((size_t)w * h * 4);
 	if (!packed) return;
-	if (m->compositor->renderer->read_pixels(output, PIXMAN_a8r8g8b8, packed,
-			b.x1 - output->x, b.y1 - output->y, w, h) < 0) {
+	if (m->compositor->renderer->read_pixels(output, PIXMAN_a8r8g8b8, packed, p.x1, p.y1, w, h) < 0) {
 		free(packed);
 		return;
 	}
 	for (int32_t y = 0; y < h; y++) memcpy(row0 + (size_t)y * (o->stride / 4), packed + (size_t)y * w, (size_t)w * 4);
 	free(packed);
 	if (output->x == 0 && output->y == 0) {
-		lodestone_pointer_engine_draw(m->engine, o->pixels, o->width, o->height, o->stride, 1.0, b.x1, b.y1, w, h);
+		lodestone_pointer_engine_draw(m->engine, o->pixels, o->width, o->height, o->stride, s, p.x1, p.y1, w, h);
 		return;
 	}
 	/* An output elsewhere: the library draws in global coordinates, so through a canvas whose
-	 * (0, 0) is global (0, 0), as large as the box's far corner. */
+	 * (0, 0) is global (0, 0), as large as the box's far corner (in output pixels). */
 	if (b.x1 < 0 || b.y1 < 0) return;
-	size_t need = (size_t)b.x2 * b.y2;
+	int32_t cw = b.x2 * s, ch = b.y2 * s, cx = b.x1 * s, cy = b.y1 * s;
+	size_t need = (size_t)cw * ch;
 	if (need > m->scratch_size) {
-		uint32_t *s = realloc(m->scratch, need * 4);
-		if (!s) return;
-		m->scratch = s;
+		uint32_t *canvas = realloc(m->scratch, need * 4);
+		if (!canvas) return;
+		m->scratch = canvas;
 		m->scratch_size = need;
 	}
 	for (int32_t y = 0; y < h; y++)
-		memcpy(m->scratch + (size_t)(b.y1 + y) * b.x2 + b.x1, row0 + (size_t)y * (o->stride / 4), (size_t)w * 4);
-	lodestone_pointer_engine_draw(m->engine, m->scratch, b.x2, b.y2, b.x2 * 4, 1.0, b.x1, b.y1, w, h);
+		memcpy(m->scratch + (size_t)(cy + y) * cw + cx, row0 + (size_t)y * (o->stride / 4), (size_t)w * 4);
+	lodestone_pointer_engine_draw(m->engine, m->scratch, cw, ch, cw * 4, s, cx, cy, w, h);
 	for (int32_t y = 0; y < h; y++)
-		memcpy(row0 + (size_t)y * (o->stride / 4), m->scratch + (size_t)(b.y1 + y) * b.x2 + b.x1, (size_t)w * 4);
+		memcpy(row0 + (size_t)y * (o->stride / 4), m->scratch + (size_t)(cy + y) * cw + cx, (size_t)w * 4);
 }
 
 /* The wrapped renderer->repaint_output (see the top of the file). */
