@@ -542,7 +542,15 @@ final class WestonModuleTests: XCTestCase {
             view = try weston.views().first { $0.description.contains("top-level window '\(title)'") }
             return view != nil && weston.log.contains("accessibility: walked")
         }, "\(app[0]) never showed or was never walked:\n\(textOfFile(log))\n\(weston.log.suffix(3000))")
-        guard let v = view else { return }
+        // Where it settles: GTK may resize the window after it first maps.
+        var settled = view
+        _ = try wait(timeout: 5) {
+            usleep(300_000)
+            let now = try weston.views().first { $0.description.contains("top-level window '\(title)'") }
+            defer { settled = now }
+            return now.map { [$0.x, $0.y, $0.width, $0.height] } == settled.map { [$0.x, $0.y, $0.width, $0.height] }
+        }
+        guard let v = settled else { return }
         // The pixels with the pointer on desktop-shell's panel (no app there).
         try slide([(600, 10)])
         usleep(800_000)
@@ -555,7 +563,7 @@ final class WestonModuleTests: XCTestCase {
             usleep(1_200_000)
             platter = changed(try weston.screenshot(), from: plain, at: b.0, b.1)
         }
-        XCTAssertGreaterThan(platter.row, platterWidth, "\(app[0]): no platter over the button at \(b) (the circle is 20 wide): \(platter)\n\(weston.log.suffix(3000))")
+        XCTAssertGreaterThan(platter.row, platterWidth, "\(app[0]): no platter over the button at \(b) (the circle is 20 wide): \(platter); its window \(v)\n\(weston.log.suffix(3000))")
 
         let t = (v.x + text.0, v.y + text.1)
         var beam = (row: 0, column: 0)
