@@ -79,12 +79,25 @@ void adapter_follow(struct module *m, struct weston_pointer *pointer) {
 		m->cursor_serial_seen = m->cursor_serial - 1; /* the cursor is told again */
 	}
 	struct weston_surface *cs = pointer->sprite ? pointer->sprite->surface : NULL;
+	/* weston keeps the last client's cursor until the new one sets its own: a cursor of
+	 * another client than the focused one's is none yet (the panel's arrow is no cursor of
+	 * the app under the pointer). */
+	struct weston_surface *focus = pointer->focus ? pointer->focus->surface : NULL;
+	if (cs && (!cs->resource || !focus || !focus->resource ||
+	           wl_resource_get_client(cs->resource) != wl_resource_get_client(focus->resource)))
+		cs = NULL;
 	struct weston_buffer *buffer = cs ? cs->buffer_ref.buffer : NULL;
-	if (cs == m->cursor_surface && buffer == m->cursor_buffer && m->cursor_serial == m->cursor_serial_seen) return;
+	/* The hotspot too: wl_pointer.set_cursor may come after the cursor surface's commit, and
+	 * a theme cursor is recognised by its image and its hotspot. */
+	if (cs == m->cursor_surface && buffer == m->cursor_buffer && m->cursor_serial == m->cursor_serial_seen &&
+	    pointer->hotspot_x == m->cursor_hotspot_x && pointer->hotspot_y == m->cursor_hotspot_y)
+		return;
 	bool had = m->cursor_surface != NULL;
 	m->cursor_surface = cs;
 	m->cursor_buffer = buffer;
 	m->cursor_serial_seen = m->cursor_serial;
+	m->cursor_hotspot_x = pointer->hotspot_x;
+	m->cursor_hotspot_y = pointer->hotspot_y;
 	if (!cs) {
 		/* wl_pointer.set_cursor with no surface: the app hid its cursor. */
 		if (had) lodestone_pointer_adapter_cursor_hidden(m->adapter);

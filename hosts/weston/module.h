@@ -97,6 +97,7 @@ struct module {
 	struct weston_surface *cursor_surface;
 	struct weston_buffer *cursor_buffer;
 	uint32_t cursor_serial, cursor_serial_seen; /* commits of cursor surfaces */
+	int32_t cursor_hotspot_x, cursor_hotspot_y;
 	uint32_t source; /* enum lodestone_pointer_source */
 	struct wl_event_source *adapter_poll;
 	double poll_until;
