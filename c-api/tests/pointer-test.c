@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static int failures;
@@ -507,15 +508,21 @@ int main(void) {
 	SETTLE();
 	CHECK(p.shape_kind == LODESTONE_POINTER_SHAPE_KIND_VERTICAL_BEAM && fabs(p.height - 24) < 0.5,
 		"without pixels the name's beam, 24 points: %g", p.height);
+	struct timespec wall0, wall1;
+	clock_gettime(CLOCK_MONOTONIC, &wall0);
 	lodestone_pointer_adapter_set_window_pixels(a, terminal_pixels, &term);
 	lodestone_pointer_adapter_pointer_over(a, 2);
 	lodestone_pointer_engine_motion(ae, t, 300, 250);
 	SETTLE();
+	clock_gettime(CLOCK_MONOTONIC, &wall1);
+	double wall = (double)(wall1.tv_sec - wall0.tv_sec) + (double)(wall1.tv_nsec - wall0.tv_nsec) / 1e9;
 	CHECK(term.asked > 0, "the adapter asked for the terminal's pixels");
+	/* Only to measure the rows, twice a second of wall time, not at each of the 40 steps. */
+	CHECK(term.asked <= 2 + (unsigned)(wall * 2), "asked %u times in %.2f s", term.asked, wall);
 	CHECK(p.shape_kind == LODESTONE_POINTER_SHAPE_KIND_VERTICAL_BEAM && fabs(p.height - TERMINAL_LINE) < 0.5,
 		"with pixels the terminal's line, %d points: %g", TERMINAL_LINE, p.height);
 	CHECK(p.targeted && (p.target_region >> 62) == 3, "the adapter's region of measured rows targets the pointer");
-	printf("terminal beam %g, pixels asked %u\n", p.height, term.asked);
+	printf("terminal beam %g, pixels asked %u in %.2f s\n", p.height, term.asked, wall);
 	lodestone_pointer_adapter_set_window_pixels(a, NULL, NULL);
 	lodestone_pointer_adapter_window_unmapped(a, 2);
 	lodestone_pointer_adapter_pointer_over(a, 1);

@@ -745,11 +745,12 @@ typedef bool (*lodestone_pointer_window_pixels_fn)(void *data, uint64_t window, 
 
 /**
  * Since 0.3, optional: how the adapter reads a window's pixels when it needs them: once per
- * walk, to grow its elements to their drawn outlines; and at each step while the pointer is
- * over a window that publishes no elements and whose cursor says text (a terminal), whose rows
- * are measured twice a second. The adapter copies a buffer only when its `commit` count
- * changed. `pixels` NULL (the default): the adapter asks for none, controls keep their
- * published extents and a terminal without accessibility keeps the 24-point beam.
+ * walk, to grow its elements to their drawn outlines; and twice a second while the pointer is
+ * over a window that publishes no elements and whose cursor says text (a terminal), to measure
+ * its rows (asked again at the next step while the host has none). The adapter copies a buffer
+ * only when its `commit` count changed. `pixels` NULL (the default): the adapter asks for
+ * none, controls keep their published extents and a terminal without accessibility keeps the
+ * 24-point beam.
  */
 void lodestone_pointer_adapter_set_window_pixels(struct lodestone_pointer_adapter *adapter,
 	lodestone_pointer_window_pixels_fn pixels, void *data);

@@ -12,8 +12,8 @@ import WaylandServer
 ///
 /// It holds no seat: the seat checks who may choose the cursor, tells it where the pointer
 /// is (`follow`) and its side of the decision (`seatChanged`), and pushes its changes to the
-/// pointer; a commit of the cursor's surface,
-/// which comes from a client while the seat is not on the stack, is told through `onChange`.
+/// pointer; a commit of the cursor's surface, which comes from a client while the seat is not
+/// on the stack, is told through `onChange`.
 final class ComposedClientCursor {
     /// Where its image is damaged and at which scale themes are read.
     private unowned let output: Output
@@ -154,6 +154,7 @@ final class ComposedClientCursor {
 
     /// Whether a theme has an image for `name` at the output's scale.
     func themeHasImage(_ name: CursorName) -> Bool { themes.standardCursor(name, scale: output.scale.ceiling) != nil }
+
     /// What the client's cursor means, when it says: the shape it named, or the theme cursor
     /// its image was recognised as.
     var name: CursorName? { shape ?? surface.flatMap { ($0.role as? ClientCursorSurfaceRole)?.name } }

@@ -85,7 +85,7 @@ package final class Accessibility {
         /// Not walked again before this (after extents that lie: the toolkit gets time to lay out).
         var notBefore = 0.0
         /// A terminal's rows (`TextRows`), when it publishes nothing and its cursor says text.
-        var rows: TextRows?
+        var rows: MeasuredTextRows?
         var rowsMeasuredAt: Double?
         /// When the pointer first came onto the window (for the first highlight's latency).
         var pointerCameAt: Double?
@@ -149,10 +149,9 @@ package final class Accessibility {
         let placement = SurfacePlacement(origin: frame.origin)
         var elements = window.elements
         var measured = false
-        if elements.isEmpty, pointer.cursorIsText, let pixels = toplevel.adaptedPixels, let rows = textRows(window, pixels) {
+        if elements.isEmpty, pointer.cursorIsText, let terminal = textRows(window, toplevel) {
             // No geometry published, but text: a terminal's rows, measured from its pixels.
-            let (w, h) = (Double(pixels.surfaceSize.width), Double(pixels.surfaceSize.height))
-            let (gx, gy) = (Double(pixels.geometryOffset.x), Double(pixels.geometryOffset.y))
+            let rows = terminal.rows, (w, h) = terminal.surfaceSize, (gx, gy) = terminal.geometryOffset
             elements = [AccessibleElement(kind: .text(lineHeight: rows.pitch, singleLine: false), x: -gx,
                                           y: rows.origin - gy, width: w, height: h - rows.origin, depth: 0)]
             measured = true
@@ -219,16 +218,6 @@ package final class Accessibility {
             }
             refresh(window, pid: pid)
         }
-    }
-
-    /// The text rows of a window without published geometry, measured twice a second while
-    /// the pointer is on it (its pixels change without telling the pointer).
-    func textRows(_ window: AppWindow, _ pixels: WindowPixels) -> TextRows? {
-        recheck(after: 0.5)
-        if let at = window.rowsMeasuredAt, now - at < 0.5 { return window.rows }
-        window.rowsMeasuredAt = now
-        window.rows = TextRows.measure(pixels)
-        return window.rows
     }
 
     /// Looks again (re-places the regions) after `seconds`: for what comes without a signal.

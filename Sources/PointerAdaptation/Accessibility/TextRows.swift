@@ -56,3 +56,32 @@ struct TextRows: Equatable {
         return TextRows(pitch: Double(pitch) / scale, origin: max(0, first) / scale)
     }
 }
+
+/// A terminal's rows with the surface they were measured in (points): its size, and where the
+/// window geometry starts in it.
+struct MeasuredTextRows {
+    var rows: TextRows
+    var surfaceSize: (Double, Double)
+    var geometryOffset: (Double, Double)
+}
+
+extension Accessibility {
+    /// The text rows of a window without published geometry, measured twice a second while
+    /// the pointer is on it (its pixels change without telling the pointer). The pixels are
+    /// read only to measure (a C host hands them through a callback, `AdaptedWindow.adaptedPixels`);
+    /// a window without them is asked again the next time.
+    func textRows(_ window: AppWindow, _ toplevel: AdaptedWindow) -> MeasuredTextRows? {
+        if let at = window.rowsMeasuredAt, now - at < 0.5 {
+            recheck(after: 0.5)
+            return window.rows
+        }
+        guard let pixels = toplevel.adaptedPixels else { return nil }
+        recheck(after: 0.5)
+        window.rowsMeasuredAt = now
+        window.rows = TextRows.measure(pixels).map {
+            MeasuredTextRows(rows: $0, surfaceSize: (Double(pixels.surfaceSize.width), Double(pixels.surfaceSize.height)),
+                             geometryOffset: (Double(pixels.geometryOffset.x), Double(pixels.geometryOffset.y)))
+        }
+        return window.rows
+    }
+}
