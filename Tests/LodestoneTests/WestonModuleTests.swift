@@ -534,17 +534,19 @@ final class WestonModuleTests: XCTestCase {
         try requireAccessibilityBus()
         let bus = try PrivateSessionBus()
         defer { bus.stop() }
-        // GTK 4 takes its cursor theme from the settings portal when the portal answers in
-        // time, and this machine has KDE's portal backend: then GTK's arrow is Breeze's
-        // (48×48, hotspot 6,6), which the adapter does not recognise (it knows the default,
-        // Adwaita and DMZ themes at size 24), so GTK's own image shows instead of the adaptive
-        // pointer, by design. Portals started on this bus find no backends: GTK's settings
-        // come from GSettings, Adwaita at 24, on every run.
+        // GTK's cursor theme must be one the adapter knows at the size it knows (the default,
+        // Adwaita and DMZ themes at 24), or GTK's own image shows instead of the adaptive
+        // pointer, by design. Left alone, GTK's first cursors come before its settings, from
+        // XCURSOR_THEME/XCURSOR_SIZE or "default" at 32 (here Breeze, 48×48 with hotspot 6,6,
+        // its size 36), and later ones from KDE's settings portal when that answers in time.
+        // Both pinned: the environment says Adwaita at 24, as GSettings does, and portals
+        // started on this bus find no backends.
         try step(["dbus-send", "--bus=" + bus.address, "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
                   "org.freedesktop.DBus.UpdateActivationEnvironment", "dict:string:string:XDG_DESKTOP_PORTAL_DIR,/nonexistent"])
         let weston = try startWeston(shell: .desktop, environment: bus.environment.merging(["LODESTONE_POINTER_DEBUG": "1"]) { $1 })
         let (process, log) = try launch(app, in: weston, log: "app",
-                                        environment: AccessibleAppTests.gtkEnvironment.merging(bus.environment) { $1 })
+                                        environment: AccessibleAppTests.gtkEnvironment.merging(bus.environment) { $1 }
+                                            .merging(["XCURSOR_THEME": "Adwaita", "XCURSOR_SIZE": "24"]) { $1 })
         var view: Weston.View?
         XCTAssertTrue(try wait(timeout: 30) {
             view = try weston.views().first { $0.description.contains("top-level window '\(title)'") }
