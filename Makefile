@@ -39,6 +39,11 @@ PIP_PACKAGES := pywayland
 # test-tty): Wayfire itself and its headers, which include glm's and GLES 2's; gtk3-demo (make
 # deps), dbus-daemon and at-spi2-core (above) for the GTK scenario.
 TEST_APT_PACKAGES += wayfire wayfire-dev libglm-dev libgles-dev
+# hosts/weston, the weston 10 module (make weston-module; WestonModuleTests, Scripts/bench-weston):
+# libweston 10's headers; weston itself, Xvfb, xdotool, meson and ninja are listed above.
+TEST_APT_PACKAGES += libweston-10-dev
+# weston's GL renderer on Xvfb (llvmpipe), for WestonModuleTests.testUnderTheGLRenderer...
+TEST_APT_PACKAGES += libgl1-mesa-dri
 
 # The toml-test suite's valid and invalid TOML files (the config tests and the config fuzzer's
 # seeds): Debian ships them inside BurntSushi's Go TOML library.
@@ -61,7 +66,7 @@ PREFIX ?= /usr/local
 # make install CONFIG=debug installs the debug build (the install test uses it).
 CONFIG ?= release
 
-.PHONY: deps test-deps build build-checked release test check-wrappers wayfire-plugin test-tty test-tty-build test-tty-if-possible fuzz-build asan-build demo golden bench bench-check bench-peer bench-abuse soak fuzz fuzz-config fuzz-xcursor fuzz-nested fuzz-x11 asan wlcs install man clean
+.PHONY: deps test-deps build build-checked release test weston-module check-wrappers wayfire-plugin test-tty test-tty-build test-tty-if-possible fuzz-build asan-build demo golden bench bench-check bench-peer bench-abuse soak fuzz fuzz-config fuzz-xcursor fuzz-nested fuzz-x11 asan wlcs install man clean
 
 # Installs those of the packages in $(1) that are missing.
 define apt_install
@@ -104,8 +109,16 @@ check-wrappers:
 # while the fuzzers' and test-tty's builds go on beside them at a lower priority; then 30 s of
 # the config loader's fuzzer and 20 s of the Xcursor theme reader's, side by side, and make
 # test-tty (or why it is skipped).
-test: check-wrappers build-checked
+test: check-wrappers build-checked weston-module
 	Scripts/run-tests
+
+# hosts/weston's lodestone-pointer.so against the debug liblodestone-pointer, with meson and the
+# wrap in c-api/, failing on a compiler warning (WestonModuleTests builds its own copy the same way).
+weston-module: build-checked
+	@[ -f .build-weston/build.ninja ] || meson setup --wrap-mode=nodownload \
+		-Dlodestone-pointer:swiftpm_libdir=$(CURDIR)/.build/debug .build-weston hosts/weston
+	@ninja -C .build-weston lodestone-pointer.so > .build-weston/ninja.log 2>&1; status=$$?; cat .build-weston/ninja.log; \
+		[ $$status = 0 ] && ! grep -q "warning:" .build-weston/ninja.log
 
 # The TTY session for real (Tests/vm/README.md): a QEMU guest (Debian's kernel, virtio GPU and
 # input, the host's root over 9p) runs seatd and the release build of `lodestone --backend drm`
@@ -162,9 +175,11 @@ demo: release
 # with kwin-dev installed, the KWin effect in $(PREFIX)/lib/x86_64-linux-gnu/qt5/plugins/kwin/effects/plugins
 # (PREFIX=/usr: Qt's own plugin folder, where KWin looks; docs/kwin.md); and the Wayfire plugin where
 # wayfire-dev is installed (Scripts/install-wayfire-plugin: PREFIX's equivalent of Wayfire's plugin
-# folder, /usr/lib/x86_64-linux-gnu/wayfire for PREFIX=/usr; docs/wayfire.md).
+# folder, /usr/lib/x86_64-linux-gnu/wayfire for PREFIX=/usr; docs/wayfire.md);
+# and the weston module: into weston's module folder when PREFIX is libweston's (/usr), else
+# PREFIX/lib/weston, or WESTON_MODULEDIR (Scripts/install; docs/weston.md).
 install: $(if $(filter debug,$(CONFIG)),build,release)
-	Scripts/install "$(PREFIX)" .build/$(CONFIG)
+	WESTON_MODULEDIR="$(WESTON_MODULEDIR)" Scripts/install "$(PREFIX)" .build/$(CONFIG)
 
 # Regenerates docs/lodestone.1 from the command line's own help (swift-argument-parser).
 man: build
@@ -184,6 +199,7 @@ bench: test-deps
 	.build/release/PointerBoundaryBenchmark .build/release/liblodestone-pointer.so
 	Scripts/bench-pointer-library .build/release
 	Scripts/bench-instructions
+	Scripts/bench-weston .build/release
 
 # Lodestone (the release build `make demo` runs) and weston 10 side by side, same output and
 # clients (Sources/lodestone-bench/PeerBench.swift); PEER_SECONDS per client (default 5).

@@ -8,7 +8,15 @@ import PackageDescription
 /// toolchain. Only the `lodestone-pointer` product links LodestonePointerC.
 let packageRoot = String(#filePath.dropLast("/Package.swift".count))
 let pointerLibraryLinkerSettings: [LinkerSetting] = [
-    .unsafeFlags(["-static-stdlib", "-Xlinker", "--version-script=\(packageRoot)/c-api/lodestone-pointer.map"], .when(platforms: [.linux])),
+    // The soname makes a host that links the library by its path (meson's find_library) need
+    // "liblodestone-pointer.so", found through its rpath, not the build folder's path.
+    .unsafeFlags(["-static-stdlib", "-Xlinker", "--version-script=\(packageRoot)/c-api/lodestone-pointer.map",
+                  "-Xlinker", "-soname=liblodestone-pointer.so"], .when(platforms: [.linux])),
+    // TOMLKit (config.toml, lodestone_pointer_engine_load_settings) uses FoundationEssentials'
+    // Data and Date; -static-stdlib links FoundationEssentials but not the three it needs.
+    .linkedLibrary("_FoundationCollections", .when(platforms: [.linux])),
+    .linkedLibrary("_FoundationCShims", .when(platforms: [.linux])),
+    .linkedLibrary("swiftSynchronization", .when(platforms: [.linux])),
 ]
 
 let package = Package(
@@ -106,6 +114,8 @@ let package = Package(
                 "AdaptivePointerProtocol", "WaylandServer", "CWaylandServer", "CWaylandProtocols",
                 // lodestone_pointer_adapter_*: the same adaptation Lodestone runs.
                 "PointerAdaptation", .product(name: "Logging", package: "swift-log"),
+                // config.toml (lodestone_pointer_engine_load_settings).
+                "LodestoneConfig",
             ],
             linkerSettings: pointerLibraryLinkerSettings
         ),
@@ -129,7 +139,7 @@ let package = Package(
             name: "LodestoneCompositor",
             dependencies: [
                 "LodestoneSystem", "WaylandServer", "AdaptivePointerProtocol", "Rendering", "CXKBCommon", "CXcursor", "CXCB", "CSDBus", "AdaptivePointerEngine",
-                "PointerAdaptation",
+                "PointerAdaptation", "LodestoneModes",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -148,7 +158,10 @@ let package = Package(
             ]
         ),
         // config.toml: parsed and checked into plain values (the watcher is in lodestone).
-        .target(name: "LodestoneConfig", dependencies: ["LodestoneSystem", "LodestoneCompositor", "AdaptivePointerEngine", .product(name: "TOMLKit", package: "TOMLKit")]),
+        // MaxRenderTime: what LodestoneConfig needs of the compositor (PointerMode and LegacyApps
+        // come from PointerAdaptation).
+        .target(name: "LodestoneModes"),
+        .target(name: "LodestoneConfig", dependencies: ["LodestoneSystem", "LodestoneModes", "PointerAdaptation", "AdaptivePointerEngine", .product(name: "TOMLKit", package: "TOMLKit")]),
         .executableTarget(
             name: "lodestone",
             dependencies: [

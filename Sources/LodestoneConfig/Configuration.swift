@@ -1,4 +1,5 @@
-import LodestoneCompositor
+import LodestoneModes
+import PointerAdaptation
 import AdaptivePointerEngine
 
 /// Everything `config.toml` can say, as plain values. A fresh value holds Lodestone's

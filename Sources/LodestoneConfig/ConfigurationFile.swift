@@ -1,4 +1,5 @@
-import LodestoneCompositor
+import LodestoneModes
+import PointerAdaptation
 import Glibc
 import AdaptivePointerEngine
 import LodestoneSystem

@@ -1,4 +1,5 @@
-import LodestoneCompositor
+import LodestoneModes
+import PointerAdaptation
 import AdaptivePointerEngine
 
 /// One key of `config.toml`: its name, what it sets, and how its value is checked.

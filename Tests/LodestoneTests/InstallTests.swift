@@ -55,6 +55,7 @@ final class InstallTests: XCTestCase {
 
         try checkInstalledPointerLibrary(prefix: prefix)
         try checkInstalledWayfirePlugin(prefix: prefix)
+        try checkInstalledWestonModule(prefix: prefix)
     }
 
     /// The Wayfire plugin (Scripts/install-wayfire-plugin): in PREFIX's equivalent of Wayfire's
@@ -78,6 +79,25 @@ final class InstallTests: XCTestCase {
         let (nstatus, nm) = try run(["nm", "-D", "--defined-only", plugin])
         XCTAssertEqual(nstatus, 0, nm)
         XCTAssertTrue(nm.contains(" T newInstance") && nm.contains(" T getWayfireVersion"), nm)
+    }
+
+
+    /// The weston module: in PREFIX/lib/weston (this prefix is not libweston's), finding the
+    /// installed library through its rpath, and loaded by a headless weston.
+    private func checkInstalledWestonModule(prefix: String) throws {
+        guard (try? run(["pkg-config", "--exists", "libweston-10"]).status) == 0 else {
+            if ProcessInfo.processInfo.environment["CI"] != nil { throw TestFailure("libweston-10-dev is not installed (make test-deps)") }
+            throw XCTSkip("libweston-10-dev is not installed: no weston module to check (make test-deps)")
+        }
+        let module = prefix + "/lib/weston/lodestone-pointer.so"
+        XCTAssertTrue(FileManager.default.fileExists(atPath: module), "make install put no weston module at \(module)")
+        let (lstatus, ldd) = try run(["ldd", module])
+        XCTAssertEqual(lstatus, 0, ldd)
+        XCTAssertTrue(ldd.contains(prefix + "/lib/liblodestone-pointer.so"), "the module finds the installed library by its rpath:\n\(ldd)")
+        try skipUnderSanitizersForALibraryConsumer()  // weston loads it
+        let weston = try Weston(extraArguments: ["--modules=" + module])
+        defer { weston.stop() }
+        XCTAssertTrue(try wait(timeout: 10) { weston.log.contains("adaptive_pointer_manager_v1 offered") }, weston.log)
     }
 
     /// liblodestone-pointer as a C host meets it: pkg-config gives the flags, the library needs

@@ -394,16 +394,16 @@ extension NestedInWestonAndSwayTests {
     }
 }
 
-/// Xvfb on a display number it picks itself (-displayfd), 1280×800, for a parent
+/// Xvfb on a display number it picks itself (-displayfd), 1280×800 (or `size`), for a parent
 /// compositor's X11 backend; xdotool drives its keyboard and pointer.
 final class XServer {
     let display: String
     private let process: Process
 
-    init() throws {
+    init(size: String = "1280x800") throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["Xvfb", "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"]
+        process.arguments = ["Xvfb", "-displayfd", "1", "-screen", "0", size + "x24", "-nolisten", "tcp"]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice

@@ -562,7 +562,9 @@ final class Weston {
     private let process: Process
     private let logPath: String
 
-    init(on x: XServer? = nil, shell: Shell = .kiosk) throws {
+    /// `extraArguments` go to weston's command line (`--modules=...`), `environment` to its
+    /// environment; `pixman: false` leaves weston its GL renderer (WestonModuleTests).
+    init(on x: XServer? = nil, shell: Shell = .kiosk, pixman: Bool = true, extraArguments: [String] = [], environment: [String: String] = [:]) throws {
         let id = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         runtimeDirectory = NSTemporaryDirectory() + "lodestone-weston-\(id)"
         try FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -573,12 +575,13 @@ final class Weston {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let backend = x == nil ? ["--backend=headless-backend.so", "--width=800", "--height=600"]
             : ["--backend=x11-backend.so", "--shell=\(shell.rawValue)", "--width=1024", "--height=700"]
-        process.arguments = ["weston", "--use-pixman", "--debug", "--socket=\(socket)", "--idle-time=0"] + backend
+        process.arguments = ["weston"] + (pixman ? ["--use-pixman"] : []) + ["--debug", "--socket=\(socket)", "--idle-time=0"] + backend + extraArguments
         var env = ProcessInfo.processInfo.environment
         env["XDG_RUNTIME_DIR"] = runtimeDirectory
         env.removeValue(forKey: "WAYLAND_DISPLAY")
         env.removeValue(forKey: "DISPLAY")
         if let x { env["DISPLAY"] = x.display }
+        env.merge(environment) { $1 }
         process.environment = env
         let log = FileHandle(forWritingAtPath: logPath)
         process.standardOutput = log
@@ -592,6 +595,7 @@ final class Weston {
     }
 
     var log: String { textOfFile(logPath) }
+    var isRunning: Bool { process.isRunning }
 
     /// The environment of a client of this weston.
     var clientEnvironment: [String: String] {

@@ -762,6 +762,31 @@ void lodestone_pointer_adapter_set_window_pixels(struct lodestone_pointer_adapte
  */
 bool lodestone_pointer_engine_set_cursor_name(struct lodestone_pointer_engine *engine, double time, const char *name);
 
+/*
+ * Lodestone's config.toml for the host's engine (hosts/weston reads it at start).
+ */
+
+/**
+ * Applies the pointer settings of Lodestone's config.toml at `path` (NULL:
+ * $XDG_CONFIG_HOME/lodestone/config.toml, else ~/.config/lodestone/config.toml) to the
+ * engine: every key of its [appearance], [behaviour] and [tuning] tables, checked as
+ * Lodestone checks them (docs/configuration.md); the other keys are checked and ignored.
+ * Returns 1 when the file was applied, 0 when there is no such file (nothing changes), -1
+ * when the file is refused as a whole (nothing changes): then the reason, "file:line: key:
+ * reason", is written to `error` (at most error_size bytes, NUL included; NULL or 0 for
+ * none). The parser runs in a forked child process for at most 2 s.
+ */
+int32_t lodestone_pointer_engine_load_settings(struct lodestone_pointer_engine *engine, const char *path,
+	char *error, uint32_t error_size);
+
+/**
+ * The same file's `legacy-apps` (adaptive, shapes, off) applied to the adapter, as
+ * lodestone_pointer_adapter_set_legacy_apps; the same returns and messages. (`pointer =
+ * "client"` is checked, not applied: the adapter has no such mode.)
+ */
+int32_t lodestone_pointer_adapter_load_settings(struct lodestone_pointer_adapter *adapter, const char *path,
+	char *error, uint32_t error_size);
+
 #ifdef __cplusplus
 }
 #endif
