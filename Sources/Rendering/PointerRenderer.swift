@@ -262,7 +262,10 @@ public final class PointerRenderer {
         cr.fillPreserve()
         // The box is the engine's estimate and the damage is computed from it: never draw outside.
         cr.clip()
-        cr.selectFontFace("sans-serif")
+        // A named face, not fontconfig's "sans-serif": what that means changes with the fonts
+        // installed (KDE's packages make it Noto Sans), and the annotation must look the same
+        // in Lodestone and in every host that embeds the library (fonts-dejavu-core, make deps).
+        cr.selectFontFace("DejaVu Sans")
         var size = min(13, f.height * 0.62)
         cr.setFontSize(size)
         var advance = cr.textAdvance(note.text)
