@@ -114,6 +114,18 @@ public final class Display {
     }
     public func destroyClients() { wl_display_destroy_clients(pointer) }
 
+    /// Calls `handler` with every client as it connects (`wl_display_add_client_created_listener`),
+    /// while the process that connected is still there to be looked at. Keep the listener
+    /// alive for as long as the calls are wanted. Nil when it cannot be allocated.
+    public func onClientCreated(_ handler: @escaping (Client) -> Void) -> Listener? {
+        guard let listener = Listener({ data in
+            guard let data else { return }
+            handler(Client(pointer: OpaquePointer(data)))
+        }) else { return nil }
+        wl_display_add_client_created_listener(pointer, listener.listener)
+        return listener
+    }
+
     /// Wraps an already connected socket as a client (wlcs, tests, spawned children).
     public func createClient(fd: Int32) -> Client? {
         wl_client_create(pointer, fd).map(Client.init(pointer:))

@@ -9,7 +9,13 @@ final class Desktop {
     /// Where the next new window goes.
     private var cascade = 0
 
-    init(compositor: Compositor) { self.compositor = compositor }
+    /// Whether a new window takes the keyboard (focus-stealing prevention).
+    private let newWindowFocus: NewWindowFocus
+
+    init(compositor: Compositor) {
+        self.compositor = compositor
+        newWindowFocus = NewWindowFocus(compositor: compositor)
+    }
 
     private var scene: Scene { compositor.scene }
     private var seat: Seat { compositor.seat }
@@ -18,10 +24,9 @@ final class Desktop {
     // MARK: Windows
 
     func windowMapped(_ toplevel: DesktopWindow) {
-        // A new window takes the keyboard only from its own client, or when no window has
-        // it: mapping a window must not let a client grab what the user types elsewhere.
-        let focus = seat.keyboard.focus
-        let takesFocus = focus == nil || focus?.client == toplevel.client || compositor.newWindowsAlwaysTakeFocus
+        // A new window takes the keyboard unless a program the user neither started nor
+        // uses mapped it (`NewWindowFocus`): it must not grab what the user types elsewhere.
+        let (takesFocus, reason) = newWindowFocus.takesFocus(toplevel)
         // A new window takes the focus, so open menus of others close.
         if takesFocus { seat.dismissPopupGrabs() }
         if !toplevel.placed {
@@ -40,7 +45,7 @@ final class Desktop {
         // The new window may now be under the pointer.
         scene.changed(.layout)
         compositor.scheduleFrame()
-        compositor.log.debug("mapped window '\(toplevel.title)' (\(toplevel.appID)) at \(toplevel.position)\(takesFocus ? "" : ", urgent: another client has the keyboard")")
+        compositor.log.debug("mapped window '\(toplevel.title)' (\(toplevel.appID)) at \(toplevel.position)\(takesFocus ? "" : ", urgent"): \(reason)")
     }
 
     func windowUnmapped(_ toplevel: DesktopWindow) {
