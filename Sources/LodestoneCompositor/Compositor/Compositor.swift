@@ -117,8 +117,8 @@ public final class Compositor {
         /// turns it off, so clients draw their own, as under GNOME's mutter.
         public var serverDecorations = true
         /// Every new window takes the keyboard, whichever client has it. Off by default: a
-        /// new window takes the keyboard only from its own client, or when no window has
-        /// it (`Desktop.windowMapped`). wlcs 1.5 expects every `create_visible_surface`
+        /// new window takes the keyboard unless focus-stealing prevention holds it back
+        /// (`NewWindowFocus`). wlcs 1.5 expects every `create_visible_surface`
         /// to get the focus.
         public var newWindowsAlwaysTakeFocus = false
         /// Accepts `wl_data_device.set_selection` whatever its serial. Off by default: the
