@@ -22,8 +22,10 @@ struct ProcessLineage: Equatable {
         pids = chain
     }
 
-    /// Whether `pid` is this process or one of its ancestors.
-    func descends(from pid: Int32) -> Bool { pid > 1 && pids.contains(pid) }
+    /// Whether `pid` is one of this process's ancestors. Not the process itself: a
+    /// second connection of the same program, or a client inside Lodestone's own process
+    /// (wlcs, the unit tests), was not started by it.
+    func descends(from pid: Int32) -> Bool { pid > 1 && pids.dropFirst().contains(pid) }
 
     /// The fourth field of `/proc/PID/stat`: "PID (COMM) STATE PPID …". COMM may hold
     /// spaces and parentheses, so the fields are counted after its last ')'.
