@@ -8,13 +8,13 @@ import XCTest
 /// mapped by a program foot did not start maps behind while the user types in foot.
 final class NewWindowFocusTests: XCTestCase {
     /// foot running /bin/sh in a scratch directory, holding the keyboard.
-    private func focusedFoot(_ session: Session) throws -> (directory: String, window: TestControl.WindowState) {
+    private func focusedFoot(_ session: Session, environment: [String: String] = [:]) throws -> (directory: String, window: TestControl.WindowState) {
         try requireProgram("foot")
         let directory = NSTemporaryDirectory() + "lodestone-focus-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
         try session.launch(["foot", "--override=shell=/bin/sh", "--working-directory=" + directory,
-                            "--title=focused-foot", "--override=locked-title=yes"])
+                            "--title=focused-foot", "--override=locked-title=yes"], environment: environment)
         let window = try session.waitForWindow("focused-foot", timeout: 40) { $0.activated }
         // The shell's prompt is up once foot has drawn; a moment for sh to start reading.
         usleep(500_000)
@@ -138,5 +138,27 @@ final class NewWindowFocusTests: XCTestCase {
         let mapped = session.log.split(separator: "\n").filter { $0.contains("mapped window 'background'") }
         XCTAssertTrue(mapped.count == 1 && mapped[0].contains(", urgent: another program has the keyboard"),
                       "Lodestone marks it urgent:\n\(session.log.suffix(2000))")
+    }
+
+    /// X11 windows follow the rule through their _NET_WM_PID: an xterm the test starts maps
+    /// behind the focused foot; one started from foot's shell takes the keyboard.
+    func testX11WindowsFollowTheRuleThroughTheirProcess() throws {
+        try requireProgram("xterm")
+        try requireProgram("Xwayland")
+        let session = try Session()
+        defer {
+            endStrays(of: session, named: "xterm")
+            session.stop()
+        }
+        guard let display = session.x11Display else { return XCTFail("Lodestone offers no X11 display:\n\(session.log)") }
+        let (directory, _) = try focusedFoot(session, environment: ["DISPLAY": display])
+        try session.launch(["xterm", "-T", "background-x", "-e", "/bin/sh"], environment: ["DISPLAY": display])
+        let background = try session.waitForWindow("background-x", timeout: 40)
+        XCTAssertFalse(background.activated, "an xterm foot did not start is not activated")
+        XCTAssertEqual(try session.control.keyboard().title, "focused-foot")
+        try run("xterm -T from-foot -e /bin/sh\n", as: "x", in: directory, session: session)
+        XCTAssertTrue(try session.wait(timeout: 40) { try session.control.windows().contains { $0.title == "from-foot" && $0.activated } },
+                      "the xterm started from foot is activated: \((try? session.control.windows()) ?? [])\n\(session.log.suffix(2000))")
+        XCTAssertEqual(try session.control.keyboard().title, "from-foot")
     }
 }
