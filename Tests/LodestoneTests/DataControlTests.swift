@@ -31,17 +31,18 @@ final class DataControlTests: XCTestCase {
         }
     }
 
-    /// `wl-copy TEXT`, run to its exit (it forks a child that serves the paste), its
-    /// `WAYLAND_DEBUG` trace in the test's directory. Launched, not `run`: the child holds
-    /// whatever pipe it inherits, so reading one to its end would wait for the next copy.
+    /// `wl-copy --foreground TEXT`, serving the paste until the session ends; waits until
+    /// Lodestone took the selection (its `WAYLAND_DEBUG` trace, in the test's directory).
+    /// In the foreground: forked, its child inherits the test process's pipes (Foundation's
+    /// are not close-on-exec) and `run` waits on them until the next copy.
     @discardableResult
     private func wlCopy(_ text: String, primary: Bool = false, name: String) throws -> (status: Int32, trace: String) {
         let trace = session.runtimeDirectory + "/\(name).txt"
-        let copier = try session.launch(["wl-copy"] + (primary ? ["--primary"] : []) + [text],
-                                        environment: ["WAYLAND_DEBUG": "client"], output: trace)
-        XCTAssertTrue(try wait(timeout: 10) { !copier.isRunning }, "wl-copy did not exit:\n\(textOfFile(trace).suffix(2000))")
-        XCTAssertEqual(copier.terminationStatus, 0, textOfFile(trace).suffix(2000).description)
-        return (copier.terminationStatus, trace)
+        try session.launch(["wl-copy", "--foreground"] + (primary ? ["--primary"] : []) + [text],
+                           environment: ["WAYLAND_DEBUG": "client"], output: trace)
+        XCTAssertTrue(try session.wait { selectionTaken(trace: textOfFile(trace), primary: primary) },
+                      "Lodestone took no selection from wl-copy:\n\(textOfFile(trace).suffix(2000))")
+        return (0, trace)
     }
 
     private func wlPaste(primary: Bool = false) throws -> (status: Int32, output: String) {
