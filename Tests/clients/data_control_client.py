@@ -137,9 +137,17 @@ def main(mode, arg=None):
         device = manager.get_data_device(c.seat)
         mimes = {}
         selection = []
-        device.dispatcher["data_offer"] = lambda d, offer: (mimes.__setitem__(offer, []),
-                                                            offer.dispatcher.__setitem__("offer", lambda o, m: mimes[o].append(m)))
-        device.dispatcher["selection"] = lambda d, offer: selection.append(offer)
+        def on_data_offer(d, offer):
+            mimes[offer] = []
+
+            def on_offer(o, mime):
+                mimes[o].append(mime)
+            offer.dispatcher["offer"] = on_offer
+
+        def on_selection(d, offer):
+            selection.append(offer)
+        device.dispatcher["data_offer"] = on_data_offer
+        device.dispatcher["selection"] = on_selection
         c.focused_window()
         deadline = time.monotonic() + 10
         while not (selection and selection[-1] is not None and MIME in mimes.get(selection[-1], [])):
@@ -154,6 +162,7 @@ def main(mode, arg=None):
         while chunk := os.read(read_end, 65536):
             data += chunk
         say("pasted: " + data.decode())
+        os._exit(0)
     elif mode == "copy-window":
         manager = c.bind("wl_data_device_manager", c.wl.WlDataDeviceManager, 3)
         device = manager.get_data_device(c.seat)
