@@ -40,6 +40,9 @@ final class XwaylandClipboardTests: XCTestCase {
         try session.launch(["wl-copy", "--foreground"] + pasteFlags + [fromWayland], environment: ["WAYLAND_DEBUG": "client"], output: trace)
         XCTAssertTrue(try session.wait { selectionTaken(trace: self.read(trace), primary: primary) }, "wl-copy's selection was not taken:\n\(read(trace).suffix(2000))")
         var xPasted = ""
+        // wl-copy set it through zwlr_data_control_device_v1: what data-control sets reaches X.
+        XCTAssertTrue(read(trace).contains(primary ? ".set_primary_selection(zwlr_data_control_source_v1@" : ".set_selection(zwlr_data_control_source_v1@"),
+                      read(trace).suffix(2000).description)
         _ = try session.wait(timeout: 20) {
             xPasted = try self.run(["timeout", "5", "xclip", "-o", "-selection", xName], environment: xEnv).output
             return xPasted == fromWayland
