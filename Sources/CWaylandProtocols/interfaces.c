@@ -153,6 +153,14 @@ extern const struct wl_interface lodestone_test_v1_interface;
 const struct wl_interface *cwp_lodestone_test_v1_interface(void) { return &lodestone_test_v1_interface; }
 extern const struct wl_interface wp_pointer_warp_v1_interface;
 const struct wl_interface *cwp_wp_pointer_warp_v1_interface(void) { return &wp_pointer_warp_v1_interface; }
+extern const struct wl_interface zwlr_data_control_manager_v1_interface;
+const struct wl_interface *cwp_zwlr_data_control_manager_v1_interface(void) { return &zwlr_data_control_manager_v1_interface; }
+extern const struct wl_interface zwlr_data_control_device_v1_interface;
+const struct wl_interface *cwp_zwlr_data_control_device_v1_interface(void) { return &zwlr_data_control_device_v1_interface; }
+extern const struct wl_interface zwlr_data_control_source_v1_interface;
+const struct wl_interface *cwp_zwlr_data_control_source_v1_interface(void) { return &zwlr_data_control_source_v1_interface; }
+extern const struct wl_interface zwlr_data_control_offer_v1_interface;
+const struct wl_interface *cwp_zwlr_data_control_offer_v1_interface(void) { return &zwlr_data_control_offer_v1_interface; }
 extern const struct wl_interface zwlr_screencopy_manager_v1_interface;
 const struct wl_interface *cwp_zwlr_screencopy_manager_v1_interface(void) { return &zwlr_screencopy_manager_v1_interface; }
 extern const struct wl_interface zwlr_screencopy_frame_v1_interface;

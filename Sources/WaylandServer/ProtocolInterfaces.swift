@@ -86,6 +86,10 @@ package enum WaylandInterface {
     package static var wpCursorShapeDeviceV1: UnsafePointer<wl_interface> { cwp_wp_cursor_shape_device_v1_interface() }
     package static var lodestoneTestV1: UnsafePointer<wl_interface> { cwp_lodestone_test_v1_interface() }
     package static var wpPointerWarpV1: UnsafePointer<wl_interface> { cwp_wp_pointer_warp_v1_interface() }
+    package static var zwlrDataControlManagerV1: UnsafePointer<wl_interface> { cwp_zwlr_data_control_manager_v1_interface() }
+    package static var zwlrDataControlDeviceV1: UnsafePointer<wl_interface> { cwp_zwlr_data_control_device_v1_interface() }
+    package static var zwlrDataControlSourceV1: UnsafePointer<wl_interface> { cwp_zwlr_data_control_source_v1_interface() }
+    package static var zwlrDataControlOfferV1: UnsafePointer<wl_interface> { cwp_zwlr_data_control_offer_v1_interface() }
     package static var zwlrScreencopyManagerV1: UnsafePointer<wl_interface> { cwp_zwlr_screencopy_manager_v1_interface() }
     package static var zwlrScreencopyFrameV1: UnsafePointer<wl_interface> { cwp_zwlr_screencopy_frame_v1_interface() }
 }
@@ -1532,6 +1536,80 @@ public enum WpPointerWarpV1Request: UInt32, Sendable {
 
 /// A handler of `wp_pointer_warp_v1`: gets each request decoded as a `WpPointerWarpV1Request`.
 public protocol WpPointerWarpV1Handler: WpPointerWarpV1Interface, RequestHandler where Request == WpPointerWarpV1Request {}
+
+// MARK: zwlr_data_control_manager_v1 (wlr_data_control_unstable_v1)
+
+/// A `ProtocolObject` implementing `zwlr_data_control_manager_v1`.
+public protocol ZwlrDataControlManagerV1Interface: ProtocolObject {}
+
+extension ZwlrDataControlManagerV1Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.zwlrDataControlManagerV1 }
+}
+
+/// The requests of `zwlr_data_control_manager_v1`, in opcode order.
+public enum ZwlrDataControlManagerV1Request: UInt32, Sendable {
+    case createDataSource = 0
+    case getDataDevice = 1
+    case destroy = 2
+}
+
+/// A handler of `zwlr_data_control_manager_v1`: gets each request decoded as a `ZwlrDataControlManagerV1Request`.
+public protocol ZwlrDataControlManagerV1Handler: ZwlrDataControlManagerV1Interface, RequestHandler where Request == ZwlrDataControlManagerV1Request {}
+
+// MARK: zwlr_data_control_device_v1 (wlr_data_control_unstable_v1)
+
+/// A `ProtocolObject` implementing `zwlr_data_control_device_v1`.
+public protocol ZwlrDataControlDeviceV1Interface: ProtocolObject {}
+
+extension ZwlrDataControlDeviceV1Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.zwlrDataControlDeviceV1 }
+}
+
+/// The requests of `zwlr_data_control_device_v1`, in opcode order.
+public enum ZwlrDataControlDeviceV1Request: UInt32, Sendable {
+    case setSelection = 0
+    case destroy = 1
+    case setPrimarySelection = 2
+}
+
+/// A handler of `zwlr_data_control_device_v1`: gets each request decoded as a `ZwlrDataControlDeviceV1Request`.
+public protocol ZwlrDataControlDeviceV1Handler: ZwlrDataControlDeviceV1Interface, RequestHandler where Request == ZwlrDataControlDeviceV1Request {}
+
+// MARK: zwlr_data_control_source_v1 (wlr_data_control_unstable_v1)
+
+/// A `ProtocolObject` implementing `zwlr_data_control_source_v1`.
+public protocol ZwlrDataControlSourceV1Interface: ProtocolObject {}
+
+extension ZwlrDataControlSourceV1Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.zwlrDataControlSourceV1 }
+}
+
+/// The requests of `zwlr_data_control_source_v1`, in opcode order.
+public enum ZwlrDataControlSourceV1Request: UInt32, Sendable {
+    case offer = 0
+    case destroy = 1
+}
+
+/// A handler of `zwlr_data_control_source_v1`: gets each request decoded as a `ZwlrDataControlSourceV1Request`.
+public protocol ZwlrDataControlSourceV1Handler: ZwlrDataControlSourceV1Interface, RequestHandler where Request == ZwlrDataControlSourceV1Request {}
+
+// MARK: zwlr_data_control_offer_v1 (wlr_data_control_unstable_v1)
+
+/// A `ProtocolObject` implementing `zwlr_data_control_offer_v1`.
+public protocol ZwlrDataControlOfferV1Interface: ProtocolObject {}
+
+extension ZwlrDataControlOfferV1Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.zwlrDataControlOfferV1 }
+}
+
+/// The requests of `zwlr_data_control_offer_v1`, in opcode order.
+public enum ZwlrDataControlOfferV1Request: UInt32, Sendable {
+    case receive = 0
+    case destroy = 1
+}
+
+/// A handler of `zwlr_data_control_offer_v1`: gets each request decoded as a `ZwlrDataControlOfferV1Request`.
+public protocol ZwlrDataControlOfferV1Handler: ZwlrDataControlOfferV1Interface, RequestHandler where Request == ZwlrDataControlOfferV1Request {}
 
 // MARK: zwlr_screencopy_manager_v1 (wlr_screencopy_unstable_v1)
 

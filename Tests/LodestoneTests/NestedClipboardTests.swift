@@ -34,12 +34,11 @@ final class NestedClipboardTests: XCTestCase {
         let trace = session.runtimeDirectory + "/wl-copy-\(session.socket)-\(primary).txt"
         let copier = try session.launch(["sh", "-c", "exec wl-copy --foreground --type text/plain \(primary ? "--primary" : "") < \(file)"],
                            environment: ["WAYLAND_DEBUG": "client"], output: trace)
-        let offer = primary ? ".selection(zwp_primary_selection_offer_v1@" : ".selection(wl_data_offer@"
         // A parent that has given the keyboard to Lodestone's window does not give it to a new
         // one: wl-copy's window is activated, as the user would click it.
         XCTAssertTrue(try session.wait {
             _ = try? session.control.activateWindow("wl-clipboard")
-            return textOfFile(trace).contains(offer)
+            return selectionTaken(trace: textOfFile(trace), primary: primary)
         },
                       "the session took no selection from wl-copy; its trace:\n\(textOfFile(trace).suffix(2000))")
         return copier

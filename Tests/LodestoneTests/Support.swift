@@ -8,6 +8,21 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 /// Lodestone's background colour, as captures show it.
 let backgroundColor: UInt32 = 0x30_3446
 
+/// Whether wl-copy's `WAYLAND_DEBUG=client` trace shows that the compositor took its
+/// selection: after wl-copy's set_selection (or set_primary_selection), an offer came back as
+/// the selection. wl-clipboard uses zwlr_data_control_device_v1 when the compositor offers it
+/// (Lodestone does), else wl_data_device or zwp_primary_selection_device_v1 with a window
+/// that has the keyboard (weston, and Lodestone before data-control).
+func selectionTaken(trace: String, primary: Bool) -> Bool {
+    let set = [".set_selection(", ".set_primary_selection("].compactMap { trace.range(of: $0, options: .backwards)?.upperBound }.max()
+    guard let set else { return false }
+    let markers = primary
+        ? [".primary_selection(zwlr_data_control_offer_v1@", ".selection(zwp_primary_selection_offer_v1@"]
+        : [".selection(zwlr_data_control_offer_v1@", ".selection(wl_data_offer@"]
+    let after = trace[set...]
+    return markers.contains { after.contains($0) }
+}
+
 extension XCTestCase {
     /// Skips when a client program is not installed (make deps installs them all).
     func requireProgram(_ name: String) throws {

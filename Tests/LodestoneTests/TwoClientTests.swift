@@ -62,12 +62,11 @@ final class TwoClientTests: XCTestCase {
         try requireProgram("wl-paste")
         let session = try Session()
         let text = "lodestone clipboard \(UInt32.random(in: 0...UInt32.max))"
-        // wl-copy takes the keyboard with a small surface, sets the selection and serves it.
-        // Its protocol trace shows when Lodestone has taken the selection: it offers it back
-        // to wl-copy, which has the keyboard then.
+        // wl-copy sets the selection through zwlr_data_control_device_v1 and serves it. Its
+        // protocol trace shows when Lodestone has taken the selection: it offers it back.
         let trace = session.runtimeDirectory + "/wl-copy.txt"
         try session.launch(["wl-copy", "--foreground", text], environment: ["WAYLAND_DEBUG": "client"], output: trace)
-        XCTAssertTrue(try session.wait { self.read(trace).contains(".selection(wl_data_offer@") },
+        XCTAssertTrue(try session.wait { selectionTaken(trace: self.read(trace), primary: false) },
                       "Lodestone offered no selection after wl-copy set one; wl-copy's trace:\n\(read(trace).suffix(2000))")
         let (status, pasted) = try run(["timeout", "10", "wl-paste", "--no-newline"], environment: session.clientEnvironment)
         XCTAssertEqual(status, 0, pasted)
@@ -83,7 +82,7 @@ final class TwoClientTests: XCTestCase {
         let text = "lodestone primary \(UInt32.random(in: 0...UInt32.max))"
         let trace = session.runtimeDirectory + "/wl-copy-primary.txt"
         try session.launch(["wl-copy", "--primary", "--foreground", text], environment: ["WAYLAND_DEBUG": "client"], output: trace)
-        XCTAssertTrue(try session.wait { self.read(trace).contains(".selection(zwp_primary_selection_offer_v1@") },
+        XCTAssertTrue(try session.wait { selectionTaken(trace: self.read(trace), primary: true) },
                       "Lodestone offered no primary selection after wl-copy set one; wl-copy's trace:\n\(read(trace).suffix(2000))")
         let (status, pasted) = try run(["timeout", "10", "wl-paste", "--primary", "--no-newline"], environment: session.clientEnvironment)
         XCTAssertEqual(status, 0, pasted)

@@ -38,9 +38,11 @@ final class XwaylandClipboardTests: XCTestCase {
         let fromWayland = "copied in Wayland \(UInt32.random(in: 0...UInt32.max))"
         let trace = session.runtimeDirectory + "/wl-copy-\(xName).txt"
         try session.launch(["wl-copy", "--foreground"] + pasteFlags + [fromWayland], environment: ["WAYLAND_DEBUG": "client"], output: trace)
-        let offered = primary ? ".selection(zwp_primary_selection_offer_v1@" : ".selection(wl_data_offer@"
-        XCTAssertTrue(try session.wait { self.read(trace).contains(offered) }, "wl-copy's selection was not taken:\n\(read(trace).suffix(2000))")
+        XCTAssertTrue(try session.wait { selectionTaken(trace: self.read(trace), primary: primary) }, "wl-copy's selection was not taken:\n\(read(trace).suffix(2000))")
         var xPasted = ""
+        // wl-copy set it through zwlr_data_control_device_v1: what data-control sets reaches X.
+        XCTAssertTrue(read(trace).contains(primary ? ".set_primary_selection(zwlr_data_control_source_v1@" : ".set_selection(zwlr_data_control_source_v1@"),
+                      read(trace).suffix(2000).description)
         _ = try session.wait(timeout: 20) {
             xPasted = try self.run(["timeout", "5", "xclip", "-o", "-selection", xName], environment: xEnv).output
             return xPasted == fromWayland

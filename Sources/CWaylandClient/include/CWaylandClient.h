@@ -22,6 +22,7 @@
 #include "protocols/pointer-warp-v1-client-protocol.h"
 #include "protocols/presentation-time-client-protocol.h"
 #include "protocols/wlr-screencopy-unstable-v1-client-protocol.h"
+#include "protocols/wlr-data-control-unstable-v1-client-protocol.h"
 #include "protocols/xdg-foreign-unstable-v2-client-protocol.h"
 
 /* glibc 2.36 declares memfd_create only under _GNU_SOURCE. */

@@ -80,6 +80,10 @@ const struct wl_interface *cwp_wp_cursor_shape_manager_v1_interface(void);
 const struct wl_interface *cwp_wp_cursor_shape_device_v1_interface(void);
 const struct wl_interface *cwp_lodestone_test_v1_interface(void);
 const struct wl_interface *cwp_wp_pointer_warp_v1_interface(void);
+const struct wl_interface *cwp_zwlr_data_control_manager_v1_interface(void);
+const struct wl_interface *cwp_zwlr_data_control_device_v1_interface(void);
+const struct wl_interface *cwp_zwlr_data_control_source_v1_interface(void);
+const struct wl_interface *cwp_zwlr_data_control_offer_v1_interface(void);
 const struct wl_interface *cwp_zwlr_screencopy_manager_v1_interface(void);
 const struct wl_interface *cwp_zwlr_screencopy_frame_v1_interface(void);
 

@@ -20,6 +20,7 @@
 #include "protocols/single-pixel-buffer-v1-server-protocol.h"
 #include "protocols/xdg-output-unstable-v1-server-protocol.h"
 #include "protocols/wlr-screencopy-unstable-v1-server-protocol.h"
+#include "protocols/wlr-data-control-unstable-v1-server-protocol.h"
 #include "protocols/fractional-scale-v1-server-protocol.h"
 #include "protocols/xdg-foreign-unstable-v2-server-protocol.h"
 #include "protocols/keyboard-shortcuts-inhibit-unstable-v1-server-protocol.h"

@@ -40,6 +40,8 @@ public final class Compositor {
     @exclusivity(unchecked) private(set) var frames: Frames!
     private(set) var selection: DataSelection!
     let primarySelection = PrimarySelection()
+    /// Both selections for clipboard managers (zwlr_data_control_manager_v1).
+    private(set) lazy var dataControl = DataControl(clipboard: selection, primary: primarySelection)
     /// The clipboard and the primary selection, for a backend that bridges them (nested).
     public var bridgedSelections: (clipboard: BridgedSelection, primary: BridgedSelection) { (selection, primarySelection) }
     /// Surfaces that keep the session from idling (zwp_idle_inhibitor_v1).
