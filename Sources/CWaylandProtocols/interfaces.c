@@ -139,6 +139,26 @@ extern const struct wl_interface wp_fractional_scale_manager_v1_interface;
 const struct wl_interface *cwp_wp_fractional_scale_manager_v1_interface(void) { return &wp_fractional_scale_manager_v1_interface; }
 extern const struct wl_interface wp_fractional_scale_v1_interface;
 const struct wl_interface *cwp_wp_fractional_scale_v1_interface(void) { return &wp_fractional_scale_v1_interface; }
+extern const struct wl_interface ext_session_lock_manager_v1_interface;
+const struct wl_interface *cwp_ext_session_lock_manager_v1_interface(void) { return &ext_session_lock_manager_v1_interface; }
+extern const struct wl_interface ext_session_lock_v1_interface;
+const struct wl_interface *cwp_ext_session_lock_v1_interface(void) { return &ext_session_lock_v1_interface; }
+extern const struct wl_interface ext_session_lock_surface_v1_interface;
+const struct wl_interface *cwp_ext_session_lock_surface_v1_interface(void) { return &ext_session_lock_surface_v1_interface; }
+extern const struct wl_interface ext_idle_notifier_v1_interface;
+const struct wl_interface *cwp_ext_idle_notifier_v1_interface(void) { return &ext_idle_notifier_v1_interface; }
+extern const struct wl_interface ext_idle_notification_v1_interface;
+const struct wl_interface *cwp_ext_idle_notification_v1_interface(void) { return &ext_idle_notification_v1_interface; }
+extern const struct wl_interface zwp_text_input_v3_interface;
+const struct wl_interface *cwp_zwp_text_input_v3_interface(void) { return &zwp_text_input_v3_interface; }
+extern const struct wl_interface zwp_text_input_manager_v3_interface;
+const struct wl_interface *cwp_zwp_text_input_manager_v3_interface(void) { return &zwp_text_input_manager_v3_interface; }
+extern const struct wl_interface zwp_linux_dmabuf_v1_interface;
+const struct wl_interface *cwp_zwp_linux_dmabuf_v1_interface(void) { return &zwp_linux_dmabuf_v1_interface; }
+extern const struct wl_interface zwp_linux_buffer_params_v1_interface;
+const struct wl_interface *cwp_zwp_linux_buffer_params_v1_interface(void) { return &zwp_linux_buffer_params_v1_interface; }
+extern const struct wl_interface zwp_linux_dmabuf_feedback_v1_interface;
+const struct wl_interface *cwp_zwp_linux_dmabuf_feedback_v1_interface(void) { return &zwp_linux_dmabuf_feedback_v1_interface; }
 extern const struct wl_interface adaptive_pointer_manager_v1_interface;
 const struct wl_interface *cwp_adaptive_pointer_manager_v1_interface(void) { return &adaptive_pointer_manager_v1_interface; }
 extern const struct wl_interface adaptive_pointer_surface_v1_interface;
@@ -149,10 +169,26 @@ extern const struct wl_interface wp_cursor_shape_manager_v1_interface;
 const struct wl_interface *cwp_wp_cursor_shape_manager_v1_interface(void) { return &wp_cursor_shape_manager_v1_interface; }
 extern const struct wl_interface wp_cursor_shape_device_v1_interface;
 const struct wl_interface *cwp_wp_cursor_shape_device_v1_interface(void) { return &wp_cursor_shape_device_v1_interface; }
+extern const struct wl_interface ext_foreign_toplevel_list_v1_interface;
+const struct wl_interface *cwp_ext_foreign_toplevel_list_v1_interface(void) { return &ext_foreign_toplevel_list_v1_interface; }
+extern const struct wl_interface ext_foreign_toplevel_handle_v1_interface;
+const struct wl_interface *cwp_ext_foreign_toplevel_handle_v1_interface(void) { return &ext_foreign_toplevel_handle_v1_interface; }
+extern const struct wl_interface zwp_input_method_v2_interface;
+const struct wl_interface *cwp_zwp_input_method_v2_interface(void) { return &zwp_input_method_v2_interface; }
+extern const struct wl_interface zwp_input_popup_surface_v2_interface;
+const struct wl_interface *cwp_zwp_input_popup_surface_v2_interface(void) { return &zwp_input_popup_surface_v2_interface; }
+extern const struct wl_interface zwp_input_method_keyboard_grab_v2_interface;
+const struct wl_interface *cwp_zwp_input_method_keyboard_grab_v2_interface(void) { return &zwp_input_method_keyboard_grab_v2_interface; }
+extern const struct wl_interface zwp_input_method_manager_v2_interface;
+const struct wl_interface *cwp_zwp_input_method_manager_v2_interface(void) { return &zwp_input_method_manager_v2_interface; }
 extern const struct wl_interface lodestone_test_v1_interface;
 const struct wl_interface *cwp_lodestone_test_v1_interface(void) { return &lodestone_test_v1_interface; }
 extern const struct wl_interface wp_pointer_warp_v1_interface;
 const struct wl_interface *cwp_wp_pointer_warp_v1_interface(void) { return &wp_pointer_warp_v1_interface; }
+extern const struct wl_interface zwp_virtual_keyboard_v1_interface;
+const struct wl_interface *cwp_zwp_virtual_keyboard_v1_interface(void) { return &zwp_virtual_keyboard_v1_interface; }
+extern const struct wl_interface zwp_virtual_keyboard_manager_v1_interface;
+const struct wl_interface *cwp_zwp_virtual_keyboard_manager_v1_interface(void) { return &zwp_virtual_keyboard_manager_v1_interface; }
 extern const struct wl_interface zwlr_data_control_manager_v1_interface;
 const struct wl_interface *cwp_zwlr_data_control_manager_v1_interface(void) { return &zwlr_data_control_manager_v1_interface; }
 extern const struct wl_interface zwlr_data_control_device_v1_interface;
@@ -161,6 +197,24 @@ extern const struct wl_interface zwlr_data_control_source_v1_interface;
 const struct wl_interface *cwp_zwlr_data_control_source_v1_interface(void) { return &zwlr_data_control_source_v1_interface; }
 extern const struct wl_interface zwlr_data_control_offer_v1_interface;
 const struct wl_interface *cwp_zwlr_data_control_offer_v1_interface(void) { return &zwlr_data_control_offer_v1_interface; }
+extern const struct wl_interface zwlr_foreign_toplevel_manager_v1_interface;
+const struct wl_interface *cwp_zwlr_foreign_toplevel_manager_v1_interface(void) { return &zwlr_foreign_toplevel_manager_v1_interface; }
+extern const struct wl_interface zwlr_foreign_toplevel_handle_v1_interface;
+const struct wl_interface *cwp_zwlr_foreign_toplevel_handle_v1_interface(void) { return &zwlr_foreign_toplevel_handle_v1_interface; }
+extern const struct wl_interface zwlr_layer_shell_v1_interface;
+const struct wl_interface *cwp_zwlr_layer_shell_v1_interface(void) { return &zwlr_layer_shell_v1_interface; }
+extern const struct wl_interface zwlr_layer_surface_v1_interface;
+const struct wl_interface *cwp_zwlr_layer_surface_v1_interface(void) { return &zwlr_layer_surface_v1_interface; }
+extern const struct wl_interface zwlr_output_manager_v1_interface;
+const struct wl_interface *cwp_zwlr_output_manager_v1_interface(void) { return &zwlr_output_manager_v1_interface; }
+extern const struct wl_interface zwlr_output_head_v1_interface;
+const struct wl_interface *cwp_zwlr_output_head_v1_interface(void) { return &zwlr_output_head_v1_interface; }
+extern const struct wl_interface zwlr_output_mode_v1_interface;
+const struct wl_interface *cwp_zwlr_output_mode_v1_interface(void) { return &zwlr_output_mode_v1_interface; }
+extern const struct wl_interface zwlr_output_configuration_v1_interface;
+const struct wl_interface *cwp_zwlr_output_configuration_v1_interface(void) { return &zwlr_output_configuration_v1_interface; }
+extern const struct wl_interface zwlr_output_configuration_head_v1_interface;
+const struct wl_interface *cwp_zwlr_output_configuration_head_v1_interface(void) { return &zwlr_output_configuration_head_v1_interface; }
 extern const struct wl_interface zwlr_screencopy_manager_v1_interface;
 const struct wl_interface *cwp_zwlr_screencopy_manager_v1_interface(void) { return &zwlr_screencopy_manager_v1_interface; }
 extern const struct wl_interface zwlr_screencopy_frame_v1_interface;

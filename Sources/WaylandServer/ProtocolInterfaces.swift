@@ -79,17 +79,44 @@ package enum WaylandInterface {
     package static var zxdgImportedV2: UnsafePointer<wl_interface> { cwp_zxdg_imported_v2_interface() }
     package static var wpFractionalScaleManagerV1: UnsafePointer<wl_interface> { cwp_wp_fractional_scale_manager_v1_interface() }
     package static var wpFractionalScaleV1: UnsafePointer<wl_interface> { cwp_wp_fractional_scale_v1_interface() }
+    package static var extSessionLockManagerV1: UnsafePointer<wl_interface> { cwp_ext_session_lock_manager_v1_interface() }
+    package static var extSessionLockV1: UnsafePointer<wl_interface> { cwp_ext_session_lock_v1_interface() }
+    package static var extSessionLockSurfaceV1: UnsafePointer<wl_interface> { cwp_ext_session_lock_surface_v1_interface() }
+    package static var extIdleNotifierV1: UnsafePointer<wl_interface> { cwp_ext_idle_notifier_v1_interface() }
+    package static var extIdleNotificationV1: UnsafePointer<wl_interface> { cwp_ext_idle_notification_v1_interface() }
+    package static var zwpTextInputV3: UnsafePointer<wl_interface> { cwp_zwp_text_input_v3_interface() }
+    package static var zwpTextInputManagerV3: UnsafePointer<wl_interface> { cwp_zwp_text_input_manager_v3_interface() }
+    package static var zwpLinuxDmabufV1: UnsafePointer<wl_interface> { cwp_zwp_linux_dmabuf_v1_interface() }
+    package static var zwpLinuxBufferParamsV1: UnsafePointer<wl_interface> { cwp_zwp_linux_buffer_params_v1_interface() }
+    package static var zwpLinuxDmabufFeedbackV1: UnsafePointer<wl_interface> { cwp_zwp_linux_dmabuf_feedback_v1_interface() }
     package static var adaptivePointerManagerV1: UnsafePointer<wl_interface> { cwp_adaptive_pointer_manager_v1_interface() }
     package static var adaptivePointerSurfaceV1: UnsafePointer<wl_interface> { cwp_adaptive_pointer_surface_v1_interface() }
     package static var adaptivePointerRegionV1: UnsafePointer<wl_interface> { cwp_adaptive_pointer_region_v1_interface() }
     package static var wpCursorShapeManagerV1: UnsafePointer<wl_interface> { cwp_wp_cursor_shape_manager_v1_interface() }
     package static var wpCursorShapeDeviceV1: UnsafePointer<wl_interface> { cwp_wp_cursor_shape_device_v1_interface() }
+    package static var extForeignToplevelListV1: UnsafePointer<wl_interface> { cwp_ext_foreign_toplevel_list_v1_interface() }
+    package static var extForeignToplevelHandleV1: UnsafePointer<wl_interface> { cwp_ext_foreign_toplevel_handle_v1_interface() }
+    package static var zwpInputMethodV2: UnsafePointer<wl_interface> { cwp_zwp_input_method_v2_interface() }
+    package static var zwpInputPopupSurfaceV2: UnsafePointer<wl_interface> { cwp_zwp_input_popup_surface_v2_interface() }
+    package static var zwpInputMethodKeyboardGrabV2: UnsafePointer<wl_interface> { cwp_zwp_input_method_keyboard_grab_v2_interface() }
+    package static var zwpInputMethodManagerV2: UnsafePointer<wl_interface> { cwp_zwp_input_method_manager_v2_interface() }
     package static var lodestoneTestV1: UnsafePointer<wl_interface> { cwp_lodestone_test_v1_interface() }
     package static var wpPointerWarpV1: UnsafePointer<wl_interface> { cwp_wp_pointer_warp_v1_interface() }
+    package static var zwpVirtualKeyboardV1: UnsafePointer<wl_interface> { cwp_zwp_virtual_keyboard_v1_interface() }
+    package static var zwpVirtualKeyboardManagerV1: UnsafePointer<wl_interface> { cwp_zwp_virtual_keyboard_manager_v1_interface() }
     package static var zwlrDataControlManagerV1: UnsafePointer<wl_interface> { cwp_zwlr_data_control_manager_v1_interface() }
     package static var zwlrDataControlDeviceV1: UnsafePointer<wl_interface> { cwp_zwlr_data_control_device_v1_interface() }
     package static var zwlrDataControlSourceV1: UnsafePointer<wl_interface> { cwp_zwlr_data_control_source_v1_interface() }
     package static var zwlrDataControlOfferV1: UnsafePointer<wl_interface> { cwp_zwlr_data_control_offer_v1_interface() }
+    package static var zwlrForeignToplevelManagerV1: UnsafePointer<wl_interface> { cwp_zwlr_foreign_toplevel_manager_v1_interface() }
+    package static var zwlrForeignToplevelHandleV1: UnsafePointer<wl_interface> { cwp_zwlr_foreign_toplevel_handle_v1_interface() }
+    package static var zwlrLayerShellV1: UnsafePointer<wl_interface> { cwp_zwlr_layer_shell_v1_interface() }
+    package static var zwlrLayerSurfaceV1: UnsafePointer<wl_interface> { cwp_zwlr_layer_surface_v1_interface() }
+    package static var zwlrOutputManagerV1: UnsafePointer<wl_interface> { cwp_zwlr_output_manager_v1_interface() }
+    package static var zwlrOutputHeadV1: UnsafePointer<wl_interface> { cwp_zwlr_output_head_v1_interface() }
+    package static var zwlrOutputModeV1: UnsafePointer<wl_interface> { cwp_zwlr_output_mode_v1_interface() }
+    package static var zwlrOutputConfigurationV1: UnsafePointer<wl_interface> { cwp_zwlr_output_configuration_v1_interface() }
+    package static var zwlrOutputConfigurationHeadV1: UnsafePointer<wl_interface> { cwp_zwlr_output_configuration_head_v1_interface() }
     package static var zwlrScreencopyManagerV1: UnsafePointer<wl_interface> { cwp_zwlr_screencopy_manager_v1_interface() }
     package static var zwlrScreencopyFrameV1: UnsafePointer<wl_interface> { cwp_zwlr_screencopy_frame_v1_interface() }
 }
@@ -1366,6 +1393,195 @@ public enum WpFractionalScaleV1Request: UInt32, Sendable {
 /// A handler of `wp_fractional_scale_v1`: gets each request decoded as a `WpFractionalScaleV1Request`.
 public protocol WpFractionalScaleV1Handler: WpFractionalScaleV1Interface, RequestHandler where Request == WpFractionalScaleV1Request {}
 
+// MARK: ext_session_lock_manager_v1 (ext_session_lock_v1)
+
+/// A `ProtocolObject` implementing `ext_session_lock_manager_v1`.
+public protocol ExtSessionLockManagerV1Interface: ProtocolObject {}
+
+extension ExtSessionLockManagerV1Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.extSessionLockManagerV1 }
+}
+
+/// The requests of `ext_session_lock_manager_v1`, in opcode order.
+public enum ExtSessionLockManagerV1Request: UInt32, Sendable {
+    case destroy = 0
+    case lock = 1
+}
+
+/// A handler of `ext_session_lock_manager_v1`: gets each request decoded as a `ExtSessionLockManagerV1Request`.
+public protocol ExtSessionLockManagerV1Handler: ExtSessionLockManagerV1Interface, RequestHandler where Request == ExtSessionLockManagerV1Request {}
+
+// MARK: ext_session_lock_v1 (ext_session_lock_v1)
+
+/// A `ProtocolObject` implementing `ext_session_lock_v1`.
+public protocol ExtSessionLockV1Interface: ProtocolObject {}
+
+extension ExtSessionLockV1Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.extSessionLockV1 }
+}
+
+/// The requests of `ext_session_lock_v1`, in opcode order.
+public enum ExtSessionLockV1Request: UInt32, Sendable {
+    case destroy = 0
+    case getLockSurface = 1
+    case unlockAndDestroy = 2
+}
+
+/// A handler of `ext_session_lock_v1`: gets each request decoded as a `ExtSessionLockV1Request`.
+public protocol ExtSessionLockV1Handler: ExtSessionLockV1Interface, RequestHandler where Request == ExtSessionLockV1Request {}
+
+// MARK: ext_session_lock_surface_v1 (ext_session_lock_v1)
+
+/// A `ProtocolObject` implementing `ext_session_lock_surface_v1`.
+public protocol ExtSessionLockSurfaceV1Interface: ProtocolObject {}
+
+extension ExtSessionLockSurfaceV1Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.extSessionLockSurfaceV1 }
+}
+
+/// The requests of `ext_session_lock_surface_v1`, in opcode order.
+public enum ExtSessionLockSurfaceV1Request: UInt32, Sendable {
+    case destroy = 0
+    case ackConfigure = 1
+}
+
+/// A handler of `ext_session_lock_surface_v1`: gets each request decoded as a `ExtSessionLockSurfaceV1Request`.
+public protocol ExtSessionLockSurfaceV1Handler: ExtSessionLockSurfaceV1Interface, RequestHandler where Request == ExtSessionLockSurfaceV1Request {}
+
+// MARK: ext_idle_notifier_v1 (ext_idle_notify_v1)
+
+/// A `ProtocolObject` implementing `ext_idle_notifier_v1`.
+public protocol ExtIdleNotifierV1Interface: ProtocolObject {}
+
+extension ExtIdleNotifierV1Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.extIdleNotifierV1 }
+}
+
+/// The requests of `ext_idle_notifier_v1`, in opcode order.
+public enum ExtIdleNotifierV1Request: UInt32, Sendable {
+    case destroy = 0
+    case getIdleNotification = 1
+}
+
+/// A handler of `ext_idle_notifier_v1`: gets each request decoded as a `ExtIdleNotifierV1Request`.
+public protocol ExtIdleNotifierV1Handler: ExtIdleNotifierV1Interface, RequestHandler where Request == ExtIdleNotifierV1Request {}
+
+// MARK: ext_idle_notification_v1 (ext_idle_notify_v1)
+
+/// A `ProtocolObject` implementing `ext_idle_notification_v1`.
+public protocol ExtIdleNotificationV1Interface: ProtocolObject {}
+
+extension ExtIdleNotificationV1Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.extIdleNotificationV1 }
+}
+
+/// The requests of `ext_idle_notification_v1`, in opcode order.
+public enum ExtIdleNotificationV1Request: UInt32, Sendable {
+    case destroy = 0
+}
+
+/// A handler of `ext_idle_notification_v1`: gets each request decoded as a `ExtIdleNotificationV1Request`.
+public protocol ExtIdleNotificationV1Handler: ExtIdleNotificationV1Interface, RequestHandler where Request == ExtIdleNotificationV1Request {}
+
+// MARK: zwp_text_input_v3 (text_input_unstable_v3)
+
+/// A `ProtocolObject` implementing `zwp_text_input_v3`.
+public protocol ZwpTextInputV3Interface: ProtocolObject {}
+
+extension ZwpTextInputV3Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.zwpTextInputV3 }
+}
+
+/// The requests of `zwp_text_input_v3`, in opcode order.
+public enum ZwpTextInputV3Request: UInt32, Sendable {
+    case destroy = 0
+    case enable = 1
+    case disable = 2
+    case setSurroundingText = 3
+    case setTextChangeCause = 4
+    case setContentType = 5
+    case setCursorRectangle = 6
+    case commit = 7
+}
+
+/// A handler of `zwp_text_input_v3`: gets each request decoded as a `ZwpTextInputV3Request`.
+public protocol ZwpTextInputV3Handler: ZwpTextInputV3Interface, RequestHandler where Request == ZwpTextInputV3Request {}
+
+// MARK: zwp_text_input_manager_v3 (text_input_unstable_v3)
+
+/// A `ProtocolObject` implementing `zwp_text_input_manager_v3`.
+public protocol ZwpTextInputManagerV3Interface: ProtocolObject {}
+
+extension ZwpTextInputManagerV3Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.zwpTextInputManagerV3 }
+}
+
+/// The requests of `zwp_text_input_manager_v3`, in opcode order.
+public enum ZwpTextInputManagerV3Request: UInt32, Sendable {
+    case destroy = 0
+    case getTextInput = 1
+}
+
+/// A handler of `zwp_text_input_manager_v3`: gets each request decoded as a `ZwpTextInputManagerV3Request`.
+public protocol ZwpTextInputManagerV3Handler: ZwpTextInputManagerV3Interface, RequestHandler where Request == ZwpTextInputManagerV3Request {}
+
+// MARK: zwp_linux_dmabuf_v1 (linux_dmabuf_unstable_v1)
+
+/// A `ProtocolObject` implementing `zwp_linux_dmabuf_v1`.
+public protocol ZwpLinuxDmabufV1Interface: ProtocolObject {}
+
+extension ZwpLinuxDmabufV1Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.zwpLinuxDmabufV1 }
+}
+
+/// The requests of `zwp_linux_dmabuf_v1`, in opcode order.
+public enum ZwpLinuxDmabufV1Request: UInt32, Sendable {
+    case destroy = 0
+    case createParams = 1
+    case getDefaultFeedback = 2
+    case getSurfaceFeedback = 3
+}
+
+/// A handler of `zwp_linux_dmabuf_v1`: gets each request decoded as a `ZwpLinuxDmabufV1Request`.
+public protocol ZwpLinuxDmabufV1Handler: ZwpLinuxDmabufV1Interface, RequestHandler where Request == ZwpLinuxDmabufV1Request {}
+
+// MARK: zwp_linux_buffer_params_v1 (linux_dmabuf_unstable_v1)
+
+/// A `ProtocolObject` implementing `zwp_linux_buffer_params_v1`.
+public protocol ZwpLinuxBufferParamsV1Interface: ProtocolObject {}
+
+extension ZwpLinuxBufferParamsV1Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.zwpLinuxBufferParamsV1 }
+}
+
+/// The requests of `zwp_linux_buffer_params_v1`, in opcode order.
+public enum ZwpLinuxBufferParamsV1Request: UInt32, Sendable {
+    case destroy = 0
+    case add = 1
+    case create = 2
+    case createImmed = 3
+}
+
+/// A handler of `zwp_linux_buffer_params_v1`: gets each request decoded as a `ZwpLinuxBufferParamsV1Request`.
+public protocol ZwpLinuxBufferParamsV1Handler: ZwpLinuxBufferParamsV1Interface, RequestHandler where Request == ZwpLinuxBufferParamsV1Request {}
+
+// MARK: zwp_linux_dmabuf_feedback_v1 (linux_dmabuf_unstable_v1)
+
+/// A `ProtocolObject` implementing `zwp_linux_dmabuf_feedback_v1`.
+public protocol ZwpLinuxDmabufFeedbackV1Interface: ProtocolObject {}
+
+extension ZwpLinuxDmabufFeedbackV1Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.zwpLinuxDmabufFeedbackV1 }
+}
+
+/// The requests of `zwp_linux_dmabuf_feedback_v1`, in opcode order.
+public enum ZwpLinuxDmabufFeedbackV1Request: UInt32, Sendable {
+    case destroy = 0
+}
+
+/// A handler of `zwp_linux_dmabuf_feedback_v1`: gets each request decoded as a `ZwpLinuxDmabufFeedbackV1Request`.
+public protocol ZwpLinuxDmabufFeedbackV1Handler: ZwpLinuxDmabufFeedbackV1Interface, RequestHandler where Request == ZwpLinuxDmabufFeedbackV1Request {}
+
 // MARK: adaptive_pointer_manager_v1 (adaptive_pointer_v1)
 
 /// A `ProtocolObject` implementing `adaptive_pointer_manager_v1`.
@@ -1478,6 +1694,116 @@ public enum WpCursorShapeDeviceV1Request: UInt32, Sendable {
 /// A handler of `wp_cursor_shape_device_v1`: gets each request decoded as a `WpCursorShapeDeviceV1Request`.
 public protocol WpCursorShapeDeviceV1Handler: WpCursorShapeDeviceV1Interface, RequestHandler where Request == WpCursorShapeDeviceV1Request {}
 
+// MARK: ext_foreign_toplevel_list_v1 (ext_foreign_toplevel_list_v1)
+
+/// A `ProtocolObject` implementing `ext_foreign_toplevel_list_v1`.
+public protocol ExtForeignToplevelListV1Interface: ProtocolObject {}
+
+extension ExtForeignToplevelListV1Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.extForeignToplevelListV1 }
+}
+
+/// The requests of `ext_foreign_toplevel_list_v1`, in opcode order.
+public enum ExtForeignToplevelListV1Request: UInt32, Sendable {
+    case stop = 0
+    case destroy = 1
+}
+
+/// A handler of `ext_foreign_toplevel_list_v1`: gets each request decoded as a `ExtForeignToplevelListV1Request`.
+public protocol ExtForeignToplevelListV1Handler: ExtForeignToplevelListV1Interface, RequestHandler where Request == ExtForeignToplevelListV1Request {}
+
+// MARK: ext_foreign_toplevel_handle_v1 (ext_foreign_toplevel_list_v1)
+
+/// A `ProtocolObject` implementing `ext_foreign_toplevel_handle_v1`.
+public protocol ExtForeignToplevelHandleV1Interface: ProtocolObject {}
+
+extension ExtForeignToplevelHandleV1Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.extForeignToplevelHandleV1 }
+}
+
+/// The requests of `ext_foreign_toplevel_handle_v1`, in opcode order.
+public enum ExtForeignToplevelHandleV1Request: UInt32, Sendable {
+    case destroy = 0
+}
+
+/// A handler of `ext_foreign_toplevel_handle_v1`: gets each request decoded as a `ExtForeignToplevelHandleV1Request`.
+public protocol ExtForeignToplevelHandleV1Handler: ExtForeignToplevelHandleV1Interface, RequestHandler where Request == ExtForeignToplevelHandleV1Request {}
+
+// MARK: zwp_input_method_v2 (input_method_unstable_v2)
+
+/// A `ProtocolObject` implementing `zwp_input_method_v2`.
+public protocol ZwpInputMethodV2Interface: ProtocolObject {}
+
+extension ZwpInputMethodV2Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.zwpInputMethodV2 }
+}
+
+/// The requests of `zwp_input_method_v2`, in opcode order.
+public enum ZwpInputMethodV2Request: UInt32, Sendable {
+    case commitString = 0
+    case setPreeditString = 1
+    case deleteSurroundingText = 2
+    case commit = 3
+    case getInputPopupSurface = 4
+    case grabKeyboard = 5
+    case destroy = 6
+}
+
+/// A handler of `zwp_input_method_v2`: gets each request decoded as a `ZwpInputMethodV2Request`.
+public protocol ZwpInputMethodV2Handler: ZwpInputMethodV2Interface, RequestHandler where Request == ZwpInputMethodV2Request {}
+
+// MARK: zwp_input_popup_surface_v2 (input_method_unstable_v2)
+
+/// A `ProtocolObject` implementing `zwp_input_popup_surface_v2`.
+public protocol ZwpInputPopupSurfaceV2Interface: ProtocolObject {}
+
+extension ZwpInputPopupSurfaceV2Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.zwpInputPopupSurfaceV2 }
+}
+
+/// The requests of `zwp_input_popup_surface_v2`, in opcode order.
+public enum ZwpInputPopupSurfaceV2Request: UInt32, Sendable {
+    case destroy = 0
+}
+
+/// A handler of `zwp_input_popup_surface_v2`: gets each request decoded as a `ZwpInputPopupSurfaceV2Request`.
+public protocol ZwpInputPopupSurfaceV2Handler: ZwpInputPopupSurfaceV2Interface, RequestHandler where Request == ZwpInputPopupSurfaceV2Request {}
+
+// MARK: zwp_input_method_keyboard_grab_v2 (input_method_unstable_v2)
+
+/// A `ProtocolObject` implementing `zwp_input_method_keyboard_grab_v2`.
+public protocol ZwpInputMethodKeyboardGrabV2Interface: ProtocolObject {}
+
+extension ZwpInputMethodKeyboardGrabV2Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.zwpInputMethodKeyboardGrabV2 }
+}
+
+/// The requests of `zwp_input_method_keyboard_grab_v2`, in opcode order.
+public enum ZwpInputMethodKeyboardGrabV2Request: UInt32, Sendable {
+    case release = 0
+}
+
+/// A handler of `zwp_input_method_keyboard_grab_v2`: gets each request decoded as a `ZwpInputMethodKeyboardGrabV2Request`.
+public protocol ZwpInputMethodKeyboardGrabV2Handler: ZwpInputMethodKeyboardGrabV2Interface, RequestHandler where Request == ZwpInputMethodKeyboardGrabV2Request {}
+
+// MARK: zwp_input_method_manager_v2 (input_method_unstable_v2)
+
+/// A `ProtocolObject` implementing `zwp_input_method_manager_v2`.
+public protocol ZwpInputMethodManagerV2Interface: ProtocolObject {}
+
+extension ZwpInputMethodManagerV2Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.zwpInputMethodManagerV2 }
+}
+
+/// The requests of `zwp_input_method_manager_v2`, in opcode order.
+public enum ZwpInputMethodManagerV2Request: UInt32, Sendable {
+    case getInputMethod = 0
+    case destroy = 1
+}
+
+/// A handler of `zwp_input_method_manager_v2`: gets each request decoded as a `ZwpInputMethodManagerV2Request`.
+public protocol ZwpInputMethodManagerV2Handler: ZwpInputMethodManagerV2Interface, RequestHandler where Request == ZwpInputMethodManagerV2Request {}
+
 // MARK: lodestone_test_v1 (lodestone_test_v1)
 
 /// A `ProtocolObject` implementing `lodestone_test_v1`.
@@ -1536,6 +1862,43 @@ public enum WpPointerWarpV1Request: UInt32, Sendable {
 
 /// A handler of `wp_pointer_warp_v1`: gets each request decoded as a `WpPointerWarpV1Request`.
 public protocol WpPointerWarpV1Handler: WpPointerWarpV1Interface, RequestHandler where Request == WpPointerWarpV1Request {}
+
+// MARK: zwp_virtual_keyboard_v1 (virtual_keyboard_unstable_v1)
+
+/// A `ProtocolObject` implementing `zwp_virtual_keyboard_v1`.
+public protocol ZwpVirtualKeyboardV1Interface: ProtocolObject {}
+
+extension ZwpVirtualKeyboardV1Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.zwpVirtualKeyboardV1 }
+}
+
+/// The requests of `zwp_virtual_keyboard_v1`, in opcode order.
+public enum ZwpVirtualKeyboardV1Request: UInt32, Sendable {
+    case keymap = 0
+    case key = 1
+    case modifiers = 2
+    case destroy = 3
+}
+
+/// A handler of `zwp_virtual_keyboard_v1`: gets each request decoded as a `ZwpVirtualKeyboardV1Request`.
+public protocol ZwpVirtualKeyboardV1Handler: ZwpVirtualKeyboardV1Interface, RequestHandler where Request == ZwpVirtualKeyboardV1Request {}
+
+// MARK: zwp_virtual_keyboard_manager_v1 (virtual_keyboard_unstable_v1)
+
+/// A `ProtocolObject` implementing `zwp_virtual_keyboard_manager_v1`.
+public protocol ZwpVirtualKeyboardManagerV1Interface: ProtocolObject {}
+
+extension ZwpVirtualKeyboardManagerV1Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.zwpVirtualKeyboardManagerV1 }
+}
+
+/// The requests of `zwp_virtual_keyboard_manager_v1`, in opcode order.
+public enum ZwpVirtualKeyboardManagerV1Request: UInt32, Sendable {
+    case createVirtualKeyboard = 0
+}
+
+/// A handler of `zwp_virtual_keyboard_manager_v1`: gets each request decoded as a `ZwpVirtualKeyboardManagerV1Request`.
+public protocol ZwpVirtualKeyboardManagerV1Handler: ZwpVirtualKeyboardManagerV1Interface, RequestHandler where Request == ZwpVirtualKeyboardManagerV1Request {}
 
 // MARK: zwlr_data_control_manager_v1 (wlr_data_control_unstable_v1)
 
@@ -1610,6 +1973,170 @@ public enum ZwlrDataControlOfferV1Request: UInt32, Sendable {
 
 /// A handler of `zwlr_data_control_offer_v1`: gets each request decoded as a `ZwlrDataControlOfferV1Request`.
 public protocol ZwlrDataControlOfferV1Handler: ZwlrDataControlOfferV1Interface, RequestHandler where Request == ZwlrDataControlOfferV1Request {}
+
+// MARK: zwlr_foreign_toplevel_manager_v1 (wlr_foreign_toplevel_management_unstable_v1)
+
+/// A `ProtocolObject` implementing `zwlr_foreign_toplevel_manager_v1`.
+public protocol ZwlrForeignToplevelManagerV1Interface: ProtocolObject {}
+
+extension ZwlrForeignToplevelManagerV1Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.zwlrForeignToplevelManagerV1 }
+}
+
+/// The requests of `zwlr_foreign_toplevel_manager_v1`, in opcode order.
+public enum ZwlrForeignToplevelManagerV1Request: UInt32, Sendable {
+    case stop = 0
+}
+
+/// A handler of `zwlr_foreign_toplevel_manager_v1`: gets each request decoded as a `ZwlrForeignToplevelManagerV1Request`.
+public protocol ZwlrForeignToplevelManagerV1Handler: ZwlrForeignToplevelManagerV1Interface, RequestHandler where Request == ZwlrForeignToplevelManagerV1Request {}
+
+// MARK: zwlr_foreign_toplevel_handle_v1 (wlr_foreign_toplevel_management_unstable_v1)
+
+/// A `ProtocolObject` implementing `zwlr_foreign_toplevel_handle_v1`.
+public protocol ZwlrForeignToplevelHandleV1Interface: ProtocolObject {}
+
+extension ZwlrForeignToplevelHandleV1Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.zwlrForeignToplevelHandleV1 }
+}
+
+/// The requests of `zwlr_foreign_toplevel_handle_v1`, in opcode order.
+public enum ZwlrForeignToplevelHandleV1Request: UInt32, Sendable {
+    case setMaximized = 0
+    case unsetMaximized = 1
+    case setMinimized = 2
+    case unsetMinimized = 3
+    case activate = 4
+    case close = 5
+    case setRectangle = 6
+    case destroy = 7
+    case setFullscreen = 8
+    case unsetFullscreen = 9
+}
+
+/// A handler of `zwlr_foreign_toplevel_handle_v1`: gets each request decoded as a `ZwlrForeignToplevelHandleV1Request`.
+public protocol ZwlrForeignToplevelHandleV1Handler: ZwlrForeignToplevelHandleV1Interface, RequestHandler where Request == ZwlrForeignToplevelHandleV1Request {}
+
+// MARK: zwlr_layer_shell_v1 (wlr_layer_shell_unstable_v1)
+
+/// A `ProtocolObject` implementing `zwlr_layer_shell_v1`.
+public protocol ZwlrLayerShellV1Interface: ProtocolObject {}
+
+extension ZwlrLayerShellV1Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.zwlrLayerShellV1 }
+}
+
+/// The requests of `zwlr_layer_shell_v1`, in opcode order.
+public enum ZwlrLayerShellV1Request: UInt32, Sendable {
+    case getLayerSurface = 0
+    case destroy = 1
+}
+
+/// A handler of `zwlr_layer_shell_v1`: gets each request decoded as a `ZwlrLayerShellV1Request`.
+public protocol ZwlrLayerShellV1Handler: ZwlrLayerShellV1Interface, RequestHandler where Request == ZwlrLayerShellV1Request {}
+
+// MARK: zwlr_layer_surface_v1 (wlr_layer_shell_unstable_v1)
+
+/// A `ProtocolObject` implementing `zwlr_layer_surface_v1`.
+public protocol ZwlrLayerSurfaceV1Interface: ProtocolObject {}
+
+extension ZwlrLayerSurfaceV1Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.zwlrLayerSurfaceV1 }
+}
+
+/// The requests of `zwlr_layer_surface_v1`, in opcode order.
+public enum ZwlrLayerSurfaceV1Request: UInt32, Sendable {
+    case setSize = 0
+    case setAnchor = 1
+    case setExclusiveZone = 2
+    case setMargin = 3
+    case setKeyboardInteractivity = 4
+    case getPopup = 5
+    case ackConfigure = 6
+    case destroy = 7
+    case setLayer = 8
+}
+
+/// A handler of `zwlr_layer_surface_v1`: gets each request decoded as a `ZwlrLayerSurfaceV1Request`.
+public protocol ZwlrLayerSurfaceV1Handler: ZwlrLayerSurfaceV1Interface, RequestHandler where Request == ZwlrLayerSurfaceV1Request {}
+
+// MARK: zwlr_output_manager_v1 (wlr_output_management_unstable_v1)
+
+/// A `ProtocolObject` implementing `zwlr_output_manager_v1`.
+public protocol ZwlrOutputManagerV1Interface: ProtocolObject {}
+
+extension ZwlrOutputManagerV1Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.zwlrOutputManagerV1 }
+}
+
+/// The requests of `zwlr_output_manager_v1`, in opcode order.
+public enum ZwlrOutputManagerV1Request: UInt32, Sendable {
+    case createConfiguration = 0
+    case stop = 1
+}
+
+/// A handler of `zwlr_output_manager_v1`: gets each request decoded as a `ZwlrOutputManagerV1Request`.
+public protocol ZwlrOutputManagerV1Handler: ZwlrOutputManagerV1Interface, RequestHandler where Request == ZwlrOutputManagerV1Request {}
+
+// MARK: zwlr_output_head_v1 (wlr_output_management_unstable_v1)
+
+/// A `ProtocolObject` implementing `zwlr_output_head_v1`.
+public protocol ZwlrOutputHeadV1Interface: ProtocolObject {}
+
+extension ZwlrOutputHeadV1Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.zwlrOutputHeadV1 }
+}
+
+// MARK: zwlr_output_mode_v1 (wlr_output_management_unstable_v1)
+
+/// A `ProtocolObject` implementing `zwlr_output_mode_v1`.
+public protocol ZwlrOutputModeV1Interface: ProtocolObject {}
+
+extension ZwlrOutputModeV1Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.zwlrOutputModeV1 }
+}
+
+// MARK: zwlr_output_configuration_v1 (wlr_output_management_unstable_v1)
+
+/// A `ProtocolObject` implementing `zwlr_output_configuration_v1`.
+public protocol ZwlrOutputConfigurationV1Interface: ProtocolObject {}
+
+extension ZwlrOutputConfigurationV1Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.zwlrOutputConfigurationV1 }
+}
+
+/// The requests of `zwlr_output_configuration_v1`, in opcode order.
+public enum ZwlrOutputConfigurationV1Request: UInt32, Sendable {
+    case enableHead = 0
+    case disableHead = 1
+    case apply = 2
+    case test = 3
+    case destroy = 4
+}
+
+/// A handler of `zwlr_output_configuration_v1`: gets each request decoded as a `ZwlrOutputConfigurationV1Request`.
+public protocol ZwlrOutputConfigurationV1Handler: ZwlrOutputConfigurationV1Interface, RequestHandler where Request == ZwlrOutputConfigurationV1Request {}
+
+// MARK: zwlr_output_configuration_head_v1 (wlr_output_management_unstable_v1)
+
+/// A `ProtocolObject` implementing `zwlr_output_configuration_head_v1`.
+public protocol ZwlrOutputConfigurationHeadV1Interface: ProtocolObject {}
+
+extension ZwlrOutputConfigurationHeadV1Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.zwlrOutputConfigurationHeadV1 }
+}
+
+/// The requests of `zwlr_output_configuration_head_v1`, in opcode order.
+public enum ZwlrOutputConfigurationHeadV1Request: UInt32, Sendable {
+    case setMode = 0
+    case setCustomMode = 1
+    case setPosition = 2
+    case setTransform = 3
+    case setScale = 4
+}
+
+/// A handler of `zwlr_output_configuration_head_v1`: gets each request decoded as a `ZwlrOutputConfigurationHeadV1Request`.
+public protocol ZwlrOutputConfigurationHeadV1Handler: ZwlrOutputConfigurationHeadV1Interface, RequestHandler where Request == ZwlrOutputConfigurationHeadV1Request {}
 
 // MARK: zwlr_screencopy_manager_v1 (wlr_screencopy_unstable_v1)
 

@@ -24,6 +24,16 @@
 #include "protocols/wlr-screencopy-unstable-v1-client-protocol.h"
 #include "protocols/wlr-data-control-unstable-v1-client-protocol.h"
 #include "protocols/xdg-foreign-unstable-v2-client-protocol.h"
+#include "protocols/ext-foreign-toplevel-list-v1-client-protocol.h"
+#include "protocols/ext-idle-notify-v1-client-protocol.h"
+#include "protocols/ext-session-lock-v1-client-protocol.h"
+#include "protocols/input-method-unstable-v2-client-protocol.h"
+#include "protocols/linux-dmabuf-unstable-v1-client-protocol.h"
+#include "protocols/text-input-unstable-v3-client-protocol.h"
+#include "protocols/virtual-keyboard-unstable-v1-client-protocol.h"
+#include "protocols/wlr-foreign-toplevel-management-unstable-v1-client-protocol.h"
+#include "protocols/wlr-layer-shell-unstable-v1-client-protocol.h"
+#include "protocols/wlr-output-management-unstable-v1-client-protocol.h"
 
 /* glibc 2.36 declares memfd_create only under _GNU_SOURCE. */
 int cwc_memfd_create(const char *name, unsigned int flags);

@@ -26,6 +26,16 @@
 #include "protocols/keyboard-shortcuts-inhibit-unstable-v1-server-protocol.h"
 #include "protocols/presentation-time-server-protocol.h"
 #include "protocols/pointer-warp-v1-server-protocol.h"
+#include "protocols/ext-foreign-toplevel-list-v1-server-protocol.h"
+#include "protocols/ext-idle-notify-v1-server-protocol.h"
+#include "protocols/ext-session-lock-v1-server-protocol.h"
+#include "protocols/input-method-unstable-v2-server-protocol.h"
+#include "protocols/linux-dmabuf-unstable-v1-server-protocol.h"
+#include "protocols/text-input-unstable-v3-server-protocol.h"
+#include "protocols/virtual-keyboard-unstable-v1-server-protocol.h"
+#include "protocols/wlr-foreign-toplevel-management-unstable-v1-server-protocol.h"
+#include "protocols/wlr-layer-shell-unstable-v1-server-protocol.h"
+#include "protocols/wlr-output-management-unstable-v1-server-protocol.h"
 
 /* wl_resource_post_error is variadic, which Swift cannot call. */
 void cws_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message);
