@@ -50,15 +50,30 @@ final class NewWindowFocusTests: XCTestCase {
     }
 
     func testWlCopyAndWlPasteFromAFocusedFootFinish() throws {
+        try wlCopyAndWlPasteFromAFocusedFoot(extraArguments: [])
+    }
+
+    /// Without data-control, wl-clipboard maps a small window of its own to get the keyboard:
+    /// the focus rule alone decides whether it finishes.
+    func testWlCopyAndWlPasteFromAFocusedFootFinishWithoutDataControl() throws {
+        try wlCopyAndWlPasteFromAFocusedFoot(extraArguments: ["--no-data-control"])
+    }
+
+    private func wlCopyAndWlPasteFromAFocusedFoot(extraArguments: [String]) throws {
         try requireProgram("wl-copy")
-        let session = try Session()
+        try requireProgram("wayland-info")
+        let session = try Session(extraArguments: extraArguments)
         defer {
             endStrays(of: session, named: "wl-copy")
             session.stop()
         }
+        let (status, info) = try run(["timeout", "10", "wayland-info"], environment: session.clientEnvironment)
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(info.contains("zwlr_data_control_manager_v1"), !extraArguments.contains("--no-data-control"),
+                       "data-control is offered unless --no-data-control")
         let (directory, _) = try focusedFoot(session)
-        // wl-clipboard maps a small window of its own to get the keyboard (Lodestone offers
-        // no data-control): foot started both, so each window takes the keyboard and the
+        // With data-control wl-clipboard needs no window; without it, it maps a small one to
+        // get the keyboard: foot started both, so each window takes the keyboard and the
         // selection is set and read. Under the old rule both waited until timeout's 124.
         try run("timeout 10 wl-copy hello; echo copy $? > result; timeout 10 wl-paste > pasted; echo paste $? >> result\n",
                 as: "c", in: directory, session: session)

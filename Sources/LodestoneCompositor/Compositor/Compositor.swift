@@ -115,6 +115,10 @@ public final class Compositor {
         /// Offer zwlr_screencopy_manager_v1, so clients (grim) can read the screen. The
         /// command line turns it on for the headless and nested backends (`--no-screencopy`).
         public var screencopy = false
+        /// Offer zwlr_data_control_manager_v1, through which clipboard managers read and set
+        /// the selection without a window; `--no-data-control` withdraws it for a user who
+        /// wants only the focused app to reach the clipboard.
+        public var dataControl = true
         /// Offer zxdg_decoration_manager_v1 (server-side title bars); `--no-server-decorations`
         /// turns it off, so clients draw their own, as under GNOME's mutter.
         public var serverDecorations = true

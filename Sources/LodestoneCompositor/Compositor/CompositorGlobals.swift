@@ -34,8 +34,10 @@ extension Compositor {
         try addGlobal(ZwpPrimarySelectionDeviceManager.interface, ZwpPrimarySelectionDeviceManager.version) { [unowned self] in
             _ = ZwpPrimarySelectionDeviceManager(selection: self.primarySelection, client: $0, version: $1, id: $2)
         }
-        try addGlobal(ZwlrDataControlManager.interface, ZwlrDataControlManager.version) { [unowned self] in
-            _ = ZwlrDataControlManager(dataControl: self.dataControl, client: $0, version: $1, id: $2)
+        if options.dataControl {
+            try addGlobal(ZwlrDataControlManager.interface, ZwlrDataControlManager.version) { [unowned self] in
+                _ = ZwlrDataControlManager(dataControl: self.dataControl, client: $0, version: $1, id: $2)
+            }
         }
         try addGlobal(ZwpIdleInhibitManager.interface, ZwpIdleInhibitManager.version) { [unowned self] in
             _ = ZwpIdleInhibitManager(inhibitors: self.idleInhibitors, client: $0, version: $1, id: $2)
