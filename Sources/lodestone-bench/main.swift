@@ -28,6 +28,12 @@ if CommandLine.arguments.contains("--accessibility") {
     exit(0)
 }
 
+// --accuracy [--short] [--pictures DIR] [--apps a,b]: the pointer's form over every element
+// of real apps (AccuracyBench.swift, make accuracy); exits 1 when an app is below 90%.
+if CommandLine.arguments.contains("--accuracy") {
+    exit(benchmarkAccuracy(arguments: CommandLine.arguments) ? 0 : 1)
+}
+
 // --browsers: only what accessibility costs Firefox and Chromium (BrowserBench.swift).
 if CommandLine.arguments.contains("--browsers") {
     benchmarkBrowsers()

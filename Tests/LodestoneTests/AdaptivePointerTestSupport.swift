@@ -14,49 +14,6 @@ extension PointerShape {
     var identifier: UInt32 { regionIdentifier }
 }
 
-/// Reads `pointer_shape` through its own binding of the test protocol (`TestControl`
-/// ignores it), decoded by `TestControlEvent`.
-final class PointerShapeProbe {
-    let connection: Connection
-    private let proxy: Proxy
-    private var last: PointerShape?
-    private var lastPreview: TestControl.PointerPreview?
-
-    /// Version 4 for `preview()`; pointer_shape is the same at every version.
-    init(session: Session) throws {
-        connection = try session.connect()
-        let registry = connection.registry()
-        guard let control = registry.bind(cwp_lodestone_test_v1_interface(), version: 4) else {
-            throw TestFailure( "no lodestone_test_v1")
-        }
-        proxy = Proxy(control, on: connection)
-        proxy.onEvent = { [unowned self] opcode, a in
-            switch TestControlEvent(opcode: opcode, arguments: a) {
-            case .pointerShape(let shape): self.last = shape
-            case .pointerPreview(let preview): self.lastPreview = preview
-            default: break
-            }
-        }
-    }
-
-    /// The pointer's fill and the pen's hover preview (lodestone_test_v1 version 4).
-    func preview() throws -> TestControl.PointerPreview {
-        lastPreview = nil
-        proxy.request { lodestone_test_v1_get_pointer_preview($0) }
-        try connection.roundtrip()
-        guard let lastPreview else { throw TestFailure( "no pointer_preview answer") }
-        return lastPreview
-    }
-
-    func shape() throws -> PointerShape {
-        last = nil
-        proxy.request { lodestone_test_v1_get_pointer_shape($0) }
-        try connection.roundtrip()
-        guard let last else { throw TestFailure( "no pointer_shape answer") }
-        return last
-    }
-}
-
 /// A test client: one xdg_toplevel filled with a background colour and coloured boxes, with
 /// its wl_pointer events recorded and adaptive_pointer_v1 at hand.
 final class RegionClient {

@@ -51,7 +51,8 @@ INT_MIN, INT_MAX = -2**31, 2**31 - 1
 ROOT = "/org/a11y/atspi/accessible/root"
 # AtspiRole and AtspiStateType (at-spi2-core's atspi-constants.h).
 APPLICATION, FRAME, LABEL, PUSH_BUTTON, SLIDER, TEXT = 75, 23, 29, 43, 51, 61
-VISIBLE_SHOWING = (1 << 30) | (1 << 25)
+# Visible and showing, enabled and sensitive (a control that is not is left to the circle).
+VISIBLE_SHOWING = (1 << 30) | (1 << 25) | (1 << 24) | (1 << 8)
 
 mode = sys.argv[1]
 calls = 0

@@ -42,5 +42,5 @@ enum AccessibleRole: UInt32 {
 
 /// AT-SPI states (`AtspiStateType`): bit numbers in `GetState`'s two 32-bit words.
 enum AccessibleState {
-    static let editable = 7, horizontal = 14, showing = 25, singleLine = 26, visible = 30
+    static let editable = 7, enabled = 8, horizontal = 14, sensitive = 24, showing = 25, singleLine = 26, visible = 30
 }

@@ -23,6 +23,9 @@ final class AccessibleWalk {
     var elements: [AccessibleElement] = []
     /// Index in `elements` of the button each node is inside, to learn that it has a label.
     private var labelled: Set<Int> = []
+    /// The push and toggle buttons among the elements: only they were searched for a label,
+    /// so only they can be icon buttons (a page tab's label is never looked for).
+    private var buttons: Set<Int> = []
     private var queued: [() -> Void] = []
     private var inFlight = 0
     private(set) var nodes = 0
@@ -128,7 +131,7 @@ final class AccessibleWalk {
             // Wholly outside the window (scrolled away, or a lie): it could only pull the pointer off it.
             guard e.x < frame.width, e.y < frame.height, e.x + e.width > 0, e.y + e.height > 0 else { return nil }
             // A button without a label that is about square shows an icon: it lifts.
-            if e.kind == .control, !labelled.contains(i), e.width <= e.height * 1.5 { e.kind = .iconButton }
+            if e.kind == .control, buttons.contains(i), !labelled.contains(i), e.width <= e.height * 1.5 { e.kind = .iconButton }
             return e
         }
     }
@@ -172,10 +175,12 @@ final class AccessibleWalk {
         guard visible else { return }
         let role = AccessibleRole(rawValue: rawRole)
         if role == .label, let button { labelled.insert(button) }
-        // Inside a combo box only its editable text counts (not the list it pops up).
+        // Inside a combo box only its editable text and its buttons count (not the list it pops up).
         if textOnly.contains(path) {
             switch role {
-            case .text, .entry, .passwordText: break
+            // The combo box's own arrow button (GTK's combo box with an entry) is a control of
+            // its own: without it the whole combo box lit up under the arrow.
+            case .text, .entry, .passwordText, .pushButton, .toggleButton: break
             case .label, nil: return children(path, depth: depth, button: button, textOnly: true)
             default: return
             }
@@ -202,16 +207,26 @@ final class AccessibleWalk {
             elements.append(AccessibleElement(kind: kind, x: x, y: y, width: w, height: h, depth: depth, framed: framed, source: source))
             return elements.count - 1
         }
+        // A control that is neither enabled nor sensitive does nothing when pressed: the pointer
+        // stays the circle over it (gtk4-widget-factory's greyed-out second column).
+        let sensitive = states.0 & (1 << AccessibleState.enabled) != 0 || states.0 & (1 << AccessibleState.sensitive) != 0
+        // So does an entry greyed out (editable, yet neither): it takes no caret. What is inside
+        // a greyed-out control is greyed out with it, whatever it says (GTK 4.8 calls the entry
+        // of a greyed-out combo box sensitive).
+        let editable = states.0 & (1 << AccessibleState.editable) != 0
+        if !sensitive, let role, Self.controlRoles.contains(role) || (editable && Self.textRoles.contains(role)) { return }
         switch role {
         case .pushButton, .toggleButton:
             // Descend only to find its label.
             let index = add(.control)
+            buttons.insert(index)
             children(path, depth: depth, button: index)
         case .comboBox where states.0 & (1 << AccessibleState.editable) != 0:
             // Itself the text it edits (Firefox's address bar): a beam, its line.
             text(add(.text(lineHeight: nil, singleLine: true)))
         case .comboBox:
-            // Descend only to find the text it edits (GTK 3's combo box with an entry): a beam over it.
+            // Descend only to find the text it edits (GTK 3's combo box with an entry): a beam over it;
+            // and its arrow button, a control of its own.
             let index = add(.control)
             children(path, depth: depth, button: index, textOnly: true)
         case .checkBox, .radioButton, .menuItem, .checkMenuItem, .radioMenuItem, .pageTab, .link:
@@ -245,6 +260,11 @@ final class AccessibleWalk {
 
     /// Nodes inside a combo box, where only text is looked for.
     private var textOnly: Set<String> = []
+    /// The roles that are controls: pressed, not read.
+    static let controlRoles: Set<AccessibleRole> = [.pushButton, .toggleButton, .comboBox, .checkBox, .radioButton, .menuItem,
+                                                    .checkMenuItem, .radioMenuItem, .pageTab, .link, .slider]
+    /// The roles of text a caret goes in.
+    static let textRoles: Set<AccessibleRole> = [.text, .entry, .passwordText]
 
     private func children(_ path: String, depth: Int, button: Int?, textOnly inside: Bool = false) {
         call(path, "Accessible", "GetChildren") { [weak self] m in
