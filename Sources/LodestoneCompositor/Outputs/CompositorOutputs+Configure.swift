@@ -40,11 +40,23 @@ extension Compositor {
         output.reconfigure(width: layout.size.width, height: layout.size.height, scale: output.scale)
         relocate(windows)
         layoutChanged()
+        outputManagement.configurator?.arranged()
         let arranged = layout.known.map { h in
             h.isEnabled ? "\(h.name) \(h.mode.width)×\(h.mode.height) at \(h.bounds.x),\(h.bounds.y) scale \(h.scale) transform \(h.transform.rawValue)" : "\(h.name) off"
         }
         log.info("outputs arranged: \(arranged.joined(separator: ", "))")
         return nil
+    }
+}
+
+extension Compositor {
+    /// A backend's description of a head (a DRM connector's modes, size and name), before
+    /// clients see it or with the change it brings.
+    public func describe(_ head: OutputHead, modes: [HeadMode], current: HeadMode?, identity: HeadIdentity) {
+        guard !modes.isEmpty else { return }
+        head.modes = modes
+        if let current { head.mode = current }
+        head.identity = identity
     }
 }
 

@@ -77,4 +77,6 @@ public protocol OutputConfigurator: AnyObject {
     /// Shows the heads' new modes and turns heads on and off (modesets), before the layout
     /// changes; throws when the hardware refuses, and the layout stays as it was.
     func apply(_ configuration: [HeadConfiguration]) throws(SystemError)
+    /// The layout has changed as the configuration said (cursor planes follow the heads).
+    func arranged()
 }

@@ -81,7 +81,7 @@ public struct HeadMode: Sendable, Equatable {
         self.width = width; self.height = height; self.refreshMilliHz = refreshMilliHz; self.isPreferred = isPreferred
     }
     /// The same size and refresh, whichever is preferred.
-    func matches(_ other: HeadMode) -> Bool { width == other.width && height == other.height && refreshMilliHz == other.refreshMilliHz }
+    public func matches(_ other: HeadMode) -> Bool { width == other.width && height == other.height && refreshMilliHz == other.refreshMilliHz }
 }
 
 /// What a head says of itself in `zwlr_output_head_v1` and `wl_output.geometry`.

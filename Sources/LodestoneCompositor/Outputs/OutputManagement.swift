@@ -7,8 +7,8 @@ public final class OutputManagement {
     private(set) var serial: UInt32 = 1
     private var managers: [ZwlrOutputManager] = []
     /// The backend's say in what can be shown (nil: headless, every arrangement within
-    /// `HeadConfigurationLimits`); the backend sets it when it starts.
-    public var configurator: OutputConfigurator?
+    /// `HeadConfigurationLimits`); the backend sets it when it starts, and holds it.
+    public weak var configurator: OutputConfigurator?
     private unowned let layout: OutputLayout
 
     init(layout: OutputLayout) { self.layout = layout }
