@@ -54,12 +54,15 @@ final class OutputManagementTests: XCTestCase {
         let shot = try session.screenshot()
         XCTAssertEqual(shot.width, 800)
         XCTAssertEqual(shot.height, 900)
-        // The pointer stays on the heads: right of HEADLESS-2 (x ≥ 400, y ≥ 600) is no head.
+        // The pointer stays on the heads: right of HEADLESS-2 (x ≥ 400, y ≥ 600) is no head;
+        // from (700, 800) the nearest head is HEADLESS-1's bottom edge, 200 above.
         let c = session.control
         let onSecond = try c.movePointer(x: 200, y: 750)
         XCTAssertEqual(onSecond.x, 200); XCTAssertEqual(onSecond.y, 750)
         let pulled = try c.movePointer(x: 700, y: 800)
-        XCTAssertLessThanOrEqual(pulled.x, 400, "held on HEADLESS-2, not in the gap right of it: \(pulled)")
+        XCTAssertEqual(pulled.x, 700, "\(pulled)")
+        XCTAssertLessThanOrEqual(pulled.y, 600, "pulled onto HEADLESS-1, not left in the gap right of HEADLESS-2: \(pulled)")
+        XCTAssertGreaterThan(pulled.y, 599, "\(pulled)")
 
         // A window opened with the pointer on HEADLESS-2 maps there.
         try requireProgram("foot")
@@ -70,10 +73,12 @@ final class OutputManagementTests: XCTestCase {
 
         // Moved back beside HEADLESS-1: the window goes with its head.
         XCTAssertEqual(try randr(["--output", "HEADLESS-2", "--pos", "800,0"]).status, 0)
-        XCTAssertTrue(try session.wait {
+        let followed = try session.wait {
             let now = try self.session.control.windows().first { $0.title == "placed" }
             return now.map { $0.x == w.x + 800 && $0.y == w.y - 600 } ?? false
-        }, "the window keeps its place on its head: \(try session.control.windows())")
+        }
+        let windows = try session.control.windows()
+        XCTAssertTrue(followed, "the window keeps its place on its head: \(windows)")
         XCTAssertTrue(session.compositorIsRunning)
         XCTAssertFalse(session.log.contains("protocol error"), session.log)
     }
