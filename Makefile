@@ -45,6 +45,10 @@ TEST_APT_PACKAGES += libweston-10-dev
 # weston's GL renderer on Xvfb (llvmpipe), for WestonModuleTests.testUnderTheGLRenderer...
 TEST_APT_PACKAGES += libgl1-mesa-dri
 
+# Output management (OutputManagementTests): wlr-randr lists, moves and scales heads, kanshi
+# applies a profile; wayland-info (wayland-utils, above) reads wl_output and xdg_output.
+TEST_APT_PACKAGES += wlr-randr kanshi
+
 # The toml-test suite's valid and invalid TOML files (the config tests and the config fuzzer's
 # seeds): Debian ships them inside BurntSushi's Go TOML library.
 TEST_APT_PACKAGES += golang-github-burntsushi-toml-dev

@@ -23,7 +23,7 @@ public final class DRMBackend: Backend {
     private let log: Logger
     private let session: SeatSession
     /// Lit outputs, in the order of the compositor's heads.
-    private var outputs: [DRMOutput]
+    var outputs: [DRMOutput]
     /// Outputs whose monitor went, kept until their last flip completes (its event names them).
     private var retired: [DRMOutput] = []
     private var flipEvents: EventSource?
@@ -36,6 +36,8 @@ public final class DRMBackend: Backend {
     /// Motion → page flip (`--stats`), nil unless asked for: read it at exit.
     public var motionToFlip: MotionToFlip?
     private var cardFD: Int32
+    /// The compositor whose heads clients arrange (`DRMBackend+Configure`).
+    weak var configuredCompositor: Compositor?
 
     /// Each lit connector's mode in pixels, in connector order, for the compositor's options.
     public var modes: [(width: Int32, height: Int32, refreshHz: Int32)] { outputs.map { ($0.width, $0.height, $0.refreshHz) } }
@@ -105,6 +107,7 @@ public final class DRMBackend: Backend {
         // Outputs in connector order are the compositor's heads in layout order.
         for (output, head) in zip(outputs, compositor.layout.heads) {
             output.headName = head.name
+            describe(head, output, compositor)
             try light(output, compositor)
             log.info("DRM output \(output.connectorName) (\(head.name)) on \(cardPath): \(output.width)×\(output.height) @\(output.refreshHz) Hz at \(head.bounds.x),\(head.bounds.y), seat \(session.name)")
         }
@@ -127,6 +130,9 @@ public final class DRMBackend: Backend {
             self.frameComposed?(image, compositor.frameCount)
         }
         placeCursors(compositor)
+        // Clients' arrangements of the heads (zwlr_output_manager_v1): see DRMBackend+Configure.
+        compositor.outputManagement.configurator = self
+        configuredCompositor = compositor
         // Monitors plugged in and pulled out: udev says the card changed, a rescan says how.
         do throws(SystemError) {
             let hotplug = try DRMHotplug(devnode: cardPath)
@@ -190,7 +196,7 @@ public final class DRMBackend: Backend {
     /// `PointerPlanePlanner`), one per lit CRTC over its part of the frame. The plane's image
     /// is drawn at a whole scale: at a fractional one the pointer is composed (with the rest
     /// of the frame, at the exact scale).
-    private func placeCursors(_ compositor: Compositor) {
+    func placeCursors(_ compositor: Compositor) {
         cursor?.hide()
         let scale = compositor.output.scale
         let log = log
@@ -244,6 +250,7 @@ public final class DRMBackend: Backend {
             do throws(SystemError) {
                 let head = try compositor.addOutput(OutputMode(name: name, width: scale.logical(output.width), height: scale.logical(output.height), refreshHz: output.refreshHz))
                 output.headName = name
+                describe(head, output, compositor)
                 outputs.append(output)
                 try light(output, compositor)
                 log.info("DRM output \(output.connectorName) (\(name)) connected: \(output.width)×\(output.height) @\(output.refreshHz) Hz at \(head.bounds.x),\(head.bounds.y)")

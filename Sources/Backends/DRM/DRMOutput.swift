@@ -11,13 +11,19 @@ import WaylandServer
 /// event loop) lets the next frame run.
 final class DRMOutput {
     let fd: Int32
-    let width: Int32, height: Int32, refreshHz: Int32
+    private(set) var width: Int32, height: Int32, refreshHz: Int32
     let connectorName: String
+    /// Every mode the connector lists, in its order (the preferred one flagged), and its
+    /// size in millimetres: what `zwlr_output_manager_v1` offers (`DRMBackend+Configure`).
+    let modes: [drmModeModeInfo]
+    let millimetres: (width: Int32, height: Int32)
+    /// The CRTC is lit (a client may switch the head off, `disable`).
+    private(set) var isLit = true
     private(set) var connectorID: UInt32
     /// The compositor's head this output shows (`OutputHead.name`).
     var headName = ""
     let crtcID: UInt32
-    private var mode: drmModeModeInfo
+    private(set) var mode: drmModeModeInfo
     private var buffers: [DumbBuffer] = []
     private var back = 0
     /// Fires when a queued flip takes too long (`flipTimedOut`).
@@ -80,7 +86,41 @@ final class DRMOutput {
     }
 
     /// Turns the CRTC off (its monitor was pulled out).
-    func disable() { _ = drmModeSetCrtc(fd, crtcID, 0, 0, 0, nil, 0, nil) }
+    func disable() {
+        _ = drmModeSetCrtc(fd, crtcID, 0, 0, 0, nil, 0, nil)
+        isLit = false
+    }
+
+    /// A modeset to `newMode` (one of `modes`): new buffers of its size, the CRTC set to the
+    /// first; the old buffers go only once the new mode shows, so a refusal leaves the
+    /// output as it was, lit or not.
+    func setMode(_ newMode: drmModeModeInfo) throws(SystemError) {
+        let old = (buffers, mode, width, height, refreshHz)
+        mode = newMode
+        width = Int32(newMode.hdisplay); height = Int32(newMode.vdisplay)
+        refreshHz = max(1, Int32(newMode.vrefresh))
+        var made: [DumbBuffer] = []
+        let wasLit = isLit
+        isLit = true
+        do throws(SystemError) {
+            for _ in 0..<2 { made.append(try makeBuffer()) }
+            buffers = made
+            back = 0
+            try modeset()
+        } catch {
+            for b in made { free(b) }
+            (buffers, mode, width, height, refreshHz) = old
+            isLit = wasLit
+            throw error
+        }
+        for b in old.0 { free(b) }
+    }
+
+    private func free(_ b: DumbBuffer) {
+        munmap(b.map, Int(b.size))
+        drmModeRmFB(fd, b.fb)
+        drmModeDestroyDumbBuffer(fd, b.handle)
+    }
 
     /// The connector's current encoder's CRTC, or the first CRTC any of its encoders can
     /// drive, not taken by an earlier connector.
@@ -105,6 +145,8 @@ final class DRMOutput {
         connectorID = connector.pointee.connector_id
         connectorName = "DRM-\(connector.pointee.connector_type)-\(connector.pointee.connector_type_id)"
         self.mode = mode
+        modes = Array(UnsafeBufferPointer(start: connector.pointee.modes, count: Int(connector.pointee.count_modes)))
+        millimetres = (Int32(clamping: connector.pointee.mmWidth), Int32(clamping: connector.pointee.mmHeight))
         width = Int32(mode.hdisplay); height = Int32(mode.vdisplay)
         refreshHz = max(1, Int32((Double(mode.vrefresh)).rounded()))
         crtcID = crtc
@@ -119,11 +161,7 @@ final class DRMOutput {
 
     deinit {
         watchdog?.remove()
-        for b in buffers {
-            munmap(b.map, Int(b.size))
-            drmModeRmFB(fd, b.fb)
-            drmModeDestroyDumbBuffer(fd, b.handle)
-        }
+        for b in buffers { free(b) }
     }
 
     private func makeBuffer() throws(SystemError) -> DumbBuffer {
@@ -146,6 +184,7 @@ final class DRMOutput {
 
     /// Lights the output with the first buffer (also after the session is resumed).
     func modeset() throws(SystemError) {
+        guard isLit else { return }
         guard drmModeSetCrtc(fd, crtcID, buffers[back].fb, 0, 0, &connectorID, 1, &mode) == 0 else {
             throw SystemError.lastError("drmModeSetCrtc failed", call: "drmModeSetCrtc")
         }

@@ -34,6 +34,8 @@ public final class WaylandBackend: Backend {
     /// The parent's globals we need or use.
     let globals: ParentGlobals
     private var window: ParentWindow?
+    /// Refuses what the window cannot be (`NestedOutputConfiguration`).
+    private let outputConfiguration = NestedOutputConfiguration()
     private var presenter: Presenter?
     private var input: ParentInput?
     /// The compositor whose `pointerPlane` the parent's cursor is, while started.
@@ -63,6 +65,8 @@ public final class WaylandBackend: Backend {
         size = (output.width, output.height)
         // Frames follow the parent's frame callbacks, at a refresh we are not told.
         compositor.pacing = .parent
+        // The window is the head: what output-management clients may change of it.
+        compositor.outputManagement.configurator = outputConfiguration
 
         // The window, with the output's size until the parent says otherwise.
         let window: ParentWindow

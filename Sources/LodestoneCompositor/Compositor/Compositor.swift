@@ -42,6 +42,8 @@ public final class Compositor {
     let primarySelection = PrimarySelection()
     /// Both selections for clipboard managers (zwlr_data_control_manager_v1).
     private(set) lazy var dataControl = DataControl(clipboard: selection, primary: primarySelection)
+    /// The heads for output-management clients (zwlr_output_manager_v1), and the backend's say.
+    public private(set) lazy var outputManagement = OutputManagement(layout: layout)
     /// The clipboard and the primary selection, for a backend that bridges them (nested).
     public var bridgedSelections: (clipboard: BridgedSelection, primary: BridgedSelection) { (selection, primarySelection) }
     /// Surfaces that keep the session from idling (zwp_idle_inhibitor_v1).
@@ -148,7 +150,7 @@ public final class Compositor {
         let modes = options.outputs.isEmpty
             ? [OutputMode(name: options.outputName, width: options.width, height: options.height, refreshHz: options.refreshHz)]
             : options.outputs
-        for mode in modes { layout.append(OutputHead(mode)) }
+        for mode in modes { layout.append(OutputHead(mode, scale: options.scale)) }
         output = Output(name: modes[0].name, description: "Lodestone \(modes[0].name)",
                         width: layout.size.width, height: layout.size.height, scale: options.scale,
                         refreshMilliHz: options.refreshHz * 1000)

@@ -70,6 +70,9 @@ extension Compositor {
         try addGlobal(AdaptivePointerManager.interface, AdaptivePointerManager.version) { [unowned self] in
             _ = AdaptivePointerManager(host: self, client: $0, version: $1, id: $2)
         }
+        try addGlobal(ZwlrOutputManager.interface, ZwlrOutputManager.version) { [unowned self] in
+            _ = ZwlrOutputManager(host: self, client: $0, version: $1, id: $2)
+        }
         if options.screencopy {
             // Off unless asked for: whoever binds it reads every window on the screen.
             try addGlobal(ZwlrScreencopyManager.interface, ZwlrScreencopyManager.version) { [unowned self] in

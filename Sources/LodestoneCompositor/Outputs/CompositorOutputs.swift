@@ -11,7 +11,14 @@ extension Compositor {
     /// pointer stays on the output, and everything is redrawn.
     public func reconfigureOutput(width: Int32, height: Int32, scale: OutputScale) {
         guard width != output.width || height != output.height || scale != output.scale else { return }
-        if layout.heads.count == 1 { layout.heads[0].bounds = PixelRect(x: 0, y: 0, width: width, height: height) }
+        if layout.heads.count == 1 {
+            let head = layout.heads[0]
+            head.bounds = PixelRect(x: 0, y: 0, width: width, height: height)
+            // The window is the head: its one mode is the window's size in pixels.
+            head.mode = HeadMode(width: scale.pixels(width), height: scale.pixels(height), refreshMilliHz: head.refreshMilliHz, isPreferred: true)
+            head.modes = [head.mode]
+            head.scale = scale
+        }
         output.reconfigure(width: width, height: height, scale: scale)
         layoutChanged()
     }
@@ -19,7 +26,7 @@ extension Compositor {
     /// A head was plugged in: it goes to the right of the others and gets its wl_output.
     @discardableResult
     public func addOutput(_ mode: OutputMode) throws(SystemError) -> OutputHead {
-        let head = OutputHead(mode)
+        let head = OutputHead(mode, scale: output.scale)
         layout.append(head)
         try offer(head)
         output.reconfigure(width: layout.size.width, height: layout.size.height, scale: output.scale)
@@ -35,24 +42,12 @@ extension Compositor {
     @discardableResult
     public func removeOutput(named name: String) -> Bool {
         guard layout.heads.count > 1, let head = layout.head(named: name) else { return false }
-        let windows = (scene.windows + scene.minimized).map { ($0, layout.head(for: frame(of: $0)), $0.position) }
-        let before = Dictionary(uniqueKeysWithValues: layout.heads.map { (ObjectIdentifier($0), $0.bounds) })
+        let windows = windowPlaces()
         layout.remove(head)
         if let global = head.global { retire(global) }
         head.global = nil
         output.reconfigure(width: layout.size.width, height: layout.size.height, scale: output.scale)
-        for (window, old, position) in windows {
-            guard let old, let was = before[ObjectIdentifier(old)] else { continue }
-            let now = old === head ? layout.heads[0].bounds : old.bounds
-            var x = position.x &- was.x &+ now.x, y = position.y &- was.y &+ now.y
-            if old === head {
-                let g = window.geometry
-                x = max(now.x, min(x, now.maxX &- g.width))
-                y = max(now.y &+ window.decorationHeight, min(y, now.maxY &- g.height))
-            }
-            guard (x, y) != position else { continue }
-            if window.isMapped && !window.isMinimized { desktop.move(window, to: x, y) } else { window.position = (x, y) }
-        }
+        relocate(windows)
         layoutChanged()
         log.info("output \(name) removed; \(layout.heads.count) left")
         return true
@@ -63,7 +58,7 @@ extension Compositor {
     /// the strength of an announcement it had not yet read (a bind to a destroyed global
     /// would be a protocol error, `invalid global`). The head goes with it (its global's
     /// bind holds it); a wl_output bound late describes it, and enters no surface.
-    private func retire(_ global: WaylandGlobal) {
+    func retire(_ global: WaylandGlobal) {
         global.withdraw()
         let id = ObjectIdentifier(global)
         guard let timer = try? display.eventLoop.addTimer({ [unowned self] in
@@ -101,6 +96,35 @@ extension Compositor {
         layout.head(for: frame(of: window))?.bounds ?? output.bounds
     }
 
+    /// Every window with the head it is on and its place, before the layout changes
+    /// (`relocate`).
+    func windowPlaces() -> [WindowPlace] {
+        (scene.windows + scene.minimized).map { window in
+            let head = layout.head(for: frame(of: window))
+            return WindowPlace(window: window, head: head, was: head?.bounds ?? PixelRect(x: 0, y: 0, width: 0, height: 0), position: window.position)
+        }
+    }
+
+    /// After the layout changed: each window keeps its place within its head, wherever the
+    /// head went; one whose head went or was switched off goes to the first head, and one
+    /// whose head changed size is pulled in to stay on it, so none is lost off screen.
+    func relocate(_ places: [WindowPlace]) {
+        guard let first = layout.heads.first else { return }
+        for place in places {
+            guard let old = place.head else { continue }
+            let stays = layout.heads.contains { $0 === old }
+            let now = stays ? old.bounds : first.bounds, was = place.was
+            var x = place.position.x &- was.x &+ now.x, y = place.position.y &- was.y &+ now.y
+            if !stays || now.width != was.width || now.height != was.height {
+                let g = place.window.geometry
+                x = max(now.x, min(x, now.maxX &- g.width))
+                y = max(now.y &+ place.window.decorationHeight, min(y, now.maxY &- g.height))
+            }
+            guard (x, y) != place.position else { continue }
+            if place.window.isMapped && !place.window.isMinimized { desktop.move(place.window, to: x, y) } else { place.window.position = (x, y) }
+        }
+    }
+
     /// A window's geometry in global coordinates.
     private func frame(of window: DesktopWindow) -> PixelRect {
         let g = window.geometry
@@ -108,8 +132,9 @@ extension Compositor {
     }
 
     /// After the layout or the mode changed: windows filling a head follow it, the pointer
-    /// stays on a head, clients hear the new geometry, and everything is redrawn.
-    private func layoutChanged() {
+    /// stays on a head, clients hear the new geometry (wl_output, xdg_output,
+    /// zwlr_output_manager_v1), screen copies the new frame, and everything is redrawn.
+    func layoutChanged() {
         // The clock ticks at the fastest head's rate (each head takes its frames at its own).
         if let fastest = layout.heads.map(\.refreshMilliHz).max() { clock.retune(refreshHz: fastest / 1000) }
         output.damageAll()
@@ -118,6 +143,15 @@ extension Compositor {
         scene.forEachMappedRoot(updateOutputs)
         screencopy.outputChanged()
         for head in layout.heads { for resource in head.resources { resource.sendAll() } }
+        outputManagement.headsChanged()
         scheduleFrame()
     }
+}
+
+/// A window, the head it was on (its rectangle then) and its place, while the layout changes.
+struct WindowPlace {
+    let window: DesktopWindow
+    let head: OutputHead?
+    let was: PixelRect
+    let position: (x: Int32, y: Int32)
 }

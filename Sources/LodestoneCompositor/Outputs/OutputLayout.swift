@@ -15,16 +15,33 @@ public struct OutputMode: Sendable, Equatable {
 
 /// One monitor in the layout (a DRM connector, a headless output of `--outputs`, the
 /// nested window): a rectangle of the composed frame, described to clients by a
-/// `wl_output` global of its own, added and withdrawn with it.
+/// `wl_output` global of its own, added and withdrawn with it. Its mode, scale, transform,
+/// place and whether it is on are what `zwlr_output_manager_v1` shows and changes
+/// (`HeadConfiguration`).
 public final class OutputHead {
     public let name: String
     public let description: String
-    /// Where the head sits in global logical coordinates (`OutputLayout.arrange`).
+    /// Where the head sits in global logical coordinates (`OutputLayout.arrange`, or where a
+    /// client put it), and its logical size: its mode's pixels divided by its scale, turned
+    /// by its transform.
     public internal(set) var bounds: PixelRect
-    public let refreshMilliHz: Int32
+    /// The modes it can show, in pixels (a DRM connector's; a headless head's own size and
+    /// the custom modes given to it), and the one it shows.
+    public internal(set) var modes: [HeadMode]
+    public internal(set) var mode: HeadMode
+    /// Pixels per logical unit on this head. Lodestone composes one frame at one scale
+    /// (`Output.scale`): a head at another scale is that frame's part resampled to its
+    /// mode by the presenter that can (see docs/displays.md).
+    public internal(set) var scale: OutputScale
+    public internal(set) var transform: OutputTransform = .normal
+    /// Off (`zwlr_output_configuration_v1.disable_head`): out of the layout, no wl_output.
+    public internal(set) var isEnabled = true
+    /// Make, model, serial number and size in millimetres, when the backend knows them.
+    public var identity = HeadIdentity()
+    public var refreshMilliHz: Int32 { mode.refreshMilliHz }
     /// Milliseconds per refresh: with several heads, each is composed and presented at its
     /// own cadence (`Frames.presentDueHeads`).
-    public let interval: UInt32
+    public var interval: UInt32 { UInt32(max(1, 1_000_000 / max(mode.refreshMilliHz, 1))) }
     /// When the head next takes a frame (the frame clock's milliseconds).
     var nextRefresh: UInt32 = 0
     /// Its presenter cannot take a frame yet (its page flip is still pending): its damage
@@ -34,28 +51,64 @@ public final class OutputHead {
     public internal(set) var frameCount = 0
     /// Clients' wl_outputs bound to this head: told again when it changes.
     var resources: [WlOutput] = []
-    /// The head's wl_output global; nil once the head is gone.
+    /// The head's wl_output global; nil once the head is gone or switched off.
     var global: WaylandGlobal?
 
-    init(_ mode: OutputMode) {
+    /// A head of `mode`'s logical size at the frame's `scale`.
+    init(_ mode: OutputMode, scale: OutputScale) {
         name = mode.name
         description = "Lodestone \(mode.name)"
         bounds = PixelRect(x: 0, y: 0, width: mode.width, height: mode.height)
-        refreshMilliHz = mode.refreshHz &* 1000
-        interval = UInt32(max(1, 1000 / max(mode.refreshHz, 1)))
+        let own = HeadMode(width: scale.pixels(mode.width), height: scale.pixels(mode.height), refreshMilliHz: mode.refreshHz &* 1000, isPreferred: true)
+        modes = [own]
+        self.mode = own
+        self.scale = scale
+    }
+
+    /// The logical size `mode` has at `scale` turned by `transform`.
+    static func logicalSize(_ mode: HeadMode, _ scale: OutputScale, _ transform: OutputTransform) -> (width: Int32, height: Int32) {
+        let w = scale.logical(mode.width), h = scale.logical(mode.height)
+        return transform.swapsAxes ? (h, w) : (w, h)
     }
 }
 
-/// The heads placed side by side, left to right in the order they were added (connector
-/// order on a TTY), tops aligned. Lodestone composes one frame, `Output`, as large as the
-/// layout's bounding box; each head shows its rectangle of it. A single head is the whole
-/// frame, so one output works exactly as before there were several.
-public final class OutputLayout {
-    public private(set) var heads: [OutputHead] = []
+/// A mode of a head (`zwlr_output_mode_v1`): size in pixels, refresh in mHz.
+public struct HeadMode: Sendable, Equatable {
+    public var width: Int32, height: Int32
+    public var refreshMilliHz: Int32
+    public var isPreferred: Bool
+    public init(width: Int32, height: Int32, refreshMilliHz: Int32, isPreferred: Bool = false) {
+        self.width = width; self.height = height; self.refreshMilliHz = refreshMilliHz; self.isPreferred = isPreferred
+    }
+    /// The same size and refresh, whichever is preferred.
+    public func matches(_ other: HeadMode) -> Bool { width == other.width && height == other.height && refreshMilliHz == other.refreshMilliHz }
+}
 
-    /// The bounding box of the heads: the composed frame's logical size.
+/// What a head says of itself in `zwlr_output_head_v1` and `wl_output.geometry`.
+public struct HeadIdentity: Sendable, Equatable {
+    public var make = "Lodestone", model = "", serialNumber = ""
+    /// Millimetres; 0 when unknown (a virtual head).
+    public var widthMillimetres: Int32 = 0, heightMillimetres: Int32 = 0
+    public init() {}
+}
+
+/// The heads placed side by side, left to right in the order they were added (connector
+/// order on a TTY), tops aligned, until a client places them (`zwlr_output_manager_v1`):
+/// from then on each keeps its place and a new one goes to the right of the others.
+/// Lodestone composes one frame, `Output`, from the origin to the heads' far corner; each
+/// head shows its rectangle of it. A single head is the whole frame, so one output works
+/// exactly as before there were several.
+public final class OutputLayout {
+    /// The heads that are on, in order: the frame's, the pointer's and the windows'.
+    public private(set) var heads: [OutputHead] = []
+    /// Every head, on or off, in the order they came (`zwlr_output_manager_v1`'s list).
+    public private(set) var known: [OutputHead] = []
+    /// A client chose the heads' places: they are no longer packed left to right.
+    var placedByClient = false
+
+    /// From the origin to the far corner of the heads: the composed frame's logical size.
     public var size: (width: Int32, height: Int32) {
-        (heads.reduce(0) { $0 &+ $1.bounds.width }, heads.map(\.bounds.height).max() ?? 0)
+        (heads.map(\.bounds.maxX).max() ?? 0, heads.map(\.bounds.maxY).max() ?? 0)
     }
 
     /// The heads' rectangles, for the pointer to stay on (only where they leave gaps, that
@@ -65,13 +118,26 @@ public final class OutputLayout {
     }
 
     func append(_ head: OutputHead) {
-        heads.append(head)
-        arrange()
+        known.append(head)
+        if placedByClient {
+            head.bounds = PixelRect(x: size.width, y: 0, width: head.bounds.width, height: head.bounds.height)
+            heads.append(head)
+        } else {
+            heads.append(head)
+            arrange()
+        }
     }
 
     func remove(_ head: OutputHead) {
+        known.removeAll { $0 === head }
         heads.removeAll { $0 === head }
-        arrange()
+        if placedByClient { normalize() } else { arrange() }
+    }
+
+    /// The heads that are on, in `known`'s order, after some were switched on or off.
+    func refreshEnabled() {
+        heads = known.filter(\.isEnabled)
+        normalize()
     }
 
     /// Places the heads left to right from the origin.
@@ -83,12 +149,20 @@ public final class OutputLayout {
         }
     }
 
+    /// Moves every head so the leftmost starts at x 0 and the topmost at y 0: the frame and
+    /// the pointer's space start at the origin (a client may put heads at negative places).
+    func normalize() {
+        guard let minX = heads.map(\.bounds.x).min(), let minY = heads.map(\.bounds.y).min(), minX != 0 || minY != 0 else { return }
+        for head in heads { head.bounds = head.bounds.offsetBy(dx: -minX, dy: -minY) }
+    }
+
     /// The head a rectangle overlaps most (a window's head), or the first.
     func head(for rect: PixelRect) -> OutputHead? {
         let best = heads.max { overlap($0.bounds, rect) < overlap($1.bounds, rect) }
         return best.map { overlap($0.bounds, rect) > 0 } == true ? best : heads.first
     }
 
+    /// The head of that name that is on.
     public func head(named name: String) -> OutputHead? { heads.first { $0.name == name } }
 
     private func overlap(_ a: PixelRect, _ b: PixelRect) -> Int64 {

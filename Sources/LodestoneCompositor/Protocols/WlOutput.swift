@@ -1,8 +1,8 @@
 import CWaylandServer
 import WaylandServer
 
-/// `wl_output`: tells clients one head's geometry, mode, scale and name (`OutputHead`; the
-/// scale is the composed frame's, `Output`).
+/// `wl_output`: tells clients one head's geometry, mode, scale, transform and name
+/// (`OutputHead`, as `zwlr_output_manager_v1` last arranged it).
 final class WlOutput: Resource, WlOutputHandler {
     static let version: Int32 = 4
     weak var output: Output?
@@ -33,18 +33,18 @@ final class WlOutput: Resource, WlOutputHandler {
 
     /// The whole description, ended by done.
     func sendAll() {
-        guard let output, let head else { return }
-        let b = head.bounds
-        // A virtual output: no physical size, so clients fall back to the scale. Its
+        guard output != nil, let head else { return }
+        let b = head.bounds, id = head.identity
+        // A virtual head has no physical size (0), so clients fall back to the scale. Its
         // position is in the global space, as xdg_output's logical_position.
-        send { wl_output_send_geometry($0, b.x, b.y, 0, 0, Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue),
-                                "Lodestone", head.name, Int32(WL_OUTPUT_TRANSFORM_NORMAL.rawValue)) }
-        send { wl_output_send_mode($0, WL_OUTPUT_MODE_CURRENT.rawValue | WL_OUTPUT_MODE_PREFERRED.rawValue,
-                            output.scale.pixels(b.width), output.scale.pixels(b.height), head.refreshMilliHz) }
+        send { wl_output_send_geometry($0, b.x, b.y, id.widthMillimetres, id.heightMillimetres, Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue),
+                                id.make, id.model.isEmpty ? head.name : id.model, head.transform.rawValue) }
+        send { wl_output_send_mode($0, WL_OUTPUT_MODE_CURRENT.rawValue | (head.mode.isPreferred ? WL_OUTPUT_MODE_PREFERRED.rawValue : 0),
+                            head.mode.width, head.mode.height, head.refreshMilliHz) }
         // Since 2
         // A fractional scale is advertised rounded up: clients without wp_fractional_scale
         // draw that sharp and the compositor scales them down (as wlroots does).
-        if has(2) { send { wl_output_send_scale($0, output.scale.ceiling) } }
+        if has(2) { send { wl_output_send_scale($0, head.scale.ceiling) } }
         // Since 4
         if has(4) {
             send { wl_output_send_name($0, head.name) }
