@@ -45,6 +45,10 @@ TEST_APT_PACKAGES += libweston-10-dev
 # weston's GL renderer on Xvfb (llvmpipe), for WestonModuleTests.testUnderTheGLRenderer...
 TEST_APT_PACKAGES += libgl1-mesa-dri
 
+# swayidle: ext_idle_notify_v1 on the real clock (IdleNotifyTests). The task bar test
+# (ForeignToplevelTests) uses foot, gtk-4-examples and xterm, listed above.
+TEST_APT_PACKAGES += swayidle
+
 # The toml-test suite's valid and invalid TOML files (the config tests and the config fuzzer's
 # seeds): Debian ships them inside BurntSushi's Go TOML library.
 TEST_APT_PACKAGES += golang-github-burntsushi-toml-dev
