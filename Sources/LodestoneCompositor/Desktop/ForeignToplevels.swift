@@ -37,9 +37,11 @@ final class ForeignToplevels {
         self.loop = loop
     }
 
-    /// Something a task bar shows may have changed: sent once the loop is idle.
+    /// Something a task bar shows may have changed: sent once the loop is idle. Nothing to
+    /// do before the first task bar binds; after it, windows keep their entries (and
+    /// identifiers) and handles left from stopped managers still hear `closed`.
     func needsUpdate() {
-        guard pending == nil, !managers.isEmpty || !lists.isEmpty else { return }
+        guard pending == nil, !managers.isEmpty || !lists.isEmpty || !entries.isEmpty else { return }
         pending = try? loop.addIdle { [unowned self] in
             self.pending = nil
             self.update()
