@@ -146,6 +146,37 @@ final class ForeignToplevelTests: XCTestCase {
         XCTAssertFalse(session.log.contains("protocol error"), session.log)
     }
 
+    /// Two heads: a window's handle enters the head it is moved to and leaves the one it
+    /// left, straddling both it is on both; a window whose xdg-foreign parent is another
+    /// client's names that window's handle as its parent.
+    func testHeadsAndParents() throws {
+        try requirePywayland()
+        let session = try Session(size: "800x600", extraArguments: ["--outputs", "2"])
+        defer { session.stop() }
+        let surfaces = repositoryRoot + "/Tests/clients/surface_client.py"
+        let exportLog = session.runtimeDirectory + "/export.txt"
+        try session.launch(["python3", surfaces, "export"], output: exportLog)
+        XCTAssertTrue(try session.wait(timeout: 20) { textOfFile(exportLog).contains("handle ") }, textOfFile(exportLog))
+        let handle = try XCTUnwrap(textOfFile(exportLog).split(separator: "\n").first { $0.hasPrefix("handle ") }).dropFirst(7)
+        _ = try session.waitForWindow("exported")
+        try session.launch(["python3", surfaces, "import", String(handle)])
+        _ = try session.waitForWindow("imported")
+
+        let bar = try TaskBar(session)
+        var wlr = try bar.list().wlr
+        XCTAssertEqual(wlr["imported"]?.parent, "exported", bar.text)
+        XCTAssertEqual(wlr["exported"]?.parent, "-")
+
+        _ = try session.control.moveWindow("exported", x: 1000, y: 100)
+        XCTAssertTrue(try session.wait { try bar.list().wlr["exported"]?.outputs == "HEADLESS-2" }, bar.text)
+        _ = try session.control.moveWindow("exported", x: 700, y: 100)
+        wlr = try bar.list().wlr
+        XCTAssertEqual(wlr["exported"]?.outputs, "HEADLESS-1,HEADLESS-2", bar.text)
+        _ = try session.control.moveWindow("exported", x: 100, y: 100)
+        XCTAssertEqual(try bar.list().wlr["exported"]?.outputs, "HEADLESS-1", bar.text)
+        XCTAssertFalse(session.log.contains("protocol error"), session.log)
+    }
+
     /// A negative set_rectangle is a named protocol error for that task bar only; requests
     /// on a closed handle are ignored.
     func testMisbehavingTaskBars() throws {
