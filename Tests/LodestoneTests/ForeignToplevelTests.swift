@@ -7,7 +7,7 @@ import XCTest
 /// and real apps: foot, gtk4-widget-factory and xterm through Xwayland are listed with their
 /// titles, app_ids, states and head; activating one moves the keyboard, minimizing hides it
 /// until it is restored, maximize reaches the app, close makes foot exit; a window mapped
-/// later is announced; stop finishes both. Misbehaving task bars get named errors.
+/// later is announced, new titles are heard; stop finishes both. Misbehaving task bars get named errors.
 final class ForeignToplevelTests: XCTestCase {
     private var client: String { repositoryRoot + "/Tests/clients/taskbar_client.py" }
 
@@ -81,7 +81,10 @@ final class ForeignToplevelTests: XCTestCase {
         _ = try session.waitForWindow("taskbar-foot", timeout: 40)
         try session.launch(["gtk4-widget-factory"], environment: ["GDK_BACKEND": "wayland"])
         let factory = try session.waitForWindow("gtk4-widget-factory", timeout: 60)
-        try session.launch(["xterm", "-title", "taskbar-xterm"], environment: ["DISPLAY": x11])
+        // Both retitle themselves (OSC 2) once the test creates `rename`.
+        let rename = session.runtimeDirectory + "/rename"
+        let retitle = { (title: String) in ["sh", "-c", "while [ ! -e \(rename) ]; do sleep 0.1; done; printf '\\033]2;\(title)\\007'; exec sleep 600"] }
+        try session.launch(["xterm", "-title", "taskbar-xterm", "-e"] + retitle("renamed-xterm"), environment: ["DISPLAY": x11])
         _ = try session.waitForWindow("taskbar-xterm", timeout: 40)
 
         let bar = try TaskBar(session)
@@ -124,21 +127,28 @@ final class ForeignToplevelTests: XCTestCase {
         XCTAssertFalse(try bar.list().wlr["taskbar-foot"]?.states.contains("maximized") ?? true, bar.text)
 
         // A window mapped while the task bar runs is announced.
-        try session.launch(["foot", "--title=taskbar-foot-2", "--app-id=taskbar-foot", "--override=locked-title=yes"])
+        try session.launch(["foot", "--title=taskbar-foot-2", "--app-id=taskbar-foot"] + retitle("renamed-foot"))
         _ = try session.waitForWindow("taskbar-foot-2", timeout: 40)
         XCTAssertTrue(try session.wait { try bar.list().wlr["taskbar-foot-2"] != nil }, bar.text)
+
+        // New titles reach both lists, from Wayland (xdg_toplevel.set_title) and X11 (_NET_WM_NAME).
+        try createEmptyFile(atPath: rename)
+        XCTAssertTrue(try session.wait {
+            let (wlr, ext) = try bar.list()
+            return wlr["renamed-foot"] != nil && wlr["renamed-xterm"] != nil && Set(ext.map(\.title)).isSuperset(of: ["renamed-foot", "renamed-xterm"])
+        }, bar.text)
 
         // close: foot exits, both handles close, the others stay.
         try bar.run("close taskbar-foot")
         XCTAssertTrue(try session.wait(timeout: 10) { !foot.isRunning }, "foot did not exit on close")
         XCTAssertTrue(try session.wait { bar.text.contains("closed taskbar-foot\n") && bar.text.contains("ext-closed taskbar-foot\n") }, bar.text)
         (wlr, ext) = try bar.list()
-        XCTAssertEqual(Set(wlr.keys), [factory.title, "taskbar-xterm", "taskbar-foot-2"])
+        XCTAssertEqual(Set(wlr.keys), [factory.title, "renamed-xterm", "renamed-foot"])
         XCTAssertEqual(Set(ext.map(\.title)), Set(wlr.keys))
 
         // close reaches an X11 window too (WM_DELETE_WINDOW).
-        try bar.run("close taskbar-xterm")
-        XCTAssertTrue(try session.wait { bar.text.contains("closed taskbar-xterm\n") }, bar.text)
+        try bar.run("close renamed-xterm")
+        XCTAssertTrue(try session.wait { bar.text.contains("closed renamed-xterm\n") }, bar.text)
 
         try bar.run("stop")
         XCTAssertTrue(try session.wait { bar.text.contains("finished wlr\n") && bar.text.contains("finished ext\n") }, bar.text)
