@@ -48,6 +48,9 @@ TEST_APT_PACKAGES += libgl1-mesa-dri
 # Output management (OutputManagementTests): wlr-randr lists, moves and scales heads, kanshi
 # applies a profile; wayland-info (wayland-utils, above) reads wl_output and xdg_output.
 TEST_APT_PACKAGES += wlr-randr kanshi
+# swayidle: ext_idle_notify_v1 on the real clock (IdleNotifyTests). The task bar test
+# (ForeignToplevelTests) uses foot, gtk-4-examples and xterm, listed above.
+TEST_APT_PACKAGES += swayidle
 
 # The toml-test suite's valid and invalid TOML files (the config tests and the config fuzzer's
 # seeds): Debian ships them inside BurntSushi's Go TOML library.

@@ -25,6 +25,8 @@ import time
 from pywayland.client import Display
 from pywayland.protocol.wayland import WlCompositor, WlDataDeviceManager, WlSeat, WlShm, WlSubcompositor
 from pywayland.protocol.xdg_shell import XdgWmBase
+from pywayland.protocol.ext_idle_notify_v1 import ExtIdleNotifierV1
+from pywayland.protocol.ext_foreign_toplevel_list_v1 import ExtForeignToplevelListV1
 
 INT32_MAX, INT32_MIN = 2**31 - 1, -2**31
 KEPT = []
@@ -66,6 +68,8 @@ class Stream:
         self.pointer.dispatcher["enter"] = lambda p, serial, s, x, y: self.serials.append(serial)
         self.pointer.dispatcher["button"] = lambda p, serial, t, b, st: self.serials.append(serial)
         self.device = self.ddm.get_data_device(self.seat)
+        self.registry = registry
+        self.notifier, self.notifications, self.toplevel_list, self.handles = None, [], None, []
 
     def pick(self, items):
         return self.rng.choice(items) if items else None
@@ -89,7 +93,7 @@ class Stream:
     def action(self):
         r = self.rng
         s = self.pick(self.surfaces)
-        choice = r.randrange(30)
+        choice = r.randrange(32)
         if choice < 3 or s is None:
             self.surfaces.append(self.compositor.create_surface())
         elif choice == 3:
@@ -191,6 +195,33 @@ class Stream:
                 items.pop(r.randrange(len(items))).destroy()
         elif choice == 27:
             self.d.roundtrip()
+        elif choice == 30 and "ext_idle_notifier_v1" in self.globals:
+            # Idle notifications with any timeout, destroyed in any order with their notifier.
+            if self.notifier is None:
+                self.notifier = self.registry.bind(self.globals["ext_idle_notifier_v1"][0], ExtIdleNotifierV1, 1)
+            which = r.randrange(4)
+            if which < 2:
+                self.notifications.append(self.notifier.get_idle_notification(a_uint(r), self.seat))
+            elif which == 2 and self.notifications:
+                self.notifications.pop(r.randrange(len(self.notifications))).destroy()
+            else:
+                self.notifier.destroy()
+                self.notifier = None
+        elif choice == 31 and "ext_foreign_toplevel_list_v1" in self.globals:
+            # A toplevel list: its handles destroyed while their windows live, stop, destroy.
+            if self.toplevel_list is None:
+                self.toplevel_list = self.registry.bind(self.globals["ext_foreign_toplevel_list_v1"][0], ExtForeignToplevelListV1, 1)
+                self.toplevel_list.dispatcher["toplevel"] = lambda l, handle: self.handles.append(handle)
+            which = r.randrange(4)
+            if which == 0 and self.handles:
+                self.handles.pop(r.randrange(len(self.handles))).destroy()
+            elif which == 1:
+                self.toplevel_list.stop()
+            elif which == 2:
+                self.toplevel_list.destroy()
+                self.toplevel_list = None
+            else:
+                self.d.roundtrip()
         else:
             s.commit()
 

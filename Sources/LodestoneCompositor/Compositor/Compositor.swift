@@ -48,9 +48,13 @@ public final class Compositor {
     public var bridgedSelections: (clipboard: BridgedSelection, primary: BridgedSelection) { (selection, primarySelection) }
     /// Surfaces that keep the session from idling (zwp_idle_inhibitor_v1).
     private(set) var idleInhibitors: IdleInhibitors!
+    /// When the session went idle, for ext_idle_notification_v1 (swayidle).
+    private(set) var idleNotifier: IdleNotifier!
     /// Lodestone's keyboard shortcuts, and the clients that asked them to pass through.
     private(set) lazy var shortcuts = Shortcuts(compositor: self)
     private(set) lazy var shortcutsInhibitors = ShortcutsInhibitors(focus: { [unowned self] in self.seat.keyboard.focus })
+    /// The windows task bars list (zwlr_foreign_toplevel_manager_v1, ext_foreign_toplevel_list_v1).
+    private(set) lazy var foreignToplevels = ForeignToplevels(host: self, loop: display.eventLoop)
     /// Windows exported through xdg-foreign, and their imports.
     let foreignExports = ForeignExports()
     /// xdg_activation_v1 tokens issued and not yet used.
@@ -178,8 +182,13 @@ public final class Compositor {
         }
         selection.acceptsSerial = acceptsSerial
         primarySelection.acceptsSerial = acceptsSerial
+        idleNotifier = try IdleNotifier(clock: clock, loop: display.eventLoop)
+        clock.advanced = { [unowned self] in self.idleNotifier.clockAdvanced() }
         idleInhibitors = IdleInhibitors(isVisible: { [unowned self] in self.origin(of: $0) != nil },
-                                        changed: { [unowned self] in self.seat.pointerInput(.idleInhibited($0)) })
+                                        changed: { [unowned self] in
+                                            self.seat.pointerInput(.idleInhibited($0))
+                                            self.idleNotifier.setInhibited($0)
+                                        })
         desktop = Desktop(compositor: self)
         gestures = Gestures(compositor: self)
         tablets = Tablets(compositor: self)
@@ -189,6 +198,7 @@ public final class Compositor {
             self.seat.sceneChanged(change)
             if change == .layout {
                 self.idleInhibitors.reevaluate()
+                self.foreignToplevels.needsUpdate()
                 self.scene.forEachMappedRoot(self.updateOutputs)
             }
         }
@@ -221,6 +231,7 @@ public final class Compositor {
         withdrawnGlobals.removeAll()
         for head in layout.heads { head.global = nil }
         accessibility.stop()
+        foreignToplevels.stop()
     }
 
     deinit {

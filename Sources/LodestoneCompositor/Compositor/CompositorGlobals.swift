@@ -73,6 +73,15 @@ extension Compositor {
         try addGlobal(ZwlrOutputManager.interface, ZwlrOutputManager.version) { [unowned self] in
             _ = ZwlrOutputManager(host: self, client: $0, version: $1, id: $2)
         }
+        try addGlobal(ExtIdleNotifier.interface, ExtIdleNotifier.version) { [unowned self] in
+            _ = ExtIdleNotifier(notifier: self.idleNotifier, client: $0, version: $1, id: $2)
+        }
+        try addGlobal(ZwlrForeignToplevelManager.interface, ZwlrForeignToplevelManager.version) { [unowned self] in
+            _ = ZwlrForeignToplevelManager(toplevels: self.foreignToplevels, client: $0, version: $1, id: $2)
+        }
+        try addGlobal(ExtForeignToplevelList.interface, ExtForeignToplevelList.version) { [unowned self] in
+            _ = ExtForeignToplevelList(toplevels: self.foreignToplevels, client: $0, version: $1, id: $2)
+        }
         if options.screencopy {
             // Off unless asked for: whoever binds it reads every window on the screen.
             try addGlobal(ZwlrScreencopyManager.interface, ZwlrScreencopyManager.version) { [unowned self] in
@@ -93,6 +102,8 @@ extension Compositor {
             guard WlOutput(head: head, output: self.output, client: client, version: version, id: id) != nil else { return }
             // The client's surfaces already on the head enter it now.
             self.scene.forEachMappedRoot { if $0.client == client { self.updateOutputs(of: $0) } }
+            // A task bar's windows enter its new wl_output.
+            self.foreignToplevels.needsUpdate()
         }
     }
 

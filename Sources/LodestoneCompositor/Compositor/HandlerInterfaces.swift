@@ -66,6 +66,8 @@ protocol ShellHost: SurfaceHost {
     func raiseWindow(_ window: DesktopWindow)
     func minimizeWindow(_ window: DesktopWindow)
     func toplevelDestroyed(_ toplevel: XdgToplevel)
+    /// A window's title, app_id, states or parent changed: task bars hear it.
+    func windowChanged(_ window: DesktopWindow)
 
     /// Mapped popups, oldest first.
     var popups: [XdgPopup] { get }
@@ -99,6 +101,7 @@ extension Compositor: ShellHost {
     func raiseWindow(_ window: DesktopWindow) { desktop.raise(window) }
     func minimizeWindow(_ window: DesktopWindow) { desktop.minimize(window) }
     func toplevelDestroyed(_ toplevel: XdgToplevel) { foreignExports.toplevelDestroyed(toplevel) }
+    func windowChanged(_ window: DesktopWindow) { foreignToplevels.needsUpdate() }
     var popups: [XdgPopup] { scene.popups }
     func popupMapped(_ popup: XdgPopup) { desktop.popupMapped(popup) }
     func popupUnmapped(_ popup: XdgPopup) { desktop.popupUnmapped(popup) }

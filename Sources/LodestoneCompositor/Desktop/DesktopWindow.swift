@@ -42,6 +42,8 @@ protocol DesktopWindow: AdaptedWindow {
     var isMinimized: Bool { get set }
     /// The title bar's maximize button and double click.
     func toggleMaximized()
+    /// A task bar asks for maximized or fullscreen (zwlr_foreign_toplevel_handle_v1).
+    func setSizeState(maximized: Bool, fullscreen: Bool)
     /// Bounds of an interactive resize (0: none).
     var minSize: (width: Int32, height: Int32) { get }
     var maxSize: (width: Int32, height: Int32) { get }

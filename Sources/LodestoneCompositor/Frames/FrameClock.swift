@@ -15,6 +15,8 @@ public final class FrameClock: LoopDeadline {
     private let start: UInt64
     private(set) var scheduled = false
     var onFrame: () -> Void = {}
+    /// Manual clock: called after `advance` moved time on (idle timeouts fall due).
+    var advanced: () -> Void = {}
     /// Set by a backend whose display paces frames (the nested backend, until
     /// the parent's frame callback arrives): due frames wait for `resume()`.
     public private(set) var isHeld = false
@@ -165,6 +167,7 @@ public final class FrameClock: LoopDeadline {
             fire()
             frames += 1
         } while remaining > 0
+        advanced()
         return frames
     }
 

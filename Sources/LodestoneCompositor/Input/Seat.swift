@@ -107,6 +107,8 @@ public final class Seat {
 
     /// The one entry point for input: every backend's events come through here.
     public func handle(_ event: InputEvent, at time: UInt32) {
+        // Any input but a device coming or going is the user: idle notifications resume.
+        if event != .touchscreen(present: true), event != .touchscreen(present: false) { compositor.idleNotifier.activity() }
         // What changed since the last input reaches the pointer before this one does.
         pushPointerWorld()
         switch event {

@@ -54,8 +54,11 @@ final class XdgToplevel: Resource, XdgToplevelHandler, DesktopWindow {
             setParent(parent)
         case .setTitle:
             title = a.string(0) ?? ""
+            host.windowChanged(self)
             if xdgSurface.isMapped { if let bar = titleBar { host.damageOutput(logical: bar.frame) }; host.scheduleFrame() }
-        case .setAppId: appID = a.string(0) ?? ""
+        case .setAppId:
+            appID = a.string(0) ?? ""
+            host.windowChanged(self)
         case .showWindowMenu: break  // no window menu in Lodestone
         case .move: host.startMove(self, serial: a.uint(1))
         case .resize:
@@ -98,6 +101,8 @@ final class XdgToplevel: Resource, XdgToplevelHandler, DesktopWindow {
             }
         }
         withArray(states) { states in send { xdg_toplevel_send_configure($0, width, height, states) } }
+        // Task bars hear the states (activated, maximized, fullscreen).
+        host.windowChanged(self)
         return xdgSurface.sendConfigure()
     }
 
@@ -146,11 +151,18 @@ final class XdgToplevel: Resource, XdgToplevelHandler, DesktopWindow {
             ancestor = a.parent
         }
         parent = newParent
+        host.windowChanged(self)
         if newParent != nil, xdgSurface.isMapped { host.raiseWindow(self) }
     }
 
     /// The title bar's maximize button and double click.
     func toggleMaximized() { setMaximized(!isMaximized) }
+
+    /// A task bar asks: as if the client had asked (one configure per state that changes).
+    func setSizeState(maximized: Bool, fullscreen: Bool) {
+        if maximized != isMaximized { setMaximized(maximized) }
+        if fullscreen != isFullscreen { setFullscreen(fullscreen) }
+    }
 
     /// Server-side decorations on or off (zxdg_toplevel_decoration_v1's mode): the bar
     /// appears above the window, or goes.

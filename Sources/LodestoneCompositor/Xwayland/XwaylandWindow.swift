@@ -25,7 +25,7 @@ final class XwaylandWindow: DesktopWindow {
     /// _NET_WM_NAME wins over WM_NAME.
     var netTitle: String?, icccmTitle = ""
     /// WM_CLASS's class (e.g. "XTerm").
-    var windowClass = ""
+    var windowClass = "" { didSet { host.windowChanged(self) } }
     var transientFor: XWindowID?
     /// WM_PROTOCOLS atoms.
     var protocols: Set<XAtom> = []
@@ -163,6 +163,7 @@ final class XwaylandWindow: DesktopWindow {
 
     /// WM_NAME or _NET_WM_NAME changed: the bar shows the new title.
     func titleChanged() {
+        host.windowChanged(self)
         guard isMapped, let bar = titleBar else { return }
         host.damageOutput(logical: bar.frame)
         host.scheduleFrame()
@@ -179,6 +180,7 @@ final class XwaylandWindow: DesktopWindow {
         if !isMaximized && !isFullscreen { restoreGeometry = (x, y, width, height) }
         isMaximized = maximized
         isFullscreen = fullscreen
+        host.windowChanged(self)
         applySizeState()
         wm.writeState(self)
     }
@@ -270,6 +272,7 @@ final class XwaylandWindow: DesktopWindow {
     func setActivated(_ on: Bool) {
         guard on != isActivated else { return }
         isActivated = on
+        host.windowChanged(self)
         // X keeps its own focus: it follows ours, and leaves when a Wayland window takes it.
         if on { wm.focus(self) } else if wm.focused == id { wm.focus(nil) }
     }
