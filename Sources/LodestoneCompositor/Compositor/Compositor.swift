@@ -46,6 +46,8 @@ public final class Compositor {
     public var bridgedSelections: (clipboard: BridgedSelection, primary: BridgedSelection) { (selection, primarySelection) }
     /// Surfaces that keep the session from idling (zwp_idle_inhibitor_v1).
     private(set) var idleInhibitors: IdleInhibitors!
+    /// Text inputs (zwp_text_input_v3) and the input method serving them (zwp_input_method_v2).
+    private(set) lazy var textInputs = TextInputs(compositor: self)
     /// Lodestone's keyboard shortcuts, and the clients that asked them to pass through.
     private(set) lazy var shortcuts = Shortcuts(compositor: self)
     private(set) lazy var shortcutsInhibitors = ShortcutsInhibitors(focus: { [unowned self] in self.seat.keyboard.focus })
@@ -183,6 +185,7 @@ public final class Compositor {
             self.seat.sceneChanged(change)
             if change == .layout {
                 self.idleInhibitors.reevaluate()
+                self.textInputs.placePopup()  // the popup follows its app's window
                 self.scene.forEachMappedRoot(self.updateOutputs)
             }
         }
