@@ -9,7 +9,8 @@ Modes:
         A zwp_input_method_v2. When a text input is activated: set_preedit_string(PREEDIT,
         cursor at its end) and commit; when the app has answered (its next text-input commit
         reaches us as a done) or 1.5 s passed, commit_string(COMMIT) with no preedit, and
-        commit. Then, with --stay, it stays and serves the next activation the same way.
+        commit. Then, with --stay, it stays (printing what it hears) but composes no more: an
+        app that re-enables its text input (gnome-text-editor does) gets one "日本", not two.
         --popup: an input popup surface of W×H, magenta, whose text_input_rectangle events
         are printed. --grab: grab the keyboard; each key pressed is printed, and the A key
         (evdev 30) is committed as 'あ' (nothing else reaches the app).
@@ -19,7 +20,8 @@ Modes:
         A 200×100 window with a zwp_text_input_v3: on keyboard enter it enables, describes
         itself (surrounding 'abc' cursor 3, content type hint 0x1 purpose 0, cursor rectangle
         20,30 2×16) and commits; prints every text-input event ('preedit TEXT B E', 'commit
-        TEXT', 'delete B A', 'done SERIAL commits N', 'enter', 'leave') until killed.
+        TEXT', 'delete B A', 'done SERIAL commits N', 'enter', 'leave') and every wl_keyboard
+        key ('wl-key CODE STATE') until killed.
 
 Lines are printed as they happen, flushed: 'activate', 'deactivate', 'surrounding TEXT C A',
 'content-type H P', 'done N', 'preedit-sent', 'committed', 'rectangle X Y W H', 'keymap SIZE',
@@ -171,8 +173,6 @@ def run_ime(preedit, commit, popup=None, grab=False, stay=False):
             if not stay:
                 c.display.roundtrip()
                 os._exit(0)
-        elif state["phase"] == "done" and not state["active"]:
-            state["phase"] = "idle"  # serve the next activation
     say("disconnected")
     os._exit(1)
 
@@ -197,8 +197,9 @@ def run_text_field():
     manager = c.bind("zwp_text_input_manager_v3", ti.ZwpTextInputManagerV3, 1)
     text_input = manager.get_text_input(c.seat)
     keyboard = c.seat.get_keyboard()
-    for event in ["keymap", "enter", "leave", "key", "modifiers", "repeat_info"]:
+    for event in ["keymap", "enter", "leave", "modifiers", "repeat_info"]:
         keyboard.dispatcher[event] = (lambda k, fmt, fd, size: os.close(fd)) if event == "keymap" else (lambda *a: None)
+    keyboard.dispatcher["key"] = lambda k, serial, t, key, key_state: say("wl-key", key, key_state)
     commits = [0]
 
     def describe():
