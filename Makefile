@@ -64,6 +64,11 @@ TEST_APT_PACKAGES += kwin-wayland kwin-dev g++
 # (BrowserAccessibilityTests, AccessibleAppTests, AccessibilityBench).
 TEST_APT_PACKAGES += firefox-esr chromium designer-qt6
 
+# Input methods (issue 39, InputMethodTests): wtype types through zwp_virtual_keyboard_v1; foot,
+# gtk4-widget-factory (gtk-4-examples) and gnome-text-editor are listed above; fcitx5 with its
+# GTK 4 frontend is the real input method tried (docs/input-methods.md).
+TEST_APT_PACKAGES += wtype fcitx5 fcitx5-frontend-gtk4
+
 # make test-tty (Tests/vm/): QEMU for the guest, seatd in it, busybox-static for its initramfs
 # (the guest's kernel is fetched by Tests/vm/build-guest with apt-get download, never installed).
 # Optional: where they cannot be installed, make test says so and skips the TTY scenarios.

@@ -77,6 +77,18 @@ Limits (issue 17):
                           (until a round trip came back)
   request-flood N         N times: create a wl_region, add a rect, destroy it, no round trip
 
+Input methods (issue 39; bindings from ime_protocols.py, on a connection of their own):
+  vk-key-before-keymap    zwp_virtual_keyboard_v1.key before any keymap (error no_keymap)
+  vk-keymap-format        a keymap of format 0 (no_keymap), not xkb_v1 (error no_keymap)
+  vk-keymap-pipe          a keymap fd that is a pipe (cannot be mapped; error no_keymap)
+  vk-keymap-short         a keymap claiming 4096 bytes of a 64-byte file (error no_keymap)
+  vk-keymap-garbage       a keymap file of text xkbcommon refuses (error no_keymap)
+  vk-held-key             press a key with a good keymap and vanish holding it
+  ime-popup-role          zwp_input_method_v2.get_input_popup_surface with a surface that
+                          already is an xdg_surface (error role)
+  ime-stale-commit        commit_string and commit with serials never sent, then destroy
+                          (no error: a stale commit changes nothing)
+
 Prints one line, 'RESULT: <what happened>', where what happened is
 'protocol-error', 'disconnected' or 'ok'; libwayland logs which error it was
 ('wl_surface#6: error 0: ...') on stderr.
@@ -198,7 +210,80 @@ def wait_for_enter(c, pointer, then):
         pass
 
 
+def input_method_mode(mode):
+    """The input-method modes, on a connection with the generated bindings (ime_protocols.py)."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import ime_protocols
+    wl, xdg, _, im, vk = ime_protocols.bindings()
+    d = Display()
+    d.connect()
+    found = {}
+    registry = d.get_registry()
+    registry.dispatcher["global"] = lambda r, name, interface, version: found.__setitem__(interface, name)
+    d.roundtrip()
+    seat = registry.bind(found["wl_seat"], wl.WlSeat, 5)
+    if mode.startswith("vk-"):
+        keyboard = registry.bind(found["zwp_virtual_keyboard_manager_v1"], vk.ZwpVirtualKeyboardManagerV1, 1).create_virtual_keyboard(seat)
+        if mode == "vk-key-before-keymap":
+            keyboard.key(0, 30, 1)
+        elif mode == "vk-keymap-format":
+            fd = os.memfd_create("vk", 0)
+            os.write(fd, b"x" * 64)
+            keyboard.keymap(0, fd, 64)
+            os.close(fd)
+        elif mode == "vk-keymap-pipe":
+            r, w = os.pipe()
+            os.write(w, b"xkb_keymap { };\0")
+            keyboard.keymap(1, r, 16)
+            os.close(r)
+            os.close(w)
+        elif mode in ("vk-keymap-short", "vk-keymap-garbage"):
+            fd = os.memfd_create("vk", 0)
+            if mode == "vk-keymap-short":
+                os.write(fd, b"x" * 64)
+                keyboard.keymap(1, fd, 4096)
+            else:
+                text = b"this is not a keymap\0"
+                os.write(fd, text)
+                keyboard.keymap(1, fd, len(text))
+            os.close(fd)
+        elif mode == "vk-held-key":
+            keymap = (b"xkb_keymap { xkb_keycodes { include \"evdev\" }; xkb_types { include \"complete\" }; "
+                      b"xkb_compat { include \"complete\" }; xkb_symbols { include \"pc+us\" }; };\0")
+            fd = os.memfd_create("vk", 0)
+            os.write(fd, keymap)
+            keyboard.keymap(1, fd, len(keymap))
+            os.close(fd)
+            keyboard.key(0, 42, 1)  # Shift
+            keyboard.key(0, 30, 1)  # A
+            d.roundtrip()
+            print("RESULT: vanished", flush=True)
+            os._exit(0)  # holding both: the compositor releases them
+    elif mode == "ime-popup-role":
+        compositor = registry.bind(found["wl_compositor"], wl.WlCompositor, 4)
+        wm = registry.bind(found["xdg_wm_base"], xdg.XdgWmBase, 2)
+        surface = compositor.create_surface()
+        wm.get_xdg_surface(surface)
+        method = registry.bind(found["zwp_input_method_manager_v2"], im.ZwpInputMethodManagerV2, 1).get_input_method(seat)
+        method.get_input_popup_surface(surface)
+    elif mode == "ime-stale-commit":
+        method = registry.bind(found["zwp_input_method_manager_v2"], im.ZwpInputMethodManagerV2, 1).get_input_method(seat)
+        for serial in (7, 2**32 - 1):
+            method.set_preedit_string("stale", -1, -1)
+            method.commit_string("stale")
+            method.delete_surrounding_text(2**32 - 1, 2**32 - 1)
+            method.commit(serial)
+        method.destroy()
+    settle(d)
+    until_error(d, 1)
+    print("RESULT: " + outcome(d), flush=True)
+    sys.stderr.flush()
+    os._exit(0)
+
+
 def main(mode, arg=None):
+    if mode.startswith("vk-") or mode.startswith("ime-"):
+        input_method_mode(mode)
     c = Client()
     d = c.display
     if mode == "disconnect-mid-frame":

@@ -28,8 +28,13 @@ from pywayland.protocol.xdg_shell import XdgWmBase
 from pywayland.protocol.ext_idle_notify_v1 import ExtIdleNotifierV1
 from pywayland.protocol.ext_foreign_toplevel_list_v1 import ExtForeignToplevelListV1
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ime_protocols  # noqa: E402
+
 INT32_MAX, INT32_MIN = 2**31 - 1, -2**31
 KEPT = []
+# Text input, input method and virtual keyboard (issue 39): generated once per run.
+_, _, TI, IM, VK = ime_protocols.bindings()
 EXTREMES = [0, 1, -1, 2, 64, INT32_MAX, INT32_MIN, INT32_MAX - 1, INT32_MIN + 1, 1 << 24, -(1 << 24), 65535]
 
 
@@ -70,6 +75,9 @@ class Stream:
         self.device = self.ddm.get_data_device(self.seat)
         self.registry = registry
         self.notifier, self.notifications, self.toplevel_list, self.handles = None, [], None, []
+        self.text_input = registry.bind(self.globals["zwp_text_input_manager_v3"][0], TI.ZwpTextInputManagerV3, 1).get_text_input(self.seat)
+        self.input_method = registry.bind(self.globals["zwp_input_method_manager_v2"][0], IM.ZwpInputMethodManagerV2, 1).get_input_method(self.seat)
+        self.virtual_keyboard = registry.bind(self.globals["zwp_virtual_keyboard_manager_v1"][0], VK.ZwpVirtualKeyboardManagerV1, 1).create_virtual_keyboard(self.seat)
 
     def pick(self, items):
         return self.rng.choice(items) if items else None
@@ -93,7 +101,7 @@ class Stream:
     def action(self):
         r = self.rng
         s = self.pick(self.surfaces)
-        choice = r.randrange(32)
+        choice = r.randrange(35)
         if choice < 3 or s is None:
             self.surfaces.append(self.compositor.create_surface())
         elif choice == 3:
@@ -222,6 +230,45 @@ class Stream:
                 self.toplevel_list = None
             else:
                 self.d.roundtrip()
+        elif choice == 32:
+            t = self.text_input
+            which = r.randrange(6)
+            if which == 0:
+                (t.enable if r.random() < 0.7 else t.disable)()
+            elif which == 1:
+                t.set_surrounding_text("あ" * r.choice([0, 1, 100, 1300]), an_int(r), an_int(r))
+            elif which == 2:
+                t.set_content_type(a_uint(r), a_uint(r))
+            elif which == 3:
+                t.set_cursor_rectangle(an_int(r), an_int(r), an_int(r), an_int(r))
+            elif which == 4:
+                t.set_text_change_cause(a_uint(r))
+            t.commit()
+        elif choice == 33:
+            m = self.input_method
+            which = r.randrange(5)
+            if which == 0:
+                m.set_preedit_string("に" * r.choice([0, 1, 100, 1300]), an_int(r), an_int(r))
+            elif which == 1:
+                m.commit_string("日" * r.choice([0, 1, 1300]))
+            elif which == 2:
+                m.delete_surrounding_text(a_uint(r), a_uint(r))
+            elif which == 3:
+                m.get_input_popup_surface(s)
+            else:
+                m.grab_keyboard() if r.random() < 0.5 else None
+            m.commit(a_uint(r) if r.random() < 0.5 else r.randrange(4))
+        elif choice == 34:
+            k = self.virtual_keyboard
+            if r.random() < 0.3:
+                fd = os.memfd_create("fuzz-keymap", 0)
+                os.write(fd, r.choice([b"xkb_keymap { };\0", b"garbage", b""]))
+                k.keymap(r.choice([0, 1, 2]), fd, a_uint(r) if r.random() < 0.5 else 16)
+                os.close(fd)
+            elif r.random() < 0.5:
+                k.key(a_uint(r), a_uint(r), r.choice([0, 1, 2]))
+            else:
+                k.modifiers(a_uint(r), a_uint(r), a_uint(r), a_uint(r))
         else:
             s.commit()
 

@@ -50,6 +50,8 @@ public final class Compositor {
     private(set) var idleInhibitors: IdleInhibitors!
     /// When the session went idle, for ext_idle_notification_v1 (swayidle).
     private(set) var idleNotifier: IdleNotifier!
+    /// Text inputs (zwp_text_input_v3) and the input method serving them (zwp_input_method_v2).
+    private(set) lazy var textInputs = TextInputs(compositor: self)
     /// Lodestone's keyboard shortcuts, and the clients that asked them to pass through.
     private(set) lazy var shortcuts = Shortcuts(compositor: self)
     private(set) lazy var shortcutsInhibitors = ShortcutsInhibitors(focus: { [unowned self] in self.seat.keyboard.focus })
@@ -199,6 +201,7 @@ public final class Compositor {
             if change == .layout {
                 self.idleInhibitors.reevaluate()
                 self.foreignToplevels.needsUpdate()
+                self.textInputs.placePopup()  // the popup follows its app's window
                 self.scene.forEachMappedRoot(self.updateOutputs)
             }
         }

@@ -82,6 +82,15 @@ extension Compositor {
         try addGlobal(ExtForeignToplevelList.interface, ExtForeignToplevelList.version) { [unowned self] in
             _ = ExtForeignToplevelList(toplevels: self.foreignToplevels, client: $0, version: $1, id: $2)
         }
+        try addGlobal(ZwpTextInputManager.interface, ZwpTextInputManager.version) { [unowned self] in
+            _ = ZwpTextInputManager(textInputs: self.textInputs, client: $0, version: $1, id: $2)
+        }
+        try addGlobal(ZwpInputMethodManager.interface, ZwpInputMethodManager.version) { [unowned self] in
+            _ = ZwpInputMethodManager(textInputs: self.textInputs, client: $0, version: $1, id: $2)
+        }
+        try addGlobal(ZwpVirtualKeyboardManager.interface, ZwpVirtualKeyboardManager.version) { [unowned self] in
+            _ = ZwpVirtualKeyboardManager(keyboard: self.seat.keyboard, client: $0, version: $1, id: $2)
+        }
         if options.screencopy {
             // Off unless asked for: whoever binds it reads every window on the screen.
             try addGlobal(ZwlrScreencopyManager.interface, ZwlrScreencopyManager.version) { [unowned self] in

@@ -18,6 +18,9 @@ public final class KeyboardFocus {
     private var enterSerial: UInt32?
     private(set) var pressedKeys: [UInt32] = []
     private(set) var modifiers = Keymap.Modifiers()
+    /// The keymap a virtual keyboard (zwp_virtual_keyboard_v1) typed with last, which the
+    /// clients' keyboards have until the seat's next key (nil: they have `keymap`).
+    private var virtualKeymap: Keymap?
 
     init(display: Display, keymap: Keymap) {
         self.display = display
@@ -29,7 +32,7 @@ public final class KeyboardFocus {
 
     func bound(_ keyboard: WlKeyboard) {
         keyboards.append(keyboard)
-        keyboard.keymap(keymap)
+        keyboard.keymap(virtualKeymap ?? keymap)
         keyboard.repeatInfo()
         if let focus, focus.client == keyboard.client {
             keyboard.enter(serial: serial(), surface: focus, keys: pressedKeys)
@@ -64,11 +67,52 @@ public final class KeyboardFocus {
 
     /// The tracked key goes to the focused client, with the modifiers if they changed.
     func deliver(_ key: UInt32, pressed: Bool, time: UInt32, modifiers newModifiers: Keymap.Modifiers) {
+        restoreSeatKeymap()
         guard let focus else { modifiers = newModifiers; return }
         let s = serial()
         for k in keyboards(of: focus) { k.key(serial: s, time: time, key: key, pressed: pressed) }
         if newModifiers != modifiers {
             modifiers = newModifiers
+            for k in keyboards(of: focus) { k.modifiers(serial: s, modifiers) }
+        }
+    }
+
+    /// The input method's keyboard grab took the key (`TextInputs.keyGrabbed`): the
+    /// modifiers follow it, no client hears it.
+    func grabbed(modifiers newModifiers: Keymap.Modifiers) { modifiers = newModifiers }
+
+    // MARK: Virtual keyboards
+
+    /// A virtual keyboard's key, in its own keymap: the clients' keyboards get that keymap
+    /// first (as wlroots switches keymaps between a seat's keyboards), the focused client
+    /// the key. The seat's keymap comes back with its next key.
+    func deliverVirtual(_ key: UInt32, pressed: Bool, time: UInt32, keymap virtual: Keymap) {
+        guard let focus else { return }
+        use(virtual: virtual)
+        let s = serial()
+        for k in keyboards(of: focus) { k.key(serial: s, time: time, key: key, pressed: pressed) }
+    }
+
+    /// A virtual keyboard's modifiers, in its own keymap.
+    func deliverVirtual(_ m: Keymap.Modifiers, keymap virtual: Keymap) {
+        guard let focus else { return }
+        use(virtual: virtual)
+        let s = serial()
+        for k in keyboards(of: focus) { k.modifiers(serial: s, m) }
+    }
+
+    private func use(virtual: Keymap) {
+        guard virtualKeymap !== virtual else { return }
+        virtualKeymap = virtual
+        for k in keyboards { k.keymap(virtual) }
+    }
+
+    private func restoreSeatKeymap() {
+        guard virtualKeymap != nil else { return }
+        virtualKeymap = nil
+        for k in keyboards { k.keymap(keymap) }
+        if let focus {
+            let s = serial()
             for k in keyboards(of: focus) { k.modifiers(serial: s, modifiers) }
         }
     }
@@ -108,6 +152,7 @@ public final class KeyboardFocus {
 
     private func use(_ new: Keymap) {
         keymap = new
+        virtualKeymap = nil
         // Keys held now were pressed under the old keymap; the parent sends the
         // modifiers that stay in effect.
         modifiers = Keymap.Modifiers()

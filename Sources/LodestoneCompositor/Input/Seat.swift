@@ -249,6 +249,7 @@ public final class Seat {
             compositor.shortcutsInhibitors.focusChanged()
             compositor.selection.keyboardFocusChanged(to: nil)
             compositor.primarySelection.keyboardFocusChanged(to: nil)
+            compositor.textInputs.focusedSurfaceDestroyed()
         }
         if cursor.surfaceDestroyed(surface) { pointerWorldChanged(cursor: true) }
         if grab.surfaceDestroyed(surface) { endGrab() }

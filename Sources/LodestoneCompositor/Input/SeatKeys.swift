@@ -13,16 +13,19 @@ extension Seat {
         if pressed, compositor.shortcuts.intercept(key, keymap: keyboard.keymap, time: time) {
             return keyboard.shortcutTook(key, modifiers: modifiers)
         }
+        // Then the input method's keyboard grab, while a text input is active.
+        if compositor.textInputs.keyGrabbed(key, pressed: pressed, time: time, modifiers: modifiers) { return }
         keyboard.deliver(key, pressed: pressed, time: time, modifiers: modifiers)
     }
 
     /// Gives `surface` the keyboard; the clipboard, the primary selection, the shortcut
-    /// inhibitors and the pointer constraints follow it.
+    /// inhibitors, the text inputs and the pointer constraints follow it.
     func setKeyboardFocus(_ surface: WlSurface?) {
         guard keyboard.setFocus(surface) else { return }
         compositor.selection.keyboardFocusChanged(to: surface?.client)
         compositor.primarySelection.keyboardFocusChanged(to: surface?.client)
         compositor.shortcutsInhibitors.focusChanged()
+        compositor.textInputs.keyboardFocusChanged(to: surface)
         reevaluateConstraints()
     }
 }

@@ -32,6 +32,9 @@ final class Scene {
     @exclusivity(unchecked) var cursorOrigin: (WlSurface) -> (Int32, Int32)? = { _ in nil }
     /// A drag's icon surface and where it is drawn, under the pointer (`DragGrab`).
     @exclusivity(unchecked) var dragIcon: () -> (surface: WlSurface, x: Int32, y: Int32)? = { nil }
+    /// The input method's popup and where it is drawn: above every window and popup
+    /// (`TextInputs.placePopup`).
+    @exclusivity(unchecked) var inputPopup: () -> (surface: WlSurface, x: Int32, y: Int32)? = { nil }
     /// The adaptive_pointer_v1 regions of the mapped surfaces, placed in global space.
     private(set) lazy var regions = SceneRegions(scene: self)
     /// The one notification; see `Change`.
@@ -87,6 +90,7 @@ final class Scene {
         if let xdg = surface.role as? XdgSurface, xdg.isMapped { return xdg.surfaceOrigin }
         if let x = (surface.role as? XwaylandSurface)?.window, x.isMapped { return x.surfaceOrigin }
         if let icon = dragIcon(), icon.surface === surface { return (icon.x, icon.y) }
+        if let popup = inputPopup(), popup.surface === surface { return (popup.x, popup.y) }
         return cursorOrigin(surface)
     }
 
@@ -95,6 +99,7 @@ final class Scene {
         for window in windows { window.surface.map(body) }
         for window in overrideRedirect { window.surface.map(body) }
         for popup in popups { popup.xdgSurface.surface.map(body) }
+        if let popup = inputPopup() { body(popup.surface) }
     }
 
     /// Visits every mapped surface bottom to top with its global origin.
@@ -103,6 +108,7 @@ final class Scene {
         for window in windows { visit(window, body) }
         for window in overrideRedirect { visit(window, body) }
         for popup in popups { visit(popup.xdgSurface, body) }
+        if let popup = inputPopup() { walk(popup.surface, x: popup.x, y: popup.y, body) }
     }
 
     private func visit(_ window: DesktopWindow, _ body: (WlSurface, Int32, Int32) -> Void) {
@@ -244,6 +250,7 @@ final class Scene {
         }
         for window in overrideRedirect { visit(window, visitor) }
         for popup in popups { visit(popup.xdgSurface, visitor) }
+        if let popup = inputPopup() { walk(popup.surface, x: popup.x, y: popup.y, visitor) }
         // A drag's icon above every window, beneath the pointer.
         if let icon = dragIcon() { walk(icon.surface, x: icon.x, y: icon.y, visitor) }
         if let cursor { elements.append(cursor) }

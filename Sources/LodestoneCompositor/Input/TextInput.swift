@@ -1,0 +1,146 @@
+import Rendering
+import WaylandServer
+
+/// The seat's text inputs (zwp_text_input_v3, `ZwpTextInputManager.swift`) and the one input
+/// method serving them (zwp_input_method_v2, `ZwpInputMethodManager.swift`).
+///
+/// A client's text inputs enter the surface with the keyboard and leave it with the focus.
+/// The *active* text input is the first one enabled on the focused surface: the input method
+/// is activated for it, hears what it describes at each commit (surrounding text, change
+/// cause, content type; then `done`), and its commits (preedit, commit string, delete) reach
+/// only it. While active, the input method's keyboard grab hears the seat's keys before the
+/// app (`keyGrabbed`). Its popup surface is placed at the active text input's cursor
+/// rectangle (`InputMethodPopup.swift`).
+final class TextInputs {
+    unowned let compositor: Compositor
+    private var inputs: [ZwpTextInput] = []
+    /// The surface with the keyboard, as the text inputs were told.
+    private weak var focus: WlSurface?
+    /// The seat's input method; a second one is told `unavailable` (`ZwpInputMethod.isInert`).
+    private(set) weak var inputMethod: ZwpInputMethod?
+    /// The text input the input method serves.
+    private(set) weak var active: ZwpTextInput?
+    /// Keys pressed into the grab: their release goes there too, whatever is active then.
+    private var grabbedKeys: [UInt32] = []
+    /// Where the popup is drawn now (`placePopup`), read by the scene each frame.
+    var popupPlacement: PopupPlacement?
+
+    init(compositor: Compositor) {
+        self.compositor = compositor
+        compositor.scene.inputPopup = { [unowned self] in
+            guard let p = self.popupPlacement, let surface = p.surface else { return nil }
+            return (surface, p.rect.x, p.rect.y)
+        }
+    }
+
+    // MARK: Text inputs
+
+    func created(_ input: ZwpTextInput) {
+        inputs.append(input)
+        if let focus, focus.client == input.client { input.enter(focus) }
+    }
+
+    func destroyed(_ input: ZwpTextInput) {
+        inputs.removeAll { $0 === input }
+        if active === input || active == nil { updateActive() }
+    }
+
+    /// The keyboard moved (`Seat.setKeyboardFocus`): text inputs leave the old surface and
+    /// enter the new one; the input method follows.
+    func keyboardFocusChanged(to surface: WlSurface?) {
+        focus = surface
+        for input in inputs {
+            // A destroyed surface is left without an event (its weak reference is gone).
+            if let old = input.focus, old !== surface { input.leave(old) }
+            if let surface, input.client == surface.client { input.enter(surface) }
+        }
+        updateActive()
+    }
+
+    /// The surface with the keyboard is being destroyed: no leave names it.
+    func focusedSurfaceDestroyed() {
+        focus = nil
+        for input in inputs { input.forgetFocus() }
+        updateActive()
+    }
+
+    /// A text input applied new state: the active one's reaches the input method; enabling
+    /// or disabling may change which one is active.
+    func committed(_ input: ZwpTextInput, before: ZwpTextInput.State) {
+        guard input === active, input.current.enabled else { return updateActive() }
+        if let inputMethod {
+            inputMethod.describe(input.current)
+            inputMethod.done()
+        }
+        placePopup()
+    }
+
+    private func updateActive() {
+        let next = inputs.first { $0.focus != nil && $0.focus === focus && $0.current.enabled }
+        guard next !== active else { return }
+        if active != nil, let inputMethod {
+            inputMethod.deactivate()
+            inputMethod.done()
+        }
+        active = next
+        if let next, let inputMethod { activate(inputMethod, for: next) }
+        placePopup()
+    }
+
+    private func activate(_ inputMethod: ZwpInputMethod, for input: ZwpTextInput) {
+        inputMethod.activate()
+        inputMethod.describe(input.current)
+        inputMethod.done()
+    }
+
+    // MARK: The input method
+
+    /// A new input method: the seat's if it has none (it is activated at once when a text
+    /// input is active), else false: the caller makes it inert.
+    func inputMethodCreated(_ inputMethod: ZwpInputMethod) -> Bool {
+        guard self.inputMethod == nil else { return false }
+        self.inputMethod = inputMethod
+        if let active { activate(inputMethod, for: active) }
+        return true
+    }
+
+    /// The input method went: a preedit it left in the app is cleared (a `done` with none).
+    func inputMethodDestroyed(_ inputMethod: ZwpInputMethod) {
+        guard self.inputMethod === inputMethod else { return }
+        self.inputMethod = nil
+        grabbedKeys.removeAll()
+        active?.apply(preedit: nil, commit: nil, delete: (0, 0))
+        placePopup()
+    }
+
+    /// `zwp_input_method_v2.commit` with the right serial: the active text input gets it.
+    func inputMethodCommitted(_ inputMethod: ZwpInputMethod, preedit: (text: String, begin: Int32, end: Int32)?, commit: String?, delete: (before: UInt32, after: UInt32)) {
+        guard inputMethod === self.inputMethod, let active else { return }
+        active.apply(preedit: preedit, commit: commit, delete: delete)
+    }
+
+    // MARK: Keyboard grab
+
+    /// A seat key (after Lodestone's shortcuts): true when the input method's grab took it.
+    /// Keys go to the grab while a text input is active; a key pressed into the grab is
+    /// released there. The input method passes back what it does not use through its
+    /// virtual keyboard (fcitx5 does), which reaches the app directly.
+    func keyGrabbed(_ key: UInt32, pressed: Bool, time: UInt32, modifiers: Keymap.Modifiers) -> Bool {
+        guard let grab = inputMethod?.grab else { return false }
+        if pressed {
+            guard active != nil else { return false }
+            if !grabbedKeys.contains(key) { grabbedKeys.append(key) }
+        } else {
+            guard grabbedKeys.contains(key) else { return false }
+            grabbedKeys.removeAll { $0 == key }
+        }
+        let keyboard = compositor.seat.keyboard
+        let serial = compositor.display.nextSerial()
+        grab.key(serial: serial, time: time, key: key, pressed: pressed)
+        if modifiers != keyboard.modifiers {
+            keyboard.grabbed(modifiers: modifiers)
+            grab.modifiers(serial: serial, modifiers)
+        }
+        return true
+    }
+}
