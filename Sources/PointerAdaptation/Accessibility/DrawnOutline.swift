@@ -53,19 +53,8 @@ enum DrawnOutline {
         let top = edge(from: minY - 1, step: -1, reach: reach.vertical) { pixel(column, $0) }
         let bottom = edge(from: maxY, step: 1, reach: reach.vertical) { pixel(column, $0) }
         // The found pixel is the border itself (or the first pixel outside the fill).
-        var x0 = left.map { Double($0) } ?? frame.x, y0 = top.map { Double($0) } ?? frame.y
-        var x1 = right.map { Double($0 + 1) } ?? frame.x + frame.width, y1 = bottom.map { Double($0 + 1) } ?? frame.y + frame.height
-        // A control's padding is the same on both sides: where one side found its edge much
-        // further out, it met something else (GTK 4's window close button: the header bar's
-        // next button, 19 px right against 5 left), so both take the nearer.
-        if left != nil, right != nil {
-            let grow = min(frame.x - x0, x1 - (frame.x + frame.width))
-            (x0, x1) = (frame.x - grow, frame.x + frame.width + grow)
-        }
-        if top != nil, bottom != nil {
-            let grow = min(frame.y - y0, y1 - (frame.y + frame.height))
-            (y0, y1) = (frame.y - grow, frame.y + frame.height + grow)
-        }
+        let x0 = left.map { Double($0) } ?? frame.x, y0 = top.map { Double($0) } ?? frame.y
+        let x1 = right.map { Double($0 + 1) } ?? frame.x + frame.width, y1 = bottom.map { Double($0 + 1) } ?? frame.y + frame.height
         return (x0, y0, x1 - x0, y1 - y0)
     }
 }

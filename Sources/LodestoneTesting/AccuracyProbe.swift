@@ -1,54 +1,56 @@
 // What each element of an app should make the pointer do, and whether it did (the accuracy
-// benchmark, AccuracyBench.swift). The rules are the benchmark's own, from the guidelines
+// benchmark, `lodestone-bench --accuracy`, and AccuracyTests). The rules are the benchmark's own, from the guidelines
 // (docs/accuracy.md), not Lodestone's code: a control gets a platter of its size, an
 // icon-only button a lift, text a beam the height of its line, anything else the circle.
-import LodestoneTesting
+import Foundation
 
 /// One element as `Tests/clients/atspi_elements.py` reads it.
-struct AccessibleNode: Decodable {
-    var role: String
-    var name: String
-    var states: [String]
+public struct AccessibleNode: Decodable, Sendable {
+    public var role: String
+    public var name: String
+    public var states: [String]
     /// Screen coordinates: x, y, width, height.
-    var extents: [Double]
-    var frame: [Double]
-    var depth: Int
+    public var extents: [Double]
+    public var frame: [Double]
+    /// The frame's name (the window's title, as a rule).
+    public var frameName: String
+    public var depth: Int
     /// The role of its nearest interactive ancestor ("" for none): a check box's label is part of it.
-    var within: String
+    public var within: String
     /// Neither it nor an interactive ancestor is sensitive or enabled: pressing does nothing.
-    var greyed: Bool
-    var children: [String]
-    var lineHeight: Double?
+    public var greyed: Bool
+    public var children: [String]
+    public var lineHeight: Double?
 }
 
 /// How a probe went, by the kinds of miss.
-enum AccuracyVerdict: String, CaseIterable, CustomStringConvertible {
+public enum AccuracyVerdict: String, CaseIterable, CustomStringConvertible, Sendable {
     case right, wrongElement = "wrong element", wrongSize = "wrong size", wrongForm = "wrong form", none
-    var description: String { rawValue }
+    public var description: String { rawValue }
 }
 
-struct AccuracyRect {
-    var x, y, width, height: Double
-    var midX: Double { x + width / 2 }
-    var midY: Double { y + height / 2 }
-    func contains(_ px: Double, _ py: Double) -> Bool { px >= x && px < x + width && py >= y && py < y + height }
+public struct AccuracyRect: Sendable {
+    public var x, y, width, height: Double
+    public var midX: Double { x + width / 2 }
+    public var midY: Double { y + height / 2 }
+    public func contains(_ px: Double, _ py: Double) -> Bool { px >= x && px < x + width && py >= y && py < y + height }
 }
 
-struct AccuracyProbe {
-    enum Expectation {
+public struct AccuracyProbe: Sendable {
+    public enum Expectation: Sendable {
         case platter, lift, beam(lineHeight: Double?), circle
-        var isAdaptive: Bool { if case .circle = self { return false } else { return true } }
+        public var isAdaptive: Bool { if case .circle = self { return false } else { return true } }
     }
 
-    var role: String
-    var name: String
+    public var role: String
+    public var name: String
     /// The element in global logical coordinates.
-    var rect: AccuracyRect
-    var expectation: Expectation
+    public var rect: AccuracyRect
+    public var expectation: Expectation
     /// Where the pointer goes: the element's centre.
-    var point: (x: Double, y: Double)
+    public var point: (x: Double, y: Double)
 
-    func describe() -> String {
+    public func describe() -> String {
         String(format: "%@ '%@' %.0f,%.0f %.0f×%.0f (expects %@)", role, name, rect.x, rect.y, rect.width, rect.height, "\(expectation)")
     }
 
@@ -56,9 +58,9 @@ struct AccuracyProbe {
     /// publish the content box (GTK 4.8: a 138×24 drop-down button is drawn 157×33), so the
     /// drawn button's padding and border, and the platter's own margin, fit in 24 px on each
     /// side and 14 above and below (a 93×24 toggle button is drawn 126×33, and its platter is 131×38). Inside, 4 px (rounding, and Qt's border boxes).
-    static let outside = (horizontal: 24.0, vertical: 14.0), inside = 4.0
+    public static let outside = (horizontal: 24.0, vertical: 14.0), inside = 4.0
 
-    func judge(_ s: TestControl.PointerShape) -> AccuracyVerdict {
+    public func judge(_ s: TestControl.PointerShape) -> AccuracyVerdict {
         let shape = AccuracyRect(x: s.x, y: s.y, width: s.width, height: s.height)
         let adapted = s.effect == .highlight || s.effect == .lift || s.kind == .verticalBeam || s.kind == .horizontalBeam
         switch expectation {
@@ -100,9 +102,22 @@ struct AccuracyProbe {
     /// deeper control or text holds that point (the child wins over its container); labels and
     /// images outside every control and text, expecting the circle (or a beam, selectable).
     /// `limit` keeps that many, spread over the list.
-    static func choose(from nodes: [AccessibleNode], in window: TestControl.WindowState, output: (Double, Double), limit: Int) -> [AccuracyProbe] {
+    /// Each frame is placed on the window titled like it, else the one of its size, else
+    /// `active`; what lies under `active` but belongs to another window is covered, not probed.
+    public static func choose(from nodes: [AccessibleNode], in windows: [TestControl.WindowState], active: TestControl.WindowState,
+                              output: (Double, Double), limit: Int) -> [AccuracyProbe] {
+        func window(of n: AccessibleNode) -> TestControl.WindowState {
+            windows.first { !n.frameName.isEmpty && $0.title == n.frameName }
+                ?? windows.first { n.frame.count == 4 && Double($0.width) == n.frame[2] && Double($0.height) == n.frame[3] }
+                ?? active
+        }
+        func covered(_ n: AccessibleNode, _ x: Double, _ y: Double) -> Bool {
+            let w = window(of: n)
+            return w != active && active.contains((x, y))
+        }
         func global(_ n: AccessibleNode) -> AccuracyRect? {
             guard n.extents.count == 4, n.frame.count == 4 else { return nil }
+            let window = window(of: n)
             // AT-SPI's frame is the window's surface at the screen's origin; the window
             // geometry may add a title bar (server-side decorations) above it.
             let dx = max(0, Double(window.width) - n.frame[2]), dy = max(0, Double(window.height) - n.frame[3])
@@ -122,7 +137,7 @@ struct AccuracyProbe {
         func onScreen(_ x: Double, _ y: Double) -> Bool { x >= 1 && y >= 1 && x < output.0 - 1 && y < output.1 - 1 }
         for (n, r) in active {
             let (px, py) = (r.midX.rounded(.down), r.midY.rounded(.down))
-            guard onScreen(px, py) else { continue }
+            guard onScreen(px, py), !covered(n, px, py) else { continue }
             // A deeper control or text element holding the point is what the pointer is over.
             if active.contains(where: { $0.0.depth > n.depth && $0.1.contains(px, py) }) { continue }
             let key = "\(Int(r.x)),\(Int(r.y)),\(Int(r.width)),\(Int(r.height))"
@@ -148,7 +163,7 @@ struct AccuracyProbe {
             let (px, py) = (r.midX.rounded(.down), r.midY.rounded(.down))
             // Part of a control (a check box's label), or within a control's hit padding (the
             // guidelines' 12 points around a bezel), the pointer rightly takes the control's form.
-            guard n.within.isEmpty, onScreen(px, py),
+            guard n.within.isEmpty, onScreen(px, py), !covered(n, px, py),
                   !active.contains(where: { AccuracyRect(x: $0.1.x - 12, y: $0.1.y - 12, width: $0.1.width + 24, height: $0.1.height + 24).contains(px, py) }) else { continue }
             let key = "\(Int(r.x)),\(Int(r.y)),\(Int(r.width)),\(Int(r.height))"
             guard seen.insert(key).inserted else { continue }
@@ -158,5 +173,30 @@ struct AccuracyProbe {
         guard probes.count > limit else { return probes }
         let stride = Double(probes.count) / Double(limit)
         return (0..<limit).map { probes[Int(Double($0) * stride)] }
+    }
+}
+
+extension TestControl.WindowState {
+    /// Whether the window geometry holds the point.
+    public func contains(_ p: (x: Double, y: Double)) -> Bool {
+        p.x >= Double(x) && p.y >= Double(y) && p.x < Double(x) + Double(width) && p.y < Double(y) + Double(height)
+    }
+}
+
+extension AccessibleNode {
+    /// An app's elements as `Tests/clients/atspi_elements.py` (`dumper`) reads them over the
+    /// AT-SPI bus of `environment`'s session bus.
+    public static func read(dumper: String, pid: Int32, environment: [String: String]) throws -> [AccessibleNode] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [dumper, String(pid)]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return try JSONDecoder().decode([AccessibleNode].self, from: data)
     }
 }
