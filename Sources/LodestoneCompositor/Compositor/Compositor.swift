@@ -27,6 +27,8 @@ public final class Compositor {
     let scene: Scene
     /// Window placement, activation and stacking.
     private(set) var desktop: Desktop!
+    /// Panels, launchers and notifications on the four layers around the windows (zwlr_layer_shell_v1).
+    private(set) lazy var layerShell = LayerShell(host: self)
     /// Set once, in `init` (the seat needs the compositor): unchecked, as every frame reads it
     /// a dozen times and each dynamic exclusivity check costs ~60 instructions (issue 29).
     @exclusivity(unchecked) public private(set) var seat: Seat!
@@ -246,6 +248,7 @@ public final class Compositor {
             xdg.popup?.dismiss()
         }
         if let sub = surface.role as? WlSubsurface, let parent = sub.parent { parent.unstack(sub) }
+        (surface.role as? ZwlrLayerSurface)?.surfaceDestroyed()
         seat.surfaceDestroyed(surface)
         touchscreen?.surfaceDestroyed(surface)
         tablets.surfaceDestroyed(surface)
