@@ -21,7 +21,10 @@ final class ZwlrLayerShell: Resource, ZwlrLayerShellV1Handler {
             guard let layer = ShellLayer(a.uint(3)) else {
                 return postError(ZWLR_LAYER_SHELL_V1_ERROR_INVALID_LAYER.rawValue, "layer \(a.uint(3)) is not a zwlr_layer_shell_v1.layer value")
             }
-            if surface.hasContent || surface.pending.buffer != nil {
+            // A null buffer attached (GTK does so before it makes the role) is no buffer.
+            var attached = false
+            if case .some(.some) = surface.pending.buffer { attached = true }
+            if surface.hasContent || attached {
                 return postError(ZWLR_LAYER_SHELL_V1_ERROR_ALREADY_CONSTRUCTED.rawValue,
                                  "get_layer_surface on wl_surface@\(surface.objectID), which already has a buffer attached or committed")
             }
