@@ -80,6 +80,50 @@ final class LayerShellTests: XCTestCase {
         XCTAssertFalse(session.log.contains("protocol error"), session.log)
     }
 
+    /// The adaptive pointer over layer surfaces as over windows. A bar declaring an
+    /// adaptive_pointer_v1 region (layer_client.py button): the pointer highlights its button.
+    /// waybar, which declares none: its AT-SPI tree is read for the layer surface as for a
+    /// window (found by pid, its frame by the title GTK gives it, "waybar"), but waybar 0.9.17
+    /// draws its custom and clock modules as GtkLabels in GtkEventBoxes, which AT-SPI
+    /// publishes as labels with no action: nothing to target, so the pointer stays a circle
+    /// there (its workspace and task bar buttons are GtkButtons, but need sway's IPC or
+    /// zwlr_foreign_toplevel_manager_v1). Its cursor over them is the default arrow.
+    func testAdaptivePointerOverLayerSurfaces() throws {
+        try requireProgram("waybar")
+        try requirePywayland()
+        try requireAccessibilityBus()
+        let bus = try PrivateSessionBus()
+        defer { bus.stop() }
+        let f = try AdaptiveFixture(environment: bus.environment)
+        defer { f.session.stop() }
+        let directory = f.session.runtimeDirectory
+        let bar = directory + "/bar.txt"
+        try f.session.launch(["python3", layerClient, "button"], output: bar)
+        XCTAssertTrue(try f.session.wait { textOfFile(bar).contains("mapped") }, textOfFile(bar))
+        let button = try f.targeted(70, 20)
+        XCTAssertTrue(button.targeted, "\(button)")
+        XCTAssertEqual(button.effect, .highlight, "\(button)")
+        XCTAssertEqual(button.kind, .roundedRect, "\(button)")
+        XCTAssertEqual(button.midX, 70, accuracy: 2, "\(button)")
+        XCTAssertEqual(button.midY, 20, accuracy: 2, "\(button)")
+
+        let config = directory + "/waybar.json"
+        try """
+        { "layer": "top", "position": "top", "height": 30, "modules-left": ["custom/probe"],
+          "custom/probe": { "format": "Probe", "on-click": "true", "tooltip": false } }
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        try f.session.launch(["waybar", "--config", config], environment: bus.environment.merging(["GDK_BACKEND": "wayland"]) { $1 },
+                             output: directory + "/waybar.txt")
+        // Below the first bar, which reserved the top 40 px.
+        XCTAssertTrue(try f.session.wait(timeout: 20) { try f.control.movePointer(x: 640, y: 55).title == "waybar" },
+                      "waybar's bar never appeared:\n\(textOfFile(directory + "/waybar.txt"))")
+        XCTAssertTrue(try f.session.wait(timeout: 20) { f.session.log.contains("accessibility: walked 'waybar'") },
+                      "waybar's AT-SPI tree was never read:\n\(f.session.log.suffix(3000))")
+        let label = try f.move(to: 20, 55)
+        XCTAssertEqual(label.kind, .circle, "\(label)")
+        XCTAssertFalse(label.targeted, "\(label)")
+    }
+
     /// fuzzel holds the keyboard while open: activating the window
     /// behind it does not take the keyboard away. Typing an app's name and Return starts it
     /// (a desktop file in XDG_DATA_HOME that writes a file), fuzzel closes, and the keyboard

@@ -11,6 +11,9 @@ Modes:
                       made with a null parent and given to it with get_popup (64×32 below
                       the rect (16, 8, 32, 24)); prints 'surface configure W H', 'popup
                       configure X Y W H', 'popup mapped'; stays
+  button              a 'lodestone-bar' layer surface along the top (height 40, exclusive zone
+                      40) declaring one adaptive_pointer_v1 region, a 100×24 button at (20, 8)
+                      with the highlight effect; prints 'mapped'; stays
   last-output         a 32×32 layer surface anchored to the top-right corner of the last
                       wl_output announced; prints 'mapped', then 'closed' when the compositor
                       closes it (its head unplugged); stays
@@ -41,6 +44,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 LAYER_SHELL = os.path.join(HERE, "..", "..", "protocols", "wlr-layer-shell-unstable-v1.xml")
+ADAPTIVE_POINTER = os.path.join(HERE, "..", "..", "protocols", "adaptive-pointer-v1.xml")
 TOP, LEFT, RIGHT, BOTTOM = 1, 4, 8, 2
 
 
@@ -52,14 +56,15 @@ def bindings():
     directory = tempfile.mkdtemp(prefix="lodestone-layer-shell-")
     xmls = [os.path.join(pkg_data("wayland-scanner"), "wayland.xml"),
             os.path.join(pkg_data("wayland-protocols"), "stable", "xdg-shell", "xdg-shell.xml"),
-            LAYER_SHELL]
+            LAYER_SHELL, ADAPTIVE_POINTER]
     out = os.path.join(directory, "layer_protocols")
     subprocess.check_call([sys.executable, "-m", "pywayland.scanner", "-i", *xmls, "-o", out], stderr=subprocess.DEVNULL)
     open(os.path.join(out, "__init__.py"), "w").close()
     sys.path.insert(0, directory)
     return (importlib.import_module("layer_protocols.wayland"),
             importlib.import_module("layer_protocols.xdg_shell"),
-            importlib.import_module("layer_protocols.wlr_layer_shell_unstable_v1"))
+            importlib.import_module("layer_protocols.wlr_layer_shell_unstable_v1"),
+            importlib.import_module("layer_protocols.adaptive_pointer_v1"))
 
 
 def say(*words):
@@ -69,7 +74,7 @@ def say(*words):
 class Client:
     def __init__(self):
         from pywayland.client import Display
-        self.wl, self.xdg, self.ls = bindings()
+        self.wl, self.xdg, self.ls, self.ap = bindings()
         self.display = Display()
         self.display.connect()
         self.globals = {}
@@ -199,6 +204,29 @@ def popup(c):
     c.run()
 
 
+def button(c):
+    surface, layer = c.layer_surface(namespace="lodestone-bar")
+    layer.set_anchor(TOP | LEFT | RIGHT)
+    layer.set_size(0, 40)
+    layer.set_exclusive_zone(40)
+    manager = c.registry.bind(c.globals["adaptive_pointer_manager_v1"][0], c.ap.AdaptivePointerManagerV1, 1)
+    region = manager.get_surface(surface).create_region()
+    region.set_frame(20, 8, 100, 24)
+    region.set_effect(c.ap.AdaptivePointerRegionV1.effect.highlight.value)
+
+    def on_configure(l, serial, width, height):
+        l.ack_configure(serial)
+        surface.attach(c.buffer(width, height, 0xffd0d0d0), 0, 0)
+        surface.damage_buffer(0, 0, width, height)
+        surface.commit()
+        say("mapped")
+
+    layer.dispatcher["configure"] = on_configure
+    surface.commit()
+    c.keep = (manager, region)
+    c.run()
+
+
 def last_output(c):
     output = c.registry.bind(c.outputs[-1], c.wl.WlOutput, 1)
     surface, layer = c.layer_surface(output=output)
@@ -279,6 +307,8 @@ def main(mode, arg=None):
         maximized(c, arg or "maximized")
     elif mode == "popup":
         popup(c)
+    elif mode == "button":
+        button(c)
     elif mode == "last-output":
         last_output(c)
     else:

@@ -63,7 +63,7 @@ public final class Compositor {
     private(set) lazy var accessibility = Accessibility(
         loop: display.eventLoop, log: log,
         declaresRegions: { [unowned self] window in
-            guard let surface = (window as? DesktopWindow)?.surface else { return false }
+            guard let surface = Scene.rootSurface(of: window) else { return false }
             return self.scene.regions.treeHasRegions(surface)
         },
         changed: { [unowned self] in self.seat.pointerWorldChanged(regions: true) })

@@ -13,6 +13,8 @@ extension Compositor: LayerShellHost {
         if let next = scene.windows.last(where: \.isActivated) ?? scene.windows.last { desktop.activate(next) } else { seat.setKeyboardFocus(nil) }
     }
 
+    func layerShown(_ layer: ZwlrLayerSurface) { accessibility.windowShown(layer) }
+
     func workAreasChanged() {
         for window in scene.windows { window.outputResized() }
     }

@@ -17,6 +17,8 @@ protocol LayerShellHost: AnyObject {
     func returnKeyboardToWindows()
     /// Maximized and fullscreen windows fill their head's work area anew.
     func workAreasChanged()
+    /// The adaptation reads a mapped surface's accessible elements (AT-SPI).
+    func layerShown(_ layer: ZwlrLayerSurface)
     func updateOutputs(of surface: WlSurface)
     func scheduleFrame()
 }
@@ -60,6 +62,8 @@ final class LayerShell {
         // A launcher above the windows takes the keyboard as it opens (sway does the same
         // for on_demand there); on the lower layers only a click gives it.
         if layer.current.layer.isAboveWindows, layer.current.keyboard != .none { host.setKeyboardFocus(surface) }
+        // Its accessible elements are read now, before the pointer comes, as a window's are.
+        host.layerShown(layer)
         host.scheduleFrame()
         host.log.debug("mapped layer surface '\(layer.namespace)' on \(layer.head?.name ?? "no head") (\(layer.current.layer)) at \(layer.box)")
     }
