@@ -194,8 +194,8 @@ final class LayerShellTests: XCTestCase {
                                        environment: session.clientEnvironment.merging(bus.environment) { $1 })
         XCTAssertEqual(status, 0, output)
         // mako's defaults: 300 wide, 10 px from the top and right edges.
-        XCTAssertTrue(try session.wait { try self.under(1280 - 10 - 150, 30) == ("notifications", self.layerAppID) },
-                      "no notification in the top-right corner:\n\(textOfFile(directory + "/mako.txt"))")
+        XCTAssertTrue(try session.wait(timeout: 20) { try self.under(1280 - 10 - 150, 30) == ("notifications", self.layerAppID) },
+                      "no notification in the top-right corner:\n\(textOfFile(directory + "/mako.txt"))\n\(session.log.suffix(4000))")
         XCTAssertNotEqual(try under(160, 30).title, "notifications")
         // The pointer away from both corners, so the screenshot shows only the surfaces.
         _ = try under(640, 600)

@@ -28,7 +28,10 @@ public final class Compositor {
     /// Window placement, activation and stacking.
     private(set) var desktop: Desktop!
     /// Panels, launchers and notifications on the four layers around the windows (zwlr_layer_shell_v1).
-    private(set) lazy var layerShell = LayerShell(host: self)
+    private(set) lazy var layerShell = LayerShell(scene: scene, layout: layout, seat: seat, desktop: desktop, accessibility: accessibility,
+                                                     clock: clock, display: display, log: log)
+    /// The session's startup programs and the terminal on Super+Return.
+    public private(set) lazy var launcher = SessionLauncher(log: log)
     /// Set once, in `init` (the seat needs the compositor): unchecked, as every frame reads it
     /// a dozen times and each dynamic exclusivity check costs ~60 instructions (issue 29).
     @exclusivity(unchecked) public private(set) var seat: Seat!

@@ -1,43 +1,34 @@
 import Logging
+import PointerAdaptation
 import Rendering
 import WaylandServer
-
-/// What the layer shell asks of the core: the heads, the scene it adds surfaces to, the
-/// keyboard, and the windows that fill what the layers leave (`Compositor+LayerShell.swift`).
-protocol LayerShellHost: AnyObject {
-    var log: Logger { get }
-    var layout: OutputLayout { get }
-    var scene: Scene { get }
-    func nextSerial() -> UInt32
-    /// The head the pointer is on.
-    var headUnderPointer: OutputHead? { get }
-    var keyboardFocus: WlSurface? { get }
-    func setKeyboardFocus(_ surface: WlSurface?)
-    /// The keyboard goes back to the active window (or the topmost one).
-    func returnKeyboardToWindows()
-    /// Maximized and fullscreen windows fill their head's work area anew.
-    func workAreasChanged()
-    /// The adaptation reads a mapped surface's accessible elements (AT-SPI).
-    func layerShown(_ layer: ZwlrLayerSurface)
-    func updateOutputs(of surface: WlSurface)
-    func scheduleFrame()
-}
 
 /// zwlr_layer_shell_v1's state: every layer surface, where each is, what the exclusive
 /// zones leave of each head (the work area maximized windows fill) and who holds the
 /// keyboard. The scene draws the mapped ones (`Scene.layers`): background and bottom under
 /// the windows, top and overlay above them, the pointer above all.
 final class LayerShell {
-    private unowned let host: any LayerShellHost
+    // Its parts, not the compositor (which would be a reference back up, SubsystemReferenceTests).
+    private unowned let scene: Scene, layout: OutputLayout, seat: Seat, desktop: Desktop
+    private unowned let accessibility: Accessibility, clock: FrameClock
+    private let display: Display
+    private let log: Logger
     /// Every live layer surface, oldest first (the order sway arranges them in).
     private var surfaces: [ZwlrLayerSurface] = []
     /// Each head's area left by the exclusive zones of its mapped surfaces.
     private var workAreas: [ObjectIdentifier: PixelRect] = [:]
 
-    init(host: any LayerShellHost) { self.host = host }
+    init(scene: Scene, layout: OutputLayout, seat: Seat, desktop: Desktop, accessibility: Accessibility, clock: FrameClock, display: Display, log: Logger) {
+        self.scene = scene; self.layout = layout; self.seat = seat; self.desktop = desktop
+        self.accessibility = accessibility; self.clock = clock; self.display = display; self.log = log
+    }
 
-    var currentHead: OutputHead? { host.headUnderPointer }
-    func nextSerial() -> UInt32 { host.nextSerial() }
+    /// The head the pointer is on: where a surface goes that names no output.
+    var currentHead: OutputHead? {
+        let p = seat.position.logical
+        return layout.head(for: PixelRect(x: Int32(clamping: Int64(p.x)), y: Int32(clamping: Int64(p.y)), width: 1, height: 1))
+    }
+    func nextSerial() -> UInt32 { display.nextSerial() }
 
     /// What maximized windows fill on `head`: the head less the layers' exclusive zones.
     func workArea(of head: OutputHead) -> PixelRect { workAreas[ObjectIdentifier(head)] ?? head.bounds }
@@ -53,51 +44,54 @@ final class LayerShell {
     }
 
     func mapped(_ layer: ZwlrLayerSurface) {
-        host.scene.layers[Int(layer.current.layer.rawValue)].append(layer)
+        scene.layers[Int(layer.current.layer.rawValue)].append(layer)
         arrange()
         guard let surface = layer.surface else { return }
-        host.updateOutputs(of: surface)
-        host.scene.damageTree(surface)
-        host.scene.changed(.layout)
+        scene.damageTree(surface)
+        // Also tells the client which heads it is on (wl_surface.enter, `Compositor.updateOutputs`).
+        scene.changed(.layout)
         // A launcher above the windows takes the keyboard as it opens (sway does the same
         // for on_demand there); on the lower layers only a click gives it.
-        if layer.current.layer.isAboveWindows, layer.current.keyboard != .none { host.setKeyboardFocus(surface) }
+        if layer.current.layer.isAboveWindows, layer.current.keyboard != .none { seat.setKeyboardFocus(surface) }
         // Its accessible elements are read now, before the pointer comes, as a window's are.
-        host.layerShown(layer)
-        host.scheduleFrame()
-        host.log.debug("mapped layer surface '\(layer.namespace)' on \(layer.head?.name ?? "no head") (\(layer.current.layer)) at \(layer.box)")
+        accessibility.windowShown(layer)
+        clock.schedule()
+        log.debug("mapped layer surface '\(layer.namespace)' on \(layer.head?.name ?? "no head") (\(layer.current.layer)) at \(layer.box)")
     }
 
     func unmapped(_ layer: ZwlrLayerSurface) {
-        let scene = host.scene
-        if let surface = layer.surface, let b = scene.treeBounds(surface) { scene.damage(logical: b) }
+                if let surface = layer.surface, let b = scene.treeBounds(surface) { scene.damage(logical: b) }
         for i in scene.layers.indices { scene.layers[i].removeAll { $0 === layer } }
         scene.popups.filter { $0.rootLayer === layer }.reversed().forEach { $0.dismiss() }
         arrange()
-        if let surface = layer.surface, holdsKeyboard(surface) { host.returnKeyboardToWindows() }
+        if let surface = layer.surface, holdsKeyboard(surface) { returnKeyboardToWindows() }
         scene.changed(.layout)
-        host.scheduleFrame()
+        clock.schedule()
     }
 
     /// A mapped or initialized surface committed a new placement: another layer, size,
     /// anchor, zone, margin or keyboard interactivity.
     func placementChanged(_ layer: ZwlrLayerSurface, from before: LayerPlacement) {
-        let scene = host.scene
-        if layer.isMapped, before.layer != layer.current.layer {
+                if layer.isMapped, before.layer != layer.current.layer {
             for i in scene.layers.indices { scene.layers[i].removeAll { $0 === layer } }
             scene.layers[Int(layer.current.layer.rawValue)].append(layer)
         }
         arrange()
         guard layer.isMapped, let surface = layer.surface else { return }
-        if layer.current.keyboard == .none, holdsKeyboard(surface) { host.returnKeyboardToWindows() }
+        if layer.current.keyboard == .none, holdsKeyboard(surface) { returnKeyboardToWindows() }
         scene.damageTree(surface)
         scene.changed(.layout)
-        host.scheduleFrame()
+        clock.schedule()
+    }
+
+    /// The keyboard goes back to the active window (or the topmost one).
+    private func returnKeyboardToWindows() {
+        if let next = scene.windows.last(where: \.isActivated) ?? scene.windows.last { desktop.activate(next) } else { seat.setKeyboardFocus(nil) }
     }
 
     private func holdsKeyboard(_ surface: WlSurface) -> Bool {
-        guard let focus = host.keyboardFocus else { return false }
-        return focus === surface || host.scene.layerSurface(of: focus)?.surface === surface
+        guard let focus = seat.keyboard.focus else { return false }
+        return focus === surface || scene.layerSurface(of: focus)?.surface === surface
     }
 
     // MARK: Arranging
@@ -120,7 +114,7 @@ final class LayerShell {
     private var arranging = false, arrangeAgain = false
 
     private func arrangeOnce() {
-        let heads = host.layout.heads
+        let heads = layout.heads
         for layer in surfaces where !layer.isClosed && layer.initialized {
             if layer.head.map({ head in !heads.contains { $0 === head } }) ?? true { layer.close() }
         }
@@ -134,7 +128,7 @@ final class LayerShell {
                     for surface in on where surface.current.layer == layer && (surface.current.exclusiveZone > 0) == exclusive {
                         // Only a mapped surface reserves space: an unmapped panel leaves none empty.
                         guard let box = surface.current.place(in: head.bounds, usable: &usable, reserves: surface.isMapped) else {
-                            host.log.info("layer surface '\(surface.namespace)' has no room on \(head.name); closed")
+                            log.info("layer surface '\(surface.namespace)' has no room on \(head.name); closed")
                             surface.close()
                             continue
                         }
@@ -148,19 +142,19 @@ final class LayerShell {
         }
         if areas.count != workAreas.count { changed = true }
         workAreas = areas
-        if changed { host.workAreasChanged() }
+        // Maximized and fullscreen windows fill their head's work area anew.
+        if changed { for window in scene.windows { window.outputResized() } }
     }
 
     private func move(_ layer: ZwlrLayerSurface, to box: PixelRect) {
         guard box != layer.box else { return }
         guard layer.isMapped, let surface = layer.surface else { layer.box = box; return }
-        host.scene.damageTree(surface)
+        scene.damageTree(surface)
         layer.box = box
-        host.scene.damageTree(surface)
-        host.updateOutputs(of: surface)
-        for popup in host.scene.popups where popup.rootLayer === layer { popup.parentMoved() }
-        host.scene.changed(.layout)
-        host.scheduleFrame()
+        scene.damageTree(surface)
+        for popup in scene.popups where popup.rootLayer === layer { popup.parentMoved() }
+        scene.changed(.layout)
+        clock.schedule()
     }
 
     // MARK: Keyboard
@@ -169,7 +163,7 @@ final class LayerShell {
     /// topmost one that asked), or nil.
     var exclusiveKeyboard: WlSurface? {
         for layer in [ShellLayer.overlay, .top] {
-            if let holder = host.scene.layers[Int(layer.rawValue)].last(where: { $0.current.keyboard == .exclusive }) { return holder.surface }
+            if let holder = scene.layers[Int(layer.rawValue)].last(where: { $0.current.keyboard == .exclusive }) { return holder.surface }
         }
         return nil
     }
@@ -178,15 +172,15 @@ final class LayerShell {
     /// from every other surface but its own popups.
     func keyboardTarget(_ surface: WlSurface?) -> WlSurface? {
         guard let holder = exclusiveKeyboard, let surface else { return surface }
-        return host.scene.layerSurface(of: surface)?.surface === holder ? surface : holder
+        return scene.layerSurface(of: surface)?.surface === holder ? surface : holder
     }
 
     /// A press on a layer surface: one that takes the keyboard gets it (on_demand, or
     /// exclusive on a lower layer). True when the press was on a layer surface.
     func pressed(on surface: WlSurface) -> Bool {
-        guard let layer = host.scene.layerSurface(of: surface), let root = layer.surface else { return false }
+        guard let layer = scene.layerSurface(of: surface), let root = layer.surface else { return false }
         // A press in one of its popups leaves the keyboard where the popup's grab put it.
-        if layer.current.keyboard != .none, host.scene.rootSurface(surface) === root { host.setKeyboardFocus(root) }
+        if layer.current.keyboard != .none, scene.rootSurface(surface) === root { seat.setKeyboardFocus(root) }
         return true
     }
 }
