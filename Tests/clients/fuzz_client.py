@@ -26,6 +26,14 @@ from pywayland.client import Display
 from pywayland.protocol.wayland import WlCompositor, WlDataDeviceManager, WlSeat, WlShm, WlSubcompositor
 from pywayland.protocol.xdg_shell import XdgWmBase
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+try:
+    import layer_client
+    LAYER_SHELL = layer_client.bindings()[2]
+except Exception as error:  # no pkg-config or scanner: the streams leave the layer shell out
+    print("no layer shell bindings:", error, file=sys.stderr)
+    LAYER_SHELL = None
+
 INT32_MAX, INT32_MIN = 2**31 - 1, -2**31
 KEPT = []
 EXTREMES = [0, 1, -1, 2, 64, INT32_MAX, INT32_MIN, INT32_MAX - 1, INT32_MIN + 1, 1 << 24, -(1 << 24), 65535]
@@ -66,6 +74,11 @@ class Stream:
         self.pointer.dispatcher["enter"] = lambda p, serial, s, x, y: self.serials.append(serial)
         self.pointer.dispatcher["button"] = lambda p, serial, t, b, st: self.serials.append(serial)
         self.device = self.ddm.get_data_device(self.seat)
+        # zwlr_layer_shell_v1, not in pywayland: bindings generated from protocols/ (layer_client.py).
+        self.layers = []
+        self.layer_shell = None
+        if LAYER_SHELL and "zwlr_layer_shell_v1" in self.globals:
+            self.layer_shell = registry.bind(self.globals["zwlr_layer_shell_v1"][0], LAYER_SHELL.ZwlrLayerShellV1, 4)
 
     def pick(self, items):
         return self.rng.choice(items) if items else None
@@ -89,7 +102,7 @@ class Stream:
     def action(self):
         r = self.rng
         s = self.pick(self.surfaces)
-        choice = r.randrange(30)
+        choice = r.randrange(34 if self.layer_shell else 30)
         if choice < 3 or s is None:
             self.surfaces.append(self.compositor.create_surface())
         elif choice == 3:
@@ -191,6 +204,29 @@ class Stream:
                 items.pop(r.randrange(len(items))).destroy()
         elif choice == 27:
             self.d.roundtrip()
+        elif choice == 30:
+            layer = self.layer_shell.get_layer_surface(s, None, r.choice([0, 1, 2, 3, 3, 4, a_uint(r)]), "fuzz")
+            layer.dispatcher["configure"] = lambda l, serial, w, h: l.ack_configure(serial if r.random() < 0.9 else a_uint(r))
+            self.layers.append(layer)
+        elif choice == 31 and self.layers:
+            layer = self.pick(self.layers)
+            which = r.randrange(6)
+            if which == 0:
+                layer.set_size(a_uint(r) if r.random() < 0.3 else r.choice([0, 1, 30, 300]), a_uint(r) if r.random() < 0.3 else r.choice([0, 1, 30]))
+            elif which == 1:
+                layer.set_anchor(r.randrange(16) if r.random() < 0.9 else a_uint(r))
+            elif which == 2:
+                layer.set_exclusive_zone(an_int(r))
+            elif which == 3:
+                layer.set_margin(an_int(r), an_int(r), an_int(r), an_int(r))
+            elif which == 4:
+                layer.set_keyboard_interactivity(r.choice([0, 1, 2, 3]))
+            else:
+                layer.set_layer(r.choice([0, 1, 2, 3, 4]))
+        elif choice == 32 and self.layers and self.popups:
+            self.pick(self.layers).get_popup(self.pick(self.popups))
+        elif choice == 33 and self.layers:
+            self.layers.pop(r.randrange(len(self.layers))).destroy()
         else:
             s.commit()
 
