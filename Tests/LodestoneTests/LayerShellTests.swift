@@ -236,6 +236,21 @@ final class LayerShellTests: XCTestCase {
         XCTAssertTrue(session.compositorIsRunning)
     }
 
+    /// A surface unmapped with a null buffer maps again after a new initial commit; moved to
+    /// the background layer with set_layer, it goes under a window that it was above.
+    func testRemapAndSetLayer() throws {
+        try requirePywayland()
+        session = try Session()
+        let output = session.runtimeDirectory + "/remap.txt"
+        try session.launch(["python3", layerClient, "remap"], output: output)
+        XCTAssertTrue(try session.wait { textOfFile(output).contains("background") }, textOfFile(output))
+        XCTAssertEqual(try under(100, 50).title, "lodestone-test")
+        try session.launch(["python3", layerClient, "maximized", "behind"], output: session.runtimeDirectory + "/behind.txt")
+        _ = try session.waitForWindow("behind") { $0.height == 800 }
+        XCTAssertEqual(try under(100, 50).title, "behind", "the background layer is not under the window")
+        XCTAssertFalse(session.log.contains("protocol error"), session.log)
+    }
+
     /// Each protocol error is named and ends only that client.
     func testMisbehavingLayerClientsGetNamedErrors() throws {
         try requirePywayland()

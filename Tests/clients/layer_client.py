@@ -14,6 +14,10 @@ Modes:
   button              a 'lodestone-bar' layer surface along the top (height 40, exclusive zone
                       40) declaring one adaptive_pointer_v1 region, a 100×24 button at (20, 8)
                       with the highlight effect; prints 'mapped'; stays
+  remap               a 200×100 surface in the top-left corner on the top layer: maps, unmaps
+                      with a null buffer, makes its initial commit again and maps again
+                      (prints 'remapped'), then moves to the background layer with set_layer
+                      (prints 'background'); stays
   last-output         a 32×32 layer surface anchored to the top-right corner of the last
                       wl_output announced; prints 'mapped', then 'closed' when the compositor
                       closes it (its head unplugged); stays
@@ -227,6 +231,40 @@ def button(c):
     c.run()
 
 
+def remap(c):
+    surface, layer = c.layer_surface()
+    layer.set_anchor(TOP | LEFT)
+    layer.set_size(200, 100)
+    state = {"maps": 0}
+
+    def on_configure(l, serial, width, height):
+        l.ack_configure(serial)
+        surface.attach(c.buffer(200, 100), 0, 0)
+        surface.damage_buffer(0, 0, 200, 100)
+        surface.commit()
+        state["maps"] += 1
+
+    layer.dispatcher["configure"] = on_configure
+    surface.commit()
+    while state["maps"] < 1:
+        c.display.dispatch(block=True)
+    c.display.roundtrip()
+    # Unmapped: it must make its initial commit again, answered by a configure.
+    surface.attach(None, 0, 0)
+    surface.commit()
+    c.display.roundtrip()
+    surface.commit()
+    while state["maps"] < 2:
+        c.display.dispatch(block=True)
+    c.display.roundtrip()
+    say("remapped")
+    layer.set_layer(0)
+    surface.commit()
+    c.display.roundtrip()
+    say("background")
+    c.run()
+
+
 def last_output(c):
     output = c.registry.bind(c.outputs[-1], c.wl.WlOutput, 1)
     surface, layer = c.layer_surface(output=output)
@@ -309,6 +347,8 @@ def main(mode, arg=None):
         popup(c)
     elif mode == "button":
         button(c)
+    elif mode == "remap":
+        remap(c)
     elif mode == "last-output":
         last_output(c)
     else:
