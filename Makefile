@@ -64,6 +64,10 @@ TEST_APT_PACKAGES += golang-github-burntsushi-toml-dev
 # API (kwin-dev brings Qt 5's and KF5's headers and moc), a C++ compiler for meson.
 TEST_APT_PACKAGES += kwin-wayland kwin-dev g++
 
+# The layer shell and the default session (LayerShellTests, SessionStartupTests): waybar, fuzzel
+# and mako with notify-send (foot, for Super+Return, is in the deps above) (issue 38).
+TEST_APT_PACKAGES += waybar fuzzel mako-notifier libnotify-bin
+
 # Browsers and Qt 6 Designer whose accessible trees the accessibility tests and `make bench` read
 # (BrowserAccessibilityTests, AccessibleAppTests, AccessibilityBench).
 TEST_APT_PACKAGES += firefox-esr chromium designer-qt6

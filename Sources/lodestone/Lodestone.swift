@@ -263,6 +263,7 @@ struct Lodestone: ParsableCommand {
             watcher = try ConfigWatcher(path: configPath, loop: display.eventLoop, changed: { file in
                 let s = overrides.apply(to: file)
                 compositor.updatePointer(settings: s.pointer, mode: s.pointerMode, legacyApps: s.legacyApps)
+                compositor.launcher.terminal = s.session.terminal
                 log.info("\(configPath) reloaded")
             }, failed: { error in
                 // Any bytes at all give this (the TOML parser runs in a child process): the
@@ -344,6 +345,7 @@ struct Lodestone: ParsableCommand {
         var child: ChildProcess?
         let childWatch = try display.eventLoop.addSignal(SIGCHLD) {
             xwayland?.reap()
+            compositor.launcher.reap()
             if let code = child?.reap() {
                 log.info("'\(command[0])' exited with status \(code)")
                 status = code
@@ -351,6 +353,11 @@ struct Lodestone: ParsableCommand {
                 display.terminate()
             }
         }
+        // The session's own programs (config.toml's [session] startup: a panel, a
+        // notifier), now that clients can connect; the terminal for Super+Return.
+        compositor.launcher.environment = ["WAYLAND_DISPLAY": socketName].merging(xwayland.map { ["DISPLAY": $0.displayName] } ?? [:]) { $1 }
+        compositor.launcher.terminal = settings.session.terminal
+        for program in settings.session.startup { compositor.launcher.run(program) }
         if !command.isEmpty {
             // With an xdg_activation_v1 token, as a launcher passes one: its first window may take the focus.
             var environment = ["WAYLAND_DISPLAY": socketName, "XDG_ACTIVATION_TOKEN": compositor.activationTokens.issueForLaunch()]

@@ -31,6 +31,14 @@ from pywayland.protocol.ext_foreign_toplevel_list_v1 import ExtForeignToplevelLi
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ime_protocols  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+try:
+    import layer_client
+    LAYER_SHELL = layer_client.bindings()[2]
+except Exception as error:  # no pkg-config or scanner: the streams leave the layer shell out
+    print("no layer shell bindings:", error, file=sys.stderr)
+    LAYER_SHELL = None
+
 INT32_MAX, INT32_MIN = 2**31 - 1, -2**31
 KEPT = []
 # Text input, input method and virtual keyboard (issue 39): generated once per run.
@@ -78,6 +86,11 @@ class Stream:
         self.text_input = registry.bind(self.globals["zwp_text_input_manager_v3"][0], TI.ZwpTextInputManagerV3, 1).get_text_input(self.seat)
         self.input_method = registry.bind(self.globals["zwp_input_method_manager_v2"][0], IM.ZwpInputMethodManagerV2, 1).get_input_method(self.seat)
         self.virtual_keyboard = registry.bind(self.globals["zwp_virtual_keyboard_manager_v1"][0], VK.ZwpVirtualKeyboardManagerV1, 1).create_virtual_keyboard(self.seat)
+        # zwlr_layer_shell_v1, not in pywayland: bindings generated from protocols/ (layer_client.py).
+        self.layers = []
+        self.layer_shell = None
+        if LAYER_SHELL and "zwlr_layer_shell_v1" in self.globals:
+            self.layer_shell = registry.bind(self.globals["zwlr_layer_shell_v1"][0], LAYER_SHELL.ZwlrLayerShellV1, 4)
 
     def pick(self, items):
         return self.rng.choice(items) if items else None
@@ -101,7 +114,7 @@ class Stream:
     def action(self):
         r = self.rng
         s = self.pick(self.surfaces)
-        choice = r.randrange(35)
+        choice = r.randrange(39 if self.layer_shell else 35)
         if choice < 3 or s is None:
             self.surfaces.append(self.compositor.create_surface())
         elif choice == 3:
@@ -269,6 +282,29 @@ class Stream:
                 k.key(a_uint(r), a_uint(r), r.choice([0, 1, 2]))
             else:
                 k.modifiers(a_uint(r), a_uint(r), a_uint(r), a_uint(r))
+        elif choice == 35:
+            layer = self.layer_shell.get_layer_surface(s, None, r.choice([0, 1, 2, 3, 3, 4, a_uint(r)]), "fuzz")
+            layer.dispatcher["configure"] = lambda l, serial, w, h: l.ack_configure(serial if r.random() < 0.9 else a_uint(r))
+            self.layers.append(layer)
+        elif choice == 36 and self.layers:
+            layer = self.pick(self.layers)
+            which = r.randrange(6)
+            if which == 0:
+                layer.set_size(a_uint(r) if r.random() < 0.3 else r.choice([0, 1, 30, 300]), a_uint(r) if r.random() < 0.3 else r.choice([0, 1, 30]))
+            elif which == 1:
+                layer.set_anchor(r.randrange(16) if r.random() < 0.9 else a_uint(r))
+            elif which == 2:
+                layer.set_exclusive_zone(an_int(r))
+            elif which == 3:
+                layer.set_margin(an_int(r), an_int(r), an_int(r), an_int(r))
+            elif which == 4:
+                layer.set_keyboard_interactivity(r.choice([0, 1, 2, 3]))
+            else:
+                layer.set_layer(r.choice([0, 1, 2, 3, 4]))
+        elif choice == 37 and self.layers and self.popups:
+            self.pick(self.layers).get_popup(self.pick(self.popups))
+        elif choice == 38 and self.layers:
+            self.layers.pop(r.randrange(len(self.layers))).destroy()
         else:
             s.commit()
 

@@ -27,6 +27,11 @@ public final class Compositor {
     let scene: Scene
     /// Window placement, activation and stacking.
     private(set) var desktop: Desktop!
+    /// Panels, launchers and notifications on the four layers around the windows (zwlr_layer_shell_v1).
+    private(set) lazy var layerShell = LayerShell(scene: scene, layout: layout, seat: seat, desktop: desktop, accessibility: accessibility,
+                                                     clock: clock, display: display, log: log)
+    /// The session's startup programs and the terminal on Super+Return.
+    public private(set) lazy var launcher = SessionLauncher(log: log)
     /// Set once, in `init` (the seat needs the compositor): unchecked, as every frame reads it
     /// a dozen times and each dynamic exclusivity check costs ~60 instructions (issue 29).
     @exclusivity(unchecked) public private(set) var seat: Seat!
@@ -69,7 +74,7 @@ public final class Compositor {
     private(set) lazy var accessibility = Accessibility(
         loop: display.eventLoop, log: log,
         declaresRegions: { [unowned self] window in
-            guard let surface = (window as? DesktopWindow)?.surface else { return false }
+            guard let surface = Scene.rootSurface(of: window) else { return false }
             return self.scene.regions.treeHasRegions(surface)
         },
         changed: { [unowned self] in self.seat.pointerWorldChanged(regions: true) })
@@ -266,6 +271,7 @@ public final class Compositor {
             xdg.popup?.dismiss()
         }
         if let sub = surface.role as? WlSubsurface, let parent = sub.parent { parent.unstack(sub) }
+        (surface.role as? ZwlrLayerSurface)?.surfaceDestroyed()
         seat.surfaceDestroyed(surface)
         touchscreen?.surfaceDestroyed(surface)
         tablets.surfaceDestroyed(surface)

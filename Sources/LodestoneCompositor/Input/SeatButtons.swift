@@ -84,7 +84,8 @@ extension Seat {
     /// Click to focus: the window under a press is raised and gets the keyboard.
     func focusAndActivate() {
         updatePointerFocus()
-        guard let focus = pointerFocus, let toplevel = compositor.scene.window(of: focus) else { return }
+        guard let focus = pointerFocus, !compositor.layerShell.pressed(on: focus),
+              let toplevel = compositor.scene.window(of: focus) else { return }
         compositor.desktop.activate(toplevel)
     }
 }

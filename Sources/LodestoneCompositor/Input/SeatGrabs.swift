@@ -114,6 +114,7 @@ extension Seat {
         if popupGrab.isEmpty, grab === popupGrab { grab = defaultGrab }
         if let below = popupGrab.popups.last?.xdgSurface.surface { setKeyboardFocus(below) }
         else if let top = popup.rootToplevel, top.xdgSurface.isMapped, let s = top.xdgSurface.surface { setKeyboardFocus(s) }
+        else if let layer = popup.rootLayer, layer.isMapped, let s = layer.surface { setKeyboardFocus(layer.current.keyboard == .none ? nil : s) }
     }
 
     // MARK: Drags

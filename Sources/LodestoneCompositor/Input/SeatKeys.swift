@@ -20,7 +20,9 @@ extension Seat {
 
     /// Gives `surface` the keyboard; the clipboard, the primary selection, the shortcut
     /// inhibitors, the text inputs and the pointer constraints follow it.
-    func setKeyboardFocus(_ surface: WlSurface?) {
+    func setKeyboardFocus(_ requested: WlSurface?) {
+        // A layer surface holding the keyboard exclusively (a launcher) keeps it.
+        let surface = compositor.layerShell.keyboardTarget(requested)
         guard keyboard.setFocus(surface) else { return }
         compositor.selection.keyboardFocusChanged(to: surface?.client)
         compositor.primarySelection.keyboardFocusChanged(to: surface?.client)
