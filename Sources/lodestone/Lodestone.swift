@@ -64,7 +64,7 @@ struct Lodestone: ParsableCommand {
     @Flag(help: "Do not offer zwlr_screencopy_manager_v1 (screenshots with grim, screen recorders), which is otherwise offered headless and nested; a TTY never offers it.")
     var noScreencopy = false
 
-    @Flag(help: "Do not offer zwlr_data_control_manager_v1 (clipboard managers, wl-copy and wl-paste without a window, wl-paste --watch): no client reads or sets the clipboard unless it has the keyboard.")
+    @Flag(help: "Do not offer zwlr_data_control_manager_v1 (clipboard managers, wl-copy and wl-paste without a window, wl-paste watching the clipboard): no client reads or sets the clipboard unless it has the keyboard.")
     var noDataControl = false
 
     @Flag(help: "Do not offer zxdg_decoration_manager_v1: clients draw their own title bars, as under GNOME's mutter (a nested Lodestone inside then draws its own).")
