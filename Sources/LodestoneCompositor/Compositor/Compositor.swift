@@ -44,6 +44,8 @@ public final class Compositor {
     private(set) lazy var dataControl = DataControl(clipboard: selection, primary: primarySelection)
     /// The clipboard and the primary selection, for a backend that bridges them (nested).
     public var bridgedSelections: (clipboard: BridgedSelection, primary: BridgedSelection) { (selection, primarySelection) }
+    /// The session lock (ext_session_lock_v1): while locked, only the locker's surfaces.
+    private(set) lazy var sessionLock = SessionLock(compositor: self)
     /// Surfaces that keep the session from idling (zwp_idle_inhibitor_v1).
     private(set) var idleInhibitors: IdleInhibitors!
     /// Lodestone's keyboard shortcuts, and the clients that asked them to pass through.

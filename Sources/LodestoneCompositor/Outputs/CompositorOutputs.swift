@@ -118,6 +118,7 @@ extension Compositor {
         scene.forEachMappedRoot(updateOutputs)
         screencopy.outputChanged()
         for head in layout.heads { for resource in head.resources { resource.sendAll() } }
+        if scene.lock != nil { sessionLock.layoutChanged() }
         scheduleFrame()
     }
 }

@@ -34,6 +34,8 @@ final class Scene {
     @exclusivity(unchecked) var dragIcon: () -> (surface: WlSurface, x: Int32, y: Int32)? = { nil }
     /// The adaptive_pointer_v1 regions of the mapped surfaces, placed in global space.
     private(set) lazy var regions = SceneRegions(scene: self)
+    /// While the session is locked, all the scene shows and hits (`LockedScreen`, `SessionLock`).
+    var lock: LockedScreen?
     /// The one notification; see `Change`.
     var onChange: (Change) -> Void = { _ in }
     /// The elements of the frame being composed, kept between frames so composing does
@@ -86,6 +88,7 @@ final class Scene {
         }
         if let xdg = surface.role as? XdgSurface, xdg.isMapped { return xdg.surfaceOrigin }
         if let x = (surface.role as? XwaylandSurface)?.window, x.isMapped { return x.surfaceOrigin }
+        if surface.role is ExtSessionLockSurface { return lockOrigin(of: surface) }
         if let icon = dragIcon(), icon.surface === surface { return (icon.x, icon.y) }
         return cursorOrigin(surface)
     }
@@ -95,10 +98,12 @@ final class Scene {
         for window in windows { window.surface.map(body) }
         for window in overrideRedirect { window.surface.map(body) }
         for popup in popups { popup.xdgSurface.surface.map(body) }
+        lock?.covers.forEach { $0.surface.map(body) }
     }
 
     /// Visits every mapped surface bottom to top with its global origin.
     func forEachMappedSurface(_ body: (WlSurface, Int32, Int32) -> Void) {
+        if let lock { return forEachLockSurface(lock, body) }
         // Separate loops rather than a concatenated array: this runs every frame.
         for window in windows { visit(window, body) }
         for window in overrideRedirect { visit(window, body) }
@@ -142,6 +147,7 @@ final class Scene {
     }
 
     func inputTarget(atX x: Double, y: Double) -> InputTarget? {
+        if let lock { return lockInputTarget(lock, atX: x, y: y) }
         var hit: InputTarget?
         // A local function, not a closure in a `let`: that one is escaping by its type, so
         // `hit` and its context were boxed on the heap for every motion event.
@@ -236,6 +242,13 @@ final class Scene {
         func visitor(_ s: WlSurface, _ x: Int32, _ y: Int32) {
             if s === skipping { return }
             if let e = element(for: s, x: x, y: y) { elements.append(e) }
+        }
+        if let lock {
+            lockElements(lock, output: output, into: &elements) { s, x, y in s === skipping ? nil : element(for: s, x: x, y: y) }
+            if let cursor { elements.append(cursor) }
+            if let overlay { elements.append(overlay) }
+            body(elements)
+            return elements.removeAll(keepingCapacity: true)
         }
         // Each window's title bar just beneath it (server-side decorations).
         for window in windows {
