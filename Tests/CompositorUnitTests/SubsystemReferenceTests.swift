@@ -82,6 +82,7 @@ final class SubsystemReferenceTests: XCTestCase {
         "SceneRegions.scene -> Scene": "places regions by walking the scene's surfaces",
         "Screencopy.source -> Compositor": "composes a copy without the pointer (the compositor is its frame source)",
         "WindowSwitcher.compositor -> Compositor": "slides windows through the desktop and the clock",
+        "SessionLock.compositor -> Compositor": "locks the scene, ends the seat's grabs, moves the keyboard and sizes lock surfaces to the heads",
     ]
 
     /// The stored closures in the walk, each named with what it captures: a capture cannot
@@ -121,6 +122,7 @@ final class SubsystemReferenceTests: XCTestCase {
         // Lazy subsystems exist once used: make them all, so the walk sees them.
         _ = (compositor.shortcuts, compositor.shortcutsInhibitors, compositor.activationTokens, compositor.cursorThemes,
              compositor.accessibility, compositor.screencopy, lodestone.seat.constraints, lodestone.seat.keyboard, lodestone.seat.cursor)
+        _ = compositor.sessionLock
 
         let (back, closures) = Self.walk(from: compositor)
         let found = Set(back.map(\.description))
