@@ -77,13 +77,12 @@ final class SessionLock {
         coverChanged()
     }
 
+    /// A lock surface's first buffer: shown if its lock holds the session (a lock surface
+    /// of a lock already unlocked, or refused, is never shown). With no lock surface
+    /// holding the keyboard, the first one shown gets it (`coverChanged`).
     func lockSurfaceMapped(_ surface: ExtSessionLockSurface) {
+        guard owner != nil else { return }
         coverChanged()
-        // The first lock surface drawn gets the keyboard (swaylock types into any of them).
-        let focus = compositor.seat.keyboard.focus
-        if let s = surface.surface, focus.map({ !compositor.scene.lock!.shows($0) }) ?? true, compositor.scene.lock?.shows(s) == true {
-            compositor.seat.setKeyboardFocus(s)
-        }
     }
 
     func lockSurfaceDestroyed(_ surface: ExtSessionLockSurface) {
