@@ -57,6 +57,10 @@ TEST_APT_PACKAGES += kwin-wayland kwin-dev g++
 # (BrowserAccessibilityTests, AccessibleAppTests, AccessibilityBench).
 TEST_APT_PACKAGES += firefox-esr chromium designer-qt6
 
+# The session lock (SessionLockTests, Tests/vm's `lock` scenario): swaylock, and openssl for the
+# password hash its PAM check reads (unshare is util-linux's, in every Debian).
+TEST_APT_PACKAGES += swaylock openssl
+
 # make test-tty (Tests/vm/): QEMU for the guest, seatd in it, busybox-static for its initramfs
 # (the guest's kernel is fetched by Tests/vm/build-guest with apt-get download, never installed).
 # Optional: where they cannot be installed, make test says so and skips the TTY scenarios.
