@@ -118,9 +118,11 @@ final class SessionLockTests: XCTestCase {
         _ = try session.control.key(125, pressed: true)
         try session.control.tap(32)
         _ = try session.control.key(125, pressed: false)
+        try waitForLine("key 32", in: first, session)  // the locker got the D instead
+        try type("\n", session)  // and Enter ends that line, as 'secret' was
         // (Unlocked, the windows would slide off within a few frames.)
-        XCTAssertFalse(try session.wait(timeout: 1) { try session.control.windows().map { [$0.x, $0.y] } != [[foot.x, foot.y]] },
-                       "Super+D moved the windows under the lock: \(try session.control.windows())")
+        let moved = try session.wait(timeout: 1) { try session.control.windows().map { [$0.x, $0.y] } != [[foot.x, foot.y]] }
+        XCTAssertFalse(moved, "Super+D moved the windows under the lock: \((try? session.control.windows()) ?? [])")
 
         // Unlocked by typing its word: foot is back with the keyboard, and got none of it.
         try type("unlock\n", session)
