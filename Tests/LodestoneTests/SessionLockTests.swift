@@ -168,7 +168,8 @@ final class SessionLockTests: XCTestCase {
     }
 
     /// A live locker holds the session: a second one hears `finished`. A locker that never
-    /// draws still gets `locked` (the heads show the fill), and the session does not hang.
+    /// draws still gets `locked` (the heads show the fill, a head plugged in too), and the
+    /// session does not hang.
     func testSecondLockerIsRefusedAndANonDrawingLockerLeavesTheFill() throws {
         let session = try twoHeads()
         let (silent, noSurfaces) = try locker(session, "no-surfaces", ["--no-surfaces"])
@@ -176,6 +177,9 @@ final class SessionLockTests: XCTestCase {
         let shot = try session.screenshot("fill")
         assertHead(shot, 0, is: fill, "the fill")
         assertHead(shot, 1, is: fill, "the fill")
+        // A head plugged in now shows the fill too.
+        _ = try session.control.addOutput("HEADLESS-3", width: Int32(head.width), height: Int32(head.height))
+        XCTAssertTrue(try session.wait { differing(try session.screenshot("third-head"), head: 2, from: fill) == 0 }, "the new head is not the fill")
         let (_, refused) = try locker(session, "refused")
         try waitForLine("finished", in: refused, session)
         // Lodestone still answers, composes and takes input.

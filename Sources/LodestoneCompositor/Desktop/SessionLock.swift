@@ -14,11 +14,14 @@ import WaylandServer
 /// error, leaves the session locked behind the fill ("abandoned"); a new locker may then
 /// lock, and its `locked` comes at once. While a live locker holds the session, another's
 /// `lock` gets `finished`. A lock destroyed before its `locked` (the locker changed its
-/// mind) unlocks, as no locker ever took the screen.
+/// mind) unlocks, as no locker ever took the screen, unless it took over an abandoned one.
 final class SessionLock {
     unowned let compositor: Compositor
     /// The lock that holds the session: nil when unlocked or abandoned.
     private(set) weak var owner: ExtSessionLock?
+    /// The owner took a session its dead locker had left locked: withdrawing its lock before
+    /// `locked` leaves the session locked (only a lock that locked the session may lift it so).
+    private var ownerTookOver = false
     /// The screen is covered (owned or abandoned).
     var isLocked: Bool { compositor.scene.lock != nil }
     /// Heads not yet composed with the lock since it began: `locked` waits for them.
@@ -47,6 +50,7 @@ final class SessionLock {
             return lock.sendFinished()
         }
         owner = lock
+        ownerTookOver = isLocked
         if isLocked {
             compositor.log.info("session lock: a new locker (pid \(lock.client.pid)) took the locked session")
             coverChanged()
@@ -69,7 +73,7 @@ final class SessionLock {
     func lockDestroyed(_ lock: ExtSessionLock) {
         guard lock === owner, isLocked else { return }
         owner = nil
-        if lock.destroyedByRequest && !lock.sentLocked {
+        if lock.destroyedByRequest && !lock.sentLocked && !ownerTookOver {
             compositor.log.info("session lock: withdrawn before it was locked (pid \(lock.client.pid))")
             return disengage()
         }
