@@ -22,7 +22,7 @@ extension Seat {
     /// inhibitors and the pointer constraints follow it.
     func setKeyboardFocus(_ surface: WlSurface?) {
         // While the session is locked a window activated gets the keyboard at unlock.
-        guard mayTakeKeyboard(surface) else { return compositor.sessionLock.focusDeferred(surface) }
+        guard mayReceiveInput(surface) else { return compositor.sessionLock.focusDeferred(surface) }
         guard keyboard.setFocus(surface) else { return }
         compositor.selection.keyboardFocusChanged(to: surface?.client)
         compositor.primarySelection.keyboardFocusChanged(to: surface?.client)

@@ -19,9 +19,9 @@ extension Seat {
         setKeyboardFocus(nil)
     }
 
-    /// Whether a surface may have the keyboard now: any while unlocked; while locked, a
-    /// lock surface shown on a head (or none).
-    func mayTakeKeyboard(_ surface: WlSurface?) -> Bool {
+    /// Whether a surface may have the keyboard or a pen's held tip now: any while unlocked;
+    /// while locked, a lock surface shown on a head (or none).
+    func mayReceiveInput(_ surface: WlSurface?) -> Bool {
         guard let lock = compositor.scene.lock, let surface else { return true }
         return lock.shows(compositor.scene.rootSurface(surface))
     }
