@@ -76,6 +76,9 @@ TEST_APT_PACKAGES += firefox-esr chromium designer-qt6
 # gtk4-widget-factory (gtk-4-examples) and gnome-text-editor are listed above; fcitx5 with its
 # GTK 4 frontend is the real input method tried (docs/input-methods.md).
 TEST_APT_PACKAGES += wtype fcitx5 fcitx5-frontend-gtk4
+# The session lock (SessionLockTests, Tests/vm's `lock` scenario): swaylock, and openssl for the
+# password hash its PAM check reads (unshare is util-linux's, in every Debian).
+TEST_APT_PACKAGES += swaylock openssl
 
 # make test-tty (Tests/vm/): QEMU for the guest, seatd in it, busybox-static for its initramfs
 # (the guest's kernel is fetched by Tests/vm/build-guest with apt-get download, never installed).

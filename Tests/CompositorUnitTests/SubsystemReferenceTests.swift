@@ -84,6 +84,7 @@ final class SubsystemReferenceTests: XCTestCase {
         "WindowSwitcher.compositor -> Compositor": "slides windows through the desktop and the clock",
         "TextInputs.compositor -> Compositor": "activates the input method with the seat's focus, places its popup through the scene and the layout, schedules its frame",
         "ForeignToplevels.host -> Compositor": "a narrow host (ForeignToplevelHost: heads, listed windows, activation by the task bar)",
+        "SessionLock.compositor -> Compositor": "locks the scene, ends the seat's grabs, moves the keyboard and sizes lock surfaces to the heads",
     ]
 
     /// The stored closures in the walk, each named with what it captures: a capture cannot
@@ -125,6 +126,7 @@ final class SubsystemReferenceTests: XCTestCase {
         // Lazy subsystems exist once used: make them all, so the walk sees them.
         _ = (compositor.shortcuts, compositor.shortcutsInhibitors, compositor.activationTokens, compositor.cursorThemes,
              compositor.accessibility, compositor.screencopy, lodestone.seat.constraints, lodestone.seat.keyboard, lodestone.seat.cursor)
+        _ = compositor.sessionLock
 
         let (back, closures) = Self.walk(from: compositor)
         let found = Set(back.map(\.description))

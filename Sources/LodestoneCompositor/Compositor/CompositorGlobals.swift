@@ -60,6 +60,9 @@ extension Compositor {
         try addGlobal(ZwlrLayerShell.interface, ZwlrLayerShell.version) { [unowned self] in
             _ = ZwlrLayerShell(layers: self.layerShell, client: $0, version: $1, id: $2)
         }
+        try addGlobal(ExtSessionLockManager.interface, ExtSessionLockManager.version) { [unowned self] in
+            _ = ExtSessionLockManager(sessionLock: self.sessionLock, client: $0, version: $1, id: $2)
+        }
         if options.serverDecorations {
             try addGlobal(ZxdgDecorationManager.interface, ZxdgDecorationManager.version) { _ = ZxdgDecorationManager(client: $0, version: $1, id: $2) }
         }

@@ -103,6 +103,8 @@ extension Seat {
     }
 
     func popupGrabbed(_ popup: XdgPopup) {
+        // No grab while the session is locked: it would hold the pointer from the lock surfaces.
+        guard compositor.scene.lock == nil else { return popup.dismiss() }
         popupGrab.push(popup)
         if grab === defaultGrab { grab = popupGrab }
         if let s = popup.xdgSurface.surface { setKeyboardFocus(s) }

@@ -148,6 +148,7 @@ extension Compositor {
         screencopy.outputChanged()
         for head in layout.heads { for resource in head.resources { resource.sendAll() } }
         outputManagement.headsChanged()
+        if scene.lock != nil { sessionLock.layoutChanged() }
         scheduleFrame()
     }
 }

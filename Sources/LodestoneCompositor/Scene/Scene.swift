@@ -41,6 +41,8 @@ final class Scene {
     @exclusivity(unchecked) var inputPopup: () -> (surface: WlSurface, x: Int32, y: Int32)? = { nil }
     /// The adaptive_pointer_v1 regions of the mapped surfaces, placed in global space.
     private(set) lazy var regions = SceneRegions(scene: self)
+    /// While the session is locked, all the scene shows and hits (`LockedScreen`, `SessionLock`).
+    var lock: LockedScreen?
     /// The one notification; see `Change`.
     var onChange: (Change) -> Void = { _ in }
     /// The elements of the frame being composed, kept between frames so composing does
@@ -94,6 +96,7 @@ final class Scene {
         if let xdg = surface.role as? XdgSurface, xdg.isMapped { return xdg.surfaceOrigin }
         if let layer = surface.role as? ZwlrLayerSurface, layer.isMapped { return (layer.box.x, layer.box.y) }
         if let x = (surface.role as? XwaylandSurface)?.window, x.isMapped { return x.surfaceOrigin }
+        if surface.role is ExtSessionLockSurface { return lockOrigin(of: surface) }
         if let icon = dragIcon(), icon.surface === surface { return (icon.x, icon.y) }
         if let popup = inputPopup(), popup.surface === surface { return (popup.x, popup.y) }
         return cursorOrigin(surface)
@@ -106,10 +109,12 @@ final class Scene {
         for window in overrideRedirect { window.surface.map(body) }
         for popup in popups { popup.xdgSurface.surface.map(body) }
         if let popup = inputPopup() { body(popup.surface) }
+        lock?.covers.forEach { $0.surface.map(body) }
     }
 
     /// Visits every mapped surface bottom to top with its global origin.
     func forEachMappedSurface(_ body: (WlSurface, Int32, Int32) -> Void) {
+        if let lock { return forEachLockSurface(lock, body) }
         // Separate loops rather than a concatenated array: this runs every frame.
         visitLayers(.background ... .bottom, body)
         for window in windows { visit(window, body) }
@@ -165,6 +170,7 @@ final class Scene {
     }
 
     func inputTarget(atX x: Double, y: Double) -> InputTarget? {
+        if let lock { return lockInputTarget(lock, atX: x, y: y) }
         var hit: InputTarget?
         // A local function, not a closure in a `let`: that one is escaping by its type, so
         // `hit` and its context were boxed on the heap for every motion event.
@@ -271,6 +277,13 @@ final class Scene {
         func visitor(_ s: WlSurface, _ x: Int32, _ y: Int32) {
             if s === skipping { return }
             if let e = element(for: s, x: x, y: y) { elements.append(e) }
+        }
+        if let lock {
+            lockElements(lock, output: output, into: &elements) { s, x, y in s === skipping ? nil : element(for: s, x: x, y: y) }
+            if let cursor { elements.append(cursor) }
+            if let overlay { elements.append(overlay) }
+            body(elements)
+            return elements.removeAll(keepingCapacity: true)
         }
         visitLayers(.background ... .bottom, visitor)
         // Each window's title bar just beneath it (server-side decorations).
