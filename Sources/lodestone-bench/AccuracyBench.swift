@@ -10,13 +10,20 @@ import LodestoneTesting
 struct AccuracyApp: Sendable {
     var name: String
     var command: [String]
-    /// The window's title or app id, as `Session.waitForWindow` matches it.
-    var window: String
+    /// The window's title or app id, as `Session.waitForWindow` matches it (nil: the first window).
+    var window: String?
     var environment: [String: String] = [:]
     /// How long after its window maps the app is left to build its tree before it is read.
     var settle: Double = 1.5
 
     static let gtk: [String: String] = ["GDK_BACKEND": "wayland", "GSK_RENDERER": "cairo"]
+
+    /// Its environment in `session`: the session bus, and an X11 app's display (Xwayland).
+    func environment(in session: Session, bus: [String: String]) -> [String: String] {
+        var env = environment.merging(bus) { $1 }
+        if env["GDK_BACKEND"] == "x11", let display = session.x11Display { env["DISPLAY"] = display }
+        return env
+    }
 
     /// Every app of the full run (`make accuracy`).
     static let all: [AccuracyApp] = [
@@ -30,7 +37,7 @@ struct AccuracyApp: Sendable {
         AccuracyApp(name: "gtk3-widget-factory", command: ["gtk3-widget-factory"], window: "gtk3-widget-factory", environment: gtk),
         AccuracyApp(name: "designer (Qt 6)", command: ["/usr/lib/qt6/bin/designer"], window: "designer", environment: ["QT_QPA_PLATFORM": "wayland", "QT_ACCESSIBILITY": "1", "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1"], settle: 3),
         AccuracyApp(name: "linguist (Qt 6)", command: ["/usr/lib/qt6/bin/linguist"], window: "linguist", environment: ["QT_QPA_PLATFORM": "wayland", "QT_ACCESSIBILITY": "1", "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1"], settle: 3),
-        AccuracyApp(name: "gtk3-widget-factory (X11)", command: ["gtk3-widget-factory"], window: "gtk3-widget-factory", environment: ["GDK_BACKEND": "x11"], settle: 2.5),
+        AccuracyApp(name: "gtk3-widget-factory (X11)", command: ["gtk3-widget-factory"], window: nil, environment: ["GDK_BACKEND": "x11"], settle: 2.5),
     ]
 
     /// The short run in `make test`: three apps, 30 elements each.
@@ -95,7 +102,7 @@ private func measureAccuracy(of app: AccuracyApp, dumper: String, limit: Int, pi
             defer { session.stop() }
             let probe = try PointerShapeProbe(session: session)
             try session.control.movePointer(x: 1599, y: 999)
-            let process = try session.launch(app.command, environment: app.environment.merging(bus) { $1 })
+            let process = try session.launch(app.command, environment: app.environment(in: session, bus: bus))
             let window = try session.waitForWindow(app.window, timeout: 60)
             Thread.sleep(forTimeInterval: app.settle)
             let placed = try session.waitForWindow(app.window, timeout: 5)
@@ -158,7 +165,7 @@ private func firstHover(_ app: AccuracyApp, bus: [String: String], offset: (Doub
     defer { session.stop() }
     let reader = try PointerShapeProbe(session: session)
     try session.control.movePointer(x: 1599, y: 999)
-    try session.launch(app.command, environment: app.environment.merging(bus) { $1 })
+    try session.launch(app.command, environment: app.environment(in: session, bus: bus))
     let window = try session.waitForWindow(app.window, timeout: 60)
     Thread.sleep(forTimeInterval: 0.25)
     var moved = probe
