@@ -46,6 +46,8 @@ public final class Compositor {
     public private(set) lazy var outputManagement = OutputManagement(layout: layout)
     /// The clipboard and the primary selection, for a backend that bridges them (nested).
     public var bridgedSelections: (clipboard: BridgedSelection, primary: BridgedSelection) { (selection, primarySelection) }
+    /// The text inputs, for an input method outside Lodestone (the nested backend's parent's).
+    public var bridgedTextInput: BridgedTextInput { textInputs }
     /// Surfaces that keep the session from idling (zwp_idle_inhibitor_v1).
     private(set) var idleInhibitors: IdleInhibitors!
     /// When the session went idle, for ext_idle_notification_v1 (swayidle).
@@ -202,6 +204,7 @@ public final class Compositor {
                 self.idleInhibitors.reevaluate()
                 self.foreignToplevels.needsUpdate()
                 self.textInputs.placePopup()  // the popup follows its app's window
+                self.textInputs.updateOutside()  // and so does the caret an outside input method is told of
                 self.scene.forEachMappedRoot(self.updateOutputs)
             }
         }
