@@ -17,10 +17,14 @@ final class NestedInputMethodTests: XCTestCase {
             if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("pywayland is missing; run make deps") }
             throw XCTSkip("pywayland is missing; run make deps")
         }
-        parent = try Session(size: "800x600")
+    }
+
+    /// A parent at `scale` (the nested output takes it) and a nested Lodestone with the
+    /// parent's keyboard, so its text-input focus.
+    private func start(scale: Double = 1) throws {
+        parent = try Session(size: "800x600", scale: scale)
         nested = try Session(nestedIn: parent, size: "400x300")
         _ = try parent.waitForWindow("Lodestone")
-        // The parent's text-input focus is the keyboard's.
         _ = try parent.control.activateWindow("Lodestone")
     }
 
@@ -50,7 +54,14 @@ final class NestedInputMethodTests: XCTestCase {
     /// The field inside describes itself; the parent's input method hears it (its caret in the
     /// parent's coordinates) and its preedit and commit reach the field, each ended by the
     /// field's own `done`; its popup shows in the parent at the field's caret.
-    func testParentInputMethodComposesIntoAnAppInside() throws {
+    func testParentInputMethodComposesIntoAnAppInside() throws { try composeFromTheParent(scale: 1) }
+
+    /// At the parent's scale 2 the caret is still in logical coordinates: the window's surface
+    /// shows the nested output at buffer scale 2, and the popup lands on the caret's pixels.
+    func testAtScaleTwoThePopupIsAtTheCaret() throws { try composeFromTheParent(scale: 2) }
+
+    private func composeFromTheParent(scale: Int) throws {
+        try start(scale: Double(scale))
         let (_, ime) = try startInputMethod(in: parent, "parent-ime", "にほん", "日本", ["--popup", "40", "20"])
         let field = try startTextField()
         XCTAssertTrue(try nested.wait { textOfFile(field).contains("commit 日本") },
@@ -64,16 +75,18 @@ final class NestedInputMethodTests: XCTestCase {
         }
         let window = try parent.waitForWindow("Lodestone")
         let app = try nested.waitForWindow("text-field")
-        let (px, py) = (Int(window.x + app.x) + 20, Int(window.y + app.y) + 30 + 16)
+        // The parent's capture is in pixels: logical coordinates times the scale.
+        let (px, py) = ((Int(window.x + app.x) + 20) * scale, (Int(window.y + app.y) + 30 + 16) * scale)
         XCTAssertTrue(try parent.wait {
-            try parent.screenshot("parent-popup").countDiffering(from: magenta, x: px, y: py, width: 40, height: 20).differing == 0
-        }, "no popup in the parent at \(px),\(py): Lodestone's window \(window), the field \(app)")
+            try parent.screenshot("parent-popup").countDiffering(from: magenta, x: px, y: py, width: 40 * scale, height: 20 * scale).differing == 0
+        }, "no popup in the parent at \(px),\(py) px: Lodestone's window \(window), the field \(app)")
         XCTAssertFalse(parent.log.contains("protocol error") || nested.log.contains("protocol error"), parent.log + nested.log)
     }
 
     /// An input method inside the nested Lodestone serves the field; the parent's is not
     /// activated while it runs. When it exits, the parent's takes over.
     func testLocalInputMethodTakesPrecedence() throws {
+        try start()
         let (_, outer) = try startInputMethod(in: parent, "parent-ime", "にほん", "日本")
         let (local, inner) = try startInputMethod(in: nested, "local-ime", "かな", "仮名")
         let field = try startTextField()
@@ -85,5 +98,26 @@ final class NestedInputMethodTests: XCTestCase {
         XCTAssertTrue(try nested.wait { textOfFile(field).contains("commit 日本") },
                       "field:\n\(textOfFile(field))\nparent's ime:\n\(textOfFile(outer))")
         XCTAssertTrue(textOfFile(outer).contains("surrounding 'abc' 3 3\n"), textOfFile(outer))
+    }
+
+    /// gtk4-widget-factory's first entry inside (it has the focus at start, holding
+    /// "comboboxentry"): it receives the parent's preedit and commit, and reports its text to
+    /// the parent's input method through Lodestone.
+    func testGtk4WidgetFactoryInsideGetsTheParentsComposition() throws {
+        try requireProgram("gtk4-widget-factory")
+        try start()
+        let (_, ime) = try startInputMethod(in: parent, "parent-ime", "にほん", "日本")
+        let trace = nested.runtimeDirectory + "/gtk4-widget-factory.txt"
+        try nested.launch(["gtk4-widget-factory"], environment: ["WAYLAND_DEBUG": "client", "GDK_BACKEND": "wayland", "GSETTINGS_BACKEND": "memory"], output: trace)
+        func reported() -> [String] {
+            let text = textOfFile(ime)
+            guard let committed = text.range(of: "\ncommitted\n") else { return [] }
+            return text[committed.upperBound...].split(separator: "\n").filter { $0.hasPrefix("surrounding ") }.map(String.init)
+        }
+        XCTAssertTrue(try nested.wait(timeout: 60) { reported().contains { $0.hasPrefix("surrounding '日本comboboxentry'") } },
+                      "parent's ime:\n\(textOfFile(ime))\ngtk4-widget-factory:\n\(textOfFile(trace).split(separator: "\n").filter { $0.contains("text_input") }.suffix(40).joined(separator: "\n"))")
+        let received = textOfFile(trace)
+        XCTAssertTrue(received.contains(".preedit_string(\"にほん\", 9, 9)"), "gtk4-widget-factory received no preedit")
+        XCTAssertTrue(received.contains(".commit_string(\"日本\")"), "gtk4-widget-factory received no commit")
     }
 }
