@@ -80,6 +80,12 @@ final class NestedInputMethodTests: XCTestCase {
         XCTAssertTrue(try parent.wait {
             try parent.screenshot("parent-popup").countDiffering(from: magenta, x: px, y: py, width: 40 * scale, height: 20 * scale).differing == 0
         }, "no popup in the parent at \(px),\(py) px: Lodestone's window \(window), the field \(app)")
+        // The field's window moves inside: the parent is told of the caret's new place.
+        let moved = try nested.control.moveWindow("text-field", x: app.x + 60, y: app.y + 40)
+        let (mx, my) = ((Int(window.x + moved.x) + 20) * scale, (Int(window.y + moved.y) + 30 + 16) * scale)
+        XCTAssertTrue(try parent.wait {
+            try parent.screenshot("parent-popup-moved").countDiffering(from: magenta, x: mx, y: my, width: 40 * scale, height: 20 * scale).differing == 0
+        }, "the popup did not follow the field to \(mx),\(my) px: the field \(moved)")
         XCTAssertFalse(parent.log.contains("protocol error") || nested.log.contains("protocol error"), parent.log + nested.log)
     }
 
