@@ -62,7 +62,7 @@ final class NestedInputMethodTests: XCTestCase {
 
     private func composeFromTheParent(scale: Int) throws {
         try start(scale: Double(scale))
-        let (_, ime) = try startInputMethod(in: parent, "parent-ime", "にほん", "日本", ["--popup", "40", "20"])
+        let (_, ime) = try startInputMethod(in: parent, "parent-ime", "にほん", "日本", ["--popup", "40", "20", "--grab"])
         let field = try startTextField()
         XCTAssertTrue(try nested.wait { textOfFile(field).contains("commit 日本") },
                       "field:\n\(textOfFile(field))\nparent's ime:\n\(textOfFile(ime))\nnested log:\n\(nested.log.suffix(3000))")
@@ -86,6 +86,45 @@ final class NestedInputMethodTests: XCTestCase {
         XCTAssertTrue(try parent.wait {
             try parent.screenshot("parent-popup-moved").countDiffering(from: magenta, x: mx, y: my, width: 40 * scale, height: 20 * scale).differing == 0
         }, "the popup did not follow the field to \(mx),\(my) px: the field \(moved)")
+
+        // The parent's input method grabs the parent's keyboard, as fcitx5 does: A typed in
+        // the parent becomes its 'あ' in the field, which never sees the key.
+        try parent.control.tap(30)
+        XCTAssertTrue(try nested.wait { textOfFile(field).contains("commit あ") }, "field:\n\(textOfFile(field))\nparent's ime:\n\(textOfFile(ime))")
+        XCTAssertFalse(textOfFile(field).contains("wl-key 30"), "the field saw a key the parent's input method took:\n\(textOfFile(field))")
+        XCTAssertFalse(parent.log.contains("protocol error") || nested.log.contains("protocol error"), parent.log + nested.log)
+    }
+
+    /// The parent's keyboard goes to a text field of the parent's own and comes back: the
+    /// parent's input method follows it out of Lodestone's window (its popup at that field's
+    /// caret) and back in, where Lodestone describes the field afresh: its window moved while
+    /// the parent's focus was away, and the popup is at its caret's new place.
+    func testTheParentsFocusLeavesTheWindowAndComesBack() throws {
+        try start()
+        let (_, ime) = try startInputMethod(in: parent, "parent-ime", "にほん", "日本", ["--popup", "40", "20"])
+        let field = try startTextField()
+        XCTAssertTrue(try nested.wait { textOfFile(field).contains("commit 日本") }, "field:\n\(textOfFile(field))\nparent's ime:\n\(textOfFile(ime))")
+        let window = try parent.waitForWindow("Lodestone")
+
+        let outsideField = parent.runtimeDirectory + "/outside-field.txt"
+        try parent.launch(["python3", client, "text-field"], output: outsideField)
+        let other = try parent.waitForWindow("text-field")
+        _ = try parent.control.activateWindow("text-field")
+        XCTAssertTrue(try parent.wait { textOfFile(outsideField).contains("enter") }, textOfFile(outsideField))
+        let outside = (x: Int(other.x) + 20, y: Int(other.y) + 46)
+        XCTAssertTrue(try parent.wait {
+            try parent.screenshot("popup-outside").countDiffering(from: magenta, x: outside.x, y: outside.y, width: 40, height: 20).differing == 0
+        }, "the popup is not at the parent's field's caret \(outside)")
+        let app = try nested.waitForWindow("text-field")
+        let moved = try nested.control.moveWindow("text-field", x: app.x + 60, y: app.y + 40)
+        let inside = (x: Int(window.x + moved.x) + 20, y: Int(window.y + moved.y) + 46)
+
+        _ = try parent.control.activateWindow("Lodestone")
+        XCTAssertTrue(try parent.wait {
+            try parent.screenshot("popup-back").countDiffering(from: magenta, x: inside.x, y: inside.y, width: 40, height: 20).differing == 0
+        }, "the popup did not come back to the nested field's caret \(inside)\nparent's ime:\n\(textOfFile(ime))")
+        // Activated three times: for the field inside, the parent's field, the field inside again.
+        XCTAssertEqual(textOfFile(ime).split(separator: "\n").filter { $0 == "activate" }.count, 3, textOfFile(ime))
         XCTAssertFalse(parent.log.contains("protocol error") || nested.log.contains("protocol error"), parent.log + nested.log)
     }
 

@@ -68,8 +68,13 @@ extension TextInputs: BridgedTextInput {
 
     func applyOutside(_ edit: TextInputEdit, to field: ObjectIdentifier) {
         guard inputMethod == nil, let active, ObjectIdentifier(active) == field else { return }
-        outsidePreedit = edit.preedit.map { !$0.text.isEmpty } ?? false
-        active.apply(preedit: edit.preedit, commit: edit.commit, delete: edit.delete)
+        // Text over the protocol's limit is dropped, as a local input method's is: the app
+        // could not be sent it (the parent's strings are not ours to trust).
+        let limit = ZwpInputMethod.textLimit
+        let preedit = edit.preedit.flatMap { $0.text.utf8.count <= limit ? $0 : nil }
+        let commit = edit.commit.flatMap { $0.utf8.count <= limit ? $0 : nil }
+        outsidePreedit = preedit.map { !$0.text.isEmpty } ?? false
+        active.apply(preedit: preedit, commit: commit, delete: edit.delete)
     }
 
     /// A local input method came: a preedit the outside one left in the app goes first.
