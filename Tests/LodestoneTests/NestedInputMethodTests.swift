@@ -52,8 +52,8 @@ final class NestedInputMethodTests: XCTestCase {
     private let magenta: UInt32 = 0xFF00FF
 
     /// The field inside describes itself; the parent's input method hears it (its caret in the
-    /// parent's coordinates) and its preedit and commit reach the field, each ended by the
-    /// field's own `done`; its popup shows in the parent at the field's caret.
+    /// parent's coordinates) and its preedit, then a deletion and its commit, reach the field,
+    /// each ended by the field's own `done`; its popup shows in the parent at the field's caret.
     func testParentInputMethodComposesIntoAnAppInside() throws { try composeFromTheParent(scale: 1) }
 
     /// At the parent's scale 2 the caret is still in logical coordinates: the window's surface
@@ -62,12 +62,12 @@ final class NestedInputMethodTests: XCTestCase {
 
     private func composeFromTheParent(scale: Int) throws {
         try start(scale: Double(scale))
-        let (_, ime) = try startInputMethod(in: parent, "parent-ime", "にほん", "日本", ["--popup", "40", "20", "--grab"])
+        let (_, ime) = try startInputMethod(in: parent, "parent-ime", "にほん", "日本", ["--popup", "40", "20", "--grab", "--delete", "1", "0"])
         let field = try startTextField()
         XCTAssertTrue(try nested.wait { textOfFile(field).contains("commit 日本") },
                       "field:\n\(textOfFile(field))\nparent's ime:\n\(textOfFile(ime))\nnested log:\n\(nested.log.suffix(3000))")
         let fieldLines = textOfFile(field).split(separator: "\n").map(String.init).filter { !$0.hasPrefix("wl-key") }
-        XCTAssertEqual(fieldLines, ["enter", "mapped", "preedit にほん 9 9", "done 1 commits 1", "commit 日本", "done 1 commits 1"])
+        XCTAssertEqual(fieldLines, ["enter", "mapped", "preedit にほん 9 9", "done 1 commits 1", "delete 1 0", "commit 日本", "done 1 commits 1"])
         let imeText = textOfFile(ime)
         // 20,30 2×16 in the field; the popup (40×20) just below it, so the caret is 16 above.
         for line in ["activate", "surrounding 'abc' 3 3", "change-cause 0", "content-type 1 0", "rectangle 0 -16 2 16"] {
