@@ -21,8 +21,8 @@ final class NestedInputMethodTests: XCTestCase {
 
     /// A parent at `scale` (the nested output takes it) and a nested Lodestone with the
     /// parent's keyboard, so its text-input focus.
-    private func start(scale: Double = 1) throws {
-        parent = try Session(size: "800x600", scale: scale)
+    private func start(scale: Double = 1, parentEnvironment: [String: String] = [:]) throws {
+        parent = try Session(size: "800x600", scale: scale, environment: parentEnvironment)
         nested = try Session(nestedIn: parent, size: "400x300")
         _ = try parent.waitForWindow("Lodestone")
         _ = try parent.control.activateWindow("Lodestone")
@@ -164,5 +164,48 @@ final class NestedInputMethodTests: XCTestCase {
         let received = textOfFile(trace)
         XCTAssertTrue(received.contains(".preedit_string(\"にほん\", 9, 9)"), "gtk4-widget-factory received no preedit")
         XCTAssertTrue(received.contains(".commit_string(\"日本\")"), "gtk4-widget-factory received no commit")
+    }
+
+    /// fcitx5 (Debian's, `waylandim` frontend) as the parent's input method, as on a desktop:
+    /// activated for Lodestone's window while gtk4-widget-factory's entry inside has the
+    /// focus, it grabs the parent's keyboard; its Unicode input (Ctrl+Alt+Shift+U, "2713",
+    /// Return, as in Fcitx5Tests) commits a character that reaches the entry inside.
+    func testFcitx5InTheParentComposesIntoGtk4WidgetFactoryInside() throws {
+        try requireProgram("fcitx5")
+        try requireProgram("gtk4-widget-factory")
+        try requireAccessibilityBus()
+        let bus = try PrivateSessionBus()
+        defer { bus.stop() }
+        try start(parentEnvironment: bus.environment)
+        let home = parent.runtimeDirectory + "/fcitx5-home"
+        let isolated = bus.environment.merging(["HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data",
+                                                "XDG_STATE_HOME": home + "/state", "XDG_CACHE_HOME": home + "/cache", "GSETTINGS_BACKEND": "memory"]) { $1 }
+        let fcitx = parent.runtimeDirectory + "/fcitx5.txt"
+        try parent.launch(["fcitx5", "--verbose=*=4"], environment: isolated.merging(["WAYLAND_DEBUG": "client"]) { $1 }, output: fcitx)
+        XCTAssertTrue(try parent.wait(timeout: 30) { textOfFile(fcitx).contains(".get_input_method(") }, String(textOfFile(fcitx).suffix(3000)))
+        let app = nested.runtimeDirectory + "/gtk4-widget-factory.txt"
+        try nested.launch(["gtk4-widget-factory"], environment: isolated.merging(["WAYLAND_DEBUG": "client", "GDK_BACKEND": "wayland"]) { $1 }, output: app)
+        _ = try nested.waitForWindow(nil, timeout: 60)
+        XCTAssertTrue(try parent.wait(timeout: 30) { textOfFile(fcitx).contains(".grab_keyboard(") && textOfFile(fcitx).contains(".activate()") },
+                      String(textOfFile(fcitx).suffix(3000)))
+        let c = parent.control
+        for key: UInt32 in [29, 56, 42, 22] { _ = try c.key(key, pressed: true) }
+        for key: UInt32 in [22, 42, 56, 29] { _ = try c.key(key, pressed: false) }
+        for key: UInt32 in [3, 8, 2, 4] { try c.tap(key) }
+        XCTAssertTrue(try parent.wait(timeout: 10) { textOfFile(fcitx).contains("zwp_input_method_keyboard_grab_v2@") && textOfFile(fcitx).contains(", 4, 0)") },
+                      "fcitx5's grab did not hear the digits")
+        try c.tap(28)
+        func committed(_ trace: String, _ marker: String) -> String? {
+            guard let range = trace.range(of: marker, options: .backwards) else { return nil }
+            return trace[range.upperBound...].split(separator: "\"", maxSplits: 1).first.map(String.init)
+        }
+        XCTAssertTrue(try nested.wait(timeout: 10) { textOfFile(app).contains(".commit_string(\"") },
+                      "fcitx5:\n\(textOfFile(fcitx).split(separator: "\n").filter { $0.contains("input_method") }.suffix(40).joined(separator: "\n"))")
+        let character = committed(textOfFile(app), ".commit_string(\"")
+        XCTAssertEqual(character?.count, 1, "\(character ?? "nothing")")
+        if let character {
+            XCTAssertEqual(committed(textOfFile(fcitx), ".commit_string(\""), character)
+            XCTAssertTrue(try nested.wait { textOfFile(app).contains(".set_surrounding_text(\"\(character)comboboxentry\"") }, "the entry does not hold \(character)")
+        }
     }
 }
