@@ -30,7 +30,8 @@ final class ParentTextInput {
     private let manager: Proxy
     private let textInput: Proxy
     private unowned let window: ParentWindow
-    private unowned let bridge: BridgedTextInput
+    /// Weak: the compositor may go first in a teardown that skips `WaylandBackend.stop`.
+    private weak var bridge: BridgedTextInput?
     private let log: Logger
     /// The parent's text-input focus is on our window: requests count.
     private var entered = false
@@ -62,7 +63,7 @@ final class ParentTextInput {
     }
 
     deinit {
-        bridge.outsideServes = nil
+        bridge?.outsideServes = nil
         textInput.destroy { zwp_text_input_v3_destroy($0) }
         manager.destroy { zwp_text_input_manager_v3_destroy($0) }
     }
@@ -119,7 +120,7 @@ final class ParentTextInput {
             guard let field = sent?.field else { return }
             if serial != commits { log.debug("the parent's input method answered commit \(serial) of \(commits)") }
             preeditShown = edit.preedit.map { !$0.text.isEmpty } ?? false
-            bridge.applyOutside(edit, to: field)
+            bridge?.applyOutside(edit, to: field)
         }
     }
 
@@ -128,7 +129,7 @@ final class ParentTextInput {
     private func left() {
         entered = false
         pending = TextInputEdit()
-        if let field = sent?.field, preeditShown { bridge.applyOutside(TextInputEdit(), to: field) }
+        if let field = sent?.field, preeditShown { bridge?.applyOutside(TextInputEdit(), to: field) }
         preeditShown = false
         sent = nil
     }
