@@ -46,14 +46,14 @@ public final class Compositor {
     public private(set) lazy var outputManagement = OutputManagement(layout: layout)
     /// The clipboard and the primary selection, for a backend that bridges them (nested).
     public var bridgedSelections: (clipboard: BridgedSelection, primary: BridgedSelection) { (selection, primarySelection) }
-    /// The text inputs, for an input method outside Lodestone (the nested backend's parent's).
-    public var bridgedTextInput: BridgedTextInput { textInputs }
     /// Surfaces that keep the session from idling (zwp_idle_inhibitor_v1).
     private(set) var idleInhibitors: IdleInhibitors!
     /// When the session went idle, for ext_idle_notification_v1 (swayidle).
     private(set) var idleNotifier: IdleNotifier!
     /// Text inputs (zwp_text_input_v3) and the input method serving them (zwp_input_method_v2).
     private(set) lazy var textInputs = TextInputs(compositor: self)
+    /// The text inputs, for an input method outside Lodestone (the nested backend's parent's).
+    public var bridgedTextInput: BridgedTextInput { textInputs }
     /// Lodestone's keyboard shortcuts, and the clients that asked them to pass through.
     private(set) lazy var shortcuts = Shortcuts(compositor: self)
     private(set) lazy var shortcutsInhibitors = ShortcutsInhibitors(focus: { [unowned self] in self.seat.keyboard.focus })
