@@ -208,4 +208,34 @@ final class NestedInputMethodTests: XCTestCase {
             XCTAssertTrue(try nested.wait { textOfFile(app).contains(".set_surrounding_text(\"\(character)comboboxentry\"") }, "the entry does not hold \(character)")
         }
     }
+
+    /// sway 1.7 (wlroots, headless) as the parent, the pywayland input method in it: a parent
+    /// that is not Lodestone, with wlroots' serial rules. The field inside gets the preedit and
+    /// the commit. (sway 1.7 shows no input-method popups.)
+    func testSwayAsTheParent() throws {
+        for program in ["sway", "setpriv"] { try requireProgram(program) }
+        let sway = try Sway()
+        defer { sway.stop() }
+        let home = NSTemporaryDirectory() + "lodestone-ime-in-sway-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let ime = home + "/sway-ime.txt"
+        let imeProcess = Process()
+        imeProcess.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        imeProcess.arguments = ["python3", client, "ime", "にほん", "日本", "--stay"]
+        imeProcess.environment = ProcessInfo.processInfo.environment.merging(["WAYLAND_DISPLAY": sway.socketPath, "XDG_RUNTIME_DIR": home]) { $1 }
+        try createEmptyFile(atPath: ime)
+        let out = FileHandle(forWritingAtPath: ime)
+        imeProcess.standardOutput = out
+        imeProcess.standardError = out
+        try imeProcess.run()
+        defer { if imeProcess.isRunning { imeProcess.terminate() } }
+        nested = try Session(size: "400x300", nestedIn: Session.Parent(runtimeDirectory: home, socket: sway.socketPath))
+        XCTAssertTrue(try nested.wait(timeout: 20) { textOfFile(ime).contains("ready") }, textOfFile(ime))
+        let field = try startTextField()
+        XCTAssertTrue(try nested.wait { textOfFile(field).contains("commit 日本") },
+                      "field:\n\(textOfFile(field))\nsway's ime:\n\(textOfFile(ime))\nnested log:\n\(nested.log.suffix(3000))")
+        XCTAssertTrue(textOfFile(field).contains("preedit にほん 9 9\n"), textOfFile(field))
+        XCTAssertTrue(textOfFile(ime).contains("surrounding 'abc' 3 3\n"), textOfFile(ime))
+    }
 }
