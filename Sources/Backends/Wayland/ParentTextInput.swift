@@ -82,6 +82,8 @@ final class ParentTextInput {
             textInput.request { zwp_text_input_v3_disable($0) }
             commit()
             sent = nil
+            // The old field's app dropped the preedit itself when its focus left.
+            preeditShown = false
         }
         guard let wanted else { return }
         // enable resets what was described, so each field's first commit says it all.
