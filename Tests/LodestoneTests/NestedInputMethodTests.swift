@@ -43,10 +43,16 @@ final class NestedInputMethodTests: XCTestCase {
         return (process, output)
     }
 
-    private func startTextField() throws -> String {
-        let output = nested.runtimeDirectory + "/field.txt"
-        try nested.launch(["python3", client, "text-field"], output: output)
+    private func startTextField(_ title: String = "text-field") throws -> String {
+        let output = nested.runtimeDirectory + "/\(title).txt"
+        try nested.launch(["python3", client, "text-field", title], output: output)
         return output
+    }
+
+    /// Whether the parent's capture shows the magenta popup just below the caret of `field`
+    /// (its caret 20,30 2×16) inside Lodestone's `window`.
+    private func popupShown(at field: TestControl.WindowState, in window: TestControl.WindowState) throws -> Bool {
+        try parent.screenshot("popup").countDiffering(from: magenta, x: Int(window.x + field.x) + 20, y: Int(window.y + field.y) + 46, width: 40, height: 20).differing == 0
     }
 
     private let magenta: UInt32 = 0xFF00FF
@@ -126,6 +132,29 @@ final class NestedInputMethodTests: XCTestCase {
         // Activated three times: for the field inside, the parent's field, the field inside again.
         XCTAssertEqual(textOfFile(ime).split(separator: "\n").filter { $0 == "activate" }.count, 3, textOfFile(ime))
         XCTAssertFalse(parent.log.contains("protocol error") || nested.log.contains("protocol error"), parent.log + nested.log)
+    }
+
+    /// The keyboard moves between two fields inside: the parent's input method is told of a
+    /// new field each time (deactivated, activated again) and its popup follows the caret.
+    func testFocusMovingBetweenFieldsInside() throws {
+        try start()
+        let (_, ime) = try startInputMethod(in: parent, "parent-ime", "にほん", "日本", ["--popup", "40", "20"])
+        let first = try startTextField("field-a")
+        XCTAssertTrue(try nested.wait { textOfFile(first).contains("commit 日本") }, "field-a:\n\(textOfFile(first))\nparent's ime:\n\(textOfFile(ime))")
+        let window = try parent.waitForWindow("Lodestone")
+        let second = try startTextField("field-b")
+        let b = try nested.waitForWindow("field-b")
+        // A new window does not take the keyboard from the one the user types in: it is given.
+        _ = try nested.control.activateWindow("field-b")
+        XCTAssertTrue(try nested.wait { textOfFile(second).contains("enter") }, textOfFile(second))
+        let a = try nested.waitForWindow("field-a")
+        XCTAssertNotEqual(a.x, b.x)
+        XCTAssertTrue(try parent.wait { try popupShown(at: b, in: window) }, "the popup is not at field-b's caret:\n\(textOfFile(ime))")
+        _ = try nested.control.activateWindow("field-a")
+        XCTAssertTrue(try parent.wait { try popupShown(at: a, in: window) }, "the popup is not back at field-a's caret:\n\(textOfFile(ime))")
+        let heard = textOfFile(ime).split(separator: "\n")
+        XCTAssertEqual(heard.filter { $0 == "activate" }.count, 3, textOfFile(ime))
+        XCTAssertEqual(heard.filter { $0 == "deactivate" }.count, 2, textOfFile(ime))
     }
 
     /// An input method inside the nested Lodestone serves the field; the parent's is not

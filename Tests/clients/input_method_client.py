@@ -17,8 +17,8 @@ Modes:
         also deletes BEFORE and AFTER bytes around the cursor (delete_surrounding_text).
   second
         A zwp_input_method_v2 while another is there: prints 'unavailable' or 'available'.
-  text-field
-        A 200×100 window with a zwp_text_input_v3: on keyboard enter it enables, describes
+  text-field [TITLE]
+        A 200×100 window (titled TITLE, by default 'text-field') with a zwp_text_input_v3: on keyboard enter it enables, describes
         itself (surrounding 'abc' cursor 3, content type hint 0x1 purpose 0, cursor rectangle
         20,30 2×16) and commits; prints every text-input event ('preedit TEXT B E', 'commit
         TEXT', 'delete B A', 'done SERIAL commits N', 'enter', 'leave') and every wl_keyboard
@@ -193,7 +193,7 @@ def run_second():
     os._exit(0)
 
 
-def run_text_field():
+def run_text_field(title="text-field"):
     c = Client()
     wm = c.bind("xdg_wm_base", xdg.XdgWmBase, 2)
     wm.dispatcher["ping"] = lambda w, serial: w.pong(serial)
@@ -233,7 +233,7 @@ def run_text_field():
     surface = c.compositor.create_surface()
     xdg_surface = wm.get_xdg_surface(surface)
     toplevel = xdg_surface.get_toplevel()
-    toplevel.set_title("text-field")
+    toplevel.set_title(title)
     configured = []
 
     def on_configure(x, serial):
@@ -269,7 +269,7 @@ def main():
     elif mode == "second":
         run_second()
     elif mode == "text-field":
-        run_text_field()
+        run_text_field(*args[:1])
     else:
         print("unknown mode " + mode, file=sys.stderr)
         sys.exit(2)
