@@ -74,7 +74,9 @@ TEST_APT_PACKAGES += firefox-esr chromium designer-qt6
 
 # Input methods (issue 39, InputMethodTests): wtype types through zwp_virtual_keyboard_v1; foot,
 # gtk4-widget-factory (gtk-4-examples) and gnome-text-editor are listed above; fcitx5 with its
-# GTK 4 frontend is the real input method tried (docs/input-methods.md).
+# GTK 4 frontend is the real input method tried (docs/input-methods.md). NestedInputMethodTests
+# (the parent's input method inside a nested Lodestone) and Fcitx5XimTests (fcitx5's XIM into
+# xterm, listed above) need nothing more.
 TEST_APT_PACKAGES += wtype fcitx5 fcitx5-frontend-gtk4
 # The session lock (SessionLockTests, Tests/vm's `lock` scenario): swaylock, and openssl for the
 # password hash its PAM check reads (unshare is util-linux's, in every Debian).

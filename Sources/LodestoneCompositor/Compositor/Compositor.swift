@@ -59,6 +59,8 @@ public final class Compositor {
     private(set) var idleNotifier: IdleNotifier!
     /// Text inputs (zwp_text_input_v3) and the input method serving them (zwp_input_method_v2).
     private(set) lazy var textInputs = TextInputs(compositor: self)
+    /// The text inputs, for an input method outside Lodestone (the nested backend's parent's).
+    public var bridgedTextInput: BridgedTextInput { textInputs }
     /// Lodestone's keyboard shortcuts, and the clients that asked them to pass through.
     private(set) lazy var shortcuts = Shortcuts(compositor: self)
     private(set) lazy var shortcutsInhibitors = ShortcutsInhibitors(focus: { [unowned self] in self.seat.keyboard.focus })
@@ -209,6 +211,7 @@ public final class Compositor {
                 self.idleInhibitors.reevaluate()
                 self.foreignToplevels.needsUpdate()
                 self.textInputs.placePopup()  // the popup follows its app's window
+                self.textInputs.updateOutside()  // and so does the caret an outside input method is told of
                 self.scene.forEachMappedRoot(self.updateOutputs)
             }
         }
