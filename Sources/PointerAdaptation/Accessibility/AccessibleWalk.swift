@@ -249,7 +249,12 @@ final class AccessibleWalk {
             // and its arrow button, a control of its own.
             let index = add(.control)
             children(path, depth: depth, button: index, textOnly: true)
-        case .checkBox, .radioButton, .menuItem, .checkMenuItem, .radioMenuItem, .pageTab, .link:
+        case .pageTab:
+            // A tab may hold a control of its own (Firefox's and GTK's close buttons): read
+            // inside, or the whole tab lights up under its close button.
+            let index = add(.control)
+            children(path, depth: depth, button: index)
+        case .checkBox, .radioButton, .menuItem, .checkMenuItem, .radioMenuItem, .link:
             _ = add(.control)
         case .slider:
             _ = add(.slider(horizontal: states.0 & (1 << AccessibleState.horizontal) != 0 || w >= h))
