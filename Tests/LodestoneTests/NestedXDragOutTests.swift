@@ -126,4 +126,74 @@ final class NestedXDragOutTests: NestedPairTestCase {
         }, "the pointer inside after the X app died: \(String(describing: try? nested.control.pointer()))\n\(nested.log.suffix(3000))")
         XCTAssertNoThrow(try parent.control.windows(), "the parent is gone:\n\(parent.log.suffix(3000))")
     }
+
+    /// A real X11 app: the selected text of GTK 3's `zenity --entry` under X11 inside,
+    /// dragged over a Wayland window inside (GTK's own XDND reaching Lodestone's proxy), then
+    /// out onto a client in the parent, arrives there byte for byte; afterwards the pointer
+    /// inside is the clients' again (GTK's press was let go).
+    func testTextDraggedOutOfAnX11GtkEntryInsideDropsOntoAClientInTheParent() throws {
+        try requireProgram("Xwayland")
+        try requireProgram("zenity")
+        parent = try Session(size: "1000x700")
+        nested = try Session(nestedIn: parent, size: "600x400")
+        _ = try parent.waitForWindow("Lodestone")
+        _ = try parent.control.moveWindow("Lodestone", x: Int32(origin.x), y: Int32(origin.y))
+        let target = try parentTarget("target", at: 20, 250)
+        let inside = nested.runtimeDirectory + "/inside.txt"
+        try nested.launch(["python3", repositoryRoot + "/Tests/clients/drag_client.py", "inside", "cc6633"], output: inside)
+        try waitFor(nested, inside, { $0.contains("mapped") }, "the client inside did not map")
+        _ = try nested.control.moveWindow("inside", x: 10, y: 200)
+        let display = try XCTUnwrap(nested.x11Display, "the nested Lodestone offers no X11 display:\n\(nested.log.suffix(3000))")
+        let text = "dragged from X11 \(UInt32.random(in: 0...UInt32.max))"
+        // The entry has the focus, its text all selected (GTK selects on focus).
+        try nested.launch(["zenity", "--entry", "--title", "xentry", "--text", "Drag from here", "--entry-text", text],
+                          environment: ["DISPLAY": display, "GDK_BACKEND": "x11", "NO_AT_BRIDGE": "1"])
+        _ = try nested.waitForWindow("xentry", timeout: 60)
+        let window = try nested.control.moveWindow("xentry", x: 250, y: 50)
+        // The entry: the first white field down the dialog; its selected text at its left.
+        var entry: (x: Int, y: Int)?
+        _ = try nested.wait(timeout: 10) {
+            let shot = try self.nested.screenshot()
+            for y in Int(window.y) + 10..<Int(window.y + window.height) - 10 {
+                guard let x = (Int(window.x)..<Int(window.x + window.width)).first(where: { shot[$0, y] == 0xffffff && shot[$0 + 40, y] == 0xffffff }) else { continue }
+                entry = (x, y)
+                return true
+            }
+            return false
+        }
+        let field = try XCTUnwrap(entry, "no white entry field in zenity's dialog")
+        _ = try parent.control.activateWindow("Lodestone")
+        let press = (x: origin.x + Double(field.x + 30), y: origin.y + Double(field.y + 14))
+        let over = (x: origin.x + 110, y: origin.y + 275)
+        try parent.control.movePointer(x: press.x, y: press.y)
+        try parent.control.button(pressed: true)
+        for step in 1...12 {
+            let t = Double(step) / 12
+            try parent.control.movePointer(x: press.x + (over.x - press.x) * t, y: press.y + (over.y - press.y) * t)
+        }
+        // GTK starts its drag a little after the threshold and sends XdndPosition on motion:
+        // the hand goes on moving, a pixel at a time, until the Wayland window inside hears enter.
+        var nudge = 0.0
+        XCTAssertTrue(try nested.wait(timeout: 20) {
+            if self.lines(inside).contains(where: { $0.hasPrefix("enter ") && $0.contains("text/plain") }) { return true }
+            nudge = nudge == 0 ? 1 : 0
+            try self.parent.control.movePointer(x: over.x + nudge, y: over.y)
+            return false
+        }, "GTK's drag never reached the Wayland window inside:\n\(textOfFile(inside))\n\(nested.log.suffix(3000))")
+        for step in 1...10 {
+            let t = Double(step) / 10
+            try parent.control.movePointer(x: over.x + (120 - over.x) * t, y: over.y + (325 - over.y) * t)
+        }
+        try waitFor(parent, target, { $0.contains { $0.hasPrefix("enter ") && $0.contains("text/plain") } }, "no enter in the parent")
+        try parent.control.movePointer(x: 125, y: 330)
+        try waitFor(parent, target, { $0.contains("offer_action 1") }, "the parent's target did not take a copy")
+        try parent.control.button(pressed: false)
+        let hash = try run(["sh", "-c", "printf %s '\(text)' | sha256sum"]).output.prefix(64)
+        try waitFor(parent, target, { $0.contains("received text/plain \(text.utf8.count) \(hash)") }, "GTK's text did not arrive in the parent")
+        XCTAssertTrue(try nested.wait(timeout: 20) {
+            try self.parent.control.movePointer(x: self.origin.x + 100 + Double.random(in: 0...20), y: self.origin.y + 260)
+            return try self.nested.control.pointer().title == "inside"
+        }, "the pointer inside after the drop: \(String(describing: try? nested.control.pointer()))\n\(nested.log.suffix(3000))")
+        XCTAssertFalse(nested.log.contains("protocol error"), nested.log)
+    }
 }
