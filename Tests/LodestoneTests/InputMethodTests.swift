@@ -139,6 +139,66 @@ final class InputMethodTests: XCTestCase {
         return surroundingAfterCommit(ime)
     }
 
+    /// Qt 6.4's Wayland plugin speaks text-input v1, not v3: Linguist's find dialog (Ctrl+F,
+    /// with a translation file open) activates its field through v1, gets the preedit and the
+    /// commit, and then reports its text as "日本" to the input method.
+    func testQt6LinguistFindField() throws {
+        let linguist = "/usr/lib/qt6/bin/linguist"
+        guard FileManager.default.isExecutableFile(atPath: linguist) else {
+            if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("Qt 6 Linguist is not installed; run make deps") }
+            throw XCTSkip("Qt 6 Linguist (qt6-tools-dev-tools) is not installed; run make deps")
+        }
+        let translations = session.runtimeDirectory + "/find.ts"
+        try """
+        <?xml version="1.0" encoding="utf-8"?>
+        <!DOCTYPE TS><TS version="2.1" language="ja_JP"><context><name>Main</name>
+        <message><source>Hello</source><translation type="unfinished"></translation></message>
+        </context></TS>
+        """.write(toFile: translations, atomically: true, encoding: .utf8)
+        let (_, ime) = try startInputMethod()
+        let trace = session.runtimeDirectory + "/linguist.txt"
+        let environment = ["QT_QPA_PLATFORM": "wayland", "WAYLAND_DEBUG": "client", "XDG_CONFIG_HOME": session.runtimeDirectory + "/linguist-config"]
+        try session.launch([linguist, translations], environment: environment, output: trace)
+        // The title names the file once it is loaded; the window has had the keyboard since it was mapped.
+        _ = try session.waitForWindow("linguist", timeout: 30) { $0.title.hasSuffix("find.ts - Qt Linguist") }
+        // Ctrl+F, again every 2 s until the find dialog is up: a key Qt hears before it has set
+        // up its shortcuts is lost.
+        var pressAt = Date()
+        XCTAssertTrue(try session.wait {
+            if Date() >= pressAt {
+                try session.control.key(29, pressed: true)
+                try session.control.tap(33)
+                try session.control.key(29, pressed: false)
+                pressAt = Date().addingTimeInterval(2)
+            }
+            return try session.control.windows().contains { $0.title == "Find" }
+        },
+                      "no find dialog:\n\(textOfFile(trace).suffix(4000))")
+        XCTAssertTrue(try session.wait(timeout: 30) { surroundingAfterCommit(ime).contains { $0.contains("日本") } },
+                      "ime:\n\(textOfFile(ime))\nlinguist:\n\(textOfFile(trace).split(separator: "\n").filter { $0.contains("text_input") }.suffix(40).joined(separator: "\n"))")
+        XCTAssertEqual(surroundingAfterCommit(ime).first, "surrounding '日本' 6 6")
+        let received = textOfFile(trace)
+        XCTAssertTrue(received.contains(".preedit_cursor(9)") && received.contains(".preedit_string(0, \"にほん\", \"\")"),
+                      "Linguist received no preedit:\n\(received.split(separator: "\n").filter { $0.contains("text_input") }.joined(separator: "\n"))")
+        XCTAssertTrue(received.contains(".commit_string(0, \"日本\")"), "Linguist received no commit")
+        // The field is the find dialog's: the text input was activated on its surface.
+        XCTAssertEqual(activatedSurface(received), toplevelSurface(titled: "Find", received))
+        XCTAssertFalse(session.log.contains("protocol error"), session.log)
+    }
+
+    /// The wl_surface a text input v1 was last activated on, in a client's WAYLAND_DEBUG trace.
+    private func activatedSurface(_ trace: String) -> String? {
+        trace.matches(of: /zwp_text_input_v1@\d+\.activate\(wl_seat@\d+, (wl_surface@\d+)\)/).last.map { String($0.1) }
+    }
+
+    /// The wl_surface of the toplevel that set `title`, in a client's WAYLAND_DEBUG trace.
+    private func toplevelSurface(titled title: String, _ trace: String) -> String? {
+        guard let toplevel = trace.matches(of: /(xdg_toplevel@\d+)\.set_title\("(.*)"\)/).last(where: { $0.2 == title })?.1,
+              let xdgSurface = trace.matches(of: /(xdg_surface@\d+)\.get_toplevel\(new id (xdg_toplevel@\d+)\)/).last(where: { $0.2 == toplevel })?.1
+        else { return nil }
+        return trace.matches(of: /get_xdg_surface\(new id (xdg_surface@\d+), (wl_surface@\d+)\)/).last { $0.1 == xdgSurface }.map { String($0.2) }
+    }
+
     /// foot composes through text-input v3 too: the input method's "日本", then `wtype`'s
     /// 'héllo ✓' through the virtual keyboard (a keymap of its own, with é and ✓), reach
     /// the shell in foot, which writes them to a file.
