@@ -139,6 +139,44 @@ final class InputMethodTests: XCTestCase {
         return surroundingAfterCommit(ime)
     }
 
+    /// A text-input v1 field (as Qt 6.4 speaks it) is served by the same input method: it is
+    /// entered when it activates on the focused surface, hears the preedit (its cursor first)
+    /// and the commit with the serial it last committed, and the input method hears its
+    /// description in v3's terms. A deletion is v1's cursor-relative index and total length.
+    func testTextInputV1FieldGetsPreeditAndCommit() throws {
+        let (_, ime) = try startInputMethod(["--delete", "1", "0"])
+        let output = session.runtimeDirectory + "/field-v1.txt"
+        try session.launch(["python3", client, "text-field-v1"], output: output)
+        XCTAssertTrue(try session.wait { textOfFile(output).contains("commit 日本") }, "field:\n\(textOfFile(output))\nime:\n\(textOfFile(ime))")
+        XCTAssertEqual(textOfFile(output).split(separator: "\n").map(String.init).filter { $0 != "mapped" },
+                       ["enter", "preedit-cursor 9", "preedit にほん '' serial 0", "delete -1 1", "commit 日本 serial 0"])
+        let imeText = textOfFile(ime)
+        for line in ["activate", "surrounding 'abc' 3 3", "change-cause 0", "content-type 1 0"] {
+            XCTAssertTrue(imeText.contains(line + "\n"), "no '\(line)':\n\(imeText)")
+        }
+        XCTAssertFalse(session.log.contains("protocol error"), session.log)
+    }
+
+    /// zwp_text_input_v1 defines no errors: odd values, activations without the keyboard, and
+    /// the focused surface destroyed while served leave the client connected and Lodestone
+    /// serving the next field.
+    func testOddTextInputV1ClientLeavesLodestoneServing() throws {
+        let (ime, imeOutput) = try startInputMethod()
+        let (status, output) = try run(["python3", repositoryRoot + "/Tests/clients/bad_client.py", "ti1-odd"], environment: session.clientEnvironment)
+        XCTAssertEqual(status, 0, output)
+        XCTAssertTrue(output.contains("RESULT: ok"), output)
+        // Its commit_state(2^32-1) came with its activation: the serial it hears back.
+        XCTAssertTrue(output.contains("heard commit_string 4294967295 日本"), "the odd field was not served:\n\(output)\nime:\n\(textOfFile(imeOutput))")
+        XCTAssertTrue(try session.wait { textOfFile(imeOutput).contains("deactivate\n") }, textOfFile(imeOutput))
+        XCTAssertTrue(session.compositorIsRunning, session.log)
+        // A new input method (the first composes once) serves the next field.
+        ime.terminate()
+        ime.waitUntilExit()
+        _ = try startInputMethod()
+        let (_, field) = try startTextField()
+        XCTAssertTrue(try session.wait { textOfFile(field).contains("commit 日本") }, textOfFile(field))
+    }
+
     /// Qt 6.4's Wayland plugin speaks text-input v1, not v3: Linguist's find dialog (Ctrl+F,
     /// with a translation file open) activates its field through v1, gets the preedit and the
     /// commit, and then reports its text as "日本" to the input method.

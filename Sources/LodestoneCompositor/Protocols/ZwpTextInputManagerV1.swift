@@ -94,9 +94,11 @@ final class ZwpTextInputV1: Resource, ZwpTextInputV1Handler, AppTextInput {
     }
 
     /// v1's hints are v3's bits (v1's `default` and `password` are combinations of them); its
-    /// purposes lack v3's `pin` (9), so from `date` on they are one lower.
+    /// purposes lack v3's `pin` (9), so `date` to `terminal` are one lower. Values v1 does not
+    /// define pass as they are (the protocol has no error for them).
     static func purposeV3(_ purpose: UInt32) -> UInt32 {
-        purpose >= ZWP_TEXT_INPUT_V1_CONTENT_PURPOSE_DATE.rawValue ? purpose + 1 : purpose
+        let moved = ZWP_TEXT_INPUT_V1_CONTENT_PURPOSE_DATE.rawValue...ZWP_TEXT_INPUT_V1_CONTENT_PURPOSE_TERMINAL.rawValue
+        return moved.contains(purpose) ? purpose + 1 : purpose
     }
 
     // MARK: Events
@@ -122,7 +124,8 @@ final class ZwpTextInputV1: Resource, ZwpTextInputV1Handler, AppTextInput {
     func apply(preedit: (text: String, begin: Int32, end: Int32)?, commit: String?, delete: (before: UInt32, after: UInt32)) {
         let deletes = delete.before > 0 || delete.after > 0
         if deletes {
-            send { zwp_text_input_v1_send_delete_surrounding_text($0, -Int32(clamping: delete.before), delete.before &+ delete.after) }
+            let (length, overflow) = delete.before.addingReportingOverflow(delete.after)
+            send { zwp_text_input_v1_send_delete_surrounding_text($0, -Int32(clamping: delete.before), overflow ? .max : length) }
         }
         if commit != nil || deletes {
             send { zwp_text_input_v1_send_commit_string($0, serial, commit ?? "") }
