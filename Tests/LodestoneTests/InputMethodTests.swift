@@ -4,7 +4,8 @@ import XCTest
 
 /// Input methods (issue 39) in headless Lodestone: a pywayland input method
 /// (Tests/clients/input_method_client.py) composes "にほん" and commits "日本" into a pywayland
-/// text field and into real apps (gtk4-widget-factory, gnome-text-editor, foot); `wtype` types
+/// text field and into real apps (gtk4-widget-factory, gnome-text-editor, foot; Qt 6 Linguist
+/// and a pywayland field through text-input v1); `wtype` types
 /// through the virtual keyboard; misbehaving clients get named protocol errors. What the apps
 /// hold afterwards is read from the apps themselves: GTK reports its text in each
 /// `set_surrounding_text` (the input method prints it), foot's shell writes it to a file.
