@@ -34,9 +34,11 @@ protocol AppTextInput: AnyObject {
 }
 
 /// The seat's text inputs (zwp_text_input_v3, `ZwpTextInputManager.swift`; v1,
-/// `ZwpTextInputManagerV1.swift`) and the one input method serving them (zwp_input_method_v2, `ZwpInputMethodManager.swift`).
+/// `ZwpTextInputManagerV1.swift`) and the one input method serving them (zwp_input_method_v2,
+/// `ZwpInputMethodManager.swift`).
 ///
-/// A client's text inputs enter the surface with the keyboard and leave it with the focus.
+/// A client's text inputs enter the surface with the keyboard and leave it with the focus
+/// (v1's only the surface they were activated on).
 /// The *active* text input is the first one enabled on the focused surface: the input method
 /// is activated for it, hears what it describes at each commit (surrounding text, change
 /// cause, content type; then `done`), and its commits (preedit, commit string, delete) reach
@@ -112,7 +114,7 @@ final class TextInputs {
         updateOutside()
     }
 
-    func updateActive() {
+    private func updateActive() {
         let next = inputs.first { $0.focus != nil && $0.focus === focus && $0.current.enabled }
         guard next !== active else { return }
         if active != nil, let inputMethod {
