@@ -23,6 +23,11 @@ Modes:
         20,30 2×16) and commits; prints every text-input event ('preedit TEXT B E', 'commit
         TEXT', 'delete B A', 'done SERIAL commits N', 'enter', 'leave') and every wl_keyboard
         key ('wl-key CODE STATE') until killed.
+  text-field-v1
+        The same window ('text-field-v1') with a zwp_text_input_v1, as Qt 6.4 speaks it: on
+        keyboard enter it activates; at the text input's enter it describes itself as above and
+        commit_state(the serial it last heard); prints 'enter', 'leave', 'preedit-cursor I',
+        'preedit TEXT 'COMMIT' serial S', 'commit TEXT serial S', 'delete INDEX LENGTH'.
 
 Lines are printed as they happen, flushed: 'activate', 'deactivate', 'surrounding TEXT C A',
 'content-type H P', 'done N', 'preedit-sent', 'committed', 'rectangle X Y W H', 'keymap SIZE',
@@ -253,6 +258,62 @@ def run_text_field(title="text-field"):
     say("disconnected")
 
 
+def run_text_field_v1():
+    """A text field speaking text-input v1, as Qt 6.4 does: it activates its text input on its
+    surface when the keyboard enters it, describes itself at the text input's `enter` and
+    commits the state with the serial it last heard (Qt's way)."""
+    ti1 = ime_protocols.text_input_v1()
+    c = Client()
+    wm = c.bind("xdg_wm_base", xdg.XdgWmBase, 2)
+    wm.dispatcher["ping"] = lambda w, serial: w.pong(serial)
+    text_input = c.bind("zwp_text_input_manager_v1", ti1.ZwpTextInputManagerV1, 1).create_text_input()
+    surface = c.compositor.create_surface()
+    keyboard = c.seat.get_keyboard()
+    for event in ["keymap", "leave", "modifiers", "repeat_info", "key"]:
+        keyboard.dispatcher[event] = (lambda k, fmt, fd, size: os.close(fd)) if event == "keymap" else (lambda *a: None)
+    keyboard.dispatcher["enter"] = lambda k, serial, s, keys: text_input.activate(c.seat, surface)
+    serial = [0]
+
+    def heard(name, value):
+        serial[0] = value
+        return name
+
+    def on_enter(t, s):
+        say("enter")
+        t.set_surrounding_text("abc", 3, 3)
+        t.set_content_type(1, 0)
+        t.set_cursor_rectangle(20, 30, 2, 16)
+        t.commit_state(serial[0])
+
+    text_input.dispatcher["enter"] = on_enter
+    text_input.dispatcher["leave"] = lambda t: say("leave")
+    text_input.dispatcher["preedit_cursor"] = lambda t, index: say("preedit-cursor", index)
+    text_input.dispatcher["preedit_string"] = lambda t, s, text, commit: say(heard("preedit", s), text, repr(commit), "serial", s)
+    text_input.dispatcher["commit_string"] = lambda t, s, text: say(heard("commit", s), text, "serial", s)
+    text_input.dispatcher["delete_surrounding_text"] = lambda t, index, length: say("delete", index, length)
+
+    xdg_surface = wm.get_xdg_surface(surface)
+    toplevel = xdg_surface.get_toplevel()
+    toplevel.set_title("text-field-v1")
+    configured = []
+
+    def on_configure(x, s):
+        x.ack_configure(s)
+        configured.append(s)
+
+    xdg_surface.dispatcher["configure"] = on_configure
+    surface.commit()
+    while not configured and c.display.dispatch(block=True) >= 0:
+        pass
+    surface.attach(c.buffer(200, 100, b"\xe0\xe0\xe0\xff"), 0, 0)
+    surface.damage_buffer(0, 0, 200, 100)
+    surface.commit()
+    c.display.roundtrip()
+    say("mapped")
+    c.run_forever()
+    say("disconnected")
+
+
 def main():
     mode = sys.argv[1]
     args = sys.argv[2:]
@@ -268,6 +329,8 @@ def main():
         run_ime(args[0], args[1], popup=popup, grab="--grab" in args, stay="--stay" in args, delete=delete)
     elif mode == "second":
         run_second()
+    elif mode == "text-field-v1":
+        run_text_field_v1()
     elif mode == "text-field":
         run_text_field(*args[:1])
     else:

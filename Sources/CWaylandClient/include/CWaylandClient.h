@@ -30,6 +30,7 @@
 #include "protocols/input-method-unstable-v2-client-protocol.h"
 #include "protocols/linux-dmabuf-unstable-v1-client-protocol.h"
 #include "protocols/text-input-unstable-v3-client-protocol.h"
+#include "protocols/text-input-unstable-v1-client-protocol.h"
 #include "protocols/virtual-keyboard-unstable-v1-client-protocol.h"
 #include "protocols/wlr-foreign-toplevel-management-unstable-v1-client-protocol.h"
 #include "protocols/wlr-layer-shell-unstable-v1-client-protocol.h"

@@ -32,6 +32,7 @@
 #include "protocols/input-method-unstable-v2-server-protocol.h"
 #include "protocols/linux-dmabuf-unstable-v1-server-protocol.h"
 #include "protocols/text-input-unstable-v3-server-protocol.h"
+#include "protocols/text-input-unstable-v1-server-protocol.h"
 #include "protocols/virtual-keyboard-unstable-v1-server-protocol.h"
 #include "protocols/wlr-foreign-toplevel-management-unstable-v1-server-protocol.h"
 #include "protocols/wlr-layer-shell-unstable-v1-server-protocol.h"

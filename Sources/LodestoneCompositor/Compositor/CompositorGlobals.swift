@@ -91,6 +91,10 @@ extension Compositor {
         try addGlobal(ZwpTextInputManager.interface, ZwpTextInputManager.version) { [unowned self] in
             _ = ZwpTextInputManager(textInputs: self.textInputs, client: $0, version: $1, id: $2)
         }
+        // Qt 6.4's text input.
+        try addGlobal(ZwpTextInputManagerV1.interface, ZwpTextInputManagerV1.version) { [unowned self] in
+            _ = ZwpTextInputManagerV1(textInputs: self.textInputs, client: $0, version: $1, id: $2)
+        }
         try addGlobal(ZwpInputMethodManager.interface, ZwpInputMethodManager.version) { [unowned self] in
             _ = ZwpInputMethodManager(textInputs: self.textInputs, client: $0, version: $1, id: $2)
         }
