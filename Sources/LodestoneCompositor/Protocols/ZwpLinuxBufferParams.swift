@@ -105,7 +105,7 @@ final class ZwpLinuxBufferParams: Resource, ZwpLinuxBufferParamsV1Handler {
     private func refuse(_ error: DmabufParamsError, immediate: Bool) {
         if let code = error.code { return postError(code, error.message) }
         if immediate { return postError(ZWP_LINUX_BUFFER_PARAMS_V1_ERROR_INVALID_WL_BUFFER.rawValue, error.message) }
-        dmabuf.log.info("zwp_linux_buffer_params_v1@\(objectID) of \(client.command): failed: \(error.message)")
+        dmabuf.log.debug("zwp_linux_buffer_params_v1@\(objectID) of \(client.command): failed: \(error.message)")
         send { zwp_linux_buffer_params_v1_send_failed($0) }
     }
 

@@ -32,17 +32,18 @@ final class DmabufMapping: PixelAccess {
         guard attributes.flags == 0 else {
             throw SystemError("a dmabuf with flags \(attributes.flags) (y_invert 1, interlaced 2) is not read here")
         }
-        try Self.sync(plane.fd, start: true, what: "fd \(plane.fd) is not a dmabuf")
-        try Self.sync(plane.fd, start: false, what: "fd \(plane.fd) is not a dmabuf")
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let offset = Int(plane.offset), start = offset / page * page
-        length = offset - start + Int(plane.stride) * Int(attributes.height)
-        let mapped = mmap(nil, length, PROT_READ, MAP_SHARED, plane.fd, off_t(start))
+        try Self.sync(plane.fd, start: true, what: "its plane is not a dmabuf")
+        try Self.sync(plane.fd, start: false, what: "its plane is not a dmabuf")
+        // From the dmabuf's start, whatever the plane's offset: DRM's shmem-backed GEM buffers
+        // (virtio-gpu's dumb buffers) fault in pages from the mapping's start and ignore an
+        // offset given to mmap, so a mapping at the offset showed the buffer's first bytes.
+        length = Int(plane.offset) + Int(plane.stride) * Int(attributes.height)
+        let mapped = mmap(nil, length, PROT_READ, MAP_SHARED, plane.fd, 0)
         guard let mapped, mapped != MAP_FAILED else {
-            throw SystemError.lastError("cannot map the dmabuf (\(length) bytes at \(start))", call: "mmap")
+            throw SystemError.lastError("cannot map the dmabuf's \(length) bytes", call: "mmap")
         }
         base = mapped
-        pixels = mapped + (offset - start)
+        pixels = mapped + Int(plane.offset)
         self.attributes = attributes
     }
 
