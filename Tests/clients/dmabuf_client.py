@@ -20,6 +20,8 @@ Modes:
                           'main_device MAJ:MIN', 'table XR24:0x0 AR24:0x0', 'tranche MAJ:MIN
                           flags F formats ...', 'done'; then versions 3 and 1: 'v3 modifier ...',
                           'v1 format ...'
+  feedback-watch N        the default feedback until it named N different main devices (10 s
+                          at most), printing 'main_device MAJ:MIN' at each done
   failed                  create from a memfd (no dmabuf): prints 'failed' (the event)
   failed-v3-implicit      version 3, a memfd plane with DRM_FORMAT_MOD_INVALID: 'failed'
   churn N                 N params destroyed unused, N creates from memfds answered 'failed',
@@ -275,6 +277,27 @@ def feedback():
     print(f"RESULT: {outcome(c.display)}", flush=True)
 
 
+def feedback_watch(n):
+    """The default feedback until it named `n` different main devices (or 10 s passed): prints
+    'main_device MAJ:MIN' at each done."""
+    c = Client(4)
+    fb = c.dmabuf.get_default_feedback()
+    now, seen = {}, []
+    fb.dispatcher["format_table"] = lambda f, fd, size: os.close(fd)
+    fb.dispatcher["main_device"] = lambda f, dev: now.__setitem__("device", device(dev))
+
+    def done(f):
+        print(f"main_device {now.get('device')}", flush=True)
+        if now.get("device") not in seen:
+            seen.append(now.get("device"))
+
+    fb.dispatcher["done"] = done
+    deadline = time.monotonic() + 10
+    while len(seen) < n and time.monotonic() < deadline and c.display.roundtrip() >= 0:
+        time.sleep(0.05)
+    print(f"RESULT: {outcome(c.display)}", flush=True)
+
+
 def fourcc_name(f):
     return struct.pack("<I", f).decode("ascii", "replace")
 
@@ -395,6 +418,8 @@ def main(mode, arg=None):
         show(arg)
     elif mode == "feedback":
         feedback()
+    elif mode == "feedback-watch":
+        feedback_watch(int(arg))
     elif mode == "failed":
         failed(4, LINEAR)
     elif mode == "failed-v3-implicit":

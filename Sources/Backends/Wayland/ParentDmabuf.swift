@@ -78,7 +78,7 @@ final class ParentDmabuf: DmabufParent {
             tranches = []
             guard now != feedback else { return }
             feedback = now
-            log.info("the parent's linux-dmabuf: main device \(now.mainDevice >> 8 & 0xfff):\(now.mainDevice & 0xff), \(now.formats.count) format and modifier pairs in \(now.tranches.count) tranches")
+            log.info("the parent's linux-dmabuf: main device \(DmabufDevice.name(now.mainDevice)), \(now.formats.count) format and modifier pairs in \(now.tranches.count) tranches")
             changed?()
         }
     }

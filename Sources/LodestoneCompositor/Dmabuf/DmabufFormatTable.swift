@@ -78,6 +78,11 @@ public enum DmabufDevice {
         return 0
     }
 
+    /// "226:128": major and minor, as glibc's `gnu_dev_major` and `gnu_dev_minor` take them apart.
+    public static func name(_ device: UInt64) -> String {
+        "\(device >> 8 & 0xfff | device >> 32 & ~0xfff):\(device & 0xff | device >> 12 & ~0xff)"
+    }
+
     private static func directoryEntries(_ path: String) -> [String] {
         guard let dir = opendir(path) else { return [] }
         defer { closedir(dir) }
