@@ -88,6 +88,15 @@ Input methods (issue 39; bindings from ime_protocols.py, on a connection of thei
                           already is an xdg_surface (error role)
   ime-stale-commit        commit_string and commit with serials never sent, then destroy
                           (no error: a stale commit changes nothing)
+Session lockers (ext_session_lock_v1; each leaves the session locked, as a dead locker does):
+  lock-error KIND         break a lock: destroy-after-locked (destroy after locked:
+                          invalid_destroy), unlock-before-locked (unlock_and_destroy before
+                          locked: invalid_unlock), role (a lock surface of an xdg_surface's
+                          wl_surface), duplicate-output (two lock surfaces on one wl_output),
+                          constructed (get_lock_surface on a surface with a buffer attached),
+                          commit-before-ack, null-buffer (ack, then commit with no buffer),
+                          wrong-size (ack, then commit 64×48), bad-serial (ack a serial never sent)
+  lock-no-surface         lock, print 'locked' when it comes, then stay (never draws)
 
 Prints one line, 'RESULT: <what happened>', where what happened is
 'protocol-error', 'disconnected' or 'ok'; libwayland logs which error it was
@@ -102,6 +111,8 @@ from pywayland import ffi, lib
 from pywayland.client import Display
 from pywayland.protocol.wayland import WlCompositor, WlDataDeviceManager, WlSeat, WlShm, WlSubcompositor
 from pywayland.protocol.xdg_shell import XdgWmBase
+from pywayland.protocol.ext_session_lock_v1 import ExtSessionLockManagerV1
+from pywayland.protocol.wayland import WlOutput
 
 WIDTH, HEIGHT = 64, 48
 INT32_MAX, INT32_MIN = 2**31 - 1, -2**31
@@ -279,6 +290,61 @@ def input_method_mode(mode):
     print("RESULT: " + outcome(d), flush=True)
     sys.stderr.flush()
     os._exit(0)
+def session_lock(c):
+    """Binds the lock manager and the first wl_output; locks and waits for locked (or finished)."""
+    registry = c.display.get_registry()
+    manager = registry.bind(c.globals["ext_session_lock_manager_v1"][0], ExtSessionLockManagerV1, 1)
+    output = registry.bind(c.globals["wl_output"][0], WlOutput, 1)
+    lock = manager.lock()
+    answers = []
+    lock.dispatcher["locked"] = lambda l: answers.append("locked")
+    lock.dispatcher["finished"] = lambda l: answers.append("finished")
+    return lock, output, answers
+
+
+def wait_for(c, answers):
+    while not answers and c.display.dispatch(block=True) >= 0:
+        pass
+
+
+def lock_error(c, kind):
+    lock, output, answers = session_lock(c)
+    if kind == "unlock-before-locked":
+        # In the same batch as lock: locked waits for a composed frame, so it cannot have come.
+        lock.unlock_and_destroy()
+        return
+    wait_for(c, answers)
+    if kind == "destroy-after-locked":
+        lock.destroy()
+        return
+    surface = c.compositor.create_surface()
+    if kind == "role":
+        c.wm.get_xdg_surface(surface)
+    elif kind == "constructed":
+        surface.attach(c.buffer(), 0, 0)
+    lock_surface = lock.get_lock_surface(surface, output)
+    if kind in ("role", "constructed"):
+        return
+    if kind == "duplicate-output":
+        lock.get_lock_surface(c.compositor.create_surface(), output)
+        return
+    configures = []
+    lock_surface.dispatcher["configure"] = lambda ls, serial, w, h: configures.append((serial, w, h))
+    c.display.roundtrip()
+    serial, width, height = configures[-1]
+    if kind == "commit-before-ack":
+        surface.attach(c.buffer(width, height), 0, 0)
+        surface.commit()
+        return
+    if kind == "bad-serial":
+        lock_surface.ack_configure(serial + 1000)
+        return
+    lock_surface.ack_configure(serial)
+    if kind == "wrong-size":
+        surface.attach(c.buffer(), 0, 0)
+    elif kind != "null-buffer":
+        raise SystemExit("unknown lock-error kind " + kind)
+    surface.commit()
 
 
 def main(mode, arg=None):
@@ -860,6 +926,15 @@ def main(mode, arg=None):
         d.roundtrip()
         print("region %d pairs %.1f ms" % (n, (time.monotonic() - start) * 1000), flush=True)
         settle(d)
+    elif mode == "lock-error":
+        lock_error(c, arg)
+        until_error(d)
+    elif mode == "lock-no-surface":
+        _, _, answers = session_lock(c)
+        wait_for(c, answers)
+        print(answers[0], flush=True)
+        while d.dispatch(block=True) >= 0:
+            pass
     elif mode == "request-flood":
         # N cheap requests (a region made, grown and destroyed) written as fast as the socket
         # takes them, no round trip until the end.

@@ -5,7 +5,7 @@ pywayland.
 Usage: input_method_client.py MODE [ARGS]   (WAYLAND_DISPLAY and XDG_RUNTIME_DIR select the compositor)
 
 Modes:
-  ime PREEDIT COMMIT [--popup W H] [--grab] [--stay]
+  ime PREEDIT COMMIT [--popup W H] [--grab] [--delete BEFORE AFTER] [--stay]
         A zwp_input_method_v2. When a text input is activated: set_preedit_string(PREEDIT,
         cursor at its end) and commit; when the app has answered (its next text-input commit
         reaches us as a done) or 1.5 s passed, commit_string(COMMIT) with no preedit, and
@@ -13,11 +13,12 @@ Modes:
         app that re-enables its text input (gnome-text-editor does) gets one "日本", not two.
         --popup: an input popup surface of W×H, magenta, whose text_input_rectangle events
         are printed. --grab: grab the keyboard; each key pressed is printed, and the A key
-        (evdev 30) is committed as 'あ' (nothing else reaches the app).
+        (evdev 30) is committed as 'あ' (nothing else reaches the app). --delete: the commit
+        also deletes BEFORE and AFTER bytes around the cursor (delete_surrounding_text).
   second
         A zwp_input_method_v2 while another is there: prints 'unavailable' or 'available'.
-  text-field
-        A 200×100 window with a zwp_text_input_v3: on keyboard enter it enables, describes
+  text-field [TITLE]
+        A 200×100 window (titled TITLE, by default 'text-field') with a zwp_text_input_v3: on keyboard enter it enables, describes
         itself (surrounding 'abc' cursor 3, content type hint 0x1 purpose 0, cursor rectangle
         20,30 2×16) and commits; prints every text-input event ('preedit TEXT B E', 'commit
         TEXT', 'delete B A', 'done SERIAL commits N', 'enter', 'leave') and every wl_keyboard
@@ -91,7 +92,7 @@ class Client:
             pass
 
 
-def run_ime(preedit, commit, popup=None, grab=False, stay=False):
+def run_ime(preedit, commit, popup=None, grab=False, stay=False, delete=None):
     c = Client()
     manager = c.bind("zwp_input_method_manager_v2", im.ZwpInputMethodManagerV2, 1)
     method = manager.get_input_method(c.seat)
@@ -165,6 +166,8 @@ def run_ime(preedit, commit, popup=None, grab=False, stay=False):
             state["phase"], state["sent_at"] = "preedit", time.monotonic()
             say("preedit-sent")
         elif state["phase"] == "answered" or (state["phase"] == "preedit" and time.monotonic() - state["sent_at"] > 1.5):
+            if delete:
+                method.delete_surrounding_text(*delete)
             method.commit_string(commit)
             method.commit(state["dones"])
             c.display.flush()
@@ -190,7 +193,7 @@ def run_second():
     os._exit(0)
 
 
-def run_text_field():
+def run_text_field(title="text-field"):
     c = Client()
     wm = c.bind("xdg_wm_base", xdg.XdgWmBase, 2)
     wm.dispatcher["ping"] = lambda w, serial: w.pong(serial)
@@ -230,7 +233,7 @@ def run_text_field():
     surface = c.compositor.create_surface()
     xdg_surface = wm.get_xdg_surface(surface)
     toplevel = xdg_surface.get_toplevel()
-    toplevel.set_title("text-field")
+    toplevel.set_title(title)
     configured = []
 
     def on_configure(x, serial):
@@ -258,11 +261,15 @@ def main():
         if "--popup" in args:
             i = args.index("--popup")
             popup = (int(args[i + 1]), int(args[i + 2]))
-        run_ime(args[0], args[1], popup=popup, grab="--grab" in args, stay="--stay" in args)
+        delete = None
+        if "--delete" in args:
+            i = args.index("--delete")
+            delete = (int(args[i + 1]), int(args[i + 2]))
+        run_ime(args[0], args[1], popup=popup, grab="--grab" in args, stay="--stay" in args, delete=delete)
     elif mode == "second":
         run_second()
     elif mode == "text-field":
-        run_text_field()
+        run_text_field(*args[:1])
     else:
         print("unknown mode " + mode, file=sys.stderr)
         sys.exit(2)

@@ -43,6 +43,8 @@ public final class WaylandBackend: Backend {
     /// Our zwp_keyboard_shortcuts_inhibitor_v1 on the window, if the parent offers the manager.
     private var shortcutsInhibitor: Proxy?
     private var selections: ParentSelections?
+    /// The parent's input method for the apps inside, when the parent offers text-input v3.
+    private var textInput: ParentTextInput?
     private var watch: EventSource?
     private var size: (width: Int32, height: Int32)
     /// The parent's linux-dmabuf, offered on to clients (`ParentDmabuf`), when it has one.
@@ -118,6 +120,7 @@ public final class WaylandBackend: Backend {
                 input?.pointerLeftWindowHeld = { [unowned selections] in selections.drags?.carryOut(serial: $0) ?? false }
                 self.selections = selections
             }
+            textInput = ParentTextInput(registry: registry, globals: globals, seat: seat, window: window, bridge: compositor.bridgedTextInput, logger: log)
         } else {
             log.notice("the parent offers no wl_seat: no input reaches Lodestone")
         }
@@ -172,6 +175,7 @@ public final class WaylandBackend: Backend {
         shortcutsInhibitor = nil
         dmabuf = nil
         selections = nil
+        textInput = nil
         input = nil
         presenter = nil
         compositor?.pointerPlane = nil

@@ -57,6 +57,12 @@ extension Compositor {
         try addGlobal(WpFractionalScaleManager.interface, WpFractionalScaleManager.version) { [unowned self] in
             _ = WpFractionalScaleManager(output: self.output, client: $0, version: $1, id: $2)
         }
+        try addGlobal(ZwlrLayerShell.interface, ZwlrLayerShell.version) { [unowned self] in
+            _ = ZwlrLayerShell(layers: self.layerShell, client: $0, version: $1, id: $2)
+        }
+        try addGlobal(ExtSessionLockManager.interface, ExtSessionLockManager.version) { [unowned self] in
+            _ = ExtSessionLockManager(sessionLock: self.sessionLock, client: $0, version: $1, id: $2)
+        }
         if options.serverDecorations {
             try addGlobal(ZxdgDecorationManager.interface, ZxdgDecorationManager.version) { _ = ZxdgDecorationManager(client: $0, version: $1, id: $2) }
         }

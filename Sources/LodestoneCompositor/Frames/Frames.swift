@@ -26,6 +26,8 @@ final class Frames {
     private unowned let gestures: Gestures
     /// Told of every composed frame's damage (nil until the compositor has made it).
     weak var screencopy: Screencopy?
+    /// A session lock waiting for its fill to be composed on every head (`SessionLock`).
+    weak var sessionLock: SessionLock?
 
     var renderer = Renderer()
     /// Draws the adaptive pointer and its content effects over each composed frame.
@@ -174,6 +176,7 @@ final class Frames {
         lastPresented = time
         framePresented?(output.image, damage)
         screencopy?.framePresented(damage: damage)
+        sessionLock?.framePresented(damage: damage)
         if let heads {
             for head in heads { output.damage.subtract(output.pixels(logical: head.bounds)) }
         } else {

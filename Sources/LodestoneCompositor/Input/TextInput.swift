@@ -24,6 +24,13 @@ final class TextInputs {
     private var grabbedKeys: [UInt32] = []
     /// Where the popup is drawn now (`placePopup`), read by the scene each frame.
     var popupPlacement: PopupPlacement?
+    /// An input method outside Lodestone (`TextInputBridge.swift`): what it was last told to
+    /// serve, and whether it left a preedit in the app.
+    var outsideServes: ((TextInputDescription?) -> Void)? {
+        didSet { toldOutside = nil; updateOutside() }
+    }
+    var toldOutside: TextInputDescription?
+    var outsidePreedit = false
 
     init(compositor: Compositor) {
         self.compositor = compositor
@@ -73,6 +80,7 @@ final class TextInputs {
             inputMethod.done()
         }
         placePopup()
+        updateOutside()
     }
 
     private func updateActive() {
@@ -83,8 +91,10 @@ final class TextInputs {
             inputMethod.done()
         }
         active = next
+        outsidePreedit = false
         if let next, let inputMethod { activate(inputMethod, for: next) }
         placePopup()
+        updateOutside()
     }
 
     private func activate(_ inputMethod: ZwpInputMethod, for input: ZwpTextInput) {
@@ -100,6 +110,9 @@ final class TextInputs {
     func inputMethodCreated(_ inputMethod: ZwpInputMethod) -> Bool {
         guard self.inputMethod == nil else { return false }
         self.inputMethod = inputMethod
+        // It takes precedence over an outside input method.
+        clearOutsidePreedit()
+        updateOutside()
         if let active { activate(inputMethod, for: active) }
         return true
     }
@@ -111,6 +124,7 @@ final class TextInputs {
         grabbedKeys.removeAll()
         active?.apply(preedit: nil, commit: nil, delete: (0, 0))
         placePopup()
+        updateOutside()
     }
 
     /// `zwp_input_method_v2.commit` with the right serial: the active text input gets it.

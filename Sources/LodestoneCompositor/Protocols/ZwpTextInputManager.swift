@@ -99,9 +99,15 @@ final class ZwpTextInput: Resource, ZwpTextInputV3Handler {
     func forgetFocus() { focus = nil }
 
     /// One input-method commit, in the protocol's order, ended by `done` with this text
-    /// input's commit count. A preedit not sent is an empty one.
+    /// input's commit count. A preedit not sent is an empty one. Its cursor is kept within
+    /// its text (both -1 hide it): an app such as GTK reads the text at those offsets.
     func apply(preedit: (text: String, begin: Int32, end: Int32)?, commit: String?, delete: (before: UInt32, after: UInt32)) {
-        if let preedit { send { zwp_text_input_v3_send_preedit_string($0, preedit.text, preedit.begin, preedit.end) } }
+        if let preedit {
+            let length = Int32(preedit.text.utf8.count)
+            let hidden = preedit.begin == -1 && preedit.end == -1
+            let (begin, end) = hidden ? (-1, -1) : (min(max(preedit.begin, 0), length), min(max(preedit.end, 0), length))
+            send { zwp_text_input_v3_send_preedit_string($0, preedit.text, begin, end) }
+        }
         if delete.before > 0 || delete.after > 0 { send { zwp_text_input_v3_send_delete_surrounding_text($0, delete.before, delete.after) } }
         if let commit { send { zwp_text_input_v3_send_commit_string($0, commit) } }
         send { zwp_text_input_v3_send_done($0, serial) }
