@@ -203,6 +203,36 @@ final class NestedOddParentTests: XCTestCase {
     // MARK: Helpers
 
     /// Starts lodestone-odd-parent with `arguments` and a 400×300 Lodestone nested in it.
+    // MARK: linux-dmabuf
+
+    /// The parent's zwp_linux_dmabuf_v1 (issue 37): nested Lodestone reads its feedback (a
+    /// table with a tiled and a YUV pair, a duplicate, an index past its end, a scan-out
+    /// tranche on another device) and offers its clients the parent's main device, with the
+    /// pairs it reads itself (what parent planes cannot yet take over).
+    func testParentsDmabufMainDeviceIsOffered() throws {
+        let (nested, parent) = try nest(in: ["--dmabuf", "226:7"])
+        defer { stop(nested, parent) }
+        try assertAlive(nested)
+        let (status, output) = try run(["python3", repositoryRoot + "/Tests/clients/dmabuf_client.py", "feedback"], environment: nested.clientEnvironment)
+        XCTAssertEqual(status, 0, output)
+        XCTAssertTrue(output.contains("default main_device 226:7\n"), output)
+        XCTAssertTrue(output.contains("default table XR24:0x0 AR24:0x0\n"), output)
+        XCTAssertTrue(output.contains("default tranche 226:7 flags 0 formats XR24:0x0 AR24:0x0\ndefault done"), output)
+        XCTAssertTrue(nested.log.contains("the parent's linux-dmabuf: main device 226:7, 4 format and modifier pairs in 2 tranches"),
+                      String(nested.log.suffix(3000)))
+    }
+
+    /// The parent's feedback changes (its main device, as when its GPU changes): the clients'
+    /// feedback objects hear it again, whole.
+    func testParentsDmabufFeedbackChangeReachesTheClients() throws {
+        let (nested, parent) = try nest(in: ["--dmabuf", "226:7", "--dmabuf-changing"])
+        defer { stop(nested, parent) }
+        try assertAlive(nested)
+        let (status, output) = try run(["python3", repositoryRoot + "/Tests/clients/dmabuf_client.py", "feedback-watch", "2"], environment: nested.clientEnvironment)
+        XCTAssertEqual(status, 0, output)
+        XCTAssertTrue(output.contains("main_device 226:7\n") && output.contains("main_device 226:8\n"), output)
+    }
+
     private func nest(in arguments: [String], environment: [String: String] = [:]) throws -> (Session, Process) {
         let program = URL(fileURLWithPath: Session.executable).deletingLastPathComponent().appendingPathComponent("lodestone-odd-parent").path
         guard FileManager.default.isExecutableFile(atPath: program) else { throw XCTSkip("\(program) is not built") }

@@ -34,6 +34,7 @@ from pywayland.protocol.ext_session_lock_v1 import ExtSessionLockManagerV1
 from pywayland.protocol.wayland import WlOutput
 from pywayland.protocol.ext_idle_notify_v1 import ExtIdleNotifierV1
 from pywayland.protocol.ext_foreign_toplevel_list_v1 import ExtForeignToplevelListV1
+from pywayland.protocol.linux_dmabuf_unstable_v1 import ZwpLinuxDmabufV1
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ime_protocols  # noqa: E402
@@ -91,6 +92,7 @@ class Stream:
         self.device = self.ddm.get_data_device(self.seat)
         self.registry = registry
         self.notifier, self.notifications, self.toplevel_list, self.handles = None, [], None, []
+        self.dmabuf, self.dmabuf_version, self.dmabuf_params = None, 0, []
         self.text_input = registry.bind(self.globals["zwp_text_input_manager_v3"][0], TI.ZwpTextInputManagerV3, 1).get_text_input(self.seat)
         self.input_method = registry.bind(self.globals["zwp_input_method_manager_v2"][0], IM.ZwpInputMethodManagerV2, 1).get_input_method(self.seat)
         self.virtual_keyboard = registry.bind(self.globals["zwp_virtual_keyboard_manager_v1"][0], VK.ZwpVirtualKeyboardManagerV1, 1).create_virtual_keyboard(self.seat)
@@ -126,8 +128,9 @@ class Stream:
     def action(self):
         r = self.rng
         s = self.pick(self.surfaces)
-        # The session lock's four last (--session-lock), after everything else.
-        self.base = 39 if self.layer_shell else 35
+        # linux-dmabuf's one, then the session lock's four last (--session-lock), after everything else.
+        self.dmabuf_choice = 39 if self.layer_shell else 35
+        self.base = self.dmabuf_choice + 1
         choice = r.randrange(self.base + 4 if SESSION_LOCK else self.base)
         if choice < 3 or s is None:
             self.surfaces.append(self.compositor.create_surface())
@@ -296,6 +299,35 @@ class Stream:
                 k.key(a_uint(r), a_uint(r), r.choice([0, 1, 2]))
             else:
                 k.modifiers(a_uint(r), a_uint(r), a_uint(r), a_uint(r))
+        elif choice == self.dmabuf_choice:
+            # linux-dmabuf params from memfds (no dmabuf: at best `failed`): any plane index,
+            # offset, stride and modifier, created at any size and format, twice, or destroyed.
+            if "zwp_linux_dmabuf_v1" not in self.globals:
+                return
+            if self.dmabuf is None:
+                self.dmabuf_version = r.choice([1, 3, 4])
+                self.dmabuf = self.registry.bind(self.globals["zwp_linux_dmabuf_v1"][0], ZwpLinuxDmabufV1, self.dmabuf_version)
+            which = r.randrange(5)
+            if which == 0 or not self.dmabuf_params:
+                self.dmabuf_params.append(self.dmabuf.create_params())
+            elif which == 1:
+                fd = os.memfd_create("fuzz-dmabuf", 0)
+                os.ftruncate(fd, r.choice([0, 4096, 1 << 20]))
+                self.pick(self.dmabuf_params).add(fd, r.choice([0, 1, 3, 4, a_uint(r)]), a_uint(r), a_uint(r),
+                                                  r.choice([0, 0x00FFFFFF, a_uint(r)]), r.choice([0, 0xFFFFFFFF, a_uint(r)]))
+                os.close(fd)
+            elif which == 2:
+                fourcc = r.choice([0x34325258, 0x34325241, 0x3231564E, a_uint(r)])
+                p = self.pick(self.dmabuf_params)
+                if r.random() < 0.5 and self.dmabuf_version >= 2:
+                    self.buffers.append(p.create_immed(a_size(r), a_size(r), fourcc, r.choice([0, 1, 2, a_uint(r)])))
+                else:
+                    p.dispatcher["created"] = lambda params, buffer: self.buffers.append(buffer)
+                    p.create(a_size(r), a_size(r), fourcc, r.choice([0, 1, 2, a_uint(r)]))
+            elif which == 3:
+                self.dmabuf_params.pop(r.randrange(len(self.dmabuf_params))).destroy()
+            else:
+                self.dmabuf.get_default_feedback() if self.dmabuf_version >= 4 else self.d.roundtrip()
         elif choice == 35:
             layer = self.layer_shell.get_layer_surface(s, None, r.choice([0, 1, 2, 3, 3, 4, a_uint(r)]), "fuzz")
             layer.dispatcher["configure"] = lambda l, serial, w, h: l.ack_configure(serial if r.random() < 0.9 else a_uint(r))

@@ -3,6 +3,7 @@
 
 /* Without this Swift sees two different wl_resource types. */
 #define WL_HIDE_DEPRECATED 1
+#include <stdbool.h>
 #include <wayland-server.h>
 #include "protocols/xdg-shell-server-protocol.h"
 #include "protocols/xdg-decoration-unstable-v1-server-protocol.h"
@@ -67,5 +68,11 @@ void cws_client_add_destroy_listener(struct wl_client *client, struct cws_listen
  * client maps). memfd_create and the seal constants need _GNU_SOURCE, which
  * Swift's Glibc module does not define. Returns -1 on failure. */
 int cws_sealed_memfd(const char *name, const void *data, size_t size);
+
+/* DMA_BUF_IOCTL_SYNC with DMA_BUF_SYNC_READ and START (or END) on a client's dmabuf
+ * (zwp_linux_dmabuf_v1), around every read of its mapping: the ioctl request is built by
+ * the _IOW macro, which Swift cannot import. -1 with errno set on failure (ENOTTY: the fd
+ * is no dmabuf; EINTR, EAGAIN: call again). */
+int cws_dmabuf_sync_read(int fd, bool start);
 
 #endif

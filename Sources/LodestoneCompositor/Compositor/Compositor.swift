@@ -91,6 +91,9 @@ public final class Compositor {
     weak var xwm: XWM?
     /// Live adaptive pointer regions per client (`ClientLimits.adaptiveRegionsPerClient`).
     let regionTally = RegionTally()
+    /// linux-dmabuf: what is offered (a backend sets its device, or its parent, when it
+    /// starts) and the dmabuf fds clients make Lodestone hold.
+    public private(set) lazy var dmabuf = LinuxDmabuf(log: log)
     /// Screen copies (zwlr_screencopy_manager_v1): managers and frames waiting for damage.
     private(set) lazy var screencopy: Screencopy = {
         let screencopy = Screencopy(source: self)

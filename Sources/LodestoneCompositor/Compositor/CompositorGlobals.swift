@@ -101,6 +101,9 @@ extension Compositor {
         try addGlobal(ZwpVirtualKeyboardManager.interface, ZwpVirtualKeyboardManager.version) { [unowned self] in
             _ = ZwpVirtualKeyboardManager(keyboard: self.seat.keyboard, client: $0, version: $1, id: $2)
         }
+        try addGlobal(ZwpLinuxDmabuf.interface, ZwpLinuxDmabuf.version) { [unowned self] in
+            _ = ZwpLinuxDmabuf(dmabuf: self.dmabuf, client: $0, version: $1, id: $2)
+        }
         if options.screencopy {
             // Off unless asked for: whoever binds it reads every window on the screen.
             try addGlobal(ZwlrScreencopyManager.interface, ZwlrScreencopyManager.version) { [unowned self] in
