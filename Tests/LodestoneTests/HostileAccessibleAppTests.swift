@@ -61,20 +61,22 @@ final class HostileAccessibleAppTests: XCTestCase {
 
     /// Frames per second and the slowest round trip (s) over `seconds`, the pointer moving
     /// about (x, y) all the while, so that the window under it is walked again and again.
-    private func pace(seconds: Double, x: Double, y: Double) throws -> (fps: Double, worst: Double, cpu: Double) {
+    private func pace(seconds: Double, x: Double, y: Double) throws -> (fps: Double, worst: Double, overASecond: Int, cpu: Double) {
         let start = Date(), first = try session.control.frameCount(), cpu = compositorCPU()
-        var worst = 0.0, k = 0
+        var worst = 0.0, k = 0, overASecond = 0
         while Date().timeIntervalSince(start) < seconds {
             let t = Date()
             try session.control.movePointer(x: x + Double(k % 7) * 3, y: y + Double(k % 5) * 3)
             _ = try session.control.frameCount()
-            worst = max(worst, Date().timeIntervalSince(t))
+            let roundTrip = Date().timeIntervalSince(t)
+            worst = max(worst, roundTrip)
+            if roundTrip >= 1 { overASecond += 1 }
             k += 1
             usleep(10_000)
         }
         let frames = Double(try session.control.frameCount() &- first)
         let elapsed = Date().timeIntervalSince(start)
-        return (frames / elapsed, worst, (compositorCPU() - cpu) / elapsed)
+        return (frames / elapsed, worst, overASecond, (compositorCPU() - cpu) / elapsed)
     }
 
     /// Lodestone's user and system CPU time so far, in seconds.
@@ -121,10 +123,13 @@ final class HostileAccessibleAppTests: XCTestCase {
             // measures it; the rates are printed above.
             XCTAssertGreaterThan(during.fps, baseline.fps * 0.1, "frames stopped", file: file, line: line)
             // A loop that waited on the app would wait a D-Bus call's timeout (1 s,
-            // DBusConnection.callTimeout). Below that, a slow round trip seen from here is the
-            // machine's: on two cores busy with other tests it took 509 ms once, while
-            // Lodestone's own longest wake-up for the walks was 57 ms wall (16 ms CPU).
-            XCTAssertLessThan(during.worst, 1, "a round trip took \(during.worst) s: the loop waited on the app", file: file, line: line)
+            // DBusConnection.callTimeout) at every call it made to the app: round trips over
+            // a second, again and again. One alone is the machine's: on two cores busy with
+            // other tests one took 509 ms, and in a loaded CI run beside a million children
+            // one took 1.30 s, while Lodestone's own longest wake-up for the walks was tens of
+            // milliseconds (asserted below).
+            XCTAssertLessThanOrEqual(during.overASecond, 1, "\(during.overASecond) round trips over a second (the worst \(during.worst) s): the loop waited on the app", file: file, line: line)
+            XCTAssertLessThan(during.worst, 2, "a round trip took \(during.worst) s: the loop waited on the app twice", file: file, line: line)
         }
         for walk in walks() {
             XCTAssertLessThanOrEqual(walk.nodes, 3000, walk.line, file: file, line: line)

@@ -224,7 +224,7 @@ def pointer_of(c):
 def wait_for_enter(c, pointer, then):
     """Dispatches until the pointer enters our surface; calls then(serial)."""
     entered = []
-    pointer.dispatcher["enter"] = lambda p, serial, surface, x, y: (entered.append(serial), then(serial))
+    pointer.dispatcher["enter"] = lambda p, serial, surface, x, y: [entered.append(serial), then(serial)] and None
     while not entered and c.display.dispatch(block=True) >= 0:
         pass
 

@@ -155,7 +155,9 @@ def toplevel(c, title, size=(200, 100), before_map=None):
     top = xdg.get_toplevel()
     top.set_title(title)
     serials, activated = [], []
-    xdg.dispatcher["configure"] = lambda x, serial: (serials.append(serial), x.ack_configure(serial))
+    # A handler's result goes back to C as an int (pywayland's dispatcher_func): a tuple
+    # there printed "TypeError: an integer is required" into the client's log, so None.
+    xdg.dispatcher["configure"] = lambda x, serial: [serials.append(serial), x.ack_configure(serial)] and None
     # xdg_toplevel.state.activated is 4 in the array of uint32 states.
     top.dispatcher["configure"] = lambda t, w, h, states: activated.append(4 in list(states))
     c.wm.dispatcher["ping"] = lambda wm, serial: wm.pong(serial)
@@ -328,7 +330,7 @@ def fractional_window(c, width, height):
 
     def configure(surface):
         scale = manager.get_fractional_scale(surface)
-        scale.dispatcher["preferred_scale"] = lambda s, n: (preferred.append(n), print("preferred_scale", n, flush=True))
+        scale.dispatcher["preferred_scale"] = lambda s, n: [preferred.append(n), print("preferred_scale", n, flush=True)] and None
         c.display.roundtrip()
         # round(W × n / 120), halves up, as the compositor rounds the window's edges.
         bw, bh = ((v * preferred[-1] + 60) // 120 for v in (width, height))
