@@ -3,9 +3,10 @@ import Glibc
 
 /// A client's buffer: `struct wl_resource *` of interface `wl_buffer`.
 ///
-/// libwayland implements wl_buffer itself (wl_shm's buffers), so this is not a
-/// `Resource`; it names the resource so a buffer cannot be taken for a surface or
-/// a region, and it is the one way Lodestone releases a buffer or posts an error on it.
+/// Several implementations stand behind a wl_buffer (wl_shm's `WlShmBuffer`, single-pixel
+/// buffers), so this is not a `Resource`; it names the resource so a buffer cannot be taken
+/// for a surface or a region, and it is the one way Lodestone releases a buffer or posts an
+/// error on it.
 public struct WlBuffer: Hashable {
     let resource: OpaquePointer
 
@@ -20,12 +21,15 @@ public struct WlBuffer: Hashable {
     /// The buffer's pixels if it is a `wl_shm` buffer.
     public var shm: ShmBuffer? { ShmBuffer(self) }
 
-    /// The buffer's Swift object when Lodestone implements the buffer itself (a
-    /// single-pixel buffer), nil for wl_shm's.
+    /// The buffer's Swift object when it is a `T` (a single-pixel buffer).
     public func object<T: ProtocolObject>(_ type: T.Type) -> T? { T.from(resource) }
 
-    /// `wl_buffer.release`: the compositor no longer reads the buffer.
-    public func release() { wl_buffer_send_release(resource) }
+    /// `wl_buffer.release`: the compositor no longer reads the buffer (an shm buffer another
+    /// reader still holds is released when that one lets go too: `ShmBuffer.hold`).
+    public func release() {
+        if let shm = object(WlShmBuffer.self) { return shm.release() }
+        wl_buffer_send_release(resource)
+    }
 
     /// Posts a protocol error on the buffer (a `wl_shm` error code); logged as
     /// every protocol error is, see `Resource.postError(on:_:_:)`.
