@@ -31,6 +31,8 @@ public final class Display {
 
     deinit {
         wl_display_destroy_clients(pointer)
+        // Our own global goes before the display frees its globals' memory.
+        shmGlobal = nil
         if let errorReporter { wl_protocol_logger_destroy(errorReporter) }
         wl_display_destroy(pointer)
     }

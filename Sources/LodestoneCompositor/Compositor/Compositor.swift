@@ -260,6 +260,7 @@ public final class Compositor {
 
     func surfaceDestroyed(_ surface: WlSurface) {
         scene.damageTree(surface)
+        frames.surfaceDestroyed(surface)
         (surface.role as? XwaylandSurface)?.window?.surfaceAssociationEnded()
         if let xdg = surface.role as? XdgSurface {
             xdg.toplevel?.unmap()
@@ -275,7 +276,7 @@ public final class Compositor {
     /// New content in surface-local rects.
     func surfaceDamaged(_ surface: WlSurface, _ rects: [PixelRect]) {
         scene.damage(surface, rects)
-        if !output.damage.isEmpty { scheduleFrame() }
+        if !output.damage.isEmpty || !output.planeDamage.isEmpty { scheduleFrame() }
     }
 
     /// `wl_surface.offset` / attach offset: only cursors and a drag's icon move with it.

@@ -94,7 +94,8 @@ final class Frames {
     /// answered at every frame composed.
     func answerFrame(_ frame: PresentedFrame, now: Milliseconds, shown: (PixelRect) -> Bool = { _ in true }) {
         scene.forEachMappedSurface { s, x, y in
-            guard shown(PixelRect(x: x, y: y, width: s.width, height: s.height)) else { return }
+            // A plane's are answered when its owner shows it (`PlaneUpdate`).
+            guard !s.onPlane, shown(PixelRect(x: x, y: y, width: s.width, height: s.height)) else { return }
             for callback in s.takeFrameCallbacks() { callback.done(now) }
             for feedback in s.takePresentationFeedbacks() { feedback.presented(frame, outputs: s.enteredOutputs.filter { !$0.isDestroyed }) }
         }
@@ -102,7 +103,7 @@ final class Frames {
             for callback in cursor.takeFrameCallbacks() { callback.done(now) }
             for feedback in cursor.takePresentationFeedbacks() { feedback.presented(frame, outputs: []) }
         }
-        if let icon = scene.dragIcon()?.surface {
+        if let icon = scene.dragIcon()?.surface, !icon.onPlane {
             for callback in icon.takeFrameCallbacks() { callback.done(now) }
         }
     }
@@ -132,6 +133,8 @@ final class Frames {
 
     /// Composes the damaged part of the output with the pointer as the last step left it;
     /// `only`: the damaged part within these heads, the rest left for their own frames.
+    /// With a backend's planes (one head), decides first which surfaces they show, leaves
+    /// those out, and hands them over before the frame goes out (`assignPlanes`).
     /// Returns what was composed (nil: nothing).
     @discardableResult
     func compose(at time: Timestamp, only heads: [OutputHead]? = nil) -> PixelRegion? {
@@ -154,7 +157,11 @@ final class Frames {
         } else {
             damage = output.damage
         }
-        guard !damage.isEmpty else { return nil }
+        // Planes are handed over only when the backend can take them now; until then the
+        // surfaces on them stay there and their updates wait.
+        let planes = heads == nil ? surfacePlanes.flatMap { $0.canPresent ? $0 : nil } : nil
+        let planeWork = !output.planeDamage.isEmpty || (planes != nil && planeSurfaces.contains { $0.hasFrameRequests })
+        guard !damage.isEmpty || planeWork else { return nil }
         // A preview surface under an effect is drawn by the effect (moved, scaled).
         // The cursor plane may show the pointer instead (moving it then needs no compose).
         let onPlane = pointerPlane?.present(pointer.presentation, adaptive: drawn) ?? false
@@ -167,13 +174,39 @@ final class Frames {
         // While the adaptive pointer is drawn no client cursor image shows (both follow the
         // same `AppCursorPolicy.source`): not asking saves working the source out again.
         let cursor = drawn ? nil : seat.cursor.element(output: output)
-        scene.withRenderElements(skipping: pointer.preview, cursor: cursor, overlay: overlay) { elements in
-            renderer.render(elements, into: output.image, damage: damage)
+        lastPointerElements = (cursor, overlay)
+        let shown = planes.map { assignPlanes($0, pointer: pointer, cursor: cursor, overlayDrawn: overlay != nil, damage: damage) }
+        if !damage.isEmpty {
+            scene.withRenderElements(skipping: pointer.preview, skippingPlanes: !planeSurfaces.isEmpty, cursor: cursor, overlay: overlay) { elements in
+                renderer.render(elements, into: output.image, damage: damage)
+            }
         }
+        // The planes go first: the frame's own commit is what shows them (nested, the window's
+        // commit applies its subsurfaces' state).
+        if let planes, let shown { planes.present(shown) }
         frameCount += 1
         lastPresented = time
+        // What changed on screen, the planes' surfaces included: what captures must redraw.
+        let changed: PixelRegion
+        if output.planeDamage.isEmpty {
+            changed = damage
+        } else {
+            changed = damage.copy()
+            changed.add(output.planeDamage)
+            output.planeDamage.clear()
+        }
+        // With no surface on a plane the composed frame is the whole picture again.
+        if planeSurfaces.isEmpty {
+            captureImage = nil
+            captureDamage.clear()
+        } else if captureImage != nil {
+            captureDamage.add(changed)
+        }
+        // A capture from in here (a screenshot, screencopy) reads this frame as it is.
+        composing = true
         framePresented?(output.image, damage)
-        screencopy?.framePresented(damage: damage)
+        screencopy?.framePresented(damage: changed)
+        composing = false
         if let heads {
             for head in heads { output.damage.subtract(output.pixels(logical: head.bounds)) }
         } else {
@@ -187,7 +220,161 @@ final class Frames {
     /// nothing, sends no input. What it composed was presented: its frame callbacks are
     /// answered, as a frame's are, so a client waiting on them draws on.
     func composeIfNeeded() {
-        if !output.damage.isEmpty { present() }
+        guard !composing else { return }
+        if !output.damage.isEmpty || !output.planeDamage.isEmpty { present() }
+    }
+
+    /// A frame is being handed out (`framePresented`, screencopy): what reads it then must not
+    /// compose another inside it.
+    private var composing = false
+
+    // MARK: Planes
+
+    /// A backend's planes for client surfaces (nested: subsurfaces of the window in the
+    /// parent), nil when it has none: then every surface is composed, as before.
+    var surfacePlanes: SurfacePlanes? {
+        didSet {
+            guard surfacePlanes !== oldValue else { return }
+            // Whatever planes showed is composed again, from the next frame on.
+            for s in planeSurfaces { s.onPlane = false }
+            planeSurfaces = []
+            output.damageAll()
+            scheduleFrame()
+        }
+    }
+    /// The surfaces on planes as the last frame left them, bottom first.
+    private(set) var planeSurfaces: [WlSurface] = []
+    private let planePlanner = SurfacePlanePlanner()
+    /// The frame's layers and candidate surfaces, kept between frames (no allocation once grown).
+    private var planeLayers: [SurfacePlanePlanner.Layer] = []
+    private var planeCandidates: [(surface: WlSurface, plane: PlaneSurface?, pixels: PixelRect)] = []
+    private var nextPlaneID: UInt64 = 0
+
+    /// Decides which visible surfaces the planes show this frame, damages the composed frame
+    /// where a surface moves onto or off a plane, and returns the planes to hand over, each
+    /// with what changed since it was last handed over.
+    private func assignPlanes(_ planes: SurfacePlanes, pointer: PointerSnapshot, cursor: RenderElement?, overlayDrawn: Bool,
+                              damage: PixelRegion) -> [PlaneSurface] {
+        planeLayers.removeAll(keepingCapacity: true)
+        planeCandidates.removeAll(keepingCapacity: true)
+        let preview = pointer.preview
+        func bar(_ titleBar: TitleBar) { planeLayers.append(.composed(output.scale.covering(titleBar.frame))) }
+        func surface(_ s: WlSurface, _ x: Int32, _ y: Int32) {
+            let whole = PixelRect(x: x, y: y, width: s.width, height: s.height)
+            let visible = whole.intersection(output.bounds)
+            guard !visible.isEmpty else { return }
+            let pixels = output.scale.covering(visible)
+            // An effect draws its preview surface itself (moved, scaled): never a plane.
+            let plane = s === preview ? nil : planeSurface(s, whole: whole, visible: visible)
+            planeLayers.append(.candidate(pixels, accepted: plane.map(planes.accepts) ?? false))
+            planeCandidates.append((s, plane, pixels))
+        }
+        scene.forEachPainted(bar: bar, surface: surface)
+        if let cursor, case .texture(let t) = cursor { planeLayers.append(.composed(t.bounds)) }
+        if overlayDrawn, let r = Self.logicalPixels(pointer.presentation.bounds) { planeLayers.append(.composed(output.scale.covering(r))) }
+        let assignment = planePlanner.assign(planeLayers)
+
+        var shown: [PlaneSurface] = []
+        var onPlanes: [WlSurface] = []
+        var candidate = 0
+        for (index, layer) in planeLayers.enumerated() {
+            guard case .candidate = layer else { continue }
+            let (s, plane, pixels) = planeCandidates[candidate]
+            candidate += 1
+            guard assignment[index], var plane else {
+                // Composed again: the frame draws it where the plane showed it.
+                if s.onPlane {
+                    s.onPlane = false
+                    damage.add(pixels)
+                }
+                continue
+            }
+            if !s.onPlane {
+                // Onto a plane: the frame no longer draws it, and the plane shows all of it.
+                s.onPlane = true
+                damage.add(pixels)
+                s.planeDamage.clear()
+                s.planeDamage.add(PixelRect(x: 0, y: 0, width: s.bufferWidth, height: s.bufferHeight))
+            }
+            plane.damage = s.planeDamage.rects
+            s.planeDamage.clear()
+            let callbacks = s.takeFrameCallbacks(), feedbacks = s.takePresentationFeedbacks()
+            if !callbacks.isEmpty || !feedbacks.isEmpty {
+                plane.update = PlaneUpdate(callbacks: callbacks, feedbacks: feedbacks, outputs: s.enteredOutputs, clock: clock)
+            }
+            shown.append(plane)
+            onPlanes.append(s)
+        }
+        // Surfaces planes showed that are not visible any more (unmapped, gone, off the
+        // output): their planes are hidden by `present`, and the frame has nothing to draw.
+        for s in planeSurfaces where s.onPlane && !onPlanes.contains(where: { $0 === s }) { s.onPlane = false }
+        planeSurfaces = onPlanes
+        return shown
+    }
+
+    /// A surface is gone: its plane goes with it.
+    func surfaceDestroyed(_ s: WlSurface) {
+        guard s.planeID != 0 else { return }
+        if s.onPlane {
+            s.onPlane = false
+            planeSurfaces.removeAll { $0 === s }
+        }
+        surfacePlanes?.forget(s.planeID)
+    }
+
+    /// `s` as a plane would show it, its `whole` rect cropped to `visible` (global logical);
+    /// nil when its buffer is none a plane can take (a single-pixel buffer).
+    private func planeSurface(_ s: WlSurface, whole: PixelRect, visible: PixelRect) -> PlaneSurface? {
+        guard let shm = s.shownBuffer?.buffer?.shm else { return nil }
+        if s.planeID == 0 {
+            nextPlaneID &+= 1
+            s.planeID = nextPlaneID
+        }
+        // The part of the buffer shown, in the surface coordinates before any viewport:
+        // the client's own crop, and the output's edge.
+        var source: (x: Double, y: Double, width: Double, height: Double)?
+        if s.hasViewport || visible != whole {
+            let all = s.viewportSource ?? ViewportSource(x: 0, y: 0, width: Double(s.unviewportedWidth), height: Double(s.unviewportedHeight))
+            let fx = all.width / Double(whole.width), fy = all.height / Double(whole.height)
+            source = (all.x + Double(visible.x - whole.x) * fx, all.y + Double(visible.y - whole.y) * fy,
+                      Double(visible.width) * fx, Double(visible.height) * fy)
+        }
+        return PlaneSurface(id: s.planeID, buffer: .shm(shm), bufferCommit: s.bufferCommits, rect: visible,
+                            bufferScale: s.scale, bufferTransform: s.transform, source: source,
+                            sourceBounds: (s.unviewportedWidth, s.unviewportedHeight), isOpaque: s.isOpaque)
+    }
+
+    // MARK: Captures
+
+    /// The pointer as the last frame drew it (a client's cursor image, the overlay), for the
+    /// capture image to draw the same.
+    private var lastPointerElements: (cursor: RenderElement?, overlay: RenderElement?) = (nil, nil)
+    /// The whole picture while surfaces are on planes (the composed frame lacks them), made
+    /// on the first capture and kept up to date from then on.
+    private var captureImage: Image?
+    /// What changed since `captureImage` was last drawn.
+    private let captureDamage = PixelRegion()
+
+    /// The output's pixels as they are shown, the surfaces on planes drawn in: what a capture,
+    /// a screenshot or screencopy reads. Without planes, the composed frame itself.
+    func capturedImage() -> Image {
+        composeIfNeeded()
+        guard !planeSurfaces.isEmpty else { return output.image }
+        let image: Image
+        if let existing = captureImage, existing.width == output.pixelWidth, existing.height == output.pixelHeight {
+            image = existing
+        } else {
+            image = Image(width: output.pixelWidth, height: output.pixelHeight, format: .xrgb8888)
+            captureImage = image
+            captureDamage.clear()
+            captureDamage.add(PixelRect(x: 0, y: 0, width: output.pixelWidth, height: output.pixelHeight))
+        }
+        let pointer = seat.pointerSnapshot
+        scene.withRenderElements(skipping: pointer.preview, cursor: lastPointerElements.cursor, overlay: lastPointerElements.overlay) { elements in
+            renderer.render(elements, into: image, damage: captureDamage)
+        }
+        captureDamage.clear()
+        return image
     }
 
     /// Whether Lodestone draws the adaptive pointer now: the seat's policy (a client's cursor

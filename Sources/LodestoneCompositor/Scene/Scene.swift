@@ -218,8 +218,17 @@ final class Scene {
     /// New content in surface-local rects. Pixels alone move no region and no focus, so
     /// nobody is told: a client drawing every frame must not make the pointer re-step
     /// (effects over it redraw through the output damage, `Frames.compose`).
+    /// A surface on a plane changes none of the composed frame: its damage is the plane's
+    /// (buffer pixels, handed over with the next frame) and the captures' (`planeDamage`).
     func damage(_ surface: WlSurface, _ rects: [PixelRect]) {
         guard let (x, y) = origin(of: surface) else { return }
+        if surface.onPlane {
+            for r in rects {
+                surface.planeDamage.add(surface.surfaceRectToBuffer(r))
+                output.damagePlanes(logical: r.offsetBy(dx: x, dy: y))
+            }
+            return
+        }
         for r in rects { output.damage(logical: r.offsetBy(dx: x, dy: y)) }
     }
 
@@ -227,32 +236,48 @@ final class Scene {
     func damageTree(_ surface: WlSurface) {
         changed(.content)  // regions follow their surfaces
         guard let (x, y) = origin(of: surface) else { return }
-        walk(surface, x: x, y: y) { s, sx, sy in output.damage(logical: PixelRect(x: sx, y: sy, width: s.width, height: s.height)) }
+        // A surface on a plane is not in the composed frame, where it was or where it goes:
+        // the plane moves (or the frame that composes it again damages it then).
+        walk(surface, x: x, y: y) { s, sx, sy in
+            let rect = PixelRect(x: sx, y: sy, width: s.width, height: s.height)
+            if s.onPlane { output.damagePlanes(logical: rect) } else { output.damage(logical: rect) }
+        }
         if let bar = titleBar(of: surface) { bar.damage(output) }
     }
 
     // MARK: Rendering
 
-    /// Hands the renderer this frame's elements, bottom first: every mapped surface but
-    /// `skipping` (a preview surface an effect draws itself), then the pointer on top:
-    /// a client's cursor image, or the adaptive pointer's overlay.
+    /// Visits what a frame paints, bottom first: each window's title bar (`bar`) just beneath
+    /// the window, every mapped surface (`surface`, with its global origin), then the input
+    /// method's popup and a drag's icon above them all. The one paint order, for composing
+    /// (`withRenderElements`) and for deciding the planes (`Frames`).
+    func forEachPainted(bar: (TitleBar) -> Void, surface: (WlSurface, Int32, Int32) -> Void) {
+        for window in windows {
+            if let titleBar = window.titleBar, window.isMapped { bar(titleBar) }
+            visit(window, surface)
+        }
+        for window in overrideRedirect { visit(window, surface) }
+        for popup in popups { visit(popup.xdgSurface, surface) }
+        if let popup = inputPopup() { walk(popup.surface, x: popup.x, y: popup.y, surface) }
+        if let icon = dragIcon() { walk(icon.surface, x: icon.x, y: icon.y, surface) }
+    }
+
+    /// Hands the renderer this frame's elements, bottom first (`forEachPainted`): every
+    /// mapped surface but `skipping` (a preview surface an effect draws itself) and, with
+    /// `skippingPlanes`, those on a backend's planes; then the pointer on top: a client's
+    /// cursor image, or the adaptive pointer's overlay.
     /// (`cursor` and `overlay` rather than an array of them: this runs every frame.)
-    func withRenderElements(skipping: WlSurface?, cursor: RenderElement?, overlay: RenderElement?, _ body: ([RenderElement]) -> Void) {
-        // A local function: a closure in a `let` would put its context on the heap every frame.
+    func withRenderElements(skipping: WlSurface?, skippingPlanes: Bool = false, cursor: RenderElement?, overlay: RenderElement?,
+                            _ body: ([RenderElement]) -> Void) {
+        // Local functions: a closure in a `let` would put its context on the heap every frame.
+        func bar(_ titleBar: TitleBar) {
+            if let element = titleBar.element(output: output) { elements.append(element) }
+        }
         func visitor(_ s: WlSurface, _ x: Int32, _ y: Int32) {
-            if s === skipping { return }
+            if s === skipping || (skippingPlanes && s.onPlane) { return }
             if let e = element(for: s, x: x, y: y) { elements.append(e) }
         }
-        // Each window's title bar just beneath it (server-side decorations).
-        for window in windows {
-            if let bar = window.titleBar, window.isMapped, let element = bar.element(output: output) { elements.append(element) }
-            visit(window, visitor)
-        }
-        for window in overrideRedirect { visit(window, visitor) }
-        for popup in popups { visit(popup.xdgSurface, visitor) }
-        if let popup = inputPopup() { walk(popup.surface, x: popup.x, y: popup.y, visitor) }
-        // A drag's icon above every window, beneath the pointer.
-        if let icon = dragIcon() { walk(icon.surface, x: icon.x, y: icon.y, visitor) }
+        forEachPainted(bar: bar, surface: visitor)
         if let cursor { elements.append(cursor) }
         if let overlay { elements.append(overlay) }
         body(elements)

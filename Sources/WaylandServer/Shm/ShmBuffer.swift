@@ -46,7 +46,7 @@ public struct ShmBuffer {
     /// client's pixels itself (`ShmPool.shareableFile`): nil when the pool cannot be shared.
     public var share: ShmShare? {
         let end = buffer.offset + Int(buffer.stride) * Int(buffer.height)
-        guard let file = buffer.pool.shareableFile(covering: max(end, buffer.pool.size)) else { return nil }
+        guard let file = buffer.pool.shareableFile(covering: end) else { return nil }
         return ShmShare(pool: buffer.pool, file: file, offset: Int32(buffer.offset), width: buffer.width, height: buffer.height,
                         stride: buffer.stride, format: buffer.format)
     }
