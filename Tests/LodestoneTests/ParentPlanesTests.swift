@@ -214,6 +214,17 @@ final class ParentPlanesTests: XCTestCase {
             let rig = (parent: parent, scale: 1.0)
             let tour = DemoTour(directory: directory, steps: steps, nestedIn: Session.Parent(runtimeDirectory: parent.runtimeDirectory, socket: parent.socket),
                                 extraArguments: ["--parent-planes", planes ? "on" : "off"])
+            defer {
+                // The nested Lodestone's own count, logged as it stopped.
+                let logs = (try? FileManager.default.contentsOfDirectory(atPath: parent.runtimeDirectory))?.filter { $0.hasPrefix("nested-") && $0.hasSuffix(".log") } ?? []
+                let text = logs.map { textOfFile(parent.runtimeDirectory + "/" + $0) }.joined()
+                if planes {
+                    let made = text.firstMatch(of: /parent planes: (\d+) made, (\d+) commits/).map { Int($0.1) ?? 0 } ?? 0
+                    XCTAssertGreaterThanOrEqual(made, 1, "the tour with planes on made no plane:\n\(text.suffix(2000))")
+                } else {
+                    XCTAssertFalse(text.contains("parent planes:"), "planes off made planes")
+                }
+            }
             try tour.run { result in
                 do {
                     let w = try rig.parent.waitForWindow("Lodestone")
