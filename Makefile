@@ -35,6 +35,10 @@ TEST_APT_PACKAGES := wl-clipboard wayland-utils wlcs coreutils python3 python3-p
 	xvfb xdotool
 PIP_PACKAGES := pywayland
 
+# The accuracy benchmark's AT-SPI reader (Tests/clients/atspi_elements.py: libatspi's GObject
+# bindings) and its apps beyond those above (make accuracy, AccuracyTests).
+TEST_APT_PACKAGES += gir1.2-atspi-2.0 nautilus gnome-characters
+
 # hosts/wayfire, the Wayfire 0.7.4 plugin (make wayfire-plugin; Tests/vm/wayfire-test in make
 # test-tty): Wayfire itself and its headers, which include glm's and GLES 2's; gtk3-demo (make
 # deps), dbus-daemon and at-spi2-core (above) for the GTK scenario.
@@ -60,14 +64,23 @@ TEST_APT_PACKAGES += golang-github-burntsushi-toml-dev
 # API (kwin-dev brings Qt 5's and KF5's headers and moc), a C++ compiler for meson.
 TEST_APT_PACKAGES += kwin-wayland kwin-dev g++
 
+# The layer shell and the default session (LayerShellTests, SessionStartupTests): waybar, fuzzel
+# and mako with notify-send (foot, for Super+Return, is in the deps above) (issue 38).
+TEST_APT_PACKAGES += waybar fuzzel mako-notifier libnotify-bin
+
 # Browsers and Qt 6 Designer whose accessible trees the accessibility tests and `make bench` read
 # (BrowserAccessibilityTests, AccessibleAppTests, AccessibilityBench).
 TEST_APT_PACKAGES += firefox-esr chromium designer-qt6
 
 # Input methods (issue 39, InputMethodTests): wtype types through zwp_virtual_keyboard_v1; foot,
 # gtk4-widget-factory (gtk-4-examples) and gnome-text-editor are listed above; fcitx5 with its
-# GTK 4 frontend is the real input method tried (docs/input-methods.md).
+# GTK 4 frontend is the real input method tried (docs/input-methods.md). NestedInputMethodTests
+# (the parent's input method inside a nested Lodestone) and Fcitx5XimTests (fcitx5's XIM into
+# xterm, listed above) need nothing more.
 TEST_APT_PACKAGES += wtype fcitx5 fcitx5-frontend-gtk4
+# The session lock (SessionLockTests, Tests/vm's `lock` scenario): swaylock, and openssl for the
+# password hash its PAM check reads (unshare is util-linux's, in every Debian).
+TEST_APT_PACKAGES += swaylock openssl
 
 # make test-tty (Tests/vm/): QEMU for the guest, seatd in it, busybox-static for its initramfs
 # (the guest's kernel is fetched by Tests/vm/build-guest with apt-get download, never installed).
@@ -78,7 +91,7 @@ PREFIX ?= /usr/local
 # make install CONFIG=debug installs the debug build (the install test uses it).
 CONFIG ?= release
 
-.PHONY: deps test-deps build build-checked release test weston-module check-wrappers wayfire-plugin test-tty test-tty-build test-tty-if-possible fuzz-build asan-build demo golden bench bench-check bench-peer bench-nested bench-abuse soak fuzz fuzz-config fuzz-xcursor fuzz-nested fuzz-x11 asan wlcs install man clean
+.PHONY: deps test-deps build build-checked release test weston-module check-wrappers wayfire-plugin test-tty test-tty-build test-tty-if-possible fuzz-build asan-build demo golden bench bench-check bench-peer bench-nested bench-abuse accuracy accuracy-short soak fuzz fuzz-config fuzz-xcursor fuzz-nested fuzz-x11 asan wlcs install man clean
 
 # Installs those of the packages in $(1) that are missing.
 define apt_install
@@ -242,6 +255,16 @@ bench-check: test-deps
 	$(SWIFT) build -c release --static-swift-stdlib --product lodestone
 	Scripts/bench-instructions --check
 	Scripts/bench-syscalls --check .build/release/lodestone
+
+# The accuracy benchmark (docs/accuracy.md): every element of real apps hovered in a headless
+# Lodestone on the real clock, the pointer's form checked against what the element should give;
+# a table per app and a picture of each miss in .build/accuracy. accuracy-short is CI's run (3
+# apps, 30 elements each; AccuracyTests runs it in make test); both fail below 90% right.
+accuracy: test-deps build
+	.build/debug/lodestone-bench --accuracy --pictures .build/accuracy
+
+accuracy-short: test-deps build
+	.build/debug/lodestone-bench --accuracy --short --pictures .build/accuracy
 
 # A well-behaved client's round-trip p50/p99 while one client abuses Lodestone (release build).
 bench-abuse: test-deps

@@ -4,6 +4,10 @@
 #include <unistd.h>
 #include "CWaylandClient.h"
 
+int cwc_memfd_create(const char *name, unsigned int flags) {
+	return memfd_create(name, flags);
+}
+
 int cwc_shm_file(const char *name, size_t size) {
 	int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (fd < 0) return -1;

@@ -153,6 +153,10 @@ extern const struct wl_interface zwp_text_input_v3_interface;
 const struct wl_interface *cwp_zwp_text_input_v3_interface(void) { return &zwp_text_input_v3_interface; }
 extern const struct wl_interface zwp_text_input_manager_v3_interface;
 const struct wl_interface *cwp_zwp_text_input_manager_v3_interface(void) { return &zwp_text_input_manager_v3_interface; }
+extern const struct wl_interface zwp_text_input_v1_interface;
+const struct wl_interface *cwp_zwp_text_input_v1_interface(void) { return &zwp_text_input_v1_interface; }
+extern const struct wl_interface zwp_text_input_manager_v1_interface;
+const struct wl_interface *cwp_zwp_text_input_manager_v1_interface(void) { return &zwp_text_input_manager_v1_interface; }
 extern const struct wl_interface zwp_linux_dmabuf_v1_interface;
 const struct wl_interface *cwp_zwp_linux_dmabuf_v1_interface(void) { return &zwp_linux_dmabuf_v1_interface; }
 extern const struct wl_interface zwp_linux_buffer_params_v1_interface;

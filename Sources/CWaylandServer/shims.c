@@ -4,6 +4,8 @@
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
+#include <linux/dma-buf.h>
 #include "CWaylandServer.h"
 
 void cws_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message) {
@@ -69,4 +71,9 @@ int cws_sealed_memfd(const char *name, const void *data, size_t size) {
 fail:
 	close(fd);
 	return -1;
+}
+
+int cws_dmabuf_sync_read(int fd, bool start) {
+	struct dma_buf_sync sync = { .flags = DMA_BUF_SYNC_READ | (start ? DMA_BUF_SYNC_START : DMA_BUF_SYNC_END) };
+	return ioctl(fd, DMA_BUF_IOCTL_SYNC, &sync);
 }

@@ -14,6 +14,20 @@ public struct Configuration: Hashable, Sendable {
     public var legacyApps = LegacyApps.adaptive
     /// `max-render-time = "auto" | "off" | MILLISECONDS`, as `--max-render-time` (read at start).
     public var maxRenderTime = MaxRenderTime.off
+    /// `[session]`: the programs a session starts, and its terminal.
+    public var session = SessionSettings()
+
+    public init() {}
+}
+
+/// `[session]`: what Lodestone starts for the user, on any backend.
+public struct SessionSettings: Hashable, Sendable {
+    /// `startup = ["waybar", "mako"]`: shell commands (`/bin/sh -c`) run once, in order,
+    /// when clients can connect (WAYLAND_DISPLAY set; DISPLAY too with --xwayland).
+    public var startup: [String] = []
+    /// `terminal = "foot"`: the shell command Super+Return runs; nil: the first of foot,
+    /// x-terminal-emulator and weston-terminal found on PATH.
+    public var terminal: String?
 
     public init() {}
 }

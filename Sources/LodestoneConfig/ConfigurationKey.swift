@@ -29,7 +29,7 @@ struct ConfigurationKey {
         ]
     }
 
-    /// `[appearance]`, `[behaviour]` and `[tuning]`.
+    /// `[appearance]`, `[behaviour]`, `[tuning]` and `[session]`.
     static var tables: [String: [ConfigurationKey]] {
         [
             "appearance": [
@@ -51,6 +51,25 @@ struct ConfigurationKey {
                 number("trackpad-auto-hide-delay", \.pointer.tuning.trackpadAutoHideDelay, 0.5...3600),
             ],
             "tuning": tuning,
+            "session": [
+                ConfigurationKey(name: "startup") { value, c in
+                    guard case .array(let items) = value else {
+                        throw Problem(reason: "must be an array of commands like [\"waybar\", \"mako\"], not \(value.description)")
+                    }
+                    c.session.startup = try items.enumerated().map { i, item in
+                        guard let command = item.string, !command.allSatisfy(\.isWhitespace) else {
+                            throw Problem(subkey: ["\(i)"], reason: "must be a command (a non-empty string), not \(item.description)")
+                        }
+                        return command
+                    }
+                },
+                ConfigurationKey(name: "terminal") { value, c in
+                    guard let command = value.string, !command.allSatisfy(\.isWhitespace) else {
+                        throw Problem(reason: "must be a command (a non-empty string) like \"foot\", not \(value.description)")
+                    }
+                    c.session.terminal = command
+                },
+            ],
         ]
     }
 

@@ -171,6 +171,12 @@ public struct EventArguments {
         guard let a = base[i].a, a.pointee.size > 0 else { return [] }
         return Array(UnsafeBufferPointer(start: a.pointee.data.assumingMemoryBound(to: UInt32.self), count: a.pointee.size / 4))
     }
+    /// An array argument's bytes, whatever its elements (linux-dmabuf's 16-bit indices and
+    /// 64-bit `dev_t`s).
+    public func arrayBytes(_ i: Int) -> [UInt8] {
+        guard let a = base[i].a, a.pointee.size > 0, let data = a.pointee.data else { return [] }
+        return Array(UnsafeRawBufferPointer(start: data, count: a.pointee.size))
+    }
 }
 
 /// `wl_registry`: the globals the server offers.

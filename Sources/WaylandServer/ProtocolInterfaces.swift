@@ -86,6 +86,8 @@ package enum WaylandInterface {
     package static var extIdleNotificationV1: UnsafePointer<wl_interface> { cwp_ext_idle_notification_v1_interface() }
     package static var zwpTextInputV3: UnsafePointer<wl_interface> { cwp_zwp_text_input_v3_interface() }
     package static var zwpTextInputManagerV3: UnsafePointer<wl_interface> { cwp_zwp_text_input_manager_v3_interface() }
+    package static var zwpTextInputV1: UnsafePointer<wl_interface> { cwp_zwp_text_input_v1_interface() }
+    package static var zwpTextInputManagerV1: UnsafePointer<wl_interface> { cwp_zwp_text_input_manager_v1_interface() }
     package static var zwpLinuxDmabufV1: UnsafePointer<wl_interface> { cwp_zwp_linux_dmabuf_v1_interface() }
     package static var zwpLinuxBufferParamsV1: UnsafePointer<wl_interface> { cwp_zwp_linux_buffer_params_v1_interface() }
     package static var zwpLinuxDmabufFeedbackV1: UnsafePointer<wl_interface> { cwp_zwp_linux_dmabuf_feedback_v1_interface() }
@@ -1524,6 +1526,50 @@ public enum ZwpTextInputManagerV3Request: UInt32, Sendable {
 
 /// A handler of `zwp_text_input_manager_v3`: gets each request decoded as a `ZwpTextInputManagerV3Request`.
 public protocol ZwpTextInputManagerV3Handler: ZwpTextInputManagerV3Interface, RequestHandler where Request == ZwpTextInputManagerV3Request {}
+
+// MARK: zwp_text_input_v1 (text_input_unstable_v1)
+
+/// A `ProtocolObject` implementing `zwp_text_input_v1`.
+public protocol ZwpTextInputV1Interface: ProtocolObject {}
+
+extension ZwpTextInputV1Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.zwpTextInputV1 }
+}
+
+/// The requests of `zwp_text_input_v1`, in opcode order.
+public enum ZwpTextInputV1Request: UInt32, Sendable {
+    case activate = 0
+    case deactivate = 1
+    case showInputPanel = 2
+    case hideInputPanel = 3
+    case reset = 4
+    case setSurroundingText = 5
+    case setContentType = 6
+    case setCursorRectangle = 7
+    case setPreferredLanguage = 8
+    case commitState = 9
+    case invokeAction = 10
+}
+
+/// A handler of `zwp_text_input_v1`: gets each request decoded as a `ZwpTextInputV1Request`.
+public protocol ZwpTextInputV1Handler: ZwpTextInputV1Interface, RequestHandler where Request == ZwpTextInputV1Request {}
+
+// MARK: zwp_text_input_manager_v1 (text_input_unstable_v1)
+
+/// A `ProtocolObject` implementing `zwp_text_input_manager_v1`.
+public protocol ZwpTextInputManagerV1Interface: ProtocolObject {}
+
+extension ZwpTextInputManagerV1Interface {
+    package static var interface: UnsafePointer<wl_interface> { WaylandInterface.zwpTextInputManagerV1 }
+}
+
+/// The requests of `zwp_text_input_manager_v1`, in opcode order.
+public enum ZwpTextInputManagerV1Request: UInt32, Sendable {
+    case createTextInput = 0
+}
+
+/// A handler of `zwp_text_input_manager_v1`: gets each request decoded as a `ZwpTextInputManagerV1Request`.
+public protocol ZwpTextInputManagerV1Handler: ZwpTextInputManagerV1Interface, RequestHandler where Request == ZwpTextInputManagerV1Request {}
 
 // MARK: zwp_linux_dmabuf_v1 (linux_dmabuf_unstable_v1)
 

@@ -10,13 +10,38 @@ import LodestoneTesting
 struct AccuracyApp: Sendable {
     var name: String
     var command: [String]
-    /// The window's title or app id, as `Session.waitForWindow` matches it.
-    var window: String
+    /// The window's title or app id, as `Session.waitForWindow` matches it (nil: the first window).
+    var window: String?
     var environment: [String: String] = [:]
     /// How long after its window maps the app is left to build its tree before it is read.
     var settle: Double = 1.5
+    /// Firefox: a fresh profile with no first-run pages, and the benchmark's page.
+    var browser = false
 
     static let gtk: [String: String] = ["GDK_BACKEND": "wayland", "GSK_RENDERER": "cairo"]
+
+    /// Its command line: Firefox's with a fresh profile in `scratch` and the page with links,
+    /// buttons, a field and paragraphs (Tests/Fixtures/browser-page.html).
+    func arguments(scratch: String) throws -> [String] {
+        guard browser else { return command }
+        let prefs = [
+            "browser.shell.checkDefaultBrowser": "false", "browser.startup.homepage_override.mstone": "\"ignore\"",
+            "browser.aboutwelcome.enabled": "false", "datareporting.policy.dataSubmissionEnabled": "false",
+            "toolkit.telemetry.reportingpolicy.firstRun": "false", "trailhead.firstrun.didSeeAboutWelcome": "true",
+            "browser.sessionstore.resume_from_crash": "false", "app.normandy.enabled": "false", "browser.startup.page": "0",
+        ]
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        try prefs.map { "user_pref(\"\($0.key)\", \($0.value));" }.joined(separator: "\n").write(toFile: scratch + "/user.js", atomically: false, encoding: .utf8)
+        let page = repositoryFile("Tests/Fixtures/browser-page.html") ?? "Tests/Fixtures/browser-page.html"
+        return command + ["-no-remote", "-profile", scratch, "file://" + page]
+    }
+
+    /// Its environment in `session`: the session bus, and an X11 app's display (Xwayland).
+    func environment(in session: Session, bus: [String: String]) -> [String: String] {
+        var env = environment.merging(bus) { $1 }
+        if env["GDK_BACKEND"] == "x11", let display = session.x11Display { env["DISPLAY"] = display }
+        return env
+    }
 
     /// Every app of the full run (`make accuracy`).
     static let all: [AccuracyApp] = [
@@ -30,7 +55,8 @@ struct AccuracyApp: Sendable {
         AccuracyApp(name: "gtk3-widget-factory", command: ["gtk3-widget-factory"], window: "gtk3-widget-factory", environment: gtk),
         AccuracyApp(name: "designer (Qt 6)", command: ["/usr/lib/qt6/bin/designer"], window: "designer", environment: ["QT_QPA_PLATFORM": "wayland", "QT_ACCESSIBILITY": "1", "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1"], settle: 3),
         AccuracyApp(name: "linguist (Qt 6)", command: ["/usr/lib/qt6/bin/linguist"], window: "linguist", environment: ["QT_QPA_PLATFORM": "wayland", "QT_ACCESSIBILITY": "1", "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1"], settle: 3),
-        AccuracyApp(name: "gtk3-widget-factory (X11)", command: ["gtk3-widget-factory"], window: "gtk3-widget-factory", environment: ["GDK_BACKEND": "x11"], settle: 2.5),
+        AccuracyApp(name: "firefox-esr", command: ["firefox-esr"], window: "firefox-esr", environment: ["MOZ_ENABLE_WAYLAND": "1"], settle: 5, browser: true),
+        AccuracyApp(name: "gtk3-widget-factory (X11)", command: ["gtk3-widget-factory"], window: nil, environment: ["GDK_BACKEND": "x11"], settle: 2.5),
     ]
 
     /// The short run in `make test`: three apps, 30 elements each.
@@ -95,7 +121,7 @@ private func measureAccuracy(of app: AccuracyApp, dumper: String, limit: Int, pi
             defer { session.stop() }
             let probe = try PointerShapeProbe(session: session)
             try session.control.movePointer(x: 1599, y: 999)
-            let process = try session.launch(app.command, environment: app.environment.merging(bus) { $1 })
+            let process = try session.launch(try app.arguments(scratch: session.runtimeDirectory + "/profile"), environment: app.environment(in: session, bus: bus))
             let window = try session.waitForWindow(app.window, timeout: 60)
             Thread.sleep(forTimeInterval: app.settle)
             let placed = try session.waitForWindow(app.window, timeout: 5)
@@ -158,7 +184,7 @@ private func firstHover(_ app: AccuracyApp, bus: [String: String], offset: (Doub
     defer { session.stop() }
     let reader = try PointerShapeProbe(session: session)
     try session.control.movePointer(x: 1599, y: 999)
-    try session.launch(app.command, environment: app.environment.merging(bus) { $1 })
+    try session.launch(try app.arguments(scratch: session.runtimeDirectory + "/profile"), environment: app.environment(in: session, bus: bus))
     let window = try session.waitForWindow(app.window, timeout: 60)
     Thread.sleep(forTimeInterval: 0.25)
     var moved = probe
@@ -203,7 +229,7 @@ func accuracyTable(_ results: [AccuracyResult]) -> String {
 }
 
 /// A file of the repository this benchmark runs from (its working directory or above).
-private func repositoryFile(_ path: String) -> String? {
+func repositoryFile(_ path: String) -> String? {
     var directory = FileManager.default.currentDirectoryPath
     while !directory.isEmpty && directory != "/" {
         let candidate = directory + "/" + path

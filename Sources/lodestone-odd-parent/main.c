@@ -7,6 +7,7 @@
 //
 //   lodestone-odd-parent SOCKET [--configure W H] [--scale N] [--fractional V120]
 //                               [--keymap garbage|oversize|huge|pipe|empty] [--input] [--subcompositor]
+//                               [--text-input] [--dmabuf MAJ:MIN [--dmabuf-changing]]
 //
 // --input: every 300 ms the pointer enters, moves and scrolls at the ends of wl_fixed's range
 // (±8388607.996), presses odd buttons, and the keyboard enters holding keys and sends key
@@ -16,6 +17,15 @@
 // (rand_r from SEED, printed, so a run that fails can be told again).
 // --subcompositor: offers wl_subcompositor (so Lodestone draws its own title bar), and every
 // 300 ms the pointer enters that bar: Lodestone shows its Xcursor theme's arrow there.
+// --text-input: offers zwp_text_input_manager_v3 (issue 39), and every 300 ms its input method
+// says odd things to Lodestone's text input: done before enter, enter on the title bar,
+// preedits and commits over the protocol's 4000 bytes or not UTF-8, cursors and deletions at
+// the ends of their ranges, serials that match nothing, leave.
+// --dmabuf MAJ:MIN: offers zwp_linux_dmabuf_v1 version 4 whose feedback names device MAJ:MIN
+// (one that need not exist) and a table of XRGB8888 and ARGB8888 linear, XRGB8888 Y-tiled,
+// NV12 linear and a duplicate, in two tranches (a scan-out one on MAJ:MIN+1, with an index past
+// the table's end); every buffer import `failed`. --dmabuf-changing: every 300 ms the feedback
+// is sent again with the main device's minor number one up or back.
 //
 // Every request is handled by one generic dispatcher (wl_resource_set_dispatcher): new objects
 // are created with the same dispatcher, destructors destroy, fds are closed, and only the few
@@ -27,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include "CWaylandServer.h"
 #include "CWaylandProtocols.h"
@@ -48,6 +59,12 @@ static struct {
     /// The last subsurface's wl_surface: Lodestone's title bar.
     struct wl_resource *bar;
     struct wl_resource *pointer, *keyboard;
+    int text_input;
+    /// Lodestone's zwp_text_input_v3.
+    struct wl_resource *ti;
+    unsigned dmabuf_major, dmabuf_minor;
+    int dmabuf, dmabuf_changing, dmabuf_round;
+    struct wl_list dmabuf_feedbacks;
 } odd = { .width = 0, .height = 0, .scale = 1, .fractional = 0, .v120 = 120, .keymap = NULL };
 
 static int dispatch(const void *implementation, void *target, uint32_t opcode, const struct wl_message *message, union wl_argument *args);
@@ -165,6 +182,27 @@ static void send_odd_input(void) {
     }
 }
 
+static void text_input_destroyed(struct wl_resource *r) { if (odd.ti == r) odd.ti = NULL; }
+
+// An input method's events at the ends of every range, to Lodestone's text input.
+static void send_odd_text_input(void) {
+    static int round;
+    static char long_text[4050];
+    round++;
+    memset(long_text, 'x', sizeof long_text - 1);
+    struct wl_resource *t = odd.ti;
+    zwp_text_input_v3_send_done(t, UINT32_MAX);
+    if (odd.bar) zwp_text_input_v3_send_enter(t, odd.bar);
+    if (odd.surface) zwp_text_input_v3_send_enter(t, odd.surface);
+    zwp_text_input_v3_send_preedit_string(t, round % 2 ? long_text : NULL, INT32_MIN, INT32_MAX);
+    zwp_text_input_v3_send_delete_surrounding_text(t, UINT32_MAX, UINT32_MAX);
+    zwp_text_input_v3_send_commit_string(t, round % 3 ? long_text : "\xff\xfe not UTF-8");
+    zwp_text_input_v3_send_done(t, (uint32_t)round * 0x9e3779b9u);
+    zwp_text_input_v3_send_preedit_string(t, "odd", -1, 99);
+    zwp_text_input_v3_send_done(t, 0);
+    if (round % 2 && odd.surface) zwp_text_input_v3_send_leave(t, odd.surface);
+}
+
 static void fractional_destroyed(struct wl_resource *r) { if (odd.fractional_scale == r) odd.fractional_scale = NULL; }
 
 // A value at or near the ends of the int32 range, or a plain small one.
@@ -210,6 +248,47 @@ static void surface_commit(struct wl_resource *r) {
     }
 }
 
+static void send_device(struct wl_resource *feedback, int which, unsigned minor) {
+    dev_t device = makedev(odd.dmabuf_major, minor);
+    struct wl_array array;
+    wl_array_init(&array);
+    memcpy(wl_array_add(&array, sizeof device), &device, sizeof device);
+    if (which == 0) zwp_linux_dmabuf_feedback_v1_send_main_device(feedback, &array);
+    else zwp_linux_dmabuf_feedback_v1_send_tranche_target_device(feedback, &array);
+    wl_array_release(&array);
+}
+
+static void send_indices(struct wl_resource *feedback, const uint16_t *indices, size_t n) {
+    struct wl_array array;
+    wl_array_init(&array);
+    memcpy(wl_array_add(&array, n * sizeof *indices), indices, n * sizeof *indices);
+    zwp_linux_dmabuf_feedback_v1_send_tranche_formats(feedback, &array);
+    wl_array_release(&array);
+}
+
+// The whole feedback: the table (a memfd), the main device, two tranches, done.
+static void send_dmabuf_feedback(struct wl_resource *feedback) {
+    struct { uint32_t format, pad; uint64_t modifier; } table[] = {
+        { 0x34325258, 0, 0 }, { 0x34325241, 0, 0 }, { 0x34325258, 0, 0x0100000000000002ull },
+        { 0x3231564e, 0, 0 }, { 0x34325258, 0, 0 },
+    };
+    int fd = memfd_create("odd-dmabuf-table", MFD_CLOEXEC);
+    if (fd < 0 || write(fd, table, sizeof table) != (ssize_t)sizeof table) { if (fd >= 0) close(fd); return; }
+    zwp_linux_dmabuf_feedback_v1_send_format_table(feedback, fd, sizeof table);
+    close(fd);
+    unsigned minor = odd.dmabuf_minor + (unsigned)(odd.dmabuf_round & 1);
+    send_device(feedback, 0, minor);
+    send_device(feedback, 1, minor + 1);
+    zwp_linux_dmabuf_feedback_v1_send_tranche_flags(feedback, ZWP_LINUX_DMABUF_FEEDBACK_V1_TRANCHE_FLAGS_SCANOUT);
+    send_indices(feedback, (const uint16_t[]){ 2, 0, 99 }, 3);
+    zwp_linux_dmabuf_feedback_v1_send_tranche_done(feedback);
+    send_device(feedback, 1, minor);
+    zwp_linux_dmabuf_feedback_v1_send_tranche_flags(feedback, 0);
+    send_indices(feedback, (const uint16_t[]){ 0, 1, 3, 4 }, 4);
+    zwp_linux_dmabuf_feedback_v1_send_tranche_done(feedback);
+    zwp_linux_dmabuf_feedback_v1_send_done(feedback);
+}
+
 static int dispatch(const void *implementation, void *target, uint32_t opcode, const struct wl_message *message, union wl_argument *args) {
     (void)implementation; (void)opcode;
     struct wl_resource *r = target;
@@ -251,6 +330,15 @@ static int dispatch(const void *implementation, void *target, uint32_t opcode, c
         odd.pointer = created;
     } else if (is(r, "wl_subcompositor") && strcmp(name, "get_subsurface") == 0 && created) {
         odd.bar = (struct wl_resource *)args[1].o;
+    } else if (is(r, "zwp_text_input_manager_v3") && strcmp(name, "get_text_input") == 0 && created) {
+        wl_resource_set_dispatcher(created, dispatch, NULL, NULL, text_input_destroyed);
+        odd.ti = created;
+    } else if (is(r, "zwp_linux_dmabuf_v1") && strstr(name, "_feedback") && created) {
+        wl_list_insert(&odd.dmabuf_feedbacks, wl_resource_get_link(created));
+        wl_resource_set_dispatcher(created, dispatch, NULL, NULL, frame_unlinked);
+        send_dmabuf_feedback(created);
+    } else if (is(r, "zwp_linux_buffer_params_v1") && strcmp(name, "create") == 0) {
+        zwp_linux_buffer_params_v1_send_failed(r);
     } else if (is(r, "wp_fractional_scale_manager_v1") && strcmp(name, "get_fractional_scale") == 0 && created) {
         wl_resource_set_dispatcher(created, dispatch, NULL, NULL, fractional_destroyed);
         odd.fractional_scale = created;
@@ -285,18 +373,24 @@ static int again(void *data) {
     if (odd.output && wl_resource_get_version(odd.output) >= 2) { wl_output_send_scale(odd.output, odd.scale); wl_output_send_done(odd.output); }
     if (odd.input) send_odd_input();
     if (odd.random) random_round();
+    if (odd.text_input && odd.ti) send_odd_text_input();
     if (odd.subcompositor && odd.bar && odd.pointer) {
         wl_pointer_send_enter(odd.pointer, wl_display_next_serial(odd.display), odd.bar, wl_fixed_from_int(20), wl_fixed_from_int(10));
         if (wl_resource_get_version(odd.pointer) >= 5) wl_pointer_send_frame(odd.pointer);
         wl_pointer_send_leave(odd.pointer, wl_display_next_serial(odd.display), odd.bar);
         if (wl_resource_get_version(odd.pointer) >= 5) wl_pointer_send_frame(odd.pointer);
     }
+    if (odd.dmabuf_changing) {
+        odd.dmabuf_round++;
+        struct wl_resource *feedback;
+        wl_resource_for_each(feedback, &odd.dmabuf_feedbacks) send_dmabuf_feedback(feedback);
+    }
     wl_event_source_timer_update(*timer, odd.random ? 100 : 300);
     return 0;
 }
 
 int main(int argc, char **argv) {
-    if (argc < 2) { fprintf(stderr, "usage: %s SOCKET [--configure W H] [--scale N] [--fractional V120] [--keymap KIND] [--input] [--subcompositor] [--random SEED]\n", argv[0]); return 2; }
+    if (argc < 2) { fprintf(stderr, "usage: %s SOCKET [--configure W H] [--scale N] [--fractional V120] [--keymap KIND] [--input] [--subcompositor] [--text-input] [--random SEED] [--dmabuf MAJ:MIN [--dmabuf-changing]]\n", argv[0]); return 2; }
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--configure") == 0 && i + 2 < argc) { odd.width = (int32_t)strtoll(argv[i + 1], NULL, 0); odd.height = (int32_t)strtoll(argv[i + 2], NULL, 0); i += 2; }
         else if (strcmp(argv[i], "--scale") == 0 && i + 1 < argc) odd.scale = (int32_t)strtoll(argv[++i], NULL, 0);
@@ -304,9 +398,13 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--keymap") == 0 && i + 1 < argc) odd.keymap = argv[++i];
         else if (strcmp(argv[i], "--input") == 0) odd.input = 1;
         else if (strcmp(argv[i], "--subcompositor") == 0) odd.subcompositor = 1;
+        else if (strcmp(argv[i], "--text-input") == 0) odd.text_input = 1;
+        else if (strcmp(argv[i], "--dmabuf") == 0 && i + 1 < argc && sscanf(argv[i + 1], "%u:%u", &odd.dmabuf_major, &odd.dmabuf_minor) == 2) { odd.dmabuf = 1; i++; }
+        else if (strcmp(argv[i], "--dmabuf-changing") == 0) odd.dmabuf_changing = 1;
         else if (strcmp(argv[i], "--random") == 0 && i + 1 < argc) { odd.random = 1; odd.fractional = 1; odd.seed = (unsigned)strtoul(argv[++i], NULL, 0); }
         else { fprintf(stderr, "lodestone-odd-parent: unknown argument %s\n", argv[i]); return 2; }
     }
+    wl_list_init(&odd.dmabuf_feedbacks);
     odd.display = wl_display_create();
     if (wl_display_add_socket(odd.display, argv[1]) != 0) { fprintf(stderr, "lodestone-odd-parent: cannot listen on %s: %s\n", argv[1], strerror(errno)); return 1; }
     wl_global_create(odd.display, cwp_wl_compositor_interface(), 4, (void *)cwp_wl_compositor_interface(), bind);
@@ -319,6 +417,8 @@ int main(int argc, char **argv) {
         wl_global_create(odd.display, cwp_wp_fractional_scale_manager_v1_interface(), 1, (void *)cwp_wp_fractional_scale_manager_v1_interface(), bind);
         wl_global_create(odd.display, cwp_wp_viewporter_interface(), 1, (void *)cwp_wp_viewporter_interface(), bind);
     }
+    if (odd.text_input) wl_global_create(odd.display, cwp_zwp_text_input_manager_v3_interface(), 1, (void *)cwp_zwp_text_input_manager_v3_interface(), bind);
+    if (odd.dmabuf) wl_global_create(odd.display, cwp_zwp_linux_dmabuf_v1_interface(), 4, (void *)cwp_zwp_linux_dmabuf_v1_interface(), bind);
     struct wl_event_loop *loop = wl_display_get_event_loop(odd.display);
     static struct wl_event_source *repeat;
     repeat = wl_event_loop_add_timer(loop, again, &repeat);

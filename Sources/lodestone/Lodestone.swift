@@ -64,7 +64,7 @@ struct Lodestone: ParsableCommand {
     @Flag(help: "Do not offer zwlr_screencopy_manager_v1 (screenshots with grim, screen recorders), which is otherwise offered headless and nested; a TTY never offers it.")
     var noScreencopy = false
 
-    @Flag(help: "Do not offer zwlr_data_control_manager_v1 (clipboard managers, wl-copy and wl-paste without a window, wl-paste --watch): no client reads or sets the clipboard unless it has the keyboard.")
+    @Flag(help: "Do not offer zwlr_data_control_manager_v1 (clipboard managers, wl-copy and wl-paste without a window, wl-paste watching the clipboard): no client reads or sets the clipboard unless it has the keyboard.")
     var noDataControl = false
 
     @Flag(help: "Do not offer zxdg_decoration_manager_v1: clients draw their own title bars, as under GNOME's mutter (a nested Lodestone inside then draws its own).")
@@ -269,6 +269,7 @@ struct Lodestone: ParsableCommand {
             watcher = try ConfigWatcher(path: configPath, loop: display.eventLoop, changed: { file in
                 let s = overrides.apply(to: file)
                 compositor.updatePointer(settings: s.pointer, mode: s.pointerMode, legacyApps: s.legacyApps)
+                compositor.launcher.terminal = s.session.terminal
                 log.info("\(configPath) reloaded")
             }, failed: { error in
                 // Any bytes at all give this (the TOML parser runs in a child process): the
@@ -349,6 +350,7 @@ struct Lodestone: ParsableCommand {
         var child: ChildProcess?
         let childWatch = try display.eventLoop.addSignal(SIGCHLD) {
             xwayland?.reap()
+            compositor.launcher.reap()
             if let code = child?.reap() {
                 log.info("'\(command[0])' exited with status \(code)")
                 status = code
@@ -356,6 +358,11 @@ struct Lodestone: ParsableCommand {
                 display.terminate()
             }
         }
+        // The session's own programs (config.toml's [session] startup: a panel, a
+        // notifier), now that clients can connect; the terminal for Super+Return.
+        compositor.launcher.environment = ["WAYLAND_DISPLAY": socketName].merging(xwayland.map { ["DISPLAY": $0.displayName] } ?? [:]) { $1 }
+        compositor.launcher.terminal = settings.session.terminal
+        for program in settings.session.startup { compositor.launcher.run(program) }
         if !command.isEmpty {
             // With an xdg_activation_v1 token, as a launcher passes one: its first window may take the focus.
             var environment = ["WAYLAND_DISPLAY": socketName, "XDG_ACTIVATION_TOKEN": compositor.activationTokens.issueForLaunch()]

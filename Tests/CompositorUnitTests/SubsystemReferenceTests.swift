@@ -82,6 +82,9 @@ final class SubsystemReferenceTests: XCTestCase {
         "SceneRegions.scene -> Scene": "places regions by walking the scene's surfaces",
         "Screencopy.source -> Compositor": "composes a copy without the pointer (the compositor is its frame source)",
         "WindowSwitcher.compositor -> Compositor": "slides windows through the desktop and the clock",
+        "TextInputs.compositor -> Compositor": "activates the input method with the seat's focus, places its popup through the scene and the layout, schedules its frame",
+        "ForeignToplevels.host -> Compositor": "a narrow host (ForeignToplevelHost: heads, listed windows, activation by the task bar)",
+        "SessionLock.compositor -> Compositor": "locks the scene, ends the seat's grabs, moves the keyboard and sizes lock surfaces to the heads",
     ]
 
     /// The stored closures in the walk, each named with what it captures: a capture cannot
@@ -91,6 +94,8 @@ final class SubsystemReferenceTests: XCTestCase {
         "Accessibility.declaresRegions": "the compositor (unowned): the scene's regions, whether a window's tree declares any",
         "ComposedClientCursor.onChange": "the seat (unowned): a commit of the cursor's surface, which comes from its client, pushed to the pointer",
         "FrameClock.onFrame": "the frames (unowned): repaint",
+        "FrameClock.advanced": "the compositor (unowned): the idle notifier's deadlines, checked when the manual clock advances",
+        "Scene.inputPopup": "the text inputs (unowned): the input method's popup and where it is placed",
         "Listener.handler": "NewWindowFocus (unowned): a client connecting (its lineage read)",
         "IdleInhibitors.changed": "the compositor (unowned): the seat's pointer input",
         "IdleInhibitors.isVisible": "the compositor (unowned): the scene's origin",
@@ -121,6 +126,7 @@ final class SubsystemReferenceTests: XCTestCase {
         // Lazy subsystems exist once used: make them all, so the walk sees them.
         _ = (compositor.shortcuts, compositor.shortcutsInhibitors, compositor.activationTokens, compositor.cursorThemes,
              compositor.accessibility, compositor.screencopy, lodestone.seat.constraints, lodestone.seat.keyboard, lodestone.seat.cursor)
+        _ = compositor.sessionLock
 
         let (back, closures) = Self.walk(from: compositor)
         let found = Set(back.map(\.description))

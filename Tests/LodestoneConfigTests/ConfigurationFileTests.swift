@@ -30,6 +30,17 @@ final class ConfigurationFileTests: XCTestCase {
         XCTAssertEqual(c.legacyApps, .off)
     }
 
+    func testSessionKeys() throws {
+        XCTAssertEqual(try parse("").session, SessionSettings())
+        let c = try parse("[session]\nstartup = [\"waybar\", \"exec mako\"]\nterminal = \"foot --server\"\n")
+        XCTAssertEqual(c.session.startup, ["waybar", "exec mako"])
+        XCTAssertEqual(c.session.terminal, "foot --server")
+        XCTAssertEqual(try parse("[session]\nstartup = []\n").session.startup, [])
+        XCTAssertEqual(refusal("[session]\nstartup = [\"a\", true]\n")?.key, "session.startup.1")
+        XCTAssertEqual(refusal("[session]\nstartup = \"waybar\"\n")?.key, "session.startup")
+        XCTAssertEqual(refusal("[session]\nterminal = \"\"\n")?.key, "session.terminal")
+    }
+
     func testMaxRenderTime() throws {
         XCTAssertEqual(try parse("").maxRenderTime, .off)
         XCTAssertEqual(try parse("max-render-time = \"auto\"\n").maxRenderTime, .auto)

@@ -4,7 +4,8 @@ import XCTest
 
 /// Input methods (issue 39) in headless Lodestone: a pywayland input method
 /// (Tests/clients/input_method_client.py) composes "にほん" and commits "日本" into a pywayland
-/// text field and into real apps (gtk4-widget-factory, gnome-text-editor, foot); `wtype` types
+/// text field and into real apps (gtk4-widget-factory, gnome-text-editor, foot; Qt 6 Linguist
+/// and a pywayland field through text-input v1); `wtype` types
 /// through the virtual keyboard; misbehaving clients get named protocol errors. What the apps
 /// hold afterwards is read from the apps themselves: GTK reports its text in each
 /// `set_surrounding_text` (the input method prints it), foot's shell writes it to a file.
@@ -137,6 +138,104 @@ final class InputMethodTests: XCTestCase {
         XCTAssertTrue(received.contains("zwp_text_input_v3@") && received.contains(".preedit_string(\"にほん\", 9, 9)"), "\(name) received no preedit")
         XCTAssertTrue(received.contains(".commit_string(\"日本\")"), "\(name) received no commit")
         return surroundingAfterCommit(ime)
+    }
+
+    /// A text-input v1 field (as Qt 6.4 speaks it) is served by the same input method: it is
+    /// entered when it activates on the focused surface, hears the preedit (its cursor first)
+    /// and the commit with the serial it last committed, and the input method hears its
+    /// description in v3's terms. A deletion is v1's cursor-relative index and total length.
+    func testTextInputV1FieldGetsPreeditAndCommit() throws {
+        let (_, ime) = try startInputMethod(["--delete", "1", "0"])
+        let output = session.runtimeDirectory + "/field-v1.txt"
+        try session.launch(["python3", client, "text-field-v1"], output: output)
+        XCTAssertTrue(try session.wait { textOfFile(output).contains("commit 日本") }, "field:\n\(textOfFile(output))\nime:\n\(textOfFile(ime))")
+        XCTAssertEqual(textOfFile(output).split(separator: "\n").map(String.init).filter { $0 != "mapped" },
+                       ["enter", "preedit-cursor 9", "preedit にほん '' serial 0", "delete -1 1", "commit 日本 serial 0"])
+        let imeText = textOfFile(ime)
+        for line in ["activate", "surrounding 'abc' 3 3", "change-cause 0", "content-type 1 0"] {
+            XCTAssertTrue(imeText.contains(line + "\n"), "no '\(line)':\n\(imeText)")
+        }
+        XCTAssertFalse(session.log.contains("protocol error"), session.log)
+    }
+
+    /// zwp_text_input_v1 defines no errors: odd values, activations without the keyboard, and
+    /// the focused surface destroyed while served leave the client connected and Lodestone
+    /// serving the next field.
+    func testOddTextInputV1ClientLeavesLodestoneServing() throws {
+        let (ime, imeOutput) = try startInputMethod()
+        let (status, output) = try run(["python3", repositoryRoot + "/Tests/clients/bad_client.py", "ti1-odd"], environment: session.clientEnvironment)
+        XCTAssertEqual(status, 0, output)
+        XCTAssertTrue(output.contains("RESULT: ok"), output)
+        // Its commit_state(2^32-1) came with its activation: the serial it hears back.
+        XCTAssertTrue(output.contains("heard commit_string 4294967295 日本"), "the odd field was not served:\n\(output)\nime:\n\(textOfFile(imeOutput))")
+        XCTAssertTrue(try session.wait { textOfFile(imeOutput).contains("deactivate\n") }, textOfFile(imeOutput))
+        XCTAssertTrue(session.compositorIsRunning, session.log)
+        // A new input method (the first composes once) serves the next field.
+        ime.terminate()
+        ime.waitUntilExit()
+        _ = try startInputMethod()
+        let (_, field) = try startTextField()
+        XCTAssertTrue(try session.wait { textOfFile(field).contains("commit 日本") }, textOfFile(field))
+    }
+
+    /// Qt 6.4's Wayland plugin speaks text-input v1, not v3: Linguist's find dialog (Ctrl+F,
+    /// with a translation file open) activates its field through v1, gets the preedit and the
+    /// commit, and then reports its text as "日本" to the input method.
+    func testQt6LinguistFindField() throws {
+        let linguist = "/usr/lib/qt6/bin/linguist"
+        guard FileManager.default.isExecutableFile(atPath: linguist) else {
+            if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("Qt 6 Linguist is not installed; run make deps") }
+            throw XCTSkip("Qt 6 Linguist (qt6-tools-dev-tools) is not installed; run make deps")
+        }
+        let translations = session.runtimeDirectory + "/find.ts"
+        try """
+        <?xml version="1.0" encoding="utf-8"?>
+        <!DOCTYPE TS><TS version="2.1" language="ja_JP"><context><name>Main</name>
+        <message><source>Hello</source><translation type="unfinished"></translation></message>
+        </context></TS>
+        """.write(toFile: translations, atomically: true, encoding: .utf8)
+        let (_, ime) = try startInputMethod()
+        let trace = session.runtimeDirectory + "/linguist.txt"
+        let environment = ["QT_QPA_PLATFORM": "wayland", "WAYLAND_DEBUG": "client", "XDG_CONFIG_HOME": session.runtimeDirectory + "/linguist-config"]
+        try session.launch([linguist, translations], environment: environment, output: trace)
+        // The title names the file once it is loaded; the window has had the keyboard since it was mapped.
+        _ = try session.waitForWindow("linguist", timeout: 30) { $0.title.hasSuffix("find.ts - Qt Linguist") }
+        // Ctrl+F, again every 2 s until the find dialog is up: a key Qt hears before it has set
+        // up its shortcuts is lost.
+        var pressAt = Date()
+        XCTAssertTrue(try session.wait {
+            if Date() >= pressAt {
+                try session.control.key(29, pressed: true)
+                try session.control.tap(33)
+                try session.control.key(29, pressed: false)
+                pressAt = Date().addingTimeInterval(2)
+            }
+            return try session.control.windows().contains { $0.title == "Find" }
+        },
+                      "no find dialog:\n\(textOfFile(trace).suffix(4000))")
+        XCTAssertTrue(try session.wait(timeout: 30) { surroundingAfterCommit(ime).contains { $0.contains("日本") } },
+                      "ime:\n\(textOfFile(ime))\nlinguist:\n\(textOfFile(trace).split(separator: "\n").filter { $0.contains("text_input") }.suffix(40).joined(separator: "\n"))")
+        XCTAssertEqual(surroundingAfterCommit(ime).first, "surrounding '日本' 6 6")
+        let received = textOfFile(trace)
+        XCTAssertTrue(received.contains(".preedit_cursor(9)") && received.contains(".preedit_string(0, \"にほん\", \"\")"),
+                      "Linguist received no preedit:\n\(received.split(separator: "\n").filter { $0.contains("text_input") }.joined(separator: "\n"))")
+        XCTAssertTrue(received.contains(".commit_string(0, \"日本\")"), "Linguist received no commit")
+        // The field is the find dialog's: the text input was activated on its surface.
+        XCTAssertEqual(activatedSurface(received), toplevelSurface(titled: "Find", received))
+        XCTAssertFalse(session.log.contains("protocol error"), session.log)
+    }
+
+    /// The wl_surface a text input v1 was last activated on, in a client's WAYLAND_DEBUG trace.
+    private func activatedSurface(_ trace: String) -> String? {
+        trace.matches(of: /zwp_text_input_v1@\d+\.activate\(wl_seat@\d+, (wl_surface@\d+)\)/).last.map { String($0.1) }
+    }
+
+    /// The wl_surface of the toplevel that set `title`, in a client's WAYLAND_DEBUG trace.
+    private func toplevelSurface(titled title: String, _ trace: String) -> String? {
+        guard let toplevel = trace.matches(of: /(xdg_toplevel@\d+)\.set_title\("(.*)"\)/).last(where: { $0.2 == title })?.1,
+              let xdgSurface = trace.matches(of: /(xdg_surface@\d+)\.get_toplevel\(new id (xdg_toplevel@\d+)\)/).last(where: { $0.2 == toplevel })?.1
+        else { return nil }
+        return trace.matches(of: /get_xdg_surface\(new id (xdg_surface@\d+), (wl_surface@\d+)\)/).last { $0.1 == xdgSurface }.map { String($0.2) }
     }
 
     /// foot composes through text-input v3 too: the input method's "日本", then `wtype`'s

@@ -52,6 +52,16 @@ final class InstallTests: XCTestCase {
             XCTAssertEqual(dstatus, 0, doutput)
         }
         XCTAssertTrue(FileManager.default.fileExists(atPath: prefix + "/share/man/man1/lodestone.1"))
+        // The display managers' session: its entry is valid, and lodestone-session names the
+        // installed default session.toml.
+        let session = prefix + "/share/wayland-sessions/lodestone.desktop"
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/desktop-file-validate") {
+            let (sstatus, soutput) = try run(["desktop-file-validate", session])
+            XCTAssertEqual(sstatus, 0, soutput)
+        }
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: prefix + "/bin/lodestone-session"))
+        XCTAssertTrue(textOfFile(prefix + "/bin/lodestone-session").contains("--config \"\(prefix)/share/lodestone/session.toml\""))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: prefix + "/share/lodestone/session.toml"))
 
         try checkInstalledPointerLibrary(prefix: prefix)
         try checkInstalledWayfirePlugin(prefix: prefix)

@@ -127,6 +127,34 @@ final class NestedOddParentTests: XCTestCase {
         try assertAlive(nested)
     }
 
+    // MARK: The parent's input method
+
+    /// `--text-input`: every 300 ms the parent's input method says odd things to Lodestone's
+    /// text input while a pywayland text field inside is enabled (`ParentTextInput`). The field
+    /// gets what is within the protocol (the "odd" preedit, its cursor -1…99 kept within its
+    /// 3 bytes; deletions as sent; text that was not UTF-8, repaired) and none of the text over 4000 bytes; it
+    /// stays connected and Lodestone keeps running.
+    func testOddInputMethodEventsReachTheFieldOnlyWithinTheProtocol() throws {
+        let (status, _) = try run(["python3", "-c", "import pywayland"])
+        if status != 0 {
+            if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("pywayland is missing; run make deps") }
+            throw XCTSkip("pywayland is missing; run make deps")
+        }
+        let (nested, parent) = try nest(in: ["--text-input", "--subcompositor"])
+        defer { stop(nested, parent) }
+        let field = nested.runtimeDirectory + "/odd-field-\(nested.socket).txt"
+        try nested.launch(["python3", repositoryRoot + "/Tests/clients/input_method_client.py", "text-field"], output: field)
+        func lines() -> [String] { textOfFile(field).split(separator: "\n").map(String.init) }
+        XCTAssertTrue(try nested.wait(timeout: 20) { lines().filter { $0.hasPrefix("done ") }.count >= 6 }, "field:\n\(textOfFile(field).prefix(3000))\n\(nested.log.suffix(3000))")
+        try assertAlive(nested)
+        let seen = lines()
+        XCTAssertTrue(seen.contains("preedit odd 0 3"), "\(seen.prefix(40))")
+        XCTAssertTrue(seen.contains("delete 4294967295 4294967295"), "\(seen.prefix(40))")
+        XCTAssertTrue(seen.contains("commit \u{FFFD}\u{FFFD} not UTF-8"), "\(seen.prefix(40))")
+        XCTAssertFalse(seen.contains { $0.count > 4000 }, "text over the protocol's limit reached the field")
+        XCTAssertFalse(seen.contains("disconnected"), "the field was disconnected:\n\(nested.log.suffix(3000))")
+    }
+
     // MARK: A random parent
 
     /// `lodestone-odd-parent --random`: every 100 ms a configure, a wl_output scale, a
@@ -175,6 +203,36 @@ final class NestedOddParentTests: XCTestCase {
     // MARK: Helpers
 
     /// Starts lodestone-odd-parent with `arguments` and a 400×300 Lodestone nested in it.
+    // MARK: linux-dmabuf
+
+    /// The parent's zwp_linux_dmabuf_v1 (issue 37): nested Lodestone reads its feedback (a
+    /// table with a tiled and a YUV pair, a duplicate, an index past its end, a scan-out
+    /// tranche on another device) and offers its clients the parent's main device, with the
+    /// pairs it reads itself (what parent planes cannot yet take over).
+    func testParentsDmabufMainDeviceIsOffered() throws {
+        let (nested, parent) = try nest(in: ["--dmabuf", "226:7"])
+        defer { stop(nested, parent) }
+        try assertAlive(nested)
+        let (status, output) = try run(["python3", repositoryRoot + "/Tests/clients/dmabuf_client.py", "feedback"], environment: nested.clientEnvironment)
+        XCTAssertEqual(status, 0, output)
+        XCTAssertTrue(output.contains("default main_device 226:7\n"), output)
+        XCTAssertTrue(output.contains("default table XR24:0x0 AR24:0x0\n"), output)
+        XCTAssertTrue(output.contains("default tranche 226:7 flags 0 formats XR24:0x0 AR24:0x0\ndefault done"), output)
+        XCTAssertTrue(nested.log.contains("the parent's linux-dmabuf: main device 226:7, 4 format and modifier pairs in 2 tranches"),
+                      String(nested.log.suffix(3000)))
+    }
+
+    /// The parent's feedback changes (its main device, as when its GPU changes): the clients'
+    /// feedback objects hear it again, whole.
+    func testParentsDmabufFeedbackChangeReachesTheClients() throws {
+        let (nested, parent) = try nest(in: ["--dmabuf", "226:7", "--dmabuf-changing"])
+        defer { stop(nested, parent) }
+        try assertAlive(nested)
+        let (status, output) = try run(["python3", repositoryRoot + "/Tests/clients/dmabuf_client.py", "feedback-watch", "2"], environment: nested.clientEnvironment)
+        XCTAssertEqual(status, 0, output)
+        XCTAssertTrue(output.contains("main_device 226:7\n") && output.contains("main_device 226:8\n"), output)
+    }
+
     private func nest(in arguments: [String], environment: [String: String] = [:]) throws -> (Session, Process) {
         let program = URL(fileURLWithPath: Session.executable).deletingLastPathComponent().appendingPathComponent("lodestone-odd-parent").path
         guard FileManager.default.isExecutableFile(atPath: program) else { throw XCTSkip("\(program) is not built") }

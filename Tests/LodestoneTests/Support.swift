@@ -26,8 +26,9 @@ func selectionTaken(trace: String, primary: Bool) -> Bool {
 extension XCTestCase {
     /// Skips when a client program is not installed (make deps installs them all).
     func requireProgram(_ name: String) throws {
-        let found = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-            .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
+        let found = name.hasPrefix("/") ? FileManager.default.isExecutableFile(atPath: name)
+            : (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+                .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
         if !found {
             if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("\(name) is not installed; run make deps") }
             throw XCTSkip("\(name) is not installed; run make deps")

@@ -88,6 +88,23 @@ Input methods (issue 39; bindings from ime_protocols.py, on a connection of thei
                           already is an xdg_surface (error role)
   ime-stale-commit        commit_string and commit with serials never sent, then destroy
                           (no error: a stale commit changes nothing)
+  ti1-odd                 zwp_text_input_v1 (which defines no errors) used oddly: activate a
+                          surface without the keyboard, commit_state and reset, deactivate
+                          twice; then a mapped window's: activate at keyboard enter, cursor
+                          and anchor 2^32-1, hint and purpose 2^32-1, a cursor rectangle of
+                          extremes, a 1000-byte language, invoke_action, commit_state(2^32-1);
+                          wait for its enter and what an input method sends (printed), then
+                          destroy the focused surface while active, commit_state, and vanish
+                          (no error)
+Session lockers (ext_session_lock_v1; each leaves the session locked, as a dead locker does):
+  lock-error KIND         break a lock: destroy-after-locked (destroy after locked:
+                          invalid_destroy), unlock-before-locked (unlock_and_destroy before
+                          locked: invalid_unlock), role (a lock surface of an xdg_surface's
+                          wl_surface), duplicate-output (two lock surfaces on one wl_output),
+                          constructed (get_lock_surface on a surface with a buffer attached),
+                          commit-before-ack, null-buffer (ack, then commit with no buffer),
+                          wrong-size (ack, then commit 64×48), bad-serial (ack a serial never sent)
+  lock-no-surface         lock, print 'locked' when it comes, then stay (never draws)
 
 Prints one line, 'RESULT: <what happened>', where what happened is
 'protocol-error', 'disconnected' or 'ok'; libwayland logs which error it was
@@ -102,6 +119,8 @@ from pywayland import ffi, lib
 from pywayland.client import Display
 from pywayland.protocol.wayland import WlCompositor, WlDataDeviceManager, WlSeat, WlShm, WlSubcompositor
 from pywayland.protocol.xdg_shell import XdgWmBase
+from pywayland.protocol.ext_session_lock_v1 import ExtSessionLockManagerV1
+from pywayland.protocol.wayland import WlOutput
 
 WIDTH, HEIGHT = 64, 48
 INT32_MAX, INT32_MIN = 2**31 - 1, -2**31
@@ -274,6 +293,8 @@ def input_method_mode(mode):
             method.delete_surrounding_text(2**32 - 1, 2**32 - 1)
             method.commit(serial)
         method.destroy()
+    elif mode == "ti1-odd":
+        text_input_v1_odd(d, registry, found, seat, wl, xdg, ime_protocols.text_input_v1())
     settle(d)
     until_error(d, 1)
     print("RESULT: " + outcome(d), flush=True)
@@ -281,8 +302,120 @@ def input_method_mode(mode):
     os._exit(0)
 
 
+def text_input_v1_odd(d, registry, found, seat, wl, xdg, ti1):
+    """The ti1-odd mode (see the usage)."""
+    compositor = registry.bind(found["wl_compositor"], wl.WlCompositor, 4)
+    wm = registry.bind(found["xdg_wm_base"], xdg.XdgWmBase, 2)
+    wm.dispatcher["ping"] = lambda w, serial: w.pong(serial)
+    text_input = registry.bind(found["zwp_text_input_manager_v1"], ti1.ZwpTextInputManagerV1, 1).create_text_input()
+    heard = []
+    for event in ["enter", "leave", "preedit_string", "commit_string", "preedit_cursor", "delete_surrounding_text"]:
+        text_input.dispatcher[event] = lambda t, *a, event=event: heard.append(event) or print("heard", event, *a, flush=True)
+    # Unfocused: nothing is entered, nothing is served.
+    loose = compositor.create_surface()
+    text_input.commit_state(5)
+    text_input.activate(seat, loose)
+    text_input.reset()
+    text_input.commit_state(2**32 - 1)
+    text_input.deactivate(seat)
+    text_input.deactivate(seat)
+    d.roundtrip()
+    # A mapped window: the keyboard enters it (a new toplevel gets the focus).
+    surface = compositor.create_surface()
+    xdg_surface = wm.get_xdg_surface(surface)
+    xdg_surface.get_toplevel().set_title("ti1-odd")
+    xdg_surface.dispatcher["configure"] = lambda x, serial: x.ack_configure(serial)
+    keyboard = seat.get_keyboard()
+    entered = []
+    keyboard.dispatcher["keymap"] = lambda k, fmt, fd, size: os.close(fd)
+    keyboard.dispatcher["enter"] = lambda k, serial, s, keys: entered.append(s)
+    surface.commit()
+    d.roundtrip()
+    size = WIDTH * HEIGHT * 4
+    fd = os.memfd_create("ti1", 0)
+    os.ftruncate(fd, size)
+    pool = registry.bind(found["wl_shm"], wl.WlShm, 1).create_pool(fd, size)
+    surface.attach(pool.create_buffer(0, WIDTH, HEIGHT, WIDTH * 4, 0), 0, 0)
+    os.close(fd)
+    surface.commit()
+    import time
+    deadline = time.monotonic() + 5
+    while not entered and time.monotonic() < deadline and d.roundtrip() >= 0:
+        time.sleep(0.02)
+    text_input.activate(seat, surface)
+    text_input.set_surrounding_text("x", 2**32 - 1, 2**32 - 1)
+    text_input.set_content_type(2**32 - 1, 2**32 - 1)
+    text_input.set_cursor_rectangle(INT32_MIN, INT32_MIN, INT32_MAX, INT32_MAX)
+    text_input.set_preferred_language("x" * 1000)
+    text_input.invoke_action(2**32 - 1, 2**32 - 1)
+    text_input.show_input_panel()
+    text_input.commit_state(2**32 - 1)
+    # An input method, if one runs, composes at activation.
+    deadline = time.monotonic() + 3
+    while "commit_string" not in heard and time.monotonic() < deadline and d.roundtrip() >= 0:
+        time.sleep(0.02)
+    surface.destroy()
+    text_input.commit_state(1)
+    d.roundtrip()
+def session_lock(c):
+    """Binds the lock manager and the first wl_output; locks and waits for locked (or finished)."""
+    registry = c.display.get_registry()
+    manager = registry.bind(c.globals["ext_session_lock_manager_v1"][0], ExtSessionLockManagerV1, 1)
+    output = registry.bind(c.globals["wl_output"][0], WlOutput, 1)
+    lock = manager.lock()
+    answers = []
+    lock.dispatcher["locked"] = lambda l: answers.append("locked")
+    lock.dispatcher["finished"] = lambda l: answers.append("finished")
+    return lock, output, answers
+
+
+def wait_for(c, answers):
+    while not answers and c.display.dispatch(block=True) >= 0:
+        pass
+
+
+def lock_error(c, kind):
+    lock, output, answers = session_lock(c)
+    if kind == "unlock-before-locked":
+        # In the same batch as lock: locked waits for a composed frame, so it cannot have come.
+        lock.unlock_and_destroy()
+        return
+    wait_for(c, answers)
+    if kind == "destroy-after-locked":
+        lock.destroy()
+        return
+    surface = c.compositor.create_surface()
+    if kind == "role":
+        c.wm.get_xdg_surface(surface)
+    elif kind == "constructed":
+        surface.attach(c.buffer(), 0, 0)
+    lock_surface = lock.get_lock_surface(surface, output)
+    if kind in ("role", "constructed"):
+        return
+    if kind == "duplicate-output":
+        lock.get_lock_surface(c.compositor.create_surface(), output)
+        return
+    configures = []
+    lock_surface.dispatcher["configure"] = lambda ls, serial, w, h: configures.append((serial, w, h))
+    c.display.roundtrip()
+    serial, width, height = configures[-1]
+    if kind == "commit-before-ack":
+        surface.attach(c.buffer(width, height), 0, 0)
+        surface.commit()
+        return
+    if kind == "bad-serial":
+        lock_surface.ack_configure(serial + 1000)
+        return
+    lock_surface.ack_configure(serial)
+    if kind == "wrong-size":
+        surface.attach(c.buffer(), 0, 0)
+    elif kind != "null-buffer":
+        raise SystemExit("unknown lock-error kind " + kind)
+    surface.commit()
+
+
 def main(mode, arg=None):
-    if mode.startswith("vk-") or mode.startswith("ime-"):
+    if mode.startswith(("vk-", "ime-", "ti1-")):
         input_method_mode(mode)
     c = Client()
     d = c.display
@@ -860,6 +993,15 @@ def main(mode, arg=None):
         d.roundtrip()
         print("region %d pairs %.1f ms" % (n, (time.monotonic() - start) * 1000), flush=True)
         settle(d)
+    elif mode == "lock-error":
+        lock_error(c, arg)
+        until_error(d)
+    elif mode == "lock-no-surface":
+        _, _, answers = session_lock(c)
+        wait_for(c, answers)
+        print(answers[0], flush=True)
+        while d.dispatch(block=True) >= 0:
+            pass
     elif mode == "request-flood":
         # N cheap requests (a region made, grown and destroyed) written as fast as the socket
         # takes them, no round trip until the end.

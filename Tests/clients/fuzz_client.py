@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A random request-stream fuzzer for Lodestone (issue 17, 2b), written with pywayland.
 
-Usage: fuzz_client.py SECONDS SEED CORPUS_DIR
+Usage: fuzz_client.py SECONDS SEED CORPUS_DIR [--session-lock]
        fuzz_client.py --replay FILE          (one stream from the corpus)
 (WAYLAND_DISPLAY and XDG_RUNTIME_DIR select the compositor.)
 
@@ -12,6 +12,11 @@ After each stream a fresh connection makes a round trip: if it cannot, the compo
 gone, and the stream's seed is written to CORPUS_DIR/crash-SEED.txt (replay it with
 --replay). Every stream's seed goes to CORPUS_DIR/last.txt before it runs, so a stream
 that hangs the compositor is known too.
+
+With --session-lock, streams also lock the session (ext_session_lock_v1: lock, lock
+surfaces on any surface and output, acks with any serial, commits of any size, unlock and
+destroy in any order); a stream that dies leaves the session locked, so only a test that
+unlocks it afterwards (SessionLockTests) passes it. Without it the streams are as before.
 
 Prints 'streams N crashes C' last; exits 1 when C > 0.
 """
@@ -25,14 +30,26 @@ import time
 from pywayland.client import Display
 from pywayland.protocol.wayland import WlCompositor, WlDataDeviceManager, WlSeat, WlShm, WlSubcompositor
 from pywayland.protocol.xdg_shell import XdgWmBase
+from pywayland.protocol.ext_session_lock_v1 import ExtSessionLockManagerV1
+from pywayland.protocol.wayland import WlOutput
 from pywayland.protocol.ext_idle_notify_v1 import ExtIdleNotifierV1
 from pywayland.protocol.ext_foreign_toplevel_list_v1 import ExtForeignToplevelListV1
+from pywayland.protocol.linux_dmabuf_unstable_v1 import ZwpLinuxDmabufV1
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ime_protocols  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+try:
+    import layer_client
+    LAYER_SHELL = layer_client.bindings()[2]
+except Exception as error:  # no pkg-config or scanner: the streams leave the layer shell out
+    print("no layer shell bindings:", error, file=sys.stderr)
+    LAYER_SHELL = None
+
 INT32_MAX, INT32_MIN = 2**31 - 1, -2**31
 KEPT = []
+SESSION_LOCK = "--session-lock" in sys.argv
 # Text input, input method and virtual keyboard (issue 39): generated once per run.
 _, _, TI, IM, VK = ime_protocols.bindings()
 EXTREMES = [0, 1, -1, 2, 64, INT32_MAX, INT32_MIN, INT32_MAX - 1, INT32_MIN + 1, 1 << 24, -(1 << 24), 65535]
@@ -75,9 +92,19 @@ class Stream:
         self.device = self.ddm.get_data_device(self.seat)
         self.registry = registry
         self.notifier, self.notifications, self.toplevel_list, self.handles = None, [], None, []
+        self.dmabuf, self.dmabuf_version, self.dmabuf_params = None, 0, []
         self.text_input = registry.bind(self.globals["zwp_text_input_manager_v3"][0], TI.ZwpTextInputManagerV3, 1).get_text_input(self.seat)
         self.input_method = registry.bind(self.globals["zwp_input_method_manager_v2"][0], IM.ZwpInputMethodManagerV2, 1).get_input_method(self.seat)
         self.virtual_keyboard = registry.bind(self.globals["zwp_virtual_keyboard_manager_v1"][0], VK.ZwpVirtualKeyboardManagerV1, 1).create_virtual_keyboard(self.seat)
+        # zwlr_layer_shell_v1, not in pywayland: bindings generated from protocols/ (layer_client.py).
+        self.layers = []
+        self.layer_shell = None
+        if LAYER_SHELL and "zwlr_layer_shell_v1" in self.globals:
+            self.layer_shell = registry.bind(self.globals["zwlr_layer_shell_v1"][0], LAYER_SHELL.ZwlrLayerShellV1, 4)
+        self.locks, self.lock_surfaces, self.outputs = [], [], []
+        if SESSION_LOCK:
+            self.lock_manager = registry.bind(self.globals["ext_session_lock_manager_v1"][0], ExtSessionLockManagerV1, 1)
+            self.outputs.append(registry.bind(self.globals["wl_output"][0], WlOutput, 1))
 
     def pick(self, items):
         return self.rng.choice(items) if items else None
@@ -101,7 +128,10 @@ class Stream:
     def action(self):
         r = self.rng
         s = self.pick(self.surfaces)
-        choice = r.randrange(35)
+        # linux-dmabuf's one, then the session lock's four last (--session-lock), after everything else.
+        self.dmabuf_choice = 39 if self.layer_shell else 35
+        self.base = self.dmabuf_choice + 1
+        choice = r.randrange(self.base + 4 if SESSION_LOCK else self.base)
         if choice < 3 or s is None:
             self.surfaces.append(self.compositor.create_surface())
         elif choice == 3:
@@ -269,8 +299,89 @@ class Stream:
                 k.key(a_uint(r), a_uint(r), r.choice([0, 1, 2]))
             else:
                 k.modifiers(a_uint(r), a_uint(r), a_uint(r), a_uint(r))
+        elif choice == self.dmabuf_choice:
+            # linux-dmabuf params from memfds (no dmabuf: at best `failed`): any plane index,
+            # offset, stride and modifier, created at any size and format, twice, or destroyed.
+            if "zwp_linux_dmabuf_v1" not in self.globals:
+                return
+            if self.dmabuf is None:
+                self.dmabuf_version = r.choice([1, 3, 4])
+                self.dmabuf = self.registry.bind(self.globals["zwp_linux_dmabuf_v1"][0], ZwpLinuxDmabufV1, self.dmabuf_version)
+            which = r.randrange(5)
+            if which == 0 or not self.dmabuf_params:
+                self.dmabuf_params.append(self.dmabuf.create_params())
+            elif which == 1:
+                fd = os.memfd_create("fuzz-dmabuf", 0)
+                os.ftruncate(fd, r.choice([0, 4096, 1 << 20]))
+                self.pick(self.dmabuf_params).add(fd, r.choice([0, 1, 3, 4, a_uint(r)]), a_uint(r), a_uint(r),
+                                                  r.choice([0, 0x00FFFFFF, a_uint(r)]), r.choice([0, 0xFFFFFFFF, a_uint(r)]))
+                os.close(fd)
+            elif which == 2:
+                fourcc = r.choice([0x34325258, 0x34325241, 0x3231564E, a_uint(r)])
+                p = self.pick(self.dmabuf_params)
+                if r.random() < 0.5 and self.dmabuf_version >= 2:
+                    self.buffers.append(p.create_immed(a_size(r), a_size(r), fourcc, r.choice([0, 1, 2, a_uint(r)])))
+                else:
+                    p.dispatcher["created"] = lambda params, buffer: self.buffers.append(buffer)
+                    p.create(a_size(r), a_size(r), fourcc, r.choice([0, 1, 2, a_uint(r)]))
+            elif which == 3:
+                self.dmabuf_params.pop(r.randrange(len(self.dmabuf_params))).destroy()
+            else:
+                self.dmabuf.get_default_feedback() if self.dmabuf_version >= 4 else self.d.roundtrip()
+        elif choice == 35:
+            layer = self.layer_shell.get_layer_surface(s, None, r.choice([0, 1, 2, 3, 3, 4, a_uint(r)]), "fuzz")
+            layer.dispatcher["configure"] = lambda l, serial, w, h: l.ack_configure(serial if r.random() < 0.9 else a_uint(r))
+            self.layers.append(layer)
+        elif choice == 36 and self.layers:
+            layer = self.pick(self.layers)
+            which = r.randrange(6)
+            if which == 0:
+                layer.set_size(a_uint(r) if r.random() < 0.3 else r.choice([0, 1, 30, 300]), a_uint(r) if r.random() < 0.3 else r.choice([0, 1, 30]))
+            elif which == 1:
+                layer.set_anchor(r.randrange(16) if r.random() < 0.9 else a_uint(r))
+            elif which == 2:
+                layer.set_exclusive_zone(an_int(r))
+            elif which == 3:
+                layer.set_margin(an_int(r), an_int(r), an_int(r), an_int(r))
+            elif which == 4:
+                layer.set_keyboard_interactivity(r.choice([0, 1, 2, 3]))
+            else:
+                layer.set_layer(r.choice([0, 1, 2, 3, 4]))
+        elif choice == 37 and self.layers and self.popups:
+            self.pick(self.layers).get_popup(self.pick(self.popups))
+        elif choice == 38 and self.layers:
+            self.layers.pop(r.randrange(len(self.layers))).destroy()
+        elif choice >= self.base:
+            self.lock_action(choice - self.base + 30, s)
         else:
             s.commit()
+
+    def lock_action(self, choice, s):
+        r = self.rng
+        if choice == 30 or not self.locks:
+            self.locks.append(self.lock_manager.lock())
+        elif choice == 31:
+            surface = s if r.random() < 0.7 else self.compositor.create_surface()
+            ls = self.pick(self.locks).get_lock_surface(surface, self.pick(self.outputs))
+
+            def on_configure(lock_surface, serial, width, height):
+                self.serials.append(serial)
+                if r.random() < 0.8:
+                    lock_surface.ack_configure(serial)
+                if r.random() < 0.5:
+                    surface.attach(self.buffer(), 0, 0)
+                    surface.commit()
+            ls.dispatcher["configure"] = on_configure
+            self.lock_surfaces.append(ls)
+        elif choice == 32 and self.lock_surfaces:
+            self.pick(self.lock_surfaces).ack_configure(self.pick(self.serials) if r.random() < 0.5 else a_uint(r))
+        else:
+            items = self.lock_surfaces if self.lock_surfaces and r.random() < 0.3 else self.locks
+            item = items.pop(r.randrange(len(items)))
+            if items is self.locks and r.random() < 0.5:
+                item.unlock_and_destroy()
+            else:
+                item.destroy()
 
     def run(self, count):
         for i in range(count):
@@ -325,7 +436,8 @@ def main():
         one_stream(seed)
         print("replayed %d; compositor %s" % (seed, "alive" if compositor_alive() else "gone"), flush=True)
         os._exit(0)
-    seconds, base, corpus = float(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    args = [a for a in sys.argv[1:] if a != "--session-lock"]
+    seconds, base, corpus = float(args[0]), int(args[1]), args[2]
     os.makedirs(corpus, exist_ok=True)
     deadline = time.monotonic() + seconds
     streams = crashes = 0

@@ -5,7 +5,7 @@ pywayland.
 Usage: input_method_client.py MODE [ARGS]   (WAYLAND_DISPLAY and XDG_RUNTIME_DIR select the compositor)
 
 Modes:
-  ime PREEDIT COMMIT [--popup W H] [--grab] [--stay]
+  ime PREEDIT COMMIT [--popup W H] [--grab] [--delete BEFORE AFTER] [--stay]
         A zwp_input_method_v2. When a text input is activated: set_preedit_string(PREEDIT,
         cursor at its end) and commit; when the app has answered (its next text-input commit
         reaches us as a done) or 1.5 s passed, commit_string(COMMIT) with no preedit, and
@@ -13,15 +13,21 @@ Modes:
         app that re-enables its text input (gnome-text-editor does) gets one "日本", not two.
         --popup: an input popup surface of W×H, magenta, whose text_input_rectangle events
         are printed. --grab: grab the keyboard; each key pressed is printed, and the A key
-        (evdev 30) is committed as 'あ' (nothing else reaches the app).
+        (evdev 30) is committed as 'あ' (nothing else reaches the app). --delete: the commit
+        also deletes BEFORE and AFTER bytes around the cursor (delete_surrounding_text).
   second
         A zwp_input_method_v2 while another is there: prints 'unavailable' or 'available'.
-  text-field
-        A 200×100 window with a zwp_text_input_v3: on keyboard enter it enables, describes
+  text-field [TITLE]
+        A 200×100 window (titled TITLE, by default 'text-field') with a zwp_text_input_v3: on keyboard enter it enables, describes
         itself (surrounding 'abc' cursor 3, content type hint 0x1 purpose 0, cursor rectangle
         20,30 2×16) and commits; prints every text-input event ('preedit TEXT B E', 'commit
         TEXT', 'delete B A', 'done SERIAL commits N', 'enter', 'leave') and every wl_keyboard
         key ('wl-key CODE STATE') until killed.
+  text-field-v1
+        The same window ('text-field-v1') with a zwp_text_input_v1, as Qt 6.4 speaks it: on
+        keyboard enter it activates; at the text input's enter it describes itself as above and
+        commit_state(the serial it last heard); prints 'enter', 'leave', 'preedit-cursor I',
+        'preedit TEXT 'COMMIT' serial S', 'commit TEXT serial S', 'delete INDEX LENGTH'.
 
 Lines are printed as they happen, flushed: 'activate', 'deactivate', 'surrounding TEXT C A',
 'content-type H P', 'done N', 'preedit-sent', 'committed', 'rectangle X Y W H', 'keymap SIZE',
@@ -91,7 +97,7 @@ class Client:
             pass
 
 
-def run_ime(preedit, commit, popup=None, grab=False, stay=False):
+def run_ime(preedit, commit, popup=None, grab=False, stay=False, delete=None):
     c = Client()
     manager = c.bind("zwp_input_method_manager_v2", im.ZwpInputMethodManagerV2, 1)
     method = manager.get_input_method(c.seat)
@@ -165,6 +171,8 @@ def run_ime(preedit, commit, popup=None, grab=False, stay=False):
             state["phase"], state["sent_at"] = "preedit", time.monotonic()
             say("preedit-sent")
         elif state["phase"] == "answered" or (state["phase"] == "preedit" and time.monotonic() - state["sent_at"] > 1.5):
+            if delete:
+                method.delete_surrounding_text(*delete)
             method.commit_string(commit)
             method.commit(state["dones"])
             c.display.flush()
@@ -190,7 +198,7 @@ def run_second():
     os._exit(0)
 
 
-def run_text_field():
+def run_text_field(title="text-field"):
     c = Client()
     wm = c.bind("xdg_wm_base", xdg.XdgWmBase, 2)
     wm.dispatcher["ping"] = lambda w, serial: w.pong(serial)
@@ -230,12 +238,68 @@ def run_text_field():
     surface = c.compositor.create_surface()
     xdg_surface = wm.get_xdg_surface(surface)
     toplevel = xdg_surface.get_toplevel()
-    toplevel.set_title("text-field")
+    toplevel.set_title(title)
     configured = []
 
     def on_configure(x, serial):
         x.ack_configure(serial)
         configured.append(serial)
+
+    xdg_surface.dispatcher["configure"] = on_configure
+    surface.commit()
+    while not configured and c.display.dispatch(block=True) >= 0:
+        pass
+    surface.attach(c.buffer(200, 100, b"\xe0\xe0\xe0\xff"), 0, 0)
+    surface.damage_buffer(0, 0, 200, 100)
+    surface.commit()
+    c.display.roundtrip()
+    say("mapped")
+    c.run_forever()
+    say("disconnected")
+
+
+def run_text_field_v1():
+    """A text field speaking text-input v1, as Qt 6.4 does: it activates its text input on its
+    surface when the keyboard enters it, describes itself at the text input's `enter` and
+    commits the state with the serial it last heard (Qt's way)."""
+    ti1 = ime_protocols.text_input_v1()
+    c = Client()
+    wm = c.bind("xdg_wm_base", xdg.XdgWmBase, 2)
+    wm.dispatcher["ping"] = lambda w, serial: w.pong(serial)
+    text_input = c.bind("zwp_text_input_manager_v1", ti1.ZwpTextInputManagerV1, 1).create_text_input()
+    surface = c.compositor.create_surface()
+    keyboard = c.seat.get_keyboard()
+    for event in ["keymap", "leave", "modifiers", "repeat_info", "key"]:
+        keyboard.dispatcher[event] = (lambda k, fmt, fd, size: os.close(fd)) if event == "keymap" else (lambda *a: None)
+    keyboard.dispatcher["enter"] = lambda k, serial, s, keys: text_input.activate(c.seat, surface)
+    serial = [0]
+
+    def heard(name, value):
+        serial[0] = value
+        return name
+
+    def on_enter(t, s):
+        say("enter")
+        t.set_surrounding_text("abc", 3, 3)
+        t.set_content_type(1, 0)
+        t.set_cursor_rectangle(20, 30, 2, 16)
+        t.commit_state(serial[0])
+
+    text_input.dispatcher["enter"] = on_enter
+    text_input.dispatcher["leave"] = lambda t: say("leave")
+    text_input.dispatcher["preedit_cursor"] = lambda t, index: say("preedit-cursor", index)
+    text_input.dispatcher["preedit_string"] = lambda t, s, text, commit: say(heard("preedit", s), text, repr(commit), "serial", s)
+    text_input.dispatcher["commit_string"] = lambda t, s, text: say(heard("commit", s), text, "serial", s)
+    text_input.dispatcher["delete_surrounding_text"] = lambda t, index, length: say("delete", index, length)
+
+    xdg_surface = wm.get_xdg_surface(surface)
+    toplevel = xdg_surface.get_toplevel()
+    toplevel.set_title("text-field-v1")
+    configured = []
+
+    def on_configure(x, s):
+        x.ack_configure(s)
+        configured.append(s)
 
     xdg_surface.dispatcher["configure"] = on_configure
     surface.commit()
@@ -258,11 +322,17 @@ def main():
         if "--popup" in args:
             i = args.index("--popup")
             popup = (int(args[i + 1]), int(args[i + 2]))
-        run_ime(args[0], args[1], popup=popup, grab="--grab" in args, stay="--stay" in args)
+        delete = None
+        if "--delete" in args:
+            i = args.index("--delete")
+            delete = (int(args[i + 1]), int(args[i + 2]))
+        run_ime(args[0], args[1], popup=popup, grab="--grab" in args, stay="--stay" in args, delete=delete)
     elif mode == "second":
         run_second()
+    elif mode == "text-field-v1":
+        run_text_field_v1()
     elif mode == "text-field":
-        run_text_field()
+        run_text_field(*args[:1])
     else:
         print("unknown mode " + mode, file=sys.stderr)
         sys.exit(2)

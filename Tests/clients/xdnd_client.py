@@ -17,8 +17,9 @@ With --source it is a drag source instead: a press in its window starts a drag o
 in XdndTypeList); each motion finds the top-level window under the pointer and, if it is
 XdndAware, sends it XdndEnter and XdndPosition; the release drops (XdndDrop) where the
 last XdndStatus accepted, or leaves. It serves XdndSelection and prints 'payload LEN
-SHA256', 'target WINDOW' (each new XdndAware window), 'status ACCEPTED ACTION', 'drop',
-'leave', 'served TARGET', 'finished SUCCESS ACTION'.
+SHA256', 'target WINDOW' (each new XdndAware window), 'status ACCEPTED ACTION' (the first
+from each target, then each change), 'drop', 'leave', 'served TARGET', 'finished SUCCESS
+ACTION'.
 """
 import hashlib
 import sys
@@ -72,7 +73,7 @@ def drag_source(d, title):
             if under != target:
                 if target:
                     message(target, "XdndLeave", [window.id, 0, 0, 0, 0])
-                target, accepted = under, False
+                target, accepted = under, None
                 if target:
                     out("target %d" % target)
                     message(target, "XdndEnter", [window.id, 5 << 24 | 1, types[0], types[1], types[2]])

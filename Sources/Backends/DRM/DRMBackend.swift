@@ -101,6 +101,8 @@ public final class DRMBackend: Backend {
         let loop = compositor.display.eventLoop
         // Each frame waits for the page flips: wp_presentation reports vsync.
         compositor.pacing = .vsync
+        // linux-dmabuf's main device is the card Lodestone drives (its buffers are read, linear).
+        compositor.dmabuf.localDevice = DmabufDevice.of(fd: cardFD)
         try session.attach(to: loop)
         // Page flips complete on the card's fd, for every output.
         flipEvents = try loop.addFileDescriptor(cardFD) { [cardFD] _ in DRMOutput.dispatchEvents(fd: cardFD) }

@@ -17,7 +17,8 @@ import WaylandClient
 /// carries on in the parent (`carryOut`): our `wl_data_device.start_drag` there, with the
 /// press's serial and a source of ours offering the client's MIME types and actions; the
 /// parent's target, action, drop and end reach the client's source (`OutgoingDrag`), and
-/// a paste's pipe is handed to it, so no byte passes through Lodestone.
+/// a paste's pipe is handed to it, so no byte passes through Lodestone. An X app's drag
+/// carries on the same way (its XDND over Lodestone's desktop, `XDragSource.handOff`).
 final class ParentDrag {
     private unowned let compositor: Compositor
     private unowned let clipboard: ParentSelection<ParentClipboard>

@@ -48,8 +48,12 @@ public final class WaylandBackend: Backend {
     /// Our zwp_keyboard_shortcuts_inhibitor_v1 on the window, if the parent offers the manager.
     private var shortcutsInhibitor: Proxy?
     private var selections: ParentSelections?
+    /// The parent's input method for the apps inside, when the parent offers text-input v3.
+    private var textInput: ParentTextInput?
     private var watch: EventSource?
     private var size: (width: Int32, height: Int32)
+    /// The parent's linux-dmabuf, offered on to clients (`ParentDmabuf`), when it has one.
+    private var dmabuf: ParentDmabuf?
 
     /// Connects to the parent: $WAYLAND_DISPLAY, or `display` when given.
     /// Must run before Lodestone points WAYLAND_DISPLAY at its own socket.
@@ -63,6 +67,8 @@ public final class WaylandBackend: Backend {
         registry = connection.registry()
         globals = try ParentGlobals(registry: registry, connection: connection)
         size = (0, 0)
+        // Before the first round trip, which brings its feedback.
+        dmabuf = globals.linuxDmabuf.map { ParentDmabuf(manager: $0, logger: logger) }
     }
 
     public func start(_ compositor: Compositor) throws(SystemError) {
@@ -133,8 +139,15 @@ public final class WaylandBackend: Backend {
                 input?.pointerLeftWindowHeld = { [unowned selections] in selections.drags?.carryOut(serial: $0) ?? false }
                 self.selections = selections
             }
+            textInput = ParentTextInput(registry: registry, globals: globals, seat: seat, window: window, bridge: compositor.bridgedTextInput, logger: log)
         } else {
             log.notice("the parent offers no wl_seat: no input reaches Lodestone")
+        }
+
+        // Clients allocate dmabufs on the parent's main device, and each is imported there too.
+        if let dmabuf {
+            compositor.dmabuf.parent = dmabuf
+            dmabuf.changed = { [unowned compositor] in compositor.dmabuf.parentChanged() }
         }
 
         // Map: the initial commit, then the first configure (size, scale).
@@ -179,7 +192,9 @@ public final class WaylandBackend: Backend {
         // reference the window's surface.
         shortcutsInhibitor?.destroy { zwp_keyboard_shortcuts_inhibitor_v1_destroy($0) }
         shortcutsInhibitor = nil
+        dmabuf = nil
         selections = nil
+        textInput = nil
         input = nil
         compositor?.surfacePlanes = nil
         if let planes { log.info("parent planes: \(planes.planesMade) made, \(planes.planeCommits) commits of theirs") }
@@ -222,6 +237,8 @@ final class ParentGlobals {
     let outputs: [ParentOutput]
     /// When the parent shows our commits (`--max-render-time` schedules frames from it).
     let presentation: Proxy?
+    /// zwp_linux_dmabuf_v1 (version 4: feedback), for `ParentDmabuf`.
+    let linuxDmabuf: Proxy?
     /// The clock of the parent's presentation times (`CLOCK_MONOTONIC` is 1).
     private(set) var presentationClock: UInt32?
 
@@ -264,6 +281,7 @@ final class ParentGlobals {
             fractionalScale = nil
         }
         presentation = bind(cwp_wp_presentation_interface(), 1)
+        linuxDmabuf = bind(cwp_zwp_linux_dmabuf_v1_interface(), 4)
         outputs = registry.globals.filter { $0.interface == "wl_output" }.compactMap { global in
             let version = min(global.version, 2)
             guard let raw = registry.request({ wl_registry_bind($0, global.name, cwp_wl_output_interface(), version) }) else { return nil }
@@ -290,5 +308,6 @@ final class ParentGlobals {
         fractionalScale?.manager.destroy { wp_fractional_scale_manager_v1_destroy($0) }
         viewporter?.destroy { wp_viewporter_destroy($0) }
         presentation?.destroy { wp_presentation_destroy($0) }
+        linuxDmabuf?.destroy { zwp_linux_dmabuf_v1_destroy($0) }
     }
 }

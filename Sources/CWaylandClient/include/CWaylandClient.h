@@ -30,11 +30,14 @@
 #include "protocols/input-method-unstable-v2-client-protocol.h"
 #include "protocols/linux-dmabuf-unstable-v1-client-protocol.h"
 #include "protocols/text-input-unstable-v3-client-protocol.h"
+#include "protocols/text-input-unstable-v1-client-protocol.h"
 #include "protocols/virtual-keyboard-unstable-v1-client-protocol.h"
 #include "protocols/wlr-foreign-toplevel-management-unstable-v1-client-protocol.h"
 #include "protocols/wlr-layer-shell-unstable-v1-client-protocol.h"
 #include "protocols/wlr-output-management-unstable-v1-client-protocol.h"
 
+/* glibc 2.36 declares memfd_create only under _GNU_SOURCE. */
+int cwc_memfd_create(const char *name, unsigned int flags);
 /* A memfd of `size` bytes for a wl_shm pool, sealed against shrinking (F_SEAL_SHRINK, as
  * weston's and GTK 4's are): a compositor reading it can never fault, so a nested Lodestone
  * may show it through its parent (issue 37). -1 with errno on failure. */

@@ -80,6 +80,8 @@ const struct wl_interface *cwp_ext_idle_notifier_v1_interface(void);
 const struct wl_interface *cwp_ext_idle_notification_v1_interface(void);
 const struct wl_interface *cwp_zwp_text_input_v3_interface(void);
 const struct wl_interface *cwp_zwp_text_input_manager_v3_interface(void);
+const struct wl_interface *cwp_zwp_text_input_v1_interface(void);
+const struct wl_interface *cwp_zwp_text_input_manager_v1_interface(void);
 const struct wl_interface *cwp_zwp_linux_dmabuf_v1_interface(void);
 const struct wl_interface *cwp_zwp_linux_buffer_params_v1_interface(void);
 const struct wl_interface *cwp_zwp_linux_dmabuf_feedback_v1_interface(void);

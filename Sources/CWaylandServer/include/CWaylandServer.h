@@ -3,6 +3,7 @@
 
 /* Without this Swift sees two different wl_resource types. */
 #define WL_HIDE_DEPRECATED 1
+#include <stdbool.h>
 #include <wayland-server.h>
 #include "protocols/xdg-shell-server-protocol.h"
 #include "protocols/xdg-decoration-unstable-v1-server-protocol.h"
@@ -32,6 +33,7 @@
 #include "protocols/input-method-unstable-v2-server-protocol.h"
 #include "protocols/linux-dmabuf-unstable-v1-server-protocol.h"
 #include "protocols/text-input-unstable-v3-server-protocol.h"
+#include "protocols/text-input-unstable-v1-server-protocol.h"
 #include "protocols/virtual-keyboard-unstable-v1-server-protocol.h"
 #include "protocols/wlr-foreign-toplevel-management-unstable-v1-server-protocol.h"
 #include "protocols/wlr-layer-shell-unstable-v1-server-protocol.h"
@@ -79,5 +81,11 @@ int cws_shm_end_access(void *data);
 void *cws_shm_mremap(void *data, size_t old_size, size_t new_size);
 /* Whether the file is sealed against shrinking (F_SEAL_SHRINK): reading it cannot fault. */
 int cws_shm_cannot_shrink(int fd);
+
+/* DMA_BUF_IOCTL_SYNC with DMA_BUF_SYNC_READ and START (or END) on a client's dmabuf
+ * (zwp_linux_dmabuf_v1), around every read of its mapping: the ioctl request is built by
+ * the _IOW macro, which Swift cannot import. -1 with errno set on failure (ENOTTY: the fd
+ * is no dmabuf; EINTR, EAGAIN: call again). */
+int cws_dmabuf_sync_read(int fd, bool start);
 
 #endif

@@ -11,11 +11,13 @@ import WaylandServer
 /// | adaptive pointer regions per surface | `AdaptivePointerSurface.maximumRegions` (512) | the protocol's too_many_regions |
 /// | frame callbacks per surface | 256 | a surface that asks for frames and is never drawn (unmapped, or committing nothing) would hold them all; a frame needs one |
 /// | adaptive pointer regions per client | 2,048 | many surfaces of one client must not get past the per-surface limit; the engine's index and the scene's placement grow with every region |
+/// | dmabuf fds held per client | 256 | linux-dmabuf keeps every plane's fd for the buffer's life (and params' until `create`), and fds are Lodestone's to run out of; a swapchain holds 2-4 buffers of 1-4 planes, a video decoder a few dozen |
 enum ClientLimits {
     static let regionRectangles = 4096
     static let pendingDamageRectangles = 64
     static let adaptiveRegionsPerClient = 2048
     static let frameCallbacksPerSurface = 256
+    static let dmabufFdsPerClient = 256
 }
 
 /// Live adaptive pointer regions per client, for `ClientLimits.adaptiveRegionsPerClient`.

@@ -27,6 +27,11 @@ public final class Compositor {
     let scene: Scene
     /// Window placement, activation and stacking.
     private(set) var desktop: Desktop!
+    /// Panels, launchers and notifications on the four layers around the windows (zwlr_layer_shell_v1).
+    private(set) lazy var layerShell = LayerShell(scene: scene, layout: layout, seat: seat, desktop: desktop, accessibility: accessibility,
+                                                     clock: clock, display: display, log: log)
+    /// The session's startup programs and the terminal on Super+Return.
+    public private(set) lazy var launcher = SessionLauncher(log: log)
     /// Set once, in `init` (the seat needs the compositor): unchecked, as every frame reads it
     /// a dozen times and each dynamic exclusivity check costs ~60 instructions (issue 29).
     @exclusivity(unchecked) public private(set) var seat: Seat!
@@ -46,12 +51,16 @@ public final class Compositor {
     public private(set) lazy var outputManagement = OutputManagement(layout: layout)
     /// The clipboard and the primary selection, for a backend that bridges them (nested).
     public var bridgedSelections: (clipboard: BridgedSelection, primary: BridgedSelection) { (selection, primarySelection) }
+    /// The session lock (ext_session_lock_v1): while locked, only the locker's surfaces.
+    private(set) lazy var sessionLock = SessionLock(compositor: self)
     /// Surfaces that keep the session from idling (zwp_idle_inhibitor_v1).
     private(set) var idleInhibitors: IdleInhibitors!
     /// When the session went idle, for ext_idle_notification_v1 (swayidle).
     private(set) var idleNotifier: IdleNotifier!
     /// Text inputs (zwp_text_input_v3) and the input method serving them (zwp_input_method_v2).
     private(set) lazy var textInputs = TextInputs(compositor: self)
+    /// The text inputs, for an input method outside Lodestone (the nested backend's parent's).
+    public var bridgedTextInput: BridgedTextInput { textInputs }
     /// Lodestone's keyboard shortcuts, and the clients that asked them to pass through.
     private(set) lazy var shortcuts = Shortcuts(compositor: self)
     private(set) lazy var shortcutsInhibitors = ShortcutsInhibitors(focus: { [unowned self] in self.seat.keyboard.focus })
@@ -69,7 +78,7 @@ public final class Compositor {
     private(set) lazy var accessibility = Accessibility(
         loop: display.eventLoop, log: log,
         declaresRegions: { [unowned self] window in
-            guard let surface = (window as? DesktopWindow)?.surface else { return false }
+            guard let surface = Scene.rootSurface(of: window) else { return false }
             return self.scene.regions.treeHasRegions(surface)
         },
         changed: { [unowned self] in self.seat.pointerWorldChanged(regions: true) })
@@ -82,6 +91,9 @@ public final class Compositor {
     weak var xwm: XWM?
     /// Live adaptive pointer regions per client (`ClientLimits.adaptiveRegionsPerClient`).
     let regionTally = RegionTally()
+    /// linux-dmabuf: what is offered (a backend sets its device, or its parent, when it
+    /// starts) and the dmabuf fds clients make Lodestone hold.
+    public private(set) lazy var dmabuf = LinuxDmabuf(log: log)
     /// Screen copies (zwlr_screencopy_manager_v1): managers and frames waiting for damage.
     private(set) lazy var screencopy: Screencopy = {
         let screencopy = Screencopy(source: self)
@@ -202,6 +214,7 @@ public final class Compositor {
                 self.idleInhibitors.reevaluate()
                 self.foreignToplevels.needsUpdate()
                 self.textInputs.placePopup()  // the popup follows its app's window
+                self.textInputs.updateOutside()  // and so does the caret an outside input method is told of
                 self.scene.forEachMappedRoot(self.updateOutputs)
             }
         }
@@ -267,6 +280,7 @@ public final class Compositor {
             xdg.popup?.dismiss()
         }
         if let sub = surface.role as? WlSubsurface, let parent = sub.parent { parent.unstack(sub) }
+        (surface.role as? ZwlrLayerSurface)?.surfaceDestroyed()
         seat.surfaceDestroyed(surface)
         touchscreen?.surfaceDestroyed(surface)
         tablets.surfaceDestroyed(surface)

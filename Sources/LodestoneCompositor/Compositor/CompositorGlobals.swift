@@ -57,6 +57,12 @@ extension Compositor {
         try addGlobal(WpFractionalScaleManager.interface, WpFractionalScaleManager.version) { [unowned self] in
             _ = WpFractionalScaleManager(output: self.output, client: $0, version: $1, id: $2)
         }
+        try addGlobal(ZwlrLayerShell.interface, ZwlrLayerShell.version) { [unowned self] in
+            _ = ZwlrLayerShell(layers: self.layerShell, client: $0, version: $1, id: $2)
+        }
+        try addGlobal(ExtSessionLockManager.interface, ExtSessionLockManager.version) { [unowned self] in
+            _ = ExtSessionLockManager(sessionLock: self.sessionLock, client: $0, version: $1, id: $2)
+        }
         if options.serverDecorations {
             try addGlobal(ZxdgDecorationManager.interface, ZxdgDecorationManager.version) { _ = ZxdgDecorationManager(client: $0, version: $1, id: $2) }
         }
@@ -85,11 +91,18 @@ extension Compositor {
         try addGlobal(ZwpTextInputManager.interface, ZwpTextInputManager.version) { [unowned self] in
             _ = ZwpTextInputManager(textInputs: self.textInputs, client: $0, version: $1, id: $2)
         }
+        // Qt 6.4's text input.
+        try addGlobal(ZwpTextInputManagerV1.interface, ZwpTextInputManagerV1.version) { [unowned self] in
+            _ = ZwpTextInputManagerV1(textInputs: self.textInputs, client: $0, version: $1, id: $2)
+        }
         try addGlobal(ZwpInputMethodManager.interface, ZwpInputMethodManager.version) { [unowned self] in
             _ = ZwpInputMethodManager(textInputs: self.textInputs, client: $0, version: $1, id: $2)
         }
         try addGlobal(ZwpVirtualKeyboardManager.interface, ZwpVirtualKeyboardManager.version) { [unowned self] in
             _ = ZwpVirtualKeyboardManager(keyboard: self.seat.keyboard, client: $0, version: $1, id: $2)
+        }
+        try addGlobal(ZwpLinuxDmabuf.interface, ZwpLinuxDmabuf.version) { [unowned self] in
+            _ = ZwpLinuxDmabuf(dmabuf: self.dmabuf, client: $0, version: $1, id: $2)
         }
         if options.screencopy {
             // Off unless asked for: whoever binds it reads every window on the screen.

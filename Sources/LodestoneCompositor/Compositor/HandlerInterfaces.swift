@@ -184,6 +184,8 @@ protocol TestControlHost: ShellHost {
     var stackedWindows: [DesktopWindow] { get }
     var minimizedWindows: [DesktopWindow] { get }
     func window(of surface: WlSurface) -> DesktopWindow?
+    /// The layer surface a surface belongs to: the test protocol reports its namespace.
+    func layerSurface(of surface: WlSurface) -> ZwlrLayerSurface?
     func activateWindow(_ window: DesktopWindow)
     /// Composes what is damaged, without stepping the pointer (a capture).
     func composeIfNeeded()

@@ -80,7 +80,8 @@ final class Desktop {
         }
         // New windows cascade on the head the pointer is on.
         let p = seat.position.logical
-        let area = compositor.layout.head(for: PixelRect(x: Int32(p.x), y: Int32(p.y), width: 1, height: 1))?.bounds ?? output.bounds
+        // Within what the panels leave (the layer shell's exclusive zones).
+        let area = compositor.layout.head(for: PixelRect(x: Int32(p.x), y: Int32(p.y), width: 1, height: 1)).map(compositor.layerShell.workArea) ?? output.bounds
         let step: Int32 = 32
         var x = area.x &+ 48 &+ step * Int32(cascade % 10), y = area.y &+ 48 &+ step * Int32(cascade % 10)
         cascade += 1

@@ -73,6 +73,9 @@ public final class ExternalDrag: DragSession, XDragTargetSource {
 
     private var offer: WlDataOffer? { offers.lazy.compactMap(\.value).first }
 
+    /// Dropped: what the outside says now changes nothing.
+    var isDropped: Bool { dropped }
+
     /// Whether a drop where the drag is now would be taken, and with which action.
     var acceptsDrop: Bool { xTarget.map(\.accepts) ?? (offer?.acceptsDrop == true) }
     var action: DragActions { xTarget?.action ?? offer?.action ?? .none }

@@ -1,15 +1,17 @@
 /// A drag started inside Lodestone that carries on outside it: the nested backend's parent
 /// takes it over when the pointer leaves the window with the button held (`ParentDrag`).
-/// The client's `wl_data_source` stays the drag's source: the outside asks it for data
-/// (`send`) and tells it what its own targets say (`target`, `action`, the drop and its end).
+/// The drag's source inside stays its source: a Wayland client's `wl_data_source`, or an X
+/// app's drag (`XDragSource`). The outside asks it for data (`send`) and tells it what its
+/// own targets say (`target`, `action`, the drop and its end).
 public final class OutgoingDrag {
-    private weak var source: WlDataSource?
-    /// The drag as it was inside, kept so the source's end still reaches it.
-    private let drag: DragGrab
+    private weak var source: (any OutgoingDragSource)?
+    /// What must live as long as the drag outside: the Wayland drag as it was inside, so the
+    /// source's end still reaches it.
+    private let kept: AnyObject?
     public let mimeTypes: [String]
     /// The source's actions (`wl_data_device_manager.dnd_action` bits).
     public let actions: UInt32
-    /// The client's source went away: the drag outside must end.
+    /// The source inside went away (or its X app gave the drag up): the drag outside must end.
     public var sourceGone: (() -> Void)?
     /// The drag's icon as it showed when the drag left, for the outside to show.
     public let icon: Icon?
@@ -22,16 +24,16 @@ public final class OutgoingDrag {
         public let x: Int32, y: Int32
     }
 
-    init(source: WlDataSource, drag: DragGrab, icon: Icon?) {
+    init(source: any OutgoingDragSource, icon: Icon?, keeping kept: AnyObject? = nil) {
         self.source = source
-        self.drag = drag
+        self.kept = kept
         self.icon = icon
         mimeTypes = source.mimeTypes
         actions = source.supportedActions.rawValue
-        drag.sourceGoneOutside = { [unowned self] in self.sourceGone?() }
     }
 
-    deinit { drag.sourceGoneOutside = nil }
+    /// Told by the source's side when it is gone.
+    func sourceWentAway() { sourceGone?() }
 
     /// A target outside reads the data as `mime` from `fd` (the caller closes its copy).
     /// A source that has gone away writes nothing: the reader sees end of file.
@@ -41,10 +43,7 @@ public final class OutgoingDrag {
     }
 
     /// The target outside accepts `mime` (nil: nothing).
-    public func target(_ mime: String?) {
-        source?.target(mime)
-        source?.accepted = mime != nil
-    }
+    public func target(_ mime: String?) { source?.targetOutside(mime) }
 
     /// The action agreed outside (one `dnd_action` bit, or none).
     public func action(_ action: UInt32) {
@@ -58,14 +57,38 @@ public final class OutgoingDrag {
     public func cancelled() { source?.cancelled() }
 }
 
+/// What a drag carried outside asks of its source inside, in `wl_data_source`'s terms.
+protocol OutgoingDragSource: SelectionSource {
+    var supportedActions: DragActions { get }
+    /// The target outside accepts `mime` (nil: nothing).
+    func targetOutside(_ mime: String?)
+    func sendAction(_ action: DragActions)
+    func dropPerformed()
+    func finished()
+}
+
+extension WlDataSource: OutgoingDragSource {
+    func targetOutside(_ mime: String?) {
+        target(mime)
+        accepted = mime != nil
+    }
+}
+
 extension Seat {
-    /// The drag in progress leaves Lodestone for the outside (see `OutgoingDrag`); nil
-    /// when no drag with data is in progress.
+    /// The drag in progress leaves Lodestone for the outside (see `OutgoingDrag`): a
+    /// Wayland client's, or an X app's over Lodestone's own windows and desktop
+    /// (`XDragSource.handOff`). Nil when no drag with data is in progress.
     public func handOffDrag() -> OutgoingDrag? {
-        guard let drag = grab as? DragGrab else { return nil }
-        let icon = drag.iconSnapshot
-        guard let source = drag.handOff() else { return nil }
-        compositor.log.debug("a drag leaves Lodestone: \(source.mimeTypes.joined(separator: ", "))")
-        return OutgoingDrag(source: source, drag: drag, icon: icon)
+        if let drag = grab as? DragGrab {
+            let icon = drag.iconSnapshot
+            guard let source = drag.handOff() else { return nil }
+            compositor.log.debug("a drag leaves Lodestone: \(source.mimeTypes.joined(separator: ", "))")
+            let outgoing = OutgoingDrag(source: source, icon: icon, keeping: drag)
+            drag.sourceGoneOutside = { [weak outgoing] in outgoing?.sourceWentAway() }
+            return outgoing
+        }
+        guard let xSource = compositor.xwm?.dnd?.xSource, let outgoing = xSource.handOff(seat: self) else { return nil }
+        compositor.log.debug("an X app's drag leaves Lodestone: \(outgoing.mimeTypes.joined(separator: ", "))")
+        return outgoing
     }
 }

@@ -26,6 +26,8 @@ final class Frames {
     private unowned let gestures: Gestures
     /// Told of every composed frame's damage (nil until the compositor has made it).
     weak var screencopy: Screencopy?
+    /// A session lock waiting for its fill to be composed on every head (`SessionLock`).
+    weak var sessionLock: SessionLock?
 
     var renderer = Renderer()
     /// Draws the adaptive pointer and its content effects over each composed frame.
@@ -206,6 +208,7 @@ final class Frames {
         composing = true
         framePresented?(output.image, damage)
         screencopy?.framePresented(damage: changed)
+        sessionLock?.framePresented(damage: damage)
         composing = false
         if let heads {
             for head in heads { output.damage.subtract(output.pixels(logical: head.bounds)) }
@@ -258,7 +261,12 @@ final class Frames {
         planeLayers.removeAll(keepingCapacity: true)
         planeCandidates.removeAll(keepingCapacity: true)
         let preview = pointer.preview
-        func bar(_ titleBar: TitleBar) { planeLayers.append(.composed(output.scale.covering(titleBar.frame))) }
+        func drawn(_ what: Scene.Drawn) {
+            switch what {
+            case .titleBar(let bar): planeLayers.append(.composed(output.scale.covering(bar.frame)))
+            case .lockFill(let bounds): planeLayers.append(.composed(output.scale.covering(bounds)))
+            }
+        }
         func surface(_ s: WlSurface, _ x: Int32, _ y: Int32) {
             let whole = PixelRect(x: x, y: y, width: s.width, height: s.height)
             let visible = whole.intersection(output.bounds)
@@ -269,7 +277,7 @@ final class Frames {
             planeLayers.append(.candidate(pixels, accepted: plane.map(planes.accepts) ?? false))
             planeCandidates.append((s, plane, pixels))
         }
-        scene.forEachPainted(bar: bar, surface: surface)
+        scene.forEachPainted(drawn: drawn, surface: surface)
         if let cursor, case .texture(let t) = cursor { planeLayers.append(.composed(t.bounds)) }
         if overlayDrawn, let r = Self.logicalPixels(pointer.presentation.bounds) { planeLayers.append(.composed(output.scale.covering(r))) }
         let assignment = planePlanner.assign(planeLayers)

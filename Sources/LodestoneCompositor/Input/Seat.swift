@@ -137,7 +137,8 @@ public final class Seat {
         case .touchscreen(let present): compositor.touchscreenPresent(present)
         case .gesture(let gesture):
             // A move or resize holds the pointer: no client hears gestures meanwhile.
-            if grab.routesToClients { compositor.gestures.handle(gesture, time: time) }
+            // Nor while the session is locked: the system's swipes would switch windows.
+            if grab.routesToClients, compositor.scene.lock == nil { compositor.gestures.handle(gesture, time: time) }
         case .tabletTool(let tool): compositor.tablets.handle(tool, time: time)
         }
     }

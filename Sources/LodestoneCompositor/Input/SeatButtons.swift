@@ -84,7 +84,10 @@ extension Seat {
     /// Click to focus: the window under a press is raised and gets the keyboard.
     func focusAndActivate() {
         updatePointerFocus()
-        guard let focus = pointerFocus, let toplevel = compositor.scene.window(of: focus) else { return }
+        // A click on a lock surface gives it the keyboard (a locker with one per head).
+        if let focus = pointerFocus, compositor.scene.lock != nil { return setKeyboardFocus(compositor.scene.rootSurface(focus)) }
+        guard let focus = pointerFocus, !compositor.layerShell.pressed(on: focus),
+              let toplevel = compositor.scene.window(of: focus) else { return }
         compositor.desktop.activate(toplevel)
     }
 }

@@ -103,6 +103,8 @@ extension Seat {
     }
 
     func popupGrabbed(_ popup: XdgPopup) {
+        // No grab while the session is locked: it would hold the pointer from the lock surfaces.
+        guard compositor.scene.lock == nil else { return popup.dismiss() }
         popupGrab.push(popup)
         if grab === defaultGrab { grab = popupGrab }
         if let s = popup.xdgSurface.surface { setKeyboardFocus(s) }
@@ -114,6 +116,7 @@ extension Seat {
         if popupGrab.isEmpty, grab === popupGrab { grab = defaultGrab }
         if let below = popupGrab.popups.last?.xdgSurface.surface { setKeyboardFocus(below) }
         else if let top = popup.rootToplevel, top.xdgSurface.isMapped, let s = top.xdgSurface.surface { setKeyboardFocus(s) }
+        else if let layer = popup.rootLayer, layer.isMapped, let s = layer.surface { setKeyboardFocus(layer.current.keyboard == .none ? nil : s) }
     }
 
     // MARK: Drags

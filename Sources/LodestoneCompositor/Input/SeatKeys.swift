@@ -10,7 +10,9 @@ extension Seat {
         if !pressed, compositor.shortcuts.released(key) { return keyboard.shortcutKeyReleased(key) }
         guard let modifiers = keyboard.track(key, pressed: pressed) else { return }
         // Lodestone's shortcuts first; the client never sees their keys (unless it inhibits them).
-        if pressed, compositor.shortcuts.intercept(key, keymap: keyboard.keymap, time: time) {
+        // While the session is locked none of Lodestone's shortcuts run (VT switches are the
+        // TTY backend's, before the seat).
+        if pressed, compositor.scene.lock == nil, compositor.shortcuts.intercept(key, keymap: keyboard.keymap, time: time) {
             return keyboard.shortcutTook(key, modifiers: modifiers)
         }
         // Then the input method's keyboard grab, while a text input is active.
@@ -20,7 +22,12 @@ extension Seat {
 
     /// Gives `surface` the keyboard; the clipboard, the primary selection, the shortcut
     /// inhibitors, the text inputs and the pointer constraints follow it.
-    func setKeyboardFocus(_ surface: WlSurface?) {
+    func setKeyboardFocus(_ requested: WlSurface?) {
+        // While the session is locked a window activated gets the keyboard at unlock.
+        guard mayReceiveInput(requested) else { return compositor.sessionLock.focusDeferred(requested) }
+        // A layer surface holding the keyboard exclusively (a launcher) keeps it, but not
+        // from the lock: the locker's surfaces always take it.
+        let surface = compositor.scene.lock != nil ? requested : compositor.layerShell.keyboardTarget(requested)
         guard keyboard.setFocus(surface) else { return }
         compositor.selection.keyboardFocusChanged(to: surface?.client)
         compositor.primarySelection.keyboardFocusChanged(to: surface?.client)

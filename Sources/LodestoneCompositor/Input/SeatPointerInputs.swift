@@ -90,11 +90,11 @@ extension Seat {
             // Apps that declare none: the elements they publish for accessibility, told first
             // where the pointer is (the adaptation asks the seat nothing).
             let scene = compositor.scene, accessibility = compositor.accessibility
-            accessibility.pointer.window = pointerFocus.flatMap(scene.window(of:))
+            accessibility.pointer.window = pointerFocus.flatMap(scene.adaptedWindow(of:))
             accessibility.pointer.declaresRegions = pointerFocus.map(scene.regions.treeHasRegions) ?? false
             accessibility.pointer.cursorIsText = cursor.name == .text
             let adapted = accessibility.placedRegions(allocate: scene.regions.allocateRegionID) { point, window in
-                guard let top = scene.surfaceAt(x: point.x, y: point.y), let surface = (window as? DesktopWindow)?.surface else { return false }
+                guard let top = scene.surfaceAt(x: point.x, y: point.y), let surface = Scene.rootSurface(of: window) else { return false }
                 return scene.rootSurface(top.surface) !== scene.rootSurface(surface)
             }
             for (id, a) in adapted where wanted[id] == nil {

@@ -6,6 +6,7 @@
 /// | Super+Tab | the next window (the one under the top one) comes forward |
 /// | Super+Shift+Tab | the bottom window comes forward |
 /// | Super+D | show the desktop, or bring the windows back |
+/// | Super+Return | start the terminal (config.toml's `session.terminal`, else foot) |
 ///
 /// A shortcut's press and release never reach the client with the keyboard, unless that
 /// client holds an active `zwp_keyboard_shortcuts_inhibitor_v1` on the focused surface
@@ -17,7 +18,7 @@ final class Shortcuts {
 
     init(compositor: Compositor) { self.compositor = compositor }
 
-    static let tab: UInt32 = 15, d: UInt32 = 32
+    static let tab: UInt32 = 15, d: UInt32 = 32, enter: UInt32 = 28
 
     /// Takes a key press (evdev code) before clients see it; true when it was a shortcut.
     /// `keymap` already holds the modifiers in effect for this key.
@@ -28,6 +29,8 @@ final class Shortcuts {
         switch key {
         case Self.tab: switcher.switchWindow(forward: !keymap.isShiftActive, time: time)
         case Self.d: switcher.toggleDesktop(time: time)
+        // With a token: the terminal's window takes the keyboard when it opens.
+        case Self.enter: compositor.launcher.launchTerminal(activationToken: compositor.activationTokens.issueForLaunch())
         default: return false
         }
         swallowed.insert(key)

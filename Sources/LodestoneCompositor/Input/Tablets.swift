@@ -86,7 +86,8 @@ final class Tablets {
         guard var state = states[tool] else { return }
         var target = state.focus
         var local: (x: Double, y: Double)
-        if state.isDown, let focus = state.focus, let (ox, oy) = compositor.origin(of: focus) {
+        // A tip held on a window when the session locked holds it no longer.
+        if state.isDown, let focus = state.focus, compositor.seat.mayReceiveInput(focus), let (ox, oy) = compositor.origin(of: focus) {
             local = (axes.x - Double(ox), axes.y - Double(oy))
         } else {
             let hit = compositor.scene.surfaceAt(x: axes.x, y: axes.y)

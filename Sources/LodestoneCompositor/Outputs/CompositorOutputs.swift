@@ -91,9 +91,10 @@ extension Compositor {
         }
     }
 
-    /// Where a window's head is, for maximizing and filling it: the head it overlaps most.
+    /// Where a window maximizes and fills: the head it overlaps most, less what the layer
+    /// shell's exclusive zones (a panel) reserve on it.
     func workArea(of window: DesktopWindow) -> PixelRect {
-        layout.head(for: frame(of: window))?.bounds ?? output.bounds
+        layout.head(for: frame(of: window)).map(layerShell.workArea) ?? output.bounds
     }
 
     /// Every window with the head it is on and its place, before the layout changes
@@ -138,12 +139,16 @@ extension Compositor {
         // The clock ticks at the fastest head's rate (each head takes its frames at its own).
         if let fastest = layout.heads.map(\.refreshMilliHz).max() { clock.retune(refreshHz: fastest / 1000) }
         output.damageAll()
+        // Layer surfaces follow their heads (and close with a head that went) first, so
+        // maximized windows fill what the panels leave.
+        layerShell.arrange()
         for window in scene.windows { window.outputResized() }
         seat.outputChanged(bounds: output.logicalBounds, areas: layout.areas)
         scene.forEachMappedRoot(updateOutputs)
         screencopy.outputChanged()
         for head in layout.heads { for resource in head.resources { resource.sendAll() } }
         outputManagement.headsChanged()
+        if scene.lock != nil { sessionLock.layoutChanged() }
         scheduleFrame()
     }
 }

@@ -5,7 +5,7 @@ import WaylandServer
 /// A committed buffer becomes the surface's texture; buffer and surface coordinates.
 extension WlSurface {
     /// Makes the buffer the surface's texture: a wl_shm buffer is read in place (`ShmTexture`)
-    /// and kept until another replaces it; a single-pixel buffer is copied and released at
+    /// and kept until another replaces it, as a dmabuf is (`DmabufMapping`); a single-pixel buffer is copied and released at
     /// once. Returns false after posting an error.
     func upload(_ buffer: WlBuffer, _ attached: AttachedBuffer) -> Bool {
         if let single = buffer.object(SinglePixelBuffer.self) {
@@ -21,9 +21,10 @@ extension WlSurface {
             attached.release()
             return true
         }
+        if let dmabuf = buffer.object(DmabufBuffer.self) { return upload(dmabuf, attached) }
         guard let shm = buffer.shm else {
-            // wl_shm and single-pixel buffers are all that exist here; anything else is not ours to read.
-            postError(WL_SURFACE_ERROR_INVALID_SIZE.rawValue, "buffer is not a wl_shm or single-pixel buffer")
+            // wl_shm, dmabuf and single-pixel buffers are all that exist here; anything else is not ours to read.
+            postError(WL_SURFACE_ERROR_INVALID_SIZE.rawValue, "buffer is not a wl_shm, dmabuf or single-pixel buffer")
             return false
         }
         let w = shm.width, h = shm.height
@@ -40,6 +41,27 @@ extension WlSurface {
         let format: Image.Format = shm.format == WL_SHM_FORMAT_XRGB8888.rawValue ? .xrgb8888 : .argb8888
         guard let image = ShmTexture.image(showing: attached, shm: shm, format: format) else {
             buffer.postError(WL_SHM_ERROR_INVALID_STRIDE.rawValue, "wl_buffer \(w)×\(h), stride \(shm.stride) cannot be read")
+            return false
+        }
+        show(attached)
+        texture = image
+        bufferWidth = w; bufferHeight = h
+        return true
+    }
+
+    /// A linux-dmabuf buffer: read in place through its mapping (`DmabufMapping`), kept until
+    /// another replaces it, as a wl_shm buffer is. One Lodestone cannot read (offered only while
+    /// parent planes show such buffers) gives the surface its size and no pixels to compose.
+    private func upload(_ dmabuf: DmabufBuffer, _ attached: AttachedBuffer) -> Bool {
+        let w = dmabuf.attributes.width, h = dmabuf.attributes.height
+        if w % scale != 0 || h % scale != 0 {
+            postError(WL_SURFACE_ERROR_INVALID_SIZE.rawValue, "buffer size \(w)×\(h) is not a multiple of the buffer scale \(scale)")
+            return false
+        }
+        let image = dmabuf.mapping?.image()
+        if dmabuf.mapping != nil && image == nil {
+            // pixman could not wrap the pixels: no memory.
+            client.postNoMemory()
             return false
         }
         show(attached)

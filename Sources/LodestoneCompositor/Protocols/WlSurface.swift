@@ -14,7 +14,7 @@ final class WlSurface: Resource, WlSurfaceHandler {
 
     // Current state.
     var texture: Image?
-    /// The wl_shm buffer `texture` reads in place (`ShmTexture`), released when replaced.
+    /// The wl_shm or dmabuf buffer `texture` reads in place (`ShmTexture`, `DmabufMapping`), released when replaced.
     var shownBuffer: AttachedBuffer?
     var bufferWidth: Int32 = 0, bufferHeight: Int32 = 0
     /// Commits that applied a buffer (or a null one): roles that look at the pixels

@@ -7,6 +7,9 @@ final class XdgPopup: Resource, XdgPopupHandler {
     unowned let host: any ShellHost
     let xdgSurface: XdgSurface
     private(set) weak var parent: XdgSurface?
+    /// The layer surface this popup belongs to (`zwlr_layer_surface_v1.get_popup`), made
+    /// with a null parent.
+    weak var layerParent: ZwlrLayerSurface?
     private var rules: PositionerRules
     /// The popup's box relative to the parent's window geometry.
     private(set) var box = PixelRect(x: 0, y: 0, width: 0, height: 0)
@@ -31,6 +34,25 @@ final class XdgPopup: Resource, XdgPopupHandler {
         }
         return nil
     }
+
+    /// The layer surface at the root of this popup's parent chain.
+    var rootLayer: ZwlrLayerSurface? {
+        var popup: XdgPopup? = self
+        while let current = popup {
+            if let layer = current.layerParent { return layer }
+            popup = current.parent?.popup
+        }
+        return nil
+    }
+
+    /// Where the parent's window geometry starts (a layer surface's is its box), and
+    /// whether it is on screen.
+    private var parentOrigin: (x: Int32, y: Int32)? {
+        if let parent { return parent.position }
+        if let layer = layerParent, layer.surface != nil { return (layer.box.x, layer.box.y) }
+        return nil
+    }
+    private var parentIsMapped: Bool { parent?.isMapped ?? layerParent?.isMapped ?? false }
 
     func handle(_ request: Request, _ a: Arguments) {
         switch request {
@@ -62,8 +84,7 @@ final class XdgPopup: Resource, XdgPopupHandler {
 
     /// Places the popup inside the output, as its constraint adjustments allow.
     private func sendConfigure() {
-        guard let parent else { return }
-        let parentOrigin = parent.position
+        guard let parentOrigin else { return }
         let area = host.outputBounds.offsetBy(dx: Int32(0).clampedSubtracting(parentOrigin.x), dy: Int32(0).clampedSubtracting(parentOrigin.y))
         box = rules.place(within: area)
         send { xdg_popup_send_configure($0, box.x, box.y, box.width, box.height) }
@@ -72,9 +93,12 @@ final class XdgPopup: Resource, XdgPopupHandler {
     }
 
     private func updatePosition() {
-        guard let parent else { return }
-        host.moveWindow(xdgSurface, to: parent.position.x.clampedAdding(box.x), parent.position.y.clampedAdding(box.y))
+        guard let parentOrigin else { return }
+        host.moveWindow(xdgSurface, to: parentOrigin.x.clampedAdding(box.x), parentOrigin.y.clampedAdding(box.y))
     }
+
+    /// Its layer surface moved (rearranged): the popup keeps its place beside it.
+    func parentMoved() { if xdgSurface.isMapped { updatePosition() } }
 
     func committed() {
         guard let surface = xdgSurface.surface, !dismissed else { return }
@@ -83,8 +107,8 @@ final class XdgPopup: Resource, XdgPopupHandler {
             return
         }
         if surface.hasContent && !xdgSurface.isMapped {
-            guard let parent, parent.isMapped else { return dismiss() }
-            xdgSurface.position = (parent.position.x.clampedAdding(box.x), parent.position.y.clampedAdding(box.y))
+            guard parentIsMapped, let parentOrigin else { return dismiss() }
+            xdgSurface.position = (parentOrigin.x.clampedAdding(box.x), parentOrigin.y.clampedAdding(box.y))
             xdgSurface.isMapped = true
             host.popupMapped(self)
             if grabbed { host.popupGrabbed(self) }

@@ -116,7 +116,7 @@ final class ZwpInputMethod: Resource, ZwpInputMethodV2Handler {
     }
 
     /// The active text input's state, as it committed it.
-    func describe(_ state: ZwpTextInput.State) {
+    func describe(_ state: TextInputState) {
         if let s = state.surrounding, s.text.utf8.count <= Self.textLimit {
             send { zwp_input_method_v2_send_surrounding_text($0, s.text, UInt32(max(0, s.cursor)), UInt32(max(0, s.anchor))) }
         }

@@ -29,23 +29,11 @@ final class ZwpTextInputManager: Resource, ZwpTextInputManagerV3Handler {
 /// `zwp_text_input_v3`: one app's text field, as it describes it at each `commit`. Every
 /// request but `commit` changes the pending state; `commit` applies it and counts, and the
 /// count is the serial of the `done` events that answer it.
-final class ZwpTextInput: Resource, ZwpTextInputV3Handler {
+final class ZwpTextInput: Resource, ZwpTextInputV3Handler, AppTextInput {
     unowned let textInputs: TextInputs
 
-    /// What the app described (`set_*`), pending or applied by `commit`.
-    struct State {
-        var enabled = false
-        /// `set_surrounding_text`: the text around the cursor, and the cursor and anchor in bytes.
-        var surrounding: (text: String, cursor: Int32, anchor: Int32)?
-        /// `set_text_change_cause`: 0 input_method, 1 other.
-        var changeCause = ZWP_TEXT_INPUT_V3_CHANGE_CAUSE_INPUT_METHOD.rawValue
-        /// `set_content_type`.
-        var hint: UInt32 = 0, purpose: UInt32 = 0
-        /// `set_cursor_rectangle`, surface-local.
-        var cursor: PixelRect?
-    }
-    private var pending = State()
-    private(set) var current = State()
+    private var pending = TextInputState()
+    private(set) var current = TextInputState()
     /// Commits so far: the serial `done` carries.
     private(set) var serial: UInt32 = 0
     /// The surface this text input was told it entered (the focused surface of its client).
@@ -60,7 +48,7 @@ final class ZwpTextInput: Resource, ZwpTextInputV3Handler {
         switch request {
         case .destroy: destroy()
         // enable resets everything described so far (the protocol's words).
-        case .enable: pending = State(enabled: true)
+        case .enable: pending = TextInputState(enabled: true)
         case .disable: pending.enabled = false
         case .setSurroundingText: pending.surrounding = (a.string(0) ?? "", a.int(1), a.int(2))
         case .setTextChangeCause: pending.changeCause = a.uint(0)
@@ -68,17 +56,22 @@ final class ZwpTextInput: Resource, ZwpTextInputV3Handler {
         case .setCursorRectangle: pending.cursor = PixelRect(x: a.int(0), y: a.int(1), width: a.int(2), height: a.int(3))
         case .commit:
             serial &+= 1
-            let before = current
             current = pending
             // The change cause is reset on each commit: the next change is the app's unless it says otherwise.
             pending.changeCause = ZWP_TEXT_INPUT_V3_CHANGE_CAUSE_INPUT_METHOD.rawValue
-            textInputs.committed(self, before: before)
+            textInputs.committed(self)
         }
     }
 
     override func destroyed() { textInputs.destroyed(self) }
 
     // MARK: Events
+
+    /// v3 text inputs follow the keyboard: they enter whatever surface of their client has it.
+    func keyboardFocusChanged(to surface: WlSurface?) {
+        if let old = focus, old !== surface { leave(old) }
+        if let surface, client == surface.client { enter(surface) }
+    }
 
     func enter(_ surface: WlSurface) {
         guard focus !== surface else { return }
@@ -99,9 +92,15 @@ final class ZwpTextInput: Resource, ZwpTextInputV3Handler {
     func forgetFocus() { focus = nil }
 
     /// One input-method commit, in the protocol's order, ended by `done` with this text
-    /// input's commit count. A preedit not sent is an empty one.
+    /// input's commit count. A preedit not sent is an empty one. Its cursor is kept within
+    /// its text (both -1 hide it): an app such as GTK reads the text at those offsets.
     func apply(preedit: (text: String, begin: Int32, end: Int32)?, commit: String?, delete: (before: UInt32, after: UInt32)) {
-        if let preedit { send { zwp_text_input_v3_send_preedit_string($0, preedit.text, preedit.begin, preedit.end) } }
+        if let preedit {
+            let length = Int32(preedit.text.utf8.count)
+            let hidden = preedit.begin == -1 && preedit.end == -1
+            let (begin, end) = hidden ? (-1, -1) : (min(max(preedit.begin, 0), length), min(max(preedit.end, 0), length))
+            send { zwp_text_input_v3_send_preedit_string($0, preedit.text, begin, end) }
+        }
         if delete.before > 0 || delete.after > 0 { send { zwp_text_input_v3_send_delete_surrounding_text($0, delete.before, delete.after) } }
         if let commit { send { zwp_text_input_v3_send_commit_string($0, commit) } }
         send { zwp_text_input_v3_send_done($0, serial) }

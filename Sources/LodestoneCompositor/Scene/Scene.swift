@@ -19,8 +19,12 @@ final class Scene {
     /// Mapped X11 override-redirect windows (menus, tooltips), bottom first; above every
     /// window, where X put them.
     var overrideRedirect: [XwaylandWindow] = []
-    /// Mapped popups, bottom first; always above every window.
+    /// Mapped popups, bottom first; always above every window and layer surface.
     var popups: [XdgPopup] = []
+    /// Mapped layer surfaces (zwlr_layer_shell_v1), one list per `ShellLayer`, each bottom
+    /// first: background and bottom under the windows, top and overlay above them
+    /// (`LayerShell` keeps them).
+    var layers: [[ZwlrLayerSurface]] = [[], [], [], []]
     /// Mapped windows their title bar minimized: off screen until activated (`Desktop.minimize`).
     var minimized: [DesktopWindow] = []
     /// The client cursor surface and where it is drawn (it is not in any window's tree).
@@ -37,6 +41,8 @@ final class Scene {
     @exclusivity(unchecked) var inputPopup: () -> (surface: WlSurface, x: Int32, y: Int32)? = { nil }
     /// The adaptive_pointer_v1 regions of the mapped surfaces, placed in global space.
     private(set) lazy var regions = SceneRegions(scene: self)
+    /// While the session is locked, all the scene shows and hits (`LockedScreen`, `SessionLock`).
+    var lock: LockedScreen?
     /// The one notification; see `Change`.
     var onChange: (Change) -> Void = { _ in }
     /// The elements of the frame being composed, kept between frames so composing does
@@ -88,7 +94,9 @@ final class Scene {
             return nil
         }
         if let xdg = surface.role as? XdgSurface, xdg.isMapped { return xdg.surfaceOrigin }
+        if let layer = surface.role as? ZwlrLayerSurface, layer.isMapped { return (layer.box.x, layer.box.y) }
         if let x = (surface.role as? XwaylandSurface)?.window, x.isMapped { return x.surfaceOrigin }
+        if surface.role is ExtSessionLockSurface { return lockOrigin(of: surface) }
         if let icon = dragIcon(), icon.surface === surface { return (icon.x, icon.y) }
         if let popup = inputPopup(), popup.surface === surface { return (popup.x, popup.y) }
         return cursorOrigin(surface)
@@ -96,19 +104,33 @@ final class Scene {
 
     /// The root surface of each mapped window and popup (what `wl_surface.enter` is sent for).
     func forEachMappedRoot(_ body: (WlSurface) -> Void) {
+        for layer in layers { for surface in layer { surface.surface.map(body) } }
         for window in windows { window.surface.map(body) }
         for window in overrideRedirect { window.surface.map(body) }
         for popup in popups { popup.xdgSurface.surface.map(body) }
         if let popup = inputPopup() { body(popup.surface) }
+        lock?.covers.forEach { $0.surface.map(body) }
     }
 
     /// Visits every mapped surface bottom to top with its global origin.
     func forEachMappedSurface(_ body: (WlSurface, Int32, Int32) -> Void) {
+        if let lock { return forEachLockSurface(lock, body) }
         // Separate loops rather than a concatenated array: this runs every frame.
+        visitLayers(.background ... .bottom, body)
         for window in windows { visit(window, body) }
         for window in overrideRedirect { visit(window, body) }
+        visitLayers(.top ... .overlay, body)
         for popup in popups { visit(popup.xdgSurface, body) }
         if let popup = inputPopup() { walk(popup.surface, x: popup.x, y: popup.y, body) }
+    }
+
+    /// The mapped layer surfaces of `range`, bottom first.
+    private func visitLayers(_ range: ClosedRange<ShellLayer>, _ body: (WlSurface, Int32, Int32) -> Void) {
+        for layer in Int(range.lowerBound.rawValue)...Int(range.upperBound.rawValue) {
+            for view in layers[layer] where view.isMapped {
+                if let surface = view.surface { walk(surface, x: view.box.x, y: view.box.y, body) }
+            }
+        }
     }
 
     private func visit(_ window: DesktopWindow, _ body: (WlSurface, Int32, Int32) -> Void) {
@@ -148,6 +170,7 @@ final class Scene {
     }
 
     func inputTarget(atX x: Double, y: Double) -> InputTarget? {
+        if let lock { return lockInputTarget(lock, atX: x, y: y) }
         var hit: InputTarget?
         // A local function, not a closure in a `let`: that one is escaping by its type, so
         // `hit` and its context were boxed on the heap for every motion event.
@@ -155,11 +178,13 @@ final class Scene {
             let sx = x - Double(ox), sy = y - Double(oy)
             if s.acceptsInput(x: sx, y: sy) { hit = .surface(s, sx, sy) }
         }
+        visitLayers(.background ... .bottom, visitor)
         for window in windows {
             if let bar = window.titleBar, bar.frame.contains(x: x, y: y) { hit = .titleBar(window) }
             visit(window, visitor)
         }
         for window in overrideRedirect { visit(window, visitor) }
+        visitLayers(.top ... .overlay, visitor)
         for popup in popups { visit(popup.xdgSurface, visitor) }
         return hit
     }
@@ -206,6 +231,13 @@ final class Scene {
         return nil
     }
 
+    /// The layer surface a surface belongs to (through subsurfaces and popups), if any.
+    func layerSurface(of surface: WlSurface) -> ZwlrLayerSurface? {
+        let root = rootSurface(surface)
+        if let layer = root.role as? ZwlrLayerSurface { return layer }
+        return (root.role as? XdgSurface)?.popup?.rootLayer
+    }
+
     /// The root of a surface's subsurface tree (its window or popup surface).
     func rootSurface(_ surface: WlSurface) -> WlSurface {
         var s = surface
@@ -214,6 +246,9 @@ final class Scene {
     }
 
     // MARK: Damage
+
+    /// Repaints `rect` (global logical): where a surface was before it went.
+    func damage(logical rect: PixelRect) { output.damage(logical: rect) }
 
     /// New content in surface-local rects. Pixels alone move no region and no focus, so
     /// nobody is told: a client drawing every frame must not make the pointer re-step
@@ -247,16 +282,36 @@ final class Scene {
 
     // MARK: Rendering
 
-    /// Visits what a frame paints, bottom first: each window's title bar (`bar`) just beneath
-    /// the window, every mapped surface (`surface`, with its global origin), then the input
-    /// method's popup and a drag's icon above them all. The one paint order, for composing
-    /// (`withRenderElements`) and for deciding the planes (`Frames`).
-    func forEachPainted(bar: (TitleBar) -> Void, surface: (WlSurface, Int32, Int32) -> Void) {
+    /// What Lodestone itself draws into a frame, between the surfaces.
+    enum Drawn {
+        /// A window's title bar (server-side decorations), just beneath the window.
+        case titleBar(TitleBar)
+        /// While the session is locked, a head's opaque fill (global logical), beneath its lock surface.
+        case lockFill(PixelRect)
+    }
+
+    /// Visits what a frame paints, bottom first: what Lodestone draws (`drawn`) and every
+    /// mapped surface (`surface`, with its global origin), in the one paint order, for
+    /// composing (`withRenderElements`) and for deciding the planes (`Frames`). Layer surfaces
+    /// of the background and bottom layers, windows each with its title bar beneath it,
+    /// override-redirect X11 windows, the top and overlay layers, popups, the input method's
+    /// popup and a drag's icon above them all; while locked, each head's fill and lock
+    /// surface, nothing else.
+    func forEachPainted(drawn: (Drawn) -> Void, surface: (WlSurface, Int32, Int32) -> Void) {
+        if let lock {
+            for cover in lock.covers where cover.bounds.width > 0 && cover.bounds.height > 0 {
+                drawn(.lockFill(cover.bounds))
+                if let s = cover.surface { walk(s, x: cover.bounds.x, y: cover.bounds.y, surface) }
+            }
+            return
+        }
+        visitLayers(.background ... .bottom, surface)
         for window in windows {
-            if let titleBar = window.titleBar, window.isMapped { bar(titleBar) }
+            if let titleBar = window.titleBar, window.isMapped { drawn(.titleBar(titleBar)) }
             visit(window, surface)
         }
         for window in overrideRedirect { visit(window, surface) }
+        visitLayers(.top ... .overlay, surface)
         for popup in popups { visit(popup.xdgSurface, surface) }
         if let popup = inputPopup() { walk(popup.surface, x: popup.x, y: popup.y, surface) }
         if let icon = dragIcon() { walk(icon.surface, x: icon.x, y: icon.y, surface) }
@@ -270,14 +325,17 @@ final class Scene {
     func withRenderElements(skipping: WlSurface?, skippingPlanes: Bool = false, cursor: RenderElement?, overlay: RenderElement?,
                             _ body: ([RenderElement]) -> Void) {
         // Local functions: a closure in a `let` would put its context on the heap every frame.
-        func bar(_ titleBar: TitleBar) {
-            if let element = titleBar.element(output: output) { elements.append(element) }
+        func drawn(_ what: Drawn) {
+            switch what {
+            case .titleBar(let bar): if let element = bar.element(output: output) { elements.append(element) }
+            case .lockFill(let bounds): if let lock { elements.append(lockFill(lock, bounds: bounds, output: output)) }
+            }
         }
         func visitor(_ s: WlSurface, _ x: Int32, _ y: Int32) {
             if s === skipping || (skippingPlanes && s.onPlane) { return }
             if let e = element(for: s, x: x, y: y) { elements.append(e) }
         }
-        forEachPainted(bar: bar, surface: visitor)
+        forEachPainted(drawn: drawn, surface: visitor)
         if let cursor { elements.append(cursor) }
         if let overlay { elements.append(overlay) }
         body(elements)

@@ -180,6 +180,7 @@ final class LodestoneTest: Resource, LodestoneTestV1Handler {
         if let focus = seat.pointerFocus, let local = seat.surfaceLocal {
             (sx, sy) = local
             if let t = host.window(of: focus) { title = t.title; appID = t.appID }
+            else if let layer = host.layerSurface(of: focus) { (title, appID) = layer.testControlName }
         }
         send { lodestone_test_v1_send_pointer_state($0, wl_fixed_from_double(seat.position.x), wl_fixed_from_double(seat.position.y), title, appID,
                                             wl_fixed_from_double(sx), wl_fixed_from_double(sy), UInt32(seat.buttonsHeld)) }
@@ -191,9 +192,13 @@ final class LodestoneTest: Resource, LodestoneTestV1Handler {
 
     private func sendKeyboardState() {
         let seat = self.seat
-        let t = seat.keyboardFocus.flatMap { host.window(of: $0) }
+        var (title, appID) = ("", "")
+        if let focus = seat.keyboardFocus {
+            if let t = host.window(of: focus) { (title, appID) = (t.title, t.appID) }
+            else if let layer = host.layerSurface(of: focus) { (title, appID) = layer.testControlName }
+        }
         let m = seat.modifiers
-        send { lodestone_test_v1_send_keyboard_state($0, t?.title ?? "", t?.appID ?? "", m.depressed, m.latched, m.locked) }
+        send { lodestone_test_v1_send_keyboard_state($0, title, appID, m.depressed, m.latched, m.locked) }
     }
 
     private func sendWindow(_ w: DesktopWindow) {

@@ -101,8 +101,9 @@ final class XDnd {
     }
 
     /// An X app went away mid-drag. Its drag over Wayland windows: the target hears leave
-    /// (a drop it was reading ends with what came). A Wayland drop on it that it had not
-    /// finished: the Wayland source hears cancelled.
+    /// (a drop it was reading ends with what came); carried on in the parent, the parent's
+    /// drag ends. A Wayland drop on it that it had not finished: the Wayland source hears
+    /// cancelled.
     func windowDestroyed(_ id: XWindowID) {
         if let target, target.window == id { target.windowDestroyed() }
         guard let xSource, xSource.owner == id else { return }

@@ -41,7 +41,11 @@ extension Accessibility {
             window?.findingFrame = false
             guard let self, let window, let frame, let bus = self.bus else { return }
             window.frame = frame
-            window.walk = AccessibleWalk(bus: bus, app: app, window: frame.path) { [weak self, weak window] elements, frameSize in
+            // The pointer on this window: its branch of the tree is read first.
+            let pointer = self.pointer.window === window.toplevel ? window.toplevel.map { t in
+                (x: self.pointer.device.x - t.adaptedFrame.origin.x, y: self.pointer.device.y - t.adaptedFrame.origin.y)
+            } : nil
+            window.walk = AccessibleWalk(bus: bus, app: app, window: frame.path, pointer: pointer) { [weak self, weak window] elements, frameSize in
                 guard let self, let window else { return }
                 let nodes = window.walk?.nodes ?? 0, limit = window.walk?.limitReached, lies = window.walk?.liesSeen ?? 0
                 window.walk = nil

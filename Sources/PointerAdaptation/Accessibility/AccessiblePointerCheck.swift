@@ -191,6 +191,8 @@ extension Accessibility {
         guard window.walk != nil, let toplevel = window.toplevel, pointer.window === toplevel,
               cachedUnderPointer(window).isEmpty else { return }
         let p = pointer.device
+        // The rest of the walk reads the branch under the pointer first.
+        window.walk?.pointer = (p.x - toplevel.adaptedFrame.origin.x, p.y - toplevel.adaptedFrame.origin.y)
         if let q = lastQueried, abs(p.x - q.x) <= Self.pointQueryReach, abs(p.y - q.y) <= Self.pointQueryReach { return }
         let started = now
         queryPoint(window) { [weak self, weak window] found in

@@ -44,10 +44,12 @@ final class AccessibleWalk {
     /// the frame: Qt gives window coordinates relative to the nearest dock widget, and on
     /// Wayland both toolkits put the window at the screen's origin (GTK 4 answers the same
     /// for both types).
-    init(bus: DBusConnection, app: String, window: String, completion: @escaping ([AccessibleElement], _ frameSize: (Double, Double)) -> Void) {
+    init(bus: DBusConnection, app: String, window: String, pointer: (x: Double, y: Double)? = nil,
+         completion: @escaping ([AccessibleElement], _ frameSize: (Double, Double)) -> Void) {
         self.bus = bus
         self.app = app
         self.completion = completion
+        self.pointer = pointer
         visit(window, depth: 0, button: nil)
         finishIfDone()
     }
@@ -69,9 +71,9 @@ final class AccessibleWalk {
 
     // MARK: Calls, throttled
 
-    func call(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusArgument] = [],
+    func call(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusArgument] = [], first: Bool = false,
                       _ reply: @escaping (DBusMessage?) -> Void) {
-        queued.append { [weak self] in
+        let work: () -> Void = { [weak self] in
             guard let self else { return }
             self.inFlight += 1
             let sent = self.bus.call(self.app, path, "org.a11y.atspi." + interface, member, arguments) { [weak self] result in
@@ -90,7 +92,20 @@ final class AccessibleWalk {
             }
             if !sent { self.inFlight -= 1; reply(nil) }
         }
+        if first { queued.insert(work, at: 0) } else { queued.append(work) }
     }
+
+    /// Where the pointer is, relative to the frame (nil: not on this window). The branch that
+    /// holds it is read before its siblings' branches (issue 41): on a window just mapped, the
+    /// element under the pointer is in place long before the whole tree.
+    var pointer: (x: Double, y: Double)?
+    /// How far outside a node's extents the pointer may be and its branch still come first
+    /// (the frame's origin may lie a title bar or a shadow from the window geometry's).
+    static let pointerSlack = 32.0
+    /// Nodes that hold the pointer: their children are read first.
+    private var pointerBranch: Set<String> = []
+    /// Children of such nodes: their own three calls go first.
+    private var readFirst: Set<String> = []
 
     private func pump() {
         while inFlight < Self.maximumInFlight, !queued.isEmpty { queued.removeFirst()() }
@@ -154,12 +169,13 @@ final class AccessibleWalk {
             node.answers += 1
             if node.answers == 3 { self?.examine(node, path, depth: depth, button: button) }
         }
-        call(path, "Accessible", "GetRole") { m in node.role = m?.readUInt32(); done() }
-        call(path, "Accessible", "GetState") { m in
+        let first = readFirst.contains(path)
+        call(path, "Accessible", "GetRole", first: first) { m in node.role = m?.readUInt32(); done() }
+        call(path, "Accessible", "GetState", first: first) { m in
             if let words = m?.array("u", { m?.readUInt32() }), words.count >= 2 { node.states = (words[0], words[1]) }
             done()
         }
-        call(path, "Component", "GetExtents", [.uint32(0)]) { m in  // ATSPI_COORD_TYPE_SCREEN
+        call(path, "Component", "GetExtents", [.uint32(0)], first: first) { m in  // ATSPI_COORD_TYPE_SCREEN
             node.extents = m?.container("r", "iiii") { () -> (Double, Double, Double, Double)? in
                 guard let x = m?.readInt32(), let y = m?.readInt32(), let w = m?.readInt32(), let h = m?.readInt32() else { return nil }
                 return (Double(x), Double(y), Double(w), Double(h))
@@ -200,6 +216,10 @@ final class AccessibleWalk {
         }
         guard w > 0, h > 0 || depth == 0 else { return }
         if depth == 0 { frame = (x, y, w, h) }
+        if let p = pointer, depth == 0 || (p.x >= x - frame.x - Self.pointerSlack && p.x <= x - frame.x + w + Self.pointerSlack
+                                            && p.y >= y - frame.y - Self.pointerSlack && p.y <= y - frame.y + h + Self.pointerSlack) {
+            pointerBranch.insert(path)
+        }
         func add(_ kind: AccessibleElement.Kind) -> Int {
             var framed = role == .pushButton || role == .toggleButton || role == .comboBox
             if case .text = kind { framed = false }
@@ -229,7 +249,12 @@ final class AccessibleWalk {
             // and its arrow button, a control of its own.
             let index = add(.control)
             children(path, depth: depth, button: index, textOnly: true)
-        case .checkBox, .radioButton, .menuItem, .checkMenuItem, .radioMenuItem, .pageTab, .link:
+        case .pageTab:
+            // A tab may hold a control of its own (Firefox's and GTK's close buttons): read
+            // inside, or the whole tab lights up under its close button.
+            let index = add(.control)
+            children(path, depth: depth, button: index)
+        case .checkBox, .radioButton, .menuItem, .checkMenuItem, .radioMenuItem, .link:
             _ = add(.control)
         case .slider:
             _ = add(.slider(horizontal: states.0 & (1 << AccessibleState.horizontal) != 0 || w >= h))
@@ -267,12 +292,14 @@ final class AccessibleWalk {
     static let textRoles: Set<AccessibleRole> = [.text, .entry, .passwordText]
 
     private func children(_ path: String, depth: Int, button: Int?, textOnly inside: Bool = false) {
-        call(path, "Accessible", "GetChildren") { [weak self] m in
+        let first = pointerBranch.contains(path)
+        call(path, "Accessible", "GetChildren", first: first) { [weak self] m in
             // No more children are read than nodes are left: a reply may list a million.
             guard let self, let m, let children = m.array("(so)", limit: max(0, Self.maximumNodes - self.nodes), { m.readObject() }) else { return }
             if children.count >= Self.maximumNodes - self.nodes { self.reached("node limit (\(Self.maximumNodes))") }
             for child in children where child.bus == self.app || child.bus.isEmpty {
                 if inside { self.textOnly.insert(child.path) }
+                if first { self.readFirst.insert(child.path) }
                 self.visit(child.path, depth: depth + 1, button: button)
             }
         }

@@ -1,0 +1,28 @@
+import WaylandServer
+
+/// The seat while the session is locked (`SessionLock`): the scene then shows and hits only
+/// lock surfaces, so pointer, touch and tablet input reach nothing else; here the grabs that
+/// hold a window end, and the keyboard stays on lock surfaces.
+extension Seat {
+    /// The session was just locked: a drag is cancelled, a move, resize or popup grab ends,
+    /// touch points are cancelled, buttons held on a window no longer hold it, and no window
+    /// keeps the pointer or the keyboard.
+    func sessionLocked() {
+        activeDrag?.cancel()
+        if let resize = grab as? ResizeGrab { resize.window.resizeEnded() }
+        if !(grab === defaultGrab || grab === popupGrab) { endGrab() }
+        dismissPopupGrabs()
+        compositor.touchscreen?.cancel()
+        pressedButtons = []
+        setPointerFocus(nil)
+        reevaluateConstraints()
+        setKeyboardFocus(nil)
+    }
+
+    /// Whether a surface may have the keyboard or a pen's held tip now: any while unlocked;
+    /// while locked, a lock surface shown on a head (or none).
+    func mayReceiveInput(_ surface: WlSurface?) -> Bool {
+        guard let lock = compositor.scene.lock, let surface else { return true }
+        return lock.shows(compositor.scene.rootSurface(surface))
+    }
+}
