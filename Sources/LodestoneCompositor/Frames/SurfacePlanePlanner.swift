@@ -18,20 +18,29 @@ struct SurfacePlanePlanner {
         case candidate(PixelRect, accepted: Bool)
     }
 
+    /// At most this many planes, the topmost: each is a surface of the parent's, and a client
+    /// with thousands of subsurfaces must not make as many there. The rest are composed
+    /// (beneath the planes, as everything composed is).
+    let maximumPlanes: Int
+
     /// Composed pixels above the layer being decided; reused from frame to frame.
     private let composedAbove = PixelRegion()
+
+    init(maximumPlanes: Int = 64) { self.maximumPlanes = maximumPlanes }
 
     /// For each layer, whether a plane shows it (false for every `.composed` one).
     func assign(_ layers: [Layer]) -> [Bool] {
         var planes = [Bool](repeating: false, count: layers.count)
+        var count = 0
         composedAbove.clear()
         for index in layers.indices.reversed() {
             switch layers[index] {
             case .composed(let rect):
                 composedAbove.add(rect)
             case .candidate(let rect, let accepted):
-                if accepted && !composedAbove.intersects(rect) {
+                if accepted && count < maximumPlanes && !composedAbove.intersects(rect) {
                     planes[index] = true
+                    count += 1
                 } else {
                     composedAbove.add(rect)
                 }

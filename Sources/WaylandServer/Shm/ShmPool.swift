@@ -75,11 +75,19 @@ public final class ShmPool {
     /// against shrinking and at least that long. A parent that faulted on a client's file
     /// would end its connection with Lodestone, not with the client. nil otherwise.
     public func shareableFile(covering bytes: Int) -> Int32? {
-        guard file >= 0, cws_shm_cannot_shrink(file) != 0 else { return nil }
+        guard file >= 0 else { return nil }
+        // Asked for every visible surface at every frame: what was found once holds for good
+        // (a seal is never taken back, and a file sealed so never gets shorter).
+        if bytes <= shareableBytes { return file }
+        guard cws_shm_cannot_shrink(file) != 0 else { return nil }
         var status = stat()
-        guard fstat(file, &status) == 0, Int(status.st_size) >= bytes else { return nil }
-        return file
+        guard fstat(file, &status) == 0 else { return nil }
+        shareableBytes = Int(status.st_size)
+        return bytes <= shareableBytes ? file : nil
     }
+
+    /// How much of the file is known to be sealed against shrinking and there (0: not known).
+    private var shareableBytes = 0
 
     /// Reads of the pool from here to `endAccess` are guarded: a fault (a truncated file)
     /// reads zeros. A pool whose file cannot shrink needs no guard, nor does it get one.
