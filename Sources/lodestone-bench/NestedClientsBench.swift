@@ -89,7 +89,10 @@ private final class NestedCompositor {
             dir = scratch + "/sway-\(UInt32.random(in: 0...UInt32.max))"
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let config = dir + "/config"
-            try "output WL-1 resolution 1280x800\nxwayland disable\ndefault_border none\n".write(toFile: config, atomically: true, encoding: .utf8)
+            // Windows float at their own size, as in the other compositors (tiled, simple-shm
+            // is resized and aborts: "Both buffers busy at redraw()").
+            try "output WL-1 resolution 1280x800\nxwayland disable\ndefault_border none\nfor_window [title=\".*\"] floating enable\n"
+                .write(toFile: config, atomically: true, encoding: .utf8)
             socket = "wayland-1"
             var command = ["/usr/bin/sway", "-c", config]
             if getuid() == 0 {
@@ -196,9 +199,11 @@ private final class PresentationProbe {
         try globals.connection.roundtrip()
     }
 
-    static func now() -> Double {
+    /// Milliseconds on `clock` (the compositor's presentation clock: weston's is
+    /// CLOCK_MONOTONIC_RAW, Lodestone's and wlroots' CLOCK_MONOTONIC).
+    static func now(_ clock: UInt32 = UInt32(CLOCK_MONOTONIC)) -> Double {
         var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
+        clock_gettime(clockid_t(clock), &ts)
         return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1e6
     }
 
@@ -227,14 +232,12 @@ private final class PresentationProbe {
         frame = try? Proxy(creating: { surface.request { wl_surface_frame($0) } }, on: c, what: "wl_surface.frame")
         frame?.handleEvents(CallbackEvent.self) { [unowned self] _ in self.frameDone = true }
         if let feedback = try? Proxy(creating: { presentation.request(surface) { wp_presentation_feedback($0, $1) } }, on: c, what: "wp_presentation.feedback") {
-            let committed = Self.now()
+            let committed = clockID.map { Self.now($0) }
             feedback.handleEvents(PresentationFeedbackEvent.self) { [unowned self, unowned feedback] event in
                 switch event {
                 case .syncOutput: return
                 case .presented(let seconds, let nanoseconds, _, _, _):
-                    if self.clockID == UInt32(CLOCK_MONOTONIC) {
-                        self.latencies.append(Double(seconds) * 1000 + Double(nanoseconds) / 1e6 - committed)
-                    }
+                    if let committed { self.latencies.append(Double(seconds) * 1000 + Double(nanoseconds) / 1e6 - committed) }
                 case .discarded: self.discarded += 1
                 }
                 if let i = self.feedbacks.firstIndex(where: { $0 === feedback }) { withExtendedLifetime(self.feedbacks.remove(at: i)) {} }
@@ -369,8 +372,14 @@ func benchmarkNestedClients(lodestone: String, seconds: Double) -> String {
             try createEmptyFile(atPath: nestedTrace)
             guard let nested = try NestedCompositor.start(setup, lodestone: lodestone, parent: parent, trace: nestedTrace, scratch: scratch) else { continue }
             defer { nested.stop() }
-            let foot = try launchClient(["foot", "--config=/dev/null", "sh", "-c", "sleep 1000"], in: nested, parent: parent, trace: scratch + "/\(setup)-still.trace")
+            let stillTrace = scratch + "/\(setup)-still.trace"
+            let foot = try launchClient(["foot", "--config=/dev/null", "sh", "-c", "sleep 1000"], in: nested, parent: parent, trace: stillTrace)
             defer { foot.terminate(); foot.waitUntilExit() }
+            // simple-shm maps above foot once foot is up: beside it, not under its title bar
+            // (which would compose it, rightly).
+            let mapped = Date().addingTimeInterval(10)
+            while clientFrames(stillTrace) == 0 && Date() < mapped { usleep(50_000) }
+            usleep(500_000)
             let trace = scratch + "/\(setup)-bytes-shm.trace"
             let shm = try launchClient(["weston-simple-shm"], in: nested, parent: parent, trace: trace)
             defer { shm.terminate(); shm.waitUntilExit() }

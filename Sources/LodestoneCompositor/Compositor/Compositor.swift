@@ -290,7 +290,12 @@ public final class Compositor {
     /// New content in surface-local rects.
     func surfaceDamaged(_ surface: WlSurface, _ rects: [PixelRect]) {
         scene.damage(surface, rects)
-        if !output.damage.isEmpty || !output.planeDamage.isEmpty { scheduleFrame() }
+        // A surface on a plane: its frame only hands the update on, at once.
+        if surface.onPlane && (!rects.isEmpty || surface.hasFrameRequests) {
+            clock.scheduleSoon()
+        } else if !output.damage.isEmpty || !output.planeDamage.isEmpty {
+            scheduleFrame()
+        }
     }
 
     /// `wl_surface.offset` / attach offset: only cursors and a drag's icon move with it.
