@@ -3,8 +3,8 @@ import Glibc
 
 /// A client's buffer: `struct wl_resource *` of interface `wl_buffer`.
 ///
-/// Several implementations stand behind a wl_buffer (wl_shm's `WlShmBuffer`, single-pixel
-/// buffers), so this is not a `Resource`; it names the resource so a buffer cannot be taken
+/// Several implementations stand behind a wl_buffer (wl_shm's `WlShmBuffer`, linux-dmabuf's,
+/// single-pixel buffers), so this is not a `Resource`; it names the resource so a buffer cannot be taken
 /// for a surface or a region, and it is the one way Lodestone releases a buffer or posts an
 /// error on it.
 public struct WlBuffer: Hashable {
@@ -24,10 +24,14 @@ public struct WlBuffer: Hashable {
     /// The buffer's Swift object when it is a `T` (a single-pixel buffer).
     public func object<T: ProtocolObject>(_ type: T.Type) -> T? { T.from(resource) }
 
-    /// `wl_buffer.release`: the compositor no longer reads the buffer (an shm buffer another
-    /// reader still holds is released when that one lets go too: `ShmBuffer.hold`).
+    /// The buffer as Lodestone's own implementation of it (wl_shm's, linux-dmabuf's), whose
+    /// release can wait for another reader; nil for another (a single-pixel buffer).
+    public var held: BufferResource? { BufferResource.from(resource) }
+
+    /// `wl_buffer.release`: the compositor no longer reads the buffer (one another reader
+    /// still holds is released when that one lets go too: `BufferResource.hold`).
     public func release() {
-        if let shm = object(WlShmBuffer.self) { return shm.release() }
+        if let held { return held.release() }
         wl_buffer_send_release(resource)
     }
 

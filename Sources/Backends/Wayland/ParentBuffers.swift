@@ -18,26 +18,28 @@ import WaylandServer
 ///   sealed against shrinking is shared (`ShmPool.shareableFile`): a client truncating an
 ///   unsealed one would fault the parent, which would end its connection with Lodestone.
 ///   Surfaces of such pools (GTK 3's) are composed.
-/// - linux-dmabuf (issue 37, item 3): a client dmabuf would become the parent's through its
-///   `zwp_linux_dmabuf_v1` (the same planes, fds, offsets, strides and modifier), another
-///   case of `PlaneBuffer` and of `parentBuffer(for:)` below; nothing else changes.
+/// - linux-dmabuf: the parent's own `wl_buffer` for the client's dmabuf, which `ParentDmabuf`
+///   imported through the parent's `zwp_linux_dmabuf_v1` when the client made it (the same
+///   planes, fds, offsets, strides and modifier), once the parent took it.
 ///
-/// Release: a parent buffer holds its client buffer (`ShmBuffer.hold`) from its attach to
-/// the parent's `wl_buffer.release`, so the client's release waits for both Lodestone and
-/// the parent. A parent buffer lives while its client buffer does, or until the parent
-/// releases it after the client destroyed it.
+/// Release: a parent buffer holds its client buffer (`BufferResource.hold`) from its attach
+/// to the parent's `wl_buffer.release`, so the client's release waits for both Lodestone and
+/// the parent. A parent buffer of wl_shm lives while its client buffer does, or until the
+/// parent releases it after the client destroyed it; a dmabuf's is `ParentDmabufBuffer`'s.
 final class ParentBuffers {
     /// One client buffer as the parent's.
     final class Buffer {
         let proxy: Proxy
-        let shm: ShmBuffer
-        fileprivate let pool: Pool
+        /// The client's buffer, held while the parent holds its copy.
+        let source: BufferResource
+        /// The parent's pool it is in (wl_shm), nil for a dmabuf, whose proxy is its import's.
+        fileprivate let pool: Pool?
         /// Attached to a parent surface and not yet released by the parent.
         private(set) var heldByParent = false
 
-        fileprivate init(proxy: Proxy, shm: ShmBuffer, pool: Pool) {
+        fileprivate init(proxy: Proxy, source: BufferResource, pool: Pool?) {
             self.proxy = proxy
-            self.shm = shm
+            self.source = source
             self.pool = pool
         }
 
@@ -45,18 +47,18 @@ final class ParentBuffers {
         func attached() {
             guard !heldByParent else { return }
             heldByParent = true
-            shm.hold()
+            source.hold()
         }
 
         fileprivate func released() {
             guard heldByParent else { return }
             heldByParent = false
-            shm.letGo()
+            source.letGo()
         }
 
         deinit {
             released()
-            proxy.destroy { wl_buffer_destroy($0) }
+            if pool != nil { proxy.destroy { wl_buffer_destroy($0) } }
         }
     }
 
@@ -89,46 +91,54 @@ final class ParentBuffers {
         log = logger
     }
 
-    /// Whether the parent can be given `buffer` (a pool file that is safe to share).
+    /// Whether the parent can be given `buffer`: a pool file that is safe to share, or a
+    /// dmabuf the parent took.
     func canShare(_ buffer: PlaneBuffer) -> Bool {
         switch buffer {
         case .shm(let shm): shm.share != nil
+        case .dmabuf(let imported, _): (imported as? ParentDmabufBuffer)?.buffer != nil
         }
     }
 
     /// The parent's buffer for `buffer`, made on first use; nil when it cannot be shared or
     /// the parent's objects cannot be made.
     func parentBuffer(for buffer: PlaneBuffer) -> Buffer? {
+        let key = ObjectIdentifier(buffer.resource)
+        if let existing = buffers[key] { return existing }
+        let made: Buffer
         switch buffer {
         case .shm(let shm):
-            if let existing = buffers[shm.identity] { return existing }
-            guard let share = shm.share, let pool = pool(for: share) else { return nil }
-            guard let proxy = try? Proxy(creating: { pool.proxy.request { wl_shm_pool_create_buffer($0, share.offset, share.width, share.height, share.stride, share.format) } },
+            guard let share = shm.share, let pool = pool(for: share),
+                  let proxy = try? Proxy(creating: { pool.proxy.request { wl_shm_pool_create_buffer($0, share.offset, share.width, share.height, share.stride, share.format) } },
                                          on: self.shm.connection, what: "wl_shm_pool.create_buffer") else { return nil }
-            let made = Buffer(proxy: proxy, shm: shm, pool: pool)
+            made = Buffer(proxy: proxy, source: shm.resource, pool: pool)
             pool.buffers += 1
-            proxy.handleEvents(BufferEvent.self) { [unowned self, unowned made] event in
-                switch event {
-                case .release:
-                    made.released()
-                    // The client destroyed it meanwhile: nothing will attach it again.
-                    if !made.shm.isAlive { self.forget(made) }
-                }
-            }
-            buffers[shm.identity] = made
-            return made
+        case .dmabuf(let imported, let source):
+            guard let proxy = (imported as? ParentDmabufBuffer)?.buffer else { return nil }
+            made = Buffer(proxy: proxy, source: source, pool: nil)
         }
+        made.proxy.handleEvents(BufferEvent.self) { [unowned self, unowned made] event in
+            switch event {
+            case .release:
+                made.released()
+                // The client destroyed it meanwhile: nothing will attach it again.
+                if !made.source.isAlive { self.forget(made) }
+            }
+        }
+        buffers[key] = made
+        return made
     }
 
     /// Drops the parent's copies of client buffers that are gone, once the parent let go of
-    /// them (a copy the parent still shows goes when it releases it).
+    /// them (a copy the parent still shows goes when it releases it). A dmabuf's copy went
+    /// with the client's buffer (`ParentDmabufBuffer`): no release will come for it, and
+    /// holding on would keep the client's fds and mapping.
     func collect() {
-        for buffer in buffers.values where !buffer.shm.isAlive && !buffer.heldByParent { forget(buffer) }
+        for buffer in buffers.values where !buffer.source.isAlive && (!buffer.heldByParent || buffer.pool == nil) { forget(buffer) }
     }
 
     private func forget(_ buffer: Buffer) {
-        guard buffers.removeValue(forKey: buffer.shm.identity) != nil else { return }
-        let pool = buffer.pool
+        guard buffers.removeValue(forKey: ObjectIdentifier(buffer.source)) != nil, let pool = buffer.pool else { return }
         pool.buffers -= 1
         if pool.buffers == 0 {
             pools.removeValue(forKey: ObjectIdentifier(pool.client))

@@ -331,9 +331,18 @@ final class Frames {
     }
 
     /// `s` as a plane would show it, its `whole` rect cropped to `visible` (global logical);
-    /// nil when its buffer is none a plane can take (a single-pixel buffer).
+    /// nil when its buffer is none a plane can take (a single-pixel buffer, a dmabuf the
+    /// parent did not take).
     private func planeSurface(_ s: WlSurface, whole: PixelRect, visible: PixelRect) -> PlaneSurface? {
-        guard let shm = s.shownBuffer?.buffer?.shm else { return nil }
+        guard let attached = s.shownBuffer?.buffer else { return nil }
+        let buffer: PlaneBuffer
+        if let shm = attached.shm {
+            buffer = .shm(shm)
+        } else if let dmabuf = attached.object(DmabufBuffer.self), dmabuf.parentTook == true, let imported = dmabuf.parentBuffer {
+            buffer = .dmabuf(imported: imported, buffer: dmabuf)
+        } else {
+            return nil
+        }
         if s.planeID == 0 {
             nextPlaneID &+= 1
             s.planeID = nextPlaneID
@@ -347,7 +356,7 @@ final class Frames {
             source = (all.x + Double(visible.x - whole.x) * fx, all.y + Double(visible.y - whole.y) * fy,
                       Double(visible.width) * fx, Double(visible.height) * fy)
         }
-        return PlaneSurface(id: s.planeID, buffer: .shm(shm), bufferCommit: s.bufferCommits, rect: visible,
+        return PlaneSurface(id: s.planeID, buffer: buffer, bufferCommit: s.bufferCommits, rect: visible,
                             bufferScale: s.scale, bufferTransform: s.transform, source: source,
                             sourceBounds: (s.unviewportedWidth, s.unviewportedHeight), isOpaque: s.isOpaque)
     }

@@ -56,10 +56,22 @@ public struct PlaneSurface {
     public internal(set) var update: PlaneUpdate?
 }
 
-/// The client buffer behind a plane. Only wl_shm buffers today; linux-dmabuf buffers would be
-/// another case, handed to a parent compositor as dmabufs (`ParentBuffers`).
+/// The client buffer behind a plane: a wl_shm buffer (its pool's file shared with the
+/// parent), or a linux-dmabuf buffer the backend imported into its parent when the client
+/// made it (`DmabufParent.importBuffer`).
 public enum PlaneBuffer {
     case shm(ShmBuffer)
+    /// The backend's own import of the client's dmabuf (nested: a `ParentDmabufBuffer`), and
+    /// the client's buffer.
+    case dmabuf(imported: AnyObject, buffer: BufferResource)
+
+    /// The client's buffer itself: held while the parent reads it (its release waits).
+    public var resource: BufferResource {
+        switch self {
+        case .shm(let shm): shm.resource
+        case .dmabuf(_, let buffer): buffer
+        }
+    }
 }
 
 /// The frame callbacks and presentation feedback of one content update of a surface on a

@@ -116,9 +116,10 @@ final class ZwpLinuxBufferParams: Resource, ZwpLinuxBufferParamsV1Handler {
     }
 }
 
-/// A dmabuf `wl_buffer`, Lodestone's own wl_buffer implementation (wl_shm's are libwayland's).
-/// `WlSurface.upload` shows it through `mapping`; parent planes, through `parentBuffer`.
-final class DmabufBuffer: Resource, WlBufferHandler {
+/// A dmabuf `wl_buffer`, Lodestone's own wl_buffer implementation (as wl_shm's are).
+/// `WlSurface.upload` shows it through `mapping`; parent planes, through `parentBuffer`
+/// (`Frames.planeSurface`), its release waiting for the parent's (`BufferResource.hold`).
+final class DmabufBuffer: BufferResource, WlBufferHandler {
     unowned let dmabuf: LinuxDmabuf
     let attributes: DmabufAttributes
     /// Nil for a buffer Lodestone cannot read (shown only by parent planes).
@@ -140,6 +141,7 @@ final class DmabufBuffer: Resource, WlBufferHandler {
     }
 
     override func destroyed() {
+        super.destroyed()
         dmabuf.release(attributes.planes.count, for: client)
         parentBuffer = nil
     }

@@ -51,19 +51,9 @@ public struct ShmBuffer {
                         stride: buffer.stride, format: buffer.format)
     }
 
-    /// Another reader (a parent compositor showing the buffer) starts using it: the client's
-    /// `wl_buffer.release` waits until it lets go (`letGo`) as well as the surface.
-    public func hold() { buffer.holds += 1 }
-
-    /// That reader is done with it: a release that waited for it goes out now.
-    public func letGo() {
-        guard buffer.holds > 0 else { return }
-        buffer.holds -= 1
-        if buffer.holds == 0, buffer.releaseWaits, buffer.isAlive { buffer.release() }
-    }
-
-    /// The same client buffer (a parent's copy of it is cached by this).
-    public var identity: ObjectIdentifier { ObjectIdentifier(buffer) }
+    /// The client's buffer itself: its release can wait for another reader (`hold`), and it
+    /// says when the client destroyed it.
+    public var resource: BufferResource { buffer }
     /// False once the client destroyed the buffer.
     public var isAlive: Bool { buffer.isAlive }
 }

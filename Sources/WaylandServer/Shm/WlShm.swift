@@ -71,18 +71,11 @@ final class WlShmPool: Resource, WlShmPoolHandler {
 
 /// A `wl_buffer` in a client's pool: where it is and how its pixels are laid out. The pool's
 /// mapping lives while the buffer does (and while a reader holds it: `ShmBuffer`).
-final class WlShmBuffer: Resource, WlBufferHandler {
+final class WlShmBuffer: BufferResource, WlBufferHandler {
     let pool: ShmPool
     let offset: Int
     let width: Int32, height: Int32, stride: Int32
     let format: UInt32
-    /// Readers besides the surface that shows it, each of which releases it in its own time
-    /// (a parent compositor showing it as a plane: `ShmBuffer.hold`).
-    var holds = 0
-    /// The surface let go while a hold remained: `wl_buffer.release` waits for the last one.
-    var releaseWaits = false
-    /// False once the client destroyed it (a reader may still hold this object, and the pool).
-    private(set) var isAlive = true
 
     init?(pool: ShmPool, offset: Int, width: Int32, height: Int32, stride: Int32, format: UInt32, client: Client, id: UInt32) {
         self.pool = pool
@@ -94,18 +87,5 @@ final class WlShmBuffer: Resource, WlBufferHandler {
 
     func handle(_ request: Request, _ a: Arguments) {
         if request == .destroy { destroy() }
-    }
-
-    override func destroyed() { isAlive = false }
-
-    /// `wl_buffer.release`, now or once the last hold lets go.
-    func release() {
-        guard isAlive else { return }
-        guard holds == 0 else {
-            releaseWaits = true
-            return
-        }
-        releaseWaits = false
-        send { wl_buffer_send_release($0) }
     }
 }
