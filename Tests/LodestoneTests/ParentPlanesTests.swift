@@ -165,6 +165,11 @@ final class ParentPlanesTests: XCTestCase {
             _ = try rig.nested.waitForWindow("xlogo")
             _ = try rig.nested.control.moveWindow("xlogo", x: 300, y: 220)
             _ = try rig.nested.control.activateWindow("xlogo")
+            // The title bar's look follows activation: the same in both runs before the capture.
+            XCTAssertTrue(try rig.nested.wait {
+                let windows = try rig.nested.control.windows()
+                return windows.contains { $0.title == "xlogo" && $0.activated } && windows.contains { $0.title == "beneath" && !$0.activated }
+            }, "xlogo did not keep the keyboard: \((try? rig.nested.control.windows()) ?? [])")
             clients += [window, globals]
             usleep(500_000)  // xlogo draws after it maps
         } check: { rig in
