@@ -49,7 +49,7 @@ struct Lodestone: ParsableCommand {
     @Option(help: "Frames per second of the frame clock.")
     var refresh: Int32 = 60
 
-    @Option(help: "How long before its refresh a frame starts composing: auto (the measured compose time plus a margin), off (at the refresh) or milliseconds (default: config.toml's max-render-time, else off).")
+    @Option(help: "How long before its refresh a frame starts composing: auto (the measured compose time plus a margin), off (at the refresh) or milliseconds (default: config.toml's max-render-time, else auto).")
     var maxRenderTime: String?
 
     @Option(help: "Wayland socket name in XDG_RUNTIME_DIR (default: first free wayland-N).")

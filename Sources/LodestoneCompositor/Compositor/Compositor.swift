@@ -111,8 +111,9 @@ public final class Compositor {
     public struct Options: Sendable {
         public var width: Int32 = 1280, height: Int32 = 800, scale = OutputScale(1)
         public var refreshHz: Int32 = 60
-        /// When frames start composing before their refresh (`--max-render-time`).
-        public var maxRenderTime = MaxRenderTime.off
+        /// When frames start composing before their refresh (`--max-render-time`; the
+        /// configuration's default, `auto`).
+        public var maxRenderTime = MaxRenderTime.auto
         public var clock: FrameClock.Mode = .realtime
         public var testControl = false
         /// The pointer over surfaces without adaptive_pointer_v1 regions.
