@@ -48,6 +48,12 @@ final class ConfigWatcher {
         close(fd)
     }
 
+    /// Stops watching: its source leaves the loop now, while the loop exists.
+    func stop() {
+        source?.remove()
+        source = nil
+    }
+
     /// Drains the queued events; reloads once if any of them was about our file.
     private func readEvents() {
         var buffer = [UInt8](repeating: 0, count: 4096)

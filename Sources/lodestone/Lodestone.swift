@@ -398,9 +398,16 @@ struct Lodestone: ParsableCommand {
         nested?.windowClosed = nil
         nested?.parentLost = nil
         drm?.sessionLost = nil
-        // The optimizer may end a value's life at its last use; these sources
-        // must live until the loop has stopped.
-        withExtendedLifetime((signals, childWatch, deadline, backend, watcher, xwayland)) {}
+        // The run's own sources go now, while the loop exists, one by one: left to the end of
+        // this scope they go in whatever order the optimizer ends their lives, and a source
+        // removed after its loop writes into freed memory.
+        watcher?.stop()
+        deadline?.remove()
+        childWatch.remove()
+        signals.forEach { $0.remove() }
+        // The optimizer may end a value's life at its last use; the display and what holds it
+        // must outlive every source above.
+        withExtendedLifetime((display, compositor, backend, xwayland, watcher)) {}
         if status != 0 { throw ExitCode(status) }
     }
 

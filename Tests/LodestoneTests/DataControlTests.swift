@@ -98,6 +98,58 @@ final class DataControlTests: XCTestCase {
         XCTAssertTrue(try session.wait { textOfFile(copier).contains("cancelled") }, textOfFile(copier))
     }
 
+    /// A GTK 4 app's copy reaches `wl-paste --watch`: gnome-text-editor gets text typed into
+    /// its document, Ctrl+A selects it and Ctrl+C copies it (GTK sets the selection through
+    /// wl_data_device with the key's serial, and serves the paste itself).
+    func testWlPasteWatchSeesACopyFromAGtkApp() throws {
+        try requireProgram("gnome-text-editor")
+        let watched = session.runtimeDirectory + "/watch.txt"
+        try session.launch(["wl-paste", "--watch", "sh", "-c", "cat; echo"], output: watched)
+        let editor = try session.launch(["gnome-text-editor", "--standalone"], environment: AppSessionTests.gtkWayland,
+                                        output: session.runtimeDirectory + "/editor.txt")
+        let window = try session.waitForWindow("gnome-text-editor", timeout: 40)
+        // A new window takes the keyboard; the document's text view has it once GTK is ready.
+        XCTAssertTrue(try session.wait(timeout: 20) { try session.control.keyboard().appID == window.appID },
+                      "gnome-text-editor never got the keyboard: \((try? session.control.keyboard()).map { "\($0)" } ?? "?")")
+        // A word of its own each run: nothing else can have put it on the clipboard.
+        let word = (0..<8).map { _ in "asdfghjkl".randomElement()! }.map(String.init).joined()
+        let text = "lodestone " + word
+        // Keys typed before GTK has realized the document's view are lost, so this goes on
+        // until a copy shows; each try types over all the document held (Ctrl+A first).
+        XCTAssertTrue(try session.wait(timeout: 30) {
+            try Self.chord(Self.leftCtrl, Self.keyA, with: session.control)
+            try Self.type(text, with: session.control)
+            try Self.chord(Self.leftCtrl, Self.keyA, with: session.control)
+            try Self.chord(Self.leftCtrl, Self.keyC, with: session.control)
+            return try session.wait(timeout: 3) { textOfFile(watched).contains(text) }
+        }, "wl-paste --watch never saw gnome-text-editor's copy:\n\(textOfFile(watched))\n\(textOfFile(session.runtimeDirectory + "/editor.txt").suffix(2000))")
+        // Exactly what was selected: the document held the text alone.
+        let copies = textOfFile(watched).split(separator: "\n").filter { $0.contains(word) }
+        XCTAssertEqual(copies.last.map(String.init), text, textOfFile(watched))
+        XCTAssertTrue(editor.isRunning, "gnome-text-editor is gone:\n\(session.log.suffix(2000))")
+        XCTAssertFalse(session.log.contains("protocol error"), session.log)
+    }
+
+    // Evdev key codes (linux/input-event-codes.h).
+    static let leftCtrl: UInt32 = 29, keyA: UInt32 = 30, keyC: UInt32 = 46, space: UInt32 = 57
+    static let letters: [Character: UInt32] = [
+        "a": 30, "s": 31, "d": 32, "f": 33, "g": 34, "h": 35, "j": 36, "k": 37, "l": 38,
+        "e": 18, "n": 49, "o": 24, "t": 20, " ": 57,
+    ]
+
+    private static func type(_ text: String, with control: TestControl) throws {
+        for c in text {
+            try control.tap(try XCTUnwrap(letters[c], "no key code for \(c)"))
+            usleep(20_000)
+        }
+    }
+
+    private static func chord(_ modifier: UInt32, _ key: UInt32, with control: TestControl) throws {
+        try control.key(modifier, pressed: true)
+        try control.tap(key)
+        try control.key(modifier, pressed: false)
+    }
+
     /// What wl-copy sets through data-control, a regular client pastes through wl_data_device.
     func testRegularClientPastesDataControlSelection() throws {
         try requirePywayland()

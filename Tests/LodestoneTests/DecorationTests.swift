@@ -99,6 +99,11 @@ final class DecorationTests: XCTestCase {
             return m?.x == 0 && m?.y == Self.bar && m?.width == 1280 && m?.height == 800 - Self.bar
         }, "maximized below its bar: \((try? session.control.windows()) ?? [])")
         let maximized = try XCTUnwrap(try session.control.windows().first { $0.title == "decorated" })
+        // The bar is as wide as the head, drawn across it: none of the desktop shows on its
+        // row (it kept its old width where foot was moved before its new size came).
+        let shot = try session.screenshot()
+        let desktop = stride(from: 0, to: 1280, by: 4).filter { shot[$0, Int(Self.bar) / 2] == 0x303446 }
+        XCTAssertTrue(desktop.isEmpty, "the desktop shows through the maximized window's title bar at x \(desktop.first ?? 0)–\(desktop.last ?? 0)")
         let (mx, my) = button(1, of: maximized)
         try session.control.movePointer(x: mx, y: my)
         try session.control.click()

@@ -29,7 +29,8 @@ public final class Compositor {
     private(set) var desktop: Desktop!
     /// Panels, launchers and notifications on the four layers around the windows (zwlr_layer_shell_v1).
     private(set) lazy var layerShell = LayerShell(scene: scene, layout: layout, seat: seat, desktop: desktop, accessibility: accessibility,
-                                                     clock: clock, display: display, log: log)
+                                                     clock: clock, display: display, log: log,
+                                                     acceptsBufferBeforeInitialAck: acceptsBufferBeforeInitialAck)
     /// The session's startup programs and the terminal on Super+Return.
     public private(set) lazy var launcher = SessionLauncher(log: log)
     /// Set once, in `init` (the seat needs the compositor): unchecked, as every frame reads it

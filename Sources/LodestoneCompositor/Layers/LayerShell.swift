@@ -18,9 +18,15 @@ final class LayerShell {
     /// Each head's area left by the exclusive zones of its mapped surfaces.
     private var workAreas: [ObjectIdentifier: PixelRect] = [:]
 
-    init(scene: Scene, layout: OutputLayout, seat: Seat, desktop: Desktop, accessibility: Accessibility, clock: FrameClock, display: Display, log: Logger) {
+    /// `Compositor.Options.acceptsBufferBeforeInitialAck`: wlcs 1.5's layer-shell popup tests
+    /// commit a buffer without an initial commit or an acknowledged configure.
+    let acceptsBufferBeforeInitialAck: Bool
+
+    init(scene: Scene, layout: OutputLayout, seat: Seat, desktop: Desktop, accessibility: Accessibility, clock: FrameClock, display: Display,
+         log: Logger, acceptsBufferBeforeInitialAck: Bool = false) {
         self.scene = scene; self.layout = layout; self.seat = seat; self.desktop = desktop
         self.accessibility = accessibility; self.clock = clock; self.display = display; self.log = log
+        self.acceptsBufferBeforeInitialAck = acceptsBufferBeforeInitialAck
     }
 
     /// The head the pointer is on: where a surface goes that names no output.

@@ -15,6 +15,8 @@ final class XdgSurface: Resource, XdgSurfaceHandler, SurfaceRole {
     var position: (x: Int32, y: Int32) = (0, 0)
     private var explicitGeometry: PixelRect?
     private var pendingGeometry: PixelRect?
+    /// The geometry when the surface tree was last damaged for it (`surfaceCommitted`).
+    private var damagedGeometry: PixelRect?
     /// Serials sent and not yet acknowledged, oldest first.
     private var unackedSerials: [UInt32] = []
     private(set) var configured = false
@@ -151,6 +153,12 @@ final class XdgSurface: Resource, XdgSurfaceHandler, SurfaceRole {
             explicitGeometry = g
             pendingGeometry = nil
         }
+        // Lodestone's title bar is as wide as the geometry: one that changed (set, or the
+        // buffer's size when none is set) is repainted where it is now. Else a window moved
+        // to its maximized place before its new size came (foot, on a TTY) kept the old
+        // width's bar there, the desktop showing through the rest.
+        if isMapped, let s = surface, geometry != damagedGeometry { host.damageSurfaceTree(s) }
+        damagedGeometry = isMapped ? geometry : nil
         toplevel?.committed()
         popup?.committed()
     }

@@ -25,6 +25,7 @@ final class ZwlrLayerSurface: Resource, ZwlrLayerSurfaceV1Handler, SurfaceRole {
     private(set) var initialized = false
     private var configured = false
     private var unackedSerials: [UInt32] = []
+    private var lastAcked: UInt32?
     /// The size the last configure asked for.
     private var configuredSize: (width: Int32, height: Int32)?
     /// `closed` was sent: the surface stays unmapped and answers nothing until destroyed.
@@ -91,12 +92,16 @@ final class ZwlrLayerSurface: Resource, ZwlrLayerSurfaceV1Handler, SurfaceRole {
     }
 
     private func ackConfigure(_ serial: UInt32) {
+        // Acknowledged already on the client's behalf (`acceptsBufferBeforeInitialAck`): wlcs
+        // 1.5 acknowledges after its buffer.
+        if layers.acceptsBufferBeforeInitialAck, let acked = lastAcked, serial <= acked { return }
         guard let index = unackedSerials.firstIndex(of: serial) else {
             return postError(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SURFACE_STATE.rawValue,
                              "ack_configure with serial \(serial), which was never sent or is already acknowledged")
         }
         unackedSerials.removeFirst(index + 1)
         configured = true
+        lastAcked = serial
     }
 
     /// Sends the size the surface gets, unless it already has it.
@@ -130,6 +135,15 @@ final class ZwlrLayerSurface: Resource, ZwlrLayerSurfaceV1Handler, SurfaceRole {
         if pending.height == 0 && !pending.anchor.isSuperset(of: [.top, .bottom]) {
             postError(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SIZE.rawValue, "height 0 without anchoring to both the top and the bottom edge")
             return false
+        }
+        if case .some(.some) = surface.pending.buffer, !configured, layers.acceptsBufferBeforeInitialAck {
+            // wlcs 1.5: as if the initial commit and its acknowledgement had happened.
+            if !initialized {
+                initialized = true
+                current = pending
+                layers.arrange()
+            }
+            if let sent = unackedSerials.last { ackConfigure(sent) }
         }
         if case .some(.some) = surface.pending.buffer, !configured {
             postError(ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SURFACE_STATE.rawValue, "commit with a buffer before acknowledging a configure")

@@ -201,6 +201,15 @@ final class AccessibleWalk {
             default: return
             }
         }
+        // Inside a page tab only its buttons count (a close button): ATK hangs each page's
+        // whole content under its tab, and the pages not shown are visible there too.
+        if buttonsOnly.contains(path) {
+            switch role {
+            case .pushButton, .toggleButton: break
+            case .label, nil: return children(path, depth: depth, button: button, buttonsOnly: true)
+            default: return
+            }
+        }
         guard let (x, y, w, h) = node.extents else { return }
         // (-1, -1, -1, -1) is ATK's "no extents" (Firefox's tool bars that only group others,
         // its alerts): not a lie; what is inside may have extents of its own.
@@ -250,10 +259,10 @@ final class AccessibleWalk {
             let index = add(.control)
             children(path, depth: depth, button: index, textOnly: true)
         case .pageTab:
-            // A tab may hold a control of its own (Firefox's and GTK's close buttons): read
-            // inside, or the whole tab lights up under its close button.
+            // A tab may hold a control of its own (Firefox's close buttons): its buttons are
+            // read, or the whole tab lights up under its close button.
             let index = add(.control)
-            children(path, depth: depth, button: index)
+            children(path, depth: depth, button: index, buttonsOnly: true)
         case .checkBox, .radioButton, .menuItem, .checkMenuItem, .radioMenuItem, .link:
             _ = add(.control)
         case .slider:
@@ -285,13 +294,15 @@ final class AccessibleWalk {
 
     /// Nodes inside a combo box, where only text is looked for.
     private var textOnly: Set<String> = []
+    /// Nodes inside a page tab, where only buttons are looked for.
+    private var buttonsOnly: Set<String> = []
     /// The roles that are controls: pressed, not read.
     static let controlRoles: Set<AccessibleRole> = [.pushButton, .toggleButton, .comboBox, .checkBox, .radioButton, .menuItem,
                                                     .checkMenuItem, .radioMenuItem, .pageTab, .link, .slider]
     /// The roles of text a caret goes in.
     static let textRoles: Set<AccessibleRole> = [.text, .entry, .passwordText]
 
-    private func children(_ path: String, depth: Int, button: Int?, textOnly inside: Bool = false) {
+    private func children(_ path: String, depth: Int, button: Int?, textOnly inside: Bool = false, buttonsOnly inTab: Bool = false) {
         let first = pointerBranch.contains(path)
         call(path, "Accessible", "GetChildren", first: first) { [weak self] m in
             // No more children are read than nodes are left: a reply may list a million.
@@ -299,6 +310,7 @@ final class AccessibleWalk {
             if children.count >= Self.maximumNodes - self.nodes { self.reached("node limit (\(Self.maximumNodes))") }
             for child in children where child.bus == self.app || child.bus.isEmpty {
                 if inside { self.textOnly.insert(child.path) }
+                if inTab { self.buttonsOnly.insert(child.path) }
                 if first { self.readFirst.insert(child.path) }
                 self.visit(child.path, depth: depth + 1, button: button)
             }
