@@ -94,7 +94,12 @@ public final class Compositor {
     let regionTally = RegionTally()
     /// linux-dmabuf: what is offered (a backend sets its device, or its parent, when it
     /// starts) and the dmabuf fds clients make Lodestone hold.
-    public private(set) lazy var dmabuf = LinuxDmabuf(log: log)
+    public private(set) lazy var dmabuf: LinuxDmabuf = {
+        let dmabuf = LinuxDmabuf(log: log)
+        // A buffer the parent took may now go on a plane: the next frame decides again.
+        dmabuf.parentTookBuffer = { [unowned self] in self.frames.planesMayChange() }
+        return dmabuf
+    }()
     /// Screen copies (zwlr_screencopy_manager_v1): managers and frames waiting for damage.
     private(set) lazy var screencopy: Screencopy = {
         let screencopy = Screencopy(source: self)

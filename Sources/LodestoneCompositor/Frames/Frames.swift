@@ -162,7 +162,7 @@ final class Frames {
         // Planes are handed over only when the backend can take them now; until then the
         // surfaces on them stay there and their updates wait.
         let planes = heads == nil ? surfacePlanes.flatMap { $0.canPresent ? $0 : nil } : nil
-        let planeWork = !output.planeDamage.isEmpty || (planes != nil && planeSurfaces.contains { $0.hasFrameRequests })
+        let planeWork = !output.planeDamage.isEmpty || (planes != nil && (planesStale || planeSurfaces.contains { $0.hasFrameRequests }))
         guard !damage.isEmpty || planeWork else { return nil }
         // A preview surface under an effect is drawn by the effect (moved, scaled).
         // The cursor plane may show the pointer instead (moving it then needs no compose).
@@ -178,6 +178,7 @@ final class Frames {
         let cursor = drawn ? nil : seat.cursor.element(output: output)
         lastPointerElements = (cursor, overlay)
         let shown = planes.map { assignPlanes($0, pointer: pointer, cursor: cursor, overlayDrawn: overlay != nil, damage: damage) }
+        if planes != nil { planesStale = false }
         if !damage.isEmpty {
             scene.withRenderElements(skipping: pointer.preview, skippingPlanes: !planeSurfaces.isEmpty, cursor: cursor, overlay: overlay) { elements in
                 renderer.render(elements, into: output.image, damage: damage)
@@ -245,6 +246,14 @@ final class Frames {
             scheduleFrame()
         }
     }
+    /// Something a plane's choice depends on changed with nothing damaged (a parent took a
+    /// client's dmabuf): the next frame decides again.
+    func planesMayChange() {
+        planesStale = true
+        scheduleFrame()
+    }
+    private var planesStale = false
+
     /// The surfaces on planes as the last frame left them, bottom first.
     private(set) var planeSurfaces: [WlSurface] = []
     private let planePlanner = SurfacePlanePlanner()

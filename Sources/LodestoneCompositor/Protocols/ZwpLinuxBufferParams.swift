@@ -68,7 +68,10 @@ final class ZwpLinuxBufferParams: Resource, ZwpLinuxBufferParamsV1Handler {
             guard let buffer = DmabufBuffer(dmabuf: dmabuf, attributes: attributes, mapping: mapping, client: client, id: id ?? 0) else {
                 return dmabuf.release(attributes.planes.count, for: client)
             }
-            buffer.parentBuffer = parent?.importBuffer(attributes) { [weak buffer] took in buffer?.parentTook = took }
+            buffer.parentBuffer = parent?.importBuffer(attributes) { [weak buffer, weak dmabuf] took in
+                buffer?.parentTook = took
+                if took { dmabuf?.parentTookBuffer?() }
+            }
             if id == nil { send(buffer) { zwp_linux_buffer_params_v1_send_created($0, $1) } }
         } else if let parent, let id {
             // create_immed of a buffer only the parent can show: it exists at once, and is
