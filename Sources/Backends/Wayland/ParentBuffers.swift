@@ -83,8 +83,6 @@ final class ParentBuffers {
     private let log: Logger
     private var buffers: [ObjectIdentifier: Buffer] = [:]
     private var pools: [ObjectIdentifier: Pool] = [:]
-    /// Bytes of client pools the parent maps now (the log at exit and tests).
-    private(set) var sharedPoolBytes = 0
 
     init(shm: Proxy, logger: Logger) {
         self.shm = shm
@@ -140,10 +138,7 @@ final class ParentBuffers {
     private func forget(_ buffer: Buffer) {
         guard buffers.removeValue(forKey: ObjectIdentifier(buffer.source)) != nil, let pool = buffer.pool else { return }
         pool.buffers -= 1
-        if pool.buffers == 0 {
-            pools.removeValue(forKey: ObjectIdentifier(pool.client))
-            sharedPoolBytes -= pool.size
-        }
+        if pool.buffers == 0 { pools.removeValue(forKey: ObjectIdentifier(pool.client)) }
     }
 
     /// The parent's pool for a client pool, grown to the client's size.
@@ -153,7 +148,6 @@ final class ParentBuffers {
             if share.poolSize > pool.size {
                 let size = Int32(clamping: share.poolSize)
                 pool.proxy.request { wl_shm_pool_resize($0, size) }
-                sharedPoolBytes += Int(size) - pool.size
                 pool.size = Int(size)
             }
             return pool
@@ -167,7 +161,6 @@ final class ParentBuffers {
         }
         let pool = Pool(proxy: proxy, client: share.pool, size: Int(size))
         pools[key] = pool
-        sharedPoolBytes += Int(size)
         return pool
     }
 }
