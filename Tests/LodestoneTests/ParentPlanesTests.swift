@@ -256,6 +256,30 @@ final class ParentPlanesTests: XCTestCase {
         }
     }
 
+    // MARK: A client that lies
+
+    /// A pool file sealed against shrinking but shorter than its buffer: the parent must not
+    /// be given it (reading past its end, the parent would end its connection with Lodestone).
+    /// Lodestone's own read faults under its guard and the client alone is disconnected, as
+    /// headless; the nested Lodestone stays in its parent and a well-behaved client still
+    /// shows there as a plane.
+    func testAShortSealedPoolIsNotSharedWithTheParent() throws {
+        let rig = try PlanesRig(planes: true, nestedEnvironment: ["WAYLAND_DEBUG": "client"])
+        defer { rig.stop() }
+        let (status, output) = try run(["python3", repositoryRoot + "/Tests/clients/bad_client.py", "short-sealed-pool"], environment: rig.nested.clientEnvironment)
+        XCTAssertEqual(status, 0, output)
+        XCTAssertTrue(output.contains("RESULT: protocol-error") && output.contains("wl_buffer#"), "the client was not told its buffer cannot be read: \(output)")
+        XCTAssertFalse(rig.nested.log.contains("create_pool(new id wl_shm_pool@") && rig.nested.log.contains(", 12288)"),
+                       "the short pool went to the parent")
+        XCTAssertTrue(rig.nested.compositorIsRunning && !rig.nested.log.contains("lost the parent"), rig.nested.log.suffix(2000).description)
+        let globals = try Globals(connection: try rig.nested.connect())
+        let window = try patternWindow(globals, title: "after", width: 200, height: 150, seed: 9)
+        try globals.connection.roundtrip()
+        _ = try rig.nested.waitForWindow("after")
+        XCTAssertTrue(try rig.nested.wait { rig.subsurfacesMade >= 1 }, "no plane for the well-behaved client")
+        withExtendedLifetime((window, globals)) {}
+    }
+
     // MARK: Pace and protocol
 
     /// weston-simple-shm on a plane draws at the parent's refresh (40 Hz here, against the
