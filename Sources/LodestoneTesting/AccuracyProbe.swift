@@ -144,9 +144,9 @@ public struct AccuracyProbe: Sendable {
             guard seen.insert(key).inserted else { continue }
             let expectation: Expectation
             if n.greyed && (controls.contains(n.role) || editable(n)) {
-                // Greyed out (itself or the control it is in): pressing it does nothing, so
-                // nothing invites it.
-                expectation = .circle
+                // Greyed out (itself or the control it is in): not judged. Lodestone adapts it
+                // like an enabled one (docs/accuracy.md).
+                continue
             } else if texts.contains(n.role) || (n.role == "combo box" && editable(n)) {
                 expectation = .beam(lineHeight: n.lineHeight)
             } else if n.role == "push button" || n.role == "toggle button" || n.role == "button",

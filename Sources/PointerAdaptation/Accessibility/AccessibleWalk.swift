@@ -236,14 +236,6 @@ final class AccessibleWalk {
             elements.append(AccessibleElement(kind: kind, x: x, y: y, width: w, height: h, depth: depth, framed: framed, source: source))
             return elements.count - 1
         }
-        // A control that is neither enabled nor sensitive does nothing when pressed: the pointer
-        // stays the circle over it (gtk4-widget-factory's greyed-out second column).
-        let sensitive = states.0 & (1 << AccessibleState.enabled) != 0 || states.0 & (1 << AccessibleState.sensitive) != 0
-        // So does an entry greyed out (editable, yet neither): it takes no caret. What is inside
-        // a greyed-out control is greyed out with it, whatever it says (GTK 4.8 calls the entry
-        // of a greyed-out combo box sensitive).
-        let editable = states.0 & (1 << AccessibleState.editable) != 0
-        if !sensitive, let role, Self.controlRoles.contains(role) || (editable && Self.textRoles.contains(role)) { return }
         switch role {
         case .pushButton, .toggleButton:
             // Descend only to find its label.
