@@ -283,7 +283,11 @@ final class ParentPlanesTests: XCTestCase {
     // MARK: Pace and protocol
 
     /// weston-simple-shm on a plane draws at the parent's refresh (40 Hz here, against the
-    /// nested Lodestone's own 60): its frame callbacks and buffer releases are the parent's.
+    /// nested Lodestone's own 60): its frame callbacks and buffer releases are the parent's,
+    /// one for each frame the parent composes with it. (On a loaded machine the parent's
+    /// frames can come at half its refresh, a commit missing one refresh waits for the next:
+    /// a CI run beside another measured 19.8 a second. So the client's rate is checked
+    /// against the frames the parent composed in the same seconds, and never above 40.)
     /// The parent shows its buffers as a subsurface of the window, from the client's own pool,
     /// and the window's own buffer is not attached again while it animates: no pixel copied.
     func testSimpleShmOnAPlaneRunsAtTheParentsRefresh() throws {
@@ -320,20 +324,24 @@ final class ParentPlanesTests: XCTestCase {
             let attaches = lines.filter { $0.contains(" -> wl_surface@") && $0.contains(".attach(wl_buffer@") }
             return (attaches.count, attaches.filter { line in !planes.contains { line.contains(" -> \($0).") } }.count)
         }
-        let a = counts(), attachesBefore = windowAttaches()
+        let a = counts(), attachesBefore = windowAttaches(), parentBefore = try parent.control.frameCount()
         usleep(3_000_000)
-        let b = counts(), attachesAfter = windowAttaches()
+        let b = counts(), attachesAfter = windowAttaches(), parentAfter = try parent.control.frameCount()
         let seconds = (b.last - a.last) / 1000
         let rate = Double(b.commits - a.commits) / seconds
-        XCTAssertEqual(rate, 40, accuracy: 4, "simple-shm drew at \(rate) frames per second; the parent refreshes at 40")
-        XCTAssertEqual(Double(b.done - a.done) / seconds, 40, accuracy: 4, "frame callbacks at the parent's pace")
-        XCTAssertEqual(Double(b.releases - a.releases) / seconds, 40, accuracy: 4, "buffer releases at the parent's pace")
+        let parentRate = Double(parentAfter - parentBefore) / seconds
+        print("simple-shm drew \(rate) frames a second, the parent composed \(parentRate)")
+        XCTAssertLessThanOrEqual(rate, 44, "simple-shm drew at \(rate) frames per second; the parent refreshes at 40")
+        XCTAssertGreaterThan(rate, 10, "simple-shm draws on")
+        XCTAssertEqual(rate, parentRate, accuracy: max(4, parentRate / 10), "simple-shm drew at \(rate) a second, the parent composed \(parentRate)")
+        XCTAssertEqual(Double(b.done - a.done) / seconds, parentRate, accuracy: max(4, parentRate / 10), "frame callbacks at the parent's pace")
+        XCTAssertEqual(Double(b.releases - a.releases) / seconds, parentRate, accuracy: max(4, parentRate / 10), "buffer releases at the parent's pace")
 
         // The parent shows simple-shm's buffers itself: a subsurface, a pool from its fd.
         let log = nested.log
         XCTAssertTrue(log.contains(".get_subsurface("), "no subsurface in the parent")
         XCTAssertTrue(log.contains("create_pool(new id wl_shm_pool@") && log.contains(", 250000)"), "simple-shm's 250000-byte pool was not shared")
-        XCTAssertGreaterThan(attachesAfter.all - attachesBefore.all, 90, "simple-shm's buffers reach the parent")
+        XCTAssertGreaterThan(Double(attachesAfter.all - attachesBefore.all), rate * seconds * 0.75, "simple-shm's buffers reach the parent")
         // The composed frame did not change while only simple-shm did: nothing was copied.
         XCTAssertEqual(attachesAfter.window, attachesBefore.window, "the window's own buffer was attached while only simple-shm changed")
     }

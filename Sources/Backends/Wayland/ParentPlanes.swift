@@ -170,7 +170,7 @@ final class ParentPlanes: SurfacePlanes {
             slot.bufferCommit = plane.bufferCommit
             commit = true
         }
-        // A plane shown again comes with all of its buffer damaged (`Frames.assignPlanes`).
+        // A plane shown again comes with all of its buffer damaged (`PlaneAssignment.assign`).
         for r in plane.damage { surface.request { wl_surface_damage_buffer($0, r.x, r.y, r.width, r.height) } }
         commit = commit || !plane.damage.isEmpty
         if slot.scale != plane.bufferScale {

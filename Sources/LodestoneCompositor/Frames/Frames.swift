@@ -18,9 +18,9 @@ import WaylandServer
 /// head holds back nothing but itself. One head keeps the single-output path (`present`).
 final class Frames {
     let clock: FrameClock
-    private unowned let output: Output
-    private unowned let layout: OutputLayout
-    private unowned let scene: Scene
+    unowned let output: Output
+    unowned let layout: OutputLayout
+    unowned let scene: Scene
     private unowned let seat: Seat
     /// The window switcher's slide moves windows before a frame composes.
     private unowned let gestures: Gestures
@@ -45,6 +45,7 @@ final class Frames {
     var pacing = Compositor.Pacing.timer
     /// Repaints so far (with damage or not): wp_presentation's sequence.
     @exclusivity(unchecked) private(set) var repaintCount: UInt64 = 0
+    func countRepaint() { repaintCount &+= 1 }
     /// Frames composed so far (frames with damage).
     @exclusivity(unchecked) private(set) var frameCount = 0
     /// Called after each composed frame with the damaged output pixels.
@@ -55,6 +56,10 @@ final class Frames {
     /// The plane took the pointer when last asked: while it keeps it, the pointer's motion
     /// damages nothing (no composed frame).
     private var pointerOnPlane = false
+    /// Which client surfaces a backend's planes show (`surfacePlanes`), frame by frame.
+    private let planeAssignment: PlaneAssignment
+    /// The whole picture for captures while surfaces are on planes.
+    private let planeCapture: PlaneCapture
 
     init(clock: FrameClock, output: Output, layout: OutputLayout, scene: Scene, seat: Seat, gestures: Gestures, loop: EventLoop) throws(SystemError) {
         self.clock = clock
@@ -63,6 +68,8 @@ final class Frames {
         self.scene = scene
         self.seat = seat
         self.gestures = gestures
+        planeAssignment = PlaneAssignment(output: output, scene: scene, clock: clock)
+        planeCapture = PlaneCapture(output: output, scene: scene)
         if clock.mode == .realtime {
             pointerDeadlineTimer = try loop.addTimer { [unowned clock] in clock.schedule() }
         }
@@ -86,7 +93,7 @@ final class Frames {
     private func present() {
         let now = clock.now
         let time = clock.timestamp
-        repaintCount &+= 1
+        countRepaint()
         compose(at: time)
         answerFrame(presentedFrame(at: time), now: now)
     }
@@ -136,7 +143,7 @@ final class Frames {
     /// Composes the damaged part of the output with the pointer as the last step left it;
     /// `only`: the damaged part within these heads, the rest left for their own frames.
     /// With a backend's planes (one head), decides first which surfaces they show, leaves
-    /// those out, and hands them over before the frame goes out (`assignPlanes`).
+    /// those out, and hands them over before the frame goes out (`PlaneAssignment`).
     /// Returns what was composed (nil: nothing).
     @discardableResult
     func compose(at time: Timestamp, only heads: [OutputHead]? = nil) -> PixelRegion? {
@@ -162,7 +169,8 @@ final class Frames {
         // Planes are handed over only when the backend can take them now; until then the
         // surfaces on them stay there and their updates wait.
         let planes = heads == nil ? surfacePlanes.flatMap { $0.canPresent ? $0 : nil } : nil
-        let planeWork = !output.planeDamage.isEmpty || (planes != nil && (planesStale || planeSurfaces.contains { $0.hasFrameRequests }))
+        let planeWork = !output.planeDamage.isEmpty
+            || (planes != nil && (planeAssignment.isStale || planeAssignment.surfaces.contains { $0.hasFrameRequests }))
         guard !damage.isEmpty || planeWork else { return nil }
         // A preview surface under an effect is drawn by the effect (moved, scaled).
         // The cursor plane may show the pointer instead (moving it then needs no compose).
@@ -176,11 +184,11 @@ final class Frames {
         // While the adaptive pointer is drawn no client cursor image shows (both follow the
         // same `AppCursorPolicy.source`): not asking saves working the source out again.
         let cursor = drawn ? nil : seat.cursor.element(output: output)
-        lastPointerElements = (cursor, overlay)
-        let shown = planes.map { assignPlanes($0, pointer: pointer, cursor: cursor, overlayDrawn: overlay != nil, damage: damage) }
-        if planes != nil { planesStale = false }
+        planeCapture.pointerElements = (cursor, overlay)
+        let overlayPixels = overlay == nil ? nil : Self.logicalPixels(pointer.presentation.bounds)
+        let shown = planes.map { planeAssignment.assign($0, preview: pointer.preview, cursor: cursor, overlay: overlayPixels, damage: damage) }
         if !damage.isEmpty {
-            scene.withRenderElements(skipping: pointer.preview, skippingPlanes: !planeSurfaces.isEmpty, cursor: cursor, overlay: overlay) { elements in
+            scene.withRenderElements(skipping: pointer.preview, skippingPlanes: !planeAssignment.surfaces.isEmpty, cursor: cursor, overlay: overlay) { elements in
                 renderer.render(elements, into: output.image, damage: damage)
             }
         }
@@ -198,13 +206,7 @@ final class Frames {
             changed.add(output.planeDamage)
             output.planeDamage.clear()
         }
-        // With no surface on a plane the composed frame is the whole picture again.
-        if planeSurfaces.isEmpty {
-            captureImage = nil
-            captureDamage.clear()
-        } else if captureImage != nil {
-            captureDamage.add(changed)
-        }
+        planeCapture.framePresented(changed: changed, planesShowSurfaces: !planeAssignment.surfaces.isEmpty)
         // A capture from in here (a screenshot, screencopy) reads this frame as it is.
         composing = true
         framePresented?(output.image, damage)
@@ -232,175 +234,26 @@ final class Frames {
     /// compose another inside it.
     private var composing = false
 
-    // MARK: Planes
-
     /// A backend's planes for client surfaces (nested: subsurfaces of the window in the
     /// parent), nil when it has none: then every surface is composed, as before.
     var surfacePlanes: SurfacePlanes? {
-        didSet {
-            guard surfacePlanes !== oldValue else { return }
-            // Whatever planes showed is composed again, from the next frame on.
-            for s in planeSurfaces { s.onPlane = false }
-            planeSurfaces = []
-            output.damageAll()
-            scheduleFrame()
-        }
+        get { planeAssignment.planes }
+        set { planeAssignment.planes = newValue }
     }
     /// Something a plane's choice depends on changed with nothing damaged (a parent took a
     /// client's dmabuf): the next frame decides again.
-    func planesMayChange() {
-        planesStale = true
-        scheduleFrame()
-    }
-    private var planesStale = false
-
-    /// The surfaces on planes as the last frame left them, bottom first.
-    private(set) var planeSurfaces: [WlSurface] = []
-    private let planePlanner = SurfacePlanePlanner()
-    /// The frame's layers and candidate surfaces, kept between frames (no allocation once grown).
-    private var planeLayers: [SurfacePlanePlanner.Layer] = []
-    private var planeCandidates: [(surface: WlSurface, plane: PlaneSurface?, pixels: PixelRect)] = []
-    private var nextPlaneID: UInt64 = 0
-
-    /// Decides which visible surfaces the planes show this frame, damages the composed frame
-    /// where a surface moves onto or off a plane, and returns the planes to hand over, each
-    /// with what changed since it was last handed over.
-    private func assignPlanes(_ planes: SurfacePlanes, pointer: PointerSnapshot, cursor: RenderElement?, overlayDrawn: Bool,
-                              damage: PixelRegion) -> [PlaneSurface] {
-        planeLayers.removeAll(keepingCapacity: true)
-        planeCandidates.removeAll(keepingCapacity: true)
-        let preview = pointer.preview
-        func drawn(_ what: Scene.Drawn) {
-            switch what {
-            case .titleBar(let bar): planeLayers.append(.composed(output.scale.covering(bar.frame)))
-            case .lockFill(let bounds): planeLayers.append(.composed(output.scale.covering(bounds)))
-            }
-        }
-        func surface(_ s: WlSurface, _ x: Int32, _ y: Int32) {
-            let whole = PixelRect(x: x, y: y, width: s.width, height: s.height)
-            let visible = whole.intersection(output.bounds)
-            guard !visible.isEmpty else { return }
-            let pixels = output.scale.covering(visible)
-            // An effect draws its preview surface itself (moved, scaled): never a plane.
-            let plane = s === preview ? nil : planeSurface(s, whole: whole, visible: visible)
-            planeLayers.append(.candidate(pixels, accepted: plane.map(planes.accepts) ?? false))
-            planeCandidates.append((s, plane, pixels))
-        }
-        scene.forEachPainted(drawn: drawn, surface: surface)
-        if let cursor, case .texture(let t) = cursor { planeLayers.append(.composed(t.bounds)) }
-        if overlayDrawn, let r = Self.logicalPixels(pointer.presentation.bounds) { planeLayers.append(.composed(output.scale.covering(r))) }
-        let assignment = planePlanner.assign(planeLayers)
-
-        var shown: [PlaneSurface] = []
-        var onPlanes: [WlSurface] = []
-        var candidate = 0
-        for (index, layer) in planeLayers.enumerated() {
-            guard case .candidate = layer else { continue }
-            let (s, plane, pixels) = planeCandidates[candidate]
-            candidate += 1
-            guard assignment[index], var plane else {
-                // Composed again: the frame draws it where the plane showed it.
-                if s.onPlane {
-                    s.onPlane = false
-                    damage.add(pixels)
-                }
-                continue
-            }
-            if !s.onPlane {
-                // Onto a plane: the frame no longer draws it, and the plane shows all of it.
-                s.onPlane = true
-                damage.add(pixels)
-                s.planeDamage.clear()
-                s.planeDamage.add(PixelRect(x: 0, y: 0, width: s.bufferWidth, height: s.bufferHeight))
-            }
-            plane.damage = s.planeDamage.rects
-            s.planeDamage.clear()
-            let callbacks = s.takeFrameCallbacks(), feedbacks = s.takePresentationFeedbacks()
-            if !callbacks.isEmpty || !feedbacks.isEmpty {
-                plane.update = PlaneUpdate(callbacks: callbacks, feedbacks: feedbacks, outputs: s.enteredOutputs, clock: clock)
-            }
-            shown.append(plane)
-            onPlanes.append(s)
-        }
-        // Surfaces planes showed that are not visible any more (unmapped, gone, off the
-        // output): their planes are hidden by `present`, and the frame has nothing to draw.
-        for s in planeSurfaces where s.onPlane && !onPlanes.contains(where: { $0 === s }) { s.onPlane = false }
-        planeSurfaces = onPlanes
-        return shown
-    }
-
+    func planesMayChange() { planeAssignment.mayChange() }
     /// A surface is gone: its plane goes with it.
-    func surfaceDestroyed(_ s: WlSurface) {
-        guard s.planeID != 0 else { return }
-        if s.onPlane {
-            s.onPlane = false
-            planeSurfaces.removeAll { $0 === s }
-        }
-        surfacePlanes?.forget(s.planeID)
-    }
-
-    /// `s` as a plane would show it, its `whole` rect cropped to `visible` (global logical);
-    /// nil when its buffer is none a plane can take (a single-pixel buffer, a dmabuf the
-    /// parent did not take).
-    private func planeSurface(_ s: WlSurface, whole: PixelRect, visible: PixelRect) -> PlaneSurface? {
-        guard let attached = s.shownBuffer?.buffer else { return nil }
-        let buffer: PlaneBuffer
-        if let shm = attached.shm {
-            buffer = .shm(shm)
-        } else if let dmabuf = attached.object(DmabufBuffer.self), dmabuf.parentTook == true, let imported = dmabuf.parentBuffer {
-            buffer = .dmabuf(imported: imported, buffer: dmabuf)
-        } else {
-            return nil
-        }
-        if s.planeID == 0 {
-            nextPlaneID &+= 1
-            s.planeID = nextPlaneID
-        }
-        // The part of the buffer shown, in the surface coordinates before any viewport:
-        // the client's own crop, and the output's edge.
-        var source: (x: Double, y: Double, width: Double, height: Double)?
-        if s.hasViewport || visible != whole {
-            let all = s.viewportSource ?? ViewportSource(x: 0, y: 0, width: Double(s.unviewportedWidth), height: Double(s.unviewportedHeight))
-            let fx = all.width / Double(whole.width), fy = all.height / Double(whole.height)
-            source = (all.x + Double(visible.x - whole.x) * fx, all.y + Double(visible.y - whole.y) * fy,
-                      Double(visible.width) * fx, Double(visible.height) * fy)
-        }
-        return PlaneSurface(id: s.planeID, buffer: buffer, bufferCommit: s.bufferCommits, rect: visible,
-                            bufferScale: s.scale, bufferTransform: s.transform, source: source,
-                            sourceBounds: (s.unviewportedWidth, s.unviewportedHeight), isOpaque: s.isOpaque)
-    }
+    func surfaceDestroyed(_ s: WlSurface) { planeAssignment.surfaceDestroyed(s) }
 
     // MARK: Captures
-
-    /// The pointer as the last frame drew it (a client's cursor image, the overlay), for the
-    /// capture image to draw the same.
-    private var lastPointerElements: (cursor: RenderElement?, overlay: RenderElement?) = (nil, nil)
-    /// The whole picture while surfaces are on planes (the composed frame lacks them), made
-    /// on the first capture and kept up to date from then on.
-    private var captureImage: Image?
-    /// What changed since `captureImage` was last drawn.
-    private let captureDamage = PixelRegion()
 
     /// The output's pixels as they are shown, the surfaces on planes drawn in: what a capture,
     /// a screenshot or screencopy reads. Without planes, the composed frame itself.
     func capturedImage() -> Image {
         composeIfNeeded()
-        guard !planeSurfaces.isEmpty else { return output.image }
-        let image: Image
-        if let existing = captureImage, existing.width == output.pixelWidth, existing.height == output.pixelHeight {
-            image = existing
-        } else {
-            image = Image(width: output.pixelWidth, height: output.pixelHeight, format: .xrgb8888)
-            captureImage = image
-            captureDamage.clear()
-            captureDamage.add(PixelRect(x: 0, y: 0, width: output.pixelWidth, height: output.pixelHeight))
-        }
-        let pointer = seat.pointerSnapshot
-        scene.withRenderElements(skipping: pointer.preview, cursor: lastPointerElements.cursor, overlay: lastPointerElements.overlay) { elements in
-            renderer.render(elements, into: image, damage: captureDamage)
-        }
-        captureDamage.clear()
-        return image
+        guard !planeAssignment.surfaces.isEmpty else { return output.image }
+        return planeCapture.image(preview: seat.pointerSnapshot.preview, renderer: &renderer)
     }
 
     /// Whether Lodestone draws the adaptive pointer now: the seat's policy (a client's cursor
@@ -468,71 +321,4 @@ final class Frames {
             scheduleFrame()
         }
     }
-
-    // MARK: Several heads
-
-    func presentDueHeads() {
-        let now = clock.now
-        // Ticks fall on the fastest head's refreshes: half a tick early is on time.
-        let slack = clock.interval / 2
-        let due = layout.heads.filter { !$0.isHeld && Int32(bitPattern: now &+ slack &- $0.nextRefresh) >= 0 }
-        if !due.isEmpty {
-            let time = clock.timestamp
-            repaintCount &+= 1
-            let composed = compose(at: time, only: due)
-            for head in due {
-                head.nextRefresh = now &+ head.interval
-                if composed?.intersects(output.pixels(logical: head.bounds)) == true { head.frameCount += 1 }
-            }
-            answerFrame(presentedFrame(at: time), now: now) { isShown($0, on: due) }
-        }
-        // What waits for a head that can take a frame (not one that is held) keeps one due.
-        let open = layout.heads.filter { !$0.isHeld }
-        var waiting = open.contains { output.damage.intersects(output.pixels(logical: $0.bounds)) }
-        if !waiting {
-            scene.forEachMappedSurface { s, x, y in
-                guard !waiting, !s.frameCallbacks.isEmpty || !s.presentationFeedbacks.isEmpty else { return }
-                waiting = isShown(PixelRect(x: x, y: y, width: s.width, height: s.height), on: open)
-            }
-        }
-        if waiting { scheduleFrame() }
-    }
-
-    /// Whether a surface's rect is on one of `heads`, or on no head at all (off every head it
-    /// is paced by whichever head takes a frame).
-    private func isShown(_ rect: PixelRect, on heads: [OutputHead]) -> Bool {
-        let on = layout.heads.filter { !$0.bounds.intersection(rect).isEmpty }
-        return on.isEmpty || on.contains { head in heads.contains { $0 === head } }
-    }
-
-    /// A held head's presenter can take a frame again (its flip completed). On the real
-    /// clock, when its refresh has come meanwhile (a flip completes at the refresh the
-    /// head's next frame is for), that frame runs now: the head's own flips drive its
-    /// frames, as one head's do, and a tick that came just before the flip does not cost it
-    /// a refresh. Otherwise its waiting damage and frame callbacks get the next tick.
-    func resume(_ head: OutputHead) {
-        guard head.isHeld else { return }
-        head.isHeld = false
-        if clock.mode == .realtime, !clock.isHeld, Int32(bitPattern: clock.now &+ clock.interval / 2 &- head.nextRefresh) >= 0 {
-            repaint()
-        } else {
-            scheduleFrame()
-        }
-    }
-}
-
-extension Instant {
-    /// The frame clock's milliseconds as an instant.
-    init(milliseconds: Milliseconds) { self.init(seconds: Double(milliseconds) / 1000) }
-}
-
-/// A plane that can show the adaptive pointer without composing it (the DRM cursor plane,
-/// the parent's cursor when nested). Asked before every composed frame, and at every pointer
-/// step while it holds the pointer: then the pointer's motion damages nothing.
-public protocol PointerPlane: AnyObject {
-    /// Shows `presentation`'s pointer if the plane can (`adaptive`: the compositor draws the
-    /// adaptive pointer, not a client's cursor). True: the frame must not draw the pointer
-    /// (the plane shows it, or nothing is to be seen); false: the frame draws it (a plane
-    /// that gave the pointer back hides its own with that frame, not before).
-    func present(_ presentation: PointerPresentation, adaptive: Bool) -> Bool
 }
