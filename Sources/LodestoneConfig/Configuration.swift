@@ -13,7 +13,9 @@ public struct Configuration: Hashable, Sendable {
     /// `legacy-apps = "adaptive" | "shapes" | "off"`, as `--legacy-apps`.
     public var legacyApps = LegacyApps.adaptive
     /// `max-render-time = "auto" | "off" | MILLISECONDS`, as `--max-render-time` (read at start).
-    public var maxRenderTime = MaxRenderTime.off
+    /// `auto` by default (issue 37: the whole suite passes with it; nested it lands frames a
+    /// lead before the parent's refresh, on a TTY before the flip).
+    public var maxRenderTime = MaxRenderTime.auto
     /// `[session]`: the programs a session starts, and its terminal.
     public var session = SessionSettings()
 

@@ -31,6 +31,8 @@ public final class Display {
 
     deinit {
         wl_display_destroy_clients(pointer)
+        // Our own global goes before the display frees its globals' memory.
+        shmGlobal = nil
         if let errorReporter { wl_protocol_logger_destroy(errorReporter) }
         wl_display_destroy(pointer)
     }
@@ -67,11 +69,19 @@ public final class Display {
         return String(cString: auto)
     }
 
-    /// Serves `wl_shm` with libwayland's own implementation, which already
-    /// guards pool access against SIGBUS from truncated files.
+    /// Serves `wl_shm`: Lodestone's own (`ShmPool`), which guards pool access against SIGBUS
+    /// from truncated files as libwayland's does, and can keep the client's file for a parent
+    /// compositor (`shmFiles.keepsFiles`).
     public func initShm() throws(SystemError) {
-        try check("wl_display_init_shm") { wl_display_init_shm(pointer) == 0 }
+        let files = shmFiles
+        shmGlobal = try WaylandGlobal(display: self, interface: WlShm.interface, version: WlShm.version) {
+            _ = WlShm(files: files, client: $0, version: $1, id: $2)
+        }
     }
+
+    /// Which client files the shm pools keep; a backend that shares pools says so here.
+    public let shmFiles = ShmFiles()
+    private var shmGlobal: WaylandGlobal?
 
     /// Calls `body` with the `wl_display *` (the fuzzer's global filter).
     package func withDisplayPointer<R>(_ body: (OpaquePointer) throws -> R) rethrows -> R { try body(pointer) }

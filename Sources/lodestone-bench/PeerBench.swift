@@ -242,6 +242,9 @@ func benchmarkPeers(lodestone: String, seconds: Double) {
     rows += motionToPresented(lodestone: lodestone, seconds: seconds, scratch: scratch)
 
     printRows(rows)
+
+    // The nested path, client frames (NestedClientsBench.swift): the same rows as bench-nested.
+    benchmarkNestedClients(lodestone: lodestone, seconds: seconds)
 }
 
 func printRows(_ rows: [Row]) {

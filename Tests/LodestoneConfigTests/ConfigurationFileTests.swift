@@ -42,7 +42,8 @@ final class ConfigurationFileTests: XCTestCase {
     }
 
     func testMaxRenderTime() throws {
-        XCTAssertEqual(try parse("").maxRenderTime, .off)
+        XCTAssertEqual(try parse("").maxRenderTime, .auto, "auto by default")
+        XCTAssertEqual(try parse("max-render-time = \"off\"\n").maxRenderTime, .off)
         XCTAssertEqual(try parse("max-render-time = \"auto\"\n").maxRenderTime, .auto)
         XCTAssertEqual(try parse("max-render-time = 4\n").maxRenderTime, .milliseconds(4))
         XCTAssertEqual(try parse("max-render-time = 2.5\n").maxRenderTime, .milliseconds(2.5))

@@ -94,7 +94,12 @@ public final class Compositor {
     let regionTally = RegionTally()
     /// linux-dmabuf: what is offered (a backend sets its device, or its parent, when it
     /// starts) and the dmabuf fds clients make Lodestone hold.
-    public private(set) lazy var dmabuf = LinuxDmabuf(log: log)
+    public private(set) lazy var dmabuf: LinuxDmabuf = {
+        let dmabuf = LinuxDmabuf(log: log)
+        // A buffer the parent took may now go on a plane: the next frame decides again.
+        dmabuf.parentTookBuffer = { [unowned self] in self.frames.planesMayChange() }
+        return dmabuf
+    }()
     /// Screen copies (zwlr_screencopy_manager_v1): managers and frames waiting for damage.
     private(set) lazy var screencopy: Screencopy = {
         let screencopy = Screencopy(source: self)
@@ -112,8 +117,9 @@ public final class Compositor {
     public struct Options: Sendable {
         public var width: Int32 = 1280, height: Int32 = 800, scale = OutputScale(1)
         public var refreshHz: Int32 = 60
-        /// When frames start composing before their refresh (`--max-render-time`).
-        public var maxRenderTime = MaxRenderTime.off
+        /// When frames start composing before their refresh (`--max-render-time`; the
+        /// configuration's default, `auto`).
+        public var maxRenderTime = MaxRenderTime.auto
         public var clock: FrameClock.Mode = .realtime
         public var testControl = false
         /// The pointer over surfaces without adaptive_pointer_v1 regions.
@@ -274,6 +280,7 @@ public final class Compositor {
 
     func surfaceDestroyed(_ surface: WlSurface) {
         scene.damageTree(surface)
+        frames.surfaceDestroyed(surface)
         (surface.role as? XwaylandSurface)?.window?.surfaceAssociationEnded()
         if let xdg = surface.role as? XdgSurface {
             xdg.toplevel?.unmap()
@@ -290,7 +297,12 @@ public final class Compositor {
     /// New content in surface-local rects.
     func surfaceDamaged(_ surface: WlSurface, _ rects: [PixelRect]) {
         scene.damage(surface, rects)
-        if !output.damage.isEmpty { scheduleFrame() }
+        // A surface on a plane: its frame only hands the update on, at once.
+        if surface.onPlane && (!rects.isEmpty || surface.hasFrameRequests) {
+            clock.scheduleSoon()
+        } else if !output.damage.isEmpty || !output.planeDamage.isEmpty {
+            scheduleFrame()
+        }
     }
 
     /// `wl_surface.offset` / attach offset: only cursors and a drag's icon move with it.

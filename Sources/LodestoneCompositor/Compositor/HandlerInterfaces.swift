@@ -189,6 +189,8 @@ protocol TestControlHost: ShellHost {
     func activateWindow(_ window: DesktopWindow)
     /// Composes what is damaged, without stepping the pointer (a capture).
     func composeIfNeeded()
+    /// The output as shown (composed if needed), the surfaces on planes drawn in: a capture.
+    func capturedImage() -> Image
     /// The pointer's one step at this instant, delivered: what follows injected input.
     @discardableResult func settlePointer() -> PointerPresentation
     /// Lodestone draws its adaptive pointer (not the client's cursor) where the pointer is.

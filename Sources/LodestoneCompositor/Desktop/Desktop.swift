@@ -127,11 +127,22 @@ final class Desktop {
         toplevel.demandsAttention = false
         raise(toplevel)
         let previous = scene.windows.first { $0.isActivated && $0 !== toplevel }
-        previous?.setActivated(false)
-        toplevel.setActivated(true)
+        if let previous { setActivated(previous, false) }
+        setActivated(toplevel, true)
         seat.setKeyboardFocus(toplevel.surface)
         // Its accessible elements are read now, before the pointer comes (issue 27).
         compositor.accessibility.windowShown(toplevel)
+    }
+
+    /// A window's activation, and with it its title bar's look: the bar is drawn again. (It
+    /// was not: a bar stayed as it was until something else composed it, the way a window
+    /// raised with it did, and a window on the parent's planes never did: issue 37.)
+    private func setActivated(_ window: DesktopWindow, _ on: Bool) {
+        guard window.isActivated != on else { return }
+        window.setActivated(on)
+        guard let bar = window.titleBar, window.isMapped else { return }
+        bar.damage(output)
+        compositor.scheduleFrame()
     }
 
     /// Puts a window on top, with its children (and theirs) above it, oldest first.

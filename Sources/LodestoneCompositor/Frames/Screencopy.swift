@@ -14,8 +14,9 @@ final class Screencopy {
     init(source: any ScreencopySource) { self.source = source }
 
     var output: Output { source.output }
-    /// The output's pixels as last presented, the pointer and its effects included.
-    var presentedImage: Image { source.output.image }
+    /// The output's pixels as last presented, the pointer and its effects and the surfaces on
+    /// planes included.
+    var presentedImage: Image { source.capturedImage() }
     var lastPresented: Timestamp { source.lastPresented }
     /// Composes what clients committed since the last frame (no pointer step).
     func composeIfNeeded() { source.composeIfNeeded() }
@@ -50,6 +51,7 @@ protocol ScreencopySource: AnyObject {
     var output: Output { get }
     var lastPresented: Timestamp { get }
     func composeIfNeeded()
+    func capturedImage() -> Image
     func composeWithoutPointer(_ area: PixelRect) -> Image
 }
 
