@@ -261,6 +261,7 @@ struct Lodestone: ParsableCommand {
         if let keyboardLayout, !compositor.seat.keyboard.useKeymap(layout: keyboardLayout) {
             throw SystemError("xkbcommon has no keyboard layout '\(keyboardLayout)'")
         }
+        compositor.seat.keyboard.configureKeyRepeat(rate: settings.keyboard.repeatRate, delay: settings.keyboard.repeatDelay)
 
         // config.toml saved while running: the new settings reach the pointer at once (the
         // flags still win); a bad edit is logged and changes nothing. Watched on the loop.
@@ -270,6 +271,7 @@ struct Lodestone: ParsableCommand {
                 let s = overrides.apply(to: file)
                 compositor.updatePointer(settings: s.pointer, mode: s.pointerMode, legacyApps: s.legacyApps)
                 compositor.launcher.terminal = s.session.terminal
+                compositor.seat.keyboard.configureKeyRepeat(rate: s.keyboard.repeatRate, delay: s.keyboard.repeatDelay)
                 log.info("\(configPath) reloaded")
             }, failed: { error in
                 // Any bytes at all give this (the TOML parser runs in a child process): the

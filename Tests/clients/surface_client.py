@@ -24,7 +24,8 @@ Modes:
                             is presented, commit a third; prints 'clock_id N' and per feedback
                             'feedback N discarded' or 'feedback N presented SEC NSEC REFRESH SEQ
                             FLAGS OUTPUTS' (OUTPUTS: the sync_output events)
-  shortcuts on|off          map "shortcuts" and print its keyboard's keys ('key CODE STATE'); with
+  shortcuts on|off          map "shortcuts" and print its keyboard's keys ('key CODE STATE') and
+                            key repeat ('repeat_info RATE DELAY'); with
                             'on', a zwp_keyboard_shortcuts_inhibitor_v1 on it ('active'/'inactive')
   export                    map "exported" (200×100) and export it; prints 'handle H'
   import HANDLE             import HANDLE, map "imported" (80×60) as its child (set_parent_of before
@@ -268,6 +269,7 @@ def shortcuts(c, inhibit):
     seat = registry.bind(c.globals["wl_seat"], WlSeat, 5)
     keyboard = seat.get_keyboard()
     keyboard.dispatcher["key"] = lambda k, serial, time, key, state: print("key", key, state, flush=True)
+    keyboard.dispatcher["repeat_info"] = lambda k, rate, delay: print("repeat_info", rate, delay, flush=True)
     surface, keep, _ = toplevel(c, "shortcuts")
     if inhibit:
         manager = registry.bind(c.globals["zwp_keyboard_shortcuts_inhibit_manager_v1"], ZwpKeyboardShortcutsInhibitManagerV1, 1)
