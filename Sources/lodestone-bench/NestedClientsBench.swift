@@ -119,11 +119,7 @@ private final class NestedCompositor {
         p.standardError = log
         try p.run()
         let nested = NestedCompositor(process: p, runtimeDirectory: dir, socket: socket, clientUser: user)
-        let deadline = Date().addingTimeInterval(15)
-        while !FileManager.default.fileExists(atPath: dir + "/" + socket) {
-            guard p.isRunning, Date() < deadline else { nested.stop(); throw BenchError("\(setup.label) did not open its socket") }
-            usleep(20_000)
-        }
+        guard waitForSocket(dir + "/" + socket, of: p, seconds: 15) else { nested.stop(); throw BenchError("\(setup.label) did not open its socket") }
         usleep(1_000_000)  // its window mapped in the parent, its first frames
         return nested
     }
