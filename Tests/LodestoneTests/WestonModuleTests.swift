@@ -21,14 +21,8 @@ final class WestonModuleTests: XCTestCase {
 
     override func setUpWithError() throws {
         try skipUnderSanitizersForALibraryConsumer()
-        for tool in ["meson", "ninja", "pkg-config", "weston", "weston-screenshooter", "weston-debug", "Xvfb", "xdotool"] {
-            let found = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-                .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
-            guard !found else { continue }
-            let message = "\(tool) is not installed (make test-deps: meson ninja-build weston libweston-10-dev xvfb xdotool)"
-            if ProcessInfo.processInfo.environment["CI"] != nil { throw TestFailure(message) }
-            throw XCTSkip(message)
-        }
+        try requireTools(["meson", "ninja", "pkg-config", "weston", "weston-screenshooter", "weston-debug", "Xvfb", "xdotool"],
+                         install: "make test-deps: meson ninja-build weston libweston-10-dev xvfb xdotool")
         guard (try? run(["pkg-config", "--exists", "libweston-10"]).status) == 0 else {
             let message = "libweston-10-dev is not installed (make test-deps)"
             if ProcessInfo.processInfo.environment["CI"] != nil { throw TestFailure(message) }
