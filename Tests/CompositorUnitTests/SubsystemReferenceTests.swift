@@ -77,8 +77,6 @@ final class SubsystemReferenceTests: XCTestCase {
         "Gestures.compositor -> Compositor": "the window switcher moves windows and reads the seat",
         "Tablets.compositor -> Compositor": "routes tools through the scene and the seat's focus",
         "Shortcuts.compositor -> Compositor": "runs the system's shortcuts (gestures, the seat)",
-        "ActivationTokens.compositor -> Compositor": "checks a token's serial against the seat's input",
-        "NewWindowFocus.compositor -> Compositor": "reads the seat's keyboard focus and the scene's windows when a window maps",
         "SceneRegions.scene -> Scene": "places regions by walking the scene's surfaces",
         "Screencopy.source -> Compositor": "composes a copy without the pointer (the compositor is its frame source)",
         "WindowSwitcher.compositor -> Compositor": "slides windows through the desktop and the clock",

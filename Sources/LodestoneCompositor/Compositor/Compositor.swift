@@ -70,7 +70,7 @@ public final class Compositor {
     /// Windows exported through xdg-foreign, and their imports.
     let foreignExports = ForeignExports()
     /// xdg_activation_v1 tokens issued and not yet used.
-    public private(set) lazy var activationTokens = ActivationTokens(compositor: self)
+    public private(set) lazy var activationTokens = ActivationTokens(keyboard: seat.keyboard, scene: scene)
     /// The Xcursor themes clients draw cursors from (loaded on first use).
     private(set) lazy var cursorThemes = CursorThemes(log: log)
     /// The geometry apps without regions publish for accessibility (AT-SPI), read on demand.

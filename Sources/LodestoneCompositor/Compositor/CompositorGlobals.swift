@@ -43,7 +43,7 @@ extension Compositor {
             _ = ZwpIdleInhibitManager(inhibitors: self.idleInhibitors, client: $0, version: $1, id: $2)
         }
         try addGlobal(XdgActivation.interface, XdgActivation.version) { [unowned self] in
-            _ = XdgActivation(tokens: self.activationTokens, client: $0, version: $1, id: $2)
+            _ = XdgActivation(tokens: self.activationTokens, activation: self, client: $0, version: $1, id: $2)
         }
         try addGlobal(ZwpKeyboardShortcutsInhibitManager.interface, ZwpKeyboardShortcutsInhibitManager.version) { [unowned self] in
             _ = ZwpKeyboardShortcutsInhibitManager(inhibitors: self.shortcutsInhibitors, client: $0, version: $1, id: $2)

@@ -170,9 +170,19 @@ extension Compositor: XwaylandHost {
     }
 }
 
+/// What `xdg_activation_v1` and the test protocol ask of the core: a window comes forward
+/// with the keyboard, as a click on it would (the desktop's activation).
+protocol WindowActivation: AnyObject {
+    func activateWindow(_ window: DesktopWindow)
+}
+
+extension Compositor: WindowActivation {
+    func activateWindow(_ window: DesktopWindow) { desktop.activate(window) }
+}
+
 /// What the test protocol (`lodestone_test_v1`, TestControl/) asks of the core: it drives the
 /// seat and the manual clock, and reads the stack, the frame count and the output's pixels.
-protocol TestControlHost: ShellHost {
+protocol TestControlHost: ShellHost, WindowActivation {
     /// Injected input, as a backend's: through the seat's one entry.
     func inject(_ event: InputEvent, at time: UInt32)
     /// What the test protocol reports of the seat, read at once (`SeatReport`).
@@ -186,7 +196,6 @@ protocol TestControlHost: ShellHost {
     func window(of surface: WlSurface) -> DesktopWindow?
     /// The layer surface a surface belongs to: the test protocol reports its namespace.
     func layerSurface(of surface: WlSurface) -> ZwlrLayerSurface?
-    func activateWindow(_ window: DesktopWindow)
     /// Composes what is damaged, without stepping the pointer (a capture).
     func composeIfNeeded()
     /// The pointer's one step at this instant, delivered: what follows injected input.
@@ -226,5 +235,4 @@ extension Compositor: TestControlHost {
     var stackedWindows: [DesktopWindow] { scene.windows }
     var minimizedWindows: [DesktopWindow] { scene.minimized }
     func window(of surface: WlSurface) -> DesktopWindow? { scene.window(of: surface) }
-    func activateWindow(_ window: DesktopWindow) { desktop.activate(window) }
 }

@@ -14,7 +14,8 @@ final class Desktop {
 
     init(compositor: Compositor) {
         self.compositor = compositor
-        newWindowFocus = NewWindowFocus(compositor: compositor)
+        newWindowFocus = NewWindowFocus(display: compositor.display, keyboard: compositor.seat.keyboard, scene: compositor.scene,
+                                        alwaysTakesFocus: compositor.newWindowsAlwaysTakeFocus)
     }
 
     private var scene: Scene { compositor.scene }
