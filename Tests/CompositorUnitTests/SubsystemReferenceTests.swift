@@ -78,7 +78,6 @@ final class SubsystemReferenceTests: XCTestCase {
         "Tablets.compositor -> Compositor": "routes tools through the scene and the seat's focus",
         "Shortcuts.compositor -> Compositor": "runs the system's shortcuts (gestures, the seat)",
         "SceneRegions.scene -> Scene": "places regions by walking the scene's surfaces",
-        "Screencopy.source -> Compositor": "composes a copy without the pointer (the compositor is its frame source)",
         "WindowSwitcher.compositor -> Compositor": "slides windows through the desktop and the clock",
         "TextInputs.compositor -> Compositor": "activates the input method with the seat's focus, places its popup through the scene and the layout, schedules its frame",
         "ForeignToplevels.host -> Compositor": "a narrow host (ForeignToplevelHost: heads, listed windows, activation by the task bar)",

@@ -97,7 +97,7 @@ public final class Compositor {
     public private(set) lazy var dmabuf = LinuxDmabuf(log: log)
     /// Screen copies (zwlr_screencopy_manager_v1): managers and frames waiting for damage.
     private(set) lazy var screencopy: Screencopy = {
-        let screencopy = Screencopy(source: self)
+        let screencopy = Screencopy(output: output)
         frames.screencopy = screencopy
         return screencopy
     }()

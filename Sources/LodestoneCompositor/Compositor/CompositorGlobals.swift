@@ -107,7 +107,7 @@ extension Compositor {
         if options.screencopy {
             // Off unless asked for: whoever binds it reads every window on the screen.
             try addGlobal(ZwlrScreencopyManager.interface, ZwlrScreencopyManager.version) { [unowned self] in
-                _ = ZwlrScreencopyManager(screencopy: self.screencopy, client: $0, version: $1, id: $2)
+                _ = ZwlrScreencopyManager(screencopy: self.screencopy, source: self, client: $0, version: $1, id: $2)
             }
         }
         if options.testControl {
