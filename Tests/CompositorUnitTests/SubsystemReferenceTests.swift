@@ -80,7 +80,6 @@ final class SubsystemReferenceTests: XCTestCase {
         "SceneRegions.scene -> Scene": "places regions by walking the scene's surfaces",
         "WindowSwitcher.compositor -> Compositor": "slides windows through the desktop and the clock",
         "TextInputs.compositor -> Compositor": "activates the input method with the seat's focus, places its popup through the scene and the layout, schedules its frame",
-        "ForeignToplevels.host -> Compositor": "a narrow host (ForeignToplevelHost: heads, listed windows, activation by the task bar)",
         "SessionLock.compositor -> Compositor": "locks the scene, ends the seat's grabs, moves the keyboard and sizes lock surfaces to the heads",
     ]
 

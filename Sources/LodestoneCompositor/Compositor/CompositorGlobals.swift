@@ -83,7 +83,7 @@ extension Compositor {
             _ = ExtIdleNotifier(notifier: self.idleNotifier, client: $0, version: $1, id: $2)
         }
         try addGlobal(ZwlrForeignToplevelManager.interface, ZwlrForeignToplevelManager.version) { [unowned self] in
-            _ = ZwlrForeignToplevelManager(toplevels: self.foreignToplevels, client: $0, version: $1, id: $2)
+            _ = ZwlrForeignToplevelManager(toplevels: self.foreignToplevels, taskBar: self, client: $0, version: $1, id: $2)
         }
         try addGlobal(ExtForeignToplevelList.interface, ExtForeignToplevelList.version) { [unowned self] in
             _ = ExtForeignToplevelList(toplevels: self.foreignToplevels, client: $0, version: $1, id: $2)
