@@ -77,7 +77,6 @@ final class SubsystemReferenceTests: XCTestCase {
         "Gestures.compositor -> Compositor": "the window switcher moves windows and reads the seat",
         "Tablets.compositor -> Compositor": "routes tools through the scene and the seat's focus",
         "Shortcuts.compositor -> Compositor": "runs the system's shortcuts (gestures, the seat)",
-        "SceneRegions.scene -> Scene": "places regions by walking the scene's surfaces",
         "WindowSwitcher.compositor -> Compositor": "slides windows through the desktop and the clock",
         "TextInputs.compositor -> Compositor": "activates the input method with the seat's focus, places its popup through the scene and the layout, schedules its frame",
         "SessionLock.compositor -> Compositor": "locks the scene, ends the seat's grabs, moves the keyboard and sizes lock surfaces to the heads",
@@ -87,7 +86,7 @@ final class SubsystemReferenceTests: XCTestCase {
     /// be walked, so a new closure must be added here with what it holds.
     static let knownClosures: [String: String] = [
         "Accessibility.changed": "the compositor (unowned): the seat's pointerWorldChanged, when a reply or a timer changed the elements",
-        "Accessibility.declaresRegions": "the compositor (unowned): the scene's regions, whether a window's tree declares any",
+        "Accessibility.declaresRegions": "the scene's regions (SceneRegions, which holds the scene): whether a window's tree declares any",
         "ComposedClientCursor.onChange": "the seat (unowned): a commit of the cursor's surface, which comes from its client, pushed to the pointer",
         "FrameClock.onFrame": "the frames (unowned): repaint",
         "FrameClock.advanced": "the compositor (unowned): the idle notifier's deadlines, checked when the manual clock advances",

@@ -25,6 +25,8 @@ public final class Compositor {
 
     /// What is where on the output; its one change notification reaches the seat and the pointer.
     let scene: Scene
+    /// The adaptive_pointer_v1 regions of the scene's mapped surfaces, placed in global space.
+    let regions: SceneRegions
     /// Window placement, activation and stacking.
     private(set) var desktop: Desktop!
     /// Panels, launchers and notifications on the four layers around the windows (zwlr_layer_shell_v1).
@@ -78,9 +80,9 @@ public final class Compositor {
     /// that what it placed changed, and hears the pointer from the seat (`PointerContext`).
     private(set) lazy var accessibility = Accessibility(
         loop: display.eventLoop, log: log,
-        declaresRegions: { [unowned self] window in
+        declaresRegions: { [regions] window in
             guard let surface = Scene.rootSurface(of: window) else { return false }
-            return self.scene.regions.treeHasRegions(surface)
+            return regions.treeHasRegions(surface)
         },
         changed: { [unowned self] in self.seat.pointerWorldChanged(regions: true) })
     /// Touchpad gestures: the system's swipes, and the rest routed to clients.
@@ -178,6 +180,7 @@ public final class Compositor {
         let tick = modes.count > 1 ? modes.map(\.refreshHz).max() ?? options.refreshHz : options.refreshHz
         clock = try FrameClock(mode: options.clock, refreshHz: tick, maxRenderTime: options.maxRenderTime, loop: display.eventLoop)
         scene = Scene(output: output)
+        regions = SceneRegions(scene: scene)
         // The default 'us' keymap; without xkb-data there is no keyboard to offer.
         guard let keymap = Keymap() else { throw SystemError("xkbcommon could not compile the default 'us' keymap (is xkb-data installed?)") }
         let log = logger

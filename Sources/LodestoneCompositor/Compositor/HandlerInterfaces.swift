@@ -84,8 +84,8 @@ protocol ShellHost: SurfaceHost {
 extension Compositor: SurfaceHost {
     func sceneLayoutChanged() { scene.changed(.layout) }
     func batchingSceneChanges(_ body: () -> Void) { scene.batchingChanges(body) }
-    func regionsCommitted(_ surface: WlSurface, _ specs: [RegionSpec]) { scene.regions.committed(surface, specs) }
-    func allocateRegionID() -> RegionID { scene.regions.allocateRegionID() }
+    func regionsCommitted(_ surface: WlSurface, _ specs: [RegionSpec]) { regions.committed(surface, specs) }
+    func allocateRegionID() -> RegionID { regions.allocateRegionID() }
 }
 
 extension Compositor: ShellHost {
@@ -93,7 +93,7 @@ extension Compositor: ShellHost {
     func walkTree(_ surface: WlSurface, _ body: (WlSurface, Int32, Int32) -> Void) { scene.walk(surface, x: 0, y: 0, body) }
     var outputBounds: PixelRect { output.bounds }
     func damageOutput(logical rect: PixelRect) { output.damage(logical: rect) }
-    func makeTitleBar(for window: DesktopWindow) -> TitleBar { TitleBar(window: window, regions: scene.regions) }
+    func makeTitleBar(for window: DesktopWindow) -> TitleBar { TitleBar(window: window, regions: regions) }
     func windowMapped(_ window: DesktopWindow) { desktop.windowMapped(window) }
     func windowUnmapped(_ window: DesktopWindow) { desktop.windowUnmapped(window) }
     func moveWindow(_ window: DesktopWindow, to x: Int32, _ y: Int32) { desktop.move(window, to: x, y) }
