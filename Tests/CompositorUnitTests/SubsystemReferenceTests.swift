@@ -74,10 +74,7 @@ final class SubsystemReferenceTests: XCTestCase {
     static let knownBackReferences: [String: String] = [
         "Seat.compositor -> Compositor": "the seat asks the compositor for the scene, desktop, clock, accessibility, touch, gestures and tablets",
         "Desktop.compositor -> Compositor": "places, raises and focuses windows through the scene, the seat and the output",
-        "Gestures.compositor -> Compositor": "the window switcher moves windows and reads the seat",
         "Tablets.compositor -> Compositor": "routes tools through the scene and the seat's focus",
-        "Shortcuts.compositor -> Compositor": "runs the system's shortcuts (gestures, the seat)",
-        "WindowSwitcher.compositor -> Compositor": "slides windows through the desktop and the clock",
         "TextInputs.compositor -> Compositor": "activates the input method with the seat's focus, places its popup through the scene and the layout, schedules its frame",
         "SessionLock.compositor -> Compositor": "locks the scene, ends the seat's grabs, moves the keyboard and sizes lock surfaces to the heads",
     ]
@@ -102,7 +99,6 @@ final class SubsystemReferenceTests: XCTestCase {
         "Selection<DataDeviceProtocol>.observers": "observers of the clipboard (the nested backend's bridge)",
         "Selection<PrimarySelectionProtocol>.acceptsSerial": "the compositor (unowned): the seat's serials",
         "Selection<PrimarySelectionProtocol>.observers": "observers of the primary selection",
-        "ShortcutsInhibitors.focus": "the compositor (unowned): the keyboard focus",
         "Storage.handler.stream._flush": "swift-log's stream handler",
         "Storage.handler.stream._writeBytes": "swift-log's stream handler",
         "WaylandGlobal.bind": "the compositor (unowned): each global's bind handler",

@@ -65,8 +65,9 @@ public final class Compositor {
     /// The text inputs, for an input method outside Lodestone (the nested backend's parent's).
     public var bridgedTextInput: BridgedTextInput { textInputs }
     /// Lodestone's keyboard shortcuts, and the clients that asked them to pass through.
-    private(set) lazy var shortcuts = Shortcuts(compositor: self)
-    private(set) lazy var shortcutsInhibitors = ShortcutsInhibitors(focus: { [unowned self] in self.seat.keyboard.focus })
+    private(set) lazy var shortcuts = Shortcuts(keyboard: seat.keyboard, inhibitors: shortcutsInhibitors, switcher: gestures.windowSwitcher,
+                                                launcher: launcher, tokens: activationTokens, clock: clock)
+    private(set) lazy var shortcutsInhibitors = ShortcutsInhibitors(keyboard: seat.keyboard)
     /// The windows task bars list (zwlr_foreign_toplevel_manager_v1, ext_foreign_toplevel_list_v1).
     private(set) lazy var foreignToplevels = ForeignToplevels(scene: scene, layout: layout, loop: display.eventLoop)
     /// Windows exported through xdg-foreign, and their imports.
@@ -208,7 +209,8 @@ public final class Compositor {
                                             self.idleNotifier.setInhibited($0)
                                         })
         desktop = Desktop(compositor: self)
-        gestures = Gestures(compositor: self)
+        let switcher = WindowSwitcher(scene: scene, output: output, clock: clock, mover: desktop.mover)
+        gestures = Gestures(display: display, clock: clock, windowSwitcher: switcher)
         tablets = Tablets(compositor: self)
         scene.cursorOrigin = { [unowned self] surface in surface === self.seat.cursor.surface ? self.seat.cursor.origin : nil }
         scene.dragIcon = { [unowned self] in self.seat.activeDrag?.iconPlacement }

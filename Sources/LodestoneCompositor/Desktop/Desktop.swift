@@ -11,11 +11,14 @@ final class Desktop {
 
     /// Whether a new window takes the keyboard (focus-stealing prevention).
     private let newWindowFocus: NewWindowFocus
+    /// Moves windows (the window switcher's slides move through it too).
+    let mover: WindowMover
 
     init(compositor: Compositor) {
         self.compositor = compositor
         newWindowFocus = NewWindowFocus(display: compositor.display, keyboard: compositor.seat.keyboard, scene: compositor.scene,
                                         alwaysTakesFocus: compositor.newWindowsAlwaysTakeFocus)
+        mover = WindowMover(scene: compositor.scene, clock: compositor.clock)
     }
 
     private var scene: Scene { compositor.scene }
@@ -152,28 +155,12 @@ final class Desktop {
         compositor.scheduleFrame()
     }
 
-    /// Moves a window so its geometry starts at (x, y).
-    func move(_ window: DesktopWindow, to x: Int32, _ y: Int32) {
-        if let xdg = window as? XdgToplevel { return move(xdg.xdgSurface, to: x, y) }
-        if let s = window.surface { scene.damageTree(s) }
-        window.position = (x, y)
-        if let s = window.surface { scene.damageTree(s) }
-        scene.changed(.layout)
-        compositor.scheduleFrame()
-    }
+    /// Moves a window so its geometry starts at (x, y) (`WindowMover`).
+    func move(_ window: DesktopWindow, to x: Int32, _ y: Int32) { mover.move(window, to: x, y) }
 
     /// Moves an xdg surface (a toplevel's or a popup's) so its geometry starts at (x, y);
     /// the toplevel's popups follow.
-    func move(_ view: XdgSurface, to x: Int32, _ y: Int32) {
-        if let s = view.surface { scene.damageTree(s) }
-        view.position = (x, y)
-        if let s = view.surface { scene.damageTree(s) }
-        for popup in scene.popups where popup.rootToplevel?.xdgSurface === view {
-            if let s = popup.xdgSurface.surface { scene.damageTree(s) }
-        }
-        scene.changed(.layout)
-        compositor.scheduleFrame()
-    }
+    func move(_ view: XdgSurface, to x: Int32, _ y: Int32) { mover.move(view, to: x, y) }
 
     // MARK: X11 override-redirect windows
 

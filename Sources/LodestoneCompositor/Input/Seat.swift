@@ -138,7 +138,11 @@ public final class Seat {
         case .gesture(let gesture):
             // A move or resize holds the pointer: no client hears gestures meanwhile.
             // Nor while the session is locked: the system's swipes would switch windows.
-            if grab.routesToClients, compositor.scene.lock == nil { compositor.gestures.handle(gesture, time: time) }
+            if grab.routesToClients, compositor.scene.lock == nil {
+                let outcome = compositor.gestures.handle(gesture, time: time, pointerFocus: pointerFocus)
+                for input in outcome.pointer { pointerInput(input) }
+                if let window = outcome.activate { compositor.desktop.activate(window) }
+            }
         case .tabletTool(let tool): compositor.tablets.handle(tool, time: time)
         }
     }
