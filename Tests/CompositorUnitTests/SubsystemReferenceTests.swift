@@ -76,7 +76,6 @@ final class SubsystemReferenceTests: XCTestCase {
         "Desktop.compositor -> Compositor": "places, raises and focuses windows through the scene, the seat and the output",
         "Tablets.compositor -> Compositor": "routes tools through the scene and the seat's focus",
         "TextInputs.compositor -> Compositor": "activates the input method with the seat's focus, places its popup through the scene and the layout, schedules its frame",
-        "SessionLock.compositor -> Compositor": "locks the scene, ends the seat's grabs, moves the keyboard and sizes lock surfaces to the heads",
     ]
 
     /// The stored closures in the walk, each named with what it captures: a capture cannot

@@ -55,7 +55,8 @@ public final class Compositor {
     /// The clipboard and the primary selection, for a backend that bridges them (nested).
     public var bridgedSelections: (clipboard: BridgedSelection, primary: BridgedSelection) { (selection, primarySelection) }
     /// The session lock (ext_session_lock_v1): while locked, only the locker's surfaces.
-    private(set) lazy var sessionLock = SessionLock(compositor: self)
+    private(set) lazy var sessionLock = SessionLock(scene: scene, layout: layout, output: output, keyboard: seat.keyboard, clock: clock,
+                                                      display: display, log: log)
     /// Surfaces that keep the session from idling (zwp_idle_inhibitor_v1).
     private(set) var idleInhibitors: IdleInhibitors!
     /// When the session went idle, for ext_idle_notification_v1 (swayidle).

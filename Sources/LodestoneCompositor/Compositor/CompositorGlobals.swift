@@ -61,7 +61,7 @@ extension Compositor {
             _ = ZwlrLayerShell(layers: self.layerShell, client: $0, version: $1, id: $2)
         }
         try addGlobal(ExtSessionLockManager.interface, ExtSessionLockManager.version) { [unowned self] in
-            _ = ExtSessionLockManager(sessionLock: self.sessionLock, client: $0, version: $1, id: $2)
+            _ = ExtSessionLockManager(sessionLock: self.sessionLock, host: self, client: $0, version: $1, id: $2)
         }
         if options.serverDecorations {
             try addGlobal(ZxdgDecorationManager.interface, ZxdgDecorationManager.version) { _ = ZxdgDecorationManager(client: $0, version: $1, id: $2) }
