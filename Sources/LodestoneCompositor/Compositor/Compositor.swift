@@ -8,7 +8,7 @@ import WaylandServer
 
 /// The assembly: it builds the subsystems (the scene, the desktop, the seat, the frames, each
 /// protocol's state), hands each the peers it needs, and applies what they return for the
-/// others (`SessionLock.Effect`, a window a switch brought forward). Protocol handlers live
+/// others (`SessionLock.Effect`). Protocol handlers live
 /// in one file per protocol and reach it through narrow interfaces (`HandlerInterfaces.swift`).
 /// Its options are in CompositorOptions.swift.
 public final class Compositor {
@@ -156,9 +156,10 @@ public final class Compositor {
         }
         selection.acceptsSerial = acceptsSerial
         primarySelection.acceptsSerial = acceptsSerial
-        idleNotifier = try IdleNotifier(clock: clock, loop: display.eventLoop)
-        clock.advanced = { [unowned self] in self.idleNotifier.clockAdvanced() }
-        idleInhibitors = IdleInhibitors(isVisible: { [unowned self] in self.origin(of: $0) != nil },
+        let idleNotifier = try IdleNotifier(clock: clock, loop: display.eventLoop)
+        self.idleNotifier = idleNotifier
+        clock.advanced = { [unowned idleNotifier] in idleNotifier.clockAdvanced() }
+        idleInhibitors = IdleInhibitors(isVisible: { [scene] in scene.origin(of: $0) != nil },
                                         changed: { [unowned self] in
                                             self.seat.pointerInput(.idleInhibited($0))
                                             self.idleNotifier.setInhibited($0)
