@@ -73,7 +73,6 @@ final class SubsystemReferenceTests: XCTestCase {
     /// listed.
     static let knownBackReferences: [String: String] = [
         "Seat.compositor -> Compositor": "the seat asks the compositor for the scene, desktop, clock, accessibility, touch, gestures and tablets",
-        "Desktop.compositor -> Compositor": "places, raises and focuses windows through the scene, the seat and the output",
         "Tablets.compositor -> Compositor": "routes tools through the scene and the seat's focus",
         "TextInputs.compositor -> Compositor": "activates the input method with the seat's focus, places its popup through the scene and the layout, schedules its frame",
     ]

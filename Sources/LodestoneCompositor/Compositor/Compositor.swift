@@ -30,10 +30,13 @@ public final class Compositor {
     let scene: Scene
     /// The adaptive_pointer_v1 regions of the scene's mapped surfaces, placed in global space.
     let regions: SceneRegions
+    /// What the layer shell's exclusive zones leave of each head (where windows maximize).
+    let workAreas: WorkAreas
     /// Window placement, activation and stacking.
     private(set) var desktop: Desktop!
     /// Panels, launchers and notifications on the four layers around the windows (zwlr_layer_shell_v1).
-    private(set) lazy var layerShell = LayerShell(scene: scene, layout: layout, seat: seat, desktop: desktop, accessibility: accessibility,
+    private(set) lazy var layerShell = LayerShell(scene: scene, layout: layout, workAreas: workAreas, seat: seat, desktop: desktop,
+                                                     accessibility: accessibility,
                                                      clock: clock, display: display, log: log,
                                                      acceptsBufferBeforeInitialAck: acceptsBufferBeforeInitialAck)
     /// The session's startup programs and the terminal on Super+Return.
@@ -137,6 +140,7 @@ public final class Compositor {
         clock = try FrameClock(mode: options.clock, refreshHz: tick, maxRenderTime: options.maxRenderTime, loop: display.eventLoop)
         scene = Scene(output: output)
         regions = SceneRegions(scene: scene)
+        workAreas = WorkAreas(layout: layout, output: output)
         // The default 'us' keymap; without xkb-data there is no keyboard to offer.
         guard let keymap = Keymap() else { throw SystemError("xkbcommon could not compile the default 'us' keymap (is xkb-data installed?)") }
         let log = logger
@@ -164,7 +168,9 @@ public final class Compositor {
                                             self.seat.pointerInput(.idleInhibited($0))
                                             self.idleNotifier.setInhibited($0)
                                         })
-        desktop = Desktop(compositor: self)
+        let newWindowFocus = NewWindowFocus(display: display, keyboard: seat.keyboard, scene: scene, alwaysTakesFocus: newWindowsAlwaysTakeFocus)
+        desktop = Desktop(scene: scene, output: output, layout: layout, workAreas: workAreas, clock: clock, accessibility: accessibility,
+                          keyboard: seat.keyboard, log: log, newWindowFocus: newWindowFocus)
         let switcher = WindowSwitcher(scene: scene, output: output, clock: clock, mover: desktop.mover)
         gestures = Gestures(display: display, clock: clock, windowSwitcher: switcher)
         tablets = Tablets(compositor: self)

@@ -94,17 +94,22 @@ extension Compositor: ShellHost {
     var outputBounds: PixelRect { output.bounds }
     func damageOutput(logical rect: PixelRect) { output.damage(logical: rect) }
     func makeTitleBar(for window: DesktopWindow) -> TitleBar { TitleBar(window: window, regions: regions) }
-    func windowMapped(_ window: DesktopWindow) { desktop.windowMapped(window) }
-    func windowUnmapped(_ window: DesktopWindow) { desktop.windowUnmapped(window) }
+    func windowMapped(_ window: DesktopWindow) {
+        let focus = desktop.focusOnMapping(window)
+        // A new window takes the focus, so open menus of others close.
+        if focus.takesFocus { seat.dismissPopupGrabs() }
+        seat.apply(desktop.windowMapped(window, focus: focus, pointer: seat.position.logical))
+    }
+    func windowUnmapped(_ window: DesktopWindow) { seat.apply(desktop.windowUnmapped(window)) }
     func moveWindow(_ window: DesktopWindow, to x: Int32, _ y: Int32) { desktop.move(window, to: x, y) }
     func moveWindow(_ view: XdgSurface, to x: Int32, _ y: Int32) { desktop.move(view, to: x, y) }
     func raiseWindow(_ window: DesktopWindow) { desktop.raise(window) }
-    func minimizeWindow(_ window: DesktopWindow) { desktop.minimize(window) }
+    func minimizeWindow(_ window: DesktopWindow) { seat.apply(desktop.minimize(window)) }
     func toplevelDestroyed(_ toplevel: XdgToplevel) { foreignExports.toplevelDestroyed(toplevel) }
     func windowChanged(_ window: DesktopWindow) { foreignToplevels.needsUpdate() }
     var popups: [XdgPopup] { scene.popups }
     func popupMapped(_ popup: XdgPopup) { desktop.popupMapped(popup) }
-    func popupUnmapped(_ popup: XdgPopup) { desktop.popupUnmapped(popup) }
+    func popupUnmapped(_ popup: XdgPopup) { seat.apply(desktop.popupUnmapped(popup)) }
     func popupGrabbed(_ popup: XdgPopup) { seat.popupGrabbed(popup) }
     func isCurrentInputSerial(_ serial: UInt32, of client: Client) -> Bool { seat.isCurrentInputSerial(serial, of: client) }
     func startMove(_ toplevel: XdgToplevel, serial: UInt32) { seat.startMove(toplevel, serial: serial) }
@@ -177,7 +182,7 @@ protocol WindowActivation: AnyObject {
 }
 
 extension Compositor: WindowActivation {
-    func activateWindow(_ window: DesktopWindow) { desktop.activate(window) }
+    func activateWindow(_ window: DesktopWindow) { seat.apply(desktop.activate(window)) }
 }
 
 /// What the test protocol (`lodestone_test_v1`, TestControl/) asks of the core: it drives the

@@ -154,6 +154,6 @@ extension Compositor: TaskBarRequests {
     /// As a click on it would: open menus close, and it comes up with the keyboard.
     func taskBarActivated(_ window: DesktopWindow) {
         seat.dismissPopupGrabs()
-        desktop.activate(window)
+        seat.apply(desktop.activate(window))
     }
 }

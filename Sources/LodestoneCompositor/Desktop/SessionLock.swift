@@ -242,7 +242,7 @@ extension Compositor: SessionLockHost {
             switch effect {
             case .seatLocked: seat.sessionLocked()
             case .keyboardFocus(let surface): seat.setKeyboardFocus(surface)
-            case .activate(let window): desktop.activate(window)
+            case .activate(let window): seat.apply(desktop.activate(window))
             case .keyboardOntoCover:
                 for surface in sessionLock.keyboardOntoCover(from: seat.keyboard.focus) { seat.setKeyboardFocus(surface) }
                 sessionLock.showCovers()

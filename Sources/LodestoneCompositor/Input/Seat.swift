@@ -141,7 +141,7 @@ public final class Seat {
             if grab.routesToClients, compositor.scene.lock == nil {
                 let outcome = compositor.gestures.handle(gesture, time: time, pointerFocus: pointerFocus)
                 for input in outcome.pointer { pointerInput(input) }
-                if let window = outcome.activate { compositor.desktop.activate(window) }
+                if let window = outcome.activate { apply(compositor.desktop.activate(window)) }
             }
         case .tabletTool(let tool): compositor.tablets.handle(tool, time: time)
         }

@@ -15,7 +15,7 @@ extension Seat {
         if pressed, compositor.scene.lock == nil, let taken = compositor.shortcuts.intercept(key, keymap: keyboard.keymap, time: time) {
             // The window a switch brought forward comes up while the key is still held, as it did
             // when the switcher activated it itself.
-            if let window = taken.activate { compositor.desktop.activate(window) }
+            if let window = taken.activate { apply(compositor.desktop.activate(window)) }
             return keyboard.shortcutTook(key, modifiers: modifiers)
         }
         // Then the input method's keyboard grab, while a text input is active.

@@ -32,7 +32,7 @@ public final class Touchscreen {
     /// A finger touches global (x, y). Like a click, it raises and focuses the window.
     func down(id: Int32, x: Double, y: Double, time: UInt32) {
         guard points[id] == nil, drag?.id != id, let hit = compositor.scene.surfaceAt(x: x, y: y) else { return }
-        if let toplevel = compositor.scene.window(of: hit.surface) { compositor.desktop.activate(toplevel) }
+        if let toplevel = compositor.scene.window(of: hit.surface) { compositor.seat.apply(compositor.desktop.activate(toplevel)) }
         let serial = compositor.display.nextSerial()
         points[id] = Point(surface: hit.surface, serial: serial, x: x, y: y)
         for t in touches(of: hit.surface) {

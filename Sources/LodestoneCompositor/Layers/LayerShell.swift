@@ -16,15 +16,15 @@ final class LayerShell {
     /// Every live layer surface, oldest first (the order sway arranges them in).
     private var surfaces: [ZwlrLayerSurface] = []
     /// Each head's area left by the exclusive zones of its mapped surfaces.
-    private var workAreas: [ObjectIdentifier: PixelRect] = [:]
+    private let workAreas: WorkAreas
 
     /// `Compositor.Options.acceptsBufferBeforeInitialAck`: wlcs 1.5's layer-shell popup tests
     /// commit a buffer without an initial commit or an acknowledged configure.
     let acceptsBufferBeforeInitialAck: Bool
 
-    init(scene: Scene, layout: OutputLayout, seat: Seat, desktop: Desktop, accessibility: Accessibility, clock: FrameClock, display: Display,
-         log: Logger, acceptsBufferBeforeInitialAck: Bool = false) {
-        self.scene = scene; self.layout = layout; self.seat = seat; self.desktop = desktop
+    init(scene: Scene, layout: OutputLayout, workAreas: WorkAreas, seat: Seat, desktop: Desktop, accessibility: Accessibility, clock: FrameClock,
+         display: Display, log: Logger, acceptsBufferBeforeInitialAck: Bool = false) {
+        self.scene = scene; self.layout = layout; self.workAreas = workAreas; self.seat = seat; self.desktop = desktop
         self.accessibility = accessibility; self.clock = clock; self.display = display; self.log = log
         self.acceptsBufferBeforeInitialAck = acceptsBufferBeforeInitialAck
     }
@@ -37,7 +37,7 @@ final class LayerShell {
     func nextSerial() -> UInt32 { display.nextSerial() }
 
     /// What maximized windows fill on `head`: the head less the layers' exclusive zones.
-    func workArea(of head: OutputHead) -> PixelRect { workAreas[ObjectIdentifier(head)] ?? head.bounds }
+    func workArea(of head: OutputHead) -> PixelRect { workAreas.workArea(of: head) }
 
     // MARK: Surfaces coming and going
 
@@ -92,7 +92,7 @@ final class LayerShell {
 
     /// The keyboard goes back to the active window (or the topmost one).
     private func returnKeyboardToWindows() {
-        if let next = scene.windows.last(where: \.isActivated) ?? scene.windows.last { desktop.activate(next) } else { seat.setKeyboardFocus(nil) }
+        if let next = scene.windows.last(where: \.isActivated) ?? scene.windows.last { seat.apply(desktop.activate(next)) } else { seat.setKeyboardFocus(nil) }
     }
 
     private func holdsKeyboard(_ surface: WlSurface) -> Bool {
@@ -124,7 +124,6 @@ final class LayerShell {
         for layer in surfaces where !layer.isClosed && layer.initialized {
             if layer.head.map({ head in !heads.contains { $0 === head } }) ?? true { layer.close() }
         }
-        var changed = false
         var areas: [ObjectIdentifier: PixelRect] = [:]
         for head in heads {
             let on = surfaces.filter { $0.head === head && $0.initialized && !$0.isClosed }
@@ -144,12 +143,9 @@ final class LayerShell {
                 }
             }
             areas[ObjectIdentifier(head)] = usable
-            if workAreas[ObjectIdentifier(head)] != usable { changed = true }
         }
-        if areas.count != workAreas.count { changed = true }
-        workAreas = areas
         // Maximized and fullscreen windows fill their head's work area anew.
-        if changed { for window in scene.windows { window.outputResized() } }
+        if workAreas.replace(with: areas) { for window in scene.windows { window.outputResized() } }
     }
 
     private func move(_ layer: ZwlrLayerSurface, to box: PixelRect) {

@@ -76,9 +76,7 @@ extension Compositor {
 
     /// Where a window maximizes and fills: the head it overlaps most, less what the layer
     /// shell's exclusive zones (a panel) reserve on it.
-    func workArea(of window: DesktopWindow) -> PixelRect {
-        layout.head(for: frame(of: window)).map(layerShell.workArea) ?? output.bounds
-    }
+    func workArea(of window: DesktopWindow) -> PixelRect { workAreas.workArea(of: window) }
 
     /// Every window with the head it is on and its place, before the layout changes
     /// (`relocate`).
