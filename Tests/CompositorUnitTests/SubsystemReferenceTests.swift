@@ -72,7 +72,7 @@ final class SubsystemReferenceTests: XCTestCase {
     /// list only shrinks: a new back reference fails, and so does one that is gone but still
     /// listed.
     static let knownBackReferences: [String: String] = [
-        "Seat.compositor -> Compositor": "the seat asks the compositor for the scene, desktop, clock, accessibility, touch, gestures and tablets",
+        "Seat.compositor -> Compositor": "the seat asks the compositor for its peers (the scene and its regions, the desktop, the clock, accessibility, the selections, shortcuts, gestures, touch, tablets, text inputs, the layer shell, the session lock); the layer shell, touch, tablets and text inputs hold the seat or the compositor in turn",
         "Tablets.compositor -> Compositor": "routes tools through the scene and the seat's focus",
         "TextInputs.compositor -> Compositor": "activates the input method with the seat's focus, places its popup through the scene and the layout, schedules its frame",
     ]
@@ -80,22 +80,22 @@ final class SubsystemReferenceTests: XCTestCase {
     /// The stored closures in the walk, each named with what it captures: a capture cannot
     /// be walked, so a new closure must be added here with what it holds.
     static let knownClosures: [String: String] = [
-        "Accessibility.changed": "the compositor (unowned): the seat's pointerWorldChanged, when a reply or a timer changed the elements",
+        "Accessibility.changed": "the seat (unowned): its pointerWorldChanged, when a reply or a timer changed the elements",
         "Accessibility.declaresRegions": "the scene's regions (SceneRegions, which holds the scene): whether a window's tree declares any",
         "ComposedClientCursor.onChange": "the seat (unowned): a commit of the cursor's surface, which comes from its client, pushed to the pointer",
         "FrameClock.onFrame": "the frames (unowned): repaint",
         "FrameClock.advanced": "the idle notifier (unowned): its deadlines, checked when the manual clock advances",
         "Scene.inputPopup": "the text inputs (unowned): the input method's popup and where it is placed",
         "Listener.handler": "NewWindowFocus (unowned): a client connecting (its lineage read)",
-        "IdleInhibitors.changed": "the compositor (unowned): the seat's pointer input",
+        "IdleInhibitors.changed": "the seat and the idle notifier (unowned): the pointer's input, the notifier's inhibition",
         "IdleInhibitors.isVisible": "the scene: whether the surface is on screen (its origin)",
-        "Scene.cursorOrigin": "the compositor (unowned): the seat's cursor",
-        "Scene.dragIcon": "the compositor (unowned): the seat's drag",
+        "Scene.cursorOrigin": "the seat (unowned): its cursor",
+        "Scene.dragIcon": "the seat (unowned): its drag",
         "Scene.onChange": "the compositor (unowned): the seat, idle inhibitors, outputs",
         "SeatPointer.log": "the logger",
-        "Selection<DataDeviceProtocol>.acceptsSerial": "the compositor (unowned): the seat's serials",
+        "Selection<DataDeviceProtocol>.acceptsSerial": "the seat (unowned): its serials; acceptsAnySelectionSerial, a value",
         "Selection<DataDeviceProtocol>.observers": "observers of the clipboard (the nested backend's bridge)",
-        "Selection<PrimarySelectionProtocol>.acceptsSerial": "the compositor (unowned): the seat's serials",
+        "Selection<PrimarySelectionProtocol>.acceptsSerial": "the seat (unowned): its serials; acceptsAnySelectionSerial, a value",
         "Selection<PrimarySelectionProtocol>.observers": "observers of the primary selection",
         "Storage.handler.stream._flush": "swift-log's stream handler",
         "Storage.handler.stream._writeBytes": "swift-log's stream handler",

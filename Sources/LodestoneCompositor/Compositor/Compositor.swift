@@ -92,7 +92,7 @@ public final class Compositor {
             guard let surface = Scene.rootSurface(of: window) else { return false }
             return regions.treeHasRegions(surface)
         },
-        changed: { [unowned self] in self.seat.pointerWorldChanged(regions: true) })
+        changed: { [unowned seat = seat!] in seat.pointerWorldChanged(regions: true) })
     /// Touchpad gestures: the system's swipes, and the rest routed to clients.
     /// Set once, in `init`; unchecked as `seat` is (read every frame).
     @exclusivity(unchecked) private(set) var gestures: Gestures!
@@ -155,8 +155,9 @@ public final class Compositor {
         selection = DataSelection()
         // Only a client acting on its own current input replaces the clipboard or the
         // primary selection (wlcs 1.5 needs the old, lax rule: `acceptsAnySelectionSerial`).
-        let acceptsSerial: (UInt32, Client) -> Bool = { [unowned self] serial, client in
-            self.acceptsAnySelectionSerial || self.seat.isCurrentInputSerial(serial, of: client)
+        let seat = self.seat!, acceptsAny = acceptsAnySelectionSerial
+        let acceptsSerial: (UInt32, Client) -> Bool = { [unowned seat] serial, client in
+            acceptsAny || seat.isCurrentInputSerial(serial, of: client)
         }
         selection.acceptsSerial = acceptsSerial
         primarySelection.acceptsSerial = acceptsSerial
@@ -164,9 +165,9 @@ public final class Compositor {
         self.idleNotifier = idleNotifier
         clock.advanced = { [unowned idleNotifier] in idleNotifier.clockAdvanced() }
         idleInhibitors = IdleInhibitors(isVisible: { [scene] in scene.origin(of: $0) != nil },
-                                        changed: { [unowned self] in
-                                            self.seat.pointerInput(.idleInhibited($0))
-                                            self.idleNotifier.setInhibited($0)
+                                        changed: { [unowned seat, unowned idleNotifier] in
+                                            seat.pointerInput(.idleInhibited($0))
+                                            idleNotifier.setInhibited($0)
                                         })
         let newWindowFocus = NewWindowFocus(display: display, keyboard: seat.keyboard, scene: scene, alwaysTakesFocus: newWindowsAlwaysTakeFocus)
         desktop = Desktop(scene: scene, output: output, layout: layout, workAreas: workAreas, clock: clock, accessibility: accessibility,
@@ -174,8 +175,8 @@ public final class Compositor {
         let switcher = WindowSwitcher(scene: scene, output: output, clock: clock, mover: desktop.mover)
         gestures = Gestures(display: display, clock: clock, windowSwitcher: switcher)
         tablets = Tablets(compositor: self)
-        scene.cursorOrigin = { [unowned self] surface in surface === self.seat.cursor.surface ? self.seat.cursor.origin : nil }
-        scene.dragIcon = { [unowned self] in self.seat.activeDrag?.iconPlacement }
+        scene.cursorOrigin = { [unowned seat] surface in surface === seat.cursor.surface ? seat.cursor.origin : nil }
+        scene.dragIcon = { [unowned seat] in seat.activeDrag?.iconPlacement }
         scene.onChange = { [unowned self] change in
             self.seat.sceneChanged(change)
             if change == .layout {
