@@ -102,10 +102,10 @@ final class SubsystemReferenceTests: XCTestCase {
         "WaylandGlobal.bind": "the compositor (unowned): each global's bind handler",
     ]
 
-    /// After one motion and one frame, with every lazy subsystem made, the walk from the
-    /// compositor finds exactly the known back references and closures.
+    /// After one motion and one frame, with every lazy subsystem made (and a touchscreen),
+    /// the walk from the compositor finds exactly the known back references and closures.
     func testNoHelperHoldsAnObjectAboveItButTheKnownOnes() throws {
-        let lodestone = try InProcessCompositor()
+        let lodestone = try InProcessCompositor(touch: true)
         let client = try lodestone.connect()
         _ = try lodestone.mapWindow(on: client, title: "A", x: 100, y: 100, width: 200, height: 150)
         // One motion and one frame, as the seat and the compositor run them.

@@ -151,7 +151,7 @@ public final class Compositor {
                                   at: Instant(milliseconds: clock.now), log: { log.warning("\($0)") })
         seat = Seat(compositor: self, keymap: keymap, pointer: pointer, pointerMode: options.pointerMode, legacyApps: options.legacyApps)
         if layout.heads.count > 1 { seat.outputChanged(bounds: output.logicalBounds, areas: layout.areas) }
-        if options.touch { touchscreen = Touchscreen(compositor: self) }
+        if options.touch { touchscreen = Touchscreen(scene: scene, display: display, clock: clock) }
         selection = DataSelection()
         // Only a client acting on its own current input replaces the clipboard or the
         // primary selection (wlcs 1.5 needs the old, lax rule: `acceptsAnySelectionSerial`).
@@ -234,7 +234,7 @@ public final class Compositor {
     /// `wl_touch` objects of the old one stay inert (clients release them).
     func touchscreenPresent(_ present: Bool) {
         guard present != (touchscreen != nil), !keepsTouchscreen else { return }
-        if present { touchscreen = Touchscreen(compositor: self) } else { touchscreen?.cancel(); touchscreen = nil }
+        if present { touchscreen = Touchscreen(scene: scene, display: display, clock: clock) } else { touchscreen?.cancel(); touchscreen = nil }
         seat.capabilitiesChanged()
     }
 
