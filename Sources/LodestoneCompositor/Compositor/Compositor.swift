@@ -35,7 +35,7 @@ public final class Compositor {
     /// Window placement, activation and stacking.
     private(set) var desktop: Desktop!
     /// Panels, launchers and notifications on the four layers around the windows (zwlr_layer_shell_v1).
-    private(set) lazy var layerShell = LayerShell(scene: scene, layout: layout, workAreas: workAreas, seat: seat, desktop: desktop,
+    private(set) lazy var layerShell = LayerShell(scene: scene, layout: layout, workAreas: workAreas, keyboard: seat.keyboard, desktop: desktop,
                                                      accessibility: accessibility,
                                                      clock: clock, display: display, log: log,
                                                      acceptsBufferBeforeInitialAck: acceptsBufferBeforeInitialAck)

@@ -58,7 +58,7 @@ extension Compositor {
             _ = WpFractionalScaleManager(output: self.output, client: $0, version: $1, id: $2)
         }
         try addGlobal(ZwlrLayerShell.interface, ZwlrLayerShell.version) { [unowned self] in
-            _ = ZwlrLayerShell(layers: self.layerShell, client: $0, version: $1, id: $2)
+            _ = ZwlrLayerShell(layers: self.layerShell, seat: self.seat, client: $0, version: $1, id: $2)
         }
         try addGlobal(ExtSessionLockManager.interface, ExtSessionLockManager.version) { [unowned self] in
             _ = ExtSessionLockManager(sessionLock: self.sessionLock, host: self, client: $0, version: $1, id: $2)

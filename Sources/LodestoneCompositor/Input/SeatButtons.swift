@@ -89,8 +89,10 @@ extension Seat {
         updatePointerFocus()
         // A click on a lock surface gives it the keyboard (a locker with one per head).
         if let focus = pointerFocus, compositor.scene.lock != nil { return setKeyboardFocus(compositor.scene.rootSurface(focus)) }
-        guard let focus = pointerFocus, !compositor.layerShell.pressed(on: focus),
-              let toplevel = compositor.scene.window(of: focus) else { return }
+        guard let focus = pointerFocus else { return }
+        let press = compositor.layerShell.pressed(on: focus)
+        if let surface = press.keyboard { setKeyboardFocus(surface) }
+        guard !press.onLayer, let toplevel = compositor.scene.window(of: focus) else { return }
         apply(compositor.desktop.activate(toplevel))
     }
 }
