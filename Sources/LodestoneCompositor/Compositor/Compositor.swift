@@ -6,8 +6,11 @@ import AdaptivePointerEngine
 import Rendering
 import WaylandServer
 
-/// The compositor's state: one object that owns every protocol's state and
-/// the scene. Protocol handlers live in one file per protocol and call in here.
+/// The assembly: it builds the subsystems (the scene, the desktop, the seat, the frames, each
+/// protocol's state), hands each the peers it needs, and applies what they return for the
+/// others (`SessionLock.Effect`). Protocol handlers live
+/// in one file per protocol and reach it through narrow interfaces (`HandlerInterfaces.swift`).
+/// Its options are in CompositorOptions.swift.
 public final class Compositor {
     public let display: Display
     /// The composed frame, as large as the layout's bounding box.
@@ -25,10 +28,15 @@ public final class Compositor {
 
     /// What is where on the output; its one change notification reaches the seat and the pointer.
     let scene: Scene
+    /// The adaptive_pointer_v1 regions of the scene's mapped surfaces, placed in global space.
+    let regions: SceneRegions
+    /// What the layer shell's exclusive zones leave of each head (where windows maximize).
+    let workAreas: WorkAreas
     /// Window placement, activation and stacking.
     private(set) var desktop: Desktop!
     /// Panels, launchers and notifications on the four layers around the windows (zwlr_layer_shell_v1).
-    private(set) lazy var layerShell = LayerShell(scene: scene, layout: layout, seat: seat, desktop: desktop, accessibility: accessibility,
+    private(set) lazy var layerShell = LayerShell(scene: scene, layout: layout, workAreas: workAreas, keyboard: seat.keyboard, desktop: desktop,
+                                                     accessibility: accessibility,
                                                      clock: clock, display: display, log: log,
                                                      acceptsBufferBeforeInitialAck: acceptsBufferBeforeInitialAck)
     /// The session's startup programs and the terminal on Super+Return.
@@ -53,7 +61,8 @@ public final class Compositor {
     /// The clipboard and the primary selection, for a backend that bridges them (nested).
     public var bridgedSelections: (clipboard: BridgedSelection, primary: BridgedSelection) { (selection, primarySelection) }
     /// The session lock (ext_session_lock_v1): while locked, only the locker's surfaces.
-    private(set) lazy var sessionLock = SessionLock(compositor: self)
+    private(set) lazy var sessionLock = SessionLock(scene: scene, layout: layout, output: output, keyboard: seat.keyboard, clock: clock,
+                                                      display: display, log: log)
     /// Surfaces that keep the session from idling (zwp_idle_inhibitor_v1).
     private(set) var idleInhibitors: IdleInhibitors!
     /// When the session went idle, for ext_idle_notification_v1 (swayidle).
@@ -63,14 +72,15 @@ public final class Compositor {
     /// The text inputs, for an input method outside Lodestone (the nested backend's parent's).
     public var bridgedTextInput: BridgedTextInput { textInputs }
     /// Lodestone's keyboard shortcuts, and the clients that asked them to pass through.
-    private(set) lazy var shortcuts = Shortcuts(compositor: self)
-    private(set) lazy var shortcutsInhibitors = ShortcutsInhibitors(focus: { [unowned self] in self.seat.keyboard.focus })
+    private(set) lazy var shortcuts = Shortcuts(keyboard: seat.keyboard, inhibitors: shortcutsInhibitors, switcher: gestures.windowSwitcher,
+                                                launcher: launcher, tokens: activationTokens, clock: clock)
+    private(set) lazy var shortcutsInhibitors = ShortcutsInhibitors(keyboard: seat.keyboard)
     /// The windows task bars list (zwlr_foreign_toplevel_manager_v1, ext_foreign_toplevel_list_v1).
-    private(set) lazy var foreignToplevels = ForeignToplevels(host: self, loop: display.eventLoop)
+    private(set) lazy var foreignToplevels = ForeignToplevels(scene: scene, layout: layout, loop: display.eventLoop)
     /// Windows exported through xdg-foreign, and their imports.
     let foreignExports = ForeignExports()
     /// xdg_activation_v1 tokens issued and not yet used.
-    public private(set) lazy var activationTokens = ActivationTokens(compositor: self)
+    public private(set) lazy var activationTokens = ActivationTokens(keyboard: seat.keyboard, scene: scene)
     /// The Xcursor themes clients draw cursors from (loaded on first use).
     private(set) lazy var cursorThemes = CursorThemes(log: log)
     /// The geometry apps without regions publish for accessibility (AT-SPI), read on demand.
@@ -78,11 +88,11 @@ public final class Compositor {
     /// that what it placed changed, and hears the pointer from the seat (`PointerContext`).
     private(set) lazy var accessibility = Accessibility(
         loop: display.eventLoop, log: log,
-        declaresRegions: { [unowned self] window in
+        declaresRegions: { [regions] window in
             guard let surface = Scene.rootSurface(of: window) else { return false }
-            return self.scene.regions.treeHasRegions(surface)
+            return regions.treeHasRegions(surface)
         },
-        changed: { [unowned self] in self.seat.pointerWorldChanged(regions: true) })
+        changed: { [unowned seat = seat!] in seat.pointerWorldChanged(regions: true) })
     /// Touchpad gestures: the system's swipes, and the rest routed to clients.
     /// Set once, in `init`; unchecked as `seat` is (read every frame).
     @exclusivity(unchecked) private(set) var gestures: Gestures!
@@ -102,7 +112,7 @@ public final class Compositor {
     }()
     /// Screen copies (zwlr_screencopy_manager_v1): managers and frames waiting for damage.
     private(set) lazy var screencopy: Screencopy = {
-        let screencopy = Screencopy(source: self)
+        let screencopy = Screencopy(output: output)
         frames.screencopy = screencopy
         return screencopy
     }()
@@ -113,56 +123,6 @@ public final class Compositor {
     let acceptsBufferBeforeInitialAck: Bool
     /// See `Options.newWindowsAlwaysTakeFocus` and `Options.acceptsAnySelectionSerial`.
     let newWindowsAlwaysTakeFocus: Bool, acceptsAnySelectionSerial: Bool
-
-    public struct Options: Sendable {
-        public var width: Int32 = 1280, height: Int32 = 800, scale = OutputScale(1)
-        public var refreshHz: Int32 = 60
-        /// When frames start composing before their refresh (`--max-render-time`; the
-        /// configuration's default, `auto`).
-        public var maxRenderTime = MaxRenderTime.auto
-        public var clock: FrameClock.Mode = .realtime
-        public var testControl = false
-        /// The pointer over surfaces without adaptive_pointer_v1 regions.
-        public var pointerMode = PointerMode.adaptive
-        /// With the adaptive pointer: how apps that declare no regions are read.
-        public var legacyApps = LegacyApps.adaptive
-        /// The adaptive pointer's look and feel (config.toml, flags); `updatePointer` changes them later.
-        public var pointerSettings = PointerSettings()
-        public var outputName = "HEADLESS-1"
-        /// Several heads side by side (`--outputs`, a TTY's connectors); empty: one head of
-        /// `width`×`height` named `outputName`.
-        public var outputs: [OutputMode] = []
-        /// Treats a buffer committed after the initial xdg_surface.configure was
-        /// sent, but before it was acknowledged, as acknowledging it. wlcs 1.5's
-        /// create_visible_surface does this (fixed in later wlcs); off by default.
-        public var acceptsBufferBeforeInitialAck = false
-        /// Offer wl_touch and route touch points (`--touchscreen`: the test protocol's touch
-        /// points; the wlcs integration's fake touchscreen).
-        public var touch = false
-        /// Offer zwlr_screencopy_manager_v1, so clients (grim) can read the screen. The
-        /// command line turns it on for the headless and nested backends (`--no-screencopy`).
-        public var screencopy = false
-        /// Offer zwlr_data_control_manager_v1, through which clipboard managers read and set
-        /// the selection without a window; `--no-data-control` withdraws it for a user who
-        /// wants only the focused app to reach the clipboard.
-        public var dataControl = true
-        /// Offer zxdg_decoration_manager_v1 (server-side title bars); `--no-server-decorations`
-        /// turns it off, so clients draw their own, as under GNOME's mutter.
-        public var serverDecorations = true
-        /// Every new window takes the keyboard, whichever client has it. Off by default: a
-        /// new window takes the keyboard unless focus-stealing prevention holds it back
-        /// (`NewWindowFocus`). wlcs 1.5 expects every `create_visible_surface`
-        /// to get the focus.
-        public var newWindowsAlwaysTakeFocus = false
-        /// Accepts `wl_data_device.set_selection` whatever its serial. Off by default: the
-        /// serial must come from the client's current input (`Seat.isCurrentInputSerial`).
-        /// wlcs 1.5's CopyCutPaste sends serial 0 from a client without focus.
-        public var acceptsAnySelectionSerial = false
-        /// How long a removed head's wl_output global stays bindable after clients were told
-        /// it went (`Compositor.removeOutput`), in milliseconds: wlroots waits 5 s too.
-        public var withdrawnGlobalLinger: Int32 = 5000
-        public init() {}
-    }
 
     public init(display: Display, options: Options, logger: Logger) throws(SystemError) {
         self.display = display
@@ -184,6 +144,8 @@ public final class Compositor {
         let tick = modes.count > 1 ? modes.map(\.refreshHz).max() ?? options.refreshHz : options.refreshHz
         clock = try FrameClock(mode: options.clock, refreshHz: tick, maxRenderTime: options.maxRenderTime, loop: display.eventLoop)
         scene = Scene(output: output)
+        regions = SceneRegions(scene: scene)
+        workAreas = WorkAreas(layout: layout, output: output)
         // The default 'us' keymap; without xkb-data there is no keyboard to offer.
         guard let keymap = Keymap() else { throw SystemError("xkbcommon could not compile the default 'us' keymap (is xkb-data installed?)") }
         let log = logger
@@ -194,27 +156,32 @@ public final class Compositor {
                                   at: Instant(milliseconds: clock.now), log: { log.warning("\($0)") })
         seat = Seat(compositor: self, keymap: keymap, pointer: pointer, pointerMode: options.pointerMode, legacyApps: options.legacyApps)
         if layout.heads.count > 1 { seat.outputChanged(bounds: output.logicalBounds, areas: layout.areas) }
-        if options.touch { touchscreen = Touchscreen(compositor: self) }
+        if options.touch { touchscreen = Touchscreen(scene: scene, display: display, clock: clock) }
         selection = DataSelection()
         // Only a client acting on its own current input replaces the clipboard or the
         // primary selection (wlcs 1.5 needs the old, lax rule: `acceptsAnySelectionSerial`).
-        let acceptsSerial: (UInt32, Client) -> Bool = { [unowned self] serial, client in
-            self.acceptsAnySelectionSerial || self.seat.isCurrentInputSerial(serial, of: client)
+        let seat = self.seat!, acceptsAny = acceptsAnySelectionSerial
+        let acceptsSerial: (UInt32, Client) -> Bool = { [unowned seat] serial, client in
+            acceptsAny || seat.isCurrentInputSerial(serial, of: client)
         }
         selection.acceptsSerial = acceptsSerial
         primarySelection.acceptsSerial = acceptsSerial
-        idleNotifier = try IdleNotifier(clock: clock, loop: display.eventLoop)
-        clock.advanced = { [unowned self] in self.idleNotifier.clockAdvanced() }
-        idleInhibitors = IdleInhibitors(isVisible: { [unowned self] in self.origin(of: $0) != nil },
-                                        changed: { [unowned self] in
-                                            self.seat.pointerInput(.idleInhibited($0))
-                                            self.idleNotifier.setInhibited($0)
+        let idleNotifier = try IdleNotifier(clock: clock, loop: display.eventLoop)
+        self.idleNotifier = idleNotifier
+        clock.advanced = { [unowned idleNotifier] in idleNotifier.clockAdvanced() }
+        idleInhibitors = IdleInhibitors(isVisible: { [scene] in scene.origin(of: $0) != nil },
+                                        changed: { [unowned seat, unowned idleNotifier] in
+                                            seat.pointerInput(.idleInhibited($0))
+                                            idleNotifier.setInhibited($0)
                                         })
-        desktop = Desktop(compositor: self)
-        gestures = Gestures(compositor: self)
+        let newWindowFocus = NewWindowFocus(display: display, keyboard: seat.keyboard, scene: scene, alwaysTakesFocus: newWindowsAlwaysTakeFocus)
+        desktop = Desktop(scene: scene, output: output, layout: layout, workAreas: workAreas, clock: clock, accessibility: accessibility,
+                          keyboard: seat.keyboard, log: log, newWindowFocus: newWindowFocus)
+        let switcher = WindowSwitcher(scene: scene, output: output, clock: clock, mover: desktop.mover)
+        gestures = Gestures(display: display, clock: clock, windowSwitcher: switcher)
         tablets = Tablets(compositor: self)
-        scene.cursorOrigin = { [unowned self] surface in surface === self.seat.cursor.surface ? self.seat.cursor.origin : nil }
-        scene.dragIcon = { [unowned self] in self.seat.activeDrag?.iconPlacement }
+        scene.cursorOrigin = { [unowned seat] surface in surface === seat.cursor.surface ? seat.cursor.origin : nil }
+        scene.dragIcon = { [unowned seat] in seat.activeDrag?.iconPlacement }
         scene.onChange = { [unowned self] change in
             self.seat.sceneChanged(change)
             if change == .layout {
@@ -272,7 +239,7 @@ public final class Compositor {
     /// `wl_touch` objects of the old one stay inert (clients release them).
     func touchscreenPresent(_ present: Bool) {
         guard present != (touchscreen != nil), !keepsTouchscreen else { return }
-        if present { touchscreen = Touchscreen(compositor: self) } else { touchscreen?.cancel(); touchscreen = nil }
+        if present { touchscreen = Touchscreen(scene: scene, display: display, clock: clock) } else { touchscreen?.cancel(); touchscreen = nil }
         seat.capabilitiesChanged()
     }
 

@@ -26,7 +26,8 @@ final class Frames {
     private unowned let gestures: Gestures
     /// Told of every composed frame's damage (nil until the compositor has made it).
     weak var screencopy: Screencopy?
-    /// A session lock waiting for its fill to be composed on every head (`SessionLock`).
+    /// The session lock while the session is locked: told of every composed frame, so its
+    /// locker hears `locked` once every head is covered (`SessionLock`).
     weak var sessionLock: SessionLock?
 
     var renderer = Renderer()

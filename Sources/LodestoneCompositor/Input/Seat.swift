@@ -130,7 +130,11 @@ public final class Seat {
             keyboardKey(code, pressed: pressed, time: time)
         case .modifiers(let depressed, let latched, let locked, let group):
             keyboard.setModifiers(depressed: depressed, latched: latched, locked: locked, group: group)
-        case .touchDown(let id, let x, let y): compositor.touchscreen?.down(id: id, x: x, y: y, time: time)
+        case .touchDown(let id, let x, let y):
+            guard let touchscreen = compositor.touchscreen, let hit = touchscreen.hit(id: id, x: x, y: y) else { return }
+            // Like a click, a finger raises and focuses the window it lands on.
+            if let toplevel = compositor.scene.window(of: hit.surface) { apply(compositor.desktop.activate(toplevel)) }
+            touchscreen.down(id: id, on: hit, x: x, y: y, time: time)
         case .touchMotion(let id, let x, let y): compositor.touchscreen?.motion(id: id, x: x, y: y, time: time)
         case .touchUp(let id): compositor.touchscreen?.up(id: id, time: time)
         case .touchCancel: compositor.touchscreen?.cancel()
@@ -138,7 +142,11 @@ public final class Seat {
         case .gesture(let gesture):
             // A move or resize holds the pointer: no client hears gestures meanwhile.
             // Nor while the session is locked: the system's swipes would switch windows.
-            if grab.routesToClients, compositor.scene.lock == nil { compositor.gestures.handle(gesture, time: time) }
+            if grab.routesToClients, compositor.scene.lock == nil {
+                let outcome = compositor.gestures.handle(gesture, time: time, pointerFocus: pointerFocus)
+                for input in outcome.pointer { pointerInput(input) }
+                if let window = outcome.activate { apply(compositor.desktop.activate(window)) }
+            }
         case .tabletTool(let tool): compositor.tablets.handle(tool, time: time)
         }
     }

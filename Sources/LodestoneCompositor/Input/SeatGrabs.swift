@@ -6,14 +6,14 @@ extension Seat {
     /// `xdg_toplevel.move`: only while a button the toplevel's client got is held.
     func startMove(_ toplevel: XdgToplevel, serial: UInt32) {
         guard mayStartGrab(for: toplevel, serial: serial) else { return }
-        begin(MoveGrab(window: toplevel, desktop: compositor.desktop, device: devicePosition))
+        begin(MoveGrab(window: toplevel, mover: compositor.desktop.mover, device: devicePosition))
     }
 
     /// X11's `_NET_WM_MOVERESIZE` move: X has no serials; the press must be on the window
     /// and still held, as for xdg_toplevel.move.
     func startMove(_ window: XwaylandWindow) {
         if let refused = refusesXGrab(of: window) { return compositor.log.debug("xwm: _NET_WM_MOVERESIZE move of '\(window.title)' refused: \(refused)") }
-        begin(MoveGrab(window: window, desktop: compositor.desktop, device: devicePosition))
+        begin(MoveGrab(window: window, mover: compositor.desktop.mover, device: devicePosition))
     }
 
     func startResize(_ toplevel: XdgToplevel, serial: UInt32, edges: UInt32) {

@@ -12,7 +12,10 @@ extension Seat {
         // Lodestone's shortcuts first; the client never sees their keys (unless it inhibits them).
         // While the session is locked none of Lodestone's shortcuts run (VT switches are the
         // TTY backend's, before the seat).
-        if pressed, compositor.scene.lock == nil, compositor.shortcuts.intercept(key, keymap: keyboard.keymap, time: time) {
+        if pressed, compositor.scene.lock == nil, let taken = compositor.shortcuts.intercept(key, keymap: keyboard.keymap, time: time) {
+            // The window a switch brought forward comes up while the key is still held, as it did
+            // when the switcher activated it itself.
+            if let window = taken.activate { apply(compositor.desktop.activate(window)) }
             return keyboard.shortcutTook(key, modifiers: modifiers)
         }
         // Then the input method's keyboard grab, while a text input is active.

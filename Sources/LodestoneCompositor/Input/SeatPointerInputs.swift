@@ -86,14 +86,14 @@ extension Seat {
         }
         if pointerWorld.regions {
             pointerWorld.regions = false
-            var wanted = compositor.scene.regions.placed()
+            var wanted = compositor.regions.placed()
             // Apps that declare none: the elements they publish for accessibility, told first
             // where the pointer is (the adaptation asks the seat nothing).
-            let scene = compositor.scene, accessibility = compositor.accessibility
+            let scene = compositor.scene, regions = compositor.regions, accessibility = compositor.accessibility
             accessibility.pointer.window = pointerFocus.flatMap(scene.adaptedWindow(of:))
-            accessibility.pointer.declaresRegions = pointerFocus.map(scene.regions.treeHasRegions) ?? false
+            accessibility.pointer.declaresRegions = pointerFocus.map(regions.treeHasRegions) ?? false
             accessibility.pointer.cursorIsText = cursor.name == .text
-            let adapted = accessibility.placedRegions(allocate: scene.regions.allocateRegionID) { point, window in
+            let adapted = accessibility.placedRegions(allocate: regions.allocateRegionID) { point, window in
                 guard let top = scene.surfaceAt(x: point.x, y: point.y), let surface = Scene.rootSurface(of: window) else { return false }
                 return scene.rootSurface(top.surface) !== scene.rootSurface(surface)
             }

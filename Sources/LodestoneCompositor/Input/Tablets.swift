@@ -63,7 +63,7 @@ final class Tablets {
                 let serial = compositor.display.nextSerial()
                 each(tool) { $0.down(serial: serial) }
                 // The pen draws: it goes to the client, and focus follows click-to-focus.
-                if let s = states[tool]?.focus, let t = compositor.scene.window(of: s) { compositor.desktop.activate(t) }
+                if let s = states[tool]?.focus, let t = compositor.scene.window(of: s) { compositor.seat.apply(compositor.desktop.activate(t)) }
             } else {
                 each(tool) { $0.up() }
             }

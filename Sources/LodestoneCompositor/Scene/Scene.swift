@@ -39,8 +39,6 @@ final class Scene {
     /// The input method's popup and where it is drawn: above every window and popup
     /// (`TextInputs.placePopup`).
     @exclusivity(unchecked) var inputPopup: () -> (surface: WlSurface, x: Int32, y: Int32)? = { nil }
-    /// The adaptive_pointer_v1 regions of the mapped surfaces, placed in global space.
-    private(set) lazy var regions = SceneRegions(scene: self)
     /// While the session is locked, all the scene shows and hits (`LockedScreen`, `SessionLock`).
     var lock: LockedScreen?
     /// The one notification; see `Change`.
