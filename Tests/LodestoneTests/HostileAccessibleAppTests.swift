@@ -102,7 +102,9 @@ final class HostileAccessibleAppTests: XCTestCase {
 
     /// Starts the app in `mode`, measures the pace without and with it, and checks the rest.
     @discardableResult
-    private func misbehave(_ mode: String, seconds: Double = 9, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    /// `wakeUpCPU`: the most CPU milliseconds one wake-up of the loop for the accessibility
+    /// bus may take.
+    private func misbehave(_ mode: String, seconds: Double = 9, wakeUpCPU: Double = 50, file: StaticString = #filePath, line: UInt = #line) throws -> String {
         let baseline = try pace(seconds: 2, x: Self.wx + 150, y: Self.wy + 150)
         let output = session.runtimeDirectory + "/hostile-\(mode).out"
         let app = try session.launch(["/usr/bin/python3", Self.app, mode], environment: bus.environment, output: output)
@@ -111,7 +113,7 @@ final class HostileAccessibleAppTests: XCTestCase {
         print("the window: \(w)")
         let during = try pace(seconds: seconds, x: Self.wx + 150, y: Self.wy + 150)
         let said = textOfFile(output)
-        print("\(mode): \(String(format: "%.1f", baseline.fps)) fps before, \(String(format: "%.1f", during.fps)) with the app; worst round trip \(Int(baseline.worst * 1000)) ms before, \(Int(during.worst * 1000)) ms with it; Lodestone's CPU \(Int(baseline.cpu * 100))% before, \(Int(during.cpu * 100))% with it; walks \(walks().map { "\($0.nodes)/\($0.ms)ms" })")
+        print("\(mode): \(String(format: "%.1f", baseline.fps)) fps before, \(String(format: "%.1f", during.fps)) with the app; worst round trip \(Int(baseline.worst * 1000)) ms before, \(Int(during.worst * 1000)) ms with it; Lodestone's CPU \(Int(baseline.cpu * 100))% before, \(Int(during.cpu * 100))% with it; walks (nodes/ms, the longest wake-up's CPU ms) \(walks().map { "\($0.nodes)/\($0.ms)ms/\($0.wakeUpCPU)" })")
         XCTAssertTrue(session.compositorIsRunning, "Lodestone died:\n\(session.log.suffix(3000))", file: file, line: line)
         XCTAssertTrue(said.contains("registered"), "the app did not register: \(said)", file: file, line: line)
         XCTAssertTrue(app.isRunning, "the app is gone: \(said)", file: file, line: line)
@@ -142,7 +144,7 @@ final class HostileAccessibleAppTests: XCTestCase {
             // the most seen, a million children in the debug build).
             if !sanitized {
                 XCTAssertLessThan(walk.wakeUpWall, 500, walk.line, file: file, line: line)
-                XCTAssertLessThan(walk.wakeUpCPU, 50, walk.line, file: file, line: line)
+                XCTAssertLessThan(walk.wakeUpCPU, wakeUpCPU, walk.line, file: file, line: line)
             }
         }
         // The cursor name still decides: the text shape is the beam.
@@ -202,9 +204,13 @@ final class HostileAccessibleAppTests: XCTestCase {
         XCTAssertFalse(walks().isEmpty, "no walk of the window")
     }
 
-    /// A million frames at the root: no more than 64 are asked their name and size.
+    /// A million frames at the root: no more than 64 are asked their name and size. The root's
+    /// answer is one message of about 50 MB, which sd-bus reads and checks whole before
+    /// Lodestone sees it: the pages it grows into are that wake-up's CPU time too (4-12 ms
+    /// alone here; 93 ms in a loaded CI run, where faulting in 50 MB costs more), so the
+    /// wake-up may take longer than a walk's own, though still not a D-Bus timeout.
     func testAMillionFrames() throws {
-        try misbehave("frames", seconds: 12)
+        try misbehave("frames", seconds: 12, wakeUpCPU: 250)
     }
 
     /// The root never answers: the pointer has its cursor names, the frame is asked again.
