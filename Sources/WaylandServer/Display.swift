@@ -8,14 +8,18 @@ import Logging
 public final class Display {
     /// The `wl_display *`; reachable through the typed methods, or `withDisplayPointer`.
     let pointer: OpaquePointer
-    public let eventLoop: EventLoop
+    /// The display's loop. Every source added through it keeps the display (and so the loop)
+    /// alive until the source is removed: a source removed in a deinit that runs after the
+    /// display's last other owner let go would write into the freed loop.
+    public var eventLoop: EventLoop { EventLoop(pointer: loopPointer, owner: self) }
+    private let loopPointer: OpaquePointer
     /// Logs every protocol error as it is sent (`cws_display_add_error_reporter`).
     private let errorReporter: OpaquePointer?
 
     public init() throws(SystemError) {
         let display = try call("wl_display_create") { wl_display_create() }
         pointer = display
-        eventLoop = EventLoop(pointer: wl_display_get_event_loop(display))
+        loopPointer = wl_display_get_event_loop(display)
         errorReporter = cws_display_add_error_reporter(display, Display.protocolErrorSent)
         // libwayland's own messages ("error in client communication (pid 42)", a failed
         // accept) in Lodestone's log instead of bare on stderr. (A closure literal: a stored
