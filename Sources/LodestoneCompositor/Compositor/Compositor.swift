@@ -35,20 +35,13 @@ public final class Compositor {
     /// Window placement, activation and stacking.
     private(set) var desktop: Desktop!
     /// Panels, launchers and notifications on the four layers around the windows (zwlr_layer_shell_v1).
-    private(set) lazy var layerShell = LayerShell(scene: scene, layout: layout, workAreas: workAreas, keyboard: seat.keyboard, desktop: desktop,
-                                                     accessibility: accessibility,
-                                                     clock: clock, display: display, log: log,
-                                                     acceptsBufferBeforeInitialAck: acceptsBufferBeforeInitialAck)
+    private(set) var layerShell: LayerShell!
     /// The session's startup programs and the terminal on Super+Return.
     public private(set) lazy var launcher = SessionLauncher(log: log)
-    /// Set once, in `init` (the seat needs the compositor): unchecked, as every frame reads it
-    /// a dozen times and each dynamic exclusivity check costs ~60 instructions (issue 29).
+    /// Input: the pointer, the keyboard focus, touch. Set once, in `init` (after the peers it
+    /// is handed): unchecked, as every frame reads it a dozen times and each dynamic
+    /// exclusivity check costs ~60 instructions (issue 29).
     @exclusivity(unchecked) public private(set) var seat: Seat!
-    /// Touch routing; nil while there is no touchscreen: `Options.touch`'s is there for
-    /// good, a TTY's while libinput has a touch device (`touchscreenPresent`).
-    public private(set) var touchscreen: Touchscreen?
-    /// `Options.touch`: the touchscreen stays whatever devices come and go.
-    private let keepsTouchscreen: Bool
     /// Stepping the pointer, composing and presenting (`Frames/`). Set once, in `init`
     /// (after the seat and gestures it reads); unchecked as `seat` is (every frame).
     @exclusivity(unchecked) private(set) var frames: Frames!
@@ -61,20 +54,18 @@ public final class Compositor {
     /// The clipboard and the primary selection, for a backend that bridges them (nested).
     public var bridgedSelections: (clipboard: BridgedSelection, primary: BridgedSelection) { (selection, primarySelection) }
     /// The session lock (ext_session_lock_v1): while locked, only the locker's surfaces.
-    private(set) lazy var sessionLock = SessionLock(scene: scene, layout: layout, output: output, keyboard: seat.keyboard, clock: clock,
-                                                      display: display, log: log)
+    let sessionLock: SessionLock
     /// Surfaces that keep the session from idling (zwp_idle_inhibitor_v1).
     private(set) var idleInhibitors: IdleInhibitors!
     /// When the session went idle, for ext_idle_notification_v1 (swayidle).
     private(set) var idleNotifier: IdleNotifier!
     /// Text inputs (zwp_text_input_v3) and the input method serving them (zwp_input_method_v2).
-    private(set) lazy var textInputs = TextInputs(compositor: self)
+    private(set) var textInputs: TextInputs!
     /// The text inputs, for an input method outside Lodestone (the nested backend's parent's).
     public var bridgedTextInput: BridgedTextInput { textInputs }
     /// Lodestone's keyboard shortcuts, and the clients that asked them to pass through.
-    private(set) lazy var shortcuts = Shortcuts(keyboard: seat.keyboard, inhibitors: shortcutsInhibitors, switcher: gestures.windowSwitcher,
-                                                launcher: launcher, tokens: activationTokens, clock: clock)
-    private(set) lazy var shortcutsInhibitors = ShortcutsInhibitors(keyboard: seat.keyboard)
+    private(set) var shortcuts: Shortcuts!
+    let shortcutsInhibitors: ShortcutsInhibitors
     /// The windows task bars list (zwlr_foreign_toplevel_manager_v1, ext_foreign_toplevel_list_v1).
     private(set) lazy var foreignToplevels = ForeignToplevels(scene: scene, layout: layout, loop: display.eventLoop)
     /// Windows exported through xdg-foreign, and their imports.
@@ -82,24 +73,19 @@ public final class Compositor {
     /// xdg_activation_v1 tokens issued and not yet used.
     public private(set) lazy var activationTokens = ActivationTokens(keyboard: seat.keyboard, scene: scene)
     /// The Xcursor themes clients draw cursors from (loaded on first use).
-    private(set) lazy var cursorThemes = CursorThemes(log: log)
+    let cursorThemes: CursorThemes
     /// The geometry apps without regions publish for accessibility (AT-SPI), read on demand.
     /// PointerAdaptation's: it asks the scene whether a window declares regions, tells the seat
     /// that what it placed changed, and hears the pointer from the seat (`PointerContext`).
-    private(set) lazy var accessibility = Accessibility(
-        loop: display.eventLoop, log: log,
-        declaresRegions: { [regions] window in
-            guard let surface = Scene.rootSurface(of: window) else { return false }
-            return regions.treeHasRegions(surface)
-        },
-        changed: { [unowned seat = seat!] in seat.pointerWorldChanged(regions: true) })
+    private(set) var accessibility: Accessibility!
     /// Touchpad gestures: the system's swipes, and the rest routed to clients.
     /// Set once, in `init`; unchecked as `seat` is (read every frame).
     @exclusivity(unchecked) private(set) var gestures: Gestures!
     /// Tablet tools (pens, erasers): their routing to clients and the hover preview.
     private(set) var tablets: Tablets!
-    /// The X11 window manager while Xwayland runs (owned by XwaylandServer).
-    weak var xwm: XWM?
+    /// The X11 window manager while Xwayland runs (owned by XwaylandServer); the seat's drags
+    /// speak XDND through it.
+    weak var xwm: XWM? { didSet { seat.xwm = xwm } }
     /// Live adaptive pointer regions per client (`ClientLimits.adaptiveRegionsPerClient`).
     let regionTally = RegionTally()
     /// linux-dmabuf: what is offered (a backend sets its device, or its parent, when it
@@ -131,7 +117,6 @@ public final class Compositor {
         acceptsAnySelectionSerial = options.acceptsAnySelectionSerial
         log = logger
         withdrawnGlobalLinger = max(0, options.withdrawnGlobalLinger)
-        keepsTouchscreen = options.touch
         let modes = options.outputs.isEmpty
             ? [OutputMode(name: options.outputName, width: options.width, height: options.height, refreshHz: options.refreshHz)]
             : options.outputs
@@ -154,10 +139,22 @@ public final class Compositor {
         let start = Point<Global>(x: Double(first.x) + Double(first.width) / 2, y: Double(first.y) + Double(first.height) / 2)
         let pointer = SeatPointer(outputBounds: output.logicalBounds, start: start, settings: options.pointerSettings,
                                   at: Instant(milliseconds: clock.now), log: { log.warning("\($0)") })
-        seat = Seat(compositor: self, keymap: keymap, pointer: pointer, pointerMode: options.pointerMode, legacyApps: options.legacyApps)
-        if layout.heads.count > 1 { seat.outputChanged(bounds: output.logicalBounds, areas: layout.areas) }
-        if options.touch { touchscreen = Touchscreen(scene: scene, display: display, clock: clock) }
+        // The seat's peers first: the keyboard focus, which many of them follow, then those
+        // the seat asks (the text inputs and the tablets hold the compositor, and reach the
+        // seat through it when they are used).
+        let keyboard = KeyboardFocus(display: display, keymap: keymap)
+        cursorThemes = CursorThemes(log: log)
+        sessionLock = SessionLock(scene: scene, layout: layout, output: output, keyboard: keyboard, clock: clock, display: display, log: log)
+        shortcutsInhibitors = ShortcutsInhibitors(keyboard: keyboard)
+        let idleNotifier = try IdleNotifier(clock: clock, loop: display.eventLoop)
+        self.idleNotifier = idleNotifier
         selection = DataSelection()
+        textInputs = TextInputs(compositor: self)
+        tablets = Tablets(compositor: self)
+        seat = Seat(display: display, scene: scene, regions: regions, output: output, clock: clock, log: log, keyboard: keyboard,
+                    cursorThemes: cursorThemes, idleNotifier: idleNotifier, selection: selection, primarySelection: primarySelection,
+                    shortcutsInhibitors: shortcutsInhibitors, sessionLock: sessionLock, tablets: tablets, textInputs: textInputs,
+                    pointer: pointer, pointerMode: options.pointerMode, legacyApps: options.legacyApps, touch: options.touch)
         // Only a client acting on its own current input replaces the clipboard or the
         // primary selection (wlcs 1.5 needs the old, lax rule: `acceptsAnySelectionSerial`).
         let seat = self.seat!, acceptsAny = acceptsAnySelectionSerial
@@ -166,20 +163,35 @@ public final class Compositor {
         }
         selection.acceptsSerial = acceptsSerial
         primarySelection.acceptsSerial = acceptsSerial
-        let idleNotifier = try IdleNotifier(clock: clock, loop: display.eventLoop)
-        self.idleNotifier = idleNotifier
         clock.advanced = { [unowned idleNotifier] in idleNotifier.clockAdvanced() }
         idleInhibitors = IdleInhibitors(isVisible: { [scene] in scene.origin(of: $0) != nil },
                                         changed: { [unowned seat, unowned idleNotifier] in
                                             seat.pointerInput(.idleInhibited($0))
                                             idleNotifier.setInhibited($0)
                                         })
-        let newWindowFocus = NewWindowFocus(display: display, keyboard: seat.keyboard, scene: scene, alwaysTakesFocus: newWindowsAlwaysTakeFocus)
+        accessibility = Accessibility(loop: display.eventLoop, log: log,
+                                      declaresRegions: { [regions] window in
+                                          guard let surface = Scene.rootSurface(of: window) else { return false }
+                                          return regions.treeHasRegions(surface)
+                                      },
+                                      changed: { [unowned seat] in seat.pointerWorldChanged(regions: true) })
+        let newWindowFocus = NewWindowFocus(display: display, keyboard: keyboard, scene: scene, alwaysTakesFocus: newWindowsAlwaysTakeFocus)
         desktop = Desktop(scene: scene, output: output, layout: layout, workAreas: workAreas, clock: clock, accessibility: accessibility,
-                          keyboard: seat.keyboard, log: log, newWindowFocus: newWindowFocus)
+                          keyboard: keyboard, log: log, newWindowFocus: newWindowFocus)
         let switcher = WindowSwitcher(scene: scene, output: output, clock: clock, mover: desktop.mover)
         gestures = Gestures(display: display, clock: clock, windowSwitcher: switcher)
-        tablets = Tablets(compositor: self)
+        layerShell = LayerShell(scene: scene, layout: layout, workAreas: workAreas, keyboard: keyboard, desktop: desktop,
+                                accessibility: accessibility, clock: clock, display: display, log: log,
+                                acceptsBufferBeforeInitialAck: acceptsBufferBeforeInitialAck)
+        shortcuts = Shortcuts(keyboard: keyboard, inhibitors: shortcutsInhibitors, switcher: switcher,
+                              launcher: launcher, tokens: activationTokens, clock: clock)
+        // The seat's peers built after it, before any input reaches it.
+        seat.accessibility = accessibility
+        seat.desktop = desktop
+        seat.gestures = gestures
+        seat.layerShell = layerShell
+        seat.shortcuts = shortcuts
+        if layout.heads.count > 1 { seat.outputChanged(bounds: output.logicalBounds, areas: layout.areas) }
         scene.cursorOrigin = { [unowned seat] surface in surface === seat.cursor.surface ? seat.cursor.origin : nil }
         scene.dragIcon = { [unowned seat] in seat.activeDrag?.iconPlacement }
         scene.onChange = { [unowned self] change in
@@ -234,15 +246,6 @@ public final class Compositor {
     // MARK: Surfaces
 
     /// A client made a surface: Xwayland's may be an X window's (WL_SURFACE_ID came first).
-    /// The seat's first touchscreen came or its last went (`InputEvent.touchscreen`). Points
-    /// down when it goes are cancelled; bound `wl_seat`s hear the new capabilities, and the
-    /// `wl_touch` objects of the old one stay inert (clients release them).
-    func touchscreenPresent(_ present: Bool) {
-        guard present != (touchscreen != nil), !keepsTouchscreen else { return }
-        if present { touchscreen = Touchscreen(scene: scene, display: display, clock: clock) } else { touchscreen?.cancel(); touchscreen = nil }
-        seat.capabilitiesChanged()
-    }
-
     func surfaceCreated(_ surface: WlSurface) { xwm?.surfaceCreated(surface) }
 
     func surfaceDestroyed(_ surface: WlSurface) {
@@ -256,7 +259,6 @@ public final class Compositor {
         if let sub = surface.role as? WlSubsurface, let parent = sub.parent { parent.unstack(sub) }
         (surface.role as? ZwlrLayerSurface)?.surfaceDestroyed()
         seat.surfaceDestroyed(surface)
-        touchscreen?.surfaceDestroyed(surface)
         tablets.surfaceDestroyed(surface)
         scheduleFrame()
     }

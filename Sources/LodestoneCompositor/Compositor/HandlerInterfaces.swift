@@ -237,7 +237,7 @@ extension Compositor: TestControlHost {
         SeatReport(position: (seat.position.logical.x, seat.position.logical.y), pointerFocus: seat.pointerFocus,
                    surfaceLocal: seat.focusedSurfaceLocal, buttonsHeld: seat.buttonsHeld, pointerSnapshot: seat.pointerSnapshot,
                    keyboardFocus: seat.keyboard.focus, modifiers: seat.keyboard.modifierState, cursorSurface: seat.cursor.surface,
-                   cursorHidden: seat.cursor.isHidden, cursorSets: seat.cursor.sets, hasTouchscreen: touchscreen != nil)
+                   cursorHidden: seat.cursor.isHidden, cursorSets: seat.cursor.sets, hasTouchscreen: seat.touchscreen != nil)
     }
     var stackedWindows: [DesktopWindow] { scene.windows }
     var minimizedWindows: [DesktopWindow] { scene.minimized }

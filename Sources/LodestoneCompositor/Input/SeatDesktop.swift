@@ -7,8 +7,8 @@ extension Seat {
             switch effect {
             case .keyboardFocus(let surface): setKeyboardFocus(surface)
             case .popupUnmapped(let popup): popupUnmapped(popup)
-            case .layoutChanged: compositor.desktop.layoutChanged()
-            case .minimized(let window): compositor.desktop.minimized(window)
+            case .layoutChanged: desktop.layoutChanged()
+            case .minimized(let window): desktop.minimized(window)
             }
         }
     }

@@ -2,7 +2,7 @@ import WaylandServer
 
 /// Routes touch points: each point belongs to the surface it went down on
 /// until it lifts, wherever it moves (wl_touch has no enter/leave). Exists
-/// while a TTY's libinput has a touch device (`Compositor.touchscreenPresent`),
+/// while a TTY's libinput has a touch device (`Seat.touchscreenPresent`),
 /// or for good with `Compositor.Options.touch` (`--touchscreen`: the test
 /// protocol's touch points; the wlcs integration drives it too).
 ///
