@@ -1,3 +1,4 @@
+// Over 300 lines: one frame's path (the pointer's step, composition, frame callbacks, presentation, the pointer's deadline) shares its private state (the renderer, the overlay, the counters, the deadline timer); planes, captures and several heads already live in files of their own.
 import CWaylandServer
 import AdaptivePointerEngine
 import LodestoneSystem
