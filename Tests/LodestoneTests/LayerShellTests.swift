@@ -144,7 +144,10 @@ final class LayerShellTests: XCTestCase {
         Name=Lodestoneprobe
         Exec=touch \(started)
         """.write(toFile: data + "/applications/lodestoneprobe.desktop", atomically: true, encoding: .utf8)
-        let fuzzel = try session.launch(["fuzzel"], environment: ["XDG_DATA_HOME": data, "XDG_DATA_DIRS": directory + "/none"],
+        // The selected row in magenta, to see when fuzzel lists the app: it reads the desktop
+        // files in a thread, and a Return before they are in runs the typed text as a command
+        // (a loaded CI run: "lodestoneprobe: failed to execute").
+        let fuzzel = try session.launch(["fuzzel", "--selection-color=ff00ffff"], environment: ["XDG_DATA_HOME": data, "XDG_DATA_DIRS": directory + "/none"],
                                         output: directory + "/fuzzel.txt")
         XCTAssertTrue(try session.wait(timeout: 20) { try self.session.control.keyboard().title == "launcher" },
                       "fuzzel never took the keyboard:\n\(textOfFile(directory + "/fuzzel.txt"))")
@@ -154,6 +157,8 @@ final class LayerShellTests: XCTestCase {
         XCTAssertEqual(try session.control.keyboard().title, "launcher")
 
         for c in "lodestoneprobe" { try session.control.tap(Self.letters[c]!) }
+        XCTAssertTrue(try session.wait(timeout: 20) { try self.session.screenshot().pixels.contains { $0 & 0xff_ffff == 0xff_00ff } },
+                      "fuzzel never listed the app:\n\(textOfFile(directory + "/fuzzel.txt"))")
         try session.control.tap(28)  // Return
         XCTAssertTrue(try session.wait { FileManager.default.fileExists(atPath: started) }, "fuzzel did not start the app:\n\(textOfFile(directory + "/fuzzel.txt"))")
         XCTAssertTrue(try session.wait { !fuzzel.isRunning }, "fuzzel did not close")
