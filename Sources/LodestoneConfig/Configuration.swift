@@ -16,6 +16,8 @@ public struct Configuration: Hashable, Sendable {
     public var maxRenderTime = MaxRenderTime.off
     /// `[session]`: the programs a session starts, and its terminal.
     public var session = SessionSettings()
+    /// `[scribble]`: handwriting with the pen in text fields.
+    public var scribble = ScribbleSettings()
 
     public init() {}
 }

@@ -88,6 +88,8 @@ public final class Compositor {
     @exclusivity(unchecked) private(set) var gestures: Gestures!
     /// Tablet tools (pens, erasers): their routing to clients and the hover preview.
     private(set) var tablets: Tablets!
+    /// Handwriting with the pen in text fields (issue 40): its settings are config.toml's `[scribble]`.
+    public private(set) var scribble: Scribble!
     /// The X11 window manager while Xwayland runs (owned by XwaylandServer).
     weak var xwm: XWM?
     /// Live adaptive pointer regions per client (`ClientLimits.adaptiveRegionsPerClient`).
@@ -207,6 +209,8 @@ public final class Compositor {
         desktop = Desktop(compositor: self)
         gestures = Gestures(compositor: self)
         tablets = Tablets(compositor: self)
+        scribble = try Scribble(scene: scene, textInputs: textInputs, accessibility: accessibility, output: output, clock: clock,
+                                loop: display.eventLoop, log: log)
         scene.cursorOrigin = { [unowned self] surface in surface === self.seat.cursor.surface ? self.seat.cursor.origin : nil }
         scene.dragIcon = { [unowned self] in self.seat.activeDrag?.iconPlacement }
         scene.onChange = { [unowned self] change in

@@ -39,6 +39,8 @@ final class Scene {
     /// The input method's popup and where it is drawn: above every window and popup
     /// (`TextInputs.placePopup`).
     @exclusivity(unchecked) var inputPopup: () -> (surface: WlSurface, x: Int32, y: Int32)? = { nil }
+    /// Scribble's ink, drawn over every window and popup while the pen writes.
+    weak var ink: ScribbleInk?
     /// The adaptive_pointer_v1 regions of the mapped surfaces, placed in global space.
     private(set) lazy var regions = SceneRegions(scene: self)
     /// While the session is locked, all the scene shows and hits (`LockedScreen`, `SessionLock`).
@@ -297,6 +299,7 @@ final class Scene {
         if let popup = inputPopup() { walk(popup.surface, x: popup.x, y: popup.y, visitor) }
         // A drag's icon above every window, beneath the pointer.
         if let icon = dragIcon() { walk(icon.surface, x: icon.x, y: icon.y, visitor) }
+        if let ink = ink?.element(output: output) { elements.append(ink) }
         if let cursor { elements.append(cursor) }
         if let overlay { elements.append(overlay) }
         body(elements)

@@ -174,6 +174,19 @@ package final class Accessibility {
         return placed
     }
 
+    /// The global extents (x, y, width, height) of the editable text of `toplevel` at
+    /// `point` that is no password field (`AccessibleElement.writable`), from the window's
+    /// last walk; nil when none is known there. Scribble's: where the pen may write.
+    package func writableText(in toplevel: AdaptedWindow, at point: Point<Global>) -> (x: Double, y: Double, width: Double, height: Double)? {
+        guard enabled, let window = windows[ObjectIdentifier(toplevel)] else { return nil }
+        let origin = toplevel.adaptedFrame.origin
+        let (x, y) = (point.x - origin.x, point.y - origin.y)
+        let hit = window.elements.filter { $0.x <= x && x < $0.x + $0.width && $0.y <= y && y < $0.y + $0.height }
+            .max { $0.depth < $1.depth }
+        guard let hit, hit.writable else { return nil }
+        return (hit.x + origin.x, hit.y + origin.y, hit.width, hit.height)
+    }
+
     func window(_ toplevel: AdaptedWindow) -> AppWindow {
         if let w = windows[ObjectIdentifier(toplevel)] { return w }
         let w = AppWindow(toplevel, owner: SurfaceID(nextOwner))

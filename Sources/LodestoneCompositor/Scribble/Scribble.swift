@@ -1,0 +1,247 @@
+import AdaptivePointerEngine
+import LodestoneSystem
+import Logging
+import PointerAdaptation
+import Rendering
+import WaylandServer
+
+/// Scribble (issue 40): handwriting with the pen in any text field, recognised on the device.
+///
+/// A pen stroke that starts where text is accepted (`ScribbleTarget`) is Scribble's: the app
+/// hears nothing of it, the ink is drawn over the field (`ScribbleInk`), and after the pen
+/// rests `settings.pause` seconds the strokes go to the recogniser (`ScribbleRecognizer`, a
+/// helper process). While it reads them the field shows a preedit ("…"); its text is then
+/// committed through the active text input, as an input method's commit is
+/// (`AppTextInput.apply`, so text-input v3 and v1 apps alike), and the ink fades.
+///
+/// A press is held back from the app until it is told apart (`PenPress`): a tap (lifted
+/// before moving `slop` points) and a still press (held `holdMilliseconds` without moving
+/// that far) reach the app as tablet events, late but whole, so the pen still places the
+/// caret and presses buttons. Moving further makes it a stroke. Once there is ink, every
+/// touch near it is writing at once (the dot on an i, a cross stroke).
+public final class Scribble {
+    /// config.toml's `[scribble]`, applied again when the file is saved.
+    public var settings = ScribbleSettings()
+    private unowned let scene: Scene
+    private unowned let textInputs: TextInputs
+    private unowned let accessibility: Accessibility
+    private unowned let output: Output
+    private unowned let clock: FrameClock
+    private let log: Logger
+    let ink = ScribbleInk()
+    let recognizer: ScribbleRecognizer
+    private var pauseTimer: EventSource?
+    private var fadeTimer: EventSource?
+
+    /// How far (points) a pressed pen moves before its press is a stroke.
+    static let slop = 6.0
+    /// How long (ms) a pen pressed and not moved is a press for the app (a long press).
+    static let holdMilliseconds: UInt32 = 500
+    /// How near the ink (points) a touch continues the writing at once.
+    static let continuation = 80.0
+    /// What the field shows while its strokes are read: the placeholder hides at once.
+    static let preedit = "…"
+
+    /// The pen's press being told apart, or the stroke it became.
+    private struct PenPress {
+        let tool: TabletTool
+        let start: InkPoint
+        let time: UInt32
+        /// A stroke (true) or still undecided.
+        var writing: Bool
+        /// The field is not focused: the first stroke clicks it first.
+        let focusFirst: Bool
+    }
+    private var press: PenPress?
+    /// The surface written on: its text input gets the text.
+    private weak var field: WlSurface?
+    /// The strokes sent to the recogniser (their ink stays until the answer).
+    private var recognizing = false
+
+    init(scene: Scene, textInputs: TextInputs, accessibility: Accessibility, output: Output, clock: FrameClock,
+         loop: EventLoop, log: Logger) throws(SystemError) {
+        self.scene = scene
+        self.textInputs = textInputs
+        self.accessibility = accessibility
+        self.output = output
+        self.clock = clock
+        self.log = log
+        recognizer = ScribbleRecognizer(command: ScribbleRecognizer.defaultCommand(), loop: loop, log: log)
+        scene.ink = ink
+        pauseTimer = try loop.addTimer { [unowned self] in self.paused() }
+        fadeTimer = try loop.addTimer { [unowned self] in self.fadeStep() }
+        recognizer.answered = { [unowned self] in self.answered($0) }
+    }
+
+    // MARK: The pen (from `Tablets`)
+
+    /// What `Tablets` does with a pen event Scribble looked at.
+    enum Route: Equatable {
+        /// Not Scribble's: as usual.
+        case app
+        /// Scribble's: the app hears nothing.
+        case held
+        /// The held press is the app's after all: deliver its tip down now, then as usual.
+        case release
+        /// A tap: deliver the held tip down, then this tip up.
+        case tap
+        /// Writing began on a field without focus: click it first (tip down and up where the
+        /// pen touched), then hold the rest.
+        case clickThenHold
+    }
+
+    /// The tip touched at `at` (global) over `surface` (`local`: its coordinates).
+    func tipDown(_ tool: TabletTool, at p: InkPoint, surface: WlSurface?, local: (x: Double, y: Double), time: UInt32) -> Route {
+        guard settings.enabled, [.pen, .pencil, .brush].contains(tool.kind), press == nil else { return .app }
+        if field != nil, ink.alpha == 1, let b = ink.bounds, nearInk(p, b) {
+            // More of the same writing: ink from the first touch; a recognition going on is
+            // abandoned, and the next pause reads all the ink.
+            if recognizing { recognizer.cancel(); recognizing = false }
+            pauseTimer?.arm(milliseconds: 0)
+            fadeTimer?.arm(milliseconds: 0)
+            press = PenPress(tool: tool, start: p, time: time, writing: true, focusFirst: false)
+            inkBegin(p)
+            return .held
+        }
+        guard let surface, let target = ScribbleTarget.find(at: Point<Global>(x: p.x, y: p.y), surface: surface, local: local,
+                                                            textInputs: textInputs, window: scene.window(of: surface),
+                                                            accessibility: accessibility) else { return .app }
+        if recognizing || !ink.isEmpty { withdraw() }  // a new field: the old writing is abandoned
+        field = surface
+        press = PenPress(tool: tool, start: p, time: time, writing: false, focusFirst: !target.isFocused)
+        return .held
+    }
+
+    /// The pen moved (tip down): a held press may become a stroke or the app's.
+    func moved(_ tool: TabletTool, to p: InkPoint, time: UInt32) -> Route {
+        guard var current = press, current.tool == tool else { return .app }
+        if current.writing { inkAdd(p); return .held }
+        let moved = ((p.x - current.start.x) * (p.x - current.start.x) + (p.y - current.start.y) * (p.y - current.start.y)).squareRoot()
+        if moved > Self.slop {
+            current.writing = true
+            press = current
+            inkBegin(current.start)
+            inkAdd(p)
+            beganWriting()
+            return current.focusFirst ? .clickThenHold : .held
+        }
+        if time &- current.time >= Self.holdMilliseconds {
+            press = nil
+            field = nil
+            return .release
+        }
+        return .held
+    }
+
+    /// The tip lifted: a stroke ends (the pause starts), or a tap is the app's.
+    func tipUp(_ tool: TabletTool, at p: InkPoint, time: UInt32) -> Route {
+        guard let current = press, current.tool == tool else { return .app }
+        press = nil
+        guard current.writing else {
+            if ink.isEmpty { field = nil }
+            return .tap
+        }
+        inkAdd(p)
+        pauseTimer?.arm(milliseconds: Int32(settings.pause * 1000))
+        return .held
+    }
+
+    /// The tool left proximity or its surface went: a stroke ends there.
+    func toolLost(_ tool: TabletTool) {
+        guard let current = press, current.tool == tool else { return }
+        press = nil
+        if current.writing { pauseTimer?.arm(milliseconds: Int32(settings.pause * 1000)) }
+    }
+
+    private func nearInk(_ p: InkPoint, _ b: PixelRect) -> Bool {
+        let m = Self.continuation
+        return p.x >= Double(b.x) - m && p.x <= Double(b.x + b.width) + m && p.y >= Double(b.y) - m && p.y <= Double(b.y + b.height) + m
+    }
+
+    // MARK: Ink
+
+    private func inkBegin(_ p: InkPoint) { damageInk(); ink.begin(p); damageInk() }
+    private func inkAdd(_ p: InkPoint) { ink.add(p); damageInk() }
+
+    private func damageInk() {
+        if let b = ink.bounds { output.damage(logical: b) }
+        clock.schedule()
+    }
+
+    // MARK: Text
+
+    /// The text input of the field written on, when it is the active one.
+    private var fieldInput: (any AppTextInput)? {
+        guard let active = textInputs.active, let field, active.focus === field, active.current.enabled else { return nil }
+        return active
+    }
+
+    /// The first stroke: the field's placeholder hides (a preedit), if the field is focused.
+    private func beganWriting() {
+        fieldInput?.apply(preedit: (Self.preedit, 0, Int32(Self.preedit.utf8.count)), commit: nil, delete: (0, 0))
+    }
+
+    /// The pen rested: the strokes go to the recogniser.
+    private func paused() {
+        guard press == nil, !ink.isEmpty else { return }
+        recognizing = true
+        fieldInput?.apply(preedit: (Self.preedit, 0, Int32(Self.preedit.utf8.count)), commit: nil, delete: (0, 0))
+        recognizer.recognize(ink.strokes, languages: settings.languages)
+    }
+
+    private func answered(_ outcome: ScribbleRecognizer.Outcome) {
+        guard recognizing else { return }
+        recognizing = false
+        switch outcome {
+        case .text(let text) where !text.isEmpty:
+            guard let input = fieldInput else {
+                log.notice("scribble: recognised '\(text)', but its field has no active text input: nothing typed")
+                return withdraw()
+            }
+            let spaced = Self.separated(text, after: input.current.surrounding)
+            log.info("scribble: recognised '\(text)'")
+            input.apply(preedit: nil, commit: spaced, delete: (0, 0))
+            fade()
+        case .text:
+            log.info("scribble: nothing recognised in the ink")
+            withdraw()
+        case .failed(let reason):
+            log.warning("scribble: nothing typed: \(reason)")
+            withdraw()
+        }
+    }
+
+    /// A word written after a word: a space between them, as iPadOS puts one.
+    static func separated(_ text: String, after surrounding: (text: String, cursor: Int32, anchor: Int32)?) -> String {
+        guard let s = surrounding, s.cursor > 0, let first = text.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic || first.properties.numericType != nil else { return text }
+        let before = s.text.utf8.prefix(Int(s.cursor))
+        guard let last = before.last, last >= 0x30, last < 0x80, last != 0x20 else { return text }
+        let c = Character(Unicode.Scalar(last))
+        return c.isLetter || c.isNumber || c.isPunctuation ? " " + text : text
+    }
+
+    /// The writing is abandoned (nothing recognised, the recogniser failed, another field):
+    /// the preedit goes, the ink at once.
+    func withdraw() {
+        if recognizing { recognizer.cancel(); recognizing = false }
+        fieldInput?.apply(preedit: nil, commit: nil, delete: (0, 0))
+        pauseTimer?.arm(milliseconds: 0)
+        fadeTimer?.arm(milliseconds: 0)
+        damageInk()
+        ink.clear()
+        field = nil
+    }
+
+    /// The committed text is there: the ink fades out over ~200 ms.
+    private func fade() {
+        field = nil
+        fadeStep()
+    }
+
+    private func fadeStep() {
+        damageInk()
+        ink.alpha -= 0.125
+        if ink.alpha <= 0 { ink.clear(); return }
+        fadeTimer?.arm(milliseconds: 25)
+    }
+}
