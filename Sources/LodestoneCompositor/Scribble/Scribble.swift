@@ -41,12 +41,16 @@ public final class Scribble {
     static let continuation = 80.0
     /// What the field shows while its strokes are read: the placeholder hides at once.
     static let preedit = "…"
+    /// The preedit's cursor, at its end (bytes).
+    private static let preeditEnd = Int32(preedit.utf8.count)
 
     /// The pen's press being told apart, or the stroke it became.
     private struct PenPress {
         let tool: TabletTool
         let start: InkPoint
         let time: UInt32
+        /// The points while undecided: the stroke's ink from its very start.
+        var points: [InkPoint] = []
         /// A stroke (true) or still undecided.
         var writing: Bool
         /// The field is not focused: the first stroke clicks it first.
@@ -117,11 +121,14 @@ public final class Scribble {
         guard var current = press, current.tool == tool else { return .app }
         if current.writing { inkAdd(p); return .held }
         let moved = ((p.x - current.start.x) * (p.x - current.start.x) + (p.y - current.start.y) * (p.y - current.start.y)).squareRoot()
+        current.points.append(p)
+        press = current
         if moved > Self.slop {
             current.writing = true
             press = current
             inkBegin(current.start)
-            inkAdd(p)
+            for q in current.points { ink.add(q) }
+            damageInk()
             beganWriting()
             return current.focusFirst ? .clickThenHold : .held
         }
@@ -141,7 +148,8 @@ public final class Scribble {
             if ink.isEmpty { field = nil }
             return .tap
         }
-        inkAdd(p)
+        // Where it lifted, if it moved since (a tip up says pressure 0: the last one's instead).
+        if let last = ink.strokes.last?.last, last.x != p.x || last.y != p.y { inkAdd(InkPoint(x: p.x, y: p.y, pressure: last.pressure)) }
         pauseTimer?.arm(milliseconds: Int32(settings.pause * 1000))
         return .held
     }
@@ -178,14 +186,15 @@ public final class Scribble {
 
     /// The first stroke: the field's placeholder hides (a preedit), if the field is focused.
     private func beganWriting() {
-        fieldInput?.apply(preedit: (Self.preedit, 0, Int32(Self.preedit.utf8.count)), commit: nil, delete: (0, 0))
+        fieldInput?.apply(preedit: (Self.preedit, Self.preeditEnd, Self.preeditEnd), commit: nil, delete: (0, 0))
     }
 
     /// The pen rested: the strokes go to the recogniser.
     private func paused() {
         guard press == nil, !ink.isEmpty else { return }
         recognizing = true
-        fieldInput?.apply(preedit: (Self.preedit, 0, Int32(Self.preedit.utf8.count)), commit: nil, delete: (0, 0))
+        log.debug("scribble: reading \(ink.strokes.count) strokes, \(ink.strokes.joined().count) points")
+        fieldInput?.apply(preedit: (Self.preedit, Self.preeditEnd, Self.preeditEnd), commit: nil, delete: (0, 0))
         recognizer.recognize(ink.strokes, languages: settings.languages)
     }
 

@@ -71,10 +71,11 @@ final class ScribbleRecognizer {
         let points = strokes.joined()
         let x0 = points.map(\.x).min() ?? 0, y0 = points.map(\.y).min() ?? 0
         let step = max(1, (points.count + maximumPoints - 1) / maximumPoints)
-        func f(_ v: Double) -> String { String(Int((v * 10).rounded())).withDecimal }
+        // Tenths of a point, hundredths of pressure.
+        func f(_ v: Double, _ digits: Int = 1) -> String { String(Int((v * (digits == 1 ? 10 : 100)).rounded())).fixed(digits) }
         let text = strokes.map { stroke in
             stroke.enumerated().filter { $0.offset % step == 0 || $0.offset == stroke.count - 1 }.map { _, p in
-                "\(f(p.x - x0)),\(f(p.y - y0)),\(f(p.pressure))"
+                "\(f(p.x - x0)),\(f(p.y - y0)),\(f(p.pressure, 2))"
             }.joined(separator: " ")
         }.joined(separator: ";")
         return "recognize \(id) \(languages.joined(separator: ",")) \(text)\n"
@@ -167,14 +168,13 @@ final class ScribbleRecognizer {
         // A late answer to a request abandoned: dropped.
         guard id == inFlight else { return }
         let rest = words.count > 2 ? String(words[2]) : ""
-        inFlight = nil
-        timer?.arm(milliseconds: 0)
-        if words[0] == "error" { return answered(.failed("it could not read the ink: \(rest)")) }
         // Text an app can take: no control characters (a newline would end a line field's edit).
         guard !rest.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             return fail("an answer with control characters: \(rest.prefix(80).debugDescription)")
         }
-        answered(.text(rest))
+        inFlight = nil
+        timer?.arm(milliseconds: 0)
+        answered(words[0] == "error" ? .failed("it could not read the ink: \(rest)") : .text(rest))
     }
 
     /// The helper failed: it is stopped (a fresh one starts next time) and the request in
@@ -207,11 +207,11 @@ final class ScribbleRecognizer {
 }
 
 private extension String {
-    /// "123" (tenths) as "12.3".
-    var withDecimal: String {
+    /// "1234" (an integer of `digits` decimals) as "12.34".
+    func fixed(_ digits: Int) -> String {
         let negative = hasPrefix("-")
-        var digits = negative ? String(dropFirst()) : self
-        while digits.count < 2 { digits = "0" + digits }
-        return (negative ? "-" : "") + digits.dropLast() + "." + digits.suffix(1)
+        var number = negative ? String(dropFirst()) : self
+        while number.count <= digits { number = "0" + number }
+        return (negative ? "-" : "") + number.dropLast(digits) + "." + number.suffix(digits)
     }
 }
