@@ -29,15 +29,16 @@ struct LatinReader {
         let picture = directory + "/ink.png", out = directory + "/text"
         try PNG.write(image, to: picture)
         unlink(out + ".txt")
+        // Its progress messages go nowhere: stdout is Lodestone's pipe, stderr the log.
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        defer { close(null) }
         let tesseract = try ChildProcess(["tesseract", picture, out, "--psm", "7", "-l", language == "en" ? "eng" : language],
-                                         environment: ["OMP_THREAD_LIMIT": "1"], passing: [(devNull, 2)])
+                                         environment: ["OMP_THREAD_LIMIT": "1"], passing: [(null, 1), (null, 2)])
         var status: Int32 = 0
-        while waitpid(tesseract.pid, &status, 0) < 0 && errno == EINTR {}
+        while waitpid(tesseract.pid, &status, 0) < 0 && lastErrno == EINTR {}
         guard status == 0 else { throw SystemError("tesseract exited with status \(status >> 8)") }
         return clean(readFile(out + ".txt"))
     }
-
-    private var devNull: Int32 { open("/dev/null", O_WRONLY | O_CLOEXEC) }
 
     /// Tesseract's text on one line, trimmed.
     private func clean(_ text: String) -> String {

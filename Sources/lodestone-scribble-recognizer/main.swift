@@ -40,7 +40,7 @@ func say(_ line: String, to fd: Int32 = 1) {
     var offset = 0
     while offset < bytes.count {
         let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if n < 0 && errno == EINTR { continue }
+        if n < 0 && lastErrno == EINTR { continue }
         guard n > 0 else { exit(1) }
         offset += n
     }
