@@ -62,5 +62,5 @@ while let line = readLine(strippingNewline: true) {
     }
     say(recognizer.answer(request))
 }
-for name in ["ink.png", "text.txt"] { unlink(directory + "/" + name) }
+// Each reading removed its own files.
 rmdir(directory)
