@@ -144,12 +144,9 @@ final class Tablets {
         case .held:
             updatePointer(tool, axes)
             return true
-        case .clickThenHold:
+        case .clickThenHold(let start):
             // Writing on a field without focus: it is clicked where the pen touched first.
-            if let s = states[tool]?.focus, let t = compositor.scene.window(of: s) { compositor.desktop.activate(t) }
-            let serial = compositor.display.nextSerial()
-            each(tool) { $0.down(serial: serial); $0.frame(time: time) }
-            each(tool) { $0.up(); $0.frame(time: time) }
+            click(at: start)
             updatePointer(tool, axes)
             return true
         case .release:
@@ -179,6 +176,21 @@ final class Tablets {
         }
         updatePointer(tool, axes)
     }
+
+    /// A pointer click at `p` once the seat is done with the pen's event (the seat is on the
+    /// stack now): the pointer moves there (hidden while the pen touches) and clicks.
+    private func click(at p: InkPoint) {
+        pendingClick = try? compositor.eventLoop.addIdle { [unowned self] in
+            let seat = self.compositor.seat!, time = self.compositor.clock.now
+            seat.handle(.pointerMotion(.absolute(x: p.x, y: p.y)), at: time)
+            seat.handle(.pointerButton(button: Self.leftButton, pressed: true), at: time)
+            seat.handle(.pointerButton(button: Self.leftButton, pressed: false), at: time)
+            self.pendingClick = nil
+        }
+    }
+    private var pendingClick: EventSource?
+    /// BTN_LEFT.
+    private static let leftButton: UInt32 = 0x110
 
     /// A pen's point as ink: a device without pressure presses at half.
     private static func ink(_ axes: TabletToolAxes) -> InkPoint { InkPoint(x: axes.x, y: axes.y, pressure: axes.pressure ?? 0.5) }

@@ -89,9 +89,9 @@ public final class Scribble {
         case release
         /// A tap: deliver the held tip down, then this tip up.
         case tap
-        /// Writing began on a field without focus: click it first (tip down and up where the
-        /// pen touched), then hold the rest.
-        case clickThenHold
+        /// Writing began on a field without focus: click it first where the pen touched (a
+        /// pointer click: GTK 4.8's entries take no focus from a pen's tap), then hold the rest.
+        case clickThenHold(at: InkPoint)
     }
 
     /// The tip touched at `at` (global) over `surface` (`local`: its coordinates).
@@ -110,6 +110,7 @@ public final class Scribble {
         guard let surface, let target = ScribbleTarget.find(at: Point<Global>(x: p.x, y: p.y), surface: surface, local: local,
                                                             textInputs: textInputs, window: scene.window(of: surface),
                                                             accessibility: accessibility) else { return .app }
+        log.debug("scribble: a press at \(Int(p.x)),\(Int(p.y)) on \(target.isFocused ? "the focused field" : "a field without focus (AT-SPI)")")
         if recognizing || !ink.isEmpty { withdraw() }  // a new field: the old writing is abandoned
         field = surface
         press = PenPress(tool: tool, start: p, time: time, writing: false, focusFirst: !target.isFocused)
@@ -130,7 +131,7 @@ public final class Scribble {
             for q in current.points { ink.add(q) }
             damageInk()
             beganWriting()
-            return current.focusFirst ? .clickThenHold : .held
+            return current.focusFirst ? .clickThenHold(at: current.start) : .held
         }
         if time &- current.time >= Self.holdMilliseconds {
             press = nil

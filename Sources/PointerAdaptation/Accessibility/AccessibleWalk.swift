@@ -234,8 +234,10 @@ final class AccessibleWalk {
             if case .text = kind { framed = false }
             let source = AccessibleElement.Source(app: app, path: path, x: x, y: y, width: w, height: h)
             var element = AccessibleElement(kind: kind, x: x, y: y, width: w, height: h, depth: depth, framed: framed, source: source)
-            // Where the pen may write (Scribble): editable text, never a password field.
-            if case .text = kind, role != .passwordText, states.0 & (1 << AccessibleState.editable) != 0 { element.writable = true }
+            // Where the pen may write (Scribble): editable text that takes input (not greyed
+            // out), never a password field.
+            let usable = states.0 & (1 << AccessibleState.enabled) != 0 || states.0 & (1 << AccessibleState.sensitive) != 0
+            if case .text = kind, role != .passwordText, usable, states.0 & (1 << AccessibleState.editable) != 0 { element.writable = true }
             elements.append(element)
             return elements.count - 1
         }

@@ -1,0 +1,115 @@
+import Foundation
+import LodestoneTesting
+import XCTest
+
+/// Scribble (issue 40) with real apps in headless Lodestone and the real recogniser: a word
+/// traced from a handwriting font (Tests/data/scribble/strokes.txt) written with the injected
+/// pen over an app's text field ends in that field, read back through AT-SPI
+/// (Tests/clients/atspi_text.py). The app's fields are found through AT-SPI too.
+final class ScribbleAppTests: XCTestCase {
+    private var bus: PrivateSessionBus!
+    private var session: Session!
+    static let gtkEnvironment = ["GDK_BACKEND": "wayland", "GSK_RENDERER": "cairo", "GSETTINGS_BACKEND": "memory"]
+
+    override func setUpWithError() throws {
+        try requireAccessibilityBus()
+        let (status, _) = try run(["/usr/bin/python3", "-c", "import gi; gi.require_version('Atspi', '2.0')"])
+        if status != 0 {
+            if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("gir1.2-atspi-2.0 is missing; run make test-deps") }
+            throw XCTSkip("gir1.2-atspi-2.0 is missing; run make test-deps")
+        }
+        bus = try PrivateSessionBus()
+        session = try Session(environment: bus.environment)
+    }
+
+    override func tearDown() {
+        session?.stop()
+        session = nil
+        bus?.stop()
+        bus = nil
+    }
+
+    private func sample(_ word: String) throws -> ScribbleSample {
+        let samples = try ScribbleSample.load(repositoryRoot + "/Tests/data/scribble/strokes.txt")
+        return try XCTUnwrap(samples.first { $0.text == word })
+    }
+
+    /// A text field as AT-SPI reports it.
+    struct Field: Decodable {
+        var role: String, name: String, states: [String], text: String
+        var extents: [Int], frame: [Int], frameName: String
+        var focused: Bool { states.contains("focused") }
+    }
+
+    private func fields(_ pid: Int32) throws -> [Field] {
+        let (status, output) = try run(["/usr/bin/python3", repositoryRoot + "/Tests/clients/atspi_text.py", "\(pid)"], environment: bus.environment)
+        guard status == 0, let data = output.split(separator: "\n").last.map({ Data($0.utf8) }) else { return [] }
+        return (try? JSONDecoder().decode([Field].self, from: data)) ?? []
+    }
+
+    /// Waits for a field `matching`, and gives its place on the screen: the window's place plus
+    /// the field's extents in its window (GTK 4 reports them relative to the window's geometry).
+    private func waitForField(_ pid: Int32, window: TestControl.WindowState, timeout: TimeInterval = 60,
+                              matching: (Field) -> Bool) throws -> (field: Field, x: Double, y: Double) {
+        var found: Field?
+        _ = try session.wait(timeout: timeout) {
+            found = try fields(pid).first(where: matching)
+            return found != nil
+        }
+        let all = try fields(pid).map { "\($0.role) '\($0.text)' \($0.states) \($0.extents)" }
+        let field = try XCTUnwrap(found, "no such field in \(all)")
+        return (field, Double(window.x + Int32(field.extents[0] - field.frame[0])), Double(window.y + Int32(field.extents[1] - field.frame[1])))
+    }
+
+    /// Moves the pointer over (x, y) until Lodestone has read the window's fields there (the
+    /// beam): Lodestone reads a window's AT-SPI tree when the pointer comes over it.
+    private func hover(_ x: Double, _ y: Double) throws {
+        let probe = try PointerShapeProbe(session: session)
+        _ = try session.wait(timeout: 30) {
+            try session.control.movePointer(x: x + Double.random(in: -0.4...0.4), y: y)
+            let s = try probe.shape()
+            return s.kind == .verticalBeam && s.targeted
+        }
+    }
+
+    /// The pen's tip went down in the app's own events (WAYLAND_DEBUG=client), after `line`.
+    private func tabletDowns(_ trace: String, after line: Int = 0) -> Int {
+        textOfFile(trace).split(separator: "\n").dropFirst(line).filter { $0.contains("zwp_tablet_tool_v2") && $0.contains(".down(") }.count
+    }
+
+    /// gtk4-widget-factory: its "entry" field (not focused at start: the first stroke clicks it)
+    /// gets "water"; its password entry, written over the same way, gets nothing, and the app
+    /// gets the pen as tablet events (its WAYLAND_DEBUG trace).
+    func testGtk4WidgetFactoryEntryAndPasswordEntry() throws {
+        try requireProgram("gtk4-widget-factory")
+        let trace = session.runtimeDirectory + "/factory.txt"
+        let environment = Self.gtkEnvironment.merging(bus.environment) { $1 }.merging(["WAYLAND_DEBUG": "client"]) { $1 }
+        let app = try session.launch(["gtk4-widget-factory"], environment: environment, output: trace)
+        let pid = app.processIdentifier
+        let window = try session.waitForWindow("org.gtk.WidgetFactory4", timeout: 40)
+        let entry = try waitForField(pid, window: window) { $0.role == "text" && $0.text == "entry" && $0.states.contains("sensitive") }
+        let cy = entry.y + Double(entry.field.extents[3]) / 2
+        try hover(entry.x + 100, cy)
+        let water = try sample("water")
+        try session.control.write(water.strokes, at: entry.x + 12, y: cy - 20)
+        let typed = try session.wait(timeout: 40) { try fields(pid).contains { $0.text.contains("water") } }
+        let now = try fields(pid).prefix(6).map { "\($0.role) '\($0.text)' \($0.states) \($0.extents)" }
+        XCTAssertTrue(typed, "fields: \(now)\nlog: \(session.log.suffix(2000))")
+        let written = try fields(pid).filter { $0.text.contains("water") }
+        XCTAssertEqual(written.map(\.extents), [entry.field.extents], "only the entry written on: \(now)")
+        XCTAssertEqual(tabletDowns(trace), 0, "the pen's strokes reached the app")
+
+        // The password entry: the same strokes reach the app as tablet events; nothing is typed.
+        let password = try waitForField(pid, window: window) { $0.role == "password text" && $0.states.contains("sensitive") }
+        let py = password.y + Double(password.field.extents[3]) / 2
+        try hover(password.x + 100, py)
+        let lines = textOfFile(trace).split(separator: "\n").count
+        try session.control.write(water.strokes, at: password.x + 12, y: py - 20)
+        XCTAssertTrue(try session.wait(timeout: 20) { tabletDowns(trace, after: lines) == water.strokes.count },
+                      "\(tabletDowns(trace, after: lines)) tip downs for \(water.strokes.count) strokes")
+        sleep(2)  // the pause and a recognition, had there been one
+        let texts = try fields(pid).prefix(6).map(\.text)
+        XCTAssertEqual(try fields(pid).filter { $0.text.contains("water") }.count, 1, "typed again: \(texts)")
+        XCTAssertEqual(session.log.components(separatedBy: "scribble: recognised").count, 2, session.log.suffix(2000).description)
+    }
+}
