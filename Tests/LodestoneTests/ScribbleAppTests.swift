@@ -112,4 +112,102 @@ final class ScribbleAppTests: XCTestCase {
         XCTAssertEqual(try fields(pid).filter { $0.text.contains("water") }.count, 1, "typed again: \(texts)")
         XCTAssertEqual(session.log.components(separatedBy: "scribble: recognised").count, 2, session.log.suffix(2000).description)
     }
+
+    /// Writes `word` over the field `field` (found in app `pid`'s window `window`) and waits
+    /// until AT-SPI reports it in a field of the app; returns that field's text.
+    @discardableResult
+    private func write(_ word: String, pid: Int32, window: TestControl.WindowState, hoverFirst: Bool = true,
+                       matching: (Field) -> Bool) throws -> String {
+        let target = try waitForField(pid, window: window, matching: matching)
+        let (x, cy) = (target.x + 12, target.y + min(Double(target.field.extents[3]) / 2, 24))
+        if hoverFirst { try hover(target.x + 60, cy) }
+        try session.control.write(try sample(word).strokes, at: x, y: cy - 20)
+        var text = ""
+        let typed = try session.wait(timeout: 40) {
+            text = try fields(pid).first { $0.text.contains(word) }?.text ?? ""
+            return !text.isEmpty
+        }
+        let now = try fields(pid).prefix(8).map { "\($0.role) '\($0.text.prefix(60))' \($0.states) \($0.extents) \($0.frame)" }
+        let said = session.log.split(separator: "\n").filter { $0.contains("scribble") }.joined(separator: "\n")
+        XCTAssertTrue(typed, "no '\(word)' in \(now)\nScribble's log:\n\(said)")
+        return text
+    }
+
+    /// gnome-text-editor's new document (its text view has the focus at start) gets "water".
+    func testGnomeTextEditor() throws {
+        try requireProgram("gnome-text-editor")
+        let home = session.runtimeDirectory + "/editor-home"
+        let environment = Self.gtkEnvironment.merging(bus.environment) { $1 }.merging(
+            ["XDG_DATA_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config", "XDG_STATE_HOME": home + "/state"]) { $1 }
+        let app = try session.launch(["gnome-text-editor", "--standalone", "--ignore-session"], environment: environment,
+                                     output: session.runtimeDirectory + "/editor.txt")
+        let window = try session.waitForWindow("org.gnome.TextEditor", timeout: 40)
+        let text = try write("water", pid: app.processIdentifier, window: window) { $0.role == "text" && $0.states.contains("editable") && $0.focused }
+        XCTAssertEqual(text, "water")
+    }
+
+    /// Qt 6 Linguist's find field (its Find dialog, Ctrl+F; text-input v1) gets "water".
+    func testQt6LinguistFindField() throws {
+        let linguist = "/usr/lib/qt6/bin/linguist"
+        guard FileManager.default.isExecutableFile(atPath: linguist) else {
+            if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("Qt 6 Linguist is not installed; run make deps") }
+            throw XCTSkip("Qt 6 Linguist (qt6-tools-dev-tools) is not installed; run make deps")
+        }
+        let translations = session.runtimeDirectory + "/find.ts"
+        try """
+        <?xml version="1.0" encoding="utf-8"?>
+        <!DOCTYPE TS><TS version="2.1" language="ja_JP"><context><name>Main</name>
+        <message><source>Hello</source><translation type="unfinished"></translation></message>
+        </context></TS>
+        """.write(toFile: translations, atomically: true, encoding: .utf8)
+        let environment = bus.environment.merging(["QT_QPA_PLATFORM": "wayland", "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1",
+                                                   "XDG_CONFIG_HOME": session.runtimeDirectory + "/linguist-config"]) { $1 }
+        let app = try session.launch([linguist, translations], environment: environment, output: session.runtimeDirectory + "/linguist.txt")
+        _ = try session.waitForWindow("linguist", timeout: 30) { $0.title.hasSuffix("find.ts - Qt Linguist") }
+        // Ctrl+F, again every 2 s until the find dialog is up (a key Qt hears before it has set
+        // up its shortcuts is lost).
+        var pressAt = Date()
+        XCTAssertTrue(try session.wait(timeout: 30) {
+            if Date() >= pressAt {
+                try session.control.key(29, pressed: true)
+                try session.control.tap(33)
+                try session.control.key(29, pressed: false)
+                pressAt = Date().addingTimeInterval(2)
+            }
+            return try session.control.windows().contains { $0.title == "Find" }
+        }, "no find dialog")
+        let dialog = try XCTUnwrap(try session.control.windows().first { $0.title == "Find" })
+        try write("water", pid: app.processIdentifier, window: dialog) { $0.role == "text" && $0.frameName == "Find" }
+    }
+
+    /// Firefox: a page's text field (autofocused) gets "water"; the same strokes over its
+    /// password field type nothing and reach the page as tablet events.
+    func testFirefoxPageTextField() throws {
+        try requireProgram("firefox-esr")
+        let profile = session.runtimeDirectory + "/firefox-profile"
+        try FileManager.default.createDirectory(atPath: profile, withIntermediateDirectories: true)
+        let prefs = [
+            "browser.shell.checkDefaultBrowser": "false", "browser.startup.homepage_override.mstone": "\"ignore\"",
+            "browser.aboutwelcome.enabled": "false", "datareporting.policy.dataSubmissionEnabled": "false",
+            "toolkit.telemetry.reportingpolicy.firstRun": "false", "trailhead.firstrun.didSeeAboutWelcome": "true",
+            "browser.sessionstore.resume_from_crash": "false", "app.normandy.enabled": "false", "browser.startup.page": "0",
+        ]
+        try prefs.map { "user_pref(\"\($0.key)\", \($0.value));" }.joined(separator: "\n").write(toFile: profile + "/user.js", atomically: false, encoding: .utf8)
+        let trace = session.runtimeDirectory + "/firefox.txt"
+        let app = try session.launch(["firefox-esr", "-no-remote", "-profile", profile, "file://" + repositoryRoot + "/Tests/Fixtures/scribble-page.html"],
+                                     environment: bus.environment.merging(["MOZ_ENABLE_WAYLAND": "1", "WAYLAND_DEBUG": "client"]) { $1 }, output: trace)
+        let window = try session.waitForWindow(nil, timeout: 120) { $0.title.hasPrefix("Lodestone scribble") }
+        let text = try write("water", pid: app.processIdentifier, window: window) { $0.role == "entry" && $0.states.contains("focused") }
+        XCTAssertEqual(text, "water")
+
+        let password = try waitForField(app.processIdentifier, window: window) { $0.role == "password text" }
+        let py = password.y + Double(password.field.extents[3]) / 2
+        let lines = textOfFile(trace).split(separator: "\n").count
+        let strokes = try sample("water").strokes
+        try session.control.write(strokes, at: password.x + 12, y: py - 20)
+        XCTAssertTrue(try session.wait(timeout: 20) { tabletDowns(trace, after: lines) == strokes.count },
+                      "\(tabletDowns(trace, after: lines)) tip downs for \(strokes.count) strokes")
+        sleep(2)  // the pause and a recognition, had there been one
+        XCTAssertEqual(session.log.components(separatedBy: "scribble: recognised").count, 2, session.log.suffix(2000).description)
+    }
 }

@@ -130,7 +130,9 @@ public final class Scribble {
             inkBegin(current.start)
             for q in current.points { ink.add(q) }
             damageInk()
-            beganWriting()
+            // A field to be clicked first gets no preedit before the click: it would go to
+            // the field focused now (Firefox then dropped the commit that followed).
+            if !current.focusFirst { beganWriting() }
             return current.focusFirst ? .clickThenHold(at: current.start) : .held
         }
         if time &- current.time >= Self.holdMilliseconds {
