@@ -133,7 +133,8 @@ final class ScribbleAppTests: XCTestCase {
         return text
     }
 
-    /// gnome-text-editor's new document (its text view has the focus at start) gets "water".
+    /// gnome-text-editor's new document (its text view has the focus at start) gets "water";
+    /// a scratch across the word deletes it.
     func testGnomeTextEditor() throws {
         try requireProgram("gnome-text-editor")
         let home = session.runtimeDirectory + "/editor-home"
@@ -142,8 +143,18 @@ final class ScribbleAppTests: XCTestCase {
         let app = try session.launch(["gnome-text-editor", "--standalone", "--ignore-session"], environment: environment,
                                      output: session.runtimeDirectory + "/editor.txt")
         let window = try session.waitForWindow("org.gnome.TextEditor", timeout: 40)
-        let text = try write("water", pid: app.processIdentifier, window: window) { $0.role == "text" && $0.states.contains("editable") && $0.focused }
+        let matching: (Field) -> Bool = { $0.role == "text" && $0.states.contains("editable") && $0.focused }
+        let text = try write("water", pid: app.processIdentifier, window: window, matching: matching)
         XCTAssertEqual(text, "water")
+
+        // Scratched out: the word goes (delete_surrounding_text).
+        let view = try waitForField(app.processIdentifier, window: window, matching: matching)
+        var across: [(x: Double, y: Double, pressure: Double)] = []
+        for i in 0..<10 { across.append((i % 2 == 0 ? 0 : 80, Double(i) * 2, 0.6)) }
+        try session.control.write([across], at: view.x + 12, y: view.y + 24 - 10)
+        let deleted = try session.wait(timeout: 20) { try fields(app.processIdentifier).first(where: matching)?.text == "" }
+        let left = try fields(app.processIdentifier).first(where: matching)?.text ?? "no field"
+        XCTAssertTrue(deleted, "left: '\(left)'; \(session.log.split(separator: "\n").filter { $0.contains("scribble") }.suffix(4))")
     }
 
     /// Qt 6 Linguist's find field (its Find dialog, Ctrl+F; text-input v1) gets "water".

@@ -75,10 +75,10 @@ final class ScribbleTests: XCTestCase {
     }
 
     /// A stroke over the focused field: the app hears nothing of the pen; the field shows the
-    /// preedit, then gets the fake's text (with a space after the field's 'abc'); the ink is
-    /// drawn while the fake reads and fades after. A tap and a still press on the field reach
-    /// the app as tablet events. Over a password field the same stroke is the app's.
-    func testStrokeOnTheFieldIsTypedAndTapsReachTheApp() throws {
+    /// preedit, then gets the fake's text (with a space after the field's 'abc'), and the ink
+    /// fades; a scratch across it deletes it. A tap on the field reaches the app as tablet
+    /// events.
+    func testStrokeOnTheFieldIsTypedScratchedOutAndTapsReachTheApp() throws {
         try startWithFake("answer hello")
         let field = try startField()
         let (x, y) = (field.x + 30, field.y + 40)
@@ -94,6 +94,16 @@ final class ScribbleTests: XCTestCase {
         XCTAssertTrue(requests.first?.hasPrefix("request 1 2 en") ?? false, "two strokes, English: \(requests)")
         // The ink has faded.
         XCTAssertTrue(try session.wait { inkPixels(try session.screenshot("faded"), x: Int(x) - 8, y: Int(y) - 10, width: 140, height: 40) == 0 })
+
+        // A scratch across the word: it is deleted (its 6 bytes before the caret); the
+        // recogniser is not asked.
+        var across: [(x: Double, y: Double, pressure: Double)] = []
+        for i in 0..<12 { across.append((Double(i % 2) * 90 + 10, 4 + Double(i), 0.6)) }
+        let scratch = [across]
+        try session.control.write(scratch, at: x, y: y)
+        XCTAssertTrue(try session.wait { lines(field.output).contains("delete 6 0") }, "no deletion: \(lines(field.output))")
+        XCTAssertEqual(requests.count, 1, "the scratch went to the recogniser")
+        XCTAssertTrue(try session.wait { inkPixels(try session.screenshot("scratched"), x: Int(x) - 8, y: Int(y) - 10, width: 140, height: 40) == 0 })
 
         // A tap: down and up reach the app; nothing is recognised.
         let before = lines(field.output).count

@@ -61,6 +61,15 @@ public final class Scribble {
     private weak var field: WlSurface?
     /// The strokes sent to the recogniser (their ink stays until the answer).
     private var recognizing = false
+    /// What Scribble typed last: scratching over its ink deletes it.
+    private struct Typed {
+        weak var surface: WlSurface?
+        var text: String
+        var ink: PixelRect
+        /// The text before the caret the app reported when it was typed.
+        var before: String?
+    }
+    private var lastTyped: Typed?
 
     init(scene: Scene, textInputs: TextInputs, accessibility: Accessibility, output: Output, clock: FrameClock,
          loop: EventLoop, log: Logger) throws(SystemError) {
@@ -195,6 +204,7 @@ public final class Scribble {
     /// The pen rested: the strokes go to the recogniser.
     private func paused() {
         guard press == nil, !ink.isEmpty else { return }
+        if ScribbleGesture.isScratch(ink.strokes) { return scratched() }
         recognizing = true
         log.debug("scribble: reading \(ink.strokes.count) strokes, \(ink.strokes.joined().count) points")
         fieldInput?.apply(preedit: (Self.preedit, Self.preeditEnd, Self.preeditEnd), commit: nil, delete: (0, 0))
@@ -213,6 +223,7 @@ public final class Scribble {
             let spaced = Self.separated(text, after: input.current.surrounding)
             log.info("scribble: recognised '\(text)'")
             input.apply(preedit: nil, commit: spaced, delete: (0, 0))
+            if let b = ink.bounds { lastTyped = Typed(surface: field, text: spaced, ink: b, before: Self.textBeforeCaret(input)) }
             fade()
         case .text:
             log.info("scribble: nothing recognised in the ink")
@@ -221,6 +232,35 @@ public final class Scribble {
             log.warning("scribble: nothing typed: \(reason)")
             withdraw()
         }
+    }
+
+    /// A scratch: across what Scribble typed last in this field, that text is deleted
+    /// (`delete_surrounding_text`, its bytes before the caret), if the caret is still after it
+    /// as far as the app says (its surrounding text, when it reports one that ends there, or
+    /// none changed since). Anywhere else nothing is deleted: Lodestone does not know which
+    /// text lies under the ink.
+    private func scratched() {
+        guard let typed = lastTyped, typed.surface === field, let input = fieldInput, let b = ink.bounds,
+              !b.intersection(typed.ink).isEmpty else {
+            log.info("scribble: a scratch over no text it typed: nothing deleted")
+            return withdraw()
+        }
+        // The caret is after it: the app says so, or has said nothing new since.
+        let now = Self.textBeforeCaret(input)
+        guard now == nil || now == typed.before || now!.hasSuffix(typed.text) else {
+            log.info("scribble: a scratch, but the caret moved away from '\(typed.text)': nothing deleted")
+            return withdraw()
+        }
+        log.info("scribble: scratched out '\(typed.text)'")
+        lastTyped = nil
+        input.apply(preedit: nil, commit: nil, delete: (UInt32(typed.text.utf8.count), 0))
+        fade()
+    }
+
+    /// The text before the caret, as the app last reported it (nil: it reports none).
+    private static func textBeforeCaret(_ input: any AppTextInput) -> String? {
+        guard let s = input.current.surrounding, s.cursor >= 0 else { return nil }
+        return String(decoding: s.text.utf8.prefix(Int(s.cursor)), as: UTF8.self)
     }
 
     /// A word written after a word: a space between them, as iPadOS puts one.
