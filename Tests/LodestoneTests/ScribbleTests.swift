@@ -1,3 +1,4 @@
+import AdaptivePointerClient
 import Foundation
 import LodestoneTesting
 import XCTest
@@ -182,5 +183,31 @@ final class ScribbleTests: XCTestCase {
         try session.control.write(hon.strokes, at: field.x + 60, y: field.y + 20)
         XCTAssertTrue(try session.wait(timeout: 30) { textOfFile(field.output).contains("commit 本") },
                       "field:\n\(textOfFile(field.output))\nlog:\n\(session.log.suffix(1500))")
+    }
+
+    /// A writing area (adaptive_pointer_region_v1 version 4): a stroke in it reaches the app
+    /// as `written` with the fake's text and where the ink was (no text input is involved).
+    func testWritingAreaGetsTheTextAndWhereItWasWritten() throws {
+        try startWithFake("answer milk")
+        let client = try RegionClient(session: session, title: "list")
+        try session.control.moveWindow("list", x: 100, y: 100)
+        var area = RegionDescription(frame: (0, 200, 400, 100), effect: .highlight, identifier: 9)
+        area.writingArea = true
+        _ = try client.declare(area)
+        try client.sync()
+        try session.control.write(zigzag, at: 100 + 40, y: 100 + 230)
+        XCTAssertTrue(try session.wait {
+            try client.sync()
+            return !client.written.isEmpty
+        }, session.log.suffix(1500).description)
+        let w = try XCTUnwrap(client.written.first)
+        XCTAssertEqual(w.identifier, 9)
+        XCTAssertEqual(w.text, "milk")
+        // The zigzag spans 0…116 × -4…20 from (40, 230), plus the ink's 8-point margin.
+        XCTAssertEqual(w.x, 40 - 8, accuracy: 2)
+        XCTAssertEqual(w.y, 230 - 4 - 8, accuracy: 2)
+        XCTAssertEqual(w.width, 116 + 16, accuracy: 3)
+        XCTAssertEqual(requests.count, 1)
+        XCTAssertNil(client.connection.protocolError)
     }
 }

@@ -70,6 +70,9 @@ public final class Scribble {
         var before: String?
     }
     private var lastTyped: Typed?
+    /// The app's writing area written in (adaptive_pointer_region_v1, since 4), if any: the
+    /// text goes to it instead of a text input.
+    private weak var writingArea: AdaptivePointerRegion?
 
     init(scene: Scene, textInputs: TextInputs, accessibility: Accessibility, output: Output, clock: FrameClock,
          loop: EventLoop, log: Logger) throws(SystemError) {
@@ -117,11 +120,12 @@ public final class Scribble {
             return .held
         }
         guard let surface, let target = ScribbleTarget.find(at: Point<Global>(x: p.x, y: p.y), surface: surface, local: local,
-                                                            textInputs: textInputs, window: scene.window(of: surface),
+                                                            scene: scene, textInputs: textInputs, window: scene.window(of: surface),
                                                             accessibility: accessibility) else { return .app }
         log.debug("scribble: a press at \(Int(p.x)),\(Int(p.y)) on \(target.isFocused ? "the focused field" : "a field without focus (AT-SPI)")")
         if recognizing || !ink.isEmpty { withdraw() }  // a new field: the old writing is abandoned
         field = surface
+        writingArea = target.writingArea
         press = PenPress(tool: tool, start: p, time: time, writing: false, focusFirst: !target.isFocused)
         return .held
     }
@@ -192,7 +196,7 @@ public final class Scribble {
 
     /// The text input of the field written on, when it is the active one.
     private var fieldInput: (any AppTextInput)? {
-        guard let active = textInputs.active, let field, active.focus === field, active.current.enabled else { return nil }
+        guard writingArea == nil, let active = textInputs.active, let field, active.focus === field, active.current.enabled else { return nil }
         return active
     }
 
@@ -216,6 +220,7 @@ public final class Scribble {
         recognizing = false
         switch outcome {
         case .text(let text) where !text.isEmpty:
+            if let area = writingArea { return wroteInArea(area, text) }
             guard let input = fieldInput else {
                 log.notice("scribble: recognised '\(text)', but its field has no active text input: nothing typed")
                 return withdraw()
@@ -232,6 +237,16 @@ public final class Scribble {
             log.warning("scribble: nothing typed: \(reason)")
             withdraw()
         }
+    }
+
+    /// Text read in a writing area goes to its region, with where the ink was (surface-local).
+    private func wroteInArea(_ area: AdaptivePointerRegion, _ text: String) {
+        guard let surface = field, let origin = scene.origin(of: surface), let b = ink.bounds else { return withdraw() }
+        log.info("scribble: recognised '\(text)' in a writing area")
+        let r = Rect<SurfaceLocal>(x: Double(b.x - origin.0), y: Double(b.y - origin.1), width: Double(b.width), height: Double(b.height))
+        area.sendWritten(text, r)
+        writingArea = nil
+        fade()
     }
 
     /// A scratch: across what Scribble typed last in this field, that text is deleted
@@ -282,6 +297,7 @@ public final class Scribble {
         damageInk()
         ink.clear()
         field = nil
+        writingArea = nil
     }
 
     /// The committed text is there: the ink fades out over ~200 ms.

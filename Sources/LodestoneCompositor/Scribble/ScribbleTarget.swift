@@ -4,6 +4,8 @@ import WaylandServer
 
 /// Where the pen may write: a text field, found in the order the app is best known by.
 ///
+/// 0. A writing area the app declared (adaptive_pointer_region_v1 `set_writing_area`, since
+///    4) under the point: the text goes to the region (`written`), not to a text input.
 /// 1. A password field's active text input (content purpose `password` or `pin`) refuses
 ///    writing on its whole surface.
 /// 2. What the app publishes through AT-SPI, from the window's last walk: editable text
@@ -19,6 +21,8 @@ import WaylandServer
 struct ScribbleTarget {
     /// The field already has the keyboard's text input: no click first.
     var isFocused: Bool
+    /// The app's writing area, when the pen writes in one.
+    var writingArea: AdaptivePointerRegion?
 
     /// Lines above and below the caret's that still count as its line.
     static let band = (above: 1.0, below: 2.0)
@@ -26,8 +30,11 @@ struct ScribbleTarget {
     /// zwp_text_input_v3's content purposes `password` (8) and `pin` (9): never written in.
     static func refuses(purpose: UInt32) -> Bool { purpose == 8 || purpose == 9 }
 
-    static func find(at point: Point<Global>, surface: WlSurface, local: (x: Double, y: Double), textInputs: TextInputs,
+    static func find(at point: Point<Global>, surface: WlSurface, local: (x: Double, y: Double), scene: Scene, textInputs: TextInputs,
                      window: DesktopWindow?, accessibility: Accessibility) -> ScribbleTarget? {
+        if let area = scene.regions.writingArea(of: surface, at: Point(x: local.x, y: local.y)) {
+            return ScribbleTarget(isFocused: true, writingArea: area)
+        }
         var caret: (x: Double, y: Double)?, onCaretLine = false, focusedSurface = false
         if let active = textInputs.active, active.focus === surface, active.current.enabled {
             if refuses(purpose: active.current.purpose) { return nil }
