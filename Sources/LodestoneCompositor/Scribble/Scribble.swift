@@ -225,10 +225,10 @@ public final class Scribble {
                 log.notice("scribble: recognised '\(text)', but its field has no active text input: nothing typed")
                 return withdraw()
             }
-            let spaced = Self.separated(text, after: input.current.surrounding)
+            let spaced = ScribbleText.separated(text, after: input.current.surrounding)
             log.info("scribble: recognised '\(text)'")
             input.apply(preedit: nil, commit: spaced, delete: (0, 0))
-            if let b = ink.bounds { lastTyped = Typed(surface: field, text: spaced, ink: b, before: Self.textBeforeCaret(input)) }
+            if let b = ink.bounds { lastTyped = Typed(surface: field, text: spaced, ink: b, before: ScribbleText.beforeCaret(input)) }
             fade()
         case .text:
             log.info("scribble: nothing recognised in the ink")
@@ -261,7 +261,7 @@ public final class Scribble {
             return withdraw()
         }
         // The caret is after it: the app says so, or has said nothing new since.
-        let now = Self.textBeforeCaret(input)
+        let now = ScribbleText.beforeCaret(input)
         guard now == nil || now == typed.before || now!.hasSuffix(typed.text) else {
             log.info("scribble: a scratch, but the caret moved away from '\(typed.text)': nothing deleted")
             return withdraw()
@@ -270,21 +270,6 @@ public final class Scribble {
         lastTyped = nil
         input.apply(preedit: nil, commit: nil, delete: (UInt32(typed.text.utf8.count), 0))
         fade()
-    }
-
-    /// The text before the caret, as the app last reported it (nil: it reports none).
-    private static func textBeforeCaret(_ input: any AppTextInput) -> String? {
-        guard let s = input.current.surrounding, s.cursor >= 0 else { return nil }
-        return String(decoding: s.text.utf8.prefix(Int(s.cursor)), as: UTF8.self)
-    }
-
-    /// A word written after a word: a space between them, as iPadOS puts one.
-    static func separated(_ text: String, after surrounding: (text: String, cursor: Int32, anchor: Int32)?) -> String {
-        guard let s = surrounding, s.cursor > 0, let first = text.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic || first.properties.numericType != nil else { return text }
-        let before = s.text.utf8.prefix(Int(s.cursor))
-        guard let last = before.last, last >= 0x30, last < 0x80, last != 0x20 else { return text }
-        let c = Character(Unicode.Scalar(last))
-        return c.isLetter || c.isNumber || c.isPunctuation ? " " + text : text
     }
 
     /// The writing is abandoned (nothing recognised, the recogniser failed, another field):
