@@ -34,7 +34,8 @@ final class ScribbleTests: XCTestCase {
         let tmp = NSTemporaryDirectory() + "lodestone-scribble-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
         session = try Session(environment: ["LODESTONE_SCRIBBLE_RECOGNIZER": repositoryRoot + "/Tests/clients/fake_scribble_recognizer.py",
-                                            "SCRIBBLE_FAKE_MODE": tmp + "/fake-mode", "SCRIBBLE_FAKE_LOG": tmp + "/fake-log"])
+                                            "SCRIBBLE_FAKE_MODE": tmp + "/fake-mode", "SCRIBBLE_FAKE_LOG": tmp + "/fake-log",
+                                            "LODESTONE_SCRIBBLE_TIMEOUT_MS": "2000"])
         fakeDirectory = tmp
         try setMode(mode)
     }

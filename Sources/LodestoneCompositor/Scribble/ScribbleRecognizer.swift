@@ -37,8 +37,10 @@ final class ScribbleRecognizer {
     private var inFlight: UInt64?
     private var nextID: UInt64 = 1
 
-    /// How long a recognition may take before the helper is taken to hang.
-    var timeoutMilliseconds: Int32 = 4000
+    /// How long a recognition may take before the helper is taken to hang: Tesseract's four
+    /// readings take about 0.3 s here, several seconds on a loaded machine.
+    /// `$LODESTONE_SCRIBBLE_TIMEOUT_MS` shortens it for the tests of a hanging recogniser.
+    var timeoutMilliseconds: Int32 = 10_000
     /// The longest answer line: a few words, never kilobytes.
     static let maximumAnswer = 4096
     /// The most points sent: longer writing is thinned (a request stays within one pipe buffer).
@@ -48,6 +50,7 @@ final class ScribbleRecognizer {
         self.command = command
         self.loop = loop
         self.log = log
+        if let ms = getenv("LODESTONE_SCRIBBLE_TIMEOUT_MS").flatMap({ Int32(String(cString: $0)) }), ms > 0 { timeoutMilliseconds = ms }
     }
 
     deinit { stop() }
