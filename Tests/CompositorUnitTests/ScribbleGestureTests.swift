@@ -33,4 +33,13 @@ final class ScribbleGestureTests: XCTestCase {
         for i in 0..<40 { points.append((Double(i) * 3 - (i % 2 == 0 ? 0 : 3.5), 0)) }
         XCTAssertFalse(ScribbleGesture.isScratch([stroke(points)]))
     }
+
+    func testAStraightFlatStrokeIsALine() {
+        XCTAssertTrue(ScribbleGesture.isLine([stroke([(0, 0), (20, 1), (40, 0), (60, 2)])]))
+        XCTAssertTrue(ScribbleGesture.isLine([stroke([(60, 5), (0, 0)])]), "right to left")
+        XCTAssertFalse(ScribbleGesture.isLine([stroke([(0, 0), (20, 0)])]), "too short")
+        XCTAssertFalse(ScribbleGesture.isLine([stroke([(0, 0), (40, 30)])]), "too steep")
+        XCTAssertFalse(ScribbleGesture.isLine([stroke([(0, 0), (30, 12), (60, 0)])]), "bent")
+        XCTAssertFalse(ScribbleGesture.isLine([stroke([(0, 0), (60, 0)]), stroke([(0, 5), (60, 5)])]), "two strokes")
+    }
 }

@@ -37,6 +37,7 @@ final class ScribbleAppTests: XCTestCase {
     /// A text field as AT-SPI reports it.
     struct Field: Decodable {
         var role: String, name: String, states: [String], text: String
+        var selection: [Int]?, chars: [[Int]]?
         var extents: [Int], frame: [Int], frameName: String
         var focused: Bool { states.contains("focused") }
     }
@@ -134,6 +135,26 @@ final class ScribbleAppTests: XCTestCase {
         return text
     }
 
+    /// Draws a line through the field's text, from its first character to its last (their
+    /// extents from AT-SPI), and waits for the app to report `expecting` as its selection.
+    private func selectByLine(_ pid: Int32, window: TestControl.WindowState, matching: (Field) -> Bool, expecting: [Int]) throws {
+        let field = try waitForField(pid, window: window, matching: matching)
+        let chars = try XCTUnwrap(field.field.chars, "no character extents")
+        let (ox, oy) = (Double(window.x - Int32(field.field.frame[0])), Double(window.y - Int32(field.field.frame[1])))
+        let y = oy + Double(chars[0][1]) + Double(chars[0][3]) / 2
+        let (x0, x1) = (ox + Double(chars[0][0]) + 1, ox + Double(chars[1][0] + chars[1][2]) - 1)
+        var line: [(x: Double, y: Double, pressure: Double)] = []
+        for i in 0...20 { line.append((x0 + (x1 - x0) * Double(i) / 20, 0, 0.5)) }
+        try session.control.write([line], at: 0, y: y)
+        var selection: [Int]?
+        let selected = try session.wait(timeout: 20) {
+            selection = try fields(pid).first(where: matching)?.selection
+            return selection == expecting
+        }
+        let said = session.log.split(separator: "\n").filter { $0.contains("] scribble:") }.suffix(6).joined(separator: "\n")
+        XCTAssertTrue(selected, "selection \(String(describing: selection)), chars \(chars), line \(x0)…\(x1) at \(y)\n\(said)")
+    }
+
     /// gnome-text-editor's new document (its text view has the focus at start) gets "water";
     /// a scratch across the word deletes it.
     func testGnomeTextEditor() throws {
@@ -158,7 +179,8 @@ final class ScribbleAppTests: XCTestCase {
         XCTAssertTrue(deleted, "left: '\(left)'; \(session.log.split(separator: "\n").filter { $0.contains("scribble") }.suffix(4))")
     }
 
-    /// Qt 6 Linguist's find field (its Find dialog, Ctrl+F; text-input v1) gets "water".
+    /// Qt 6 Linguist's find field (its Find dialog, Ctrl+F; text-input v1) gets "water"; a line
+    /// through the word selects it.
     func testQt6LinguistFindField() throws {
         let linguist = "/usr/lib/qt6/bin/linguist"
         guard FileManager.default.isExecutableFile(atPath: linguist) else {
@@ -189,11 +211,17 @@ final class ScribbleAppTests: XCTestCase {
             return try session.control.windows().contains { $0.title == "Find" }
         }, "no find dialog")
         let dialog = try XCTUnwrap(try session.control.windows().first { $0.title == "Find" })
-        try write("water", pid: app.processIdentifier, window: dialog) { $0.role == "text" && $0.frameName == "Find" }
+        let findField: (Field) -> Bool = { $0.role == "text" && $0.frameName == "Find" }
+        try write("water", pid: app.processIdentifier, window: dialog, matching: findField)
+
+        // A line through the word selects it (AT-SPI's Text.SetSelection: text input cannot).
+        try selectByLine(app.processIdentifier, window: dialog, matching: findField, expecting: [0, 5])
+        XCTAssertEqual(try fields(app.processIdentifier).first(where: findField)?.text, "water", "nothing typed")
     }
 
-    /// Firefox: a page's text field (autofocused) gets "water"; the same strokes over its
-    /// password field type nothing and reach the page as tablet events.
+    /// Firefox: a page's text field (autofocused) gets "water", and a line through the word
+    /// selects it; the same strokes over its password field type nothing and reach the page as
+    /// tablet events.
     func testFirefoxPageTextField() throws {
         try requireProgram("firefox-esr")
         let profile = session.runtimeDirectory + "/firefox-profile"
@@ -209,8 +237,10 @@ final class ScribbleAppTests: XCTestCase {
         let app = try session.launch(["firefox-esr", "-no-remote", "-profile", profile, "file://" + repositoryRoot + "/Tests/Fixtures/scribble-page.html"],
                                      environment: bus.environment.merging(["MOZ_ENABLE_WAYLAND": "1", "WAYLAND_DEBUG": "client"]) { $1 }, output: trace)
         let window = try session.waitForWindow(nil, timeout: 120) { $0.title.hasPrefix("Lodestone scribble") }
-        let text = try write("water", pid: app.processIdentifier, window: window) { $0.role == "entry" && $0.states.contains("focused") }
+        let entry: (Field) -> Bool = { $0.role == "entry" && $0.states.contains("focused") }
+        let text = try write("water", pid: app.processIdentifier, window: window, matching: entry)
         XCTAssertEqual(text, "water")
+        try selectByLine(app.processIdentifier, window: window, matching: entry, expecting: [0, 5])
 
         let password = try waitForField(app.processIdentifier, window: window) { $0.role == "password text" }
         let py = password.y + Double(password.field.extents[3]) / 2

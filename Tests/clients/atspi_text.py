@@ -5,7 +5,9 @@ the pen wrote into real apps with it, and finds where their fields are.
     atspi_text.py PID
 
 Each field (roles text, entry, password text, document text, editbar, terminal): its role,
-name, states ('focused', 'editable', 'showing', 'visible', 'sensitive', 'enabled'), its text, its extents in the coordinates the
+name, states ('focused', 'editable', 'showing', 'visible', 'sensitive', 'enabled'), its text, its
+selection (start and end offsets, or null), its first and last characters' extents (null without
+text), its extents in the coordinates the
 toolkit reports (GTK 4 and Qt on Wayland: the window's) and its frame's."""
 import json
 import sys
@@ -48,15 +50,23 @@ def main():
                     states = [n for st, n in ((Atspi.StateType.FOCUSED, "focused"), (Atspi.StateType.EDITABLE, "editable"),
                                               (Atspi.StateType.SHOWING, "showing"), (Atspi.StateType.VISIBLE, "visible"),
                                               (Atspi.StateType.SENSITIVE, "sensitive"), (Atspi.StateType.ENABLED, "enabled")) if s.contains(st)]
-                    text = ""
+                    text, selection, chars = "", None, None
                     try:
                         t = node.get_text_iface()
                         if t is not None:
-                            text = t.get_text(0, min(t.get_character_count(), 2000))
+                            n = t.get_character_count()
+                            text = t.get_text(0, min(n, 2000))
+                            if t.get_n_selections() > 0:
+                                r = t.get_selection(0)
+                                selection = [r.start_offset, r.end_offset]
+                            if n > 0:
+                                boxes = [t.get_character_extents(k, Atspi.CoordType.WINDOW) for k in (0, n - 1)]
+                                chars = [[b.x, b.y, b.width, b.height] for b in boxes]
                     except Exception:
                         pass
                     e = node.get_extents(Atspi.CoordType.WINDOW)
                     out.append({"role": role, "name": node.get_name() or "", "states": states, "text": text,
+                                "selection": selection, "chars": chars,
                                 "extents": [e.x, e.y, e.width, e.height], "frame": [fe.x, fe.y, fe.width, fe.height],
                                 "frameName": frame.get_name() or ""})
                 for k in reversed(range(min(count, 2000))):

@@ -73,6 +73,8 @@ public final class Scribble {
     /// The app's writing area written in (adaptive_pointer_region_v1, since 4), if any: the
     /// text goes to it instead of a text input.
     private weak var writingArea: AdaptivePointerRegion?
+    /// The line gestures asked of AT-SPI so far: only the latest one's answer counts.
+    private var lineAsked = 0
 
     init(scene: Scene, textInputs: TextInputs, accessibility: Accessibility, output: Output, clock: FrameClock,
          loop: EventLoop, log: Logger) throws(SystemError) {
@@ -210,6 +212,25 @@ public final class Scribble {
         guard press == nil, !ink.isEmpty else { return }
         if ScribbleGesture.isScratch(ink.strokes) { return scratched() }
         recognizing = true
+        if ScribbleGesture.isLine(ink.strokes), writingArea == nil, let surface = field, let window = scene.window(of: surface),
+           let a = ink.strokes.first?.first, let b = ink.strokes.first?.last {
+            // A line through text selects it (AT-SPI); through none, it is writing (a dash). The
+            // stroke's preedit goes first: ending a composition collapses Firefox's selection.
+            fieldInput?.apply(preedit: nil, commit: nil, delete: (0, 0))
+            lineAsked += 1
+            let asked = lineAsked
+            accessibility.selectText(in: window, from: Point(x: a.x, y: a.y), to: Point(x: b.x, y: b.y)) { [weak self] selected in
+                guard let self, self.recognizing, self.lineAsked == asked else { return }
+                if selected { return self.selectedByLine() }
+                self.recognize()
+            }
+            return
+        }
+        recognize()
+    }
+
+    /// The strokes go to the recogniser, the field showing the preedit meanwhile.
+    private func recognize() {
         log.debug("scribble: reading \(ink.strokes.count) strokes, \(ink.strokes.joined().count) points")
         fieldInput?.apply(preedit: (Self.preedit, Self.preeditEnd, Self.preeditEnd), commit: nil, delete: (0, 0))
         recognizer.recognize(ink.strokes, languages: settings.languages)
@@ -237,6 +258,13 @@ public final class Scribble {
             log.warning("scribble: nothing typed: \(reason)")
             withdraw()
         }
+    }
+
+    /// A line selected the text it crossed: nothing is typed, the ink fades.
+    private func selectedByLine() {
+        recognizing = false
+        log.info("scribble: a line through text selected it")
+        fade()
     }
 
     /// Text read in a writing area goes to its region, with where the ink was (surface-local).
