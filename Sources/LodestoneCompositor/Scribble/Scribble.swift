@@ -19,6 +19,10 @@ import WaylandServer
 /// that far) reach the app as tablet events, late but whole, so the pen still places the
 /// caret and presses buttons. Moving further makes it a stroke. Once there is ink, every
 /// touch near it is writing at once (the dot on an i, a cross stroke).
+///
+/// Two shapes are gestures, not writing (`ScribbleGesture`): a scratch deletes what Scribble
+/// typed last, a line through text selects it (AT-SPI). In an app's writing area
+/// (adaptive-pointer-v1 version 4) the text goes to the region's `written` event instead.
 public final class Scribble {
     /// config.toml's `[scribble]`, applied again when the file is saved.
     public var settings = ScribbleSettings()
@@ -32,17 +36,6 @@ public final class Scribble {
     let recognizer: ScribbleRecognizer
     private var pauseTimer: EventSource?
     private var fadeTimer: EventSource?
-
-    /// How far (points) a pressed pen moves before its press is a stroke.
-    static let slop = 6.0
-    /// How long (ms) a pen pressed and not moved is a press for the app (a long press).
-    static let holdMilliseconds: UInt32 = 500
-    /// How near the ink (points) a touch continues the writing at once.
-    static let continuation = 80.0
-    /// What the field shows while its strokes are read: the placeholder hides at once.
-    static let preedit = "…"
-    /// The preedit's cursor, at its end (bytes).
-    private static let preeditEnd = Int32(preedit.utf8.count)
 
     /// The pen's press being told apart, or the stroke it became.
     private struct PenPress {
@@ -92,21 +85,6 @@ public final class Scribble {
     }
 
     // MARK: The pen (from `Tablets`)
-
-    /// What `Tablets` does with a pen event Scribble looked at.
-    enum Route: Equatable {
-        /// Not Scribble's: as usual.
-        case app
-        /// Scribble's: the app hears nothing.
-        case held
-        /// The held press is the app's after all: deliver its tip down now, then as usual.
-        case release
-        /// A tap: deliver the held tip down, then this tip up.
-        case tap
-        /// Writing began on a field without focus: click it first where the pen touched (a
-        /// pointer click: GTK 4.8's entries take no focus from a pen's tap), then hold the rest.
-        case clickThenHold(at: InkPoint)
-    }
 
     /// The tip touched at `at` (global) over `surface` (`local`: its coordinates).
     func tipDown(_ tool: TabletTool, at p: InkPoint, surface: WlSurface?, local: (x: Double, y: Double), time: UInt32) -> Route {
