@@ -16,7 +16,7 @@ import WaylandServer
 /// 3. Where AT-SPI knows nothing (no walk, no accessibility bus, an app that publishes no
 ///    geometry): the focused field, the active text input on the surface the pen touched. Text
 ///    input tells no field's extent, only the caret's rectangle: the pen writes on the caret's
-///    line, from one line above it to two below, across the surface (`band`). Without a
+///    line, from one line above it to one below, across the surface (`band`). Without a
 ///    rectangle, anywhere on the surface.
 struct ScribbleTarget {
     /// The field already has the keyboard's text input: no click first.
@@ -25,7 +25,7 @@ struct ScribbleTarget {
     var writingArea: AdaptivePointerRegion?
 
     /// Lines above and below the caret's that still count as its line.
-    static let band = (above: 1.0, below: 2.0)
+    static let band = (above: 1.0, below: 1.0)
 
     /// zwp_text_input_v3's content purposes `password` (8) and `pin` (9): never written in.
     static func refuses(purpose: UInt32) -> Bool { purpose == 8 || purpose == 9 }
