@@ -94,7 +94,7 @@ PREFIX ?= /usr/local
 # make install CONFIG=debug installs the debug build (the install test uses it).
 CONFIG ?= release
 
-.PHONY: deps test-deps build build-checked release test weston-module check-wrappers wayfire-plugin test-tty test-tty-build test-tty-if-possible fuzz-build asan-build demo golden bench bench-check bench-peer bench-abuse accuracy accuracy-short soak fuzz fuzz-config fuzz-xcursor fuzz-nested fuzz-x11 asan wlcs install man clean
+.PHONY: deps test-deps build build-checked release test weston-module check-wrappers wayfire-plugin test-tty test-tty-build test-tty-if-possible fuzz-build asan-build demo golden bench bench-check bench-peer bench-nested bench-abuse accuracy accuracy-short soak fuzz fuzz-config fuzz-xcursor fuzz-nested fuzz-x11 asan wlcs install man clean
 
 # Installs those of the packages in $(1) that are missing.
 define apt_install
@@ -244,6 +244,13 @@ bench-peer: release
 	$(SWIFT) build -c release --product lodestone-bench
 	.build/release/lodestone-bench --peer .build/release/lodestone $(PEER_SECONDS)
 	Scripts/bench-syscalls .build/release/lodestone
+
+# The nested path (issue 37): Lodestone with its parent planes and without, weston 10 and
+# sway 1.7, each nested in a headless Lodestone parent, with the same clients
+# (Sources/lodestone-bench/NestedClientsBench.swift); bench-peer prints the same rows last.
+bench-nested: release
+	$(SWIFT) build -c release --product lodestone-bench
+	.build/release/lodestone-bench --nested .build/release/lodestone $(PEER_SECONDS)
 
 # Fails when an instruction count grew more than 5% over bench/instructions.baseline
 # (Scripts/bench-instructions --record writes a new one), or when Lodestone's syscalls or page

@@ -13,11 +13,26 @@ public struct Configuration: Hashable, Sendable {
     /// `legacy-apps = "adaptive" | "shapes" | "off"`, as `--legacy-apps`.
     public var legacyApps = LegacyApps.adaptive
     /// `max-render-time = "auto" | "off" | MILLISECONDS`, as `--max-render-time` (read at start).
-    public var maxRenderTime = MaxRenderTime.off
+    /// `auto` by default (issue 37: the whole suite passes with it; nested it lands frames a
+    /// lead before the parent's refresh, on a TTY before the flip).
+    public var maxRenderTime = MaxRenderTime.auto
     /// `[session]`: the programs a session starts, and its terminal.
     public var session = SessionSettings()
     /// `[scribble]`: handwriting with the pen in text fields.
     public var scribble = ScribbleSettings()
+    /// `[keyboard]`: key repeat.
+    public var keyboard = KeyboardSettings()
+
+    public init() {}
+}
+
+/// `[keyboard]`: what wl_keyboard.repeat_info tells clients. nil: the parent's when nested,
+/// else 25 a second after 600 ms (sway's and weston's defaults).
+public struct KeyboardSettings: Hashable, Sendable {
+    /// `repeat-rate = 25`: characters a second while a key is held; 0 turns repeat off.
+    public var repeatRate: Int32?
+    /// `repeat-delay = 600`: milliseconds a key is held before it repeats.
+    public var repeatDelay: Int32?
 
     public init() {}
 }

@@ -29,7 +29,7 @@ struct ConfigurationKey {
         ]
     }
 
-    /// `[appearance]`, `[behaviour]`, `[tuning]`, `[session]` and `[scribble]`.
+    /// `[appearance]`, `[behaviour]`, `[tuning]`, `[session]`, `[keyboard]` and `[scribble]`.
     static var tables: [String: [ConfigurationKey]] {
         [
             "appearance": [
@@ -69,6 +69,10 @@ struct ConfigurationKey {
                     }
                     c.session.terminal = command
                 },
+            ],
+            "keyboard": [
+                whole("repeat-rate", \.keyboard.repeatRate, 0...1000, "characters a second (0: no repeat)"),
+                whole("repeat-delay", \.keyboard.repeatDelay, 1...10_000, "milliseconds"),
             ],
             "scribble": [
                 bool("enabled", \.scribble.enabled),
@@ -161,6 +165,16 @@ struct ConfigurationKey {
             throw Problem(reason: "\(show(x)) is out of range (\(show(range.lowerBound)) to \(show(range.upperBound)))")
         }
         return x
+    }
+
+    /// A whole number within `range`, of `unit`.
+    static func whole(_ name: String, _ path: WritableKeyPath<Configuration, Int32?>, _ range: ClosedRange<Int32>, _ unit: String) -> ConfigurationKey {
+        ConfigurationKey(name: name) { value, c in
+            guard case .integer(let n) = value, n >= Int(range.lowerBound), n <= Int(range.upperBound) else {
+                throw Problem(reason: "must be a whole number from \(range.lowerBound) to \(range.upperBound) (\(unit)), not \(value.description)")
+            }
+            c[keyPath: path] = Int32(n)
+        }
     }
 
     static func color(_ name: String, _ path: WritableKeyPath<Configuration, PointerColor>) -> ConfigurationKey {

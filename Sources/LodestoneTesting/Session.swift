@@ -205,3 +205,14 @@ public func createEmptyFile(atPath path: String) throws(SystemError) {
         throw SystemError("cannot create \(path)")
     }
 }
+
+/// Where `name` is on PATH (or `name` itself when it is an absolute path to an executable);
+/// nil when it is not installed.
+public func programPath(_ name: String) -> String? {
+    if name.hasPrefix("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
+    for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+        let path = "\(directory)/\(name)"
+        if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    return nil
+}

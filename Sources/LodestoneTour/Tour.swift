@@ -142,10 +142,17 @@ public final class DemoTour {
     /// The demo traces every pointer and drag event into `lodestone-demo.log` (`LODESTONE_DEMO_TRACE`).
     public let traceDemo: Bool
 
-    public init(directory: String, steps: [TourStep] = DemoTour.script, traceDemo: Bool = false) {
+    /// The parent session to run nested in (nil: headless), and more of Lodestone's flags.
+    public let parent: Session.Parent?
+    public let extraArguments: [String]
+
+    public init(directory: String, steps: [TourStep] = DemoTour.script, traceDemo: Bool = false,
+                nestedIn parent: Session.Parent? = nil, extraArguments: [String] = []) {
         self.directory = directory
         self.steps = steps
         self.traceDemo = traceDemo
+        self.parent = parent
+        self.extraArguments = extraArguments
     }
 
     /// Runs every step, handing each result to `progress` as it is made.
@@ -156,7 +163,7 @@ public final class DemoTour {
         // Scribble's pause long enough that the ink is captured before it is read, however loaded the machine.
         try "# lodestone-tour: the defaults; a step saves other settings here\n[scribble]\npause = 2\n".write(toFile: configPath, atomically: false, encoding: .utf8)
         let session = try Session(size: "1280x800", scale: 1, manualClock: true,
-                                  extraArguments: ["--pointer", "adaptive", "--config", configPath])
+                                  extraArguments: ["--pointer", "adaptive", "--config", configPath] + extraArguments, nestedIn: parent)
         defer { session.stop() }
         let client = try DemoClient(session: session, log: directory + "/lodestone-demo.log", trace: traceDemo)
         defer { client.stop() }

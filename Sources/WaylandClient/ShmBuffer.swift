@@ -3,7 +3,7 @@ import CWaylandProtocols
 import Glibc
 import LodestoneSystem
 
-/// A `wl_buffer` in its own memfd-backed `wl_shm_pool`, ARGB8888.
+/// A `wl_buffer` in its own memfd-backed `wl_shm_pool` (sealed against shrinking), ARGB8888.
 public final class ClientShmBuffer {
     public let buffer: Proxy
     public let width: Int32, height: Int32, stride: Int32
@@ -31,10 +31,9 @@ public final class ClientShmBuffer {
         self.stride = stride
         self.size = size
         func failed(_ call: String) -> String { "\(call) for a \(width)×\(height) buffer failed" }
-        let fd = try syscall("memfd_create", what: failed("memfd_create")) { cwc_memfd_create("lodestone-client-buffer", 1 /* MFD_CLOEXEC */) }
+        let fd = try syscall("memfd_create", what: failed("memfd_create")) { cwc_shm_file("lodestone-client-buffer", size) }
         let map: UnsafeMutableRawPointer
         do throws(SystemError) {
-            try syscall("ftruncate", what: failed("ftruncate")) { ftruncate(fd, off_t(size)) }
             map = try call("mmap", what: failed("mmap")) {
                 mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0).flatMap { $0 == MAP_FAILED ? nil : $0 }
             }

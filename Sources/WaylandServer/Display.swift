@@ -8,14 +8,18 @@ import Logging
 public final class Display {
     /// The `wl_display *`; reachable through the typed methods, or `withDisplayPointer`.
     let pointer: OpaquePointer
-    public let eventLoop: EventLoop
+    /// The display's loop. Every source added through it keeps the display (and so the loop)
+    /// alive until the source is removed: a source removed in a deinit that runs after the
+    /// display's last other owner let go would write into the freed loop.
+    public var eventLoop: EventLoop { EventLoop(pointer: loopPointer, owner: self) }
+    private let loopPointer: OpaquePointer
     /// Logs every protocol error as it is sent (`cws_display_add_error_reporter`).
     private let errorReporter: OpaquePointer?
 
     public init() throws(SystemError) {
         let display = try call("wl_display_create") { wl_display_create() }
         pointer = display
-        eventLoop = EventLoop(pointer: wl_display_get_event_loop(display))
+        loopPointer = wl_display_get_event_loop(display)
         errorReporter = cws_display_add_error_reporter(display, Display.protocolErrorSent)
         // libwayland's own messages ("error in client communication (pid 42)", a failed
         // accept) in Lodestone's log instead of bare on stderr. (A closure literal: a stored
@@ -31,6 +35,8 @@ public final class Display {
 
     deinit {
         wl_display_destroy_clients(pointer)
+        // Our own global goes before the display frees its globals' memory.
+        shmGlobal = nil
         if let errorReporter { wl_protocol_logger_destroy(errorReporter) }
         wl_display_destroy(pointer)
     }
@@ -67,11 +73,19 @@ public final class Display {
         return String(cString: auto)
     }
 
-    /// Serves `wl_shm` with libwayland's own implementation, which already
-    /// guards pool access against SIGBUS from truncated files.
+    /// Serves `wl_shm`: Lodestone's own (`ShmPool`), which guards pool access against SIGBUS
+    /// from truncated files as libwayland's does, and can keep the client's file for a parent
+    /// compositor (`shmFiles.keepsFiles`).
     public func initShm() throws(SystemError) {
-        try check("wl_display_init_shm") { wl_display_init_shm(pointer) == 0 }
+        let files = shmFiles
+        shmGlobal = try WaylandGlobal(display: self, interface: WlShm.interface, version: WlShm.version) {
+            _ = WlShm(files: files, client: $0, version: $1, id: $2)
+        }
     }
+
+    /// Which client files the shm pools keep; a backend that shares pools says so here.
+    public let shmFiles = ShmFiles()
+    private var shmGlobal: WaylandGlobal?
 
     /// Calls `body` with the `wl_display *` (the fuzzer's global filter).
     package func withDisplayPointer<R>(_ body: (OpaquePointer) throws -> R) rethrows -> R { try body(pointer) }

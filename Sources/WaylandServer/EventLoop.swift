@@ -8,35 +8,41 @@ import LodestoneSystem
 public struct EventLoop {
     /// The `wl_event_loop *`.
     let pointer: OpaquePointer
+    /// What destroys the loop (the `Display`), held by each live source: not by the loop
+    /// value itself, which objects may keep as long as they like.
+    private weak var owner: AnyObject?
 
     /// A loop that somebody else created and destroys (a host compositor's, for liblodestone-pointer).
     package init(borrowing pointer: OpaquePointer) { self.pointer = pointer }
-    init(pointer: OpaquePointer) { self.pointer = pointer }
+    init(pointer: OpaquePointer, owner: AnyObject) {
+        self.pointer = pointer
+        self.owner = owner
+    }
 
     /// A timer armed with `EventSource.arm(milliseconds:)`.
     public func addTimer(_ handler: @escaping () -> Void) throws(SystemError) -> EventSource {
-        try EventSource("wl_event_loop_add_timer", handler: { _ in handler() }) { data in
+        try EventSource("wl_event_loop_add_timer", owner: owner, handler: { _ in handler() }) { data in
             wl_event_loop_add_timer(pointer, { data in EventSource.fire(data, 0) }, data)
         }
     }
 
     /// Calls `handler` with the readiness mask when `fd` is readable (or as `mask` says).
     public func addFileDescriptor(_ fd: Int32, mask: UInt32 = UInt32(WL_EVENT_READABLE), _ handler: @escaping (UInt32) -> Void) throws(SystemError) -> EventSource {
-        try EventSource("wl_event_loop_add_fd", handler: handler) { data in
+        try EventSource("wl_event_loop_add_fd", owner: owner, handler: handler) { data in
             wl_event_loop_add_fd(pointer, fd, mask, { _, mask, data in EventSource.fire(data, mask) }, data)
         }
     }
 
     /// Delivers a POSIX signal through the loop (libwayland blocks it and reads a signalfd).
     public func addSignal(_ number: Int32, _ handler: @escaping () -> Void) throws(SystemError) -> EventSource {
-        try EventSource("wl_event_loop_add_signal", handler: { _ in handler() }) { data in
+        try EventSource("wl_event_loop_add_signal", owner: owner, handler: { _ in handler() }) { data in
             wl_event_loop_add_signal(pointer, number, { _, data in EventSource.fire(data, 0) }, data)
         }
     }
 
     /// Runs `handler` once the loop is idle.
     public func addIdle(_ handler: @escaping () -> Void) throws(SystemError) -> EventSource {
-        try EventSource("wl_event_loop_add_idle", handler: { _ in handler() }) { data in
+        try EventSource("wl_event_loop_add_idle", owner: owner, handler: { _ in handler() }) { data in
             wl_event_loop_add_idle(pointer, { data in _ = EventSource.fire(data, 0) }, data)
         }
     }
@@ -46,14 +52,19 @@ public struct EventLoop {
     public var fileDescriptor: Int32 { wl_event_loop_get_fd(pointer) }
 }
 
-/// A `wl_event_source`; removed from the loop when released.
+/// A `wl_event_source`; removed from the loop when released. While in the loop it holds the
+/// loop's owner (the `Display`), so the loop outlives it whatever order owners let go in (a
+/// release build at exit: the compositor's last owner freed the display before the frames'
+/// timer was removed, and the removal wrote into the freed loop).
 public final class EventSource {
     private var source: OpaquePointer?
     private let handler: (UInt32) -> Void
+    private var owner: AnyObject?
 
     /// `add` is the `wl_event_loop_add_*` call named `name`.
-    fileprivate init(_ name: String, handler: @escaping (UInt32) -> Void, add: (UnsafeMutableRawPointer) -> OpaquePointer?) throws(SystemError) {
+    fileprivate init(_ name: String, owner: AnyObject?, handler: @escaping (UInt32) -> Void, add: (UnsafeMutableRawPointer) -> OpaquePointer?) throws(SystemError) {
         self.handler = handler
+        self.owner = owner
         let data = Unmanaged.passUnretained(self).toOpaque()
         source = try call(name) { add(data) }
     }
@@ -90,5 +101,6 @@ public final class EventSource {
     public func remove() {
         if let source { wl_event_source_remove(source) }
         source = nil
+        owner = nil
     }
 }

@@ -3,9 +3,10 @@ import Glibc
 
 /// A client's buffer: `struct wl_resource *` of interface `wl_buffer`.
 ///
-/// libwayland implements wl_buffer itself (wl_shm's buffers), so this is not a
-/// `Resource`; it names the resource so a buffer cannot be taken for a surface or
-/// a region, and it is the one way Lodestone releases a buffer or posts an error on it.
+/// Several implementations stand behind a wl_buffer (wl_shm's `WlShmBuffer`, linux-dmabuf's,
+/// single-pixel buffers), so this is not a `Resource`; it names the resource so a buffer cannot be taken
+/// for a surface or a region, and it is the one way Lodestone releases a buffer or posts an
+/// error on it.
 public struct WlBuffer: Hashable {
     let resource: OpaquePointer
 
@@ -20,12 +21,19 @@ public struct WlBuffer: Hashable {
     /// The buffer's pixels if it is a `wl_shm` buffer.
     public var shm: ShmBuffer? { ShmBuffer(self) }
 
-    /// The buffer's Swift object when Lodestone implements the buffer itself (a
-    /// single-pixel buffer), nil for wl_shm's.
+    /// The buffer's Swift object when it is a `T` (a single-pixel buffer).
     public func object<T: ProtocolObject>(_ type: T.Type) -> T? { T.from(resource) }
 
-    /// `wl_buffer.release`: the compositor no longer reads the buffer.
-    public func release() { wl_buffer_send_release(resource) }
+    /// The buffer as Lodestone's own implementation of it (wl_shm's, linux-dmabuf's), whose
+    /// release can wait for another reader; nil for another (a single-pixel buffer).
+    public var held: BufferResource? { BufferResource.from(resource) }
+
+    /// `wl_buffer.release`: the compositor no longer reads the buffer (one another reader
+    /// still holds is released when that one lets go too: `BufferResource.hold`).
+    public func release() {
+        if let held { return held.release() }
+        wl_buffer_send_release(resource)
+    }
 
     /// Posts a protocol error on the buffer (a `wl_shm` error code); logged as
     /// every protocol error is, see `Resource.postError(on:_:_:)`.

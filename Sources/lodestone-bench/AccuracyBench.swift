@@ -98,7 +98,7 @@ func benchmarkAccuracy(arguments: [String]) -> Bool {
             print("accuracy: no app called \(name); the apps: \(AccuracyApp.all.map(\.name).joined(separator: ", "))")
             return false
         }
-        guard let program = app.command.first, findProgram(program) != nil else {
+        guard let program = app.command.first, programPath(program) != nil else {
             results.append(AccuracyResult(app: app.name, failure: "\(app.command[0]) is not installed"))
             continue
         }
@@ -239,11 +239,3 @@ func repositoryFile(_ path: String) -> String? {
     return nil
 }
 
-private func findProgram(_ name: String) -> String? {
-    if name.hasPrefix("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
-    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-        let path = "\(dir)/\(name)"
-        if FileManager.default.isExecutableFile(atPath: path) { return path }
-    }
-    return nil
-}

@@ -64,10 +64,9 @@ struct Peer {
         p.standardError = log
         try p.run()
         let peer = Peer(kind: kind, process: p, runtimeDirectory: dir, socket: socket)
-        let deadline = Date().addingTimeInterval(callgrindOut == nil ? 10 : 60)
-        while !FileManager.default.fileExists(atPath: dir + "/" + socket) {
-            guard p.isRunning, Date() < deadline else { peer.stop(); throw BenchError("\(kind.rawValue) did not open its socket") }
-            usleep(20_000)
+        guard waitForSocket(dir + "/" + socket, of: p, seconds: callgrindOut == nil ? 10 : 60) else {
+            peer.stop()
+            throw BenchError("\(kind.rawValue) did not open its socket")
         }
         usleep(callgrindOut == nil ? 500_000 : 3_000_000)  // weston's shell client, Lodestone's first frame
         return peer
@@ -242,6 +241,9 @@ func benchmarkPeers(lodestone: String, seconds: Double) {
     rows += motionToPresented(lodestone: lodestone, seconds: seconds, scratch: scratch)
 
     printRows(rows)
+
+    // The nested path, client frames (NestedClientsBench.swift): the same rows as bench-nested.
+    benchmarkNestedClients(lodestone: lodestone, seconds: seconds)
 }
 
 func printRows(_ rows: [Row]) {
@@ -336,4 +338,15 @@ private func pointerSweep(lodestone: String, seconds: Double, scratch: String) -
         } catch { print("\(kind.rawValue) nested sweep: \(error)") }
     }
     return [cpu, frames, p50, p99, fresh50, fresh99]
+}
+
+/// Whether the compositor `process` opened its socket at `path` within `seconds` (false: it
+/// exited first, or the time ran out).
+func waitForSocket(_ path: String, of process: Process, seconds: Double) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !FileManager.default.fileExists(atPath: path) {
+        guard process.isRunning, Date() < deadline else { return false }
+        usleep(20_000)
+    }
+    return true
 }

@@ -15,6 +15,14 @@ if let i = CommandLine.arguments.firstIndex(of: "--peer"), i + 1 < CommandLine.a
     exit(0)
 }
 
+// --nested LODESTONE [SECONDS]: the nested path against weston and sway nested in the same
+// parent (NestedClientsBench.swift, make bench-nested).
+if let i = CommandLine.arguments.firstIndex(of: "--nested"), i + 1 < CommandLine.arguments.count {
+    let seconds = CommandLine.arguments.count > i + 2 ? Double(CommandLine.arguments[i + 2]) ?? 5 : 5
+    benchmarkNestedClients(lodestone: CommandLine.arguments[i + 1], seconds: seconds)
+    exit(0)
+}
+
 // --presented LODESTONE [SECONDS]: only motion → presented (MotionToPresented.swift).
 if let i = CommandLine.arguments.firstIndex(of: "--presented"), i + 1 < CommandLine.arguments.count {
     let seconds = CommandLine.arguments.count > i + 2 ? Double(CommandLine.arguments[i + 2]) ?? 5 : 5

@@ -49,7 +49,7 @@ struct Lodestone: ParsableCommand {
     @Option(help: "Frames per second of the frame clock.")
     var refresh: Int32 = 60
 
-    @Option(help: "How long before its refresh a frame starts composing: auto (the measured compose time plus a margin), off (at the refresh) or milliseconds (default: config.toml's max-render-time, else off).")
+    @Option(help: "How long before its refresh a frame starts composing: auto (the measured compose time plus a margin), off (at the refresh) or milliseconds (default: config.toml's max-render-time, else auto).")
     var maxRenderTime: String?
 
     @Option(help: "Wayland socket name in XDG_RUNTIME_DIR (default: first free wayland-N).")
@@ -72,6 +72,11 @@ struct Lodestone: ParsableCommand {
 
     @Flag(help: "Nested: do not share the clipboard and primary selection with the parent session.")
     var noShareClipboard = false
+
+    enum Switch: String, ExpressibleByArgument, CaseIterable { case on, off }
+
+    @Option(help: "Nested: show client surfaces as subsurfaces of Lodestone's window in the parent, composing only what needs it (title bars, effects, surfaces the parent cannot crop or scale as Lodestone does): on or off (default: on).")
+    var parentPlanes: Switch = .on
 
     @Flag(help: "On a TTY: log the time from each pointer motion (the kernel's timestamp) to the page flip that shows it, at exit.")
     var stats = false
@@ -192,6 +197,7 @@ struct Lodestone: ParsableCommand {
         // "Error: <what>: <why>" and exits with status 1, never a trap.
         let nested = kind == .wayland ? try WaylandBackend(logger: log) : nil
         nested?.sharesClipboard = !noShareClipboard
+        nested?.usesParentPlanes = parentPlanes == .on
         // On a bare TTY: the seat, the GPU and the input devices, checked before anything
         // else so a machine without them is told so at once.
         let drm = kind == .drm ? try DRMBackend(logger: log) : nil
@@ -255,6 +261,7 @@ struct Lodestone: ParsableCommand {
         if let keyboardLayout, !compositor.seat.keyboard.useKeymap(layout: keyboardLayout) {
             throw SystemError("xkbcommon has no keyboard layout '\(keyboardLayout)'")
         }
+        compositor.seat.keyboard.configureKeyRepeat(rate: settings.keyboard.repeatRate, delay: settings.keyboard.repeatDelay)
 
         // config.toml saved while running: the new settings reach the pointer at once (the
         // flags still win); a bad edit is logged and changes nothing. Watched on the loop.
@@ -264,6 +271,7 @@ struct Lodestone: ParsableCommand {
                 let s = overrides.apply(to: file)
                 compositor.updatePointer(settings: s.pointer, mode: s.pointerMode, legacyApps: s.legacyApps)
                 compositor.launcher.terminal = s.session.terminal
+                compositor.seat.keyboard.configureKeyRepeat(rate: s.keyboard.repeatRate, delay: s.keyboard.repeatDelay)
                 compositor.scribble.settings = s.scribble
                 log.info("\(configPath) reloaded")
             }, failed: { error in
@@ -325,9 +333,8 @@ struct Lodestone: ParsableCommand {
         if let timeout {
             deadline = try display.eventLoop.addTimer {
                 if let screenshot, backend.frameComposed != nil {
-                    compositor.composeIfNeeded()
                     do {
-                        try PNG.write(compositor.output.image, to: screenshot)
+                        try PNG.write(compositor.capturedImage(), to: screenshot)
                         print("screenshot: \(screenshot)")
                     } catch {
                         log.error("\(error)")

@@ -31,8 +31,9 @@ final class InProcessCompositor {
 
     /// `outputs`: several heads side by side (as `--outputs`); empty, one of `width`×`height`.
     /// `withdrawnGlobalLinger`: how long a removed head's global stays (milliseconds).
+    /// `touch`: a touchscreen for good (`Compositor.Options.touch`).
     init(width: Int32 = 1280, height: Int32 = 800, scale: OutputScale = OutputScale(1), outputs: [OutputMode] = [],
-         withdrawnGlobalLinger: Int32 = 5000) throws {
+         withdrawnGlobalLinger: Int32 = 5000, touch: Bool = false) throws {
         display = try Display()
         var options = Compositor.Options()
         options.width = width
@@ -40,6 +41,7 @@ final class InProcessCompositor {
         options.scale = scale
         options.outputs = outputs
         options.withdrawnGlobalLinger = withdrawnGlobalLinger
+        options.touch = touch
         options.clock = .manual
         var log = Logger(label: "in-process-compositor")
         log.logLevel = .warning

@@ -60,6 +60,27 @@ final class TTYKeyboardTests: XCTestCase {
         XCTAssertEqual(client.keys, [.key(Key.a, pressed: true), .key(Key.a, pressed: false)])
     }
 
+    /// config.toml's `[keyboard]` repeat wins over the parent's (nested), key by key; each
+    /// change reaches the client once, and none is sent for a change that changes nothing.
+    func testConfiguredRepeatWinsOverTheParentsAndFallsBackKeyByKey() throws {
+        let keyboard = lodestone.seat.keyboard
+        func sent() throws -> [String] {
+            try lodestone.roundtrip()
+            return client.repeatInfo.map { "\($0.rate)/\($0.delay)" }
+        }
+        keyboard.setKeyRepeat(rate: 33, delay: 500)
+        XCTAssertEqual(try sent(), ["25/600", "33/500"], "the parent's")
+        keyboard.configureKeyRepeat(rate: 0, delay: nil)
+        XCTAssertEqual(try sent().last, "0/500", "the file's rate, the parent's delay")
+        keyboard.setKeyRepeat(rate: 40, delay: 450)
+        XCTAssertEqual(try sent().last, "0/450", "the parent changes only what the file leaves to it")
+        keyboard.configureKeyRepeat(rate: nil, delay: nil)
+        XCTAssertEqual(try sent().last, "40/450")
+        let count = try sent().count
+        keyboard.configureKeyRepeat(rate: 40, delay: nil)
+        XCTAssertEqual(try sent().count, count, "nothing changed: nothing sent")
+    }
+
     /// Ctrl+Alt+F2 switches VTs and never reaches the client; Ctrl and Alt themselves do.
     func testVTSwitchBindingIsLodestonesAlone() throws {
         var bindings = TTYKeyBindings()

@@ -71,7 +71,7 @@ final class TTYTouchTests: XCTestCase {
     /// keyboards and mice change nothing, and a second touchscreen is not announced again.
     func testTouchCapabilityFollowsTouchDevices() throws {
         XCTAssertEqual(capabilities, [pointerAndKeyboard], "no touch device yet")
-        XCTAssertNil(lodestone.compositor.touchscreen)
+        XCTAssertNil(lodestone.seat.touchscreen)
         try libinput(.deviceAdded(touch: false))   // a keyboard
         XCTAssertEqual(capabilities, [pointerAndKeyboard])
         try libinput(.deviceAdded(touch: true))
@@ -80,11 +80,11 @@ final class TTYTouchTests: XCTestCase {
         XCTAssertEqual(capabilities.count, 2, "a second one changes nothing")
         try libinput(.deviceRemoved(touch: true))
         XCTAssertEqual(capabilities.count, 2, "one touchscreen is still there")
-        XCTAssertNotNil(lodestone.compositor.touchscreen)
+        XCTAssertNotNil(lodestone.seat.touchscreen)
         try libinput(.deviceRemoved(touch: false))
         try libinput(.deviceRemoved(touch: true))
         XCTAssertEqual(capabilities, [pointerAndKeyboard, withTouch, pointerAndKeyboard], "the last one gone: touch is withdrawn")
-        XCTAssertNil(lodestone.compositor.touchscreen)
+        XCTAssertNil(lodestone.seat.touchscreen)
         try libinput(.deviceAdded(touch: true))
         XCTAssertEqual(capabilities.last, withTouch, "plugged in again")
         // A wl_seat bound later hears the capabilities as they are now.

@@ -57,8 +57,22 @@ final class ConfigurationFileTests: XCTestCase {
         XCTAssertEqual(refusal("[scribble]\nhandwriting = true\n")?.key, "scribble.handwriting")
     }
 
+    func testKeyboardKeys() throws {
+        XCTAssertEqual(try parse("").keyboard, KeyboardSettings(), "nil: the parent's or 25 after 600")
+        let c = try parse("[keyboard]\nrepeat-rate = 0\nrepeat-delay = 250\n")
+        XCTAssertEqual(c.keyboard.repeatRate, 0)
+        XCTAssertEqual(c.keyboard.repeatDelay, 250)
+        XCTAssertEqual(refusal("[keyboard]\nrepeat-rate = -1\n")?.key, "keyboard.repeat-rate")
+        XCTAssertEqual(refusal("[keyboard]\nrepeat-rate = 25.5\n")?.key, "keyboard.repeat-rate")
+        XCTAssertEqual(refusal("[keyboard]\nrepeat-rate = 1001\n")?.key, "keyboard.repeat-rate")
+        XCTAssertEqual(refusal("[keyboard]\nrepeat-delay = 0\n")?.key, "keyboard.repeat-delay")
+        XCTAssertEqual(refusal("[keyboard]\nrepeat-delay = \"fast\"\n")?.key, "keyboard.repeat-delay")
+        XCTAssertEqual(refusal("[keyboard]\nrepeat = 1\n")?.key, "keyboard.repeat")
+    }
+
     func testMaxRenderTime() throws {
-        XCTAssertEqual(try parse("").maxRenderTime, .off)
+        XCTAssertEqual(try parse("").maxRenderTime, .auto, "auto by default")
+        XCTAssertEqual(try parse("max-render-time = \"off\"\n").maxRenderTime, .off)
         XCTAssertEqual(try parse("max-render-time = \"auto\"\n").maxRenderTime, .auto)
         XCTAssertEqual(try parse("max-render-time = 4\n").maxRenderTime, .milliseconds(4))
         XCTAssertEqual(try parse("max-render-time = 2.5\n").maxRenderTime, .milliseconds(2.5))

@@ -121,6 +121,36 @@ final class CompositorTests: XCTestCase {
         _ = (child, sub, buffer)
     }
 
+    /// A subsurface made after a sibling's place_below, before the parent commits, is drawn:
+    /// the pending restacking took it in (it was left out, and never drawn).
+    func testSubsurfaceMadeAfterASiblingsRestackingIsDrawn() throws {
+        let session = try Session(size: "400x300")
+        defer { session.stop() }
+        let globals = try Globals(connection: try session.connect())
+        let window = try Window(globals, title: "parent", width: 100, height: 100) { $0.fill(self.red) }
+        let c = globals.connection
+        var kept: [AnyObject] = []
+        for (x, below) in [(Int32(-30), true), (Int32(60), false)] {
+            let child = Proxy(globals.compositor.request { wl_compositor_create_surface($0) }!, on: c)
+            let sub = Proxy(globals.subcompositor!.request(child, window.surface) { wl_subcompositor_get_subsurface($0, $1, $2) }!, on: c)
+            let buffer = try XCTUnwrap(ClientShmBuffer(shm: globals.shm, width: 40, height: 40))
+            buffer.fill(below ? self.blue : self.green)
+            sub.request { wl_subsurface_set_position($0, x, 20) }
+            if below { sub.request(window.surface) { wl_subsurface_place_below($0, $1) } }
+            child.request(buffer.buffer) { wl_surface_attach($0, $1, 0, 0) }
+            child.request { wl_surface_damage_buffer($0, 0, 0, 40, 40) }
+            child.request { wl_surface_commit($0) }
+            kept += [child, sub, buffer]
+        }
+        window.redraw()
+        try c.roundtrip()
+        let w = try session.waitForWindow("parent")
+        let shot = try session.screenshot()
+        XCTAssertEqual(shot[Int(w.x) - 20, Int(w.y) + 30], self.blue & 0xffffff, "the first child, below its parent, shows beside it")
+        XCTAssertEqual(shot[Int(w.x) + 80, Int(w.y) + 30], self.green & 0xffffff, "the second child, made after the first's place_below, is drawn on top")
+        withExtendedLifetime(kept) {}
+    }
+
     func testInteractiveMoveFollowsThePointer() throws {
         let session = try Session(size: "800x600")
         let globals = try Globals(connection: try session.connect())

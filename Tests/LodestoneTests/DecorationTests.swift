@@ -47,6 +47,30 @@ final class DecorationTests: XCTestCase {
                       "the close button highlights")
     }
 
+    /// Activating another window draws the bar of the one that lost activation as inactive
+    /// at once (it stayed as it was until something else composed its row), and the other's
+    /// as active.
+    func testTheBarOfTheWindowThatLostActivationIsRedrawnInactive() throws {
+        let session = try Session()
+        defer { session.stop() }
+        _ = try foot(session)
+        try session.launch(["foot", "--override=shell=/bin/sh", "--title=other", "--override=locked-title=yes"])
+        _ = try session.waitForWindow("other", timeout: 40)
+        let a = try session.control.moveWindow("decorated", x: 0, y: 60)
+        let b = try session.control.moveWindow("other", x: 720, y: 60)
+        func shade(_ w: TestControl.WindowState, in shot: Screenshot) -> Int {
+            let p = shot[Int(w.x) + 4, Int(w.y - Self.bar) + 4]
+            return Int(p >> 16 & 0xff) + Int(p >> 8 & 0xff) + Int(p & 0xff)
+        }
+        // A frame with "decorated" active, then "other" activated.
+        _ = try session.control.activateWindow("decorated")
+        let before = try session.screenshot("before")
+        XCTAssertGreaterThan(shade(b, in: before), shade(a, in: before) + 30, "decorated's bar is not drawn active (darker)")
+        _ = try session.control.activateWindow("other")
+        let after = try session.screenshot("after")
+        XCTAssertGreaterThan(shade(a, in: after), shade(b, in: after) + 30, "the bar of the window that lost activation is not drawn inactive (lighter)")
+    }
+
     func testDraggingTheBarMovesTheWindow() throws {
         let session = try Session()
         let (_, w) = try foot(session)

@@ -61,20 +61,22 @@ final class HostileAccessibleAppTests: XCTestCase {
 
     /// Frames per second and the slowest round trip (s) over `seconds`, the pointer moving
     /// about (x, y) all the while, so that the window under it is walked again and again.
-    private func pace(seconds: Double, x: Double, y: Double) throws -> (fps: Double, worst: Double, cpu: Double) {
+    private func pace(seconds: Double, x: Double, y: Double) throws -> (fps: Double, worst: Double, overASecond: Int, cpu: Double) {
         let start = Date(), first = try session.control.frameCount(), cpu = compositorCPU()
-        var worst = 0.0, k = 0
+        var worst = 0.0, k = 0, overASecond = 0
         while Date().timeIntervalSince(start) < seconds {
             let t = Date()
             try session.control.movePointer(x: x + Double(k % 7) * 3, y: y + Double(k % 5) * 3)
             _ = try session.control.frameCount()
-            worst = max(worst, Date().timeIntervalSince(t))
+            let roundTrip = Date().timeIntervalSince(t)
+            worst = max(worst, roundTrip)
+            if roundTrip >= 1 { overASecond += 1 }
             k += 1
             usleep(10_000)
         }
         let frames = Double(try session.control.frameCount() &- first)
         let elapsed = Date().timeIntervalSince(start)
-        return (frames / elapsed, worst, (compositorCPU() - cpu) / elapsed)
+        return (frames / elapsed, worst, overASecond, (compositorCPU() - cpu) / elapsed)
     }
 
     /// Lodestone's user and system CPU time so far, in seconds.
@@ -100,7 +102,9 @@ final class HostileAccessibleAppTests: XCTestCase {
 
     /// Starts the app in `mode`, measures the pace without and with it, and checks the rest.
     @discardableResult
-    private func misbehave(_ mode: String, seconds: Double = 9, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    /// `wakeUpCPU`: the most CPU milliseconds one wake-up of the loop for the accessibility
+    /// bus may take.
+    private func misbehave(_ mode: String, seconds: Double = 9, wakeUpCPU: Double = 50, file: StaticString = #filePath, line: UInt = #line) throws -> String {
         let baseline = try pace(seconds: 2, x: Self.wx + 150, y: Self.wy + 150)
         let output = session.runtimeDirectory + "/hostile-\(mode).out"
         let app = try session.launch(["/usr/bin/python3", Self.app, mode], environment: bus.environment, output: output)
@@ -109,7 +113,7 @@ final class HostileAccessibleAppTests: XCTestCase {
         print("the window: \(w)")
         let during = try pace(seconds: seconds, x: Self.wx + 150, y: Self.wy + 150)
         let said = textOfFile(output)
-        print("\(mode): \(String(format: "%.1f", baseline.fps)) fps before, \(String(format: "%.1f", during.fps)) with the app; worst round trip \(Int(baseline.worst * 1000)) ms before, \(Int(during.worst * 1000)) ms with it; Lodestone's CPU \(Int(baseline.cpu * 100))% before, \(Int(during.cpu * 100))% with it; walks \(walks().map { "\($0.nodes)/\($0.ms)ms" })")
+        print("\(mode): \(String(format: "%.1f", baseline.fps)) fps before, \(String(format: "%.1f", during.fps)) with the app; worst round trip \(Int(baseline.worst * 1000)) ms before, \(Int(during.worst * 1000)) ms with it; Lodestone's CPU \(Int(baseline.cpu * 100))% before, \(Int(during.cpu * 100))% with it; walks (nodes/ms, the longest wake-up's CPU ms) \(walks().map { "\($0.nodes)/\($0.ms)ms/\($0.wakeUpCPU)" })")
         XCTAssertTrue(session.compositorIsRunning, "Lodestone died:\n\(session.log.suffix(3000))", file: file, line: line)
         XCTAssertTrue(said.contains("registered"), "the app did not register: \(said)", file: file, line: line)
         XCTAssertTrue(app.isRunning, "the app is gone: \(said)", file: file, line: line)
@@ -121,10 +125,13 @@ final class HostileAccessibleAppTests: XCTestCase {
             // measures it; the rates are printed above.
             XCTAssertGreaterThan(during.fps, baseline.fps * 0.1, "frames stopped", file: file, line: line)
             // A loop that waited on the app would wait a D-Bus call's timeout (1 s,
-            // DBusConnection.callTimeout). Below that, a slow round trip seen from here is the
-            // machine's: on two cores busy with other tests it took 509 ms once, while
-            // Lodestone's own longest wake-up for the walks was 57 ms wall (16 ms CPU).
-            XCTAssertLessThan(during.worst, 1, "a round trip took \(during.worst) s: the loop waited on the app", file: file, line: line)
+            // DBusConnection.callTimeout) at every call it made to the app: round trips over
+            // a second, again and again. One alone is the machine's: on two cores busy with
+            // other tests one took 509 ms, and in a loaded CI run beside a million children
+            // one took 1.30 s, while Lodestone's own longest wake-up for the walks was tens of
+            // milliseconds (asserted below).
+            XCTAssertLessThanOrEqual(during.overASecond, 1, "\(during.overASecond) round trips over a second (the worst \(during.worst) s): the loop waited on the app", file: file, line: line)
+            XCTAssertLessThan(during.worst, 2, "a round trip took \(during.worst) s: the loop waited on the app twice", file: file, line: line)
         }
         for walk in walks() {
             XCTAssertLessThanOrEqual(walk.nodes, 3000, walk.line, file: file, line: line)
@@ -137,7 +144,7 @@ final class HostileAccessibleAppTests: XCTestCase {
             // the most seen, a million children in the debug build).
             if !sanitized {
                 XCTAssertLessThan(walk.wakeUpWall, 500, walk.line, file: file, line: line)
-                XCTAssertLessThan(walk.wakeUpCPU, 50, walk.line, file: file, line: line)
+                XCTAssertLessThan(walk.wakeUpCPU, wakeUpCPU, walk.line, file: file, line: line)
             }
         }
         // The cursor name still decides: the text shape is the beam.
@@ -197,9 +204,13 @@ final class HostileAccessibleAppTests: XCTestCase {
         XCTAssertFalse(walks().isEmpty, "no walk of the window")
     }
 
-    /// A million frames at the root: no more than 64 are asked their name and size.
+    /// A million frames at the root: no more than 64 are asked their name and size. The root's
+    /// answer is one message of about 50 MB, which sd-bus reads and checks whole before
+    /// Lodestone sees it: the pages it grows into are that wake-up's CPU time too (4-12 ms
+    /// alone here; 93 ms in a loaded CI run, where faulting in 50 MB costs more), so the
+    /// wake-up may take longer than a walk's own, though still not a D-Bus timeout.
     func testAMillionFrames() throws {
-        try misbehave("frames", seconds: 12)
+        try misbehave("frames", seconds: 12, wakeUpCPU: 250)
     }
 
     /// The root never answers: the pointer has its cursor names, the frame is asked again.

@@ -25,9 +25,7 @@ final class KWinEffectTests: XCTestCase {
         try skipUnderSanitizersForALibraryConsumer()
         var missing: [String] = []
         for tool in ["meson", "ninja", "pkg-config", "dbus-run-session", "wayland-info"] {
-            let found = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-                .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
-            if !found { missing.append(tool) }
+            if programPath(tool) == nil { missing.append(tool) }
         }
         for file in ["/usr/bin/kwin_wayland", "/usr/include/kwineffects.h"] where !FileManager.default.fileExists(atPath: file) {
             missing.append(file)

@@ -15,15 +15,7 @@ final class MesonWrapTests: XCTestCase {
     private var scratch: String!
 
     override func setUpWithError() throws {
-        for tool in ["meson", "ninja", "wayland-scanner", "pkg-config"] {
-            let found = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-                .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
-            guard !found else { continue }
-            let message = "\(tool) is not installed (apt-get install -y meson ninja-build; make deps)"
-            // Under CI a missing tool is a broken setup, not a reason to skip.
-            if ProcessInfo.processInfo.environment["CI"] != nil { throw TestFailure(message) }
-            throw XCTSkip(message)
-        }
+        try requireTools(["meson", "ninja", "wayland-scanner", "pkg-config"], install: "apt-get install -y meson ninja-build; make deps")
         scratch = NSTemporaryDirectory() + "lodestone-meson-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     }

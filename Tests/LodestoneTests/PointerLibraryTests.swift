@@ -26,14 +26,7 @@ final class PointerLibraryTests: XCTestCase {
     private var scratch: String!
 
     override func setUpWithError() throws {
-        for tool in ["meson", "ninja", "valgrind", "nm", "objcopy"] {
-            let found = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-                .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
-            guard !found else { continue }
-            let message = "\(tool) is not installed (apt-get install -y meson ninja-build valgrind binutils; make deps)"
-            if ProcessInfo.processInfo.environment["CI"] != nil { throw TestFailure(message) }
-            throw XCTSkip(message)
-        }
+        try requireTools(["meson", "ninja", "valgrind", "nm", "objcopy"], install: "apt-get install -y meson ninja-build valgrind binutils; make deps")
         guard FileManager.default.fileExists(atPath: Self.library) else {
             throw TestFailure("no liblodestone-pointer.so in \(Self.libraryDirectory): swift build builds the product")
         }

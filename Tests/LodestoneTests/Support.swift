@@ -26,12 +26,19 @@ func selectionTaken(trace: String, primary: Bool) -> Bool {
 extension XCTestCase {
     /// Skips when a client program is not installed (make deps installs them all).
     func requireProgram(_ name: String) throws {
-        let found = name.hasPrefix("/") ? FileManager.default.isExecutableFile(atPath: name)
-            : (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-                .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
-        if !found {
+        if programPath(name) == nil {
             if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("\(name) is not installed; run make deps") }
             throw XCTSkip("\(name) is not installed; run make deps")
+        }
+    }
+
+    /// Skips when one of a test's build tools is not installed, saying how to install it
+    /// (`install`); under CI that is a broken setup, not a reason to skip, so it fails.
+    func requireTools(_ tools: [String], install: String) throws {
+        for tool in tools where programPath(tool) == nil {
+            let message = "\(tool) is not installed (\(install))"
+            if ProcessInfo.processInfo.environment["CI"] != nil { throw TestFailure(message) }
+            throw XCTSkip(message)
         }
     }
 

@@ -18,14 +18,7 @@ final class WlrootsExampleTests: XCTestCase {
     private var processes: [Process] = []
 
     override func setUpWithError() throws {
-        for tool in ["meson", "ninja", "grim", "pkg-config"] {
-            let found = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-                .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
-            guard !found else { continue }
-            let message = "\(tool) is not installed (apt-get install -y meson ninja-build grim libwlroots-dev; make deps)"
-            if ProcessInfo.processInfo.environment["CI"] != nil { throw TestFailure(message) }
-            throw XCTSkip(message)
-        }
+        try requireTools(["meson", "ninja", "grim", "pkg-config"], install: "apt-get install -y meson ninja-build grim libwlroots-dev; make deps")
         guard (try? run(["pkg-config", "--exists", "wlroots"]).status) == 0 else {
             let message = "libwlroots-dev is not installed (make deps)"
             if ProcessInfo.processInfo.environment["CI"] != nil { throw TestFailure(message) }

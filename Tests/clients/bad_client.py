@@ -7,6 +7,9 @@ Modes:
   disconnect-mid-frame    map a window, ask for a frame callback, commit, and vanish
   destroy-attached-buffer attach a buffer, destroy it, commit; then again after commit
   truncate-pool           commit a buffer from a pool whose file was truncated to 0
+  short-sealed-pool       a pool whose file is sealed against shrinking but shorter than the
+                          pool and its buffer (a nested Lodestone must not share it with its
+                          parent: the parent would fault on it); the buffer committed
   truncate-shown-pool     map a window, then truncate the pool of the buffer it shows and
                           damage it (the compositor reads buffers in place); prints 'shown'
   huge-buffer N           map an N×N xrgb window (never written), print 'mapped', stay
@@ -224,7 +227,7 @@ def pointer_of(c):
 def wait_for_enter(c, pointer, then):
     """Dispatches until the pointer enters our surface; calls then(serial)."""
     entered = []
-    pointer.dispatcher["enter"] = lambda p, serial, surface, x, y: (entered.append(serial), then(serial))
+    pointer.dispatcher["enter"] = lambda p, serial, surface, x, y: [entered.append(serial), then(serial)] and None
     while not entered and c.display.dispatch(block=True) >= 0:
         pass
 
@@ -450,6 +453,20 @@ def main(mode, arg=None):
         fd, pool = c.pool(size)
         buf = pool.create_buffer(0, WIDTH, HEIGHT, WIDTH * 4, WlShm.format.argb8888.value)
         os.ftruncate(fd, 0)  # the compositor's mapping now faults
+        surface.attach(buf, 0, 0)
+        surface.damage_buffer(0, 0, WIDTH, HEIGHT)
+        surface.commit()
+        until_error(d)
+    elif mode == "short-sealed-pool":
+        surface, xdg, _ = c.window()
+        xdg.ack_configure(c.configure_serial)
+        size = WIDTH * HEIGHT * 4
+        fd = os.memfd_create("bad-client", os.MFD_ALLOW_SEALING)
+        os.ftruncate(fd, 4096)  # shorter than the pool it is given as
+        import fcntl
+        fcntl.fcntl(fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_SHRINK)
+        pool = c.shm.create_pool(fd, size)
+        buf = pool.create_buffer(0, WIDTH, HEIGHT, WIDTH * 4, WlShm.format.argb8888.value)
         surface.attach(buf, 0, 0)
         surface.damage_buffer(0, 0, WIDTH, HEIGHT)
         surface.commit()

@@ -16,39 +16,25 @@ Modes:
 The error modes print 'RESULT: protocol-error' (libwayland logs 'interface#id: error code: ...'
 on stderr) or 'RESULT: ok'. The bindings are generated from
 protocols/wlr-data-control-unstable-v1.xml (not in pywayland) with pywayland's scanner at
-start-up, with the core protocol and xdg-shell, as screencopy_client.py does.
+start-up, with the core protocol and xdg-shell (pywayland_bindings.py).
 """
 import errno
-import importlib
 import mmap
 import os
-import subprocess
 import sys
-import tempfile
 import time
+import pywayland_bindings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA_CONTROL = os.path.join(HERE, "..", "..", "protocols", "wlr-data-control-unstable-v1.xml")
 MIME = "text/plain;charset=utf-8"
 
 
-def pkg_data(package):
-    return subprocess.check_output(["pkg-config", "--variable=pkgdatadir", package], text=True).strip()
-
-
 def bindings():
-    directory = tempfile.mkdtemp(prefix="lodestone-data-control-")
-    xmls = [os.path.join(pkg_data("wayland-scanner"), "wayland.xml"),
-            os.path.join(pkg_data("wayland-protocols"), "stable", "xdg-shell", "xdg-shell.xml"),
-            DATA_CONTROL]
-    out = os.path.join(directory, "data_control_protocols")
-    subprocess.check_call([sys.executable, "-m", "pywayland.scanner", "-i", *xmls, "-o", out], stderr=subprocess.DEVNULL)
-    open(os.path.join(out, "__init__.py"), "w").close()
-    sys.path.insert(0, directory)
-    return (importlib.import_module("data_control_protocols.wayland"),
-            importlib.import_module("data_control_protocols.xdg_shell"),
-            importlib.import_module("data_control_protocols.wlr_data_control_unstable_v1"))
-
+    return pywayland_bindings.generate("data_control_protocols",
+                                       [pywayland_bindings.core(),
+                                        pywayland_bindings.wayland_protocols("stable", "xdg-shell", "xdg-shell.xml"), DATA_CONTROL],
+                                       ["wayland", "xdg_shell", "wlr_data_control_unstable_v1"])
 
 def say(*words):
     print(*words, flush=True)

@@ -36,15 +36,13 @@ Misbehaving (each prints 'RESULT: protocol-error' or 'RESULT: ok'; libwayland lo
   role                      get_layer_surface on a surface that is an xdg_surface
 
 The bindings are generated from protocols/wlr-layer-shell-unstable-v1.xml (not in
-pywayland) with pywayland's scanner at start-up, as data_control_client.py does.
+pywayland) with pywayland's scanner at start-up (pywayland_bindings.py).
 """
 import errno
-import importlib
 import mmap
 import os
-import subprocess
 import sys
-import tempfile
+import pywayland_bindings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 LAYER_SHELL = os.path.join(HERE, "..", "..", "protocols", "wlr-layer-shell-unstable-v1.xml")
@@ -52,24 +50,12 @@ ADAPTIVE_POINTER = os.path.join(HERE, "..", "..", "protocols", "adaptive-pointer
 TOP, LEFT, RIGHT, BOTTOM = 1, 4, 8, 2
 
 
-def pkg_data(package):
-    return subprocess.check_output(["pkg-config", "--variable=pkgdatadir", package], text=True).strip()
-
-
 def bindings():
-    directory = tempfile.mkdtemp(prefix="lodestone-layer-shell-")
-    xmls = [os.path.join(pkg_data("wayland-scanner"), "wayland.xml"),
-            os.path.join(pkg_data("wayland-protocols"), "stable", "xdg-shell", "xdg-shell.xml"),
-            LAYER_SHELL, ADAPTIVE_POINTER]
-    out = os.path.join(directory, "layer_protocols")
-    subprocess.check_call([sys.executable, "-m", "pywayland.scanner", "-i", *xmls, "-o", out], stderr=subprocess.DEVNULL)
-    open(os.path.join(out, "__init__.py"), "w").close()
-    sys.path.insert(0, directory)
-    return (importlib.import_module("layer_protocols.wayland"),
-            importlib.import_module("layer_protocols.xdg_shell"),
-            importlib.import_module("layer_protocols.wlr_layer_shell_unstable_v1"),
-            importlib.import_module("layer_protocols.adaptive_pointer_v1"))
-
+    return pywayland_bindings.generate("layer_protocols",
+                                       [pywayland_bindings.core(),
+                                        pywayland_bindings.wayland_protocols("stable", "xdg-shell", "xdg-shell.xml"),
+                                        LAYER_SHELL, ADAPTIVE_POINTER],
+                                       ["wayland", "xdg_shell", "wlr_layer_shell_unstable_v1", "adaptive_pointer_v1"])
 
 def say(*words):
     print(*words, flush=True)

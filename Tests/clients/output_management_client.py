@@ -22,14 +22,12 @@ Answers (print the configuration's event, then 'RESULT: ok'):
                     position the manager reports after a round trip: 'position X Y'
 
 The bindings are generated from protocols/wlr-output-management-unstable-v1.xml (not in
-pywayland) with pywayland's scanner at start-up, as data_control_client.py does.
+pywayland) with pywayland's scanner at start-up (pywayland_bindings.py).
 """
 import errno
-import importlib
 import os
-import subprocess
 import sys
-import tempfile
+import pywayland_bindings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 XML = os.path.join(HERE, "..", "..", "protocols", "wlr-output-management-unstable-v1.xml")
@@ -37,14 +35,8 @@ INT32_MAX, INT32_MIN = 2**31 - 1, -2**31
 
 
 def bindings():
-    directory = tempfile.mkdtemp(prefix="lodestone-output-management-")
-    wayland = os.path.join(subprocess.check_output(["pkg-config", "--variable=pkgdatadir", "wayland-scanner"], text=True).strip(), "wayland.xml")
-    out = os.path.join(directory, "output_management_protocols")
-    subprocess.check_call([sys.executable, "-m", "pywayland.scanner", "-i", wayland, XML, "-o", out], stderr=subprocess.DEVNULL)
-    open(os.path.join(out, "__init__.py"), "w").close()
-    sys.path.insert(0, directory)
-    return importlib.import_module("output_management_protocols.wlr_output_management_unstable_v1")
-
+    return pywayland_bindings.generate("output_management_protocols", [pywayland_bindings.core(), XML],
+                                       ["wlr_output_management_unstable_v1"])[0]
 
 def main(mode):
     from pywayland.client import Display

@@ -23,34 +23,21 @@ pywayland) with pywayland's scanner at start-up, together with the core protocol
 single-pixel-buffer so every proxy comes from one set of modules.
 """
 import errno
-import importlib
 import mmap
 import os
-import subprocess
 import sys
-import tempfile
+import pywayland_bindings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCREENCOPY = os.path.join(HERE, "..", "..", "protocols", "wlr-screencopy-unstable-v1.xml")
 
 
-def pkg_data(package):
-    return subprocess.check_output(["pkg-config", "--variable=pkgdatadir", package], text=True).strip()
-
-
 def bindings():
-    directory = tempfile.mkdtemp(prefix="lodestone-screencopy-")
-    xmls = [os.path.join(pkg_data("wayland-scanner"), "wayland.xml"),
-            os.path.join(pkg_data("wayland-protocols"), "staging", "single-pixel-buffer", "single-pixel-buffer-v1.xml"),
-            SCREENCOPY]
-    out = os.path.join(directory, "screencopy_protocols")
-    subprocess.check_call([sys.executable, "-m", "pywayland.scanner", "-i", *xmls, "-o", out], stderr=subprocess.DEVNULL)
-    open(os.path.join(out, "__init__.py"), "w").close()
-    sys.path.insert(0, directory)
-    return (importlib.import_module("screencopy_protocols.wayland"),
-            importlib.import_module("screencopy_protocols.single_pixel_buffer_v1"),
-            importlib.import_module("screencopy_protocols.wlr_screencopy_unstable_v1"))
-
+    return pywayland_bindings.generate("screencopy_protocols",
+                                       [pywayland_bindings.core(),
+                                        pywayland_bindings.wayland_protocols("staging", "single-pixel-buffer", "single-pixel-buffer-v1.xml"),
+                                        SCREENCOPY],
+                                       ["wayland", "single_pixel_buffer_v1", "wlr_screencopy_unstable_v1"])
 
 def say(*words):
     print(*words, flush=True)

@@ -24,7 +24,8 @@ Modes:
                             is presented, commit a third; prints 'clock_id N' and per feedback
                             'feedback N discarded' or 'feedback N presented SEC NSEC REFRESH SEQ
                             FLAGS OUTPUTS' (OUTPUTS: the sync_output events)
-  shortcuts on|off          map "shortcuts" and print its keyboard's keys ('key CODE STATE'); with
+  shortcuts on|off          map "shortcuts" and print its keyboard's keys ('key CODE STATE') and
+                            key repeat ('repeat_info RATE DELAY'); with
                             'on', a zwp_keyboard_shortcuts_inhibitor_v1 on it ('active'/'inactive')
   export                    map "exported" (200×100) and export it; prints 'handle H'
   import HANDLE             import HANDLE, map "imported" (80×60) as its child (set_parent_of before
@@ -155,7 +156,9 @@ def toplevel(c, title, size=(200, 100), before_map=None):
     top = xdg.get_toplevel()
     top.set_title(title)
     serials, activated = [], []
-    xdg.dispatcher["configure"] = lambda x, serial: (serials.append(serial), x.ack_configure(serial))
+    # A handler's result goes back to C as an int (pywayland's dispatcher_func): a tuple
+    # there printed "TypeError: an integer is required" into the client's log, so None.
+    xdg.dispatcher["configure"] = lambda x, serial: [serials.append(serial), x.ack_configure(serial)] and None
     # xdg_toplevel.state.activated is 4 in the array of uint32 states.
     top.dispatcher["configure"] = lambda t, w, h, states: activated.append(4 in list(states))
     c.wm.dispatcher["ping"] = lambda wm, serial: wm.pong(serial)
@@ -266,6 +269,7 @@ def shortcuts(c, inhibit):
     seat = registry.bind(c.globals["wl_seat"], WlSeat, 5)
     keyboard = seat.get_keyboard()
     keyboard.dispatcher["key"] = lambda k, serial, time, key, state: print("key", key, state, flush=True)
+    keyboard.dispatcher["repeat_info"] = lambda k, rate, delay: print("repeat_info", rate, delay, flush=True)
     surface, keep, _ = toplevel(c, "shortcuts")
     if inhibit:
         manager = registry.bind(c.globals["zwp_keyboard_shortcuts_inhibit_manager_v1"], ZwpKeyboardShortcutsInhibitManagerV1, 1)
@@ -328,7 +332,7 @@ def fractional_window(c, width, height):
 
     def configure(surface):
         scale = manager.get_fractional_scale(surface)
-        scale.dispatcher["preferred_scale"] = lambda s, n: (preferred.append(n), print("preferred_scale", n, flush=True))
+        scale.dispatcher["preferred_scale"] = lambda s, n: [preferred.append(n), print("preferred_scale", n, flush=True)] and None
         c.display.roundtrip()
         # round(W × n / 120), halves up, as the compositor rounds the window's edges.
         bw, bh = ((v * preferred[-1] + 60) // 120 for v in (width, height))

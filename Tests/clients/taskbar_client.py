@@ -21,18 +21,14 @@ It prints 'closed TITLE' (wlr) and 'ext-closed TITLE' as handles close, 'finishe
 'finished ext' when the manager and the list finish.
 
 The bindings are generated at start-up from protocols/wlr-foreign-toplevel-management-unstable-v1.xml
-and protocols/ext-foreign-toplevel-list-v1.xml with pywayland's scanner (as data_control_client.py does).
+and protocols/ext-foreign-toplevel-list-v1.xml with pywayland's scanner (pywayland_bindings.py).
 """
 import errno
-import importlib
 import os
 import select
-import subprocess
 import sys
-import tempfile
+import pywayland_bindings
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-PROTOCOLS = os.path.join(HERE, "..", "..", "protocols")
 STATES = {0: "maximized", 1: "minimized", 2: "activated", 3: "fullscreen"}
 
 
@@ -41,18 +37,11 @@ def say(*words):
 
 
 def bindings():
-    directory = tempfile.mkdtemp(prefix="lodestone-taskbar-")
-    wayland_xml = os.path.join(subprocess.check_output(["pkg-config", "--variable=pkgdatadir", "wayland-scanner"], text=True).strip(), "wayland.xml")
-    xmls = [wayland_xml, os.path.join(PROTOCOLS, "wlr-foreign-toplevel-management-unstable-v1.xml"),
-            os.path.join(PROTOCOLS, "ext-foreign-toplevel-list-v1.xml")]
-    out = os.path.join(directory, "taskbar_protocols")
-    subprocess.check_call([sys.executable, "-m", "pywayland.scanner", "-i", *xmls, "-o", out], stderr=subprocess.DEVNULL)
-    open(os.path.join(out, "__init__.py"), "w").close()
-    sys.path.insert(0, directory)
-    return (importlib.import_module("taskbar_protocols.wayland"),
-            importlib.import_module("taskbar_protocols.wlr_foreign_toplevel_management_unstable_v1"),
-            importlib.import_module("taskbar_protocols.ext_foreign_toplevel_list_v1"))
-
+    return pywayland_bindings.generate("taskbar_protocols",
+                                       [pywayland_bindings.core(),
+                                        pywayland_bindings.repository("wlr-foreign-toplevel-management-unstable-v1.xml"),
+                                        pywayland_bindings.repository("ext-foreign-toplevel-list-v1.xml")],
+                                       ["wayland", "wlr_foreign_toplevel_management_unstable_v1", "ext_foreign_toplevel_list_v1"])
 
 class Handle:
     def __init__(self, proxy):

@@ -5,11 +5,9 @@ import Rendering
 
 /// A client's arrangement of the TTY's heads (`zwlr_output_manager_v1`): each head offers
 /// its connector's modes; a head switched off has its CRTC turned off, and one switched on
-/// is lit again in its mode (`DRMOutput.setMode`: new buffers, the CRTC set). Places are the
-/// compositor's alone. What the backend cannot show is refused (`failed`) with the reason in
-/// the log:
-/// - another mode than the head's: a modeset to another size left the heap corrupted at
-///   exit in the VM (`Tests/vm/tty-test desktop`), cause not found;
+/// is lit again in its mode, and another of its modes is set (`DRMOutput.setMode`: new
+/// buffers, the CRTC set). Places are the compositor's alone. What the backend cannot show is
+/// refused (`failed`) with the reason in the log:
 /// - custom modes: a mode the connector does not list needs timings of its own (CVT),
 ///   which the backend does not compute;
 /// - a scale other than the session's (`--scale`) or a transform: each head's part of the
@@ -47,11 +45,6 @@ extension DRMBackend: OutputConfigurator {
             guard let output = outputs.first(where: { $0.headName == c.head.name }) else { return "\(c.head.name) has no DRM output" }
             if !output.modes.contains(where: { Self.headMode($0).matches(c.mode) }) {
                 return "\(c.head.name): \(c.mode.width)×\(c.mode.height) at \(c.mode.refreshMilliHz) mHz is not a mode \(output.connectorName) lists; custom modes need timings of their own (CVT), which the DRM backend does not compute"
-            }
-            if !Self.headMode(output.mode).matches(c.mode) {
-                // Switched off and on again in its mode, a head is lit as before (new buffers
-                // of the same size); another size is not taken yet.
-                return "\(c.head.name): another mode than \(output.width)×\(output.height) is refused on a TTY for now: in the VM a modeset to another size left Lodestone's heap corrupted at its exit (glibc: malloc_consolidate(): unaligned fastbin chunk detected; Tests/vm/tty-test desktop), and the cause is not found"
             }
             if c.scale != compositor.output.scale {
                 return "\(c.head.name): scale \(c.scale) differs from the session's (\(compositor.output.scale), --scale): the DRM backend copies each head's part of the one composed frame pixel for pixel and cannot scale it"

@@ -42,6 +42,9 @@ final class Presenter {
 
     /// The parent's cursor as Lodestone's cursor plane: its hand-overs go with our commits.
     var cursorPlane: ParentPointerPlane?
+    /// Client surfaces as subsurfaces of the window: what a frame changed on them is applied
+    /// by the window's commit of that frame, with or without new pixels of the window's own.
+    var planes: ParentPlanes?
 
     /// Counters for the benchmark and the log.
     private(set) var commits = 0
@@ -79,7 +82,7 @@ final class Presenter {
         log = logger
     }
 
-    /// A frame was composed with `damage` (output pixels).
+    /// A frame was composed with `damage` (output pixels; empty when only planes changed).
     func present(damage: PixelRegion) {
         pendingDamage.add(damage)
         for slot in buffers { slot.stale.add(damage) }
@@ -93,46 +96,24 @@ final class Presenter {
 
     private var waitingForFrame: Bool { frameCallback != nil }
 
+    /// Whether a frame composed now would go out at once: the window is configured, the
+    /// parent drew our last commit, and a buffer is free (or may be made) for its pixels.
+    /// The planes are handed over only then (`ParentPlanes.canPresent`), so what they change
+    /// is never applied without the frame it goes with.
+    var canCommit: Bool {
+        window.isConfigured && !waitingForFrame && (buffers.contains { !$0.busy } || buffers.count < Self.maximumBuffers)
+    }
+
     private func commitIfPossible() {
-        guard window.isConfigured, !waitingForFrame, !pendingDamage.isEmpty else { return }
-        let width = output.pixelWidth, height = output.pixelHeight
-        // A new mode: buffers of the old size are of no use any more.
-        if let first = buffers.first, first.image.width != width || first.image.height != height {
-            buffers.removeAll()
-        }
-        guard let slot = freeSlot(width: width, height: height) else {
-            log.debug("all \(buffers.count) parent buffers are held; the frame waits for a release")
-            return
-        }
-
-        // Bring the buffer up to date: only what changed since it was last written.
-        let bounds = PixelRect(x: 0, y: 0, width: width, height: height)
-        slot.stale.intersect(bounds)
-        for rect in slot.stale.rects { slot.image.copy(from: output.image, rect: rect) }
-        slot.stale.clear()
-
+        let planesChanged = planes?.changed ?? false
+        guard window.isConfigured, !waitingForFrame, !pendingDamage.isEmpty || planesChanged else { return }
         let surface = window.surface
-        // A whole scale is the buffer scale; a fractional one (the parent's preferred
-        // scale) is a buffer of that many pixels that the viewport maps onto the window's
-        // logical size, pixel for pixel in a parent that rounds as we do.
-        let scale = output.scale
-        let bufferScale: Int32 = scale.isIntegral ? scale.ceiling : 1
-        if committedScale != bufferScale {
-            surface.request { wl_surface_set_buffer_scale($0, bufferScale) }
-            committedScale = bufferScale
+        // The composed frame's pixels, when it has new ones: the planes' changes alone
+        // (a client's frame on a plane) commit the window without a buffer.
+        if !pendingDamage.isEmpty {
+            guard attachFrame(to: surface) else { return }
         }
-        let destination: (width: Int32, height: Int32)? = scale.isIntegral ? nil : (output.width, output.height)
-        if let viewport = window.viewport, committedDestination.map({ ($0.width, $0.height) }) ?? (-1, -1) != destination.map({ ($0.width, $0.height) }) ?? (-1, -1) {
-            viewport.request { wp_viewport_set_destination($0, destination?.width ?? -1, destination?.height ?? -1) }
-            committedDestination = destination
-        }
-        surface.request(slot.buffer.buffer) { wl_surface_attach($0, $1, 0, 0) }
-        pendingDamage.intersect(bounds)
-        for rect in pendingDamage.rects {
-            surface.request { wl_surface_damage_buffer($0, rect.x, rect.y, rect.width, rect.height) }
-        }
-        pendingDamage.clear()
-        slot.busy = true
+        planes?.windowCommitted()
 
         // Without a frame callback the clock is not held: frames go out
         // unpaced rather than never.
@@ -159,6 +140,50 @@ final class Presenter {
         shm.connection.flush()
     }
 
+    /// Brings a free buffer up to date with the composed frame and attaches it, with the
+    /// damage since the last commit and the scale it is at; false (nothing sent) when every
+    /// buffer is held.
+    private func attachFrame(to surface: Proxy) -> Bool {
+        let width = output.pixelWidth, height = output.pixelHeight
+        // A new mode: buffers of the old size are of no use any more.
+        if let first = buffers.first, first.image.width != width || first.image.height != height {
+            buffers.removeAll()
+        }
+        guard let slot = freeSlot(width: width, height: height) else {
+            log.debug("all \(buffers.count) parent buffers are held; the frame waits for a release")
+            return false
+        }
+
+        // Bring the buffer up to date: only what changed since it was last written.
+        let bounds = PixelRect(x: 0, y: 0, width: width, height: height)
+        slot.stale.intersect(bounds)
+        for rect in slot.stale.rects { slot.image.copy(from: output.image, rect: rect) }
+        slot.stale.clear()
+
+        // A whole scale is the buffer scale; a fractional one (the parent's preferred
+        // scale) is a buffer of that many pixels that the viewport maps onto the window's
+        // logical size, pixel for pixel in a parent that rounds as we do.
+        let scale = output.scale
+        let bufferScale: Int32 = scale.isIntegral ? scale.ceiling : 1
+        if committedScale != bufferScale {
+            surface.request { wl_surface_set_buffer_scale($0, bufferScale) }
+            committedScale = bufferScale
+        }
+        let destination: (width: Int32, height: Int32)? = scale.isIntegral ? nil : (output.width, output.height)
+        if let viewport = window.viewport, committedDestination.map({ ($0.width, $0.height) }) ?? (-1, -1) != destination.map({ ($0.width, $0.height) }) ?? (-1, -1) {
+            viewport.request { wp_viewport_set_destination($0, destination?.width ?? -1, destination?.height ?? -1) }
+            committedDestination = destination
+        }
+        surface.request(slot.buffer.buffer) { wl_surface_attach($0, $1, 0, 0) }
+        pendingDamage.intersect(bounds)
+        for rect in pendingDamage.rects {
+            surface.request { wl_surface_damage_buffer($0, rect.x, rect.y, rect.width, rect.height) }
+        }
+        pendingDamage.clear()
+        slot.busy = true
+        return true
+    }
+
     /// When the parent shows this commit: the frame clock's refreshes follow it. Only when
     /// the clock schedules from it (`--max-render-time` not off), on the monotonic clock.
     private func requestPresentationFeedback() {
@@ -169,7 +194,7 @@ final class Presenter {
         feedback.handleEvents(PresentationFeedbackEvent.self) { [unowned self, unowned feedback] event in
             switch event {
             case .syncOutput: return
-            case .presented(let seconds, let nanoseconds, _, _):
+            case .presented(let seconds, let nanoseconds, _, _, _):
                 self.clock.presented(at: Timestamp(seconds: seconds, nanoseconds: nanoseconds))
             case .discarded: break
             }

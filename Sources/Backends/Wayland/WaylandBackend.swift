@@ -27,6 +27,9 @@ public final class WaylandBackend: Backend {
     /// Share the clipboard and the primary selection with the parent (`ParentSelection`);
     /// off with --no-share-clipboard. Set before `start`.
     public var sharesClipboard = true
+    /// Show client surfaces as subsurfaces of the window in the parent, composing only what
+    /// must be (`ParentPlanes`); off with --parent-planes off. Set before `start`.
+    public var usesParentPlanes = true
 
     private let log: Logger
     private let connection: Connection
@@ -37,8 +40,10 @@ public final class WaylandBackend: Backend {
     /// Refuses what the window cannot be (`NestedOutputConfiguration`).
     private let outputConfiguration = NestedOutputConfiguration()
     private var presenter: Presenter?
+    private var planes: ParentPlanes?
     private var input: ParentInput?
-    /// The compositor whose `pointerPlane` the parent's cursor is, while started.
+    /// The compositor whose `pointerPlane` the parent's cursor is (and whose
+    /// `surfacePlanes` the planes are), while started.
     private weak var compositor: Compositor?
     /// Our zwp_keyboard_shortcuts_inhibitor_v1 on the window, if the parent offers the manager.
     private var shortcutsInhibitor: Proxy?
@@ -69,6 +74,7 @@ public final class WaylandBackend: Backend {
     public func start(_ compositor: Compositor) throws(SystemError) {
         let output = compositor.output
         size = (output.width, output.height)
+        self.compositor = compositor
         // Frames follow the parent's frame callbacks, at a refresh we are not told.
         compositor.pacing = .parent
         // The window is the head: what output-management clients may change of it.
@@ -95,9 +101,23 @@ public final class WaylandBackend: Backend {
         self.presenter = presenter
         compositor.framePresented = { [unowned self, unowned compositor] image, damage in
             presenter.present(damage: damage)
-            self.frameComposed?(image, compositor.frameCount)
+            // With surfaces on planes the composed frame lacks them: a screenshot reads the whole.
+            if let frameComposed = self.frameComposed { frameComposed(compositor.capturedImage(), compositor.frameCount) }
         }
         window.configured = { [unowned presenter] in presenter.windowConfigured() }
+
+        // Client surfaces on the parent's subsurfaces, where nothing needs composing them:
+        // the pool files of Lodestone's wl_shm are kept for the parent to map.
+        if usesParentPlanes, let subcompositor = globals.subcompositor {
+            let planes = ParentPlanes(window: window, globals: globals, subcompositor: subcompositor,
+                                      windowCanCommit: { [unowned presenter] in presenter.canCommit }, logger: log)
+            presenter.planes = planes
+            compositor.surfacePlanes = planes
+            compositor.display.shmFiles.keepsFiles = true
+            self.planes = planes
+        } else if usesParentPlanes {
+            log.notice("the parent offers no wl_subcompositor: every client surface is composed")
+        }
 
         // Input from the parent's seat.
         if let seat = globals.seat {
@@ -107,7 +127,6 @@ public final class WaylandBackend: Backend {
             input?.cursorPlane = plane
             presenter.cursorPlane = plane
             compositor.pointerPlane = plane
-            self.compositor = compositor
             // While our window has the parent's keyboard, the parent's shortcuts pass to us
             // (and so to the clients inside), when the parent lets windows ask.
             if let manager = globals.shortcutsInhibitManager {
@@ -177,6 +196,9 @@ public final class WaylandBackend: Backend {
         selections = nil
         textInput = nil
         input = nil
+        compositor?.surfacePlanes = nil
+        if let planes { log.info("parent planes: \(planes.planesMade) made, \(planes.planeCommits) commits of theirs") }
+        planes = nil
         presenter = nil
         compositor?.pointerPlane = nil
         window = nil
@@ -209,6 +231,8 @@ final class ParentGlobals {
     /// A fractional scale from the parent (wp_fractional_scale_v1's preferred scale), shown
     /// through a viewport: both or neither (the window keeps the whole wl_output scale).
     let fractionalScale: (manager: Proxy, viewporter: Proxy)?
+    /// Crops and scales: the window's fractional scale, and planes the output's edge cuts.
+    let viewporter: Proxy?
     /// Every wl_output, for the scale of the ones the window is on.
     let outputs: [ParentOutput]
     /// When the parent shows our commits (`--max-render-time` schedules frames from it).
@@ -249,9 +273,9 @@ final class ParentGlobals {
         relativePointerManager = bind(cwp_zwp_relative_pointer_manager_v1_interface(), 1)
         pointerGestures = bind(cwp_zwp_pointer_gestures_v1_interface(), 3)
         tabletManager = bind(cwp_zwp_tablet_manager_v2_interface(), 1)
-        if registry.globals.contains(where: { $0.interface == "wp_fractional_scale_manager_v1" }),
-           registry.globals.contains(where: { $0.interface == "wp_viewporter" }),
-           let manager = bind(cwp_wp_fractional_scale_manager_v1_interface(), 1), let viewporter = bind(cwp_wp_viewporter_interface(), 1) {
+        viewporter = bind(cwp_wp_viewporter_interface(), 1)
+        if let viewporter, registry.globals.contains(where: { $0.interface == "wp_fractional_scale_manager_v1" }),
+           let manager = bind(cwp_wp_fractional_scale_manager_v1_interface(), 1) {
             fractionalScale = (manager, viewporter)
         } else {
             fractionalScale = nil
@@ -282,7 +306,7 @@ final class ParentGlobals {
         }
         tabletManager?.destroy { zwp_tablet_manager_v2_destroy($0) }
         fractionalScale?.manager.destroy { wp_fractional_scale_manager_v1_destroy($0) }
-        fractionalScale?.viewporter.destroy { wp_viewporter_destroy($0) }
+        viewporter?.destroy { wp_viewporter_destroy($0) }
         presentation?.destroy { wp_presentation_destroy($0) }
         linuxDmabuf?.destroy { zwp_linux_dmabuf_v1_destroy($0) }
     }

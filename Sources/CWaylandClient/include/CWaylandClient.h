@@ -38,5 +38,9 @@
 
 /* glibc 2.36 declares memfd_create only under _GNU_SOURCE. */
 int cwc_memfd_create(const char *name, unsigned int flags);
+/* A memfd of `size` bytes for a wl_shm pool, sealed against shrinking (F_SEAL_SHRINK, as
+ * weston's and GTK 4's are): a compositor reading it can never fault, so a nested Lodestone
+ * may show it through its parent (issue 37). -1 with errno on failure. */
+int cwc_shm_file(const char *name, size_t size);
 
 #endif

@@ -69,6 +69,19 @@ void cws_client_add_destroy_listener(struct wl_client *client, struct cws_listen
  * Swift's Glibc module does not define. Returns -1 on failure. */
 int cws_sealed_memfd(const char *name, const void *data, size_t size);
 
+/* wl_shm pools of Lodestone's own (WaylandServer's ShmPool, shm.c): libwayland's wl_shm closes
+ * the client's fd, which a nested Lodestone shares with its parent compositor.
+ * Between begin and end a read of `data` (`size` bytes, a pool's mapping) that faults with
+ * SIGBUS (the client truncated its file) reads zeros instead, and end returns 1, as
+ * libwayland's wl_shm_buffer_begin_access/end_access do. Accesses nest, up to 8 pools at once;
+ * begin returns 0 when the read is not guarded (no handler, too many pools). */
+int cws_shm_begin_access(void *data, size_t size);
+int cws_shm_end_access(void *data);
+/* mremap with MREMAP_MAYMOVE (_GNU_SOURCE): the mapping's new address, NULL on failure. */
+void *cws_shm_mremap(void *data, size_t old_size, size_t new_size);
+/* Whether the file is sealed against shrinking (F_SEAL_SHRINK): reading it cannot fault. */
+int cws_shm_cannot_shrink(int fd);
+
 /* DMA_BUF_IOCTL_SYNC with DMA_BUF_SYNC_READ and START (or END) on a client's dmabuf
  * (zwp_linux_dmabuf_v1), around every read of its mapping: the ioctl request is built by
  * the _IOW macro, which Swift cannot import. -1 with errno set on failure (ENOTTY: the fd

@@ -6,8 +6,11 @@ import AdaptivePointerEngine
 import Rendering
 import WaylandServer
 
-/// The compositor's state: one object that owns every protocol's state and
-/// the scene. Protocol handlers live in one file per protocol and call in here.
+/// The assembly: it builds the subsystems (the scene, the desktop, the seat, the frames, each
+/// protocol's state), hands each the peers it needs, and applies what they return for the
+/// others (`SessionLock.Effect`). Protocol handlers live
+/// in one file per protocol and reach it through narrow interfaces (`HandlerInterfaces.swift`).
+/// Its options are in CompositorOptions.swift.
 public final class Compositor {
     public let display: Display
     /// The composed frame, as large as the layout's bounding box.
@@ -25,22 +28,20 @@ public final class Compositor {
 
     /// What is where on the output; its one change notification reaches the seat and the pointer.
     let scene: Scene
+    /// The adaptive_pointer_v1 regions of the scene's mapped surfaces, placed in global space.
+    let regions: SceneRegions
+    /// What the layer shell's exclusive zones leave of each head (where windows maximize).
+    let workAreas: WorkAreas
     /// Window placement, activation and stacking.
     private(set) var desktop: Desktop!
     /// Panels, launchers and notifications on the four layers around the windows (zwlr_layer_shell_v1).
-    private(set) lazy var layerShell = LayerShell(scene: scene, layout: layout, seat: seat, desktop: desktop, accessibility: accessibility,
-                                                     clock: clock, display: display, log: log,
-                                                     acceptsBufferBeforeInitialAck: acceptsBufferBeforeInitialAck)
+    private(set) var layerShell: LayerShell!
     /// The session's startup programs and the terminal on Super+Return.
     public private(set) lazy var launcher = SessionLauncher(log: log)
-    /// Set once, in `init` (the seat needs the compositor): unchecked, as every frame reads it
-    /// a dozen times and each dynamic exclusivity check costs ~60 instructions (issue 29).
+    /// Input: the pointer, the keyboard focus, touch. Set once, in `init` (after the peers it
+    /// is handed): unchecked, as every frame reads it a dozen times and each dynamic
+    /// exclusivity check costs ~60 instructions (issue 29).
     @exclusivity(unchecked) public private(set) var seat: Seat!
-    /// Touch routing; nil while there is no touchscreen: `Options.touch`'s is there for
-    /// good, a TTY's while libinput has a touch device (`touchscreenPresent`).
-    public private(set) var touchscreen: Touchscreen?
-    /// `Options.touch`: the touchscreen stays whatever devices come and go.
-    private let keepsTouchscreen: Bool
     /// Stepping the pointer, composing and presenting (`Frames/`). Set once, in `init`
     /// (after the seat and gestures it reads); unchecked as `seat` is (every frame).
     @exclusivity(unchecked) private(set) var frames: Frames!
@@ -53,36 +54,30 @@ public final class Compositor {
     /// The clipboard and the primary selection, for a backend that bridges them (nested).
     public var bridgedSelections: (clipboard: BridgedSelection, primary: BridgedSelection) { (selection, primarySelection) }
     /// The session lock (ext_session_lock_v1): while locked, only the locker's surfaces.
-    private(set) lazy var sessionLock = SessionLock(compositor: self)
+    let sessionLock: SessionLock
     /// Surfaces that keep the session from idling (zwp_idle_inhibitor_v1).
     private(set) var idleInhibitors: IdleInhibitors!
     /// When the session went idle, for ext_idle_notification_v1 (swayidle).
     private(set) var idleNotifier: IdleNotifier!
     /// Text inputs (zwp_text_input_v3) and the input method serving them (zwp_input_method_v2).
-    private(set) lazy var textInputs = TextInputs(compositor: self)
+    private(set) var textInputs: TextInputs!
     /// The text inputs, for an input method outside Lodestone (the nested backend's parent's).
     public var bridgedTextInput: BridgedTextInput { textInputs }
     /// Lodestone's keyboard shortcuts, and the clients that asked them to pass through.
-    private(set) lazy var shortcuts = Shortcuts(compositor: self)
-    private(set) lazy var shortcutsInhibitors = ShortcutsInhibitors(focus: { [unowned self] in self.seat.keyboard.focus })
+    private(set) var shortcuts: Shortcuts!
+    let shortcutsInhibitors: ShortcutsInhibitors
     /// The windows task bars list (zwlr_foreign_toplevel_manager_v1, ext_foreign_toplevel_list_v1).
-    private(set) lazy var foreignToplevels = ForeignToplevels(host: self, loop: display.eventLoop)
+    private(set) lazy var foreignToplevels = ForeignToplevels(scene: scene, layout: layout, loop: display.eventLoop)
     /// Windows exported through xdg-foreign, and their imports.
     let foreignExports = ForeignExports()
     /// xdg_activation_v1 tokens issued and not yet used.
-    public private(set) lazy var activationTokens = ActivationTokens(compositor: self)
+    public private(set) lazy var activationTokens = ActivationTokens(keyboard: seat.keyboard, scene: scene)
     /// The Xcursor themes clients draw cursors from (loaded on first use).
-    private(set) lazy var cursorThemes = CursorThemes(log: log)
+    let cursorThemes: CursorThemes
     /// The geometry apps without regions publish for accessibility (AT-SPI), read on demand.
     /// PointerAdaptation's: it asks the scene whether a window declares regions, tells the seat
     /// that what it placed changed, and hears the pointer from the seat (`PointerContext`).
-    private(set) lazy var accessibility = Accessibility(
-        loop: display.eventLoop, log: log,
-        declaresRegions: { [unowned self] window in
-            guard let surface = Scene.rootSurface(of: window) else { return false }
-            return self.scene.regions.treeHasRegions(surface)
-        },
-        changed: { [unowned self] in self.seat.pointerWorldChanged(regions: true) })
+    private(set) var accessibility: Accessibility!
     /// Touchpad gestures: the system's swipes, and the rest routed to clients.
     /// Set once, in `init`; unchecked as `seat` is (read every frame).
     @exclusivity(unchecked) private(set) var gestures: Gestures!
@@ -90,16 +85,22 @@ public final class Compositor {
     private(set) var tablets: Tablets!
     /// Handwriting with the pen in text fields (issue 40): its settings are config.toml's `[scribble]`.
     public private(set) var scribble: Scribble!
-    /// The X11 window manager while Xwayland runs (owned by XwaylandServer).
-    weak var xwm: XWM?
+    /// The X11 window manager while Xwayland runs (owned by XwaylandServer); the seat's drags
+    /// speak XDND through it.
+    weak var xwm: XWM? { didSet { seat.xwm = xwm } }
     /// Live adaptive pointer regions per client (`ClientLimits.adaptiveRegionsPerClient`).
     let regionTally = RegionTally()
     /// linux-dmabuf: what is offered (a backend sets its device, or its parent, when it
     /// starts) and the dmabuf fds clients make Lodestone hold.
-    public private(set) lazy var dmabuf = LinuxDmabuf(log: log)
+    public private(set) lazy var dmabuf: LinuxDmabuf = {
+        let dmabuf = LinuxDmabuf(log: log)
+        // A buffer the parent took may now go on a plane: the next frame decides again.
+        dmabuf.parentTookBuffer = { [unowned self] in self.frames.planesMayChange() }
+        return dmabuf
+    }()
     /// Screen copies (zwlr_screencopy_manager_v1): managers and frames waiting for damage.
     private(set) lazy var screencopy: Screencopy = {
-        let screencopy = Screencopy(source: self)
+        let screencopy = Screencopy(output: output)
         frames.screencopy = screencopy
         return screencopy
     }()
@@ -111,55 +112,6 @@ public final class Compositor {
     /// See `Options.newWindowsAlwaysTakeFocus` and `Options.acceptsAnySelectionSerial`.
     let newWindowsAlwaysTakeFocus: Bool, acceptsAnySelectionSerial: Bool
 
-    public struct Options: Sendable {
-        public var width: Int32 = 1280, height: Int32 = 800, scale = OutputScale(1)
-        public var refreshHz: Int32 = 60
-        /// When frames start composing before their refresh (`--max-render-time`).
-        public var maxRenderTime = MaxRenderTime.off
-        public var clock: FrameClock.Mode = .realtime
-        public var testControl = false
-        /// The pointer over surfaces without adaptive_pointer_v1 regions.
-        public var pointerMode = PointerMode.adaptive
-        /// With the adaptive pointer: how apps that declare no regions are read.
-        public var legacyApps = LegacyApps.adaptive
-        /// The adaptive pointer's look and feel (config.toml, flags); `updatePointer` changes them later.
-        public var pointerSettings = PointerSettings()
-        public var outputName = "HEADLESS-1"
-        /// Several heads side by side (`--outputs`, a TTY's connectors); empty: one head of
-        /// `width`×`height` named `outputName`.
-        public var outputs: [OutputMode] = []
-        /// Treats a buffer committed after the initial xdg_surface.configure was
-        /// sent, but before it was acknowledged, as acknowledging it. wlcs 1.5's
-        /// create_visible_surface does this (fixed in later wlcs); off by default.
-        public var acceptsBufferBeforeInitialAck = false
-        /// Offer wl_touch and route touch points (`--touchscreen`: the test protocol's touch
-        /// points; the wlcs integration's fake touchscreen).
-        public var touch = false
-        /// Offer zwlr_screencopy_manager_v1, so clients (grim) can read the screen. The
-        /// command line turns it on for the headless and nested backends (`--no-screencopy`).
-        public var screencopy = false
-        /// Offer zwlr_data_control_manager_v1, through which clipboard managers read and set
-        /// the selection without a window; `--no-data-control` withdraws it for a user who
-        /// wants only the focused app to reach the clipboard.
-        public var dataControl = true
-        /// Offer zxdg_decoration_manager_v1 (server-side title bars); `--no-server-decorations`
-        /// turns it off, so clients draw their own, as under GNOME's mutter.
-        public var serverDecorations = true
-        /// Every new window takes the keyboard, whichever client has it. Off by default: a
-        /// new window takes the keyboard unless focus-stealing prevention holds it back
-        /// (`NewWindowFocus`). wlcs 1.5 expects every `create_visible_surface`
-        /// to get the focus.
-        public var newWindowsAlwaysTakeFocus = false
-        /// Accepts `wl_data_device.set_selection` whatever its serial. Off by default: the
-        /// serial must come from the client's current input (`Seat.isCurrentInputSerial`).
-        /// wlcs 1.5's CopyCutPaste sends serial 0 from a client without focus.
-        public var acceptsAnySelectionSerial = false
-        /// How long a removed head's wl_output global stays bindable after clients were told
-        /// it went (`Compositor.removeOutput`), in milliseconds: wlroots waits 5 s too.
-        public var withdrawnGlobalLinger: Int32 = 5000
-        public init() {}
-    }
-
     public init(display: Display, options: Options, logger: Logger) throws(SystemError) {
         self.display = display
         acceptsBufferBeforeInitialAck = options.acceptsBufferBeforeInitialAck
@@ -167,7 +119,6 @@ public final class Compositor {
         acceptsAnySelectionSerial = options.acceptsAnySelectionSerial
         log = logger
         withdrawnGlobalLinger = max(0, options.withdrawnGlobalLinger)
-        keepsTouchscreen = options.touch
         let modes = options.outputs.isEmpty
             ? [OutputMode(name: options.outputName, width: options.width, height: options.height, refreshHz: options.refreshHz)]
             : options.outputs
@@ -180,6 +131,8 @@ public final class Compositor {
         let tick = modes.count > 1 ? modes.map(\.refreshHz).max() ?? options.refreshHz : options.refreshHz
         clock = try FrameClock(mode: options.clock, refreshHz: tick, maxRenderTime: options.maxRenderTime, loop: display.eventLoop)
         scene = Scene(output: output)
+        regions = SceneRegions(scene: scene)
+        workAreas = WorkAreas(layout: layout, output: output)
         // The default 'us' keymap; without xkb-data there is no keyboard to offer.
         guard let keymap = Keymap() else { throw SystemError("xkbcommon could not compile the default 'us' keymap (is xkb-data installed?)") }
         let log = logger
@@ -188,31 +141,63 @@ public final class Compositor {
         let start = Point<Global>(x: Double(first.x) + Double(first.width) / 2, y: Double(first.y) + Double(first.height) / 2)
         let pointer = SeatPointer(outputBounds: output.logicalBounds, start: start, settings: options.pointerSettings,
                                   at: Instant(milliseconds: clock.now), log: { log.warning("\($0)") })
-        seat = Seat(compositor: self, keymap: keymap, pointer: pointer, pointerMode: options.pointerMode, legacyApps: options.legacyApps)
-        if layout.heads.count > 1 { seat.outputChanged(bounds: output.logicalBounds, areas: layout.areas) }
-        if options.touch { touchscreen = Touchscreen(compositor: self) }
+        // The seat's peers first: the keyboard focus, which many of them follow, then those
+        // the seat asks (the text inputs and the tablets hold the compositor, and reach the
+        // seat through it when they are used).
+        let keyboard = KeyboardFocus(display: display, keymap: keymap)
+        cursorThemes = CursorThemes(log: log)
+        sessionLock = SessionLock(scene: scene, layout: layout, output: output, keyboard: keyboard, clock: clock, display: display, log: log)
+        shortcutsInhibitors = ShortcutsInhibitors(keyboard: keyboard)
+        let idleNotifier = try IdleNotifier(clock: clock, loop: display.eventLoop)
+        self.idleNotifier = idleNotifier
         selection = DataSelection()
+        textInputs = TextInputs(compositor: self)
+        tablets = Tablets(compositor: self)
+        seat = Seat(display: display, scene: scene, regions: regions, output: output, clock: clock, log: log, keyboard: keyboard,
+                    cursorThemes: cursorThemes, idleNotifier: idleNotifier, selection: selection, primarySelection: primarySelection,
+                    shortcutsInhibitors: shortcutsInhibitors, sessionLock: sessionLock, tablets: tablets, textInputs: textInputs,
+                    pointer: pointer, pointerMode: options.pointerMode, legacyApps: options.legacyApps, touch: options.touch)
         // Only a client acting on its own current input replaces the clipboard or the
         // primary selection (wlcs 1.5 needs the old, lax rule: `acceptsAnySelectionSerial`).
-        let acceptsSerial: (UInt32, Client) -> Bool = { [unowned self] serial, client in
-            self.acceptsAnySelectionSerial || self.seat.isCurrentInputSerial(serial, of: client)
+        let seat = self.seat!, acceptsAny = acceptsAnySelectionSerial
+        let acceptsSerial: (UInt32, Client) -> Bool = { [unowned seat] serial, client in
+            acceptsAny || seat.isCurrentInputSerial(serial, of: client)
         }
         selection.acceptsSerial = acceptsSerial
         primarySelection.acceptsSerial = acceptsSerial
-        idleNotifier = try IdleNotifier(clock: clock, loop: display.eventLoop)
-        clock.advanced = { [unowned self] in self.idleNotifier.clockAdvanced() }
-        idleInhibitors = IdleInhibitors(isVisible: { [unowned self] in self.origin(of: $0) != nil },
-                                        changed: { [unowned self] in
-                                            self.seat.pointerInput(.idleInhibited($0))
-                                            self.idleNotifier.setInhibited($0)
+        clock.advanced = { [unowned idleNotifier] in idleNotifier.clockAdvanced() }
+        idleInhibitors = IdleInhibitors(isVisible: { [scene] in scene.origin(of: $0) != nil },
+                                        changed: { [unowned seat, unowned idleNotifier] in
+                                            seat.pointerInput(.idleInhibited($0))
+                                            idleNotifier.setInhibited($0)
                                         })
-        desktop = Desktop(compositor: self)
-        gestures = Gestures(compositor: self)
-        tablets = Tablets(compositor: self)
-        scribble = try Scribble(scene: scene, textInputs: textInputs, accessibility: accessibility, output: output, clock: clock,
-                                loop: display.eventLoop, log: log)
-        scene.cursorOrigin = { [unowned self] surface in surface === self.seat.cursor.surface ? self.seat.cursor.origin : nil }
-        scene.dragIcon = { [unowned self] in self.seat.activeDrag?.iconPlacement }
+        accessibility = Accessibility(loop: display.eventLoop, log: log,
+                                      declaresRegions: { [regions] window in
+                                          guard let surface = Scene.rootSurface(of: window) else { return false }
+                                          return regions.treeHasRegions(surface)
+                                      },
+                                      changed: { [unowned seat] in seat.pointerWorldChanged(regions: true) })
+        let newWindowFocus = NewWindowFocus(display: display, keyboard: keyboard, scene: scene, alwaysTakesFocus: newWindowsAlwaysTakeFocus)
+        desktop = Desktop(scene: scene, output: output, layout: layout, workAreas: workAreas, clock: clock, accessibility: accessibility,
+                          keyboard: keyboard, log: log, newWindowFocus: newWindowFocus)
+        let switcher = WindowSwitcher(scene: scene, output: output, clock: clock, mover: desktop.mover)
+        gestures = Gestures(display: display, clock: clock, windowSwitcher: switcher)
+        layerShell = LayerShell(scene: scene, layout: layout, workAreas: workAreas, keyboard: keyboard, desktop: desktop,
+                                accessibility: accessibility, clock: clock, display: display, log: log,
+                                acceptsBufferBeforeInitialAck: acceptsBufferBeforeInitialAck)
+        shortcuts = Shortcuts(keyboard: keyboard, inhibitors: shortcutsInhibitors, switcher: switcher,
+                              launcher: launcher, tokens: activationTokens, clock: clock)
+        // The seat's peers built after it, before any input reaches it.
+        seat.accessibility = accessibility
+        seat.desktop = desktop
+        seat.gestures = gestures
+        seat.layerShell = layerShell
+        seat.shortcuts = shortcuts
+        scribble = try Scribble(scene: scene, regions: regions, textInputs: textInputs, accessibility: accessibility, output: output,
+                                clock: clock, loop: display.eventLoop, log: log)
+        if layout.heads.count > 1 { seat.outputChanged(bounds: output.logicalBounds, areas: layout.areas) }
+        scene.cursorOrigin = { [unowned seat] surface in surface === seat.cursor.surface ? seat.cursor.origin : nil }
+        scene.dragIcon = { [unowned seat] in seat.activeDrag?.iconPlacement }
         scene.onChange = { [unowned self] change in
             self.seat.sceneChanged(change)
             if change == .layout {
@@ -265,19 +250,11 @@ public final class Compositor {
     // MARK: Surfaces
 
     /// A client made a surface: Xwayland's may be an X window's (WL_SURFACE_ID came first).
-    /// The seat's first touchscreen came or its last went (`InputEvent.touchscreen`). Points
-    /// down when it goes are cancelled; bound `wl_seat`s hear the new capabilities, and the
-    /// `wl_touch` objects of the old one stay inert (clients release them).
-    func touchscreenPresent(_ present: Bool) {
-        guard present != (touchscreen != nil), !keepsTouchscreen else { return }
-        if present { touchscreen = Touchscreen(compositor: self) } else { touchscreen?.cancel(); touchscreen = nil }
-        seat.capabilitiesChanged()
-    }
-
     func surfaceCreated(_ surface: WlSurface) { xwm?.surfaceCreated(surface) }
 
     func surfaceDestroyed(_ surface: WlSurface) {
         scene.damageTree(surface)
+        frames.surfaceDestroyed(surface)
         (surface.role as? XwaylandSurface)?.window?.surfaceAssociationEnded()
         if let xdg = surface.role as? XdgSurface {
             xdg.toplevel?.unmap()
@@ -286,7 +263,6 @@ public final class Compositor {
         if let sub = surface.role as? WlSubsurface, let parent = sub.parent { parent.unstack(sub) }
         (surface.role as? ZwlrLayerSurface)?.surfaceDestroyed()
         seat.surfaceDestroyed(surface)
-        touchscreen?.surfaceDestroyed(surface)
         tablets.surfaceDestroyed(surface)
         scheduleFrame()
     }
@@ -294,7 +270,12 @@ public final class Compositor {
     /// New content in surface-local rects.
     func surfaceDamaged(_ surface: WlSurface, _ rects: [PixelRect]) {
         scene.damage(surface, rects)
-        if !output.damage.isEmpty { scheduleFrame() }
+        // A surface on a plane: its frame only hands the update on, at once.
+        if surface.onPlane && (!rects.isEmpty || surface.hasFrameRequests) {
+            clock.scheduleSoon()
+        } else if !output.damage.isEmpty || !output.planeDamage.isEmpty {
+            scheduleFrame()
+        }
     }
 
     /// `wl_surface.offset` / attach offset: only cursors and a drag's icon move with it.

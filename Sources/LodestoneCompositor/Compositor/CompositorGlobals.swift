@@ -43,7 +43,7 @@ extension Compositor {
             _ = ZwpIdleInhibitManager(inhibitors: self.idleInhibitors, client: $0, version: $1, id: $2)
         }
         try addGlobal(XdgActivation.interface, XdgActivation.version) { [unowned self] in
-            _ = XdgActivation(tokens: self.activationTokens, client: $0, version: $1, id: $2)
+            _ = XdgActivation(tokens: self.activationTokens, activation: self, client: $0, version: $1, id: $2)
         }
         try addGlobal(ZwpKeyboardShortcutsInhibitManager.interface, ZwpKeyboardShortcutsInhibitManager.version) { [unowned self] in
             _ = ZwpKeyboardShortcutsInhibitManager(inhibitors: self.shortcutsInhibitors, client: $0, version: $1, id: $2)
@@ -58,10 +58,10 @@ extension Compositor {
             _ = WpFractionalScaleManager(output: self.output, client: $0, version: $1, id: $2)
         }
         try addGlobal(ZwlrLayerShell.interface, ZwlrLayerShell.version) { [unowned self] in
-            _ = ZwlrLayerShell(layers: self.layerShell, client: $0, version: $1, id: $2)
+            _ = ZwlrLayerShell(layers: self.layerShell, seat: self.seat, client: $0, version: $1, id: $2)
         }
         try addGlobal(ExtSessionLockManager.interface, ExtSessionLockManager.version) { [unowned self] in
-            _ = ExtSessionLockManager(sessionLock: self.sessionLock, client: $0, version: $1, id: $2)
+            _ = ExtSessionLockManager(sessionLock: self.sessionLock, host: self, client: $0, version: $1, id: $2)
         }
         if options.serverDecorations {
             try addGlobal(ZxdgDecorationManager.interface, ZxdgDecorationManager.version) { _ = ZxdgDecorationManager(client: $0, version: $1, id: $2) }
@@ -83,7 +83,7 @@ extension Compositor {
             _ = ExtIdleNotifier(notifier: self.idleNotifier, client: $0, version: $1, id: $2)
         }
         try addGlobal(ZwlrForeignToplevelManager.interface, ZwlrForeignToplevelManager.version) { [unowned self] in
-            _ = ZwlrForeignToplevelManager(toplevels: self.foreignToplevels, client: $0, version: $1, id: $2)
+            _ = ZwlrForeignToplevelManager(toplevels: self.foreignToplevels, taskBar: self, client: $0, version: $1, id: $2)
         }
         try addGlobal(ExtForeignToplevelList.interface, ExtForeignToplevelList.version) { [unowned self] in
             _ = ExtForeignToplevelList(toplevels: self.foreignToplevels, client: $0, version: $1, id: $2)
@@ -107,7 +107,7 @@ extension Compositor {
         if options.screencopy {
             // Off unless asked for: whoever binds it reads every window on the screen.
             try addGlobal(ZwlrScreencopyManager.interface, ZwlrScreencopyManager.version) { [unowned self] in
-                _ = ZwlrScreencopyManager(screencopy: self.screencopy, client: $0, version: $1, id: $2)
+                _ = ZwlrScreencopyManager(screencopy: self.screencopy, source: self, client: $0, version: $1, id: $2)
             }
         }
         if options.testControl {

@@ -84,8 +84,8 @@ protocol ShellHost: SurfaceHost {
 extension Compositor: SurfaceHost {
     func sceneLayoutChanged() { scene.changed(.layout) }
     func batchingSceneChanges(_ body: () -> Void) { scene.batchingChanges(body) }
-    func regionsCommitted(_ surface: WlSurface, _ specs: [RegionSpec]) { scene.regions.committed(surface, specs) }
-    func allocateRegionID() -> RegionID { scene.regions.allocateRegionID() }
+    func regionsCommitted(_ surface: WlSurface, _ specs: [RegionSpec]) { regions.committed(surface, specs) }
+    func allocateRegionID() -> RegionID { regions.allocateRegionID() }
 }
 
 extension Compositor: ShellHost {
@@ -93,18 +93,23 @@ extension Compositor: ShellHost {
     func walkTree(_ surface: WlSurface, _ body: (WlSurface, Int32, Int32) -> Void) { scene.walk(surface, x: 0, y: 0, body) }
     var outputBounds: PixelRect { output.bounds }
     func damageOutput(logical rect: PixelRect) { output.damage(logical: rect) }
-    func makeTitleBar(for window: DesktopWindow) -> TitleBar { TitleBar(window: window, regions: scene.regions) }
-    func windowMapped(_ window: DesktopWindow) { desktop.windowMapped(window) }
-    func windowUnmapped(_ window: DesktopWindow) { desktop.windowUnmapped(window) }
+    func makeTitleBar(for window: DesktopWindow) -> TitleBar { TitleBar(window: window, regions: regions) }
+    func windowMapped(_ window: DesktopWindow) {
+        let focus = desktop.focusOnMapping(window)
+        // A new window takes the focus, so open menus of others close.
+        if focus.takesFocus { seat.dismissPopupGrabs() }
+        seat.apply(desktop.windowMapped(window, focus: focus, pointer: seat.position.logical))
+    }
+    func windowUnmapped(_ window: DesktopWindow) { seat.apply(desktop.windowUnmapped(window)) }
     func moveWindow(_ window: DesktopWindow, to x: Int32, _ y: Int32) { desktop.move(window, to: x, y) }
     func moveWindow(_ view: XdgSurface, to x: Int32, _ y: Int32) { desktop.move(view, to: x, y) }
     func raiseWindow(_ window: DesktopWindow) { desktop.raise(window) }
-    func minimizeWindow(_ window: DesktopWindow) { desktop.minimize(window) }
+    func minimizeWindow(_ window: DesktopWindow) { seat.apply(desktop.minimize(window)) }
     func toplevelDestroyed(_ toplevel: XdgToplevel) { foreignExports.toplevelDestroyed(toplevel) }
     func windowChanged(_ window: DesktopWindow) { foreignToplevels.needsUpdate() }
     var popups: [XdgPopup] { scene.popups }
     func popupMapped(_ popup: XdgPopup) { desktop.popupMapped(popup) }
-    func popupUnmapped(_ popup: XdgPopup) { desktop.popupUnmapped(popup) }
+    func popupUnmapped(_ popup: XdgPopup) { seat.apply(desktop.popupUnmapped(popup)) }
     func popupGrabbed(_ popup: XdgPopup) { seat.popupGrabbed(popup) }
     func isCurrentInputSerial(_ serial: UInt32, of client: Client) -> Bool { seat.isCurrentInputSerial(serial, of: client) }
     func startMove(_ toplevel: XdgToplevel, serial: UInt32) { seat.startMove(toplevel, serial: serial) }
@@ -170,9 +175,19 @@ extension Compositor: XwaylandHost {
     }
 }
 
+/// What `xdg_activation_v1` and the test protocol ask of the core: a window comes forward
+/// with the keyboard, as a click on it would (the desktop's activation).
+protocol WindowActivation: AnyObject {
+    func activateWindow(_ window: DesktopWindow)
+}
+
+extension Compositor: WindowActivation {
+    func activateWindow(_ window: DesktopWindow) { seat.apply(desktop.activate(window)) }
+}
+
 /// What the test protocol (`lodestone_test_v1`, TestControl/) asks of the core: it drives the
 /// seat and the manual clock, and reads the stack, the frame count and the output's pixels.
-protocol TestControlHost: ShellHost {
+protocol TestControlHost: ShellHost, WindowActivation {
     /// Injected input, as a backend's: through the seat's one entry.
     func inject(_ event: InputEvent, at time: UInt32)
     /// What the test protocol reports of the seat, read at once (`SeatReport`).
@@ -186,9 +201,10 @@ protocol TestControlHost: ShellHost {
     func window(of surface: WlSurface) -> DesktopWindow?
     /// The layer surface a surface belongs to: the test protocol reports its namespace.
     func layerSurface(of surface: WlSurface) -> ZwlrLayerSurface?
-    func activateWindow(_ window: DesktopWindow)
     /// Composes what is damaged, without stepping the pointer (a capture).
     func composeIfNeeded()
+    /// The output as shown (composed if needed), the surfaces on planes drawn in: a capture.
+    func capturedImage() -> Image
     /// The pointer's one step at this instant, delivered: what follows injected input.
     @discardableResult func settlePointer() -> PointerPresentation
     /// Lodestone draws its adaptive pointer (not the client's cursor) where the pointer is.
@@ -221,10 +237,9 @@ extension Compositor: TestControlHost {
         SeatReport(position: (seat.position.logical.x, seat.position.logical.y), pointerFocus: seat.pointerFocus,
                    surfaceLocal: seat.focusedSurfaceLocal, buttonsHeld: seat.buttonsHeld, pointerSnapshot: seat.pointerSnapshot,
                    keyboardFocus: seat.keyboard.focus, modifiers: seat.keyboard.modifierState, cursorSurface: seat.cursor.surface,
-                   cursorHidden: seat.cursor.isHidden, cursorSets: seat.cursor.sets, hasTouchscreen: touchscreen != nil)
+                   cursorHidden: seat.cursor.isHidden, cursorSets: seat.cursor.sets, hasTouchscreen: seat.touchscreen != nil)
     }
     var stackedWindows: [DesktopWindow] { scene.windows }
     var minimizedWindows: [DesktopWindow] { scene.minimized }
     func window(of surface: WlSurface) -> DesktopWindow? { scene.window(of: surface) }
-    func activateWindow(_ window: DesktopWindow) { desktop.activate(window) }
 }

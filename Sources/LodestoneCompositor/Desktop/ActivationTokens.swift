@@ -6,17 +6,25 @@ import WaylandServer
 /// keyboard was on a surface of the client that asked for it (on the surface it named,
 /// if it named one); others are issued all the same (the protocol has no refusal) and
 /// do nothing. Each token works once, and only the newest `limit` are kept.
+///
+/// It reads the keyboard's focus and the scene's windows, and activates nothing itself:
+/// `activate` returns the window a token brings forward, and the `xdg_activation_v1`
+/// handler has the desktop activate it (`WindowActivation`).
 public final class ActivationTokens {
-    unowned let compositor: Compositor
+    private let keyboard: KeyboardFocus
+    private let scene: Scene
     private var issued: [(token: String, honoured: Bool)] = []
     private let limit = 32
 
-    init(compositor: Compositor) { self.compositor = compositor }
+    init(keyboard: KeyboardFocus, scene: Scene) {
+        self.keyboard = keyboard
+        self.scene = scene
+    }
 
     func issue(for client: Client, surface: WlSurface?) -> String {
         // 128 random bits (the system's generator): not guessable by another client.
         let token = (0..<2).map { _ in String(UInt64.random(in: .min ... .max), radix: 16).leftPadded(to: 16) }.joined()
-        let focus = compositor.seat.keyboard.focus
+        let focus = keyboard.focus
         issued.append((token, focus?.client == client && (surface == nil || surface === focus)))
         if issued.count > limit { issued.removeFirst() }
         return token
@@ -31,13 +39,15 @@ public final class ActivationTokens {
         return token
     }
 
-    func activate(token: String, surface: WlSurface) {
-        guard let index = issued.firstIndex(where: { $0.token == token }) else { return }
+    /// Uses `token` up; returns the window it brings forward, or nil when it does nothing
+    /// (unknown, used, not honoured, or not a mapped toplevel's surface).
+    func activate(token: String, surface: WlSurface) -> DesktopWindow? {
+        guard let index = issued.firstIndex(where: { $0.token == token }) else { return nil }
         let honoured = issued.remove(at: index).honoured
         // A minimized window counts: activation is how it comes back.
         guard honoured, let toplevel = (surface.role as? XdgSurface)?.toplevel,
-              (compositor.scene.windows + compositor.scene.minimized).contains(where: { $0 === toplevel }) else { return }
-        compositor.desktop.activate(toplevel)
+              (scene.windows + scene.minimized).contains(where: { $0 === toplevel }) else { return nil }
+        return toplevel
     }
 }
 

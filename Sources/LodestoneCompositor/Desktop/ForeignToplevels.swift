@@ -1,12 +1,9 @@
 import WaylandServer
 
-/// What the foreign toplevel lists ask of the core: the windows to list and what a task
-/// bar may do to them (`Compositor` implements it with its scene, layout and desktop).
-protocol ForeignToplevelHost: AnyObject {
-    /// Mapped windows, minimized ones included (xdg toplevels and managed X11 windows).
-    var listedWindows: [DesktopWindow] { get }
-    /// The heads a window is shown on; nil while it is off screen (minimized).
-    func heads(of window: DesktopWindow) -> [OutputHead]?
+/// What a task bar's requests ask of the core (`zwlr_foreign_toplevel_handle_v1`'s
+/// activate and minimize): `Compositor` implements it with its seat and desktop. Only the
+/// handlers hold it (each manager, and the handles it announces); `ForeignToplevels` does not.
+protocol TaskBarRequests: AnyObject {
     /// Raises the window and gives it the keyboard, restoring it if minimized.
     func taskBarActivated(_ window: DesktopWindow)
     func minimizeWindow(_ window: DesktopWindow)
@@ -21,8 +18,11 @@ protocol ForeignToplevelHost: AnyObject {
 /// done (`needsUpdate`): each handle hears what differs from what it last heard, then one
 /// `done`. The core calls `needsUpdate` when the scene's layout changes (a window mapped,
 /// unmapped, minimized, moved, raised) and when a window's title, app_id or states change.
+/// It reads the windows from the scene and their heads from the layout; what a task bar
+/// asks of a window goes from its handle to the core (`TaskBarRequests`), not through here.
 final class ForeignToplevels {
-    private unowned let host: ForeignToplevelHost
+    private let scene: Scene
+    private let layout: OutputLayout
     private let loop: EventLoop
     private var managers: [ZwlrForeignToplevelManager] = []
     private var lists: [ExtForeignToplevelList] = []
@@ -32,8 +32,9 @@ final class ForeignToplevels {
     /// Makes each identifier new for the compositor's lifetime (ext's `identifier`).
     private var identifiers: UInt64 = 0
 
-    init(host: ForeignToplevelHost, loop: EventLoop) {
-        self.host = host
+    init(scene: Scene, layout: OutputLayout, loop: EventLoop) {
+        self.scene = scene
+        self.layout = layout
         self.loop = loop
     }
 
@@ -75,7 +76,8 @@ final class ForeignToplevels {
     // MARK: Diffing
 
     private func update() {
-        let windows = host.listedWindows
+        // Mapped windows, minimized ones included (xdg toplevels and managed X11 windows).
+        let windows = scene.windows + scene.minimized
         // Gone or unmapped: closed.
         for entry in entries where !windows.contains(where: { $0 === entry.window }) { entry.close() }
         entries.removeAll(where: \.isClosed)
@@ -91,7 +93,7 @@ final class ForeignToplevels {
     }
 
     private func createHandle(for entry: ForeignToplevelEntry, in manager: ZwlrForeignToplevelManager) {
-        guard let handle = ZwlrForeignToplevelHandle(manager: manager, toplevels: self) else { return }
+        guard let handle = ZwlrForeignToplevelHandle(manager: manager) else { return }
         entry.wlrHandles.append(handle)
         handle.entry = entry
         refresh(entry)
@@ -106,7 +108,7 @@ final class ForeignToplevels {
 
     private func refresh(_ entry: ForeignToplevelEntry) {
         guard let window = entry.window else { return }
-        if let heads = host.heads(of: window) { entry.heads = heads }
+        if let heads = heads(of: window) { entry.heads = heads }
         let parentEntry = window.parentWindow.flatMap { p in entries.first { $0.window === p } }
         for handle in entry.wlrHandles {
             let parent = parentEntry?.wlrHandles.first { $0.manager != nil && $0.manager === handle.manager }
@@ -115,11 +117,11 @@ final class ForeignToplevels {
         for handle in entry.extHandles { handle.refresh(window) }
     }
 
-    // MARK: Requests from task bars
-
-    func activate(_ window: DesktopWindow) { host.taskBarActivated(window) }
-    func setMinimized(_ window: DesktopWindow, _ on: Bool) {
-        if on { host.minimizeWindow(window) } else if window.isMinimized { host.taskBarActivated(window) }
+    /// The heads a window is shown on, as `updateOutputs` decides a surface's: those its
+    /// tree's bounds overlap; nil while it is off screen (minimized).
+    private func heads(of window: DesktopWindow) -> [OutputHead]? {
+        guard !window.isMinimized, let surface = window.surface, let bounds = scene.treeBounds(surface) else { return nil }
+        return layout.heads.filter { layout.heads.count == 1 || !bounds.intersection($0.bounds).isEmpty }
     }
 }
 
@@ -148,18 +150,10 @@ final class ForeignToplevelEntry {
     }
 }
 
-extension Compositor: ForeignToplevelHost {
-    var listedWindows: [DesktopWindow] { scene.windows + scene.minimized }
-
-    /// As `updateOutputs` decides a surface's: the heads its tree's bounds overlap.
-    func heads(of window: DesktopWindow) -> [OutputHead]? {
-        guard !window.isMinimized, let surface = window.surface, let bounds = scene.treeBounds(surface) else { return nil }
-        return layout.heads.filter { layout.heads.count == 1 || !bounds.intersection($0.bounds).isEmpty }
-    }
-
+extension Compositor: TaskBarRequests {
     /// As a click on it would: open menus close, and it comes up with the keyboard.
     func taskBarActivated(_ window: DesktopWindow) {
         seat.dismissPopupGrabs()
-        desktop.activate(window)
+        seat.apply(desktop.activate(window))
     }
 }

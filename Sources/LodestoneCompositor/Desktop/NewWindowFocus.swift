@@ -11,8 +11,14 @@ import WaylandServer
 /// Each client's lineage is read when it connects (`Display.onClientCreated`), not when
 /// its window maps: `wl-copy` forks and its parent, the process that connected, exits
 /// before the child maps its window.
+///
+/// It reads the keyboard's focus and the scene's windows, and decides: the desktop acts on
+/// the answer (`Desktop.windowMapped`).
 final class NewWindowFocus {
-    private unowned let compositor: Compositor
+    private let keyboard: KeyboardFocus
+    private let scene: Scene
+    /// `Compositor.Options.newWindowsAlwaysTakeFocus`.
+    private let alwaysTakesFocus: Bool
     private var lineages: [Client: (lineage: ProcessLineage, gone: Listener?)] = [:]
     /// Listeners of clients that went, freed at the next connection rather than inside
     /// the signal that called them.
@@ -20,9 +26,11 @@ final class NewWindowFocus {
     private var created: Listener?
     private let ownPID = getpid()
 
-    init(compositor: Compositor) {
-        self.compositor = compositor
-        created = compositor.display.onClientCreated { [unowned self] in self.connected($0) }
+    init(display: Display, keyboard: KeyboardFocus, scene: Scene, alwaysTakesFocus: Bool) {
+        self.keyboard = keyboard
+        self.scene = scene
+        self.alwaysTakesFocus = alwaysTakesFocus
+        created = display.onClientCreated { [unowned self] in self.connected($0) }
     }
 
     private func connected(_ client: Client) {
@@ -35,12 +43,12 @@ final class NewWindowFocus {
 
     /// Whether `window`, mapping now, takes the keyboard; `reason` says why (for the log).
     func takesFocus(_ window: DesktopWindow) -> (Bool, reason: String) {
-        if compositor.newWindowsAlwaysTakeFocus { return (true, "every new window takes the keyboard") }
-        guard let focus = compositor.seat.keyboard.focus else { return (true, "no window had the keyboard") }
+        if alwaysTakesFocus { return (true, "every new window takes the keyboard") }
+        guard let focus = keyboard.focus else { return (true, "no window had the keyboard") }
         if focus.client == window.client { return (true, "its client has the keyboard") }
         let lineage = self.lineage(of: window)
         if lineage.descends(from: ownPID) { return (true, "Lodestone started it") }
-        let holder = compositor.scene.windows.first { $0.surface === focus }
+        let holder = scene.windows.first { $0.surface === focus }
         if lineage.descends(from: holder.flatMap(processID(of:)) ?? focus.client.pid) {
             return (true, "the window with the keyboard started it")
         }

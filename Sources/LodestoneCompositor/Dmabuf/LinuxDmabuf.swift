@@ -26,6 +26,9 @@ public final class LinuxDmabuf {
     public var localDevice: UInt64 { didSet { if localDevice != oldValue { refresh() } } }
     /// The nested backend's parent, when it offers linux-dmabuf.
     public weak var parent: DmabufParent? { didSet { refresh() } }
+    /// The parent took a client's buffer (after the client may already show it, composed):
+    /// parent planes may show it now.
+    var parentTookBuffer: (() -> Void)?
 
     private(set) var feedback: DmabufFeedback
     private(set) var table: DmabufFormatTable?

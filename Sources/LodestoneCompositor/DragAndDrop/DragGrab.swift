@@ -56,8 +56,6 @@ final class DragGrab: PointerGrab, DragSession {
         source?.drag = self
     }
 
-    private var compositor: Compositor { seat.compositor }
-
     /// Where the drag is, global logical (nil: the pointer is off every output).
     private var point: (x: Double, y: Double)? {
         switch follows {
@@ -97,7 +95,7 @@ final class DragGrab: PointerGrab, DragSession {
         retarget()
         guard let point else { return }
         if let xTarget { return xTarget.moved(x: point.x, y: point.y) }
-        guard let target, let (ox, oy) = compositor.origin(of: target) else { return }
+        guard let target, let (ox, oy) = seat.scene.origin(of: target) else { return }
         for device in devices(of: target.client) { device.motion(time: time, x: point.x - Double(ox), y: point.y - Double(oy)) }
     }
 
@@ -146,7 +144,7 @@ final class DragGrab: PointerGrab, DragSession {
     // MARK: The target
 
     private func devices(of client: Client) -> [WlDataDevice] {
-        compositor.selection.devices(of: client).compactMap { $0 as? WlDataDevice }
+        seat.selection.devices(of: client).compactMap { $0 as? WlDataDevice }
     }
 
     /// The drag's current offer to the target, if it has one.
@@ -155,16 +153,16 @@ final class DragGrab: PointerGrab, DragSession {
     /// The surface under the pointer hears the drag; a drag without data only reaches its
     /// own client's surfaces.
     private func retarget() {
-        var hit = point.flatMap { compositor.scene.surfaceAt(x: $0.x, y: $0.y) }
+        var hit = point.flatMap { seat.scene.surfaceAt(x: $0.x, y: $0.y) }
         if let h = hit, !carriesData, h.surface.client != client { hit = nil }
         guard hit?.surface !== target else { return }
         leaveTarget()
         guard let hit else { return }
         target = hit.surface
-        if let source, let x = compositor.xwm?.dnd?.dragEntered(hit.surface, source: source, statusChanged: { [weak self] in self?.tellSeat(.cursorChanged) }) {
+        if let source, let x = seat.xwm?.dnd?.dragEntered(hit.surface, source: source, statusChanged: { [weak self] in self?.tellSeat(.cursorChanged) }) {
             return xTarget = x
         }
-        let serial = compositor.display.nextSerial()
+        let serial = seat.display.nextSerial()
         for device in devices(of: hit.surface.client) {
             let offer = device.dragEntered(hit, serial: serial, source: source.map { ($0, $0.supportedActions) }, drag: self)
             if let offer {
@@ -339,9 +337,9 @@ final class DragGrab: PointerGrab, DragSession {
 
     /// Repaints where the icon was and where it is.
     private func damageIcon() {
-        if let last = iconDamaged { compositor.output.damage(logical: last) }
+        if let last = iconDamaged { seat.output.damage(logical: last) }
         iconDamaged = iconPlacement.map { PixelRect(x: $0.x, y: $0.y, width: $0.surface.width, height: $0.surface.height) }
-        if let now = iconDamaged { compositor.output.damage(logical: now) }
-        compositor.scheduleFrame()
+        if let now = iconDamaged { seat.output.damage(logical: now) }
+        seat.clock.schedule()
     }
 }

@@ -34,7 +34,7 @@ final class ExternalDragGrab: PointerGrab {
             seat.begin(self)
         }
         // On Lodestone's clock: the parent's times are of another.
-        let now = seat.compositor.clock.now
+        let now = seat.clock.now
         seat.handle(.pointerMotion(.absolute(x: x, y: y)), at: now)
         seat.handle(.pointerEnteredOutputs, at: now)
     }
@@ -44,7 +44,7 @@ final class ExternalDragGrab: PointerGrab {
     func release() {
         guard seat.grab === self else { return }
         seat.endGrab()
-        seat.handle(.pointerLeftOutputs, at: seat.compositor.clock.now)
+        seat.handle(.pointerLeftOutputs, at: seat.clock.now)
         seat.pointerWorldChanged(cursor: true)
     }
 

@@ -44,7 +44,7 @@ final class HeldPressGrab: PointerGrab {
     func letGo() {
         guard seat.grab === self else { return }
         if let surface, seat.pointerFocus === surface {
-            let now = seat.compositor.clock.now
+            let now = seat.clock.now
             for button in released { seat.sendButton(button, pressed: false, time: now) }
         }
         released = []

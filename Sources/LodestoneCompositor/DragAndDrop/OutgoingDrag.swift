@@ -82,13 +82,13 @@ extension Seat {
         if let drag = grab as? DragGrab {
             let icon = drag.iconSnapshot
             guard let source = drag.handOff() else { return nil }
-            compositor.log.debug("a drag leaves Lodestone: \(source.mimeTypes.joined(separator: ", "))")
+            log.debug("a drag leaves Lodestone: \(source.mimeTypes.joined(separator: ", "))")
             let outgoing = OutgoingDrag(source: source, icon: icon, keeping: drag)
             drag.sourceGoneOutside = { [weak outgoing] in outgoing?.sourceWentAway() }
             return outgoing
         }
-        guard let xSource = compositor.xwm?.dnd?.xSource, let outgoing = xSource.handOff(seat: self) else { return nil }
-        compositor.log.debug("an X app's drag leaves Lodestone: \(outgoing.mimeTypes.joined(separator: ", "))")
+        guard let xSource = xwm?.dnd?.xSource, let outgoing = xSource.handOff(seat: self) else { return nil }
+        log.debug("an X app's drag leaves Lodestone: \(outgoing.mimeTypes.joined(separator: ", "))")
         return outgoing
     }
 }

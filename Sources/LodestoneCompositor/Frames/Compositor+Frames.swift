@@ -25,6 +25,15 @@ extension Compositor {
         set { frames.pointerPlane = newValue }
     }
 
+    /// A backend's planes for client surfaces (nested: the parent's subsurfaces), asked every
+    /// frame which surfaces they show (`SurfacePlanes`); nil: every surface is composed.
+    public var surfacePlanes: SurfacePlanes? {
+        get { frames.surfacePlanes }
+        set { frames.surfacePlanes = newValue }
+    }
+    /// The output as it is shown, the surfaces on planes drawn in: what captures read.
+    public func capturedImage() -> Image { frames.capturedImage() }
+
     /// A frame at the next refresh.
     public func scheduleFrame() { clock.schedule() }
     /// A frame now, as the clock would run it, without waiting for the next refresh (the

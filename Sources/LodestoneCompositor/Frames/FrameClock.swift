@@ -76,6 +76,27 @@ public final class FrameClock: LoopDeadline {
         if mode == .realtime && !isHeld { arm() }
     }
 
+    /// A frame as soon as the loop comes round, or as soon as the presenter can take one:
+    /// for updates that need nothing composed (a client's frame on a backend's plane), whose
+    /// frame only hands them on. Waiting for a refresh of Lodestone's own would only add its
+    /// phase to the parent's (a client on a plane drew at half the parent's rate when the two
+    /// fell just apart); the presenter still takes one frame per refresh of its display.
+    func scheduleSoon() {
+        guard mode == .realtime else { return schedule() }
+        scheduled = true
+        soon = true
+        guard !isHeld else { return }
+        refresh = .infinity
+        if drivenByLoop {
+            deadline = Self.monotonicMicroseconds()
+        } else {
+            timer?.arm(milliseconds: 1)
+        }
+    }
+
+    /// The scheduled frame is to run as soon as it can (`scheduleSoon`).
+    private var soon = false
+
     /// The scheduled frame's timer (or the loop's deadline) at its start: its refresh less
     /// the scheduler's lead.
     private func arm() {
@@ -103,7 +124,7 @@ public final class FrameClock: LoopDeadline {
         guard isHeld else { return }
         isHeld = false
         guard scheduled else { return }
-        if scheduler.mode == .off || mode == .manual { fire() } else { arm() }
+        if scheduler.mode == .off || mode == .manual || soon { fire() } else { arm() }
     }
 
     /// A frame was presented at `time` (CLOCK_MONOTONIC: a page flip, the parent's
@@ -134,6 +155,7 @@ public final class FrameClock: LoopDeadline {
     private func fire() {
         guard scheduled, !isHeld else { return }
         scheduled = false
+        soon = false
         deadline = nil
         guard mode == .realtime else { return onFrame() }
         let begun = Self.monotonicMicroseconds()

@@ -18,15 +18,16 @@ import WaylandServer
 /// head holds back nothing but itself. One head keeps the single-output path (`present`).
 final class Frames {
     let clock: FrameClock
-    private unowned let output: Output
-    private unowned let layout: OutputLayout
-    private unowned let scene: Scene
+    unowned let output: Output
+    unowned let layout: OutputLayout
+    unowned let scene: Scene
     private unowned let seat: Seat
     /// The window switcher's slide moves windows before a frame composes.
     private unowned let gestures: Gestures
     /// Told of every composed frame's damage (nil until the compositor has made it).
     weak var screencopy: Screencopy?
-    /// A session lock waiting for its fill to be composed on every head (`SessionLock`).
+    /// The session lock while the session is locked: told of every composed frame, so its
+    /// locker hears `locked` once every head is covered (`SessionLock`).
     weak var sessionLock: SessionLock?
 
     var renderer = Renderer()
@@ -45,6 +46,7 @@ final class Frames {
     var pacing = Compositor.Pacing.timer
     /// Repaints so far (with damage or not): wp_presentation's sequence.
     @exclusivity(unchecked) private(set) var repaintCount: UInt64 = 0
+    func countRepaint() { repaintCount &+= 1 }
     /// Frames composed so far (frames with damage).
     @exclusivity(unchecked) private(set) var frameCount = 0
     /// Called after each composed frame with the damaged output pixels.
@@ -55,6 +57,10 @@ final class Frames {
     /// The plane took the pointer when last asked: while it keeps it, the pointer's motion
     /// damages nothing (no composed frame).
     private var pointerOnPlane = false
+    /// Which client surfaces a backend's planes show (`surfacePlanes`), frame by frame.
+    private let planeAssignment: PlaneAssignment
+    /// The whole picture for captures while surfaces are on planes.
+    private let planeCapture: PlaneCapture
 
     init(clock: FrameClock, output: Output, layout: OutputLayout, scene: Scene, seat: Seat, gestures: Gestures, loop: EventLoop) throws(SystemError) {
         self.clock = clock
@@ -63,6 +69,8 @@ final class Frames {
         self.scene = scene
         self.seat = seat
         self.gestures = gestures
+        planeAssignment = PlaneAssignment(output: output, scene: scene, clock: clock)
+        planeCapture = PlaneCapture(output: output, scene: scene)
         if clock.mode == .realtime {
             pointerDeadlineTimer = try loop.addTimer { [unowned clock] in clock.schedule() }
         }
@@ -86,7 +94,7 @@ final class Frames {
     private func present() {
         let now = clock.now
         let time = clock.timestamp
-        repaintCount &+= 1
+        countRepaint()
         compose(at: time)
         answerFrame(presentedFrame(at: time), now: now)
     }
@@ -96,7 +104,8 @@ final class Frames {
     /// answered at every frame composed.
     func answerFrame(_ frame: PresentedFrame, now: Milliseconds, shown: (PixelRect) -> Bool = { _ in true }) {
         scene.forEachMappedSurface { s, x, y in
-            guard shown(PixelRect(x: x, y: y, width: s.width, height: s.height)) else { return }
+            // A plane's are answered when its owner shows it (`PlaneUpdate`).
+            guard !s.onPlane, shown(PixelRect(x: x, y: y, width: s.width, height: s.height)) else { return }
             for callback in s.takeFrameCallbacks() { callback.done(now) }
             for feedback in s.takePresentationFeedbacks() { feedback.presented(frame, outputs: s.enteredOutputs.filter { !$0.isDestroyed }) }
         }
@@ -104,7 +113,7 @@ final class Frames {
             for callback in cursor.takeFrameCallbacks() { callback.done(now) }
             for feedback in cursor.takePresentationFeedbacks() { feedback.presented(frame, outputs: []) }
         }
-        if let icon = scene.dragIcon()?.surface {
+        if let icon = scene.dragIcon()?.surface, !icon.onPlane {
             for callback in icon.takeFrameCallbacks() { callback.done(now) }
         }
     }
@@ -134,6 +143,8 @@ final class Frames {
 
     /// Composes the damaged part of the output with the pointer as the last step left it;
     /// `only`: the damaged part within these heads, the rest left for their own frames.
+    /// With a backend's planes (one head), decides first which surfaces they show, leaves
+    /// those out, and hands them over before the frame goes out (`PlaneAssignment`).
     /// Returns what was composed (nil: nothing).
     @discardableResult
     func compose(at time: Timestamp, only heads: [OutputHead]? = nil) -> PixelRegion? {
@@ -156,7 +167,12 @@ final class Frames {
         } else {
             damage = output.damage
         }
-        guard !damage.isEmpty else { return nil }
+        // Planes are handed over only when the backend can take them now; until then the
+        // surfaces on them stay there and their updates wait.
+        let planes = heads == nil ? surfacePlanes.flatMap { $0.canPresent ? $0 : nil } : nil
+        let planeWork = !output.planeDamage.isEmpty
+            || (planes != nil && (planeAssignment.isStale || planeAssignment.surfaces.contains { $0.hasFrameRequests }))
+        guard !damage.isEmpty || planeWork else { return nil }
         // A preview surface under an effect is drawn by the effect (moved, scaled).
         // The cursor plane may show the pointer instead (moving it then needs no compose).
         let onPlane = pointerPlane?.present(pointer.presentation, adaptive: drawn) ?? false
@@ -169,14 +185,35 @@ final class Frames {
         // While the adaptive pointer is drawn no client cursor image shows (both follow the
         // same `AppCursorPolicy.source`): not asking saves working the source out again.
         let cursor = drawn ? nil : seat.cursor.element(output: output)
-        scene.withRenderElements(skipping: pointer.preview, cursor: cursor, overlay: overlay) { elements in
-            renderer.render(elements, into: output.image, damage: damage)
+        planeCapture.pointerElements = (cursor, overlay)
+        let overlayPixels = overlay == nil ? nil : Self.logicalPixels(pointer.presentation.bounds)
+        let shown = planes.map { planeAssignment.assign($0, preview: pointer.preview, cursor: cursor, overlay: overlayPixels, damage: damage) }
+        if !damage.isEmpty {
+            scene.withRenderElements(skipping: pointer.preview, skippingPlanes: !planeAssignment.surfaces.isEmpty, cursor: cursor, overlay: overlay) { elements in
+                renderer.render(elements, into: output.image, damage: damage)
+            }
         }
+        // The planes go first: the frame's own commit is what shows them (nested, the window's
+        // commit applies its subsurfaces' state).
+        if let planes, let shown { planes.present(shown) }
         frameCount += 1
         lastPresented = time
+        // What changed on screen, the planes' surfaces included: what captures must redraw.
+        let changed: PixelRegion
+        if output.planeDamage.isEmpty {
+            changed = damage
+        } else {
+            changed = damage.copy()
+            changed.add(output.planeDamage)
+            output.planeDamage.clear()
+        }
+        planeCapture.framePresented(changed: changed, planesShowSurfaces: !planeAssignment.surfaces.isEmpty)
+        // A capture from in here (a screenshot, screencopy) reads this frame as it is.
+        composing = true
         framePresented?(output.image, damage)
-        screencopy?.framePresented(damage: damage)
+        screencopy?.framePresented(damage: changed)
         sessionLock?.framePresented(damage: damage)
+        composing = false
         if let heads {
             for head in heads { output.damage.subtract(output.pixels(logical: head.bounds)) }
         } else {
@@ -190,7 +227,34 @@ final class Frames {
     /// nothing, sends no input. What it composed was presented: its frame callbacks are
     /// answered, as a frame's are, so a client waiting on them draws on.
     func composeIfNeeded() {
-        if !output.damage.isEmpty { present() }
+        guard !composing else { return }
+        if !output.damage.isEmpty || !output.planeDamage.isEmpty { present() }
+    }
+
+    /// A frame is being handed out (`framePresented`, screencopy): what reads it then must not
+    /// compose another inside it.
+    private var composing = false
+
+    /// A backend's planes for client surfaces (nested: subsurfaces of the window in the
+    /// parent), nil when it has none: then every surface is composed, as before.
+    var surfacePlanes: SurfacePlanes? {
+        get { planeAssignment.planes }
+        set { planeAssignment.planes = newValue }
+    }
+    /// Something a plane's choice depends on changed with nothing damaged (a parent took a
+    /// client's dmabuf): the next frame decides again.
+    func planesMayChange() { planeAssignment.mayChange() }
+    /// A surface is gone: its plane goes with it.
+    func surfaceDestroyed(_ s: WlSurface) { planeAssignment.surfaceDestroyed(s) }
+
+    // MARK: Captures
+
+    /// The output's pixels as they are shown, the surfaces on planes drawn in: what a capture,
+    /// a screenshot or screencopy reads. Without planes, the composed frame itself.
+    func capturedImage() -> Image {
+        composeIfNeeded()
+        guard !planeAssignment.surfaces.isEmpty else { return output.image }
+        return planeCapture.image(preview: seat.pointerSnapshot.preview, renderer: &renderer)
     }
 
     /// Whether Lodestone draws the adaptive pointer now: the seat's policy (a client's cursor
@@ -258,71 +322,4 @@ final class Frames {
             scheduleFrame()
         }
     }
-
-    // MARK: Several heads
-
-    func presentDueHeads() {
-        let now = clock.now
-        // Ticks fall on the fastest head's refreshes: half a tick early is on time.
-        let slack = clock.interval / 2
-        let due = layout.heads.filter { !$0.isHeld && Int32(bitPattern: now &+ slack &- $0.nextRefresh) >= 0 }
-        if !due.isEmpty {
-            let time = clock.timestamp
-            repaintCount &+= 1
-            let composed = compose(at: time, only: due)
-            for head in due {
-                head.nextRefresh = now &+ head.interval
-                if composed?.intersects(output.pixels(logical: head.bounds)) == true { head.frameCount += 1 }
-            }
-            answerFrame(presentedFrame(at: time), now: now) { isShown($0, on: due) }
-        }
-        // What waits for a head that can take a frame (not one that is held) keeps one due.
-        let open = layout.heads.filter { !$0.isHeld }
-        var waiting = open.contains { output.damage.intersects(output.pixels(logical: $0.bounds)) }
-        if !waiting {
-            scene.forEachMappedSurface { s, x, y in
-                guard !waiting, !s.frameCallbacks.isEmpty || !s.presentationFeedbacks.isEmpty else { return }
-                waiting = isShown(PixelRect(x: x, y: y, width: s.width, height: s.height), on: open)
-            }
-        }
-        if waiting { scheduleFrame() }
-    }
-
-    /// Whether a surface's rect is on one of `heads`, or on no head at all (off every head it
-    /// is paced by whichever head takes a frame).
-    private func isShown(_ rect: PixelRect, on heads: [OutputHead]) -> Bool {
-        let on = layout.heads.filter { !$0.bounds.intersection(rect).isEmpty }
-        return on.isEmpty || on.contains { head in heads.contains { $0 === head } }
-    }
-
-    /// A held head's presenter can take a frame again (its flip completed). On the real
-    /// clock, when its refresh has come meanwhile (a flip completes at the refresh the
-    /// head's next frame is for), that frame runs now: the head's own flips drive its
-    /// frames, as one head's do, and a tick that came just before the flip does not cost it
-    /// a refresh. Otherwise its waiting damage and frame callbacks get the next tick.
-    func resume(_ head: OutputHead) {
-        guard head.isHeld else { return }
-        head.isHeld = false
-        if clock.mode == .realtime, !clock.isHeld, Int32(bitPattern: clock.now &+ clock.interval / 2 &- head.nextRefresh) >= 0 {
-            repaint()
-        } else {
-            scheduleFrame()
-        }
-    }
-}
-
-extension Instant {
-    /// The frame clock's milliseconds as an instant.
-    init(milliseconds: Milliseconds) { self.init(seconds: Double(milliseconds) / 1000) }
-}
-
-/// A plane that can show the adaptive pointer without composing it (the DRM cursor plane,
-/// the parent's cursor when nested). Asked before every composed frame, and at every pointer
-/// step while it holds the pointer: then the pointer's motion damages nothing.
-public protocol PointerPlane: AnyObject {
-    /// Shows `presentation`'s pointer if the plane can (`adaptive`: the compositor draws the
-    /// adaptive pointer, not a client's cursor). True: the frame must not draw the pointer
-    /// (the plane shows it, or nothing is to be seen); false: the frame draws it (a plane
-    /// that gave the pointer back hides its own with that frame, not before).
-    func present(_ presentation: PointerPresentation, adaptive: Bool) -> Bool
 }

@@ -4,23 +4,15 @@ import Rendering
 import WaylandServer
 
 /// Screencopy's state on the compositor: the managers (each counts the damage since its
-/// last copy) and the `copy_with_damage` frames waiting for a frame with damage.
+/// last copy) and the `copy_with_damage` frames waiting for a frame with damage. It holds
+/// the output only (for its size); the pixels a frame copies are read by the frame's
+/// manager, through the source its handler was given (`ScreencopySource`).
 final class Screencopy {
-    /// The output and its composed pixels: all screencopy reads of the core.
-    unowned let source: any ScreencopySource
+    let output: Output
     var managers: [ZwlrScreencopyManager] = []
     var waiting: [ZwlrScreencopyFrame] = []
 
-    init(source: any ScreencopySource) { self.source = source }
-
-    var output: Output { source.output }
-    /// The output's pixels as last presented, the pointer and its effects included.
-    var presentedImage: Image { source.output.image }
-    var lastPresented: Timestamp { source.lastPresented }
-    /// Composes what clients committed since the last frame (no pointer step).
-    func composeIfNeeded() { source.composeIfNeeded() }
-    /// `area` (output pixels) composed again without the pointer.
-    func composeWithoutPointer(_ area: PixelRect) -> Image { source.composeWithoutPointer(area) }
+    init(output: Output) { self.output = output }
 
     /// A frame was composed with `damage` (output pixels): managers remember it, and the
     /// frames waiting for it are copied.
@@ -39,17 +31,18 @@ final class Screencopy {
 
     /// The output's mode changed: every manager's next copy sees the whole output.
     func outputChanged() {
-        let output = source.output
         for manager in managers { manager.damage.add(PixelRect(x: 0, y: 0, width: output.pixelWidth, height: output.pixelHeight)) }
     }
 }
 
-/// What screencopy reads of the core (`Compositor` is it): the output, the time its last
+/// What a screencopy frame reads of the core (`Compositor` is it, forwarding to its frames),
+/// through its manager's handler: the output and its pixels as presented, the time its last
 /// frame was presented, and composition without a pointer step.
 protocol ScreencopySource: AnyObject {
     var output: Output { get }
     var lastPresented: Timestamp { get }
     func composeIfNeeded()
+    func capturedImage() -> Image
     func composeWithoutPointer(_ area: PixelRect) -> Image
 }
 

@@ -10,8 +10,8 @@ public final class KeyboardFocus {
     private let display: Display
     var keyboards: [WlKeyboard] = []
     private(set) var keymap: Keymap
-    /// Key repeat sent to clients: keys per second and delay in ms (the common desktop
-    /// default until a backend passes the parent's on).
+    /// Key repeat sent to clients (wl_keyboard.repeat_info): keys a second and the delay in
+    /// ms, 25 after 600 unless config.toml's `[keyboard]` or the parent (nested) say otherwise.
     private(set) var repeatRate: Int32 = 25, repeatDelay: Int32 = 600
     private(set) weak var focus: WlSurface?
     /// The serial of the enter that gave `focus` the keyboard.
@@ -163,9 +163,26 @@ public final class KeyboardFocus {
         }
     }
 
-    /// Key repeat clients should use (the parent's, when nested).
+    /// The parent's key repeat, when nested: clients use it unless config.toml says otherwise.
     public func setKeyRepeat(rate: Int32, delay: Int32) {
-        repeatRate = max(0, rate); repeatDelay = max(0, delay)
+        parentRepeat = (max(0, rate), max(0, delay))
+        repeatChanged()
+    }
+
+    /// config.toml's `[keyboard]` key repeat; nil leaves the parent's or the default.
+    public func configureKeyRepeat(rate: Int32?, delay: Int32?) {
+        configuredRepeat = (rate.map { max(0, $0) }, delay.map { max(0, $0) })
+        repeatChanged()
+    }
+
+    private var parentRepeat: (rate: Int32, delay: Int32)?
+    private var configuredRepeat: (rate: Int32?, delay: Int32?) = (nil, nil)
+
+    private func repeatChanged() {
+        let rate = configuredRepeat.rate ?? parentRepeat?.rate ?? 25, delay = configuredRepeat.delay ?? parentRepeat?.delay ?? 600
+        guard rate != repeatRate || delay != repeatDelay else { return }
+        repeatRate = rate
+        repeatDelay = delay
         for k in keyboards { k.repeatInfo() }
     }
 

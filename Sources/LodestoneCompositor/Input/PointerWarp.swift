@@ -22,13 +22,13 @@ extension Seat {
     /// a refusal is logged (the protocol has no event for it) and returned.
     @discardableResult
     func warp(to surface: WlSurface, x: Double, y: Double, serial: UInt32) -> WarpRefusal? {
-        let refusal = warpIfAllowed(to: surface, x: x, y: y, serial: serial, time: compositor.clock.now)
-        if let refusal { compositor.log.debug("wp_pointer_warp_v1: warp to wl_surface@\(surface.objectID) refused: \(refusal)") }
+        let refusal = warpIfAllowed(to: surface, x: x, y: y, serial: serial, time: clock.now)
+        if let refusal { log.debug("wp_pointer_warp_v1: warp to wl_surface@\(surface.objectID) refused: \(refusal)") }
         return refusal
     }
 
     private func warpIfAllowed(to surface: WlSurface, x: Double, y: Double, serial: UInt32, time: UInt32) -> WarpRefusal? {
-        let scene = compositor.scene
+        let scene = scene
         guard let focus = pointerFocus, focus.client == surface.client,
               let window = scene.window(of: focus), scene.window(of: surface) === window else { return .notFocused }
         guard isCurrentPointerSerial(serial, of: surface.client) else { return .staleSerial }

@@ -1,22 +1,48 @@
 import PointerAdaptation
 import CWaylandServer
 import AdaptivePointerEngine
+import Logging
 import WaylandServer
 
 /// Routes input to clients. `handle(_:at:)` takes every backend's `InputEvent`s; its
 /// pointer (`SeatPointer`, the engine's only writer) says where the pointer is, the active
 /// grab (`Grabs/`) says what happens, and the seat sends `wl_pointer` events to the surface
-/// under the pointer. The keyboard (`KeyboardFocus`), a legacy client's own cursor
-/// (`ComposedClientCursor`) and what is pushed to the pointer (`SeatPointerInputs.swift`) are its parts.
+/// under the pointer. A legacy client's own cursor (`ComposedClientCursor`), the touchscreen
+/// and what is pushed to the pointer (`SeatPointerInputs.swift`) are its parts; the keyboard
+/// focus (`KeyboardFocus`) is built before it and handed to it with its other peers.
 public final class Seat {
-    unowned let compositor: Compositor
+    // Its peers, built before it and handed to it by the assembly (`Compositor.init`); none
+    // of them holds the seat. The seat never holds the compositor.
+    let display: Display, scene: Scene, output: Output, clock: FrameClock, log: Logger
+    /// The scene's adaptive regions in global space (pushed to the pointer).
+    let regions: SceneRegions
+    public let keyboard: KeyboardFocus
+    let cursorThemes: CursorThemes
+    /// Any input but a device coming or going tells it the user is there.
+    let idleNotifier: IdleNotifier
+    /// They follow the keyboard's focus.
+    let selection: DataSelection, primarySelection: PrimarySelection
+    let shortcutsInhibitors: ShortcutsInhibitors
+    /// A window activated while the session is locked gets the keyboard at unlock.
+    let sessionLock: SessionLock
+    /// These two hold the compositor (`SubsystemReferenceTests.knownBackReferences`).
+    let tablets: Tablets
+    let textInputs: TextInputs
+    // Peers built after the seat (they need its keyboard focus, or accessibility, whose
+    // change closure captures the seat), each set once by the assembly before any input.
+    unowned var accessibility: Accessibility!
+    unowned var desktop: Desktop!
+    unowned var gestures: Gestures!
+    unowned var layerShell: LayerShell!
+    unowned var shortcuts: Shortcuts!
+    /// The X11 window manager while Xwayland runs (set and cleared with `Compositor.xwm`).
+    weak var xwm: XWM?
+
     /// Relative pointers and pointer locks/confinements.
-    private(set) lazy var constraints = PointerConstraints(scene: compositor.scene)
-    public private(set) lazy var keyboard = KeyboardFocus(display: compositor.display, keymap: initialKeymap)
-    private let initialKeymap: Keymap
+    private(set) lazy var constraints = PointerConstraints(scene: scene)
     /// The client's own cursor choice, composed into the frame when it shows.
     private(set) lazy var cursor: ComposedClientCursor = {
-        let cursor = ComposedClientCursor(output: compositor.output, themes: compositor.cursorThemes, clock: compositor.clock,
+        let cursor = ComposedClientCursor(output: output, themes: cursorThemes, clock: clock,
                                           settings: AppCursorPolicy(mode: pointerMode, legacyApps: legacyApps),
                                           pointerAt: (position.logical.x, position.logical.y))
         // A commit of the cursor's surface comes from its client, not through the seat.
@@ -27,8 +53,12 @@ public final class Seat {
     var wlPointers: [WlPointer] = []
     /// Bound `wl_seat`s: they hear the capabilities again when a touchscreen comes or goes.
     var seatResources: [WlSeat] = []
-    /// The touchscreen `wl_seat` announces and `wl_touch` objects follow (nil: none).
-    var touchscreen: Touchscreen? { compositor.touchscreen }
+    /// Touch routing, which `wl_seat` announces and `wl_touch` objects follow; nil while there
+    /// is no touchscreen: `Options.touch`'s is there for good, a TTY's while libinput has a
+    /// touch device (`touchscreenPresent`, SeatTouch.swift).
+    public internal(set) var touchscreen: Touchscreen?
+    /// `Options.touch`: the touchscreen stays whatever devices come and go.
+    let keepsTouchscreen: Bool
 
     /// The pointer: device input and the world it moves over go in, positions and steps come out.
     private(set) var pointer: any PointerOwner
@@ -38,7 +68,7 @@ public final class Seat {
         // An app's element the pointer came onto is confirmed before the pointer takes its form.
         didSet {
             cursor.follow((position.logical.x, position.logical.y), outside: pointerOutside)
-            let accessibility = compositor.accessibility
+            let accessibility = self.accessibility!
             accessibility.pointer.device = position.device
             accessibility.pointer.awaitingConfirmation = position.awaitingConfirmation
             if let id = position.awaitingConfirmation { accessibility.confirm(id) }
@@ -65,21 +95,30 @@ public final class Seat {
     let popupGrab = PopupGrab()
     var grab: PointerGrab
 
-    init(compositor: Compositor, keymap: Keymap, pointer: SeatPointer, pointerMode: PointerMode, legacyApps: LegacyApps) {
-        self.compositor = compositor
+    /// Its peers are built before it (see the stored properties above); `touch`: a
+    /// touchscreen for good (`Compositor.Options.touch`).
+    init(display: Display, scene: Scene, regions: SceneRegions, output: Output, clock: FrameClock, log: Logger,
+         keyboard: KeyboardFocus, cursorThemes: CursorThemes, idleNotifier: IdleNotifier, selection: DataSelection,
+         primarySelection: PrimarySelection, shortcutsInhibitors: ShortcutsInhibitors, sessionLock: SessionLock,
+         tablets: Tablets, textInputs: TextInputs, pointer: SeatPointer, pointerMode: PointerMode, legacyApps: LegacyApps, touch: Bool) {
+        self.display = display; self.scene = scene; self.regions = regions; self.output = output; self.clock = clock; self.log = log
+        self.keyboard = keyboard; self.cursorThemes = cursorThemes; self.idleNotifier = idleNotifier; self.selection = selection
+        self.primarySelection = primarySelection; self.shortcutsInhibitors = shortcutsInhibitors; self.sessionLock = sessionLock
+        self.tablets = tablets; self.textInputs = textInputs
         grab = defaultGrab
         self.pointer = pointer
         position = pointer.position
         pointerSnapshot = pointer.snapshot
         self.pointerMode = pointerMode
         self.legacyApps = legacyApps
-        initialKeymap = keymap
+        keepsTouchscreen = touch
+        if touch { touchscreen = Touchscreen(scene: scene, display: display, clock: clock) }
     }
 
     /// Puts `wrap`'s answer in front of the pointer: for tests that record every call into it.
     func interposePointer(_ wrap: (any PointerOwner) -> any PointerOwner) { pointer = wrap(pointer) }
 
-    func serial() -> UInt32 { compositor.display.nextSerial() }
+    func serial() -> UInt32 { display.nextSerial() }
     func wlPointers(of surface: WlSurface) -> [WlPointer] { wlPointers.filter { $0.client == surface.client } }
     /// The pointer in global logical coordinates, as clients see it (after magnetism).
     var x: Double { position.logical.x }
@@ -108,7 +147,7 @@ public final class Seat {
     /// The one entry point for input: every backend's events come through here.
     public func handle(_ event: InputEvent, at time: UInt32) {
         // Any input but a device coming or going is the user: idle notifications resume.
-        if event != .touchscreen(present: true), event != .touchscreen(present: false) { compositor.idleNotifier.activity() }
+        if event != .touchscreen(present: true), event != .touchscreen(present: false) { idleNotifier.activity() }
         // What changed since the last input reaches the pointer before this one does.
         pushPointerWorld()
         switch event {
@@ -125,21 +164,21 @@ public final class Seat {
             if pressed && !keyboard.keymap.isModifier(key: code) {
                 pointerInput(.keyTyped)
                 // A key may scroll what is under the pointer (Page Down): it is confirmed again.
-                compositor.accessibility.keyPressed()
+                accessibility.keyPressed()
             }
             keyboardKey(code, pressed: pressed, time: time)
         case .modifiers(let depressed, let latched, let locked, let group):
             keyboard.setModifiers(depressed: depressed, latched: latched, locked: locked, group: group)
-        case .touchDown(let id, let x, let y): compositor.touchscreen?.down(id: id, x: x, y: y, time: time)
-        case .touchMotion(let id, let x, let y): compositor.touchscreen?.motion(id: id, x: x, y: y, time: time)
-        case .touchUp(let id): compositor.touchscreen?.up(id: id, time: time)
-        case .touchCancel: compositor.touchscreen?.cancel()
-        case .touchscreen(let present): compositor.touchscreenPresent(present)
+        case .touchDown, .touchMotion, .touchUp, .touchCancel, .touchscreen: touchInput(event, time: time)
         case .gesture(let gesture):
             // A move or resize holds the pointer: no client hears gestures meanwhile.
             // Nor while the session is locked: the system's swipes would switch windows.
-            if grab.routesToClients, compositor.scene.lock == nil { compositor.gestures.handle(gesture, time: time) }
-        case .tabletTool(let tool): compositor.tablets.handle(tool, time: time)
+            if grab.routesToClients, scene.lock == nil {
+                let outcome = gestures.handle(gesture, time: time, pointerFocus: pointerFocus)
+                for input in outcome.pointer { pointerInput(input) }
+                if let window = outcome.activate { apply(desktop.activate(window)) }
+            }
+        case .tabletTool(let tool): tablets.handle(tool, time: time)
         }
     }
 
@@ -206,19 +245,19 @@ public final class Seat {
         updatePointerFocus()
         // The surface under a still pointer moved: its client hears the new local position.
         if let focus = pointerFocus, focus === old, let local = focusedSurfaceLocal, let oldLocal, local != oldLocal {
-            for p in wlPointers(of: focus) { p.motion(time: compositor.clock.now, x: local.x, y: local.y); p.frame() }
+            for p in wlPointers(of: focus) { p.motion(time: clock.now, x: local.x, y: local.y); p.frame() }
         }
         reevaluateConstraints()
     }
 
     func updatePointerFocus() {
         // While buttons are held the surface that got the press keeps the pointer.
-        if !pressedButtons.isEmpty, let focus = pointerFocus, let (ox, oy) = compositor.origin(of: focus) {
+        if !pressedButtons.isEmpty, let focus = pointerFocus, let (ox, oy) = scene.origin(of: focus) {
             focusOrigin = (Double(ox), Double(oy))
             return
         }
         // Off the outputs (the nested window lost the parent's pointer) nothing is under it.
-        var hit = pointerOutside ? nil : compositor.scene.surfaceAt(x: x, y: y)
+        var hit = pointerOutside ? nil : scene.surfaceAt(x: x, y: y)
         if let h = hit, !grab.mayFocus(h.surface) { hit = nil }
         if hit?.surface !== pointerFocus {
             setPointerFocus(hit?.surface)
@@ -247,12 +286,13 @@ public final class Seat {
     func surfaceDestroyed(_ surface: WlSurface) {
         if pointerFocus === surface { pointerFocus = nil; cursor.reset(); pointerWorldChanged(cursor: true) }
         if keyboard.surfaceDestroyed(surface) {
-            compositor.shortcutsInhibitors.focusChanged()
-            compositor.selection.keyboardFocusChanged(to: nil)
-            compositor.primarySelection.keyboardFocusChanged(to: nil)
-            compositor.textInputs.focusedSurfaceDestroyed()
+            shortcutsInhibitors.focusChanged()
+            selection.keyboardFocusChanged(to: nil)
+            primarySelection.keyboardFocusChanged(to: nil)
+            textInputs.focusedSurfaceDestroyed()
         }
         if cursor.surfaceDestroyed(surface) { pointerWorldChanged(cursor: true) }
         if grab.surfaceDestroyed(surface) { endGrab() }
+        touchscreen?.surfaceDestroyed(surface)
     }
 }

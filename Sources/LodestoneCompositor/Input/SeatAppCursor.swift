@@ -11,7 +11,7 @@ extension Seat {
         var policy = AppCursorPolicy(mode: pointerMode, legacyApps: legacyApps)
         policy.dragCursor = (grab as? DragGrab)?.cursorName ?? (grab as? ExternalDragGrab)?.cursorName
         policy.overApp = pointerFocus != nil
-        policy.appDeclaresRegions = pointerFocus.map(compositor.scene.regions.treeHasRegions) ?? false
+        policy.appDeclaresRegions = pointerFocus.map(regions.treeHasRegions) ?? false
         policy.cursor = cursor.appCursor
         return policy
     }

@@ -10,7 +10,7 @@ extension Seat {
             guard !pressedButtons.contains(button) else { return }
             if pressedButtons.isEmpty {
                 pointerInput(.button(.pressed))
-                if grab === defaultGrab, !pointerOutside, let window = compositor.scene.titleBarAt(x: x, y: y) {
+                if grab === defaultGrab, !pointerOutside, let window = scene.titleBarAt(x: x, y: y) {
                     pressedTitleBar(of: window, time: time)
                 } else {
                     if grab.refocusesBeforePress { updatePointerFocus() }
@@ -28,7 +28,10 @@ extension Seat {
             let holder = grab
             if pressedButtons.isEmpty {
                 pointerInput(.button(.released))
-                apply(holder.released(at: (x, y)))
+                let response = holder.released(at: (x, y))
+                // A title bar's minimize button: the desktop hides the window, the seat moves the keyboard.
+                if response.contains(.minimizeWindow), let bar = holder as? TitleBarButtonGrab { apply(desktop.minimize(bar.window)) }
+                apply(response)
             }
             let response = holder.button(button, pressed: false, time: time)
             if response.contains(.deliver) { sendButton(button, pressed: false, time: time) }
@@ -56,7 +59,7 @@ extension Seat {
     func sendAxis(_ axis: PointerAxis, time: UInt32) {
         guard let focus = pointerFocus else { return }
         // What the app published for accessibility moves with the scroll: read again.
-        if let window = compositor.scene.window(of: focus) { compositor.accessibility.scrolled(window) }
+        if let window = scene.window(of: focus) { accessibility.scrolled(window) }
         for p in wlPointers(of: focus) {
             p.axis(time: time, axis: axis.axis, value: axis.value, discrete: axis.discrete, source: axis.source)
             p.frame()
@@ -67,27 +70,29 @@ extension Seat {
     /// released over it; a double click maximizes or restores; otherwise a drag moves it.
     private func pressedTitleBar(of window: DesktopWindow, time: UInt32) {
         guard let bar = window.titleBar else { return }
-        compositor.desktop.activate(window)
+        apply(desktop.activate(window))
         if let button = bar.button(atX: x, y: y) {
             bar.lastPress = nil
-            return begin(TitleBarButtonGrab(window: window, button: button, desktop: compositor.desktop))
+            return begin(TitleBarButtonGrab(window: window, button: button))
         }
         if let last = bar.lastPress, time &- last <= TitleBar.doubleClickMilliseconds {
             bar.lastPress = nil
             window.toggleMaximized()
-            return begin(TitleBarButtonGrab(window: window, button: nil, desktop: compositor.desktop))
+            return begin(TitleBarButtonGrab(window: window, button: nil))
         }
         bar.lastPress = time
-        begin(MoveGrab(window: window, desktop: compositor.desktop, device: devicePosition))
+        begin(MoveGrab(window: window, mover: desktop.mover, device: devicePosition))
     }
 
     /// Click to focus: the window under a press is raised and gets the keyboard.
     func focusAndActivate() {
         updatePointerFocus()
         // A click on a lock surface gives it the keyboard (a locker with one per head).
-        if let focus = pointerFocus, compositor.scene.lock != nil { return setKeyboardFocus(compositor.scene.rootSurface(focus)) }
-        guard let focus = pointerFocus, !compositor.layerShell.pressed(on: focus),
-              let toplevel = compositor.scene.window(of: focus) else { return }
-        compositor.desktop.activate(toplevel)
+        if let focus = pointerFocus, scene.lock != nil { return setKeyboardFocus(scene.rootSurface(focus)) }
+        guard let focus = pointerFocus else { return }
+        let press = layerShell.pressed(on: focus)
+        if let surface = press.keyboard { setKeyboardFocus(surface) }
+        guard !press.onLayer, let toplevel = scene.window(of: focus) else { return }
+        apply(desktop.activate(toplevel))
     }
 }

@@ -6,14 +6,14 @@ extension Seat {
     /// `xdg_toplevel.move`: only while a button the toplevel's client got is held.
     func startMove(_ toplevel: XdgToplevel, serial: UInt32) {
         guard mayStartGrab(for: toplevel, serial: serial) else { return }
-        begin(MoveGrab(window: toplevel, desktop: compositor.desktop, device: devicePosition))
+        begin(MoveGrab(window: toplevel, mover: desktop.mover, device: devicePosition))
     }
 
     /// X11's `_NET_WM_MOVERESIZE` move: X has no serials; the press must be on the window
     /// and still held, as for xdg_toplevel.move.
     func startMove(_ window: XwaylandWindow) {
-        if let refused = refusesXGrab(of: window) { return compositor.log.debug("xwm: _NET_WM_MOVERESIZE move of '\(window.title)' refused: \(refused)") }
-        begin(MoveGrab(window: window, desktop: compositor.desktop, device: devicePosition))
+        if let refused = refusesXGrab(of: window) { return log.debug("xwm: _NET_WM_MOVERESIZE move of '\(window.title)' refused: \(refused)") }
+        begin(MoveGrab(window: window, mover: desktop.mover, device: devicePosition))
     }
 
     func startResize(_ toplevel: XdgToplevel, serial: UInt32, edges: UInt32) {
@@ -25,7 +25,7 @@ extension Seat {
     /// is held; a maximized or fullscreen window keeps its size.
     func startResize(_ window: XwaylandWindow, edges: UInt32) {
         let refused = edges == 0 ? "no edge" : window.isMaximized ? "maximized" : window.isFullscreen ? "fullscreen" : refusesXGrab(of: window)
-        if let refused { return compositor.log.debug("xwm: _NET_WM_MOVERESIZE resize of '\(window.title)' refused: \(refused)") }
+        if let refused { return log.debug("xwm: _NET_WM_MOVERESIZE resize of '\(window.title)' refused: \(refused)") }
         begin(ResizeGrab(window: window, edges: edges, device: devicePosition))
     }
 
@@ -35,7 +35,7 @@ extension Seat {
         if pressedButtons.isEmpty { return "no button is held" }
         if !(grab === defaultGrab || grab === popupGrab) { return "another grab holds the pointer" }
         guard let focus = pointerFocus else { return "the pointer is over no surface" }
-        if compositor.scene.window(of: focus) !== window { return "the pointer is over another window" }
+        if scene.window(of: focus) !== window { return "the pointer is over another window" }
         return nil
     }
 
@@ -58,7 +58,7 @@ extension Seat {
 
     private func mayStartGrab(for toplevel: XdgToplevel, serial: UInt32) -> Bool {
         guard !pressedButtons.isEmpty, grab === defaultGrab || grab === popupGrab,
-              let focus = pointerFocus, compositor.scene.window(of: focus) === toplevel else { return false }
+              let focus = pointerFocus, scene.window(of: focus) === toplevel else { return false }
         return isCurrentPointerSerial(serial, of: toplevel.client)
     }
 
@@ -66,7 +66,7 @@ extension Seat {
     /// the pointer with the next frame, scheduled here.
     func reevaluateConstraints() {
         let focus = PointerConstraints.Focus(pointer: pointerFocus, surfaceLocal: focusedSurfaceLocal, keyboard: keyboard.focus)
-        if constraints.reevaluate(focus) { compositor.scheduleFrame() }
+        if constraints.reevaluate(focus) { clock.schedule() }
     }
 
     /// A client's lock or confinement came or went.
@@ -104,7 +104,7 @@ extension Seat {
 
     func popupGrabbed(_ popup: XdgPopup) {
         // No grab while the session is locked: it would hold the pointer from the lock surfaces.
-        guard compositor.scene.lock == nil else { return popup.dismiss() }
+        guard scene.lock == nil else { return popup.dismiss() }
         popupGrab.push(popup)
         if grab === defaultGrab { grab = popupGrab }
         if let s = popup.xdgSurface.surface { setKeyboardFocus(s) }
@@ -133,7 +133,7 @@ extension Seat {
         if activeDrag == nil, origin.client == client, let touch = touchscreen?.point(serial: serial, of: client) {
             let drag = DragGrab(seat: self, client: client, origin: origin, source: source, icon: icon, follows: .touch(id: touch.id), at: (touch.x, touch.y))
             touchscreen?.dragStarted(drag, id: touch.id)
-            drag.touchMoved(x: touch.x, y: touch.y, time: compositor.clock.now)
+            drag.touchMoved(x: touch.x, y: touch.y, time: clock.now)
             return true
         }
         let refused: String? =
@@ -143,13 +143,13 @@ extension Seat {
             pointerFocus?.client != client || origin.client != client ? "the press is not on this client's surface" :
             pressSerial != serial ? "serial \(serial) is not the held press's" : nil
         if let refused {
-            compositor.log.debug("wl_data_device.start_drag refused: \(refused)")
+            log.debug("wl_data_device.start_drag refused: \(refused)")
             return false
         }
         let drag = DragGrab(seat: self, client: client, origin: origin, source: source, icon: icon)
         begin(drag)
         let (x, y) = (position.logical.x, position.logical.y)
-        apply(drag.motion(device: (position.device.x, position.device.y), logical: (x, y), time: compositor.clock.now))
+        apply(drag.motion(device: (position.device.x, position.device.y), logical: (x, y), time: clock.now))
         return true
     }
 }

@@ -7,16 +7,19 @@ import WaylandServer
 extension Seat {
     func keyboardKey(_ key: UInt32, pressed: Bool, time: UInt32) {
         // The release of a shortcut's key is Lodestone's, as its press was.
-        if !pressed, compositor.shortcuts.released(key) { return keyboard.shortcutKeyReleased(key) }
+        if !pressed, shortcuts.released(key) { return keyboard.shortcutKeyReleased(key) }
         guard let modifiers = keyboard.track(key, pressed: pressed) else { return }
         // Lodestone's shortcuts first; the client never sees their keys (unless it inhibits them).
         // While the session is locked none of Lodestone's shortcuts run (VT switches are the
         // TTY backend's, before the seat).
-        if pressed, compositor.scene.lock == nil, compositor.shortcuts.intercept(key, keymap: keyboard.keymap, time: time) {
+        if pressed, scene.lock == nil, let taken = shortcuts.intercept(key, keymap: keyboard.keymap, time: time) {
+            // The window a switch brought forward comes up while the key is still held, as it did
+            // when the switcher activated it itself.
+            if let window = taken.activate { apply(desktop.activate(window)) }
             return keyboard.shortcutTook(key, modifiers: modifiers)
         }
         // Then the input method's keyboard grab, while a text input is active.
-        if compositor.textInputs.keyGrabbed(key, pressed: pressed, time: time, modifiers: modifiers) { return }
+        if textInputs.keyGrabbed(key, pressed: pressed, time: time, modifiers: modifiers) { return }
         keyboard.deliver(key, pressed: pressed, time: time, modifiers: modifiers)
     }
 
@@ -24,15 +27,15 @@ extension Seat {
     /// inhibitors, the text inputs and the pointer constraints follow it.
     func setKeyboardFocus(_ requested: WlSurface?) {
         // While the session is locked a window activated gets the keyboard at unlock.
-        guard mayReceiveInput(requested) else { return compositor.sessionLock.focusDeferred(requested) }
+        guard mayReceiveInput(requested) else { return sessionLock.focusDeferred(requested) }
         // A layer surface holding the keyboard exclusively (a launcher) keeps it, but not
         // from the lock: the locker's surfaces always take it.
-        let surface = compositor.scene.lock != nil ? requested : compositor.layerShell.keyboardTarget(requested)
+        let surface = scene.lock != nil ? requested : layerShell.keyboardTarget(requested)
         guard keyboard.setFocus(surface) else { return }
-        compositor.selection.keyboardFocusChanged(to: surface?.client)
-        compositor.primarySelection.keyboardFocusChanged(to: surface?.client)
-        compositor.shortcutsInhibitors.focusChanged()
-        compositor.textInputs.keyboardFocusChanged(to: surface)
+        selection.keyboardFocusChanged(to: surface?.client)
+        primarySelection.keyboardFocusChanged(to: surface?.client)
+        shortcutsInhibitors.focusChanged()
+        textInputs.keyboardFocusChanged(to: surface)
         reevaluateConstraints()
     }
 }

@@ -42,13 +42,13 @@ struct PointerConstraintRule: Equatable {
 /// its world is pushed before the next input or step, and what a step did is delivered to
 /// clients after the frame. Nothing here is called by the pointer.
 extension Seat {
-    private var now: Instant { Instant(seconds: Double(compositor.clock.now) / 1000) }
+    private var now: Instant { Instant(seconds: Double(clock.now) / 1000) }
 
     /// Input for the pointer from the seat or the owners of its other inputs: gestures
     /// (pinch, hold), tablets (the stylus), idle inhibition, typing.
     func pointerInput(_ input: PointerInput) {
         position = pointer.handle(input, at: now)
-        compositor.scheduleFrame()
+        clock.schedule()
     }
 
     /// Something the pointer moves over changed; it hears it before the next input or frame.
@@ -61,7 +61,7 @@ extension Seat {
             clientCursorChanged()
             self.cursor.seatChanged(appCursor)
         }
-        compositor.scheduleFrame()
+        clock.schedule()
     }
 
     /// The client's cursor changed on a commit of its surface (`ComposedClientCursor.onChange`,
@@ -70,7 +70,7 @@ extension Seat {
         pointerWorld.cursor = true
         // Another surface may be under the pointer: its accessibility regions.
         pointerWorld.regions = true
-        compositor.scheduleFrame()
+        clock.schedule()
     }
 
     /// Pushes what changed in the pointer's world: the scene's placed regions and the
@@ -86,14 +86,14 @@ extension Seat {
         }
         if pointerWorld.regions {
             pointerWorld.regions = false
-            var wanted = compositor.scene.regions.placed()
+            var wanted = regions.placed()
             // Apps that declare none: the elements they publish for accessibility, told first
             // where the pointer is (the adaptation asks the seat nothing).
-            let scene = compositor.scene, accessibility = compositor.accessibility
+            let scene = self.scene, regions = self.regions, accessibility = self.accessibility!
             accessibility.pointer.window = pointerFocus.flatMap(scene.adaptedWindow(of:))
-            accessibility.pointer.declaresRegions = pointerFocus.map(scene.regions.treeHasRegions) ?? false
+            accessibility.pointer.declaresRegions = pointerFocus.map(regions.treeHasRegions) ?? false
             accessibility.pointer.cursorIsText = cursor.name == .text
-            let adapted = accessibility.placedRegions(allocate: scene.regions.allocateRegionID) { point, window in
+            let adapted = accessibility.placedRegions(allocate: regions.allocateRegionID) { point, window in
                 guard let top = scene.surfaceAt(x: point.x, y: point.y), let surface = Scene.rootSurface(of: window) else { return false }
                 return scene.rootSurface(top.surface) !== scene.rootSurface(surface)
             }
@@ -128,7 +128,7 @@ extension Seat {
         pushPointerWorld()
         let step = pointer.step(at: now)
         pointerSnapshot = step.snapshot
-        compositor.accessibility.shown(step.snapshot.presentation.targetRegion)
+        accessibility.shown(step.snapshot.presentation.targetRegion)
         // The client's image shows or goes where the adaptive pointer goes or shows.
         if step.adaptivePointerToggled { cursor.damage() }
         return step
@@ -148,7 +148,7 @@ extension Seat {
         position = step.position
         guard position.logical != before, grab.routesToClients else { return }
         cursor.damage()
-        deliverMotion(time: compositor.clock.now)
+        deliverMotion(time: clock.now)
     }
 }
 
@@ -156,7 +156,7 @@ extension Seat {
     /// New pointer settings (config.toml saved): the pointer takes them at once.
     func pointerSettingsChanged(_ settings: PointerSettings) {
         pointer.update(.settings(settings), at: now)
-        compositor.scheduleFrame()
+        clock.schedule()
     }
 
     /// The output's size or scale changed: the pointer's edges follow, a pointer left off
@@ -166,7 +166,7 @@ extension Seat {
         pointer.update(.outputBounds(bounds, areas: areas), at: now)
         let p = position.logical
         let onAnOutput = areas.count < 2 || areas.contains { $0.contains(p) }
-        if p.x >= bounds.maxX || p.y >= bounds.maxY || !onAnOutput { handle(.pointerMotion(.absolute(x: p.x, y: p.y)), at: compositor.clock.now) }
+        if p.x >= bounds.maxX || p.y >= bounds.maxY || !onAnOutput { handle(.pointerMotion(.absolute(x: p.x, y: p.y)), at: clock.now) }
         pointerWorldChanged(cursor: true)
         cursor.damage()
     }

@@ -10,7 +10,7 @@ extension Seat {
     func isCurrentPointerSerial(_ serial: UInt32, of client: WaylandServer.Client) -> Bool {
         wlPointers.contains { p in
             guard p.client == client, let enter = p.enterSerial else { return false }
-            return compositor.display.issued(serial, since: enter)
+            return display.issued(serial, since: enter)
         }
     }
 

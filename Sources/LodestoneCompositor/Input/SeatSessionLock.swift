@@ -12,7 +12,7 @@ extension Seat {
         if let resize = grab as? ResizeGrab { resize.window.resizeEnded() }
         if !(grab === defaultGrab || grab === popupGrab) { endGrab() }
         dismissPopupGrabs()
-        compositor.touchscreen?.cancel()
+        touchscreen?.cancel()
         pressedButtons = []
         setPointerFocus(nil)
         reevaluateConstraints()
@@ -22,7 +22,7 @@ extension Seat {
     /// Whether a surface may have the keyboard or a pen's held tip now: any while unlocked;
     /// while locked, a lock surface shown on a head (or none).
     func mayReceiveInput(_ surface: WlSurface?) -> Bool {
-        guard let lock = compositor.scene.lock, let surface else { return true }
-        return lock.shows(compositor.scene.rootSurface(surface))
+        guard let lock = scene.lock, let surface else { return true }
+        return lock.shows(scene.rootSurface(surface))
     }
 }

@@ -5,10 +5,10 @@ import WaylandServer
 /// The live shortcuts inhibitors; the one on the keyboard-focused surface is active.
 final class ShortcutsInhibitors {
     private var inhibitors: [ZwpKeyboardShortcutsInhibitor] = []
-    /// The surface with the keyboard.
-    private let focus: () -> WlSurface?
+    /// Whose focus makes an inhibitor active.
+    private let keyboard: KeyboardFocus
 
-    init(focus: @escaping () -> WlSurface?) { self.focus = focus }
+    init(keyboard: KeyboardFocus) { self.keyboard = keyboard }
 
     func has(_ surface: WlSurface) -> Bool { inhibitors.contains { $0.surface === surface } }
 
@@ -24,7 +24,7 @@ final class ShortcutsInhibitors {
 
     /// The keyboard moved: inhibitors of the focused surface become active, the others not.
     func focusChanged() {
-        let focused = focus()
+        let focused = keyboard.focus
         for inhibitor in inhibitors { inhibitor.setActive(inhibitor.surface != nil && inhibitor.surface === focused) }
     }
 }

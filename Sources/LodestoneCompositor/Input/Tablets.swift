@@ -69,7 +69,7 @@ final class Tablets {
                 let serial = compositor.display.nextSerial()
                 each(tool) { $0.down(serial: serial) }
                 // The pen draws: it goes to the client, and focus follows click-to-focus.
-                if let s = states[tool]?.focus, let t = compositor.scene.window(of: s) { compositor.desktop.activate(t) }
+                if let s = states[tool]?.focus, let t = compositor.scene.window(of: s) { compositor.seat.apply(compositor.desktop.activate(t)) }
             } else {
                 each(tool) { $0.up() }
             }
@@ -155,7 +155,7 @@ final class Tablets {
             moved(tool, axes, time: time, framed: false)
             let serial = compositor.display.nextSerial()
             each(tool) { $0.down(serial: serial); $0.frame(time: time) }
-            if let s = states[tool]?.focus, let t = compositor.scene.window(of: s) { compositor.desktop.activate(t) }
+            if let s = states[tool]?.focus, let t = compositor.scene.window(of: s) { compositor.seat.apply(compositor.desktop.activate(t)) }
             updatePointer(tool, axes)
             return true
         case .app, .tap:
@@ -171,7 +171,7 @@ final class Tablets {
             moved(tool, axes, time: time, framed: false)
             let serial = compositor.display.nextSerial()
             each(tool) { $0.down(serial: serial); $0.frame(time: time) }
-            if let s = states[tool]?.focus, let t = compositor.scene.window(of: s) { compositor.desktop.activate(t) }
+            if let s = states[tool]?.focus, let t = compositor.scene.window(of: s) { compositor.seat.apply(compositor.desktop.activate(t)) }
             each(tool) { $0.up(); $0.frame(time: time) }
         }
         updatePointer(tool, axes)

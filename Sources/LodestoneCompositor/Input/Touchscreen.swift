@@ -2,7 +2,7 @@ import WaylandServer
 
 /// Routes touch points: each point belongs to the surface it went down on
 /// until it lifts, wherever it moves (wl_touch has no enter/leave). Exists
-/// while a TTY's libinput has a touch device (`Compositor.touchscreenPresent`),
+/// while a TTY's libinput has a touch device (`Seat.touchscreenPresent`),
 /// or for good with `Compositor.Options.touch` (`--touchscreen`: the test
 /// protocol's touch points; the wlcs integration drives it too).
 ///
@@ -11,8 +11,13 @@ import WaylandServer
 /// hears no more of it, the drag moves with it, drops where it lifts and is
 /// cancelled with the touches, as wlroots' touch drag grab does. The pointer
 /// and the other points go on as before.
+///
+/// It holds the scene, the display (serials) and the clock; the window a finger lands on is
+/// the seat's to activate (`hit`, then `down`).
 public final class Touchscreen {
-    unowned let compositor: Compositor
+    private let scene: Scene
+    private let display: Display
+    private let clock: FrameClock
     var touches: [WlTouch] = []
     private struct Point {
         weak var surface: WlSurface?
@@ -25,15 +30,25 @@ public final class Touchscreen {
     /// The drag a finger holds, and which finger.
     private(set) var drag: (id: Int32, grab: DragGrab)?
 
-    init(compositor: Compositor) { self.compositor = compositor }
+    init(scene: Scene, display: Display, clock: FrameClock) {
+        self.scene = scene
+        self.display = display
+        self.clock = clock
+    }
 
     private func touches(of surface: WlSurface) -> [WlTouch] { touches.filter { $0.client == surface.client } }
 
-    /// A finger touches global (x, y). Like a click, it raises and focuses the window.
-    func down(id: Int32, x: Double, y: Double, time: UInt32) {
-        guard points[id] == nil, drag?.id != id, let hit = compositor.scene.surfaceAt(x: x, y: y) else { return }
-        if let toplevel = compositor.scene.window(of: hit.surface) { compositor.desktop.activate(toplevel) }
-        let serial = compositor.display.nextSerial()
+    /// What a finger touching global (x, y) lands on: the surface and the point in it; nil
+    /// when nothing is there or the finger is already down. The seat activates its window
+    /// (like a click), then puts the finger `down`.
+    func hit(id: Int32, x: Double, y: Double) -> (surface: WlSurface, sx: Double, sy: Double)? {
+        guard points[id] == nil, drag?.id != id, let hit = scene.surfaceAt(x: x, y: y) else { return nil }
+        return (hit.surface, hit.sx, hit.sy)
+    }
+
+    /// A finger touches global (x, y), on what `hit` found there.
+    func down(id: Int32, on hit: (surface: WlSurface, sx: Double, sy: Double), x: Double, y: Double, time: UInt32) {
+        let serial = display.nextSerial()
         points[id] = Point(surface: hit.surface, serial: serial, x: x, y: y)
         for t in touches(of: hit.surface) {
             t.down(serial: serial, time: time, surface: hit.surface, id: id, x: hit.sx, y: hit.sy)
@@ -46,7 +61,7 @@ public final class Touchscreen {
         if let drag, drag.id == id { return drag.grab.touchMoved(x: x, y: y, time: time) }
         points[id]?.x = x
         points[id]?.y = y
-        guard let surface = points[id]?.surface, let (ox, oy) = compositor.origin(of: surface) else { return }
+        guard let surface = points[id]?.surface, let (ox, oy) = scene.origin(of: surface) else { return }
         for t in touches(of: surface) {
             t.motion(time: time, id: id, x: x - Double(ox), y: y - Double(oy))
             t.frame()
@@ -56,7 +71,7 @@ public final class Touchscreen {
     func up(id: Int32, time: UInt32) {
         if let drag, drag.id == id { return drag.grab.touchReleased() }
         guard let point = points.removeValue(forKey: id), let surface = point.surface else { return }
-        let serial = compositor.display.nextSerial()
+        let serial = display.nextSerial()
         for t in touches(of: surface) {
             t.up(serial: serial, time: time, id: id)
             t.frame()
@@ -78,9 +93,9 @@ public final class Touchscreen {
         _ = drag?.grab.surfaceDestroyed(surface)
         for (id, point) in points where point.surface === surface || point.surface == nil {
             points[id] = nil
-            let serial = compositor.display.nextSerial()
+            let serial = display.nextSerial()
             for t in touches(of: surface) {
-                t.up(serial: serial, time: compositor.clock.now, id: id)
+                t.up(serial: serial, time: clock.now, id: id)
                 t.frame()
             }
         }

@@ -1,3 +1,4 @@
+import AdaptivePointerEngine
 import Logging
 import PointerAdaptation
 import Rendering
@@ -7,37 +8,40 @@ import WaylandServer
 /// zones leave of each head (the work area maximized windows fill) and who holds the
 /// keyboard. The scene draws the mapped ones (`Scene.layers`): background and bottom under
 /// the windows, top and overlay above them, the pointer above all.
+///
+/// It holds its peers, not the compositor or the seat (either would be a reference back up,
+/// SubsystemReferenceTests): it reads the keyboard's focus, and what the seat must do (the
+/// keyboard to a surface, or back to the windows through the desktop's activation) it returns
+/// as `Desktop.Effect`s, which the layer surface's handler and the seat apply (`Seat.apply`).
 final class LayerShell {
-    // Its parts, not the compositor (which would be a reference back up, SubsystemReferenceTests).
-    private unowned let scene: Scene, layout: OutputLayout, seat: Seat, desktop: Desktop
+    private unowned let scene: Scene, layout: OutputLayout, keyboard: KeyboardFocus, desktop: Desktop
     private unowned let accessibility: Accessibility, clock: FrameClock
     private let display: Display
     private let log: Logger
     /// Every live layer surface, oldest first (the order sway arranges them in).
     private var surfaces: [ZwlrLayerSurface] = []
     /// Each head's area left by the exclusive zones of its mapped surfaces.
-    private var workAreas: [ObjectIdentifier: PixelRect] = [:]
+    private let workAreas: WorkAreas
 
     /// `Compositor.Options.acceptsBufferBeforeInitialAck`: wlcs 1.5's layer-shell popup tests
     /// commit a buffer without an initial commit or an acknowledged configure.
     let acceptsBufferBeforeInitialAck: Bool
 
-    init(scene: Scene, layout: OutputLayout, seat: Seat, desktop: Desktop, accessibility: Accessibility, clock: FrameClock, display: Display,
-         log: Logger, acceptsBufferBeforeInitialAck: Bool = false) {
-        self.scene = scene; self.layout = layout; self.seat = seat; self.desktop = desktop
+    init(scene: Scene, layout: OutputLayout, workAreas: WorkAreas, keyboard: KeyboardFocus, desktop: Desktop, accessibility: Accessibility,
+         clock: FrameClock, display: Display, log: Logger, acceptsBufferBeforeInitialAck: Bool = false) {
+        self.scene = scene; self.layout = layout; self.workAreas = workAreas; self.keyboard = keyboard; self.desktop = desktop
         self.accessibility = accessibility; self.clock = clock; self.display = display; self.log = log
         self.acceptsBufferBeforeInitialAck = acceptsBufferBeforeInitialAck
     }
 
-    /// The head the pointer is on: where a surface goes that names no output.
-    var currentHead: OutputHead? {
-        let p = seat.position.logical
-        return layout.head(for: PixelRect(x: Int32(clamping: Int64(p.x)), y: Int32(clamping: Int64(p.y)), width: 1, height: 1))
+    /// The head at `p` (the pointer): where a surface goes that names no output.
+    func head(at p: Point<Global>) -> OutputHead? {
+        layout.head(for: PixelRect(x: Int32(clamping: Int64(p.x)), y: Int32(clamping: Int64(p.y)), width: 1, height: 1))
     }
     func nextSerial() -> UInt32 { display.nextSerial() }
 
     /// What maximized windows fill on `head`: the head less the layers' exclusive zones.
-    func workArea(of head: OutputHead) -> PixelRect { workAreas[ObjectIdentifier(head)] ?? head.bounds }
+    func workArea(of head: OutputHead) -> PixelRect { workAreas.workArea(of: head) }
 
     // MARK: Surfaces coming and going
 
@@ -49,54 +53,56 @@ final class LayerShell {
         arrange()
     }
 
-    func mapped(_ layer: ZwlrLayerSurface) {
+    func mapped(_ layer: ZwlrLayerSurface) -> [Desktop.Effect] {
         scene.layers[Int(layer.current.layer.rawValue)].append(layer)
         arrange()
-        guard let surface = layer.surface else { return }
+        guard let surface = layer.surface else { return [] }
         scene.damageTree(surface)
         // Also tells the client which heads it is on (wl_surface.enter, `Compositor.updateOutputs`).
         scene.changed(.layout)
         // A launcher above the windows takes the keyboard as it opens (sway does the same
-        // for on_demand there); on the lower layers only a click gives it.
-        if layer.current.layer.isAboveWindows, layer.current.keyboard != .none { seat.setKeyboardFocus(surface) }
+        // for on_demand there); on the lower layers only a click gives it (the effect returned).
+        let takesKeyboard = layer.current.layer.isAboveWindows && layer.current.keyboard != .none
         // Its accessible elements are read now, before the pointer comes, as a window's are.
         accessibility.windowShown(layer)
         clock.schedule()
         log.debug("mapped layer surface '\(layer.namespace)' on \(layer.head?.name ?? "no head") (\(layer.current.layer)) at \(layer.box)")
+        return takesKeyboard ? [.keyboardFocus(surface)] : []
     }
 
-    func unmapped(_ layer: ZwlrLayerSurface) {
+    func unmapped(_ layer: ZwlrLayerSurface) -> [Desktop.Effect] {
                 if let surface = layer.surface, let b = scene.treeBounds(surface) { scene.damage(logical: b) }
         for i in scene.layers.indices { scene.layers[i].removeAll { $0 === layer } }
         scene.popups.filter { $0.rootLayer === layer }.reversed().forEach { $0.dismiss() }
         arrange()
-        if let surface = layer.surface, holdsKeyboard(surface) { returnKeyboardToWindows() }
-        scene.changed(.layout)
-        clock.schedule()
+        var effects: [Desktop.Effect] = []
+        if let surface = layer.surface, holdsKeyboard(surface) { effects = returnKeyboardToWindows() }
+        return effects + [.layoutChanged]
     }
 
     /// A mapped or initialized surface committed a new placement: another layer, size,
     /// anchor, zone, margin or keyboard interactivity.
-    func placementChanged(_ layer: ZwlrLayerSurface, from before: LayerPlacement) {
+    func placementChanged(_ layer: ZwlrLayerSurface, from before: LayerPlacement) -> [Desktop.Effect] {
                 if layer.isMapped, before.layer != layer.current.layer {
             for i in scene.layers.indices { scene.layers[i].removeAll { $0 === layer } }
             scene.layers[Int(layer.current.layer.rawValue)].append(layer)
         }
         arrange()
-        guard layer.isMapped, let surface = layer.surface else { return }
-        if layer.current.keyboard == .none, holdsKeyboard(surface) { returnKeyboardToWindows() }
+        guard layer.isMapped, let surface = layer.surface else { return [] }
+        var effects: [Desktop.Effect] = []
+        if layer.current.keyboard == .none, holdsKeyboard(surface) { effects = returnKeyboardToWindows() }
         scene.damageTree(surface)
-        scene.changed(.layout)
-        clock.schedule()
+        return effects + [.layoutChanged]
     }
 
-    /// The keyboard goes back to the active window (or the topmost one).
-    private func returnKeyboardToWindows() {
-        if let next = scene.windows.last(where: \.isActivated) ?? scene.windows.last { desktop.activate(next) } else { seat.setKeyboardFocus(nil) }
+    /// The keyboard goes back to the active window (or the topmost one), or to none.
+    private func returnKeyboardToWindows() -> [Desktop.Effect] {
+        if let next = scene.windows.last(where: \.isActivated) ?? scene.windows.last { return desktop.activate(next) }
+        return [.keyboardFocus(nil)]
     }
 
     private func holdsKeyboard(_ surface: WlSurface) -> Bool {
-        guard let focus = seat.keyboard.focus else { return false }
+        guard let focus = keyboard.focus else { return false }
         return focus === surface || scene.layerSurface(of: focus)?.surface === surface
     }
 
@@ -124,7 +130,6 @@ final class LayerShell {
         for layer in surfaces where !layer.isClosed && layer.initialized {
             if layer.head.map({ head in !heads.contains { $0 === head } }) ?? true { layer.close() }
         }
-        var changed = false
         var areas: [ObjectIdentifier: PixelRect] = [:]
         for head in heads {
             let on = surfaces.filter { $0.head === head && $0.initialized && !$0.isClosed }
@@ -144,12 +149,9 @@ final class LayerShell {
                 }
             }
             areas[ObjectIdentifier(head)] = usable
-            if workAreas[ObjectIdentifier(head)] != usable { changed = true }
         }
-        if areas.count != workAreas.count { changed = true }
-        workAreas = areas
         // Maximized and fullscreen windows fill their head's work area anew.
-        if changed { for window in scene.windows { window.outputResized() } }
+        if workAreas.replace(with: areas) { for window in scene.windows { window.outputResized() } }
     }
 
     private func move(_ layer: ZwlrLayerSurface, to box: PixelRect) {
@@ -182,11 +184,11 @@ final class LayerShell {
     }
 
     /// A press on a layer surface: one that takes the keyboard gets it (on_demand, or
-    /// exclusive on a lower layer). True when the press was on a layer surface.
-    func pressed(on surface: WlSurface) -> Bool {
-        guard let layer = scene.layerSurface(of: surface), let root = layer.surface else { return false }
+    /// exclusive on a lower layer), the seat gives it. `onLayer`: the press was on a layer
+    /// surface; `keyboard`: the surface to give the keyboard to, if any.
+    func pressed(on surface: WlSurface) -> (onLayer: Bool, keyboard: WlSurface?) {
+        guard let layer = scene.layerSurface(of: surface), let root = layer.surface else { return (false, nil) }
         // A press in one of its popups leaves the keyboard where the popup's grab put it.
-        if layer.current.keyboard != .none, scene.rootSurface(surface) === root { seat.setKeyboardFocus(root) }
-        return true
+        return (true, layer.current.keyboard != .none && scene.rootSurface(surface) === root ? root : nil)
     }
 }

@@ -71,31 +71,12 @@ extension Compositor {
         withdrawnGlobals.append((global, timer))
     }
 
-    /// Tells a surface's client which heads the surface is on (`wl_surface.enter` and
-    /// `leave`): those its tree overlaps, so a window moved across enters the next head and
-    /// leaves the last. With one head a surface is on it wherever it is, as before there were
-    /// several. A head withdrawn is left; a wl_output the client destroyed is forgotten.
-    func updateOutputs(of surface: WlSurface) {
-        surface.enteredOutputs.removeAll(where: \.isDestroyed)
-        let bounds = scene.treeBounds(surface)
-        let on = layout.heads.filter { head in
-            layout.heads.count == 1 || bounds.map { !$0.intersection(head.bounds).isEmpty } == true
-        }
-        for resource in surface.enteredOutputs where !on.contains(where: { $0 === resource.head }) {
-            surface.send(resource) { wl_surface_send_leave($0, $1) }
-        }
-        surface.enteredOutputs.removeAll { r in !on.contains { $0 === r.head } }
-        for resource in on.flatMap(\.resources) where resource.client == surface.client && !surface.enteredOutputs.contains(where: { $0 === resource }) {
-            surface.send(resource) { wl_surface_send_enter($0, $1) }
-            surface.enteredOutputs.append(resource)
-        }
-    }
+    /// Tells a surface's client which heads the surface is on (`OutputLayout.updateOutputs`).
+    func updateOutputs(of surface: WlSurface) { layout.updateOutputs(of: surface, in: scene) }
 
     /// Where a window maximizes and fills: the head it overlaps most, less what the layer
     /// shell's exclusive zones (a panel) reserve on it.
-    func workArea(of window: DesktopWindow) -> PixelRect {
-        layout.head(for: frame(of: window)).map(layerShell.workArea) ?? output.bounds
-    }
+    func workArea(of window: DesktopWindow) -> PixelRect { workAreas.workArea(of: window) }
 
     /// Every window with the head it is on and its place, before the layout changes
     /// (`relocate`).
@@ -148,7 +129,7 @@ extension Compositor {
         screencopy.outputChanged()
         for head in layout.heads { for resource in head.resources { resource.sendAll() } }
         outputManagement.headsChanged()
-        if scene.lock != nil { sessionLock.layoutChanged() }
+        if scene.lock != nil { apply(sessionLock.layoutChanged()) }
         scheduleFrame()
     }
 }

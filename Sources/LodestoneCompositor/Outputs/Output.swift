@@ -21,6 +21,10 @@ public final class Output {
     @exclusivity(unchecked) public private(set) var image: Image
     /// Output pixels that changed since the last repaint.
     public let damage = PixelRegion()
+    /// Output pixels that surfaces on a backend's planes (`SurfacePlanes`) changed since the
+    /// last frame: their content and moves, which the composed frame does not show. A frame
+    /// runs for them (the planes hand them over), and captures and screencopy see them.
+    public let planeDamage = PixelRegion()
     /// Surfaces told their preferred scale (wp_fractional_scale_v1): told again when it changes.
     var fractionalScales: [Weak<WpFractionalScale>] = []
 
@@ -47,6 +51,9 @@ public final class Output {
     /// (`OutputScale.covering`, outward at a fractional scale).
     func damage(logical r: PixelRect) { damage.add(scale.covering(r).intersection(PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight))) }
 
+    /// Adds a global logical rect that only surfaces on planes cover (`planeDamage`).
+    func damagePlanes(logical r: PixelRect) { planeDamage.add(scale.covering(r).intersection(PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight))) }
+
     /// Whether any of a global logical rect is already damaged.
     func damageTouches(logical r: PixelRect) -> Bool { damage.intersects(scale.covering(r)) }
 
@@ -62,6 +69,7 @@ public final class Output {
         // The old mode's damage lies outside a smaller image: the renderer filled it past the
         // image's end (issue 24: a parent's first configure smaller than --size, a segfault).
         damage.clear()
+        planeDamage.clear()
         damageAll()
         if scaleChanged { for case let s? in fractionalScales.map(\.value) { s.sendPreferredScale() } }
     }

@@ -7,17 +7,20 @@ import WaylandServer
 final class ExtSessionLockManager: Resource, ExtSessionLockManagerV1Handler {
     static let version: Int32 = 1
     unowned let sessionLock: SessionLock
+    /// Applies what the lock returns (the seat's, the desktop's and the frames' part).
+    unowned let host: any SessionLockHost
 
-    init?(sessionLock: SessionLock, client: Client, version: UInt32, id: UInt32) {
+    init?(sessionLock: SessionLock, host: any SessionLockHost, client: Client, version: UInt32, id: UInt32) {
         self.sessionLock = sessionLock
+        self.host = host
         super.init(client: client, version: version, id: id)
     }
 
     func handle(_ request: Request, _ a: Arguments) {
         switch request {
         case .lock:
-            guard let lock = ExtSessionLock(sessionLock: sessionLock, client: client, version: version, id: a.newID(0)) else { return }
-            sessionLock.lockRequested(lock)
+            guard let lock = ExtSessionLock(sessionLock: sessionLock, host: host, client: client, version: version, id: a.newID(0)) else { return }
+            host.apply(sessionLock.lockRequested(lock))
         case .destroy: destroy()
         }
     }
@@ -27,6 +30,7 @@ final class ExtSessionLockManager: Resource, ExtSessionLockManagerV1Handler {
 /// for it, or `finished` when it cannot be (another live locker holds the session).
 final class ExtSessionLock: Resource, ExtSessionLockV1Handler {
     unowned let sessionLock: SessionLock
+    unowned let host: any SessionLockHost
     /// `locked` went out: only `unlock_and_destroy` may end it now.
     private(set) var sentLocked = false
     /// `finished` went out: the lock was refused, and its requests change nothing.
@@ -36,8 +40,9 @@ final class ExtSessionLock: Resource, ExtSessionLockV1Handler {
     /// Its lock surfaces, one per head at most.
     private(set) var surfaces: [Weak<ExtSessionLockSurface>] = []
 
-    init?(sessionLock: SessionLock, client: Client, version: UInt32, id: UInt32) {
+    init?(sessionLock: SessionLock, host: any SessionLockHost, client: Client, version: UInt32, id: UInt32) {
         self.sessionLock = sessionLock
+        self.host = host
         super.init(client: client, version: version, id: id)
     }
 
@@ -55,7 +60,7 @@ final class ExtSessionLock: Resource, ExtSessionLockV1Handler {
                 return postError(EXT_SESSION_LOCK_V1_ERROR_INVALID_UNLOCK.rawValue,
                                  "unlock_and_destroy before the locked event; destroy it instead")
             }
-            sessionLock.unlockRequested(by: self)
+            host.apply(sessionLock.unlockRequested(by: self))
             destroyedByRequest = true
             destroy()
         case .getLockSurface:
@@ -98,7 +103,7 @@ final class ExtSessionLock: Resource, ExtSessionLockV1Handler {
         send { ext_session_lock_v1_send_finished($0) }
     }
 
-    override func destroyed() { sessionLock.lockDestroyed(self) }
+    override func destroyed() { host.apply(sessionLock.lockDestroyed(self)) }
 }
 
 /// `ext_session_lock_surface_v1`: a surface the locker draws on one head while the session
@@ -186,11 +191,11 @@ final class ExtSessionLockSurface: Resource, ExtSessionLockSurfaceV1Handler, Sur
         }
         guard !isMapped else { return }
         isMapped = true
-        lock?.sessionLock.lockSurfaceMapped(self)
+        if let lock { lock.host.apply(lock.sessionLock.lockSurfaceMapped(self)) }
     }
 
     override func destroyed() {
         isMapped = false
-        lock?.sessionLock.lockSurfaceDestroyed(self)
+        if let lock { lock.host.apply(lock.sessionLock.lockSurfaceDestroyed(self)) }
     }
 }

@@ -38,7 +38,12 @@ final class WlSubcompositor: Resource, WlSubcompositorHandler {
         guard surface.assignRole(sub, error: (self, badSurface)) else { return }
         parent.stack.append(.child(sub))
         // A new subsurface's place takes effect with the parent's next commit,
-        // but appending now keeps the default (top of the parent) stable.
+        // but appending now keeps the default (top of the parent) stable. A restacking
+        // already pending (place_above/below) gets it on top too: that order replaces the
+        // current one at the commit, and the new child was left out of it (a child made
+        // after a sibling's place_below was never drawn).
+        parent.pending.stack?.append(.child(sub))
+        if parent.hasCached { parent.cached.stack?.append(.child(sub)) }
     }
 }
 

@@ -54,6 +54,14 @@ final class WlSurface: Resource, WlSurfaceHandler {
     /// Incremented every commit; lets tests and roles notice new content.
     private(set) var commits = 0
 
+    /// Shown by a backend's plane, not composed (`SurfacePlanes`), as the last frame decided.
+    var onPlane = false
+    /// Buffer pixels changed since a frame last handed the surface to its plane.
+    let planeDamage = PixelRegion()
+    /// The surface's name for the planes, unique for the compositor's life (0 until the
+    /// frames first consider it for a plane: `Frames.planeSurface`).
+    var planeID: UInt64 = 0
+
     init?(host: any SurfaceHost, client: Client, version: UInt32, id: UInt32) {
         self.host = host
         super.init(client: client, version: version, id: id)
@@ -258,6 +266,9 @@ final class WlSurface: Resource, WlSurfaceHandler {
         defer { presentationFeedbacks = [] }
         return presentationFeedbacks
     }
+
+    /// Frame callbacks or presentation feedback wait for the next frame.
+    var hasFrameRequests: Bool { !frameCallbacks.isEmpty || !presentationFeedbacks.isEmpty }
 
     /// Hands out this surface's frame callbacks, to be answered after a repaint.
     func takeFrameCallbacks() -> [WlCallback] {

@@ -35,9 +35,14 @@ final class WpPresentationFeedback: Resource, WpPresentationFeedbackInterface {
         super.init(client: client, version: 1, id: id)
     }
 
+    /// Gone with its client: a plane's update may outlive the client that asked for it.
+    private var isDestroyed = false
+    override func destroyed() { isDestroyed = true }
+
     /// The update was shown in the frame `frame`: first the wl_outputs the client was told
     /// the surface is on (`sync_output`), then the time and how it was paced.
     func presented(_ frame: PresentedFrame, outputs: [WlOutput]) {
+        guard !isDestroyed else { return }
         for output in outputs { send(output) { wp_presentation_feedback_send_sync_output($0, $1) } }
         send { wp_presentation_feedback_send_presented($0, frame.time.secondsHigh, frame.time.secondsLow, frame.time.nanoseconds,
                                                 frame.refreshNanoseconds, UInt32(truncatingIfNeeded: frame.sequence >> 32),
@@ -47,6 +52,7 @@ final class WpPresentationFeedback: Resource, WpPresentationFeedbackInterface {
 
     /// The update never reached the screen (superseded by a newer commit, or the surface went away).
     func discarded() {
+        guard !isDestroyed else { return }
         send { wp_presentation_feedback_send_discarded($0) }
         destroy()
     }

@@ -9,9 +9,12 @@ import WaylandServer
 final class XdgActivation: Resource, XdgActivationV1Handler {
     static let version: Int32 = 1
     unowned let tokens: ActivationTokens
+    /// Brings forward the window a token names (the desktop's activation).
+    unowned let activation: any WindowActivation
 
-    init?(tokens: ActivationTokens, client: Client, version: UInt32, id: UInt32) {
+    init?(tokens: ActivationTokens, activation: any WindowActivation, client: Client, version: UInt32, id: UInt32) {
         self.tokens = tokens
+        self.activation = activation
         super.init(client: client, version: version, id: id)
     }
 
@@ -21,7 +24,7 @@ final class XdgActivation: Resource, XdgActivationV1Handler {
         case .getActivationToken: _ = XdgActivationToken(tokens: tokens, client: client, version: version, id: a.newID(0))
         case .activate:
             guard let token = a.string(0), let surface = a.object(1, as: WlSurface.self) else { return }
-            tokens.activate(token: token, surface: surface)
+            if let window = tokens.activate(token: token, surface: surface) { activation.activateWindow(window) }
         }
     }
 }

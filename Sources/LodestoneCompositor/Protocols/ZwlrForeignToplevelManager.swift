@@ -9,9 +9,12 @@ import WaylandServer
 final class ZwlrForeignToplevelManager: Resource, ZwlrForeignToplevelManagerV1Handler {
     static let version: Int32 = 3
     unowned let toplevels: ForeignToplevels
+    /// What the handles it announces ask of the core (activate, minimize).
+    unowned let taskBar: any TaskBarRequests
 
-    init?(toplevels: ForeignToplevels, client: Client, version: UInt32, id: UInt32) {
+    init?(toplevels: ForeignToplevels, taskBar: any TaskBarRequests, client: Client, version: UInt32, id: UInt32) {
         self.toplevels = toplevels
+        self.taskBar = taskBar
         super.init(client: client, version: version, id: id)
         toplevels.managerBound(self)
     }
@@ -32,7 +35,8 @@ final class ZwlrForeignToplevelManager: Resource, ZwlrForeignToplevelManagerV1Ha
 /// `zwlr_foreign_toplevel_handle_v1`: one window as one task bar sees it. Each refresh
 /// sends what changed since the last, then `done`; once `closed`, it is inert.
 final class ZwlrForeignToplevelHandle: Resource, ZwlrForeignToplevelHandleV1Handler {
-    private unowned let toplevels: ForeignToplevels
+    /// Its manager's: the handle outlives a stopped manager and still answers.
+    private unowned let taskBar: any TaskBarRequests
     /// The manager that announced it: a parent is named by the same manager's handle.
     private(set) weak var manager: ZwlrForeignToplevelManager?
     weak var entry: ForeignToplevelEntry?
@@ -42,8 +46,8 @@ final class ZwlrForeignToplevelHandle: Resource, ZwlrForeignToplevelHandleV1Hand
     private var sentOutputs: [WlOutput] = []
     private weak var sentParent: ZwlrForeignToplevelHandle?
 
-    init?(manager: ZwlrForeignToplevelManager, toplevels: ForeignToplevels) {
-        self.toplevels = toplevels
+    init?(manager: ZwlrForeignToplevelManager) {
+        taskBar = manager.taskBar
         self.manager = manager
         super.init(client: manager.client, version: manager.version, id: 0)
         manager.send(self) { zwlr_foreign_toplevel_manager_v1_send_toplevel($0, $1) }
@@ -64,10 +68,10 @@ final class ZwlrForeignToplevelHandle: Resource, ZwlrForeignToplevelHandleV1Hand
         switch request {
         case .setMaximized: window.setSizeState(maximized: true, fullscreen: window.isFullscreen)
         case .unsetMaximized: window.setSizeState(maximized: false, fullscreen: window.isFullscreen)
-        case .setMinimized: toplevels.setMinimized(window, true)
-        case .unsetMinimized: toplevels.setMinimized(window, false)
+        case .setMinimized: taskBar.minimizeWindow(window)
+        case .unsetMinimized: if window.isMinimized { taskBar.taskBarActivated(window) }
         // The seat argument names Lodestone's only seat.
-        case .activate: toplevels.activate(window)
+        case .activate: taskBar.taskBarActivated(window)
         case .close: window.sendClose()
         // The output is a hint: the window fills the head it is on.
         case .setFullscreen: window.setSizeState(maximized: window.isMaximized, fullscreen: true)

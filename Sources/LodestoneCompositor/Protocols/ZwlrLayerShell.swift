@@ -8,9 +8,13 @@ import WaylandServer
 final class ZwlrLayerShell: Resource, ZwlrLayerShellV1Handler {
     static let version: Int32 = 4
     unowned let layers: LayerShell
+    /// Where the pointer is (a surface naming no output goes to its head), and what applies
+    /// the layer shell's effects (the keyboard's focus), for its surfaces.
+    unowned let seat: Seat
 
-    init?(layers: LayerShell, client: Client, version: UInt32, id: UInt32) {
+    init?(layers: LayerShell, seat: Seat, client: Client, version: UInt32, id: UInt32) {
         self.layers = layers
+        self.seat = seat
         super.init(client: client, version: version, id: id)
     }
 
@@ -29,8 +33,8 @@ final class ZwlrLayerShell: Resource, ZwlrLayerShellV1Handler {
                                  "get_layer_surface on wl_surface@\(surface.objectID), which already has a buffer attached or committed")
             }
             // A null output: the head the pointer is on, as sway takes the focused one.
-            let head = a.object(2, as: WlOutput.self).map { $0.head } ?? layers.currentHead
-            guard let created = ZwlrLayerSurface(layers: layers, surface: surface, head: head, layer: layer,
+            let head = a.object(2, as: WlOutput.self).map { $0.head } ?? layers.head(at: seat.position.logical)
+            guard let created = ZwlrLayerSurface(layers: layers, seat: seat, surface: surface, head: head, layer: layer,
                                                  namespace: a.string(4) ?? "", client: client, version: version, id: a.newID(0)) else { return }
             guard surface.assignRole(created, error: (self, ZWLR_LAYER_SHELL_V1_ERROR_ROLE.rawValue)) else { return }
             // A head already gone (its wl_output bound late): closed at once, as on unplugging.

@@ -9,6 +9,8 @@ import WaylandServer
 /// its head goes or its margins leave it no room.
 final class ZwlrLayerSurface: Resource, ZwlrLayerSurfaceV1Handler, SurfaceRole {
     unowned let layers: LayerShell
+    /// Applies what the layer shell returns (`Desktop.Effect`: the keyboard's focus).
+    private unowned let seat: Seat
     private(set) weak var surface: WlSurface?
     /// The head it is on; nil once closed.
     private(set) weak var head: OutputHead?
@@ -33,9 +35,10 @@ final class ZwlrLayerSurface: Resource, ZwlrLayerSurfaceV1Handler, SurfaceRole {
     /// Sizes, zones and margins beyond this are refused or clamped, so no sum overflows.
     private static let limit: Int32 = 1 << 24
 
-    init?(layers: LayerShell, surface: WlSurface, head: OutputHead?, layer: ShellLayer, namespace: String,
+    init?(layers: LayerShell, seat: Seat, surface: WlSurface, head: OutputHead?, layer: ShellLayer, namespace: String,
           client: Client, version: UInt32, id: UInt32) {
         self.layers = layers
+        self.seat = seat
         self.surface = surface
         self.head = head
         self.namespace = namespace
@@ -163,7 +166,7 @@ final class ZwlrLayerSurface: Resource, ZwlrLayerSurfaceV1Handler, SurfaceRole {
         }
         if surface.hasContent && !isMapped {
             isMapped = true
-            layers.mapped(self)
+            seat.apply(layers.mapped(self))
         } else if !surface.hasContent && isMapped {
             unmap()
             // A null buffer resets it to before its initial commit.
@@ -171,14 +174,14 @@ final class ZwlrLayerSurface: Resource, ZwlrLayerSurfaceV1Handler, SurfaceRole {
             configured = false
             configuredSize = nil
         } else if current != before {
-            layers.placementChanged(self, from: before)
+            seat.apply(layers.placementChanged(self, from: before))
         }
     }
 
     private func unmap() {
         guard isMapped else { return }
         isMapped = false
-        layers.unmapped(self)
+        seat.apply(layers.unmapped(self))
     }
 
     /// Its wl_surface went first: it leaves the screen and answers nothing more.

@@ -15,14 +15,17 @@ import WaylandServer
 final class ZwlrScreencopyManager: Resource, ZwlrScreencopyManagerV1Handler {
     static let version: Int32 = 3
     unowned let screencopy: Screencopy
+    /// The output's pixels and composition without the pointer, for its frames' copies.
+    unowned let source: any ScreencopySource
     /// Output pixels that changed since this manager's last `copy_with_damage` (the
     /// protocol counts damage per manager); everything until its first.
     let damage: PixelRegion
     /// False once the client destroyed the manager; frames it made still complete.
     private(set) var isLive = true
 
-    init?(screencopy: Screencopy, client: Client, version: UInt32, id: UInt32) {
+    init?(screencopy: Screencopy, source: any ScreencopySource, client: Client, version: UInt32, id: UInt32) {
         self.screencopy = screencopy
+        self.source = source
         let output = screencopy.output
         damage = PixelRegion(PixelRect(x: 0, y: 0, width: output.pixelWidth, height: output.pixelHeight))
         super.init(client: client, version: version, id: id)
@@ -122,14 +125,13 @@ final class ZwlrScreencopyFrame: Resource, ZwlrScreencopyFrameV1Handler {
                              "buffer \(shm.width)×\(shm.height) (stride \(shm.stride), wl_shm format \(shm.format)) is not the " +
                              "\(area.width)×\(area.height) xrgb8888 or argb8888 buffer this frame announced")
         }
-        let screencopy = manager.screencopy
         // The latest state first: a copy shows what the clients have committed.
-        screencopy.composeIfNeeded()
+        manager.source.composeIfNeeded()
         if withDamage {
             guard let attached = AttachedBuffer(buffer) else { return client.postNoMemory() }
             waiting = attached
-            screencopy.waiting.append(self)
-            screencopy.completeDamaged()
+            manager.screencopy.waiting.append(self)
+            manager.screencopy.completeDamaged()
         } else {
             complete(into: buffer, damage: nil)
         }
@@ -157,8 +159,7 @@ final class ZwlrScreencopyFrame: Resource, ZwlrScreencopyFrameV1Handler {
     /// box if asked, and `ready` with the time the copied frame was presented.
     private func complete(into buffer: WlBuffer, damage: PixelRect?) {
         guard let area, let shm = buffer.shm else { return send { zwlr_screencopy_frame_v1_send_failed($0) } }
-        let screencopy = manager.screencopy
-        let source = overlayCursor ? screencopy.presentedImage : screencopy.composeWithoutPointer(area)
+        let source = overlayCursor ? manager.source.capturedImage() : manager.source.composeWithoutPointer(area)
         shm.withPixels { data in
             let format: Image.Format = shm.format == Self.format ? .xrgb8888 : .argb8888
             guard let target = Image(borrowing: data, width: shm.width, height: shm.height, stride: shm.stride, format: format) else { return }
@@ -169,7 +170,7 @@ final class ZwlrScreencopyFrame: Resource, ZwlrScreencopyFrameV1Handler {
         if let damage, has(2) {
             send { zwlr_screencopy_frame_v1_send_damage($0, UInt32(damage.x), UInt32(damage.y), UInt32(damage.width), UInt32(damage.height)) }
         }
-        let t = screencopy.lastPresented
+        let t = manager.source.lastPresented
         send { zwlr_screencopy_frame_v1_send_ready($0, t.secondsHigh, t.secondsLow, t.nanoseconds) }
     }
 }

@@ -68,7 +68,10 @@ final class ZwpLinuxBufferParams: Resource, ZwpLinuxBufferParamsV1Handler {
             guard let buffer = DmabufBuffer(dmabuf: dmabuf, attributes: attributes, mapping: mapping, client: client, id: id ?? 0) else {
                 return dmabuf.release(attributes.planes.count, for: client)
             }
-            buffer.parentBuffer = parent?.importBuffer(attributes) { [weak buffer] took in buffer?.parentTook = took }
+            buffer.parentBuffer = parent?.importBuffer(attributes) { [weak buffer, weak dmabuf] took in
+                buffer?.parentTook = took
+                if took { dmabuf?.parentTookBuffer?() }
+            }
             if id == nil { send(buffer) { zwp_linux_buffer_params_v1_send_created($0, $1) } }
         } else if let parent, let id {
             // create_immed of a buffer only the parent can show: it exists at once, and is
@@ -116,9 +119,10 @@ final class ZwpLinuxBufferParams: Resource, ZwpLinuxBufferParamsV1Handler {
     }
 }
 
-/// A dmabuf `wl_buffer`, Lodestone's own wl_buffer implementation (wl_shm's are libwayland's).
-/// `WlSurface.upload` shows it through `mapping`; parent planes, through `parentBuffer`.
-final class DmabufBuffer: Resource, WlBufferHandler {
+/// A dmabuf `wl_buffer`, Lodestone's own wl_buffer implementation (as wl_shm's are).
+/// `WlSurface.upload` shows it through `mapping`; parent planes, through `parentBuffer`
+/// (`Frames.planeSurface`), its release waiting for the parent's (`BufferResource.hold`).
+final class DmabufBuffer: BufferResource, WlBufferHandler {
     unowned let dmabuf: LinuxDmabuf
     let attributes: DmabufAttributes
     /// Nil for a buffer Lodestone cannot read (shown only by parent planes).
@@ -140,6 +144,7 @@ final class DmabufBuffer: Resource, WlBufferHandler {
     }
 
     override func destroyed() {
+        super.destroyed()
         dmabuf.release(attributes.planes.count, for: client)
         parentBuffer = nil
     }

@@ -43,18 +43,10 @@ extension Scene {
         return hit
     }
 
-    /// Each head's fill, then its lock surface's tree: nothing of the desktop beneath.
-    func lockElements(_ lock: LockedScreen, output: Output, into elements: inout [RenderElement], element: (WlSurface, Int32, Int32) -> RenderElement?) {
-        for cover in lock.covers where cover.bounds.width > 0 && cover.bounds.height > 0 {
-            let pixels = output.pixels(logical: cover.bounds)
-            let toPixel = Affine.scale(1 / Double(cover.bounds.width), 1 / Double(cover.bounds.height))
-            elements.append(RenderElement(image: lock.fill, bounds: pixels,
-                                          outputToImage: Self.outputToImage(toPixel, logical: cover.bounds, pixels: pixels), opaque: true))
-            if let surface = cover.surface {
-                walk(surface, x: cover.bounds.x, y: cover.bounds.y) { s, x, y in
-                    if let e = element(s, x, y) { elements.append(e) }
-                }
-            }
-        }
+    /// A head's opaque fill while locked (`bounds`, global logical): one pixel stretched over it.
+    func lockFill(_ lock: LockedScreen, bounds: PixelRect, output: Output) -> RenderElement {
+        let pixels = output.pixels(logical: bounds)
+        let toPixel = Affine.scale(1 / Double(bounds.width), 1 / Double(bounds.height))
+        return RenderElement(image: lock.fill, bounds: pixels, outputToImage: Self.outputToImage(toPixel, logical: bounds, pixels: pixels), opaque: true)
     }
 }

@@ -13,7 +13,7 @@ final class Scene {
     /// (a surface mapped, moved, resized, restacked or went away: focus is re-evaluated).
     enum Change { case content, layout }
 
-    private unowned let output: Output
+    unowned let output: Output
     /// Mapped windows (xdg toplevels and managed X11 windows), bottom first.
     var windows: [DesktopWindow] = []
     /// Mapped X11 override-redirect windows (menus, tooltips), bottom first; above every
@@ -41,15 +41,13 @@ final class Scene {
     @exclusivity(unchecked) var inputPopup: () -> (surface: WlSurface, x: Int32, y: Int32)? = { nil }
     /// Scribble's ink, drawn over every window and popup while the pen writes.
     weak var ink: ScribbleInk?
-    /// The adaptive_pointer_v1 regions of the mapped surfaces, placed in global space.
-    private(set) lazy var regions = SceneRegions(scene: self)
     /// While the session is locked, all the scene shows and hits (`LockedScreen`, `SessionLock`).
     var lock: LockedScreen?
     /// The one notification; see `Change`.
     var onChange: (Change) -> Void = { _ in }
     /// The elements of the frame being composed, kept between frames so composing does
     /// not allocate once its capacity has grown to the scene.
-    @exclusivity(unchecked) private var elements: [RenderElement] = []
+    @exclusivity(unchecked) var elements: [RenderElement] = []
 
     init(output: Output) { self.output = output }
 
@@ -127,7 +125,7 @@ final class Scene {
     }
 
     /// The mapped layer surfaces of `range`, bottom first.
-    private func visitLayers(_ range: ClosedRange<ShellLayer>, _ body: (WlSurface, Int32, Int32) -> Void) {
+    func visitLayers(_ range: ClosedRange<ShellLayer>, _ body: (WlSurface, Int32, Int32) -> Void) {
         for layer in Int(range.lowerBound.rawValue)...Int(range.upperBound.rawValue) {
             for view in layers[layer] where view.isMapped {
                 if let surface = view.surface { walk(surface, x: view.box.x, y: view.box.y, body) }
@@ -135,13 +133,13 @@ final class Scene {
         }
     }
 
-    private func visit(_ window: DesktopWindow, _ body: (WlSurface, Int32, Int32) -> Void) {
+    func visit(_ window: DesktopWindow, _ body: (WlSurface, Int32, Int32) -> Void) {
         guard let surface = window.surface, window.isMapped else { return }
         let (x, y) = window.surfaceOrigin
         walk(surface, x: x, y: y, body)
     }
 
-    private func visit(_ view: XdgSurface, _ body: (WlSurface, Int32, Int32) -> Void) {
+    func visit(_ view: XdgSurface, _ body: (WlSurface, Int32, Int32) -> Void) {
         guard let surface = view.surface, view.isMapped else { return }
         let (x, y) = view.surfaceOrigin
         walk(surface, x: x, y: y, body)
@@ -255,8 +253,17 @@ final class Scene {
     /// New content in surface-local rects. Pixels alone move no region and no focus, so
     /// nobody is told: a client drawing every frame must not make the pointer re-step
     /// (effects over it redraw through the output damage, `Frames.compose`).
+    /// A surface on a plane changes none of the composed frame: its damage is the plane's
+    /// (buffer pixels, handed over with the next frame) and the captures' (`planeDamage`).
     func damage(_ surface: WlSurface, _ rects: [PixelRect]) {
         guard let (x, y) = origin(of: surface) else { return }
+        if surface.onPlane {
+            for r in rects {
+                surface.planeDamage.add(surface.surfaceRectToBuffer(r))
+                output.damagePlanes(logical: r.offsetBy(dx: x, dy: y))
+            }
+            return
+        }
         for r in rects { output.damage(logical: r.offsetBy(dx: x, dy: y)) }
     }
 
@@ -264,66 +271,12 @@ final class Scene {
     func damageTree(_ surface: WlSurface) {
         changed(.content)  // regions follow their surfaces
         guard let (x, y) = origin(of: surface) else { return }
-        walk(surface, x: x, y: y) { s, sx, sy in output.damage(logical: PixelRect(x: sx, y: sy, width: s.width, height: s.height)) }
+        // A surface on a plane is not in the composed frame, where it was or where it goes:
+        // the plane moves (or the frame that composes it again damages it then).
+        walk(surface, x: x, y: y) { s, sx, sy in
+            let rect = PixelRect(x: sx, y: sy, width: s.width, height: s.height)
+            if s.onPlane { output.damagePlanes(logical: rect) } else { output.damage(logical: rect) }
+        }
         if let bar = titleBar(of: surface) { bar.damage(output) }
-    }
-
-    // MARK: Rendering
-
-    /// Hands the renderer this frame's elements, bottom first: every mapped surface but
-    /// `skipping` (a preview surface an effect draws itself), then the pointer on top:
-    /// a client's cursor image, or the adaptive pointer's overlay.
-    /// (`cursor` and `overlay` rather than an array of them: this runs every frame.)
-    func withRenderElements(skipping: WlSurface?, cursor: RenderElement?, overlay: RenderElement?, _ body: ([RenderElement]) -> Void) {
-        // A local function: a closure in a `let` would put its context on the heap every frame.
-        func visitor(_ s: WlSurface, _ x: Int32, _ y: Int32) {
-            if s === skipping { return }
-            if let e = element(for: s, x: x, y: y) { elements.append(e) }
-        }
-        if let lock {
-            lockElements(lock, output: output, into: &elements) { s, x, y in s === skipping ? nil : element(for: s, x: x, y: y) }
-            if let cursor { elements.append(cursor) }
-            if let overlay { elements.append(overlay) }
-            body(elements)
-            return elements.removeAll(keepingCapacity: true)
-        }
-        visitLayers(.background ... .bottom, visitor)
-        // Each window's title bar just beneath it (server-side decorations).
-        for window in windows {
-            if let bar = window.titleBar, window.isMapped, let element = bar.element(output: output) { elements.append(element) }
-            visit(window, visitor)
-        }
-        for window in overrideRedirect { visit(window, visitor) }
-        visitLayers(.top ... .overlay, visitor)
-        for popup in popups { visit(popup.xdgSurface, visitor) }
-        if let popup = inputPopup() { walk(popup.surface, x: popup.x, y: popup.y, visitor) }
-        // A drag's icon above every window, beneath the pointer.
-        if let icon = dragIcon() { walk(icon.surface, x: icon.x, y: icon.y, visitor) }
-        if let ink = ink?.element(output: output) { elements.append(ink) }
-        if let cursor { elements.append(cursor) }
-        if let overlay { elements.append(overlay) }
-        body(elements)
-        // Emptied at once: no surface's pixels are kept alive until the next frame.
-        elements.removeAll(keepingCapacity: true)
-    }
-
-    private func element(for surface: WlSurface, x: Int32, y: Int32) -> RenderElement? {
-        guard let texture = surface.texture else { return nil }
-        let logical = PixelRect(x: x, y: y, width: surface.width, height: surface.height)
-        let bounds = output.pixels(logical: logical)
-        return RenderElement(image: texture, bounds: bounds, outputToImage: Self.outputToImage(surface.surfaceToBuffer, logical: logical, pixels: bounds),
-                             opaque: surface.isOpaque)
-    }
-
-    /// Output pixels to a buffer's pixels, for a surface whose logical rect `logical` is
-    /// drawn into the output pixels `pixels`: the surface is stretched to fill exactly
-    /// those pixels (at a fractional scale their edges were rounded), so a buffer as
-    /// large as `pixels` (a client drawing at the preferred fractional scale through a
-    /// viewport) lands pixel for pixel.
-    static func outputToImage(_ surfaceToBuffer: Affine, logical: PixelRect, pixels: PixelRect) -> Affine {
-        guard logical.width > 0, logical.height > 0, pixels.width > 0, pixels.height > 0 else { return surfaceToBuffer }
-        return surfaceToBuffer
-            .concatenating(.scale(Double(logical.width) / Double(pixels.width), Double(logical.height) / Double(pixels.height)))
-            .concatenating(.translation(-Double(pixels.x), -Double(pixels.y)))
     }
 }

@@ -3,7 +3,8 @@ import AdaptivePointerEngine
 /// The adaptive_pointer_v1 regions of the scene: what each surface committed (surface-local),
 /// and the same regions placed in global space, stacked by window and with the ones hidden
 /// under another window left out. The seat pushes the placed set to its pointer
-/// (`Seat.pushPointerWorld`); the pointer never walks the scene itself.
+/// (`Seat.pushPointerWorld`); the pointer never walks the scene itself. The compositor
+/// holds it beside the scene it reads (the scene does not hold it).
 final class SceneRegions {
     /// Committed regions of one surface.
     private struct SurfaceRegions {

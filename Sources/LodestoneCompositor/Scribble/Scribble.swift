@@ -27,6 +27,8 @@ public final class Scribble {
     /// config.toml's `[scribble]`, applied again when the file is saved.
     public var settings = ScribbleSettings()
     private unowned let scene: Scene
+    /// The adaptive-pointer regions, for the apps' writing areas.
+    private unowned let regions: SceneRegions
     private unowned let textInputs: TextInputs
     private unowned let accessibility: Accessibility
     private unowned let output: Output
@@ -69,9 +71,10 @@ public final class Scribble {
     /// The line gestures asked of AT-SPI so far: only the latest one's answer counts.
     private var lineAsked = 0
 
-    init(scene: Scene, textInputs: TextInputs, accessibility: Accessibility, output: Output, clock: FrameClock,
+    init(scene: Scene, regions: SceneRegions, textInputs: TextInputs, accessibility: Accessibility, output: Output, clock: FrameClock,
          loop: EventLoop, log: Logger) throws(SystemError) {
         self.scene = scene
+        self.regions = regions
         self.textInputs = textInputs
         self.accessibility = accessibility
         self.output = output
@@ -100,7 +103,7 @@ public final class Scribble {
             return .held
         }
         guard let surface, let target = ScribbleTarget.find(at: Point<Global>(x: p.x, y: p.y), surface: surface, local: local,
-                                                            scene: scene, textInputs: textInputs, window: scene.window(of: surface),
+                                                            regions: regions, textInputs: textInputs, window: scene.window(of: surface),
                                                             accessibility: accessibility) else { return .app }
         log.debug("scribble: a press at \(Int(p.x)),\(Int(p.y)) on \(target.isFocused ? "the focused field" : "a field without focus (AT-SPI)")")
         if recognizing || !ink.isEmpty { withdraw() }  // a new field: the old writing is abandoned

@@ -30,9 +30,9 @@ struct ScribbleTarget {
     /// zwp_text_input_v3's content purposes `password` (8) and `pin` (9): never written in.
     static func refuses(purpose: UInt32) -> Bool { purpose == 8 || purpose == 9 }
 
-    static func find(at point: Point<Global>, surface: WlSurface, local: (x: Double, y: Double), scene: Scene, textInputs: TextInputs,
+    static func find(at point: Point<Global>, surface: WlSurface, local: (x: Double, y: Double), regions: SceneRegions, textInputs: TextInputs,
                      window: DesktopWindow?, accessibility: Accessibility) -> ScribbleTarget? {
-        if let area = scene.regions.writingArea(of: surface, at: Point(x: local.x, y: local.y)) {
+        if let area = regions.writingArea(of: surface, at: Point(x: local.x, y: local.y)) {
             return ScribbleTarget(isFocused: true, writingArea: area)
         }
         var caret: (x: Double, y: Double)?, onCaretLine = false, focusedSurface = false

@@ -7,7 +7,7 @@ extension Compositor {
     /// The globals this compositor advertises, as (interface name, version):
     /// what wlcs calls the server's supported extensions.
     public var advertisedGlobals: [(name: String, version: Int32)] {
-        // wl_shm is libwayland's own global (Display.initShm), version 1 in libwayland 1.21.
+        // wl_shm is offered by the display (Display.initShm), version 1 as libwayland 1.21 offers it.
         [("wl_shm", 1)] + advertised
     }
 

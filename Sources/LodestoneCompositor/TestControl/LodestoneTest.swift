@@ -57,10 +57,10 @@ final class LodestoneTest: Resource, LodestoneTestV1Handler {
             sendWindow(window)
         case .capture: capture(into: a.buffer(0))
         case .capturePng:
-            host.composeIfNeeded()
+            let image = host.capturedImage()
             let path = a.string(0) ?? ""
             do {
-                try PNG.write(host.output.image, to: path)
+                try PNG.write(image, to: path)
                 send { lodestone_test_v1_send_captured($0, host.output.pixelWidth, host.output.pixelHeight) }
             } catch {
                 failed(error.description)
@@ -214,10 +214,10 @@ final class LodestoneTest: Resource, LodestoneTestV1Handler {
               shm.format == WL_SHM_FORMAT_ARGB8888.rawValue || shm.format == WL_SHM_FORMAT_XRGB8888.rawValue else {
             return failed("capture buffer \(shm.width)×\(shm.height) is smaller than the output \(output.pixelWidth)×\(output.pixelHeight) or not (a|x)rgb8888")
         }
-        host.composeIfNeeded()
+        let image = host.capturedImage()
         shm.withPixels { data in
             if let target = Image(borrowing: data, width: shm.width, height: shm.height, stride: shm.stride, format: .argb8888) {
-                target.copy(from: output.image, rect: PixelRect(x: 0, y: 0, width: output.pixelWidth, height: output.pixelHeight))
+                target.copy(from: image, rect: PixelRect(x: 0, y: 0, width: output.pixelWidth, height: output.pixelHeight))
             }
         }
         send { lodestone_test_v1_send_captured($0, output.pixelWidth, output.pixelHeight) }

@@ -3,13 +3,13 @@
 final class MoveGrab: PointerGrab {
     let window: DesktopWindow
     /// Places the window (the seat is not asked: it is on the stack during motion).
-    private unowned let desktop: Desktop
+    private unowned let mover: WindowMover
     /// The hand's offset from the window's top-left when the move began.
     private let dx: Double, dy: Double
 
-    init(window: DesktopWindow, desktop: Desktop, device: (x: Double, y: Double)) {
+    init(window: DesktopWindow, mover: WindowMover, device: (x: Double, y: Double)) {
         self.window = window
-        self.desktop = desktop
+        self.mover = mover
         // A window being moved is no longer held by an earlier resize's edge.
         (window as? XdgToplevel)?.resizeAnchor = nil
         let p = window.position
@@ -20,7 +20,7 @@ final class MoveGrab: PointerGrab {
     var routesToClients: Bool { false }
 
     func motion(device: (x: Double, y: Double), logical: (x: Double, y: Double), time: UInt32) -> GrabResponse {
-        desktop.move(window, to: Int32(clamping: Int((device.x - dx).rounded())), Int32(clamping: Int((device.y - dy).rounded())))
+        mover.move(window, to: Int32(clamping: Int((device.x - dx).rounded())), Int32(clamping: Int((device.y - dy).rounded())))
         return .taken
     }
 

@@ -44,6 +44,9 @@ struct GrabResponse: OptionSet, Sendable {
     static let refocus = GrabResponse(rawValue: 1 << 5)
     /// What the pointer shows changed (a drag's target answered): the seat pushes it.
     static let cursorChanged = GrabResponse(rawValue: 1 << 4)
+    /// The grab's window is minimized (a title bar's button): the seat has the desktop hide
+    /// it, before the grab ends.
+    static let minimizeWindow = GrabResponse(rawValue: 1 << 6)
 }
 
 extension PointerGrab {

@@ -3,16 +3,15 @@ import Rendering
 
 /// A press on a title bar button: the button acts if the last button comes up over it,
 /// as buttons do (nil: a double click, which acted at once). Clients hear nothing meanwhile.
+/// The minimize button is the seat's to act on (`GrabResponse.minimizeWindow`): hiding the
+/// window moves the keyboard, and the seat is on the stack during the release.
 final class TitleBarButtonGrab: PointerGrab {
     let window: DesktopWindow
     let button: TitleBarImage.Button?
-    /// Minimizes the window (the seat is not asked: it is on the stack during the release).
-    private unowned let desktop: Desktop
 
-    init(window: DesktopWindow, button: TitleBarImage.Button?, desktop: Desktop) {
+    init(window: DesktopWindow, button: TitleBarImage.Button?) {
         self.window = window
         self.button = button
-        self.desktop = desktop
     }
 
     var routesToClients: Bool { false }
@@ -26,7 +25,7 @@ final class TitleBarButtonGrab: PointerGrab {
         switch button {
         case .close: window.sendClose()
         case .maximize: window.toggleMaximized()
-        case .minimize: desktop.minimize(window)
+        case .minimize: return [.minimizeWindow, .end]
         }
         return .end
     }
