@@ -183,9 +183,12 @@ public final class Scribble {
         return active
     }
 
-    /// The first stroke: the field's placeholder hides (a preedit), if the field is focused.
+    /// The first stroke in an empty field (or one that reports no text): its placeholder hides
+    /// at once (a preedit). A field with text has no placeholder, and a composition begun
+    /// there could end after a line's selection and collapse it (Firefox).
     private func beganWriting() {
-        fieldInput?.apply(preedit: (Self.preedit, Self.preeditEnd, Self.preeditEnd), commit: nil, delete: (0, 0))
+        guard let input = fieldInput, input.current.surrounding?.text.isEmpty ?? true else { return }
+        input.apply(preedit: (Self.preedit, Self.preeditEnd, Self.preeditEnd), commit: nil, delete: (0, 0))
     }
 
     /// The pen rested: the strokes go to the recogniser.
