@@ -17,6 +17,9 @@ DEMO_APT_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-de
 	libxcb1-dev libxcb-composite0-dev libxcb-render0-dev libxcb-xfixes0-dev libsystemd-dev valgrind \
 	adwaita-icon-theme dmz-cursor-theme fonts-dejavu-core \
 	weston foot gtk-4-examples gtk-3-examples xwayland
+# Scribble (issue 40): Zinnia's headers to build its recogniser helper, the Tegaki models it reads
+# Japanese and Chinese with, Tesseract and its English model for Latin script (docs/scribble.md).
+DEMO_APT_PACKAGES += libzinnia-dev tegaki-zinnia-japanese tegaki-zinnia-simplified-chinese tesseract-ocr tesseract-ocr-eng
 
 # make test-deps: the rest of what `make test` needs, on top of make deps.
 # make fuzz: clang's libFuzzer runtime. The wlcs conformance suite.
@@ -218,8 +221,10 @@ bench: test-deps
 	$(SWIFT) build -c release --product PointerBoundaryBenchmark
 	$(SWIFT) build -c release --product lodestone-pointer
 	$(SWIFT) build -c release --product allocation-counter-check
+	$(SWIFT) build -c release --product lodestone-scribble-recognizer
 	LD_PRELOAD=$(CURDIR)/.build/release/libMallocInterposerSwift.so .build/release/allocation-counter-check
 	.build/release/lodestone-bench
+	.build/release/lodestone-bench --scribble .build/release/lodestone-scribble-recognizer
 	.build/release/PointerEngineBenchmark
 	.build/release/PointerBoundaryBenchmark .build/release/liblodestone-pointer.so
 	Scripts/bench-pointer-library .build/release

@@ -45,6 +45,8 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // Antialiased pointer shapes, effects and annotation text (fontconfig + freetype).
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // Handwritten Japanese and Chinese characters for Scribble's recogniser helper (issue 40).
+        .systemLibrary(name: "CZinnia", pkgConfig: "zinnia", providers: [.apt(["libzinnia-dev"])]),
         // Xcursor themes: recognising the theme cursors legacy clients attach (file loading only, no X server).
         .systemLibrary(name: "CXcursor", pkgConfig: "xcursor", providers: [.apt(["libxcursor-dev"])]),
         // X11 for the Xwayland window manager (libxcb + Composite + Render).
@@ -213,6 +215,9 @@ let package = Package(
         .executableTarget(name: "lodestone-odd-parent", dependencies: ["CWaylandServer", "CWaylandProtocols"]),
         // The demo: sample surfaces for every pointer behaviour (cairo), and the
         // scripted headless tour through them (`make demo`, DemoTourTests).
+        // Scribble's recogniser, a helper the compositor starts (recognition off the event loop):
+        // Tesseract on the rendered ink for Latin script, Zinnia on the strokes for Japanese and Chinese.
+        .executableTarget(name: "lodestone-scribble-recognizer", dependencies: ["Rendering", "LodestoneSystem", "CZinnia"]),
         .executableTarget(name: "lodestone-demo", dependencies: ["AdaptivePointerClient", "WaylandClient", "CWaylandClient", "CWaylandProtocols", "CCairo"]),
         .target(name: "LodestoneTour", dependencies: ["LodestoneSystem", "LodestoneTesting", "WaylandClient", "CWaylandClient", "CWaylandProtocols", "CCairo"]),
         .executableTarget(name: "lodestone-tour", dependencies: ["LodestoneTour"]),

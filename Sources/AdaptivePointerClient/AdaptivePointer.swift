@@ -16,8 +16,9 @@ public final class AdaptivePointer {
         public var description: String { "the compositor does not offer adaptive_pointer_manager_v1" }
     }
 
-    /// The newest version this library speaks: 2 adds upright accessories, 3 drawing previews.
-    public static let supportedVersion: UInt32 = 3
+    /// The newest version this library speaks: 2 adds upright accessories, 3 drawing previews,
+    /// 4 writing areas (Scribble).
+    public static let supportedVersion: UInt32 = 4
 
     let manager: Proxy
     /// The version bound: the compositor's, up to `supportedVersion`.
@@ -124,6 +125,9 @@ public struct RegionDescription {
     /// A drawing surface's tool (version 3): the pen's hover preview and the pointer show it.
     /// Against an older compositor it is left out and the plain previews show.
     public var drawingPreview: DrawingPreview?
+    /// A writing area (version 4, Scribble): handwriting that starts in the frame is read by
+    /// the compositor and comes back as `RegionEvent.written`. Left out against an older one.
+    public var writingArea = false
 
     /// A drawing tool: the stroke's width in points (above 0, at most 512) and its ink,
     /// ARGB8888 with straight alpha (`0xAARRGGBB`).
@@ -172,6 +176,8 @@ public final class PointerRegion: Proxy {
     public var onLeave: ((UInt32) -> Void)?
     /// Band selection, in surface-local coordinates.
     public var onBand: ((UInt32, BandState, (x: Double, y: Double, width: Double, height: Double)) -> Void)?
+    /// Version 4: handwriting in the writing area was read (text, where its ink was, surface-local).
+    public var onWritten: ((UInt32, String, (x: Double, y: Double, width: Double, height: Double)) -> Void)?
 
     override init(_ pointer: OpaquePointer, on connection: Connection) {
         super.init(pointer, on: connection)
@@ -181,6 +187,8 @@ public final class PointerRegion: Proxy {
             case .left(let identifier): self.onLeave?(identifier)
             case .bandSelection(let identifier, let state, let x, let y, let width, let height):
                 self.onBand?(identifier, state, (x, y, width, height))
+            case .written(let identifier, let text, let x, let y, let width, let height):
+                self.onWritten?(identifier, text, (x, y, width, height))
             }
         }
     }
@@ -223,6 +231,7 @@ public final class PointerRegion: Proxy {
             adaptive_pointer_region_v1_set_stacking_order(p, d.stackingOrder)
         }
         if let tool = d.drawingPreview { setDrawingPreview(diameter: tool.diameter, color: tool.color) } else { clearDrawingPreview() }
+        if version >= 4 { request { adaptive_pointer_region_v1_set_writing_area($0, d.writingArea ? 1 : 0) } }
     }
 
     /// Version 3: the region is a drawing surface with this tool. False (and nothing sent)

@@ -29,6 +29,8 @@ public struct RegionDraft {
     public var bandSelection = false
     /// Since 3: the region is a drawing surface with this tool.
     public var drawingTool: DrawingTool?
+    /// Since 4: the region takes handwriting where no field exists (Scribble's writing area).
+    public var writingArea = false
 
     // What later requests combine with: set_effect and set_hover make one effect together.
     private var effect = UInt32(0)
@@ -128,6 +130,7 @@ public struct RegionDraft {
             }
             drawingTool = DrawingTool(diameter: diameter, argb: a.uint(1))
         case .clearDrawingPreview: drawingTool = nil
+        case .setWritingArea: writingArea = a.uint(0) != 0
         case .destroy, nil: return .unhandled
         }
         return .changed

@@ -41,7 +41,7 @@ static const struct wl_message adaptive_pointer_manager_v1_requests[] = {
 };
 
 WL_PRIVATE const struct wl_interface adaptive_pointer_manager_v1_interface = {
-	"adaptive_pointer_manager_v1", 3,
+	"adaptive_pointer_manager_v1", 4,
 	2, adaptive_pointer_manager_v1_requests,
 	0, NULL,
 };
@@ -52,7 +52,7 @@ static const struct wl_message adaptive_pointer_surface_v1_requests[] = {
 };
 
 WL_PRIVATE const struct wl_interface adaptive_pointer_surface_v1_interface = {
-	"adaptive_pointer_surface_v1", 3,
+	"adaptive_pointer_surface_v1", 4,
 	2, adaptive_pointer_surface_v1_requests,
 	0, NULL,
 };
@@ -81,17 +81,19 @@ static const struct wl_message adaptive_pointer_region_v1_requests[] = {
 	{ "set_stacking_order", "i", adaptive_pointer_v1_types + 0 },
 	{ "set_drawing_preview", "3fu", adaptive_pointer_v1_types + 0 },
 	{ "clear_drawing_preview", "3", adaptive_pointer_v1_types + 0 },
+	{ "set_writing_area", "4u", adaptive_pointer_v1_types + 0 },
 };
 
 static const struct wl_message adaptive_pointer_region_v1_events[] = {
 	{ "entered", "u", adaptive_pointer_v1_types + 0 },
 	{ "left", "u", adaptive_pointer_v1_types + 0 },
 	{ "band_selection", "uuffff", adaptive_pointer_v1_types + 0 },
+	{ "written", "4usffff", adaptive_pointer_v1_types + 0 },
 };
 
 WL_PRIVATE const struct wl_interface adaptive_pointer_region_v1_interface = {
-	"adaptive_pointer_region_v1", 3,
-	23, adaptive_pointer_region_v1_requests,
-	3, adaptive_pointer_region_v1_events,
+	"adaptive_pointer_region_v1", 4,
+	24, adaptive_pointer_region_v1_requests,
+	4, adaptive_pointer_region_v1_events,
 };
 

@@ -18,6 +18,8 @@ public struct Configuration: Hashable, Sendable {
     public var maxRenderTime = MaxRenderTime.auto
     /// `[session]`: the programs a session starts, and its terminal.
     public var session = SessionSettings()
+    /// `[scribble]`: handwriting with the pen in text fields.
+    public var scribble = ScribbleSettings()
     /// `[keyboard]`: key repeat.
     public var keyboard = KeyboardSettings()
 

@@ -17,7 +17,7 @@ public enum ConfigurationFile {
 
     /// Every key the file knows, dotted (`appearance.size`), in docs/configuration.md's order.
     public static var keyNames: [String] {
-        ConfigurationKey.topLevel.map(\.name) + ["appearance", "behaviour", "tuning"].flatMap { table in
+        ConfigurationKey.topLevel.map(\.name) + ["appearance", "behaviour", "tuning", "scribble"].flatMap { table in
             (ConfigurationKey.tables[table] ?? []).map { "\(table).\($0.name)" }
         }
     }

@@ -29,7 +29,7 @@ struct ConfigurationKey {
         ]
     }
 
-    /// `[appearance]`, `[behaviour]`, `[tuning]`, `[session]` and `[keyboard]`.
+    /// `[appearance]`, `[behaviour]`, `[tuning]`, `[session]`, `[keyboard]` and `[scribble]`.
     static var tables: [String: [ConfigurationKey]] {
         [
             "appearance": [
@@ -73,6 +73,22 @@ struct ConfigurationKey {
             "keyboard": [
                 whole("repeat-rate", \.keyboard.repeatRate, 0...1000, "characters a second (0: no repeat)"),
                 whole("repeat-delay", \.keyboard.repeatDelay, 1...10_000, "milliseconds"),
+            ],
+            "scribble": [
+                bool("enabled", \.scribble.enabled),
+                ConfigurationKey(name: "languages") { value, c in
+                    let known = ScribbleSettings.knownLanguages
+                    guard case .array(let items) = value, !items.isEmpty else {
+                        throw Problem(reason: "must be a non-empty array of languages like [\"en\", \"ja\"], not \(value.description)")
+                    }
+                    c.scribble.languages = try items.enumerated().map { i, item in
+                        guard let language = item.string, known.contains(language) else {
+                            throw Problem(subkey: ["\(i)"], reason: "must be one of \(known.map { "\"\($0)\"" }.joined(separator: ", ")), not \(item.description)")
+                        }
+                        return language
+                    }
+                },
+                number("pause", \.scribble.pause, ScribbleSettings.pauseRange),
             ],
         ]
     }

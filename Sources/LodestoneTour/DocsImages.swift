@@ -4,7 +4,7 @@ import LodestoneSystem
 extension DemoTour {
     /// The demo's pictures in `docs/` (README.md, docs/demo.md), cut from a
     /// tour's captures: the whole window at half size, and four panels at full
-    /// size. Each stays well under 150 KB.
+    /// size, and the text area while a pen writes in it. Each stays well under 150 KB.
     public static func writeDocsImages(_ results: [StepResult], to directory: String) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         func capture(_ name: String) throws -> String {
@@ -23,5 +23,9 @@ extension DemoTour {
                               to: directory + "/demo-band.png")
         try ContactSheet.crop(capture("pencil-tilt"), x: 440, y: 548, width: 820, height: 176,
                               to: directory + "/demo-pencil.png")
+        // Scribble (docs/scribble.md): the ink below the text area's last line, then the word typed.
+        for step in ["scribble-ink", "scribble-typed"] {
+            try ContactSheet.crop(capture(step), x: 860, y: 76, width: 400, height: 254, to: directory + "/demo-\(step).png")
+        }
     }
 }

@@ -160,7 +160,8 @@ public final class DemoTour {
     public func run(progress: (StepResult) -> Void = { _ in }) throws -> [StepResult] {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let configPath = directory + "/config.toml"
-        try "# lodestone-tour: the defaults; a step saves other settings here\n".write(toFile: configPath, atomically: false, encoding: .utf8)
+        // Scribble's pause long enough that the ink is captured before it is read, however loaded the machine.
+        try "# lodestone-tour: the defaults; a step saves other settings here\n[scribble]\npause = 2\n".write(toFile: configPath, atomically: false, encoding: .utf8)
         let session = try Session(size: "1280x800", scale: 1, manualClock: true,
                                   extraArguments: ["--pointer", "adaptive", "--config", configPath] + extraArguments, nestedIn: parent)
         defer { session.stop() }

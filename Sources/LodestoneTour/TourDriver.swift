@@ -189,6 +189,35 @@ public final class TourDriver {
         try client.sync()
     }
 
+    /// Writes `strokes` with the pen, their top-left at (x, y): each a tip down, its points
+    /// (a frame apart), a tip up; the pen then leaves.
+    public func penWrite(_ strokes: [[(x: Double, y: Double, pressure: Double)]], at x: Double, _ y: Double) throws {
+        for stroke in strokes {
+            guard let first = stroke.first else { continue }
+            try penHover(x + first.x, y + first.y, distance: 0.05, steps: 2)
+            try penDown(pressure: first.pressure)
+            for p in stroke.dropFirst() {
+                try control.tabletTool(.axes, x: x + p.x, y: y + p.y, pressure: p.pressure)
+                try control.advanceClock(milliseconds: 8)
+            }
+            if let last = stroke.last { pen.x = x + last.x; pen.y = y + last.y }
+            try penUp(distance: 0.05)
+        }
+        try penAway()
+    }
+
+    /// Polls captures (real time: Scribble's pause and its recogniser run on the wall clock)
+    /// until `condition` holds; throws after `timeout` seconds.
+    public func waitForCapture(timeout: TimeInterval = 30, _ what: String, _ condition: (Screenshot) -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            try client.sync()
+            if condition(try session.screenshot("wait")) { return }
+            guard Date() < deadline else { throw SystemError("the capture never showed \(what) in \(Int(timeout)) s") }
+            usleep(100_000)
+        }
+    }
+
     /// Lets springs, exit delays and the client's answers to region events run their course.
     func settle(milliseconds: UInt32 = 700) throws {
         try client.sync()

@@ -1,3 +1,6 @@
+import Foundation
+import LodestoneTesting
+
 /// The tour's script: one step per behaviour of the adaptive pointer, over
 /// the panels of `lodestone-demo` (its window fills the 1280×800 output at
 /// 0,0, so window and global coordinates agree). Region identifiers are
@@ -191,6 +194,22 @@ extension DemoTour {
             try d.penAway()
         },
 
+        // Scribble: writing below the text area's last line (a writing area, adaptive-pointer-v1
+        // version 4) adds a line. "water" traced from a handwriting font (Tests/data/scribble).
+        TourStep("scribble-ink", "Scribble: a pen writes below the text's last line; Lodestone draws the ink", expect: [
+            .count(874, 284, 120, 50, 150...5000, "the ink over the text area", where: isInk),
+        ]) { d in try d.penWrite(handwriting("water"), at: 884, 286) },
+        TourStep("scribble-typed", "The pen rests: the word is read on this machine, a new line; the ink fades", expect: [
+            .count(874, 284, 120, 50, 0...0, "no ink left", where: isInk),
+            .area(874, 286, 100, 22, differsIn: 40, "a ninth line: the word written"),
+        ]) { d in
+            try d.waitForCapture("the word typed and the ink gone") { shot in
+                var ink = 0, text = 0
+                for y in 286..<308 { for x in 874..<974 { if isInk(shot[x, y]) { ink += 1 } else if brightness(shot[x, y]) < 300 { text += 1 } } }
+                return ink == 0 && text > 20
+            }
+        },
+
         // The arrow style, chosen while running by saving config.toml.
         TourStep("arrow", "appearance.style = \"arrow\" saved: iPadOS 26's arrow, its tip at the hand", expect: [
             .kind(.arrow), .untargeted,
@@ -206,4 +225,17 @@ extension DemoTour {
         ]) { try $0.move(372, 24) },
     ]
     static let paper: UInt32 = 0xfffdf5
+
+    /// A sample of the committed handwriting (Tests/data/scribble/strokes.txt).
+    static func handwriting(_ word: String) -> [[(x: Double, y: Double, pressure: Double)]] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let samples = (try? ScribbleSample.load(root.path + "/Tests/data/scribble/strokes.txt")) ?? []
+        return samples.first { $0.text == word }?.strokes ?? []
+    }
+}
+
+/// Scribble's ink (0x1c2a6b and its blends over light backgrounds): blue well above red.
+func isInk(_ p: UInt32) -> Bool {
+    let r = Int(p >> 16 & 0xff), g = Int(p >> 8 & 0xff), b = Int(p & 0xff)
+    return r < 130 && g < 140 && b > r + 25
 }

@@ -76,6 +76,11 @@ struct CairoContext {
 
     func setOperator(_ op: Operator) { cairo_set_operator(pointer, op.cairo) }
     func setLineWidth(_ width: Double) { cairo_set_line_width(pointer, width) }
+    /// Round caps and joins (`CAIRO_LINE_CAP_ROUND`, `CAIRO_LINE_JOIN_ROUND`): a pen's ink.
+    func setRoundLines() {
+        cairo_set_line_cap(pointer, CAIRO_LINE_CAP_ROUND)
+        cairo_set_line_join(pointer, CAIRO_LINE_JOIN_ROUND)
+    }
 
     // MARK: Sources
 

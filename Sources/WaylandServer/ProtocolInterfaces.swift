@@ -1698,6 +1698,7 @@ public enum AdaptivePointerRegionV1Request: UInt32, Sendable {
     case setStackingOrder = 20
     case setDrawingPreview = 21
     case clearDrawingPreview = 22
+    case setWritingArea = 23
 }
 
 /// A handler of `adaptive_pointer_region_v1`: gets each request decoded as a `AdaptivePointerRegionV1Request`.

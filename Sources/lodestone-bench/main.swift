@@ -42,6 +42,14 @@ if CommandLine.arguments.contains("--accuracy") {
     exit(benchmarkAccuracy(arguments: CommandLine.arguments) ? 0 : 1)
 }
 
+// --scribble RECOGNIZER [STROKES]: how much committed handwriting Scribble's recogniser reads
+// exactly (ScribbleBench.swift).
+if let i = CommandLine.arguments.firstIndex(of: "--scribble"), i + 1 < CommandLine.arguments.count {
+    let file = CommandLine.arguments.count > i + 2 ? CommandLine.arguments[i + 2] : "Tests/data/scribble/strokes.txt"
+    benchmarkScribble(recognizer: CommandLine.arguments[i + 1], samples: file)
+    exit(0)
+}
+
 // --browsers: only what accessibility costs Firefox and Chromium (BrowserBench.swift).
 if CommandLine.arguments.contains("--browsers") {
     benchmarkBrowsers()

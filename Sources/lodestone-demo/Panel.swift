@@ -40,6 +40,7 @@ enum RegionID {
     static let icons: UInt32 = 201             // 201...208
     static let cards: UInt32 = 301             // 301, 302
     static let text: UInt32 = 401
+    static let writingArea: UInt32 = 402      // below the text's last line (Scribble)
     static let splitHandle: UInt32 = 501
     static let dragChip: UInt32 = 601
     static let dropZone: UInt32 = 602

@@ -2,12 +2,14 @@ import AdaptivePointerClient
 
 /// A multi-line text area: the pointer is an I-beam as tall as the line.
 /// Click places the caret, drag selects (character by character, line by
-/// line); the toolbar's B, I and U buttons style the text.
+/// line); the toolbar's B, I and U buttons style the text. Below the last line
+/// is a writing area (adaptive-pointer-v1 version 4): what a pen writes there
+/// becomes a new line, as writing below the last reminder makes a new one.
 final class TextAreaPanel: Panel {
     let caption = "Text · I-beam sized to the line"
     let card: Box? = Box(860, 76, 400, 254)
     static let lineHeight = 22.0
-    let lines = [
+    private(set) var lines = [
         "The pointer becomes an I-beam over text,",
         "sized to the height of the line it is on.",
         "Drag to select: the selection follows the",
@@ -24,15 +26,48 @@ final class TextAreaPanel: Panel {
     private(set) var focus: (line: Int, column: Int)?
     private var selecting = false
 
+    /// Lines written with the pen come after the eighth, up to this many; the last is then replaced.
+    static let maximumLines = 9
+    private var textRegion: PointerRegion?
+    private var writingRegion: PointerRegion?
+
     init(toolbar: ToolbarPanel) { self.toolbar = toolbar }
+
+    /// Below the last line, to the card's status line: where a pen adds a line.
+    var writingBox: Box { Box(textBox.x, textBox.maxY, textBox.width, max(24, card!.maxY - 20 - textBox.maxY)) }
 
     var textBox: Box { Box(content.x + 4, content.y + 2, content.width - 8, Double(lines.count) * Self.lineHeight) }
     private var font: Canvas.Font { Canvas.Font(size: 15, bold: toolbar.bold, italic: toolbar.italic) }
 
     func declare(on regions: SurfaceRegions, _ invalidate: @escaping () -> Void) {
+        textRegion = regions.add(textDescription)
+        let writing = regions.add(writingDescription)
+        writing.onWritten = { [unowned self] _, text, _ in
+            self.add(line: text)
+            invalidate()
+        }
+        writingRegion = writing
+    }
+
+    private var textDescription: RegionDescription {
         var d = RegionDescription(frame: textBox.frame, shape: .verticalBeam(lineHeight: Self.lineHeight), identifier: RegionID.text)
         d.hitArea = .padding(4)
-        regions.add(d)
+        return d
+    }
+
+    private var writingDescription: RegionDescription {
+        var d = RegionDescription(frame: writingBox.frame, shape: .verticalBeam(lineHeight: Self.lineHeight), identifier: RegionID.writingArea)
+        d.writingArea = true
+        return d
+    }
+
+    /// Handwriting read below the last line: a new line (the regions follow the text's end).
+    private func add(line: String) {
+        if lines.count < Self.maximumLines { lines.append(line) } else { lines[lines.count - 1] = line }
+        anchor = nil
+        focus = nil
+        textRegion?.apply(textDescription)
+        writingRegion?.apply(writingDescription)
     }
 
     /// The caret position nearest to `p`.

@@ -272,6 +272,7 @@ struct Lodestone: ParsableCommand {
                 compositor.updatePointer(settings: s.pointer, mode: s.pointerMode, legacyApps: s.legacyApps)
                 compositor.launcher.terminal = s.session.terminal
                 compositor.seat.keyboard.configureKeyRepeat(rate: s.keyboard.repeatRate, delay: s.keyboard.repeatDelay)
+                compositor.scribble.settings = s.scribble
                 log.info("\(configPath) reloaded")
             }, failed: { error in
                 // Any bytes at all give this (the TOML parser runs in a child process): the
@@ -364,6 +365,7 @@ struct Lodestone: ParsableCommand {
         // notifier), now that clients can connect; the terminal for Super+Return.
         compositor.launcher.environment = ["WAYLAND_DISPLAY": socketName].merging(xwayland.map { ["DISPLAY": $0.displayName] } ?? [:]) { $1 }
         compositor.launcher.terminal = settings.session.terminal
+        compositor.scribble.settings = settings.scribble
         for program in settings.session.startup { compositor.launcher.run(program) }
         if !command.isEmpty {
             // With an xdg_activation_v1 token, as a launcher passes one: its first window may take the focus.

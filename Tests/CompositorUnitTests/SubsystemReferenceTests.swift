@@ -82,6 +82,8 @@ final class SubsystemReferenceTests: XCTestCase {
         "Accessibility.changed": "the seat (unowned): its pointerWorldChanged, when a reply or a timer changed the elements",
         "Accessibility.declaresRegions": "the scene's regions (SceneRegions, which holds the scene): whether a window's tree declares any",
         "ComposedClientCursor.onChange": "the seat (unowned): a commit of the cursor's surface, which comes from its client, pushed to the pointer",
+        "EventSource.handler": "Scribble's pause and fade timers: the scribble (unowned), to recognise when the pen rests and to fade the ink",
+        "ScribbleRecognizer.answered": "the scribble (unowned): the recogniser's answer, typed or withdrawn",
         "FrameClock.onFrame": "the frames (unowned): repaint",
         "FrameClock.advanced": "the idle notifier (unowned): its deadlines, checked when the manual clock advances",
         "Scene.inputPopup": "the text inputs (unowned): the input method's popup and where it is placed",

@@ -41,6 +41,22 @@ final class ConfigurationFileTests: XCTestCase {
         XCTAssertEqual(refusal("[session]\nterminal = \"\"\n")?.key, "session.terminal")
     }
 
+    func testScribbleKeys() throws {
+        XCTAssertEqual(try parse("").scribble, ScribbleSettings())
+        XCTAssertEqual(try parse("").scribble.languages, ["en"])
+        let c = try parse("[scribble]\nlanguages = [\"ja\", \"en\"]\npause = 1.5\nenabled = false\n")
+        XCTAssertEqual(c.scribble.languages, ["ja", "en"])
+        XCTAssertEqual(c.scribble.pause, 1.5)
+        XCTAssertFalse(c.scribble.enabled)
+        let unknown = refusal("[scribble]\nlanguages = [\"en\", \"fr\"]\n")
+        XCTAssertEqual(unknown?.key, "scribble.languages.1")
+        XCTAssertTrue(unknown?.reason.contains("\"en\", \"ja\", \"zh\"") ?? false, unknown?.reason ?? "")
+        XCTAssertEqual(refusal("[scribble]\nlanguages = []\n")?.key, "scribble.languages")
+        XCTAssertEqual(refusal("[scribble]\nlanguages = \"en\"\n")?.key, "scribble.languages")
+        XCTAssertEqual(refusal("[scribble]\npause = 0.05\n")?.key, "scribble.pause")
+        XCTAssertEqual(refusal("[scribble]\nhandwriting = true\n")?.key, "scribble.handwriting")
+    }
+
     func testKeyboardKeys() throws {
         XCTAssertEqual(try parse("").keyboard, KeyboardSettings(), "nil: the parent's or 25 after 600")
         let c = try parse("[keyboard]\nrepeat-rate = 0\nrepeat-delay = 250\n")

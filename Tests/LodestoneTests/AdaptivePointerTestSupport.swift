@@ -42,6 +42,8 @@ final class RegionClient {
     private(set) var entered: [UInt32] = []
     private(set) var left: [UInt32] = []
     private(set) var bands: [(PointerRegion.BandState, Double, Double, Double, Double)] = []
+    /// Scribble's `written` events (version 4): identifier, text, the ink's surface-local rect.
+    private(set) var written: [(identifier: UInt32, text: String, x: Double, y: Double, width: Double, height: Double)] = []
 
     init(session: Session, title: String, width: Int32 = 400, height: Int32 = 300, background: UInt32 = 0xffe0_e0e0,
          boxes: [(x: Int32, y: Int32, width: Int32, height: Int32, color: UInt32)] = [],
@@ -114,6 +116,7 @@ final class RegionClient {
         region.onEnter = { [unowned self] in self.entered.append($0) }
         region.onLeave = { [unowned self] in self.left.append($0) }
         region.onBand = { [unowned self] _, state, r in self.bands.append((state, r.x, r.y, r.width, r.height)) }
+        region.onWritten = { [unowned self] identifier, text, r in self.written.append((identifier, text, r.x, r.y, r.width, r.height)) }
         if commit { try self.commit() }
         return region
     }

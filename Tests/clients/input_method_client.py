@@ -17,12 +17,14 @@ Modes:
         also deletes BEFORE and AFTER bytes around the cursor (delete_surrounding_text).
   second
         A zwp_input_method_v2 while another is there: prints 'unavailable' or 'available'.
-  text-field [TITLE]
+  text-field [TITLE] [--purpose P] [--tablet]
         A 200×100 window (titled TITLE, by default 'text-field') with a zwp_text_input_v3: on keyboard enter it enables, describes
         itself (surrounding 'abc' cursor 3, content type hint 0x1 purpose 0, cursor rectangle
         20,30 2×16) and commits; prints every text-input event ('preedit TEXT B E', 'commit
         TEXT', 'delete B A', 'done SERIAL commits N', 'enter', 'leave') and every wl_keyboard
-        key ('wl-key CODE STATE') until killed.
+        key ('wl-key CODE STATE') until killed. --purpose: content purpose P instead of 0 (8 is
+        password). --tablet: also a tablet seat, printing 'tablet-down', 'tablet-up' and
+        'tablet-motion X Y' (ScribbleTests: what of the pen reached the app).
   text-field-v1
         The same window ('text-field-v1') with a zwp_text_input_v1, as Qt 6.4 speaks it: on
         keyboard enter it activates; at the text input's enter it describes itself as above and
@@ -198,8 +200,25 @@ def run_second():
     os._exit(0)
 
 
-def run_text_field(title="text-field"):
+def listen_to_tablet(c):
+    """Prints what of the pen reaches this client."""
+    tab = ime_protocols.tablet_v2()
+    seat = c.bind("zwp_tablet_manager_v2", tab.ZwpTabletManagerV2, 1).get_tablet_seat(c.seat)
+    tools = []
+
+    def tool_added(s, tool):
+        tools.append(tool)
+        tool.dispatcher["down"] = lambda t, serial: say("tablet-down")
+        tool.dispatcher["up"] = lambda t: say("tablet-up")
+        tool.dispatcher["motion"] = lambda t, x, y: say("tablet-motion", round(x), round(y))
+
+    seat.dispatcher["tool_added"] = tool_added
+    return seat, tools
+
+
+def run_text_field(title="text-field", purpose=0, tablet=False):
     c = Client()
+    pen = listen_to_tablet(c) if tablet else None
     wm = c.bind("xdg_wm_base", xdg.XdgWmBase, 2)
     wm.dispatcher["ping"] = lambda w, serial: w.pong(serial)
     manager = c.bind("zwp_text_input_manager_v3", ti.ZwpTextInputManagerV3, 1)
@@ -213,7 +232,7 @@ def run_text_field(title="text-field"):
     def describe():
         text_input.enable()
         text_input.set_surrounding_text("abc", 3, 3)
-        text_input.set_content_type(1, 0)
+        text_input.set_content_type(1, purpose)
         text_input.set_cursor_rectangle(20, 30, 2, 16)
         text_input.commit()
         commits[0] += 1
@@ -332,7 +351,9 @@ def main():
     elif mode == "text-field-v1":
         run_text_field_v1()
     elif mode == "text-field":
-        run_text_field(*args[:1])
+        purpose = int(args[args.index("--purpose") + 1]) if "--purpose" in args else 0
+        titles = [a for i, a in enumerate(args) if not a.startswith("--") and (i == 0 or args[i - 1] != "--purpose")]
+        run_text_field(*titles[:1], purpose=purpose, tablet="--tablet" in args)
     else:
         print("unknown mode " + mode, file=sys.stderr)
         sys.exit(2)

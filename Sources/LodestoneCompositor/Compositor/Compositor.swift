@@ -83,6 +83,8 @@ public final class Compositor {
     @exclusivity(unchecked) private(set) var gestures: Gestures!
     /// Tablet tools (pens, erasers): their routing to clients and the hover preview.
     private(set) var tablets: Tablets!
+    /// Handwriting with the pen in text fields (issue 40): its settings are config.toml's `[scribble]`.
+    public private(set) var scribble: Scribble!
     /// The X11 window manager while Xwayland runs (owned by XwaylandServer); the seat's drags
     /// speak XDND through it.
     weak var xwm: XWM? { didSet { seat.xwm = xwm } }
@@ -191,6 +193,8 @@ public final class Compositor {
         seat.gestures = gestures
         seat.layerShell = layerShell
         seat.shortcuts = shortcuts
+        scribble = try Scribble(scene: scene, regions: regions, textInputs: textInputs, accessibility: accessibility, output: output,
+                                clock: clock, loop: display.eventLoop, log: log)
         if layout.heads.count > 1 { seat.outputChanged(bounds: output.logicalBounds, areas: layout.areas) }
         scene.cursorOrigin = { [unowned seat] surface in surface === seat.cursor.surface ? seat.cursor.origin : nil }
         scene.dragIcon = { [unowned seat] in seat.activeDrag?.iconPlacement }

@@ -1,4 +1,5 @@
 import AdaptivePointerEngine
+import Rendering
 import WaylandServer
 
 /// Tablet tools (a pen and its eraser end): which surface each is over, what its client
@@ -22,6 +23,8 @@ final class Tablets {
     private struct ToolState {
         weak var focus: WlSurface?
         var isDown = false
+        /// The tip is down but the app was not told: Scribble holds the press (`Scribble.Route`).
+        var held = false
         /// The axes last sent to the focus, so unchanged ones are not repeated.
         var sent: TabletToolAxes?
         var local: (x: Double, y: Double) = (0, 0)
@@ -53,13 +56,16 @@ final class Tablets {
             moved(tool, axes, time: time)
         case .axes(_, let axes):
             if states[tool] == nil { states[tool] = ToolState() }  // a lost proximity_in
+            if states[tool]?.held == true, scribbleMoved(tool, axes, time: time) { return }
             moved(tool, axes, time: time)
         case .tip(_, let down, let axes):
             if states[tool] == nil { states[tool] = ToolState() }
             if !down { states[tool]?.isDown = false }
+            if !down, states[tool]?.held == true { return scribbleLifted(tool, axes, time: time) }
             moved(tool, axes, time: time, framed: false)
             if down {
                 states[tool]?.isDown = true
+                if scribbleHolds(tool, axes, time: time) { return }
                 let serial = compositor.display.nextSerial()
                 each(tool) { $0.down(serial: serial) }
                 // The pen draws: it goes to the client, and focus follows click-to-focus.
@@ -73,7 +79,8 @@ final class Tablets {
             let serial = compositor.display.nextSerial()
             each(tool) { $0.button(serial: serial, button: button, pressed: pressed); $0.frame(time: time) }
         case .proximityOut:
-            if states[tool]?.isDown == true { each(tool) { $0.up() } }
+            if states[tool]?.held == true { compositor.scribble.toolLost(tool) }
+            if states[tool]?.isDown == true, states[tool]?.held != true { each(tool) { $0.up() } }
             each(tool) { $0.proximityOut(); $0.frame(time: time) }
             states[tool] = nil
             compositor.seat.pointerInput(.stylus(.away))
@@ -118,6 +125,76 @@ final class Tablets {
         if framed { updatePointer(tool, axes) }
     }
 
+    // MARK: Scribble
+
+    /// The tip touched: true when Scribble holds the press (the app hears of it later, or never).
+    private func scribbleHolds(_ tool: TabletTool, _ axes: TabletToolAxes, time: UInt32) -> Bool {
+        guard let state = states[tool] else { return false }
+        let route = compositor.scribble.tipDown(tool, at: Self.ink(axes), surface: state.focus, local: state.local, time: time)
+        guard route == .held else { return false }
+        states[tool]?.held = true
+        each(tool) { $0.frame(time: time) }  // the motion to where it touched
+        updatePointer(tool, axes)
+        return true
+    }
+
+    /// The held pen moved: true when Scribble keeps it (a stroke, or still undecided).
+    private func scribbleMoved(_ tool: TabletTool, _ axes: TabletToolAxes, time: UInt32) -> Bool {
+        switch compositor.scribble.moved(tool, to: Self.ink(axes), time: time) {
+        case .held:
+            updatePointer(tool, axes)
+            return true
+        case .clickThenHold(let start):
+            // Writing on a field without focus: it is clicked where the pen touched first.
+            click(at: start)
+            updatePointer(tool, axes)
+            return true
+        case .release:
+            // A still press: the app's after all, late but whole.
+            states[tool]?.held = false
+            moved(tool, axes, time: time, framed: false)
+            let serial = compositor.display.nextSerial()
+            each(tool) { $0.down(serial: serial); $0.frame(time: time) }
+            if let s = states[tool]?.focus, let t = compositor.scene.window(of: s) { compositor.seat.apply(compositor.desktop.activate(t)) }
+            updatePointer(tool, axes)
+            return true
+        case .app, .tap:
+            states[tool]?.held = false
+            return false
+        }
+    }
+
+    /// The held pen lifted: a stroke ends (the app hears nothing), or a tap reaches the app.
+    private func scribbleLifted(_ tool: TabletTool, _ axes: TabletToolAxes, time: UInt32) {
+        states[tool]?.held = false
+        if compositor.scribble.tipUp(tool, at: Self.ink(axes), time: time) == .tap {
+            moved(tool, axes, time: time, framed: false)
+            let serial = compositor.display.nextSerial()
+            each(tool) { $0.down(serial: serial); $0.frame(time: time) }
+            if let s = states[tool]?.focus, let t = compositor.scene.window(of: s) { compositor.seat.apply(compositor.desktop.activate(t)) }
+            each(tool) { $0.up(); $0.frame(time: time) }
+        }
+        updatePointer(tool, axes)
+    }
+
+    /// A pointer click at `p` once the seat is done with the pen's event (the seat is on the
+    /// stack now): the pointer moves there (hidden while the pen touches) and clicks.
+    private func click(at p: InkPoint) {
+        pendingClick = try? compositor.eventLoop.addIdle { [unowned self] in
+            let seat = self.compositor.seat!, time = self.compositor.clock.now
+            seat.handle(.pointerMotion(.absolute(x: p.x, y: p.y)), at: time)
+            seat.handle(.pointerButton(button: Self.leftButton, pressed: true), at: time)
+            seat.handle(.pointerButton(button: Self.leftButton, pressed: false), at: time)
+            self.pendingClick = nil
+        }
+    }
+    private var pendingClick: EventSource?
+    /// BTN_LEFT.
+    private static let leftButton: UInt32 = 0x110
+
+    /// A pen's point as ink: a device without pressure presses at half.
+    private static func ink(_ axes: TabletToolAxes) -> InkPoint { InkPoint(x: axes.x, y: axes.y, pressure: axes.pressure ?? 0.5) }
+
     /// The hover preview while the tool hovers, the pointer hidden while it touches.
     private func updatePointer(_ tool: TabletTool, _ axes: TabletToolAxes) {
         let at = Point<Global>(x: axes.x, y: axes.y)
@@ -139,6 +216,8 @@ final class Tablets {
         for (tool, state) in states where state.focus === surface || state.focus == nil {
             states[tool]?.focus = nil
             states[tool]?.isDown = false
+            if states[tool]?.held == true { compositor.scribble.toolLost(tool) }
+            states[tool]?.held = false
         }
     }
 }

@@ -6,7 +6,7 @@ import WaylandServer
 final class AdaptivePointerManager: Resource, AdaptivePointerManagerV1Handler {
     /// 2: the `upright` accessory flag. 3: drawing previews. Surfaces and regions take the
     /// version of the manager they come from.
-    static let version: Int32 = 3
+    static let version: Int32 = 4
     unowned let host: any SurfaceHost
 
     init?(host: any SurfaceHost, client: Client, version: UInt32, id: UInt32) {

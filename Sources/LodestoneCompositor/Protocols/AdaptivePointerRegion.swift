@@ -72,6 +72,12 @@ final class AdaptivePointerRegion: Resource, AdaptivePointerRegionV1Interface {
 
     func sendEntered() { send { adaptive_pointer_region_v1_send_entered($0, spec.identifier) } }
     func sendLeft() { send { adaptive_pointer_region_v1_send_left($0, spec.identifier) } }
+    /// Since 4: Scribble read `text` from handwriting in this writing area, its ink over `r`.
+    func sendWritten(_ text: String, _ r: Rect<SurfaceLocal>) {
+        guard version >= 4 else { return }
+        send { adaptive_pointer_region_v1_send_written($0, spec.identifier, text, wl_fixed_from_double(r.minX), wl_fixed_from_double(r.minY),
+                                                 wl_fixed_from_double(r.width), wl_fixed_from_double(r.height)) }
+    }
     func sendBand(_ state: UInt32, _ r: Rect<SurfaceLocal>) {
         send { adaptive_pointer_region_v1_send_band_selection($0, spec.identifier, state, wl_fixed_from_double(r.minX),
                                                        wl_fixed_from_double(r.minY), wl_fixed_from_double(r.width),

@@ -57,6 +57,8 @@ extension Scene {
             if let e = element(for: s, x: x, y: y) { elements.append(e) }
         }
         forEachPainted(drawn: drawn, surface: visitor)
+        // Scribble's ink above every window, popup and drag icon (never over the lock screen).
+        if lock == nil, let ink = ink?.element(output: output) { elements.append(ink) }
         if let cursor { elements.append(cursor) }
         if let overlay { elements.append(overlay) }
         body(elements)

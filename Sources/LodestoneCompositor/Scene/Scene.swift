@@ -39,6 +39,8 @@ final class Scene {
     /// The input method's popup and where it is drawn: above every window and popup
     /// (`TextInputs.placePopup`).
     @exclusivity(unchecked) var inputPopup: () -> (surface: WlSurface, x: Int32, y: Int32)? = { nil }
+    /// Scribble's ink, drawn over every window and popup while the pen writes.
+    weak var ink: ScribbleInk?
     /// While the session is locked, all the scene shows and hits (`LockedScreen`, `SessionLock`).
     var lock: LockedScreen?
     /// The one notification; see `Change`.

@@ -77,6 +77,14 @@ final class SceneRegions {
     }
 
     /// Whether the surface's tree (its toplevel and subsurfaces) declares regions.
+    /// The writing area (`adaptive_pointer_region_v1.set_writing_area`) of `surface` whose
+    /// committed frame holds the surface-local point; the highest stacking order wins.
+    func writingArea(of surface: WlSurface, at local: Point<SurfaceLocal>) -> AdaptivePointerRegion? {
+        guard let entry = committed[ObjectIdentifier(surface)], entry.surface === surface else { return nil }
+        return entry.specs.filter { $0.draft.writingArea && $0.draft.frame.contains(local) && $0.object != nil }
+            .max { $0.stackingOrder < $1.stackingOrder }?.object
+    }
+
     func treeHasRegions(_ surface: WlSurface) -> Bool {
         let root = scene.rootSurface(surface)
         return committed.values.contains { entry in

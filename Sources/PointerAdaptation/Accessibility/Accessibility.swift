@@ -174,6 +174,20 @@ package final class Accessibility {
         return placed
     }
 
+    /// What the window's last walk found at `point` (global), for Scribble: nil when it knows
+    /// nothing there (no walk, or no element), else the deepest element's global extents and
+    /// whether the pen may write in it (`AccessibleElement.writable`: editable text that is no
+    /// password field; a button, a label or a password field is not).
+    package func writableText(in toplevel: AdaptedWindow, at point: Point<Global>) -> (x: Double, y: Double, width: Double, height: Double, writable: Bool)? {
+        guard enabled, let window = windows[ObjectIdentifier(toplevel)] else { return nil }
+        let origin = toplevel.adaptedFrame.origin
+        let (x, y) = (point.x - origin.x, point.y - origin.y)
+        let hit = window.elements.filter { $0.x <= x && x < $0.x + $0.width && $0.y <= y && y < $0.y + $0.height }
+            .max { $0.depth < $1.depth }
+        guard let hit else { return nil }
+        return (hit.x + origin.x, hit.y + origin.y, hit.width, hit.height, hit.writable)
+    }
+
     func window(_ toplevel: AdaptedWindow) -> AppWindow {
         if let w = windows[ObjectIdentifier(toplevel)] { return w }
         let w = AppWindow(toplevel, owner: SurfaceID(nextOwner))

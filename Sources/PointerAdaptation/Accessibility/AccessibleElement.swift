@@ -21,6 +21,9 @@ struct AccessibleElement: Equatable {
     /// Buttons and combo boxes draw a frame of their own, which may lie outside the extents
     /// (`DrawnOutline`); check boxes, radio buttons, tabs and links do not.
     var framed = false
+    /// Editable text (an entry, a text view, an editable combo box) that is no password
+    /// field: where Scribble lets the pen write.
+    var writable = false
     /// The node it was read from and its extents as read: what the pointer confirms before
     /// taking its form (`AccessiblePointerCheck`). Nil for what no node published (a terminal's rows).
     var source: Source?

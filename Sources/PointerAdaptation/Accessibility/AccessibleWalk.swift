@@ -233,7 +233,12 @@ final class AccessibleWalk {
             var framed = role == .pushButton || role == .toggleButton || role == .comboBox
             if case .text = kind { framed = false }
             let source = AccessibleElement.Source(app: app, path: path, x: x, y: y, width: w, height: h)
-            elements.append(AccessibleElement(kind: kind, x: x, y: y, width: w, height: h, depth: depth, framed: framed, source: source))
+            var element = AccessibleElement(kind: kind, x: x, y: y, width: w, height: h, depth: depth, framed: framed, source: source)
+            // Where the pen may write (Scribble): editable text that takes input (not greyed
+            // out), never a password field.
+            let usable = states.0 & (1 << AccessibleState.enabled) != 0 || states.0 & (1 << AccessibleState.sensitive) != 0
+            if case .text = kind, role != .passwordText, usable, states.0 & (1 << AccessibleState.editable) != 0 { element.writable = true }
+            elements.append(element)
             return elements.count - 1
         }
         switch role {

@@ -41,6 +41,8 @@ struct DBusMessage {
 
     func readUInt32() -> UInt32? { readBasic("u", UInt32(0)) }
     func readInt32() -> Int32? { readBasic("i", Int32(0)) }
+    /// A boolean (`b`, which sd-bus reads as an int).
+    func readBool() -> Bool? { readBasic("b", Int32(0)).map { $0 != 0 } }
 
     /// A string (`s`) or an object path (`o`).
     func readString(_ type: Character = "s") -> String? {

@@ -731,6 +731,24 @@ struct adaptive_pointer_region_v1_listener {
 			       wl_fixed_t y,
 			       wl_fixed_t width,
 			       wl_fixed_t height);
+	/**
+	 * handwriting in a writing area was recognised
+	 *
+	 * The text recognised from handwriting in this writing area, and
+	 * the rectangle the ink covered, in surface-local coordinates (the
+	 * ink may reach beyond the region's frame). Sent once the pen has
+	 * rested; nothing is sent when nothing was recognised.
+	 * @param text the recognised text, UTF-8
+	 * @since 4
+	 */
+	void (*written)(void *data,
+			struct adaptive_pointer_region_v1 *adaptive_pointer_region_v1,
+			uint32_t identifier,
+			const char *text,
+			wl_fixed_t x,
+			wl_fixed_t y,
+			wl_fixed_t width,
+			wl_fixed_t height);
 };
 
 /**
@@ -767,6 +785,7 @@ adaptive_pointer_region_v1_add_listener(struct adaptive_pointer_region_v1 *adapt
 #define ADAPTIVE_POINTER_REGION_V1_SET_STACKING_ORDER 20
 #define ADAPTIVE_POINTER_REGION_V1_SET_DRAWING_PREVIEW 21
 #define ADAPTIVE_POINTER_REGION_V1_CLEAR_DRAWING_PREVIEW 22
+#define ADAPTIVE_POINTER_REGION_V1_SET_WRITING_AREA 23
 
 /**
  * @ingroup iface_adaptive_pointer_region_v1
@@ -780,6 +799,10 @@ adaptive_pointer_region_v1_add_listener(struct adaptive_pointer_region_v1 *adapt
  * @ingroup iface_adaptive_pointer_region_v1
  */
 #define ADAPTIVE_POINTER_REGION_V1_BAND_SELECTION_SINCE_VERSION 1
+/**
+ * @ingroup iface_adaptive_pointer_region_v1
+ */
+#define ADAPTIVE_POINTER_REGION_V1_WRITTEN_SINCE_VERSION 4
 
 /**
  * @ingroup iface_adaptive_pointer_region_v1
@@ -873,6 +896,10 @@ adaptive_pointer_region_v1_add_listener(struct adaptive_pointer_region_v1 *adapt
  * @ingroup iface_adaptive_pointer_region_v1
  */
 #define ADAPTIVE_POINTER_REGION_V1_CLEAR_DRAWING_PREVIEW_SINCE_VERSION 3
+/**
+ * @ingroup iface_adaptive_pointer_region_v1
+ */
+#define ADAPTIVE_POINTER_REGION_V1_SET_WRITING_AREA_SINCE_VERSION 4
 
 /** @ingroup iface_adaptive_pointer_region_v1 */
 static inline void
@@ -1227,6 +1254,27 @@ adaptive_pointer_region_v1_clear_drawing_preview(struct adaptive_pointer_region_
 {
 	wl_proxy_marshal_flags((struct wl_proxy *) adaptive_pointer_region_v1,
 			 ADAPTIVE_POINTER_REGION_V1_CLEAR_DRAWING_PREVIEW, NULL, wl_proxy_get_version((struct wl_proxy *) adaptive_pointer_region_v1), 0);
+}
+
+/**
+ * @ingroup iface_adaptive_pointer_region_v1
+ *
+ * Declares the region (non-zero writing) a writing area, or no longer
+ * one (zero), as UIKit's UIIndirectScribbleInteraction: the blank
+ * space below a list's last item, where writing makes a new item.
+ * Double-buffered like the rest of the region.
+ *
+ * A pen stroke that starts in the region's frame is handwriting: the
+ * client receives no tablet events of it. The compositor draws the
+ * ink, recognises it once the pen rests, and sends the text with the
+ * written event. A tap there and a pen held still reach the client
+ * as tablet events, as anywhere else.
+ */
+static inline void
+adaptive_pointer_region_v1_set_writing_area(struct adaptive_pointer_region_v1 *adaptive_pointer_region_v1, uint32_t writing)
+{
+	wl_proxy_marshal_flags((struct wl_proxy *) adaptive_pointer_region_v1,
+			 ADAPTIVE_POINTER_REGION_V1_SET_WRITING_AREA, NULL, wl_proxy_get_version((struct wl_proxy *) adaptive_pointer_region_v1), 0, writing);
 }
 
 #ifdef  __cplusplus

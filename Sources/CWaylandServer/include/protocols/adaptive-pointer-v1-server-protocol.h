@@ -915,11 +915,31 @@ struct adaptive_pointer_region_v1_interface {
 	 */
 	void (*clear_drawing_preview)(struct wl_client *client,
 				      struct wl_resource *resource);
+	/**
+	 * the region takes handwriting where no field exists
+	 *
+	 * Declares the region (non-zero writing) a writing area, or no
+	 * longer one (zero), as UIKit's UIIndirectScribbleInteraction: the
+	 * blank space below a list's last item, where writing makes a new
+	 * item. Double-buffered like the rest of the region.
+	 *
+	 * A pen stroke that starts in the region's frame is handwriting:
+	 * the client receives no tablet events of it. The compositor draws
+	 * the ink, recognises it once the pen rests, and sends the text
+	 * with the written event. A tap there and a pen held still reach
+	 * the client as tablet events, as anywhere else.
+	 * @param writing non-zero: a writing area
+	 * @since 4
+	 */
+	void (*set_writing_area)(struct wl_client *client,
+				 struct wl_resource *resource,
+				 uint32_t writing);
 };
 
 #define ADAPTIVE_POINTER_REGION_V1_ENTERED 0
 #define ADAPTIVE_POINTER_REGION_V1_LEFT 1
 #define ADAPTIVE_POINTER_REGION_V1_BAND_SELECTION 2
+#define ADAPTIVE_POINTER_REGION_V1_WRITTEN 3
 
 /**
  * @ingroup iface_adaptive_pointer_region_v1
@@ -933,6 +953,10 @@ struct adaptive_pointer_region_v1_interface {
  * @ingroup iface_adaptive_pointer_region_v1
  */
 #define ADAPTIVE_POINTER_REGION_V1_BAND_SELECTION_SINCE_VERSION 1
+/**
+ * @ingroup iface_adaptive_pointer_region_v1
+ */
+#define ADAPTIVE_POINTER_REGION_V1_WRITTEN_SINCE_VERSION 4
 
 /**
  * @ingroup iface_adaptive_pointer_region_v1
@@ -1026,6 +1050,10 @@ struct adaptive_pointer_region_v1_interface {
  * @ingroup iface_adaptive_pointer_region_v1
  */
 #define ADAPTIVE_POINTER_REGION_V1_CLEAR_DRAWING_PREVIEW_SINCE_VERSION 3
+/**
+ * @ingroup iface_adaptive_pointer_region_v1
+ */
+#define ADAPTIVE_POINTER_REGION_V1_SET_WRITING_AREA_SINCE_VERSION 4
 
 /**
  * @ingroup iface_adaptive_pointer_region_v1
@@ -1058,6 +1086,18 @@ static inline void
 adaptive_pointer_region_v1_send_band_selection(struct wl_resource *resource_, uint32_t identifier, uint32_t state, wl_fixed_t x, wl_fixed_t y, wl_fixed_t width, wl_fixed_t height)
 {
 	wl_resource_post_event(resource_, ADAPTIVE_POINTER_REGION_V1_BAND_SELECTION, identifier, state, x, y, width, height);
+}
+
+/**
+ * @ingroup iface_adaptive_pointer_region_v1
+ * Sends an written event to the client owning the resource.
+ * @param resource_ The client's resource
+ * @param text the recognised text, UTF-8
+ */
+static inline void
+adaptive_pointer_region_v1_send_written(struct wl_resource *resource_, uint32_t identifier, const char *text, wl_fixed_t x, wl_fixed_t y, wl_fixed_t width, wl_fixed_t height)
+{
+	wl_resource_post_event(resource_, ADAPTIVE_POINTER_REGION_V1_WRITTEN, identifier, text, x, y, width, height);
 }
 
 #ifdef  __cplusplus
