@@ -193,6 +193,7 @@ release: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product lodestone
 	$(SWIFT) build -c release --static-swift-stdlib --product lodestone-demo
 	$(SWIFT) build -c release --static-swift-stdlib --product lodestone-tour
+	$(SWIFT) build -c release --static-swift-stdlib --product lodestone-scribble-recognizer
 	$(SWIFT) build -c release --product lodestone-pointer
 
 demo: release

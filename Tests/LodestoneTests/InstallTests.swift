@@ -18,6 +18,7 @@ final class InstallTests: XCTestCase {
         XCTAssertEqual(vstatus, 0)
         XCTAssertEqual(version.trimmingCharacters(in: .whitespacesAndNewlines), "0.2.0")
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: prefix + "/bin/lodestone-demo"))
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: prefix + "/bin/lodestone-scribble-recognizer"), "Scribble's recogniser, beside lodestone")
         // The KWin effect, where kwin-dev is installed (KWinEffectTests runs it in KWin): in the
         // prefix's Qt plugin folder, Debian's layout (/usr/lib/x86_64-linux-gnu/qt5/plugins with
         // PREFIX=/usr), linked to the liblodestone-pointer installed beside it.
