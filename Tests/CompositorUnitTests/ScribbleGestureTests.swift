@@ -1,3 +1,4 @@
+import Glibc
 @testable import LodestoneCompositor
 import Rendering
 import XCTest
@@ -41,5 +42,30 @@ final class ScribbleGestureTests: XCTestCase {
         XCTAssertFalse(ScribbleGesture.isLine([stroke([(0, 0), (40, 30)])]), "too steep")
         XCTAssertFalse(ScribbleGesture.isLine([stroke([(0, 0), (30, 12), (60, 0)])]), "bent")
         XCTAssertFalse(ScribbleGesture.isLine([stroke([(0, 0), (60, 0)]), stroke([(0, 5), (60, 5)])]), "two strokes")
+    }
+
+    /// `count` points around an ellipse of `width`×`height`, going `turns` times around.
+    private func loop(width: Double, height: Double, turns: Double = 1, count: Int = 40) -> [InkPoint] {
+        stroke((0...count).map { i in
+            let t = Double(i) / Double(count) * turns * 2 * Double.pi
+            return (width / 2 * cos(t), height / 2 * sin(t))
+        })
+    }
+
+    func testALoopAroundTextIsACircleAndSelectsAcrossItsMiddle() throws {
+        XCTAssertTrue(ScribbleGesture.isCircle([loop(width: 120, height: 40)]))
+        XCTAssertTrue(ScribbleGesture.isCircle([loop(width: 120, height: 40, turns: 0.9)]), "not quite closed")
+        XCTAssertFalse(ScribbleGesture.isCircle([loop(width: 20, height: 20)]), "an o")
+        XCTAssertFalse(ScribbleGesture.isCircle([loop(width: 120, height: 40, turns: 0.5)]), "an arc")
+        XCTAssertFalse(ScribbleGesture.isCircle([stroke([(0, 0), (20, 1), (40, 0), (60, 2)])]), "a line")
+        XCTAssertFalse(ScribbleGesture.isCircle([loop(width: 120, height: 40), loop(width: 120, height: 40)]), "two strokes")
+        let chord = try XCTUnwrap(ScribbleGesture.selection([loop(width: 120, height: 40)]))
+        XCTAssertEqual(chord.from.x, -48, accuracy: 0.5)
+        XCTAssertEqual(chord.to.x, 48, accuracy: 0.5)
+        XCTAssertEqual(chord.from.y, 0, accuracy: 0.5)
+        XCTAssertEqual(chord.to.y, 0, accuracy: 0.5)
+        let line = try XCTUnwrap(ScribbleGesture.selection([stroke([(0, 0), (20, 1), (40, 0), (60, 2)])]))
+        XCTAssertEqual([line.from.x, line.to.x], [0, 60], "a line's ends")
+        XCTAssertNil(ScribbleGesture.selection([zigzag(9, width: 40, step: 2)]), "a scratch selects nothing")
     }
 }

@@ -136,15 +136,26 @@ final class ScribbleAppTests: XCTestCase {
     }
 
     /// Draws a line through the field's text, from its first character to its last (their
-    /// extents from AT-SPI), and waits for the app to report `expecting` as its selection.
-    private func selectByLine(_ pid: Int32, window: TestControl.WindowState, matching: (Field) -> Bool, expecting: [Int]) throws {
+    /// extents from AT-SPI), or a loop around it (`circle`), and waits for the app to report
+    /// `expecting` as its selection.
+    private func selectByLine(_ pid: Int32, window: TestControl.WindowState, matching: (Field) -> Bool, expecting: [Int],
+                              circle: Bool = false) throws {
         let field = try waitForField(pid, window: window, matching: matching)
         let chars = try XCTUnwrap(field.field.chars, "no character extents")
         let (ox, oy) = (Double(window.x - Int32(field.field.frame[0])), Double(window.y - Int32(field.field.frame[1])))
         let y = oy + Double(chars[0][1]) + Double(chars[0][3]) / 2
         let (x0, x1) = (ox + Double(chars[0][0]) + 1, ox + Double(chars[1][0] + chars[1][2]) - 1)
         var line: [(x: Double, y: Double, pressure: Double)] = []
-        for i in 0...20 { line.append((x0 + (x1 - x0) * Double(i) / 20, 0, 0.5)) }
+        if circle {
+            // Around the word, a little outside its first and last characters and its line.
+            let (cx, rx, ry) = ((x0 + x1) / 2, (x1 - x0) / 2 + 8, Double(chars[0][3]) / 2 + 6)
+            for i in 0...40 {
+                let t = Double(i) / 40 * 2 * Double.pi
+                line.append((cx - rx * cos(t), -ry * sin(t), 0.5))
+            }
+        } else {
+            for i in 0...20 { line.append((x0 + (x1 - x0) * Double(i) / 20, 0, 0.5)) }
+        }
         // Lodestone reads the field's new text again when the pointer comes over it (the walk
         // that knew the field may have been dropped when its text changed).
         try hover((x0 + x1) / 2, y)
@@ -154,7 +165,7 @@ final class ScribbleAppTests: XCTestCase {
             selection = try fields(pid).first(where: matching)?.selection
             return selection == expecting
         }
-        let said = session.log.split(separator: "\n").filter { $0.contains("] scribble:") }.suffix(6).joined(separator: "\n")
+        let said = session.log.split(separator: "\n").filter { $0.contains("] scribble:") || $0.contains("to select") }.suffix(6).joined(separator: "\n")
         XCTAssertTrue(selected, "selection \(String(describing: selection)), chars \(chars), line \(x0)…\(x1) at \(y)\n\(said)")
     }
 
@@ -217,7 +228,11 @@ final class ScribbleAppTests: XCTestCase {
         let findField: (Field) -> Bool = { $0.role == "text" && $0.frameName == "Find" }
         try write("water", pid: app.processIdentifier, window: dialog, matching: findField)
 
-        // A line through the word selects it (AT-SPI's Text.SetSelection: text input cannot).
+        // A loop around the word selects it, and so does a line through it (AT-SPI's
+        // Text.SetSelection: text input cannot); End collapses the loop's selection first.
+        try selectByLine(app.processIdentifier, window: dialog, matching: findField, expecting: [0, 5], circle: true)
+        try session.control.tap(107)  // End
+        XCTAssertTrue(try session.wait { try self.fields(app.processIdentifier).first(where: findField)?.selection != [0, 5] }, "End kept the selection")
         try selectByLine(app.processIdentifier, window: dialog, matching: findField, expecting: [0, 5])
         XCTAssertEqual(try fields(app.processIdentifier).first(where: findField)?.text, "water", "nothing typed")
     }

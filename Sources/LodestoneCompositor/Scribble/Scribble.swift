@@ -196,10 +196,11 @@ public final class Scribble {
         guard press == nil, !ink.isEmpty else { return }
         if ScribbleGesture.isScratch(ink.strokes) { return scratched() }
         recognizing = true
-        if ScribbleGesture.isLine(ink.strokes), writingArea == nil, let surface = field, let window = scene.window(of: surface),
-           let a = ink.strokes.first?.first, let b = ink.strokes.first?.last {
-            // A line through text selects it (AT-SPI); through none, it is writing (a dash). The
-            // stroke's preedit goes first: ending a composition collapses Firefox's selection.
+        log.debug("scribble: \(ink.strokes.count) strokes: line \(ScribbleGesture.isLine(ink.strokes)), circle \(ScribbleGesture.isCircle(ink.strokes))")
+        if let (a, b) = ScribbleGesture.selection(ink.strokes), writingArea == nil, let surface = field, let window = scene.window(of: surface) {
+            // A line through text, or a circle around it, selects it (AT-SPI); with no text
+            // there, it is writing (a dash, an "o"). The stroke's preedit goes first: ending a
+            // composition collapses Firefox's selection.
             fieldInput?.apply(preedit: nil, commit: nil, delete: (0, 0))
             lineAsked += 1
             let asked = lineAsked
