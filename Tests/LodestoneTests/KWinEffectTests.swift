@@ -46,8 +46,12 @@ final class KWinEffectTests: XCTestCase {
         // KWin itself first: dbus-run-session (the process started) does not pass SIGTERM on.
         if let scratch, let pid = Int32(textOfFile(scratch + "/run/kwin.pid").trimmingCharacters(in: .whitespacesAndNewlines)) {
             kill(pid, SIGTERM)
+            // Not our child (dbus-run-session's): gone when kill(pid, 0) fails; else, after 5 s, killed.
+            let deadline = Date().addingTimeInterval(5)
+            while kill(pid, 0) == 0 && Date() < deadline { usleep(20_000) }
+            if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
         }
-        for p in processes.reversed() where p.isRunning { p.terminate(); p.waitUntilExit() }
+        for p in processes.reversed() { stopProcess(p) }
         if let scratch { try? FileManager.default.removeItem(atPath: scratch) }
     }
 
