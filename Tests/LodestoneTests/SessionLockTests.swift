@@ -108,6 +108,8 @@ final class SessionLockTests: XCTestCase {
         assertHead(shot, 0, is: lockBlue, "the lock surface")
         assertHead(shot, 1, is: lockBlue, "the lock surface")
         XCTAssertEqual(try session.control.keyboard().title, "", "a window kept the keyboard under the lock")
+        // The keyboard is the locker's once it says so: keys before that reach nobody.
+        try waitForLine("keyboard-enter", in: first, session)
         try type("secret\n", session)
         try waitForLine("key 31", in: first, session)  // 's' reached the locker
         _ = try session.control.movePointer(x: Double(foot.x + 40), y: Double(foot.y + 40))
@@ -159,6 +161,7 @@ final class SessionLockTests: XCTestCase {
         }, "the three heads do not all show the new locker's surfaces")
 
         // The new locker unlocks: foot has the keyboard, and nothing typed under the locks reached it.
+        try waitForLine("keyboard-enter", in: third, session)
         try type("unlock\n", session)
         try waitForLine("unlocked", in: third, session)
         XCTAssertTrue(try session.wait { try session.control.keyboard().title == "locked-foot" })
@@ -190,6 +193,9 @@ final class SessionLockTests: XCTestCase {
         let (_, rescuer) = try locker(session, "rescuer")
         try waitForLine("locked", in: rescuer, session)
         try waitForLine("drawn HEADLESS-1", in: rescuer, session)
+        // Its lock surface takes the keyboard when Lodestone has its commit, after the client
+        // printed "drawn": a loaded CI run typed the "u" before that, and it reached nobody.
+        try waitForLine("keyboard-enter", in: rescuer, session)
         try type("unlock\n", session)
         try waitForLine("unlocked", in: rescuer, session)
         XCTAssertTrue(try session.wait { differing(try session.screenshot("unlocked"), head: 0, from: fill) > head.width * head.height / 2 })
