@@ -67,14 +67,10 @@ final class SubsystemReferenceTests: XCTestCase {
         return label.hasPrefix("$__lazy_storage_$_") ? String(label.dropFirst("$__lazy_storage_$_".count)) : label
     }
 
-    /// The back references left, each named with why it is still there (issue 35 is not done:
-    /// the tablets and the text inputs still reach the compositor for what they need). The
-    /// list only shrinks: a new back reference fails, and so does one that is gone but still
+    /// The back references left, each named with why it is still there. None are: the list
+    /// only shrinks, so a new back reference fails, and so does one that is gone but still
     /// listed.
-    static let knownBackReferences: [String: String] = [
-        "Tablets.compositor -> Compositor": "routes tools through the scene and the seat's focus (the seat holds the tablets, and they reach it back through the compositor)",
-        "TextInputs.compositor -> Compositor": "activates the input method with the seat's focus, places its popup through the scene and the layout, schedules its frame (the seat holds the text inputs, and they reach it back through the compositor)",
-    ]
+    static let knownBackReferences: [String: String] = [:]
 
     /// The stored closures in the walk, each named with what it captures: a capture cannot
     /// be walked, so a new closure must be added here with what it holds.

@@ -142,8 +142,8 @@ public final class Compositor {
         let pointer = SeatPointer(outputBounds: output.logicalBounds, start: start, settings: options.pointerSettings,
                                   at: Instant(milliseconds: clock.now), log: { log.warning("\($0)") })
         // The seat's peers first: the keyboard focus, which many of them follow, then those
-        // the seat asks (the text inputs and the tablets hold the compositor, and reach the
-        // seat through it when they are used).
+        // the seat asks (the text inputs and the tablets; what they need the seat to do
+        // comes back as a value).
         let keyboard = KeyboardFocus(display: display, keymap: keymap)
         cursorThemes = CursorThemes(log: log)
         sessionLock = SessionLock(scene: scene, layout: layout, output: output, keyboard: keyboard, clock: clock, display: display, log: log)
@@ -151,8 +151,8 @@ public final class Compositor {
         let idleNotifier = try IdleNotifier(clock: clock, loop: display.eventLoop)
         self.idleNotifier = idleNotifier
         selection = DataSelection()
-        textInputs = TextInputs(compositor: self)
-        tablets = Tablets(compositor: self)
+        textInputs = TextInputs(display: display, scene: scene, layout: layout, keyboard: keyboard, clock: clock)
+        tablets = Tablets(display: display, scene: scene)
         seat = Seat(display: display, scene: scene, regions: regions, output: output, clock: clock, log: log, keyboard: keyboard,
                     cursorThemes: cursorThemes, idleNotifier: idleNotifier, selection: selection, primarySelection: primarySelection,
                     shortcutsInhibitors: shortcutsInhibitors, sessionLock: sessionLock, tablets: tablets, textInputs: textInputs,
@@ -195,6 +195,7 @@ public final class Compositor {
         seat.shortcuts = shortcuts
         scribble = try Scribble(scene: scene, regions: regions, textInputs: textInputs, accessibility: accessibility, output: output,
                                 clock: clock, loop: display.eventLoop, log: log)
+        tablets.scribble = scribble
         if layout.heads.count > 1 { seat.outputChanged(bounds: output.logicalBounds, areas: layout.areas) }
         scene.cursorOrigin = { [unowned seat] surface in surface === seat.cursor.surface ? seat.cursor.origin : nil }
         scene.dragIcon = { [unowned seat] in seat.activeDrag?.iconPlacement }
@@ -296,7 +297,4 @@ public final class Compositor {
         scene.damageTree(surface)
         scheduleFrame()
     }
-
-    /// The surface's top-left in global coordinates, or nil when it is not on screen.
-    func origin(of surface: WlSurface) -> (Int32, Int32)? { scene.origin(of: surface) }
 }

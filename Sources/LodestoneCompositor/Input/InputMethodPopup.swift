@@ -20,21 +20,21 @@ extension TextInputs {
         let new = popupTarget()
         let old = popupPlacement
         if old?.surface === new?.surface, old?.rect == new?.rect { return }
-        if let surface = old?.surface { compositor.scene.damageTree(surface) }
+        if let surface = old?.surface { scene.damageTree(surface) }
         popupPlacement = new
-        if let surface = new?.surface { compositor.scene.damageTree(surface) }
-        compositor.scheduleFrame()
+        if let surface = new?.surface { scene.damageTree(surface) }
+        clock.schedule()
     }
 
     private func popupTarget() -> PopupPlacement? {
         guard let inputMethod, inputMethod.isActive, let active, let target = active.focus,
-              let (ox, oy) = compositor.origin(of: target),
+              let (ox, oy) = scene.origin(of: target),
               let popup = inputMethod.popups.last(where: { $0.surface?.hasContent == true }), let surface = popup.surface
         else { return nil }
         // No cursor rectangle: the surface's top-left corner stands for it.
         let caret = (active.current.cursor ?? PixelRect(x: 0, y: 0, width: 0, height: 0)).offsetBy(dx: ox, dy: oy)
         let probe = PixelRect(x: caret.x, y: caret.y, width: max(1, caret.width), height: max(1, caret.height))
-        let head = compositor.layout.head(for: probe)?.bounds ?? probe
+        let head = layout.head(for: probe)?.bounds ?? probe
         let (w, h) = (surface.width, surface.height)
         var x = caret.x, y = caret.maxY
         if y.clampedAdding(h) > head.maxY, caret.y.clampedSubtracting(h) >= head.y { y = caret.y.clampedSubtracting(h) }

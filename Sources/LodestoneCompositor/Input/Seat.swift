@@ -25,7 +25,7 @@ public final class Seat {
     let shortcutsInhibitors: ShortcutsInhibitors
     /// A window activated while the session is locked gets the keyboard at unlock.
     let sessionLock: SessionLock
-    /// These two hold the compositor (`SubsystemReferenceTests.knownBackReferences`).
+    /// Asked by the seat; what they need done comes back as a value (`Tablets.Outcome`).
     let tablets: Tablets
     let textInputs: TextInputs
     // Peers built after the seat (they need its keyboard focus, or accessibility, whose
@@ -178,7 +178,7 @@ public final class Seat {
                 for input in outcome.pointer { pointerInput(input) }
                 if let window = outcome.activate { apply(desktop.activate(window)) }
             }
-        case .tabletTool(let tool): tablets.handle(tool, time: time)
+        case .tabletTool(let tool): tabletInput(tool, time: time)
         }
     }
 

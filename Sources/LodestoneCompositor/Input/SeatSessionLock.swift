@@ -19,10 +19,6 @@ extension Seat {
         setKeyboardFocus(nil)
     }
 
-    /// Whether a surface may have the keyboard or a pen's held tip now: any while unlocked;
-    /// while locked, a lock surface shown on a head (or none).
-    func mayReceiveInput(_ surface: WlSurface?) -> Bool {
-        guard let lock = scene.lock, let surface else { return true }
-        return lock.shows(scene.rootSurface(surface))
-    }
+    /// See `Scene.mayReceiveInput`.
+    func mayReceiveInput(_ surface: WlSurface?) -> Bool { scene.mayReceiveInput(surface) }
 }

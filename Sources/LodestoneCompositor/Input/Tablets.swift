@@ -11,8 +11,14 @@ import WaylandServer
 /// While the tip touches, the surface it touched keeps the tool, as a pressed button keeps
 /// the pointer. Meanwhile the adaptive pointer shows the Pencil hover preview at the tool
 /// (its size following the distance), and hides while the tip touches.
+///
+/// Like `Gestures`, it holds no seat: what the seat must do (the pointer's stylus input, the
+/// window a tip activates, Scribble's click) comes back as the event's `Outcome`.
 final class Tablets {
-    unowned let compositor: Compositor
+    private let display: Display
+    private unowned let scene: Scene
+    /// Set once it is built (after the seat, which holds the tablets).
+    weak var scribble: Scribble?
     /// Every client's tablet seat.
     var seats: [ZwpTabletSeat] = []
     /// Tools seen so far, in order: every tablet seat hears of each before its events.
@@ -31,7 +37,22 @@ final class Tablets {
     }
     private var states: [TabletTool: ToolState] = [:]
 
-    init(compositor: Compositor) { self.compositor = compositor }
+    /// What the seat does after one tool event, in this order.
+    struct Outcome {
+        /// Input for the seat's pointer: the hover preview, or hidden while the tip touches.
+        var pointer: [PointerInput] = []
+        /// The window the tip touched: focus follows click-to-focus.
+        var activate: DesktopWindow?
+        /// Writing began on a field without focus: a pointer click where the pen first touched.
+        var click: InkPoint?
+    }
+    /// Gathered while one event is handled, returned and emptied at its end.
+    private var outcome = Outcome()
+
+    init(display: Display, scene: Scene) {
+        self.display = display
+        self.scene = scene
+    }
 
     func seatBound(_ seat: ZwpTabletSeat) {
         seats.append(seat)
@@ -44,7 +65,8 @@ final class Tablets {
     /// The surface a tool is over.
     func focus(of tool: TabletTool) -> WlSurface? { states[tool]?.focus }
 
-    func handle(_ event: TabletToolEvent, time: UInt32) {
+    func handle(_ event: TabletToolEvent, time: UInt32) -> Outcome {
+        defer { outcome = Outcome() }
         let tool = event.tool
         if !tools.contains(tool) {
             tools.append(tool)
@@ -56,35 +78,44 @@ final class Tablets {
             moved(tool, axes, time: time)
         case .axes(_, let axes):
             if states[tool] == nil { states[tool] = ToolState() }  // a lost proximity_in
-            if states[tool]?.held == true, scribbleMoved(tool, axes, time: time) { return }
+            if states[tool]?.held == true, scribbleMoved(tool, axes, time: time) { return outcome }
             moved(tool, axes, time: time)
         case .tip(_, let down, let axes):
             if states[tool] == nil { states[tool] = ToolState() }
             if !down { states[tool]?.isDown = false }
-            if !down, states[tool]?.held == true { return scribbleLifted(tool, axes, time: time) }
+            if !down, states[tool]?.held == true {
+                scribbleLifted(tool, axes, time: time)
+                return outcome
+            }
             moved(tool, axes, time: time, framed: false)
             if down {
                 states[tool]?.isDown = true
-                if scribbleHolds(tool, axes, time: time) { return }
-                let serial = compositor.display.nextSerial()
+                if scribbleHolds(tool, axes, time: time) { return outcome }
+                let serial = display.nextSerial()
                 each(tool) { $0.down(serial: serial) }
                 // The pen draws: it goes to the client, and focus follows click-to-focus.
-                if let s = states[tool]?.focus, let t = compositor.scene.window(of: s) { compositor.seat.apply(compositor.desktop.activate(t)) }
+                activateFocus(of: tool)
             } else {
                 each(tool) { $0.up() }
             }
             each(tool) { $0.frame(time: time) }
             updatePointer(tool, axes)
         case .button(_, let button, let pressed):
-            let serial = compositor.display.nextSerial()
+            let serial = display.nextSerial()
             each(tool) { $0.button(serial: serial, button: button, pressed: pressed); $0.frame(time: time) }
         case .proximityOut:
-            if states[tool]?.held == true { compositor.scribble.toolLost(tool) }
+            if states[tool]?.held == true { scribble?.toolLost(tool) }
             if states[tool]?.isDown == true, states[tool]?.held != true { each(tool) { $0.up() } }
             each(tool) { $0.proximityOut(); $0.frame(time: time) }
             states[tool] = nil
-            compositor.seat.pointerInput(.stylus(.away))
+            outcome.pointer.append(.stylus(.away))
         }
+        return outcome
+    }
+
+    /// The window under a tool whose tip went down, for the seat to activate.
+    private func activateFocus(of tool: TabletTool) {
+        if let s = states[tool]?.focus, let t = scene.window(of: s) { outcome.activate = t }
     }
 
     /// The tool is at `axes`: proximity moves to the surface under it (unless its tip holds
@@ -94,10 +125,10 @@ final class Tablets {
         var target = state.focus
         var local: (x: Double, y: Double)
         // A tip held on a window when the session locked holds it no longer.
-        if state.isDown, let focus = state.focus, compositor.seat.mayReceiveInput(focus), let (ox, oy) = compositor.origin(of: focus) {
+        if state.isDown, let focus = state.focus, scene.mayReceiveInput(focus), let (ox, oy) = scene.origin(of: focus) {
             local = (axes.x - Double(ox), axes.y - Double(oy))
         } else {
-            let hit = compositor.scene.surfaceAt(x: axes.x, y: axes.y)
+            let hit = scene.surfaceAt(x: axes.x, y: axes.y)
             target = hit?.surface
             local = (hit?.sx ?? 0, hit?.sy ?? 0)
         }
@@ -106,7 +137,7 @@ final class Tablets {
             state.focus = target
             state.sent = nil
             if let target {
-                let serial = compositor.display.nextSerial()
+                let serial = display.nextSerial()
                 for t in objects(tool, of: target) { t.proximityIn(serial: serial, surface: target) }
             }
         }
@@ -130,7 +161,7 @@ final class Tablets {
     /// The tip touched: true when Scribble holds the press (the app hears of it later, or never).
     private func scribbleHolds(_ tool: TabletTool, _ axes: TabletToolAxes, time: UInt32) -> Bool {
         guard let state = states[tool] else { return false }
-        let route = compositor.scribble.tipDown(tool, at: Self.ink(axes), surface: state.focus, local: state.local, time: time)
+        let route = scribble?.tipDown(tool, at: Self.ink(axes), surface: state.focus, local: state.local, time: time)
         guard route == .held else { return false }
         states[tool]?.held = true
         each(tool) { $0.frame(time: time) }  // the motion to where it touched
@@ -140,22 +171,22 @@ final class Tablets {
 
     /// The held pen moved: true when Scribble keeps it (a stroke, or still undecided).
     private func scribbleMoved(_ tool: TabletTool, _ axes: TabletToolAxes, time: UInt32) -> Bool {
-        switch compositor.scribble.moved(tool, to: Self.ink(axes), time: time) {
+        switch scribble?.moved(tool, to: Self.ink(axes), time: time) ?? .app {
         case .held:
             updatePointer(tool, axes)
             return true
         case .clickThenHold(let start):
             // Writing on a field without focus: it is clicked where the pen touched first.
-            click(at: start)
+            outcome.click = start
             updatePointer(tool, axes)
             return true
         case .release:
             // A still press: the app's after all, late but whole.
             states[tool]?.held = false
             moved(tool, axes, time: time, framed: false)
-            let serial = compositor.display.nextSerial()
+            let serial = display.nextSerial()
             each(tool) { $0.down(serial: serial); $0.frame(time: time) }
-            if let s = states[tool]?.focus, let t = compositor.scene.window(of: s) { compositor.seat.apply(compositor.desktop.activate(t)) }
+            activateFocus(of: tool)
             updatePointer(tool, axes)
             return true
         case .app, .tap:
@@ -167,30 +198,15 @@ final class Tablets {
     /// The held pen lifted: a stroke ends (the app hears nothing), or a tap reaches the app.
     private func scribbleLifted(_ tool: TabletTool, _ axes: TabletToolAxes, time: UInt32) {
         states[tool]?.held = false
-        if compositor.scribble.tipUp(tool, at: Self.ink(axes), time: time) == .tap {
+        if scribble?.tipUp(tool, at: Self.ink(axes), time: time) == .tap {
             moved(tool, axes, time: time, framed: false)
-            let serial = compositor.display.nextSerial()
+            let serial = display.nextSerial()
             each(tool) { $0.down(serial: serial); $0.frame(time: time) }
-            if let s = states[tool]?.focus, let t = compositor.scene.window(of: s) { compositor.seat.apply(compositor.desktop.activate(t)) }
+            activateFocus(of: tool)
             each(tool) { $0.up(); $0.frame(time: time) }
         }
         updatePointer(tool, axes)
     }
-
-    /// A pointer click at `p` once the seat is done with the pen's event (the seat is on the
-    /// stack now): the pointer moves there (hidden while the pen touches) and clicks.
-    private func click(at p: InkPoint) {
-        pendingClick = try? compositor.eventLoop.addIdle { [unowned self] in
-            let seat = self.compositor.seat!, time = self.compositor.clock.now
-            seat.handle(.pointerMotion(.absolute(x: p.x, y: p.y)), at: time)
-            seat.handle(.pointerButton(button: Self.leftButton, pressed: true), at: time)
-            seat.handle(.pointerButton(button: Self.leftButton, pressed: false), at: time)
-            self.pendingClick = nil
-        }
-    }
-    private var pendingClick: EventSource?
-    /// BTN_LEFT.
-    private static let leftButton: UInt32 = 0x110
 
     /// A pen's point as ink: a device without pressure presses at half.
     private static func ink(_ axes: TabletToolAxes) -> InkPoint { InkPoint(x: axes.x, y: axes.y, pressure: axes.pressure ?? 0.5) }
@@ -198,7 +214,7 @@ final class Tablets {
     /// The hover preview while the tool hovers, the pointer hidden while it touches.
     private func updatePointer(_ tool: TabletTool, _ axes: TabletToolAxes) {
         let at = Point<Global>(x: axes.x, y: axes.y)
-        compositor.seat.pointerInput(.stylus(isDown(tool) ? .touching(at: at) : .hovering(at: at, distance: axes.distance ?? 0.5)))
+        outcome.pointer.append(.stylus(isDown(tool) ? .touching(at: at) : .hovering(at: at, distance: axes.distance ?? 0.5)))
     }
 
     private func objects(_ tool: TabletTool, of surface: WlSurface) -> [ZwpTabletTool] {
@@ -216,7 +232,7 @@ final class Tablets {
         for (tool, state) in states where state.focus === surface || state.focus == nil {
             states[tool]?.focus = nil
             states[tool]?.isDown = false
-            if states[tool]?.held == true { compositor.scribble.toolLost(tool) }
+            if states[tool]?.held == true { scribble?.toolLost(tool) }
             states[tool]?.held = false
         }
     }

@@ -46,7 +46,12 @@ protocol AppTextInput: AnyObject {
 /// app (`keyGrabbed`). Its popup surface is placed at the active text input's cursor
 /// rectangle (`InputMethodPopup.swift`).
 final class TextInputs {
-    unowned let compositor: Compositor
+    let display: Display
+    let scene: Scene
+    let layout: OutputLayout
+    /// The seat's keyboard focus: the grab's keys and modifiers go through it.
+    let keyboard: KeyboardFocus
+    let clock: FrameClock
     private var inputs: [any AppTextInput] = []
     /// The surface with the keyboard, as the text inputs were told.
     private(set) weak var focus: WlSurface?
@@ -66,9 +71,13 @@ final class TextInputs {
     var toldOutside: TextInputDescription?
     var outsidePreedit = false
 
-    init(compositor: Compositor) {
-        self.compositor = compositor
-        compositor.scene.inputPopup = { [unowned self] in
+    init(display: Display, scene: Scene, layout: OutputLayout, keyboard: KeyboardFocus, clock: FrameClock) {
+        self.display = display
+        self.scene = scene
+        self.layout = layout
+        self.keyboard = keyboard
+        self.clock = clock
+        scene.inputPopup = { [unowned self] in
             guard let p = self.popupPlacement, let surface = p.surface else { return nil }
             return (surface, p.rect.x, p.rect.y)
         }
@@ -179,8 +188,7 @@ final class TextInputs {
             guard grabbedKeys.contains(key) else { return false }
             grabbedKeys.removeAll { $0 == key }
         }
-        let keyboard = compositor.seat.keyboard
-        let serial = compositor.display.nextSerial()
+        let serial = display.nextSerial()
         grab.key(serial: serial, time: time, key: key, pressed: pressed)
         if modifiers != keyboard.modifiers {
             keyboard.grabbed(modifiers: modifiers)

@@ -48,7 +48,7 @@ public protocol BridgedTextInput: AnyObject {
 extension TextInputs: BridgedTextInput {
     /// What the outside input method should serve now.
     private var outsideDescription: TextInputDescription? {
-        guard inputMethod == nil, let active, let target = active.focus, let (ox, oy) = compositor.origin(of: target) else { return nil }
+        guard inputMethod == nil, let active, let target = active.focus, let (ox, oy) = scene.origin(of: target) else { return nil }
         let s = active.current
         return TextInputDescription(field: ObjectIdentifier(active),
                                     surrounding: s.surrounding.map { .init(text: $0.text, cursor: $0.cursor, anchor: $0.anchor) },

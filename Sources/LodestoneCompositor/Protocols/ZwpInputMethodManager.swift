@@ -78,7 +78,7 @@ final class ZwpInputMethod: Resource, ZwpInputMethodV2Handler {
             // An inert input method's grab stays inert too: it hears no keys.
             guard !isInert else { return }
             self.grab = grab
-            let keyboard = textInputs.compositor.seat.keyboard
+            let keyboard = textInputs.keyboard
             grab.keymap(keyboard.keymap)
             grab.repeatInfo(rate: keyboard.repeatRate, delay: keyboard.repeatDelay)
         case .destroy: destroy()

@@ -20,6 +20,13 @@ struct LockedScreen {
 }
 
 extension Scene {
+    /// Whether a surface may have the keyboard or a pen's held tip now: any while unlocked;
+    /// while locked, a lock surface shown on a head (or none).
+    func mayReceiveInput(_ surface: WlSurface?) -> Bool {
+        guard let lock, let surface else { return true }
+        return lock.shows(rootSurface(surface))
+    }
+
     /// A lock surface's top-left: its head's, while it is shown.
     func lockOrigin(of surface: WlSurface) -> (Int32, Int32)? {
         guard let cover = lock?.covers.first(where: { $0.surface === surface }) else { return nil }
