@@ -182,37 +182,10 @@ final class InputMethodTests: XCTestCase {
     /// with a translation file open) activates its field through v1, gets the preedit and the
     /// commit, and then reports its text as "日本" to the input method.
     func testQt6LinguistFindField() throws {
-        let linguist = "/usr/lib/qt6/bin/linguist"
-        guard FileManager.default.isExecutableFile(atPath: linguist) else {
-            if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("Qt 6 Linguist is not installed; run make deps") }
-            throw XCTSkip("Qt 6 Linguist (qt6-tools-dev-tools) is not installed; run make deps")
-        }
-        let translations = session.runtimeDirectory + "/find.ts"
-        try """
-        <?xml version="1.0" encoding="utf-8"?>
-        <!DOCTYPE TS><TS version="2.1" language="ja_JP"><context><name>Main</name>
-        <message><source>Hello</source><translation type="unfinished"></translation></message>
-        </context></TS>
-        """.write(toFile: translations, atomically: true, encoding: .utf8)
         let (_, ime) = try startInputMethod()
         let trace = session.runtimeDirectory + "/linguist.txt"
         let environment = ["QT_QPA_PLATFORM": "wayland", "WAYLAND_DEBUG": "client", "XDG_CONFIG_HOME": session.runtimeDirectory + "/linguist-config"]
-        try session.launch([linguist, translations], environment: environment, output: trace)
-        // The title names the file once it is loaded; the window has had the keyboard since it was mapped.
-        _ = try session.waitForWindow("linguist", timeout: 30) { $0.title.hasSuffix("find.ts - Qt Linguist") }
-        // Ctrl+F, again every 2 s until the find dialog is up: a key Qt hears before it has set
-        // up its shortcuts is lost.
-        var pressAt = Date()
-        XCTAssertTrue(try session.wait {
-            if Date() >= pressAt {
-                try session.control.key(29, pressed: true)
-                try session.control.tap(33)
-                try session.control.key(29, pressed: false)
-                pressAt = Date().addingTimeInterval(2)
-            }
-            return try session.control.windows().contains { $0.title == "Find" }
-        },
-                      "no find dialog:\n\(textOfFile(trace).suffix(4000))")
+        _ = try openQt6LinguistFindDialog(in: session, environment: environment, output: trace)
         XCTAssertTrue(try session.wait(timeout: 30) { surroundingAfterCommit(ime).contains { $0.contains("日本") } },
                       "ime:\n\(textOfFile(ime))\nlinguist:\n\(textOfFile(trace).split(separator: "\n").filter { $0.contains("text_input") }.suffix(40).joined(separator: "\n"))")
         XCTAssertEqual(surroundingAfterCommit(ime).first, "surrounding '日本' 6 6")

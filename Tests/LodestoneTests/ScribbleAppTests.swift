@@ -196,35 +196,9 @@ final class ScribbleAppTests: XCTestCase {
     /// Qt 6 Linguist's find field (its Find dialog, Ctrl+F; text-input v1) gets "water"; a line
     /// through the word selects it.
     func testQt6LinguistFindField() throws {
-        let linguist = "/usr/lib/qt6/bin/linguist"
-        guard FileManager.default.isExecutableFile(atPath: linguist) else {
-            if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("Qt 6 Linguist is not installed; run make deps") }
-            throw XCTSkip("Qt 6 Linguist (qt6-tools-dev-tools) is not installed; run make deps")
-        }
-        let translations = session.runtimeDirectory + "/find.ts"
-        try """
-        <?xml version="1.0" encoding="utf-8"?>
-        <!DOCTYPE TS><TS version="2.1" language="ja_JP"><context><name>Main</name>
-        <message><source>Hello</source><translation type="unfinished"></translation></message>
-        </context></TS>
-        """.write(toFile: translations, atomically: true, encoding: .utf8)
         let environment = bus.environment.merging(["QT_QPA_PLATFORM": "wayland", "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1",
                                                    "XDG_CONFIG_HOME": session.runtimeDirectory + "/linguist-config"]) { $1 }
-        let app = try session.launch([linguist, translations], environment: environment, output: session.runtimeDirectory + "/linguist.txt")
-        _ = try session.waitForWindow("linguist", timeout: 30) { $0.title.hasSuffix("find.ts - Qt Linguist") }
-        // Ctrl+F, again every 2 s until the find dialog is up (a key Qt hears before it has set
-        // up its shortcuts is lost).
-        var pressAt = Date()
-        XCTAssertTrue(try session.wait(timeout: 30) {
-            if Date() >= pressAt {
-                try session.control.key(29, pressed: true)
-                try session.control.tap(33)
-                try session.control.key(29, pressed: false)
-                pressAt = Date().addingTimeInterval(2)
-            }
-            return try session.control.windows().contains { $0.title == "Find" }
-        }, "no find dialog")
-        let dialog = try XCTUnwrap(try session.control.windows().first { $0.title == "Find" })
+        let (app, dialog) = try openQt6LinguistFindDialog(in: session, environment: environment, output: session.runtimeDirectory + "/linguist.txt")
         let findField: (Field) -> Bool = { $0.role == "text" && $0.frameName == "Find" }
         try write("water", pid: app.processIdentifier, window: dialog, matching: findField)
 

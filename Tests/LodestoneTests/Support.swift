@@ -113,3 +113,42 @@ extension XCTestCase {
         }
     }
 }
+
+extension XCTestCase {
+    /// Qt 6 Linguist with a one-message Japanese translation file, its find dialog opened by
+    /// Ctrl+F: the Qt 6 text field that ScribbleAppTests and InputMethodTests write into.
+    /// Ctrl+F is pressed again every 2 s until the dialog is up: a key Qt hears before it has
+    /// set up its shortcuts is lost. Returns the app and the dialog.
+    func openQt6LinguistFindDialog(in session: Session, environment: [String: String], output: String,
+                                   file: StaticString = #filePath, line: UInt = #line) throws -> (app: Process, dialog: TestControl.WindowState) {
+        let linguist = "/usr/lib/qt6/bin/linguist"
+        guard FileManager.default.isExecutableFile(atPath: linguist) else {
+            if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("Qt 6 Linguist is not installed; run make deps") }
+            throw XCTSkip("Qt 6 Linguist (qt6-tools-dev-tools) is not installed; run make deps")
+        }
+        let translations = session.runtimeDirectory + "/find.ts"
+        try """
+        <?xml version="1.0" encoding="utf-8"?>
+        <!DOCTYPE TS><TS version="2.1" language="ja_JP"><context><name>Main</name>
+        <message><source>Hello</source><translation type="unfinished"></translation></message>
+        </context></TS>
+        """.write(toFile: translations, atomically: true, encoding: .utf8)
+        let app = try session.launch([linguist, translations], environment: environment, output: output)
+        // The title names the file once it is loaded; the window has had the keyboard since it was mapped.
+        _ = try session.waitForWindow("linguist", timeout: 30) { $0.title.hasSuffix("find.ts - Qt Linguist") }
+        var pressAt = Date()
+        let opened = try session.wait(timeout: 30) {
+            if Date() >= pressAt {
+                try session.control.key(29, pressed: true)
+                try session.control.tap(33)
+                try session.control.key(29, pressed: false)
+                pressAt = Date().addingTimeInterval(2)
+            }
+            return try session.control.windows().contains { $0.title == "Find" }
+        }
+        guard opened, let dialog = try session.control.windows().first(where: { $0.title == "Find" }) else {
+            throw TestFailure("Linguist opened no find dialog:\n\(textOfFile(output).suffix(4000))")
+        }
+        return (app, dialog)
+    }
+}
