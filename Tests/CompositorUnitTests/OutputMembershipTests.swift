@@ -46,6 +46,33 @@ final class OutputMembershipTests: XCTestCase {
         func take() -> [String] { defer { events = [] }; return events }
     }
 
+    /// A window mapped under the pointer hears which head it is on before the pointer enters
+    /// it, as under wlroots: clients pick their cursor's scale from the surface's heads on
+    /// `wl_pointer.enter`. (A layer surface's map took the other order, and mako 1.7, which
+    /// reads its surface's output there, crashed: `LayerShellTests`' mako test.)
+    func testASurfaceMappedUnderThePointerHearsItsHeadBeforeThePointerEnters() throws {
+        let lodestone = try InProcessCompositor()
+        let client = try lodestone.connect()
+        let heads = Heads(client)
+        try lodestone.roundtrip()
+        let size = lodestone.compositor.output.logicalBounds
+        try lodestone.movePointer(to: Double(size.width) / 2, Double(size.height) / 2)
+        var order: [String] = []
+        let pointerHandler = client.globals.onPointer
+        client.globals.onPointer = { opcode, a in
+            if opcode == 0 { order.append("pointer enter") }
+            pointerHandler?(opcode, a)
+        }
+        // Nearly the whole output: wherever it is placed, it is under the pointer.
+        let window = try Window(client.globals, title: "A", width: Int32(size.width) - 40, height: Int32(size.height) - 40)
+        window.surface.onEvent = { opcode, a in
+            if opcode == 0 { order.append("surface enter \(heads.name(a.object(0)))") }
+        }
+        try lodestone.roundtrip()
+        try lodestone.roundtrip()
+        XCTAssertEqual(order, ["surface enter HEADLESS-1", "pointer enter"])
+    }
+
     func testASurfaceEntersOnlyTheHeadsItOverlapsAsItMovesAcross() throws {
         let lodestone = try InProcessCompositor(outputs: Self.twoHeads)
         let client = try lodestone.connect()

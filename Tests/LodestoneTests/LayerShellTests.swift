@@ -181,14 +181,17 @@ final class LayerShellTests: XCTestCase {
 
     /// mako shows what `notify-send` sends in the top-right corner (its default anchor), on
     /// the top layer: the pointer there is over "notifications", the pixels there are drawn,
-    /// and the same place on the left is not.
+    /// and the same place on the left is not. The pointer waits where the notification
+    /// appears, as a person's often does: mako 1.7 reads its surface's output when the
+    /// pointer enters, and crashed while Lodestone sent `wl_pointer.enter` before the
+    /// surface's `wl_surface.enter` (a loaded CI run; dmesg: "mako segfault at 3c").
     func testMakoShowsANotificationInTheTopRightCorner() throws {
         for tool in ["mako", "notify-send", "dbus-daemon", "dbus-send"] { try requireProgram(tool) }
         let bus = try PrivateSessionBus()
         defer { bus.stop() }
         session = try Session()
         let directory = session.runtimeDirectory
-        try session.launch(["mako"], environment: bus.environment, output: directory + "/mako.txt")
+        let mako = try session.launch(["mako"], environment: bus.environment, output: directory + "/mako.txt")
         // Its name owned before notify-send, or the bus would start another mako itself
         // (fr.emersion.mako.service) without WAYLAND_DISPLAY.
         XCTAssertTrue(try session.wait {
@@ -196,6 +199,7 @@ final class LayerShellTests: XCTestCase {
                      "org.freedesktop.DBus.NameHasOwner", "string:org.freedesktop.Notifications"]).output.contains("true")
         }, "mako never owned org.freedesktop.Notifications:\n\(textOfFile(directory + "/mako.txt"))")
         let before = try session.screenshot("before")
+        XCTAssertEqual(try under(1280 - 10 - 150, 30).title, "", "nothing there yet")
         let (status, output) = try run(["notify-send", "Lodestone", "a notification from the test"],
                                        environment: session.clientEnvironment.merging(bus.environment) { $1 })
         XCTAssertEqual(status, 0, output)
@@ -211,6 +215,7 @@ final class LayerShellTests: XCTestCase {
         XCTAssertEqual(before.distinctColors(x: 1280 - 300, y: 10, width: 290, height: 40), 1, "something was there before")
         XCTAssertEqual(shot.distinctColors(x: 10, y: 10, width: 290, height: 40), 1, "the notification is not on the right")
         XCTAssertFalse(session.log.contains("protocol error"), session.log)
+        XCTAssertTrue(mako.isRunning, "mako ended (status \(mako.terminationStatus)):\n\(textOfFile(directory + "/mako.txt"))")
     }
 
     /// A layer surface's popup (get_popup) is placed beside it and takes the pointer; a

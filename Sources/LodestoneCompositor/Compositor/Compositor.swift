@@ -200,13 +200,15 @@ public final class Compositor {
         scene.cursorOrigin = { [unowned seat] surface in surface === seat.cursor.surface ? seat.cursor.origin : nil }
         scene.dragIcon = { [unowned seat] in seat.activeDrag?.iconPlacement }
         scene.onChange = { [unowned self] change in
+            // Heads before the pointer's enter, as under wlroots: mako 1.7 reads its surface's
+            // output on wl_pointer.enter, and crashed on a null one.
+            if change == .layout { self.scene.forEachMappedRoot(self.updateOutputs) }
             self.seat.sceneChanged(change)
             if change == .layout {
                 self.idleInhibitors.reevaluate()
                 self.foreignToplevels.needsUpdate()
                 self.textInputs.placePopup()  // the popup follows its app's window
                 self.textInputs.updateOutside()  // and so does the caret an outside input method is told of
-                self.scene.forEachMappedRoot(self.updateOutputs)
             }
         }
         let frames = try Frames(clock: clock, output: output, layout: layout, scene: scene, seat: seat, gestures: gestures, loop: display.eventLoop)
