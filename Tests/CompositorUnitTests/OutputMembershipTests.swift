@@ -73,6 +73,44 @@ final class OutputMembershipTests: XCTestCase {
         XCTAssertEqual(order, ["surface enter HEADLESS-1", "pointer enter"])
     }
 
+    /// The same for a layer surface, as a notification appears under a still pointer: it
+    /// heard `wl_pointer.enter` first, and mako 1.7 crashed (`LayerShellTests`' mako test).
+    func testALayerSurfaceMappedUnderThePointerHearsItsHeadBeforeThePointerEnters() throws {
+        let lodestone = try InProcessCompositor()
+        let client = try lodestone.connect()
+        let heads = Heads(client)
+        let shell = try XCTUnwrap(client.bind(cwp_zwlr_layer_shell_v1_interface(), version: 4))
+        try lodestone.roundtrip()
+        try lodestone.movePointer(to: 640, 400)
+        var order: [String] = []
+        let pointerHandler = client.globals.onPointer
+        client.globals.onPointer = { opcode, a in
+            if opcode == 0 { order.append("pointer enter") }
+            pointerHandler?(opcode, a)
+        }
+        let surface = Proxy(try XCTUnwrap(client.globals.compositor.request { wl_compositor_create_surface($0) }), on: client.connection)
+        surface.onEvent = { (opcode: UInt32, a: EventArguments) in
+            if opcode == 0 { order.append("surface enter \(heads.name(a.object(0)))") }
+        }
+        // 200×100, anchored nowhere: centred on the head, under the pointer.
+        let layer = Proxy(try XCTUnwrap(shell.request(surface) { zwlr_layer_shell_v1_get_layer_surface($0, $1, nil, 2, "notifications") }),
+                          on: client.connection)
+        var configured: UInt32?
+        layer.onEvent = { (opcode: UInt32, a: EventArguments) in if opcode == 0 { configured = a.uint(0) } }
+        layer.request { zwlr_layer_surface_v1_set_size($0, 200, 100) }
+        surface.request { wl_surface_commit($0) }
+        try lodestone.roundtrip()
+        let serial = try XCTUnwrap(configured, "no configure")
+        layer.request { zwlr_layer_surface_v1_ack_configure($0, serial) }
+        let buffer = try ClientShmBuffer(on: client.globals.shm, width: 200, height: 100)
+        buffer.fill(0xff80_80c0)
+        surface.request(buffer.buffer) { wl_surface_attach($0, $1, 0, 0) }
+        surface.request { wl_surface_commit($0) }
+        try lodestone.roundtrip()
+        try lodestone.roundtrip()
+        XCTAssertEqual(order, ["surface enter HEADLESS-1", "pointer enter"])
+    }
+
     func testASurfaceEntersOnlyTheHeadsItOverlapsAsItMovesAcross() throws {
         let lodestone = try InProcessCompositor(outputs: Self.twoHeads)
         let client = try lodestone.connect()
