@@ -8,9 +8,8 @@ import WaylandServer
 
 /// The assembly: it builds the subsystems (the scene, the desktop, the seat, the frames, each
 /// protocol's state), hands each the peers it needs, and applies what they return for the
-/// others (`SessionLock.Effect`). Protocol handlers live
-/// in one file per protocol and reach it through narrow interfaces (`HandlerInterfaces.swift`).
-/// Its options are in CompositorOptions.swift.
+/// others (`SessionLock.Effect`). Protocol handlers live in one file per protocol and reach it
+/// through narrow interfaces (`HandlerInterfaces.swift`). Its options: CompositorOptions.swift.
 public final class Compositor {
     public let display: Display
     /// The composed frame, as large as the layout's bounding box.
@@ -248,7 +247,6 @@ public final class Compositor {
         withdrawnGlobals.removeAll()
         for head in layout.heads { head.global = nil }
     }
-
 
     // MARK: Surfaces
 
