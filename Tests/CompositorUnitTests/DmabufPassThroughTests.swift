@@ -90,6 +90,8 @@ final class DmabufPassThroughTests: XCTestCase {
 
         // Shown on a surface: its size, and no pixels for Lodestone to compose.
         let surface = try XCTUnwrap(client.globals.compositor.request { wl_compositor_create_surface($0) })
+        // Raw proxies: destroyed here, or libwayland never frees them (LeakSanitizer, `make asan`).
+        defer { wl_surface_destroy(surface); wl_buffer_destroy(buffer) }
         wl_surface_attach(surface, buffer, 0, 0)
         wl_surface_commit(surface)
         try lodestone.roundtrip()
@@ -113,6 +115,7 @@ final class DmabufPassThroughTests: XCTestCase {
         let (params, events) = try nv12Params()
         let buffer = params.request { zwp_linux_buffer_params_v1_create_immed($0, 64, 64, Self.nv12, 0) }
         XCTAssertNotNil(buffer)
+        defer { if let buffer { wl_buffer_destroy(buffer) } }
         try lodestone.roundtrip()
         XCTAssertTrue(events().isEmpty)
         parent.asked[0].answer(false)
