@@ -14,10 +14,10 @@ import WaylandServer
 ///    focused already when the active text input's caret is in it; else the first stroke
 ///    clicks it.
 /// 3. Where AT-SPI knows nothing (no walk, no accessibility bus, an app that publishes no
-///    geometry): the focused field, the active text input on the surface the pen touched. Text
-///    input tells no field's extent, only the caret's rectangle: the pen writes on the caret's
-///    line, from one line above it to one below, across the surface (`band`). Without a
-///    rectangle, anywhere on the surface.
+///    geometry; not while a window walked before is walked again): the focused field, the
+///    active text input on the surface the pen touched. Text input tells no field's extent,
+///    only the caret's rectangle: the pen writes on the caret's line, from one line above it
+///    to one below, across the surface (`band`). Without a rectangle, anywhere on the surface.
 struct ScribbleTarget {
     /// The field already has the keyboard's text input: no click first.
     var isFocused: Bool
@@ -53,6 +53,10 @@ struct ScribbleTarget {
             let inside = caret.map { $0.x >= e.x && $0.x <= e.x + e.width && $0.y >= e.y && $0.y <= e.y + e.height } ?? false
             return ScribbleTarget(isFocused: inside)
         }
+        // The app's tree is being read again (a field took focus): what is under the pen is not
+        // known yet, and the caret's line is the field focused before, which may be another
+        // one (a CI run wrote into an entry with strokes over the password field below it).
+        if let window, accessibility.isRereading(window) { return nil }
         return focusedSurface && onCaretLine ? ScribbleTarget(isFocused: true) : nil
     }
 }

@@ -188,6 +188,13 @@ package final class Accessibility {
         return (hit.x + origin.x, hit.y + origin.y, hit.width, hit.height, hit.writable)
     }
 
+    /// Whether the window, walked before, is being walked again (its tree changed): until the
+    /// walk is done, what is under a point may be missing from `writableText`.
+    package func isRereading(_ toplevel: AdaptedWindow) -> Bool {
+        guard enabled, let window = windows[ObjectIdentifier(toplevel)] else { return false }
+        return window.walk != nil && window.walkedAt != nil
+    }
+
     func window(_ toplevel: AdaptedWindow) -> AppWindow {
         if let w = windows[ObjectIdentifier(toplevel)] { return w }
         let w = AppWindow(toplevel, owner: SurfaceID(nextOwner))
