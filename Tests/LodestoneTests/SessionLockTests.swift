@@ -232,7 +232,8 @@ final class SessionLockTests: XCTestCase {
 
         let corpus = session.runtimeDirectory + "/fuzz-corpus"
         let (status, output) = try run(["timeout", "120", "python3", repositoryRoot + "/Tests/clients/fuzz_client.py", "10",
-                                        String(UInt32.random(in: 0...9999)), corpus, "--session-lock"], environment: session.clientEnvironment)
+                                        String(UInt32.random(in: 0...9999)), corpus, "--session-lock"],
+                                       environment: session.clientEnvironment.merging(["PYTHONFAULTHANDLER": "1"]) { $1 })
         XCTAssertEqual(status, 0, "the lock fuzzer found a crash (seed in \(corpus)): \(output)")
         XCTAssertTrue(output.contains("crashes 0"), output)
 

@@ -18,7 +18,8 @@ surfaces on any surface and output, acks with any serial, commits of any size, u
 destroy in any order); a stream that dies leaves the session locked, so only a test that
 unlocks it afterwards (SessionLockTests) passes it. Without it the streams are as before.
 
-Prints 'streams N crashes C' last; exits 1 when C > 0.
+Prints 'streams N crashes C fds leaked F (of S open at the start)' last; exits 1 when C > 0, 2 when the fuzzer itself
+failed (its traceback and the stream's seed above), 3 when it leaked more than 16 fds.
 """
 import mmap
 import os
@@ -26,6 +27,7 @@ import random
 import socket
 import sys
 import time
+import traceback
 
 from pywayland.client import Display
 from pywayland.protocol.wayland import WlCompositor, WlDataDeviceManager, WlSeat, WlShm, WlSubcompositor
@@ -72,6 +74,19 @@ class Stream:
         self.rng = rng
         self.d = Display()
         self.d.connect()
+        try:
+            self.bind()
+        except Exception:
+            # Half built: its proxies must not outlive the connection in the collector.
+            self.end()
+            raise
+
+    def end(self):
+        """Disconnects, and keeps the proxies: pywayland's finalizers touch a dead connection."""
+        self.d.disconnect()
+        KEPT.append(self)
+
+    def bind(self):
         self.globals = {}
         registry = self.d.get_registry()
         registry.dispatcher["global"] = lambda r, name, interface, version: self.globals.__setitem__(interface, (name, version))
@@ -93,6 +108,7 @@ class Stream:
         self.registry = registry
         self.notifier, self.notifications, self.toplevel_list, self.handles = None, [], None, []
         self.dmabuf, self.dmabuf_version, self.dmabuf_params = None, 0, []
+        self.grabs, self.feedbacks = [], []
         self.text_input = registry.bind(self.globals["zwp_text_input_manager_v3"][0], TI.ZwpTextInputManagerV3, 1).get_text_input(self.seat)
         self.input_method = registry.bind(self.globals["zwp_input_method_manager_v2"][0], IM.ZwpInputMethodManagerV2, 1).get_input_method(self.seat)
         self.virtual_keyboard = registry.bind(self.globals["zwp_virtual_keyboard_manager_v1"][0], VK.ZwpVirtualKeyboardManagerV1, 1).create_virtual_keyboard(self.seat)
@@ -221,7 +237,9 @@ class Stream:
             self.pick(self.popups).reposition(self.pick(self.positioners), a_uint(r))
         elif choice == 24:
             src = self.ddm.create_data_source()
+            src.dispatcher["send"] = lambda source, mime, fd: os.close(fd)
             src.offer("text/plain")
+            self.sources.append(src)
             self.device.set_selection(src if r.random() < 0.8 else None, self.pick(self.serials) if r.random() < 0.5 else a_uint(r))
         elif choice == 25:
             self.pointer.set_cursor(self.pick(self.serials), s if r.random() < 0.8 else None, an_int(r), an_int(r))
@@ -285,8 +303,11 @@ class Stream:
                 m.delete_surrounding_text(a_uint(r), a_uint(r))
             elif which == 3:
                 m.get_input_popup_surface(s)
-            else:
-                m.grab_keyboard() if r.random() < 0.5 else None
+            elif r.random() < 0.5:
+                # The grab's keymap comes as an fd: close it, or a long run runs out of fds.
+                grab = m.grab_keyboard()
+                grab.dispatcher["keymap"] = lambda g, fmt, fd, size: os.close(fd)
+                self.grabs.append(grab)
             m.commit(a_uint(r) if r.random() < 0.5 else r.randrange(4))
         elif choice == 34:
             k = self.virtual_keyboard
@@ -327,7 +348,12 @@ class Stream:
             elif which == 3:
                 self.dmabuf_params.pop(r.randrange(len(self.dmabuf_params))).destroy()
             else:
-                self.dmabuf.get_default_feedback() if self.dmabuf_version >= 4 else self.d.roundtrip()
+                if self.dmabuf_version >= 4:
+                    feedback = self.dmabuf.get_default_feedback()
+                    feedback.dispatcher["format_table"] = lambda f, fd, size: os.close(fd)
+                    self.feedbacks.append(feedback)
+                else:
+                    self.d.roundtrip()
         elif choice == 35:
             layer = self.layer_shell.get_layer_surface(s, None, r.choice([0, 1, 2, 3, 3, 4, a_uint(r)]), "fuzz")
             layer.dispatcher["configure"] = lambda l, serial, w, h: l.ack_configure(serial if r.random() < 0.9 else a_uint(r))
@@ -425,9 +451,11 @@ def one_stream(seed):
         sock = socket.socket(fileno=os.dup(stream.d.get_fd()))
         sock.shutdown(socket.SHUT_RDWR)
         sock.close()
-    stream.d.disconnect()
-    # pywayland's proxy finalizers touch their dead connection: never let them run.
-    KEPT.append(stream)
+    stream.end()
+
+
+def open_fds():
+    return len(os.listdir("/proc/self/fd"))
 
 
 def main():
@@ -441,11 +469,20 @@ def main():
     os.makedirs(corpus, exist_ok=True)
     deadline = time.monotonic() + seconds
     streams = crashes = 0
+    fds = open_fds()
     while time.monotonic() < deadline:
         seed = base * 1_000_000 + streams
         with open(os.path.join(corpus, "last.txt"), "w") as f:
             f.write("%d\n" % seed)
-        one_stream(seed)
+        try:
+            one_stream(seed)
+        except Exception:
+            # The fuzzer's own fault, not the compositor's: say which stream, and leave
+            # before interpreter shutdown runs pywayland's finalizers (a SIGSEGV or SIGABRT
+            # that would hide the traceback).
+            traceback.print_exc()
+            print("the fuzzer failed in the stream with seed %d" % seed, flush=True)
+            os._exit(2)
         streams += 1
         if not compositor_alive():
             crashes += 1
@@ -453,8 +490,11 @@ def main():
                 f.write("%d\n" % seed)
             print("crash with seed %d" % seed, flush=True)
             break
-    print("streams %d crashes %d" % (streams, crashes), flush=True)
-    os._exit(1 if crashes else 0)
+    # Every stream closes what it opened and every fd it was sent: a leak ends long runs
+    # in EMFILE (a CI run's fuzzer died so, its summary never printed).
+    leaked = open_fds() - fds
+    print("streams %d crashes %d fds leaked %d (of %d open at the start)" % (streams, crashes, leaked, fds), flush=True)
+    os._exit(1 if crashes else 3 if leaked > 16 else 0)
 
 
 if __name__ == "__main__":
