@@ -22,7 +22,10 @@ final class AdapterHandle {
     let loop: EventLoop
     let accessibility: Accessibility
     /// Read on the first image: hosts that only name cursors never load a theme.
-    lazy var themes = CursorThemes(log: AdapterHandle.logger("lodestone-pointer.cursors"))
+    /// Also at GTK's size without settings: a host's apps are told no cursor size by it.
+    lazy var themes = CursorThemes(log: cursorLog, alsoSizes: [CursorThemes.toolkitDefaultSize])
+    /// What became of each cursor image a host handed over (at debug: which theme cursor).
+    lazy var cursorLog = AdapterHandle.logger("lodestone-pointer.cursors")
     /// What the host pushed of the app-cursor decision (`AppCursorPolicy`, the one Lodestone's
     /// seat runs): the legacy-apps setting and the cursor of the app under the pointer; the
     /// window under the pointer and its regions are laid over them when read (`policy`).

@@ -94,6 +94,7 @@ public func lodestone_pointer_adapter_cursor_image(_ adapter: OpaquePointer?, _ 
                                                    _ hotspotX: Int32, _ hotspotY: Int32) -> Bool {
     guard let a = AdapterHandle.from(adapter) else { return false }
     guard let pixels, width > 0, height > 0, width <= 1024, height <= 1024, stride >= width * 4, stride % 4 == 0, scale >= 1 else {
+        a.cursorLog.debug("a cursor image the adapter cannot read: \(width)×\(height), stride \(stride), scale \(scale)")
         a.pushed.cursor = .image(nil)
         a.apply()
         return false
@@ -105,6 +106,9 @@ public func lodestone_pointer_adapter_cursor_image(_ adapter: OpaquePointer?, _ 
         for y in 0..<Int(height) { (data + y * rowPixels).update(from: pixels + y * sourceRow, count: Int(width)) }
     }
     let name = a.pushed.readsCursorNames ? a.themes.name(of: image, scale: scale) : nil
+    // Which image came and what it was taken for: the app's own image shows for one that is no
+    // theme cursor (a flake of WestonModuleTests' gtk4-widget-factory test showed GTK's arrow).
+    a.cursorLog.debug("cursor image \(width)×\(height) at scale \(scale), hotspot \(hotspotX),\(hotspotY): \(name.map { "the theme's '\($0.rawValue)'" } ?? "no theme cursor")")
     a.pushed.cursor = .image(name)
     a.apply()
     return name != nil

@@ -1,5 +1,7 @@
 import AdaptivePointerEngine
+import Logging
 import PointerAdaptation
+import Rendering
 import XCTest
 
 /// The app-cursor decision both hosts run (Lodestone's seat, the C library's adapter), on its
@@ -72,5 +74,38 @@ final class AppCursorPolicyTests: XCTestCase {
         XCTAssertEqual(drag.form, CursorName.copy.adaptiveForm, "over declared regions too")
         drag.mode = .client
         XCTAssertEqual(source(drag), .standardCursor(.copy))
+    }
+}
+
+/// The theme images an app's cursor is recognised by (`CursorThemes.name(of:)`), read from the
+/// themes installed here. GTK 4 without cursor settings draws the "default" theme at 32
+/// (Breeze's 48×48 images): the C library's adapter reads that size beside XCURSOR_SIZE's.
+final class CursorThemesTests: XCTestCase {
+    private let log = Logger(label: "cursor-themes-test")
+
+    /// The default theme's arrow as GTK 4 draws it with no settings.
+    private func gtkDefaultArrow() throws -> Image {
+        // "default" is the x-cursor-theme alternative (Breeze once make test's KDE packages are
+        // in); Adwaita, which GTK depends on, where no alternative is set.
+        let arrow = ["default", "Adwaita"].lazy.compactMap {
+            CursorThemes.standardCursor(file: "left_ptr", theme: $0, size: CursorThemes.toolkitDefaultSize, scale: 1)
+        }.first
+        return try XCTUnwrap(arrow, "no cursor theme with an arrow here").image
+    }
+
+    func testAnArrowAtGTKsSizeWithoutSettingsIsRecognisedWhenThatSizeIsRead() throws {
+        let arrow = try gtkDefaultArrow()
+        let environment = ["XCURSOR_SIZE": "24"]
+        let plain = CursorThemes(log: log, environment: environment)
+        let read = CursorThemes(log: log, environment: environment, alsoSizes: [CursorThemes.toolkitDefaultSize])
+        let at24 = try XCTUnwrap(CursorThemes.standardCursor(file: "left_ptr", theme: "Adwaita", size: 24, scale: 1)).image
+        XCTAssertNotNil(plain.name(of: at24, scale: 1), "Adwaita's arrow at 24 is a theme cursor")
+        if arrow.width != at24.width || arrow.height != at24.height {
+            // Breeze here: 48×48 at 32, a size XCURSOR_SIZE's 24 does not read.
+            XCTAssertNil(plain.name(of: arrow, scale: 1), "only XCURSOR_SIZE's images are read by default")
+        }
+        XCTAssertEqual(read.name(of: arrow, scale: 1)?.adaptiveForm, CursorName.default.adaptiveForm,
+                       "the arrow at 32 is taken for the default cursor when 32 is read too")
+        XCTAssertNotNil(read.name(of: at24, scale: 1), "XCURSOR_SIZE's images are still read")
     }
 }

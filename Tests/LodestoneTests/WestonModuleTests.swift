@@ -577,7 +577,9 @@ final class WestonModuleTests: XCTestCase {
         }
         let (b, platter) = try measure(at: button) { $0.row > platterWidth }
         print("\(app[0]) at \(v.x),\(v.y) \(v.width)×\(v.height)")
-        XCTAssertGreaterThan(platter.row, platterWidth, "\(app[0]): no platter over the button at \(b) (the circle is 20 wide): \(platter); its window \(v)\n\(weston.log.suffix(3000))")
+        // The cursor images the module handed the adapter and what showed: walks fill the log's tail.
+        let cursors = weston.log.split(separator: "\n").filter { $0.contains("cursor image") || $0.contains("the pointer shows") }.suffix(40)
+        XCTAssertGreaterThan(platter.row, platterWidth, "\(app[0]): no platter over the button at \(b) (the circle is 20 wide): \(platter); its window \(v)\n\(cursors.joined(separator: "\n"))\n\(weston.log.suffix(3000))")
 
         let (t, beam) = try measure(at: text) { $0.row <= 8 && $0.column >= 14 }
         XCTAssertLessThanOrEqual(beam.row, 8, "\(app[0]): no beam over the text at \(t): \(beam)")

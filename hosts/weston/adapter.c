@@ -127,6 +127,10 @@ void apply_source(struct module *m) {
 	uint32_t source = m->adapter ? lodestone_pointer_adapter_pointer_source(m->adapter) : LODESTONE_POINTER_SOURCE_ADAPTIVE;
 	if (source == m->source) return;
 	m->source = source;
+	/* With LODESTONE_POINTER_DEBUG, as the library's own debug lines: what shows, when it changes. */
+	if (getenv("LODESTONE_POINTER_DEBUG"))
+		weston_log("lodestone-pointer: the pointer shows %s\n", source == LODESTONE_POINTER_SOURCE_ADAPTIVE ? "the adaptive pointer"
+			: source == LODESTONE_POINTER_SOURCE_CLIENT_IMAGE ? "the app's own image" : "the theme's cursor");
 	if (source == LODESTONE_POINTER_SOURCE_ADAPTIVE) weston_layer_set_mask(&m->compositor->cursor_layer, 0, 0, 0, 0);
 	else weston_layer_set_mask_infinite(&m->compositor->cursor_layer);
 	schedule_repaint(m);

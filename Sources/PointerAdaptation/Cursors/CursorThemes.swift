@@ -36,6 +36,9 @@ package final class CursorThemes {
     package let themes: [String]
     /// Nominal sizes: XCURSOR_SIZE (or 24), times each output scale up to `maximumScale`.
     package let baseSize: Int32
+    /// Nominal sizes fingerprinted beside `baseSize` (times the scale too): sizes apps pick
+    /// without being told one (`toolkitDefaultSize`).
+    package let alsoSizes: [Int32]
     private let log: Logger
     private var table: [Fingerprint: CursorName] = [:]
     /// Image sizes present in `table`: a buffer of any other size is not hashed at all.
@@ -48,12 +51,19 @@ package final class CursorThemes {
     /// is 4), for a client's buffer scale may be larger; 512 × 16 is far from Int32's end.
     package static let maximumScale: Int32 = 16
 
+    /// GTK 4's cursor size when its settings say none: with a settings portal that answers
+    /// without cursor keys it reads the "default" theme at 32 (Breeze's 48×48 images, its
+    /// nominal 36), not XCURSOR_SIZE. Seen in WestonModuleTests' gtk4-widget-factory test,
+    /// where the module's adapter then took GTK's arrow for the app's own image.
+    package static let toolkitDefaultSize: Int32 = 32
+
     /// The themes after XCURSOR_THEME's.
     package static let systemThemes = ["default", "Adwaita", "DMZ-White", "DMZ-Black"]
 
     /// `fallbackThemes`: the themes tried after XCURSOR_THEME's (`lodestone-xcursor-fuzz`
     /// gives none, so only its own theme is read).
-    package init(log: Logger, environment: [String: String] = CursorThemes.environment, fallbackThemes: [String] = CursorThemes.systemThemes) {
+    package init(log: Logger, environment: [String: String] = CursorThemes.environment, fallbackThemes: [String] = CursorThemes.systemThemes,
+                 alsoSizes: [Int32] = []) {
         self.log = log
         var themes: [String] = []
         for t in [environment["XCURSOR_THEME"]] + fallbackThemes {
@@ -62,6 +72,7 @@ package final class CursorThemes {
         self.themes = themes
         let size = environment["XCURSOR_SIZE"].flatMap { Int32($0) } ?? 24
         baseSize = (8...512).contains(size) ? size : 24
+        self.alsoSizes = alsoSizes.filter { (8...512).contains($0) && $0 != size }
     }
 
     package static var environment: [String: String] {
@@ -131,15 +142,18 @@ package final class CursorThemes {
         guard !loadedScales.contains(scale) else { return }
         loadedScales.insert(scale)
         let started = Self.monotonicSeconds()
-        let size = baseSize * scale
+        let sizes = ([baseSize] + alsoSizes).map { $0 * scale }
         var images = 0
-        for theme in themes {
-            for name in CursorName.allCases {
-                for file in name.themeNames { images += fingerprint(file: file, theme: theme, size: size, as: name) }
+        for size in sizes {
+            for theme in themes {
+                for name in CursorName.allCases {
+                    for file in name.themeNames { images += fingerprint(file: file, theme: theme, size: size, as: name) }
+                }
             }
         }
         let ms = (Self.monotonicSeconds() - started) * 1000
-        log.info("cursor themes \(themes.joined(separator: ", ")) at size \(size): \(table.count) distinct images of \(images) fingerprinted in \(Int(ms)) ms")
+        let at = sizes.map(String.init).joined(separator: " and ")
+        log.info("cursor themes \(themes.joined(separator: ", ")) at size \(at): \(table.count) distinct images of \(images) fingerprinted in \(Int(ms)) ms")
     }
 
     /// Fingerprints every image of one cursor file of one theme as `name`; how many.
