@@ -415,7 +415,7 @@ final class BadClientTests: XCTestCase {
                                        environment: session.clientEnvironment.merging(["PYTHONFAULTHANDLER": "1"]) { $1 })
         let summary = output.split(separator: "\n").last { $0.hasPrefix("streams ") } ?? "no summary"
         print("fuzzer (seed \(seed), \(seconds) s): \(summary)")
-        XCTAssertEqual(status, 0, "the fuzzer found a crash (kept in \(corpus)):\n\(output.suffix(2000))\n\(session.log.suffix(3000))")
+        XCTAssertEqual(status, 0, "the fuzzer failed (1: a crash, its seed kept in \(corpus); 2: the fuzzer's own error; 3: it leaked fds):\n\(output.suffix(2000))\n\(session.log.suffix(3000))")
         XCTAssertTrue(summary.contains(" crashes 0 "), String(summary))
         try? FileManager.default.removeItem(atPath: corpus + "/last.txt")
         try assertGoodClientAlive()

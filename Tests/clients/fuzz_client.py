@@ -18,8 +18,9 @@ surfaces on any surface and output, acks with any serial, commits of any size, u
 destroy in any order); a stream that dies leaves the session locked, so only a test that
 unlocks it afterwards (SessionLockTests) passes it. Without it the streams are as before.
 
-Prints 'streams N crashes C fds leaked F (of S open at the start)' last; exits 1 when C > 0, 2 when the fuzzer itself
-failed (its traceback and the stream's seed above), 3 when it leaked more than 16 fds.
+Prints 'streams N crashes C fds leaked F (of S open at the start)' last. Exits 1 when C > 0,
+2 when the fuzzer itself failed (its traceback and the stream's seed above), 3 when it leaked
+more than 16 fds.
 """
 import mmap
 import os
@@ -347,13 +348,12 @@ class Stream:
                     p.create(a_size(r), a_size(r), fourcc, r.choice([0, 1, 2, a_uint(r)]))
             elif which == 3:
                 self.dmabuf_params.pop(r.randrange(len(self.dmabuf_params))).destroy()
+            elif self.dmabuf_version >= 4:
+                feedback = self.dmabuf.get_default_feedback()
+                feedback.dispatcher["format_table"] = lambda f, fd, size: os.close(fd)
+                self.feedbacks.append(feedback)
             else:
-                if self.dmabuf_version >= 4:
-                    feedback = self.dmabuf.get_default_feedback()
-                    feedback.dispatcher["format_table"] = lambda f, fd, size: os.close(fd)
-                    self.feedbacks.append(feedback)
-                else:
-                    self.d.roundtrip()
+                self.d.roundtrip()
         elif choice == 35:
             layer = self.layer_shell.get_layer_surface(s, None, r.choice([0, 1, 2, 3, 3, 4, a_uint(r)]), "fuzz")
             layer.dispatcher["configure"] = lambda l, serial, w, h: l.ack_configure(serial if r.random() < 0.9 else a_uint(r))

@@ -38,7 +38,7 @@ package final class CursorThemes {
     package let baseSize: Int32
     /// Nominal sizes fingerprinted beside `baseSize` (times the scale too): sizes apps pick
     /// without being told one (`toolkitDefaultSize`).
-    package let alsoSizes: [Int32]
+    private let alsoSizes: [Int32]
     private let log: Logger
     private var table: [Fingerprint: CursorName] = [:]
     /// Image sizes present in `table`: a buffer of any other size is not hashed at all.
@@ -71,8 +71,9 @@ package final class CursorThemes {
         }
         self.themes = themes
         let size = environment["XCURSOR_SIZE"].flatMap { Int32($0) } ?? 24
-        baseSize = (8...512).contains(size) ? size : 24
-        self.alsoSizes = alsoSizes.filter { (8...512).contains($0) && $0 != size }
+        let base: Int32 = (8...512).contains(size) ? size : 24
+        baseSize = base
+        self.alsoSizes = alsoSizes.filter { (8...512).contains($0) && $0 != base }
     }
 
     package static var environment: [String: String] {
